@@ -1,0 +1,264 @@
+/* Distributed dense arrays: storage, lifecycle, information, local access. */
+#include "mn_impl.h"
+#include <stdlib.h>
+#include <string.h>
+
+int64_t mn_box_size(int nd, const int64_t *cnt) {
+  int64_t n = 1;
+  for (int d = 0; d < nd; d++) n *= cnt[d];
+  return n;
+}
+
+int mn_box_intersect(int nd, const int64_t *alo, const int64_t *acnt,
+                     const int64_t *blo, const int64_t *bcnt, int64_t *lo,
+                     int64_t *cnt) {
+  int nonempty = 1;
+  for (int d = 0; d < nd; d++) {
+    int64_t l = alo[d] > blo[d] ? alo[d] : blo[d];
+    int64_t ha = alo[d] + acnt[d], hb = blo[d] + bcnt[d];
+    int64_t h = ha < hb ? ha : hb;
+    lo[d] = l;
+    cnt[d] = h > l ? h - l : 0;
+    if (cnt[d] == 0) nonempty = 0;
+  }
+  if (!nonempty)
+    for (int d = 0; d < nd; d++) cnt[d] = 0;
+  return nonempty;
+}
+
+void mn_map_identity(mn_map *m, int ndim, const int64_t *shape) {
+  memset(m, 0, sizeof *m);
+  m->ndim = m->bndim = ndim;
+  for (int d = 0; d < ndim; d++) {
+    m->bax[d] = d;
+    m->start[d] = 0;
+    m->step[d] = 1;
+    m->shape[d] = shape[d];
+  }
+}
+
+int mn_map_equal(const mn_map *a, const mn_map *b) {
+  if (a->ndim != b->ndim || a->bndim != b->bndim) return 0;
+  int mapped[MN_MAXDIM] = {0};
+  for (int k = 0; k < a->ndim; k++) {
+    if (a->bax[k] != b->bax[k] || a->shape[k] != b->shape[k]) return 0;
+    if (a->bax[k] >= 0) {
+      if (a->start[k] != b->start[k] || a->step[k] != b->step[k]) return 0;
+      mapped[a->bax[k]] = 1;
+    }
+  }
+  for (int d = 0; d < a->bndim; d++)
+    if (!mapped[d] && a->fixed[d] != b->fixed[d]) return 0;
+  return 1;
+}
+
+/* floor and ceil of a/b for b > 0 */
+static int64_t fdiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+static int64_t cdiv(int64_t a, int64_t b) { return -fdiv(-a, b); }
+
+int mn_map_owned_box(const mn_map *m, const mn_layout *lay, int rank,
+                     int64_t *lo, int64_t *cnt) {
+  int64_t L[MN_MAXDIM], H[MN_MAXDIM];
+  int mapped[MN_MAXDIM] = {0};
+  int empty = lay->kind == MN_LAYOUT_ROOT && rank != lay->root;
+  mn_layout_box(lay, rank, L, H);
+  for (int k = 0; k < m->ndim; k++) {
+    lo[k] = 0;
+    cnt[k] = m->shape[k];
+    int b = m->bax[k];
+    if (b < 0) continue;
+    mapped[b] = 1;
+    int64_t s = m->start[k], st = m->step[k], a, z;
+    if (st > 0) { a = cdiv(L[b] - s, st); z = fdiv(H[b] - 1 - s, st); }
+    else { a = cdiv(s - (H[b] - 1), -st); z = fdiv(s - L[b], -st); }
+    if (a < 0) a = 0;
+    if (z > m->shape[k] - 1) z = m->shape[k] - 1;
+    lo[k] = a;
+    cnt[k] = z >= a ? z - a + 1 : 0;
+    if (cnt[k] == 0) empty = 1;
+  }
+  for (int d = 0; d < m->bndim; d++)
+    if (!mapped[d] && (m->fixed[d] < L[d] || m->fixed[d] >= H[d])) empty = 1;
+  if (empty)
+    for (int k = 0; k < m->ndim; k++) { lo[k] = 0; cnt[k] = 0; }
+  return !empty;
+}
+
+int mn_map_broadcast(const mn_map *m, int ndim, const int64_t *shape, mn_map *out) {
+  MN_CHECK(ndim >= m->ndim, MN_ERR_SHAPE,
+           "cannot broadcast a %d-d operand to %d dimensions", m->ndim, ndim);
+  mn_map r;
+  memset(&r, 0, sizeof r);
+  r.ndim = ndim;
+  r.bndim = m->bndim;
+  memcpy(r.fixed, m->fixed, sizeof r.fixed);
+  int off = ndim - m->ndim;
+  for (int k = 0; k < ndim; k++) {
+    r.shape[k] = shape[k];
+    r.bax[k] = -1;
+    if (k < off) continue;
+    int j = k - off;
+    if (m->shape[j] == shape[k]) {
+      r.bax[k] = m->bax[j];
+      r.start[k] = m->start[j];
+      r.step[k] = m->step[j];
+    } else if (m->shape[j] == 1) {
+      if (m->bax[j] >= 0) r.fixed[m->bax[j]] = m->start[j];
+    } else {
+      return MN_ERR(MN_ERR_SHAPE, "operand axis %d has extent %lld, cannot broadcast to %lld",
+                    j, (long long)m->shape[j], (long long)shape[k]);
+    }
+  }
+  *out = r;
+  return MN_SUCCESS;
+}
+
+static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, mn_buf **out) {
+  mn_ctx *ctx = lay->ctx;
+  mn_buf *b = calloc(1, sizeof *b);
+  int err = b ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate an array header");
+  if (!err) {
+    b->refs = 1;
+    b->lay = mn_layout_ref(lay);
+    b->dtype = dtype;
+    b->halo = halo;
+    b->ndim = lay->ndim;
+    mn_layout_box(lay, ctx->rank, b->lo, b->hi);
+    int64_t n = 1, owned = mn_layout_local_size(lay, ctx->rank);
+    for (int d = lay->ndim - 1; d >= 0; d--) {
+      b->alo[d] = b->lo[d] - halo;
+      b->alen[d] = owned ? b->hi[d] - b->lo[d] + 2 * halo : 0;
+      b->astride[d] = n;
+      n *= b->alen[d];
+    }
+    if (lay->ndim == 0) n = owned;
+    b->nbytes = (size_t)n * mn_dtype_size(dtype);
+    b->data = mn_calloc(b->nbytes);
+    if (!b->data)
+      err = MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes for the local block of a %s array",
+                   b->nbytes, mn_dtype_name(dtype));
+  }
+  err = mn_agree(ctx, err);
+  if (err) {
+    if (b) {
+      mn_free(b->data);
+      if (b->lay) mn_layout_destroy(&b->lay);
+      free(b);
+    }
+    return mn_trace(err, __FILE__, __LINE__, __func__);
+  }
+  *out = b;
+  return MN_SUCCESS;
+}
+
+static void buf_release(mn_buf *b) {
+  if (--b->refs) return;
+  mn_free(b->data);
+  mn_layout_destroy(&b->lay);
+  free(b);
+}
+
+int mn_array_wrap(mn_ctx *ctx, mn_buf *buf, const mn_map *m, mn_array **a) {
+  mn_array *x = calloc(1, sizeof *x);
+  MN_CHECK(x, MN_ERR_MEM, "cannot allocate an array handle");
+  x->ctx = ctx;
+  x->buf = buf;
+  buf->refs++;
+  x->dtype = buf->dtype;
+  x->map = *m;
+  *a = x;
+  return MN_SUCCESS;
+}
+
+int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo, mn_array **a) {
+  MN_CHECK(lay && a, MN_ERR_ARG, "NULL layout or output pointer");
+  *a = NULL;
+  MN_CHECK(dtype >= 0 && dtype < MN_NDTYPE, MN_ERR_DTYPE, "unknown dtype code %d", (int)dtype);
+  MN_CHECK(halo >= 0, MN_ERR_ARG, "halo width %d is negative", halo);
+  for (int d = 0; d < lay->ndim; d++)
+    MN_CHECK(lay->dims[d] == 1 || halo == 0 ||
+                 lay->shape[d] / lay->dims[d] >= halo,
+             MN_ERR_SHAPE,
+             "halo width %d exceeds the smallest block (%lld) on axis %d (extent %lld over %d ranks)",
+             halo, (long long)(lay->shape[d] / lay->dims[d]), d,
+             (long long)lay->shape[d], lay->dims[d]);
+  mn_buf *b = NULL;
+  MN_CALL(buf_create(lay, dtype, halo, &b));
+  mn_map m;
+  mn_map_identity(&m, lay->ndim, lay->shape);
+  int err = mn_array_wrap(lay->ctx, b, &m, a);
+  buf_release(b);
+  return err;
+}
+
+int mn_array_create(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape,
+                    int halo, mn_array **a) {
+  MN_CHECK(ctx && a, MN_ERR_ARG, "NULL context or output pointer");
+  mn_layout *lay;
+  MN_CALL(mn_layout_create_block(ctx, ndim, shape, NULL, &lay));
+  int err = mn_array_create_on(lay, dtype, halo, a);
+  mn_layout_destroy(&lay);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+int mn_array_create_like(const mn_array *x, mn_dtype dtype, mn_array **a) {
+  MN_CHECK(x && a, MN_ERR_ARG, "NULL array or output pointer");
+  if (dtype == MN_NDTYPE) dtype = x->dtype;
+  MN_CALL(mn_array_create(x->ctx, dtype, x->map.ndim, x->map.shape, 0, a));
+  return MN_SUCCESS;
+}
+
+int mn_array_destroy(mn_array **a) {
+  if (!a || !*a) return MN_SUCCESS;
+  buf_release((*a)->buf);
+  free(*a);
+  *a = NULL;
+  return MN_SUCCESS;
+}
+
+mn_ctx *mn_array_ctx(const mn_array *a) { return a->ctx; }
+mn_dtype mn_array_dtype(const mn_array *a) { return a->dtype; }
+int mn_array_ndim(const mn_array *a) { return a->map.ndim; }
+const int64_t *mn_array_shape(const mn_array *a) { return a->map.shape; }
+int64_t mn_array_size(const mn_array *a) { return mn_box_size(a->map.ndim, a->map.shape); }
+int mn_array_is_view(const mn_array *a) { return a->is_view; }
+mn_layout *mn_array_layout(const mn_array *a) { return a->buf->lay; }
+int mn_array_halo_width(const mn_array *a) { return a->buf->halo; }
+
+int mn_array_local(const mn_array *a, mn_local *loc) {
+  MN_CHECK(a && loc, MN_ERR_ARG, "NULL array or output pointer");
+  memset(loc, 0, sizeof *loc);
+  loc->ndim = a->map.ndim;
+  if (mn_map_owned_box(&a->map, a->buf->lay, a->ctx->rank, loc->lo, loc->count))
+    loc->data = mn_map_ptr(&a->map, a->buf, loc->lo);
+  mn_map_strides(&a->map, a->buf, loc->stride);
+  return MN_SUCCESS;
+}
+
+void mn_strided_copy(int nd, const int64_t *cnt, size_t es, const char *src,
+                     const int64_t *sst, char *dst, const int64_t *dst_st) {
+  if (nd == 0) { memcpy(dst, src, es); return; }
+  int64_t n = mn_box_size(nd, cnt);
+  if (n == 0) return;
+  int64_t idx[MN_MAXDIM] = {0};
+  int64_t rows = n / cnt[nd - 1], len = cnt[nd - 1];
+  int64_t si = sst[nd - 1] * (int64_t)es, di = dst_st[nd - 1] * (int64_t)es;
+  for (int64_t r = 0; r < rows; r++) {
+    int64_t so = 0, doff = 0;
+    for (int d = 0; d < nd - 1; d++) { so += idx[d] * sst[d]; doff += idx[d] * dst_st[d]; }
+    const char *s = src + so * (int64_t)es;
+    char *t = dst + doff * (int64_t)es;
+    if (si == (int64_t)es && di == (int64_t)es) {
+      memcpy(t, s, (size_t)len * es);
+    } else if (es == 8) {
+      for (int64_t i = 0; i < len; i++) memcpy(t + i * di, s + i * si, 8);
+    } else {
+      for (int64_t i = 0; i < len; i++) memcpy(t + i * di, s + i * si, es);
+    }
+    for (int d = nd - 2; d >= 0; d--) {
+      if (++idx[d] < cnt[d]) break;
+      idx[d] = 0;
+    }
+  }
+}

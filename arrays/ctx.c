@@ -1,0 +1,71 @@
+/* The context: a duplicated communicator, backend and plan cache. */
+#include "mn_impl.h"
+#include <stdlib.h>
+#include <string.h>
+
+static int we_initialised_mpi = 0;
+
+static void finalize_mpi(void) {
+  int fin = 0;
+  MPI_Finalized(&fin);
+  if (!fin) MPI_Finalize();
+}
+
+int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
+  MN_CHECK(ctx, MN_ERR_ARG, "ctx output pointer is NULL");
+  *ctx = NULL;
+  int init = 0;
+  MPI_Initialized(&init);
+  if (!init) {
+    int provided;
+    MN_MPI(MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided));
+    if (!we_initialised_mpi) atexit(finalize_mpi);
+    we_initialised_mpi = 1;
+    if (comm == MPI_COMM_NULL) comm = MPI_COMM_WORLD;
+  }
+  MN_CHECK(comm != MPI_COMM_NULL, MN_ERR_ARG, "communicator is MPI_COMM_NULL");
+  MN_CHECK(backend == MN_BACKEND_CPU || backend == MN_BACKEND_CUDA, MN_ERR_ARG,
+           "unknown backend %d (expected 0 = cpu or 1 = cuda)", (int)backend);
+  mn_ctx *c = calloc(1, sizeof *c);
+  MN_CHECK(c, MN_ERR_MEM, "cannot allocate a context");
+  MN_MPI(MPI_Comm_dup(comm, &c->comm));
+  MPI_Comm_rank(c->comm, &c->rank);
+  MPI_Comm_size(c->comm, &c->size);
+  c->backend = backend;
+  const char *v = getenv("MN_VERBOSE");
+  c->verbose = v && *v && *v != '0';
+  int err = 0;
+  if (backend == MN_BACKEND_CUDA) {
+    int n = 0;
+    const char *why = "";
+    mn_cuda_device_count(&n, &why);
+    if (n == 0) err = MN_ERR(MN_ERR_BACKEND, "CUDA backend requested but unavailable: %s", why);
+  }
+  err = mn_agree(c, err);
+  if (err) {
+    MPI_Comm_free(&c->comm);
+    free(c);
+    return mn_trace(err, __FILE__, __LINE__, __func__);
+  }
+  *ctx = c;
+  return MN_SUCCESS;
+}
+
+int mn_ctx_destroy(mn_ctx **ctx) {
+  if (!ctx || !*ctx) return MN_SUCCESS;
+  mn_ctx *c = *ctx;
+  mn_cache_destroy(c);
+  int fin = 0;
+  MPI_Finalized(&fin);
+  if (!fin) MPI_Comm_free(&c->comm);
+  free(c);
+  *ctx = NULL;
+  return MN_SUCCESS;
+}
+
+int mn_ctx_rank(const mn_ctx *ctx) { return ctx->rank; }
+int mn_ctx_size(const mn_ctx *ctx) { return ctx->size; }
+MPI_Comm mn_ctx_comm(const mn_ctx *ctx) { return ctx->comm; }
+mn_backend mn_ctx_backend(const mn_ctx *ctx) { return ctx->backend; }
+const char *mn_ctx_errmsg(const mn_ctx *ctx) { (void)ctx; return mn_errmsg(); }
+void mn_ctx_set_verbose(mn_ctx *ctx, int on) { ctx->verbose = on; }

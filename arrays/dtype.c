@@ -1,0 +1,149 @@
+/* dtypes, NumPy's promotion rules, and result dtypes of operations. */
+#include "mn_impl.h"
+#include <math.h>
+
+static const char *const dtype_names[MN_NDTYPE] = {"bool", "int32", "int64",
+                                                    "float32", "float64"};
+static const size_t dtype_sizes[MN_NDTYPE] = {1, 4, 8, 4, 8};
+
+const char *mn_dtype_name(mn_dtype t) {
+  return (t >= 0 && t < MN_NDTYPE) ? dtype_names[t] : "invalid-dtype";
+}
+size_t mn_dtype_size(mn_dtype t) {
+  return (t >= 0 && t < MN_NDTYPE) ? dtype_sizes[t] : 0;
+}
+
+static int is_float(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64; }
+static int is_int(mn_dtype t) { return t == MN_INT32 || t == MN_INT64; }
+
+mn_dtype mn_dtype_promote(mn_dtype a, mn_dtype b) {
+  if (a < 0 || a >= MN_NDTYPE || b < 0 || b >= MN_NDTYPE) return MN_NDTYPE;
+  if (a == b) return a;
+  if (a == MN_BOOL) return b;
+  if (b == MN_BOOL) return a;
+  if (is_int(a) && is_int(b)) return MN_INT64;
+  if (is_float(a) && is_float(b)) return MN_FLOAT64;
+  /* int with float: int32/int64 do not fit float32 exactly */
+  return MN_FLOAT64;
+}
+
+/* float result for transcendental functions */
+static mn_dtype float_of(mn_dtype t) { return t == MN_FLOAT32 ? MN_FLOAT32 : MN_FLOAT64; }
+
+mn_dtype mn_unary_result(mn_unary_op op, mn_dtype x) {
+  if (x < 0 || x >= MN_NDTYPE) return MN_NDTYPE;
+  switch (op) {
+  case MN_OP_NEG: case MN_OP_POS: case MN_OP_SIGN:
+    return x == MN_BOOL ? MN_NDTYPE : x;
+  case MN_OP_ABS: case MN_OP_SQUARE: case MN_OP_CAST:
+    return x;
+  case MN_OP_RECIPROCAL:
+    return x == MN_BOOL ? MN_NDTYPE : x;
+  case MN_OP_INVERT:
+    return is_float(x) ? MN_NDTYPE : x;
+  case MN_OP_LOGICAL_NOT: case MN_OP_ISNAN: case MN_OP_ISINF: case MN_OP_ISFINITE:
+    return MN_BOOL;
+  default:
+    if (op < 0 || op >= MN_NUNARY) return MN_NDTYPE;
+    return float_of(x); /* sqrt, exp, ..., floor, ceil, trunc, rint */
+  }
+}
+
+mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y) {
+  mn_dtype p = mn_dtype_promote(x, y);
+  if (p == MN_NDTYPE) return MN_NDTYPE;
+  switch (op) {
+  case MN_OP_ADD: case MN_OP_MUL: case MN_OP_MAXIMUM: case MN_OP_MINIMUM:
+  case MN_OP_FMAX: case MN_OP_FMIN:
+    return p;
+  case MN_OP_SUB: case MN_OP_FLOORDIV: case MN_OP_MOD: case MN_OP_POW:
+    return p == MN_BOOL ? MN_NDTYPE : p;
+  case MN_OP_DIV: case MN_OP_ATAN2: case MN_OP_HYPOT: case MN_OP_COPYSIGN:
+    return float_of(p);
+  case MN_OP_EQ: case MN_OP_NE: case MN_OP_LT: case MN_OP_LE: case MN_OP_GT:
+  case MN_OP_GE: case MN_OP_LOGICAL_AND: case MN_OP_LOGICAL_OR:
+  case MN_OP_LOGICAL_XOR:
+    return MN_BOOL;
+  case MN_OP_BITAND: case MN_OP_BITOR: case MN_OP_BITXOR:
+    return is_float(p) ? MN_NDTYPE : p;
+  case MN_OP_LSHIFT: case MN_OP_RSHIFT:
+    return is_int(p) ? p : MN_NDTYPE;
+  default:
+    return MN_NDTYPE;
+  }
+}
+
+mn_dtype mn_reduce_result(mn_reduce_op op, mn_dtype x) {
+  if (x < 0 || x >= MN_NDTYPE) return MN_NDTYPE;
+  switch (op) {
+  case MN_RED_SUM: case MN_RED_PROD: case MN_RED_SUMABS:
+    return is_float(x) ? x : MN_INT64;
+  case MN_RED_SUMSQ:
+    return is_float(x) ? x : MN_INT64;
+  case MN_RED_MIN: case MN_RED_MAX: case MN_RED_MAXABS:
+    return x;
+  case MN_RED_ARGMIN: case MN_RED_ARGMAX:
+    return MN_INT64;
+  case MN_RED_ANY: case MN_RED_ALL:
+    return MN_BOOL;
+  default:
+    return MN_NDTYPE;
+  }
+}
+
+static const char *const unary_names[MN_NUNARY] = {
+  "negative", "positive", "absolute", "sqrt", "exp", "log", "log2", "log10",
+  "expm1", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh",
+  "cosh", "tanh", "floor", "ceil", "trunc", "rint", "sign", "square",
+  "reciprocal", "logical_not", "invert", "isnan", "isinf", "isfinite", "cast"};
+static const char *const binary_names[MN_NBINARY] = {
+  "add", "subtract", "multiply", "true_divide", "floor_divide", "remainder",
+  "power", "maximum", "minimum", "fmax", "fmin", "equal", "not_equal", "less",
+  "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
+  "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
+  "right_shift", "arctan2", "hypot", "copysign"};
+static const char *const ternary_names[MN_NTERNARY] = {"where", "clip", "fma"};
+static const char *const reduce_names[MN_NREDUCE] = {
+  "sum", "prod", "min", "max", "argmin", "argmax", "any", "all",
+  "sum_of_squares", "sum_of_abs", "max_of_abs"};
+
+const char *mn_unary_name(mn_unary_op op) {
+  return (op >= 0 && op < MN_NUNARY) ? unary_names[op] : "invalid-unary-op";
+}
+const char *mn_binary_name(mn_binary_op op) {
+  return (op >= 0 && op < MN_NBINARY) ? binary_names[op] : "invalid-binary-op";
+}
+const char *mn_ternary_name(mn_ternary_op op) {
+  return (op >= 0 && op < MN_NTERNARY) ? ternary_names[op] : "invalid-ternary-op";
+}
+const char *mn_reduce_name(mn_reduce_op op) {
+  return (op >= 0 && op < MN_NREDUCE) ? reduce_names[op] : "invalid-reduction";
+}
+
+mn_scalar mn_scalar_f64(double x) {
+  mn_scalar s = {MN_FLOAT64, 1, {0}};
+  s.v.f = x;
+  return s;
+}
+mn_scalar mn_scalar_i64(int64_t x) {
+  mn_scalar s = {MN_INT64, 1, {0}};
+  s.v.i = x;
+  return s;
+}
+mn_scalar mn_scalar_bool(int x) {
+  mn_scalar s = {MN_BOOL, 1, {0}};
+  s.v.i = x != 0;
+  return s;
+}
+mn_scalar mn_scalar_typed(mn_dtype t, double x) {
+  mn_scalar s = {t, 0, {0}};
+  if (t == MN_FLOAT32) s.v.f = (float)x;
+  else if (t == MN_FLOAT64) s.v.f = x;
+  else if (t == MN_BOOL) s.v.i = x != 0;
+  else if (t == MN_INT32) s.v.i = (int32_t)x;
+  else s.v.i = (int64_t)x;
+  return s;
+}
+double mn_scalar_as_f64(mn_scalar s) {
+  return is_float(s.dtype) ? s.v.f : (double)s.v.i;
+}

@@ -1,0 +1,78 @@
+#define _POSIX_C_SOURCE 200809L
+/* Error messages with file:line frames, and collective agreement. */
+#include "mn_impl.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Thread_local char errbuf[4096];
+
+static const char *const err_names[MN_ERR_COUNT] = {
+  "MN_SUCCESS", "MN_ERR_ARG", "MN_ERR_SHAPE", "MN_ERR_DTYPE", "MN_ERR_INDEX",
+  "MN_ERR_MEM", "MN_ERR_MPI", "MN_ERR_IO", "MN_ERR_FORMAT", "MN_ERR_BACKEND",
+  "MN_ERR_CUDA", "MN_ERR_NOTIMPL"};
+
+const char *mn_err_name(int code) {
+  return (code >= 0 && code < MN_ERR_COUNT) ? err_names[code] : "MN_ERR_UNKNOWN";
+}
+
+const char *mn_errmsg(void) { return errbuf; }
+
+static int verbose_env(void) {
+  const char *v = getenv("MN_VERBOSE");
+  return v && *v && *v != '0';
+}
+
+int mn_error(int code, const char *file, int line, const char *func,
+             const char *fmt, ...) {
+  char msg[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  snprintf(errbuf, sizeof errbuf, "%s: %s\n  at %s:%d (%s)", mn_err_name(code),
+           msg, file, line, func);
+  if (verbose_env()) fprintf(stderr, "maniple: %s\n", errbuf);
+  return code;
+}
+
+int mn_trace(int code, const char *file, int line, const char *func) {
+  size_t n = strlen(errbuf);
+  if (n == 0) snprintf(errbuf, sizeof errbuf, "%s", mn_err_name(code));
+  n = strlen(errbuf);
+  if (n + 64 < sizeof errbuf)
+    snprintf(errbuf + n, sizeof errbuf - n, "\n  from %s:%d (%s)", file, line, func);
+  return code;
+}
+
+int mn_agree(mn_ctx *ctx, int code) {
+  if (ctx->size == 1) return code;
+  int mine = code ? ctx->rank : ctx->size, first = ctx->size;
+  if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS)
+    return MN_ERR(MN_ERR_MPI, "MPI_Allreduce failed while agreeing on an error");
+  if (first == ctx->size) return MN_SUCCESS;
+  struct { int code; char msg[sizeof errbuf]; } pkt;
+  if (ctx->rank == first) {
+    pkt.code = code;
+    memcpy(pkt.msg, errbuf, sizeof errbuf);
+  }
+  MPI_Bcast(&pkt, (int)sizeof pkt, MPI_BYTE, first, ctx->comm);
+  if (ctx->rank != first)
+    snprintf(errbuf, sizeof errbuf, "%.4000s\n  (raised on rank %d)", pkt.msg, first);
+  return pkt.code;
+}
+
+void *mn_malloc(size_t n) {
+  void *p = NULL;
+  if (n == 0) n = 64;
+  if (posix_memalign(&p, 64, (n + 63) / 64 * 64)) return NULL;
+  return p;
+}
+
+void *mn_calloc(size_t n) {
+  void *p = mn_malloc(n);
+  if (p) memset(p, 0, n ? n : 64);
+  return p;
+}
+
+void mn_free(void *p) { free(p); }

@@ -1,0 +1,487 @@
+/* Evaluating fused expressions: owner-computes over the output's (or an
+ * anchor operand's) boxes; each operand's remote elements arrive through a
+ * cached alignment plan while the cells that need none are computed; then
+ * the DAG runs over cache-sized blocks so no full-size temporaries exist. */
+#include "expr_impl.h"
+#include "kernels/table.h"
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+enum { BLK = 512, MAXPIECES = 64, MAXOPS = 40 };
+
+typedef struct {
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], st[MN_MAXDIM];
+  char *ptr; /* element at lo */
+  int local;
+} piece;
+
+typedef struct {
+  int node;
+  mn_map bmap;
+  mn_plan *plan;
+  int np;
+  piece pc[MAXPIECES];
+} operand;
+
+typedef struct {
+  const mn_expr *e;
+  int root;
+  int nops;
+  operand *ops;
+  int *opi;            /* node -> operand index or -1 */
+  int *live;           /* nodes needed by root, in order */
+  int nlive;
+  int nd;
+  int64_t cstride[MN_MAXDIM]; /* C-order strides of the iteration shape */
+  /* output (eval) or reduction */
+  mn_dtype odt;
+  int reduce;
+  mn_reduce_op rop;
+} prog;
+
+typedef struct {
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
+  char *optr[MAXOPS];
+  int64_t ost[MAXOPS][MN_MAXDIM];
+  char *out;
+  int64_t outst[MN_MAXDIM];
+} cell;
+
+static size_t es_of(mn_dtype t) { return mn_dtype_size(t); }
+
+static void strided_load(int64_t n, const char *src, int64_t st, size_t es, char *dst) {
+  if (st == 0) {
+    for (int64_t i = 0; i < n; i++) memcpy(dst + (size_t)i * es, src, es);
+  } else if (es == 8) {
+    for (int64_t i = 0; i < n; i++) memcpy(dst + i * 8, src + i * st * 8, 8);
+  } else {
+    for (int64_t i = 0; i < n; i++) memcpy(dst + (size_t)i * es, src + i * st * (int64_t)es, es);
+  }
+}
+
+static void strided_store(int64_t n, const char *src, size_t es, char *dst, int64_t st) {
+  for (int64_t i = 0; i < n; i++) memcpy(dst + i * st * (int64_t)es, src + (size_t)i * es, es);
+}
+
+/* Run the program over one cell; acc (reductions) is per thread. */
+static void run_cell(const prog *P, const cell *C, char *scratch_all, size_t scratch_per,
+                     mn_acc *accs) {
+  const mn_expr *e = P->e;
+  int nd = P->nd > 0 ? P->nd : 1;
+  int64_t cnt[MN_MAXDIM], lo[MN_MAXDIM];
+  for (int d = 0; d < nd; d++) { cnt[d] = P->nd ? C->cnt[d] : 1; lo[d] = P->nd ? C->lo[d] : 0; }
+  int64_t L = cnt[nd - 1], rows = 1;
+  for (int d = 0; d < nd - 1; d++) rows *= cnt[d];
+  int64_t nch = (L + BLK - 1) / BLK, units = rows * nch;
+  if (units == 0) return;
+  int64_t total = rows * L;
+  (void)total;
+#pragma omp parallel if (total > 65536)
+  {
+    int tid = 0;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+#endif
+    char *scr = scratch_all + (size_t)tid * scratch_per;
+    char **val = (char **)scr;
+    char *slots = scr + sizeof(char *) * (size_t)e->n;
+    mn_acc *acc = accs ? &accs[tid] : NULL;
+#pragma omp for schedule(static)
+    for (int64_t u = 0; u < units; u++) {
+      int64_t row = u / nch, i0 = (u % nch) * BLK, len = L - i0 < BLK ? L - i0 : BLK;
+      int64_t idx[MN_MAXDIM], r = row;
+      for (int d = nd - 2; d >= 0; d--) { idx[d] = r % cnt[d]; r /= cnt[d]; }
+      idx[nd - 1] = i0;
+      for (int k = 0; k < P->nlive; k++) {
+        int j = P->live[k];
+        const mn_node *n = &e->v[j];
+        char *slot = slots + (size_t)j * BLK * 8;
+        size_t es = es_of(n->dtype);
+        int last = j == P->root;
+        char *dst = slot;
+        /* the root writes straight into a contiguous output of its dtype */
+        if (last && !P->reduce && C->outst[nd - 1] == 1 && P->odt == n->dtype &&
+            n->kind != MN_N_INPUT && n->kind != MN_N_SCALAR) {
+          int64_t off = 0;
+          for (int d = 0; d < nd; d++) off += idx[d] * C->outst[d];
+          dst = C->out + off * (int64_t)es;
+        }
+        switch (n->kind) {
+        case MN_N_INPUT: {
+          int oi = P->opi[j];
+          int64_t off = 0;
+          for (int d = 0; d < nd; d++) off += idx[d] * C->ost[oi][d];
+          char *p = C->optr[oi] + off * (int64_t)es;
+          if (C->ost[oi][nd - 1] == 1) val[j] = p;
+          else { strided_load(len, p, C->ost[oi][nd - 1], es, slot); val[j] = slot; }
+          continue;
+        }
+        case MN_N_SCALAR:
+          val[j] = slot; /* filled once per thread */
+          continue;
+        case MN_N_CAST:
+          mn_cast_table[e->v[n->a].dtype][n->dtype](len, val[n->a], dst);
+          break;
+        case MN_N_UNARY:
+          mn_unary_table[n->op][n->ct](len, val[n->a], dst);
+          break;
+        case MN_N_BINARY:
+          mn_binary_table[n->op][n->ct](len, val[n->a], val[n->b], dst);
+          break;
+        case MN_N_TERNARY:
+          mn_ternary_table[n->op][n->ct](len, val[n->a], val[n->b], val[n->c], dst);
+          break;
+        }
+        val[j] = dst;
+      }
+      const mn_node *rn = &e->v[P->root];
+      char *v = val[P->root];
+      if (P->reduce) {
+        int64_t flat0 = 0;
+        for (int d = 0; d < P->nd; d++) flat0 += (lo[d] + idx[d]) * P->cstride[d];
+        mn_reduce_table[P->rop][rn->dtype](len, v, flat0, acc);
+        continue;
+      }
+      int64_t off = 0;
+      for (int d = 0; d < nd; d++) off += idx[d] * C->outst[d];
+      size_t oes = es_of(P->odt);
+      char *o = C->out + off * (int64_t)oes;
+      if (v == o) continue;
+      char *src = v;
+      if (P->odt != rn->dtype) {
+        char *tmp = slots + (size_t)e->n * BLK * 8; /* spare slot */
+        mn_cast_table[rn->dtype][P->odt](len, v, tmp);
+        src = tmp;
+      }
+      if (C->outst[nd - 1] == 1) memcpy(o, src, (size_t)len * oes);
+      else strided_store(len, src, oes, o, C->outst[nd - 1]);
+    }
+  }
+}
+
+static int cmp64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static piece *find_piece(operand *op, const int64_t *lo, int nd) {
+  for (int i = 0; i < op->np; i++) {
+    piece *p = &op->pc[i];
+    int in = 1;
+    for (int d = 0; d < nd && in; d++) in = lo[d] >= p->lo[d] && lo[d] < p->lo[d] + p->cnt[d];
+    if (in) return p;
+  }
+  return NULL;
+}
+
+/* Drive: plans begun, local cells, plans ended, remaining cells. */
+static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
+                   const int64_t *outst_at_Rlo, mn_acc *accs, int nthreads) {
+  const mn_expr *e = P->e;
+  mn_ctx *ctx = e->ctx;
+  int nd = P->nd, err = 0;
+  int64_t Rlo[MN_MAXDIM], Rcnt[MN_MAXDIM];
+  int haveR = mn_map_owned_box(am, alay, ctx->rank, Rlo, Rcnt);
+  /* plans and pieces */
+  for (int i = 0; i < P->nops && !err; i++) {
+    operand *op = &P->ops[i];
+    const mn_array *x = e->v[op->node].arr;
+    err = mn_plan_get_align(ctx, &op->bmap, x->buf, am, alay, 100 + i, &op->plan);
+    if (err) break;
+    err = mn_plan_begin_mem(op->plan, x->buf->data, NULL);
+    if (err) break;
+    op->np = 0;
+    if (!haveR) continue;
+    piece lp;
+    int64_t olo[MN_MAXDIM], ocnt[MN_MAXDIM];
+    if (mn_map_owned_box(&op->bmap, x->buf->lay, ctx->rank, olo, ocnt) &&
+        mn_box_intersect(nd, Rlo, Rcnt, olo, ocnt, lp.lo, lp.cnt)) {
+      lp.local = 1;
+      lp.ptr = mn_map_ptr(&op->bmap, x->buf, lp.lo);
+      mn_map_strides(&op->bmap, x->buf, lp.st);
+      op->pc[op->np++] = lp;
+    }
+    size_t es = es_of(x->dtype);
+    for (int m = 0; m < op->plan->nrecv; m++) {
+      if (op->np == MAXPIECES) { err = MN_ERR(MN_ERR_NOTIMPL, "operand spans more than %d ranks in one box", MAXPIECES); break; }
+      const mn_msg *r = &op->plan->recvs[m];
+      piece *p = &op->pc[op->np++];
+      p->local = 0;
+      memcpy(p->lo, r->ilo, sizeof p->lo);
+      memcpy(p->cnt, r->cnt, sizeof p->cnt);
+      int64_t s = 1;
+      for (int d = nd - 1; d >= 0; d--) { p->st[d] = s; s *= r->cnt[d]; }
+      p->ptr = op->plan->recvbuf + r->off * (int64_t)es;
+    }
+  }
+  /* cells: the product of every operand's cut points */
+  int64_t *cuts[MN_MAXDIM] = {0};
+  int ncut[MN_MAXDIM] = {0};
+  int64_t ncells = haveR ? 1 : 0;
+  for (int d = 0; d < nd && !err && haveR; d++) {
+    int cap = 2 + 2 * MAXPIECES * (P->nops ? P->nops : 1);
+    cuts[d] = malloc(sizeof(int64_t) * (size_t)cap);
+    if (!cuts[d]) { err = MN_ERR(MN_ERR_MEM, "cannot allocate cell cuts"); break; }
+    int k = 0;
+    cuts[d][k++] = Rlo[d];
+    cuts[d][k++] = Rlo[d] + Rcnt[d];
+    for (int i = 0; i < P->nops; i++)
+      for (int m = 0; m < P->ops[i].np; m++) {
+        cuts[d][k++] = P->ops[i].pc[m].lo[d];
+        cuts[d][k++] = P->ops[i].pc[m].lo[d] + P->ops[i].pc[m].cnt[d];
+      }
+    qsort(cuts[d], (size_t)k, sizeof(int64_t), cmp64);
+    int u = 0;
+    for (int j = 0; j < k; j++)
+      if (u == 0 || cuts[d][j] != cuts[d][u - 1]) cuts[d][u++] = cuts[d][j];
+    ncut[d] = u;
+    ncells *= u - 1;
+  }
+  /* scratch per thread: value pointers, one slot per node, one spare */
+  size_t per = sizeof(char *) * (size_t)e->n + (size_t)(e->n + 1) * BLK * 8;
+  per = (per + 63) / 64 * 64;
+  char *scratch = err ? NULL : mn_malloc(per * (size_t)nthreads);
+  if (!err && !scratch) err = MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes of scratch", per * (size_t)nthreads);
+  if (!err) /* scalar blocks */
+    for (int t = 0; t < nthreads; t++)
+      for (int k = 0; k < P->nlive; k++) {
+        const mn_node *n = &e->v[P->live[k]];
+        if (n->kind != MN_N_SCALAR) continue;
+        char *slot = scratch + (size_t)t * per + sizeof(char *) * (size_t)e->n + (size_t)P->live[k] * BLK * 8;
+        size_t es = es_of(n->dtype);
+        for (int i = 0; i < BLK; i++) {
+          if (n->dtype == MN_FLOAT64) memcpy(slot + i * es, &n->s.v.f, es);
+          else if (n->dtype == MN_FLOAT32) { float f = (float)n->s.v.f; memcpy(slot + i * es, &f, es); }
+          else if (n->dtype == MN_INT64) memcpy(slot + i * es, &n->s.v.i, es);
+          else if (n->dtype == MN_INT32) { int32_t v = (int32_t)n->s.v.i; memcpy(slot + i * es, &v, es); }
+          else { uint8_t v = (uint8_t)(n->s.v.i != 0); memcpy(slot + i * es, &v, es); }
+        }
+      }
+  /* two passes: cells with only local pieces, then (after end) the rest */
+  for (int pass = 0; pass < 2 && !err; pass++) {
+    if (pass == 1)
+      for (int i = 0; i < P->nops && !err; i++) err = mn_plan_end(P->ops[i].plan);
+    for (int64_t c = 0; c < ncells && !err; c++) {
+      cell C;
+      int64_t r = c;
+      for (int d = nd - 1; d >= 0; d--) {
+        int64_t j = r % (ncut[d] - 1);
+        r /= ncut[d] - 1;
+        C.lo[d] = cuts[d][j];
+        C.cnt[d] = cuts[d][j + 1] - cuts[d][j];
+      }
+      int local = 1;
+      for (int i = 0; i < P->nops; i++) {
+        piece *p = find_piece(&P->ops[i], C.lo, nd);
+        if (!p) { err = MN_ERR(MN_ERR_ARG, "internal: no piece covers a cell of operand %d", i); break; }
+        local &= p->local;
+        size_t es = es_of(e->v[P->ops[i].node].dtype);
+        int64_t off = 0;
+        for (int d = 0; d < nd; d++) { off += (C.lo[d] - p->lo[d]) * p->st[d]; C.ost[i][d] = p->st[d]; }
+        C.optr[i] = p->ptr + off * (int64_t)es;
+      }
+      if (err) break;
+      if (local != (pass == 0)) continue;
+      if (!P->reduce) {
+        int64_t off = 0;
+        for (int d = 0; d < nd; d++) { off += (C.lo[d] - Rlo[d]) * outst_at_Rlo[d]; C.outst[d] = outst_at_Rlo[d]; }
+        C.out = out + off * (int64_t)es_of(P->odt);
+      }
+      if (nd == 0) { C.outst[0] = 1; for (int i = 0; i < P->nops; i++) C.ost[i][0] = 1; }
+      run_cell(P, &C, scratch, per, accs);
+    }
+  }
+  if (err) /* complete any plan still in flight so no message is left behind */
+    for (int i = 0; i < P->nops; i++)
+      if (P->ops[i].plan && P->ops[i].plan->active) mn_plan_end(P->ops[i].plan);
+  for (int i = 0; i < P->nops; i++) mn_plan_destroy(&P->ops[i].plan);
+  for (int d = 0; d < nd; d++) free(cuts[d]);
+  mn_free(scratch);
+  return err;
+}
+
+static int nthreads_max(void) {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+static int prog_init(prog *P, const mn_expr *e, int root, int nd, const int64_t *shape) {
+  memset(P, 0, sizeof *P);
+  P->e = e;
+  P->root = root;
+  P->nd = nd;
+  int64_t s = 1;
+  for (int d = nd - 1; d >= 0; d--) { P->cstride[d] = s; s *= shape[d]; }
+  P->opi = malloc(sizeof(int) * (size_t)e->n);
+  P->live = malloc(sizeof(int) * (size_t)e->n);
+  int *need = calloc((size_t)e->n, sizeof(int));
+  P->ops = calloc((size_t)e->n, sizeof(operand));
+  if (!P->opi || !P->live || !need || !P->ops) { free(need); return MN_ERR(MN_ERR_MEM, "cannot allocate an expression program"); }
+  need[root] = 1;
+  for (int j = root; j >= 0; j--) {
+    if (!need[j]) continue;
+    const mn_node *n = &e->v[j];
+    if (n->kind == MN_N_UNARY || n->kind == MN_N_CAST) need[n->a] = 1;
+    if (n->kind == MN_N_BINARY) need[n->a] = need[n->b] = 1;
+    if (n->kind == MN_N_TERNARY) need[n->a] = need[n->b] = need[n->c] = 1;
+  }
+  for (int j = 0; j <= root; j++) {
+    P->opi[j] = -1;
+    if (!need[j]) continue;
+    P->live[P->nlive++] = j;
+    if (e->v[j].kind == MN_N_INPUT) {
+      if (P->nops == MAXOPS) { free(need); return MN_ERR(MN_ERR_NOTIMPL, "expression reads more than %d arrays", MAXOPS); }
+      operand *op = &P->ops[P->nops];
+      op->node = j;
+      int err = mn_map_broadcast(&e->v[j].arr->map, nd, shape, &op->bmap);
+      if (err) { free(need); return mn_trace(err, __FILE__, __LINE__, __func__); }
+      P->opi[j] = P->nops++;
+    }
+  }
+  free(need);
+  return MN_SUCCESS;
+}
+
+static void prog_free(prog *P) {
+  free(P->opi);
+  free(P->live);
+  free(P->ops);
+}
+
+int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
+  MN_CHECK(e && out, MN_ERR_ARG, "NULL expression or output array");
+  MN_CHECK(node >= 0 && node < e->n, MN_ERR_ARG, "expression node %d does not exist (have %d)", node, e->n);
+  MN_CHECK(out->ctx == e->ctx, MN_ERR_ARG, "output belongs to another context");
+  const mn_node *rn = &e->v[node];
+  /* the node broadcasts to out's shape, as NumPy's out= and assignment do */
+  int bnd = 0;
+  int64_t bs[MN_MAXDIM];
+  int same = mn_broadcast_shapes(out->map.ndim, out->map.shape, rn->ndim, rn->shape, &bnd, bs) == MN_SUCCESS &&
+             bnd == out->map.ndim;
+  for (int d = 0; same && d < bnd; d++) same = bs[d] == out->map.shape[d];
+  if (!same) {
+    char a[128], b[128];
+    mn_shape_str(rn->ndim, rn->shape, a, sizeof a);
+    mn_shape_str(out->map.ndim, out->map.shape, b, sizeof b);
+    return MN_ERR(MN_ERR_SHAPE, "result of shape %s cannot be stored in an output of shape %s", a, b);
+  }
+  int ond = out->map.ndim;
+  prog P;
+  int err = prog_init(&P, e, node, ond, out->map.shape);
+  P.odt = out->dtype;
+  /* an input reading out's buffer through another map must not see
+   * partial results: compute into a temporary, then copy */
+  int alias = 0;
+  for (int i = 0; i < P.nops && !err; i++) {
+    const mn_array *x = e->v[P.ops[i].node].arr;
+    if (x->buf == out->buf && !mn_map_equal(&P.ops[i].bmap, &out->map)) alias = 1;
+  }
+  int64_t Rlo[MN_MAXDIM], Rcnt[MN_MAXDIM], st[MN_MAXDIM];
+  int haveR = mn_map_owned_box(&out->map, out->buf->lay, e->ctx->rank, Rlo, Rcnt);
+  char *dst = NULL, *tmp = NULL;
+  size_t oes = es_of(out->dtype);
+  if (!err && haveR) {
+    if (alias) {
+      int64_t n = mn_box_size(ond, Rcnt), s = 1;
+      tmp = mn_malloc((size_t)n * oes);
+      if (!tmp) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld elements for an aliased result", (long long)n);
+      for (int d = ond - 1; d >= 0; d--) { st[d] = s; s *= Rcnt[d]; }
+      dst = tmp;
+    } else {
+      dst = mn_map_ptr(&out->map, out->buf, Rlo);
+      mn_map_strides(&out->map, out->buf, st);
+    }
+  }
+  if (alias) err = mn_agree(e->ctx, err); /* the only rank-local failure */
+  if (!err) err = execute(&P, &out->map, out->buf->lay, dst, st, NULL, nthreads_max());
+  if (!err && tmp) {
+    int64_t ost[MN_MAXDIM];
+    mn_map_strides(&out->map, out->buf, ost);
+    mn_strided_copy(ond, Rcnt, oes, tmp, st, mn_map_ptr(&out->map, out->buf, Rlo), ost);
+  }
+  mn_free(tmp);
+  prog_free(&P);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+/* Combine per-rank accumulators in rank order, identically on every rank. */
+int mn_acc_allreduce(mn_ctx *ctx, mn_reduce_op op, mn_dtype t, mn_acc *acc) {
+  if (ctx->size == 1) return MN_SUCCESS;
+  mn_acc *all = malloc(sizeof(mn_acc) * (size_t)ctx->size);
+  MN_CHECK(all, MN_ERR_MEM, "cannot allocate %d accumulators", ctx->size);
+  int rc = MPI_Allgather(acc, (int)sizeof *acc, MPI_BYTE, all, (int)sizeof *acc, MPI_BYTE, ctx->comm);
+  if (rc != MPI_SUCCESS) { free(all); return MN_ERR(MN_ERR_MPI, "MPI_Allgather of reduction partials failed"); }
+  mn_acc r;
+  mn_acc_init(op, t, &r);
+  for (int q = 0; q < ctx->size; q++) mn_acc_merge(op, t, &r, &all[q]);
+  *acc = r;
+  free(all);
+  return MN_SUCCESS;
+}
+
+int mn_acc_to_scalar(mn_reduce_op op, mn_dtype t, const mn_acc *acc, mn_scalar *res) {
+  mn_dtype rt = mn_reduce_result(op, t);
+  int isf = t == MN_FLOAT32 || t == MN_FLOAT64;
+  if (op == MN_RED_MIN || op == MN_RED_MAX || op == MN_RED_ARGMIN || op == MN_RED_ARGMAX || op == MN_RED_MAXABS)
+    MN_CHECK(acc->has > 0, MN_ERR_SHAPE, "zero-size array to reduction operation %s which has no identity",
+             mn_reduce_name(op));
+  if (op == MN_RED_ARGMIN || op == MN_RED_ARGMAX) { *res = mn_scalar_typed(MN_INT64, 0); res->v.i = acc->idx; return MN_SUCCESS; }
+  res->dtype = rt;
+  res->weak = 0;
+  if (rt == MN_BOOL) res->v.i = acc->i != 0;
+  else if (rt == MN_FLOAT32) res->v.f = (float)acc->f;
+  else if (rt == MN_FLOAT64) res->v.f = acc->f;
+  else if (isf) res->v.i = (int64_t)acc->f;
+  else res->v.i = rt == MN_INT32 ? (int32_t)acc->i : acc->i;
+  return MN_SUCCESS;
+}
+
+int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result) {
+  MN_CHECK(e && result, MN_ERR_ARG, "NULL expression or result");
+  MN_CHECK(node >= 0 && node < e->n, MN_ERR_ARG, "expression node %d does not exist (have %d)", node, e->n);
+  MN_CHECK(op >= 0 && op < MN_NREDUCE, MN_ERR_ARG, "unknown reduction %d", (int)op);
+  const mn_node *rn = &e->v[node];
+  mn_dtype t = rn->dtype;
+  prog P;
+  int err = prog_init(&P, e, node, rn->ndim, rn->shape);
+  P.reduce = 1;
+  P.rop = op;
+  /* anchor: an input spanning the whole iteration space, else a block layout */
+  const mn_map *am = NULL;
+  mn_layout *alay = NULL, *own = NULL;
+  mn_map idm;
+  for (int i = 0; i < P.nops && !err && !am; i++) {
+    const mn_map *m = &P.ops[i].bmap;
+    int full = 1;
+    for (int k = 0; k < m->ndim; k++) full &= m->bax[k] >= 0 || m->shape[k] == 1;
+    if (full) { am = m; alay = e->v[P.ops[i].node].arr->buf->lay; }
+  }
+  if (!err && !am) {
+    err = mn_layout_create_block(e->ctx, rn->ndim, rn->shape, NULL, &own);
+    mn_map_identity(&idm, rn->ndim, rn->shape);
+    am = &idm;
+    alay = own;
+  }
+  int nt = nthreads_max();
+  mn_acc *accs = err ? NULL : malloc(sizeof(mn_acc) * (size_t)nt);
+  if (!err && !accs) err = MN_ERR(MN_ERR_MEM, "cannot allocate accumulators");
+  for (int i = 0; !err && i < nt; i++) mn_acc_init(op, t, &accs[i]);
+  if (!err) err = execute(&P, am, alay, NULL, NULL, accs, nt);
+  mn_acc acc;
+  mn_acc_init(op, t, &acc);
+  for (int i = 0; !err && i < nt; i++) mn_acc_merge(op, t, &acc, &accs[i]);
+  if (!err) err = mn_acc_allreduce(e->ctx, op, t, &acc);
+  if (!err) err = mn_acc_to_scalar(op, t, &acc, result);
+  free(accs);
+  mn_layout_destroy(&own);
+  prog_free(&P);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}

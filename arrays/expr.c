@@ -1,0 +1,265 @@
+/* Building fused element-wise expressions: dtype promotion (NumPy 2 rules,
+ * weak Python scalars), casts inserted where an op computes in another
+ * dtype, and broadcasting of shapes. */
+#include "expr_impl.h"
+#include "kernels/table.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mn_expr_create(mn_ctx *ctx, mn_expr **e) {
+  MN_CHECK(ctx && e, MN_ERR_ARG, "NULL context or output pointer");
+  *e = calloc(1, sizeof **e);
+  MN_CHECK(*e, MN_ERR_MEM, "cannot allocate an expression");
+  (*e)->ctx = ctx;
+  return MN_SUCCESS;
+}
+
+int mn_expr_destroy(mn_expr **e) {
+  if (!e || !*e) return MN_SUCCESS;
+  free((*e)->v);
+  free(*e);
+  *e = NULL;
+  return MN_SUCCESS;
+}
+
+static int add_node(mn_expr *e, const mn_node *n, int *id) {
+  if (e->n == e->cap) {
+    int cap = e->cap ? 2 * e->cap : 16;
+    mn_node *v = realloc(e->v, sizeof *v * (size_t)cap);
+    MN_CHECK(v, MN_ERR_MEM, "cannot grow an expression to %d nodes", cap);
+    e->v = v;
+    e->cap = cap;
+  }
+  e->v[e->n] = *n;
+  *id = e->n++;
+  return MN_SUCCESS;
+}
+
+static int check_node(const mn_expr *e, int id) {
+  MN_CHECK(id >= 0 && id < e->n, MN_ERR_ARG, "expression node %d does not exist (have %d)", id, e->n);
+  return MN_SUCCESS;
+}
+
+void mn_shape_str(int nd, const int64_t *s, char *buf, size_t n) {
+  size_t k = (size_t)snprintf(buf, n, "(");
+  for (int d = 0; d < nd && k < n; d++)
+    k += (size_t)snprintf(buf + k, n - k, d + 1 < nd || nd > 1 ? "%lld, " : "%lld,", (long long)s[d]);
+  if (nd > 1 && k >= 2 && k < n) k -= 2;
+  if (k < n) snprintf(buf + k, n - k, ")");
+}
+
+int mn_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nd, int64_t *out) {
+  int n = na > nb ? na : nb;
+  for (int k = 0; k < n; k++) {
+    int ia = k - (n - na), ib = k - (n - nb);
+    int64_t x = ia >= 0 ? a[ia] : 1, y = ib >= 0 ? b[ib] : 1;
+    if (x != y && x != 1 && y != 1) {
+      char sa[128], sb[128];
+      mn_shape_str(na, a, sa, sizeof sa);
+      mn_shape_str(nb, b, sb, sizeof sb);
+      return MN_ERR(MN_ERR_SHAPE, "operands could not be broadcast together with shapes %s %s", sa, sb);
+    }
+    out[k] = x == 1 ? y : x;
+  }
+  *nd = n;
+  return MN_SUCCESS;
+}
+
+int mn_expr_input(mn_expr *e, const mn_array *x, int *node) {
+  MN_CHECK(e && x && node, MN_ERR_ARG, "NULL expression, array or output");
+  MN_CHECK(x->ctx == e->ctx, MN_ERR_ARG, "array belongs to another context");
+  mn_node n;
+  memset(&n, 0, sizeof n);
+  n.kind = MN_N_INPUT;
+  n.arr = x;
+  n.dtype = n.ct = x->dtype;
+  n.ndim = x->map.ndim;
+  memcpy(n.shape, x->map.shape, sizeof n.shape);
+  MN_CALL(add_node(e, &n, node));
+  return MN_SUCCESS;
+}
+
+static mn_scalar scalar_to(mn_scalar s, mn_dtype t) {
+  double f = mn_scalar_as_f64(s);
+  mn_scalar r;
+  r.dtype = t;
+  r.weak = s.weak;
+  if (t == MN_FLOAT32) r.v.f = (float)f;
+  else if (t == MN_FLOAT64) r.v.f = f;
+  else if (t == MN_BOOL) r.v.i = (s.dtype == MN_FLOAT32 || s.dtype == MN_FLOAT64) ? f != 0 : s.v.i != 0;
+  else if (s.dtype == MN_FLOAT32 || s.dtype == MN_FLOAT64) r.v.i = t == MN_INT32 ? (int32_t)f : (int64_t)f;
+  else r.v.i = t == MN_INT32 ? (int32_t)s.v.i : s.v.i;
+  return r;
+}
+
+int mn_expr_scalar(mn_expr *e, mn_scalar s, int *node) {
+  MN_CHECK(e && node, MN_ERR_ARG, "NULL expression or output");
+  MN_CHECK(s.dtype >= 0 && s.dtype < MN_NDTYPE, MN_ERR_DTYPE, "scalar has unknown dtype code %d", (int)s.dtype);
+  mn_node n;
+  memset(&n, 0, sizeof n);
+  n.kind = MN_N_SCALAR;
+  n.s = scalar_to(s, s.dtype);
+  n.dtype = n.ct = s.dtype;
+  n.weak = s.weak;
+  MN_CALL(add_node(e, &n, node));
+  return MN_SUCCESS;
+}
+
+static int cast_to(mn_expr *e, int id, mn_dtype t, int *out) {
+  const mn_node *a = &e->v[id];
+  if (a->dtype == t) { *out = id; return MN_SUCCESS; }
+  mn_node n;
+  memset(&n, 0, sizeof n);
+  if (a->kind == MN_N_SCALAR) {
+    n = *a;
+    n.s = scalar_to(a->s, t);
+    n.dtype = n.ct = t;
+  } else {
+    n.kind = MN_N_CAST;
+    n.a = id;
+    n.dtype = n.ct = t;
+    n.ndim = a->ndim;
+    memcpy(n.shape, a->shape, sizeof n.shape);
+  }
+  MN_CALL(add_node(e, &n, out));
+  return MN_SUCCESS;
+}
+
+int mn_expr_cast(mn_expr *e, int a, mn_dtype t, int *node) {
+  MN_CHECK(e && node, MN_ERR_ARG, "NULL expression or output");
+  MN_CALL(check_node(e, a));
+  MN_CHECK(t >= 0 && t < MN_NDTYPE, MN_ERR_DTYPE, "unknown dtype code %d", (int)t);
+  MN_CALL(cast_to(e, a, t, node));
+  return MN_SUCCESS;
+}
+
+static int kind_of(mn_dtype t) { return t == MN_BOOL ? 0 : (t == MN_INT32 || t == MN_INT64) ? 1 : 2; }
+
+/* dtype a weak scalar takes next to a typed operand (NEP 50) */
+static mn_dtype effective(const mn_node *x, const mn_node *other) {
+  if (!x->weak || other->weak) return x->dtype;
+  return kind_of(x->dtype) <= kind_of(other->dtype) ? other->dtype : x->dtype;
+}
+
+static mn_dtype promote_weak(const mn_node *const *v, int n) {
+  mn_dtype t = MN_NDTYPE;
+  int any_strong = 0;
+  for (int i = 0; i < n; i++) any_strong |= !v[i]->weak;
+  for (int i = 0; i < n; i++) {
+    if (any_strong && v[i]->weak) continue;
+    t = t == MN_NDTYPE ? v[i]->dtype : mn_dtype_promote(t, v[i]->dtype);
+  }
+  /* a weak scalar of a higher kind lifts the type: int32 array * 2.5 -> float64 */
+  for (int i = 0; i < n; i++)
+    if (any_strong && v[i]->weak && kind_of(v[i]->dtype) > kind_of(t)) t = mn_dtype_promote(t, v[i]->dtype);
+  return t;
+}
+
+static int shape_of(mn_expr *e, const int *ids, int n, mn_node *out) {
+  out->ndim = 0;
+  for (int i = 0; i < n; i++) {
+    const mn_node *a = &e->v[ids[i]];
+    if (a->kind == MN_N_SCALAR) continue;
+    int64_t s[MN_MAXDIM];
+    int nd;
+    MN_CALL(mn_broadcast_shapes(out->ndim, out->shape, a->ndim, a->shape, &nd, s));
+    out->ndim = nd;
+    memcpy(out->shape, s, sizeof s);
+  }
+  return MN_SUCCESS;
+}
+
+int mn_expr_unary(mn_expr *e, mn_unary_op op, int a, int *node) {
+  MN_CHECK(e && node, MN_ERR_ARG, "NULL expression or output");
+  MN_CALL(check_node(e, a));
+  MN_CHECK(op >= 0 && op < MN_NUNARY && op != MN_OP_CAST, MN_ERR_ARG, "unknown unary op %d", (int)op);
+  mn_dtype da = e->v[a].dtype, rt = mn_unary_result(op, da);
+  MN_CHECK(rt != MN_NDTYPE, MN_ERR_DTYPE, "ufunc '%s' not supported for input dtype %s",
+           mn_unary_name(op), mn_dtype_name(da));
+  mn_dtype ct = (op == MN_OP_ISNAN || op == MN_OP_ISINF || op == MN_OP_ISFINITE) ? da
+                : op == MN_OP_LOGICAL_NOT ? MN_BOOL : rt;
+  MN_CHECK(mn_unary_table[op][ct], MN_ERR_DTYPE, "ufunc '%s' has no %s kernel", mn_unary_name(op), mn_dtype_name(ct));
+  int ca;
+  MN_CALL(cast_to(e, a, ct, &ca));
+  mn_node n;
+  memset(&n, 0, sizeof n);
+  n.kind = MN_N_UNARY;
+  n.op = op;
+  n.a = ca;
+  n.dtype = rt;
+  n.ct = ct;
+  n.weak = e->v[a].weak;
+  n.ndim = e->v[a].ndim;
+  memcpy(n.shape, e->v[a].shape, sizeof n.shape);
+  MN_CALL(add_node(e, &n, node));
+  return MN_SUCCESS;
+}
+
+int mn_expr_binary(mn_expr *e, mn_binary_op op, int a, int b, int *node) {
+  MN_CHECK(e && node, MN_ERR_ARG, "NULL expression or output");
+  MN_CALL(check_node(e, a));
+  MN_CALL(check_node(e, b));
+  MN_CHECK(op >= 0 && op < MN_NBINARY, MN_ERR_ARG, "unknown binary op %d", (int)op);
+  mn_dtype da = effective(&e->v[a], &e->v[b]), db = effective(&e->v[b], &e->v[a]);
+  mn_dtype rt = mn_binary_result(op, da, db);
+  MN_CHECK(rt != MN_NDTYPE, MN_ERR_DTYPE, "ufunc '%s' not supported for the input dtypes (%s, %s)",
+           mn_binary_name(op), mn_dtype_name(da), mn_dtype_name(db));
+  mn_dtype ct = rt;
+  if (op >= MN_OP_EQ && op <= MN_OP_GE) ct = mn_dtype_promote(da, db);
+  if (op >= MN_OP_LOGICAL_AND && op <= MN_OP_LOGICAL_XOR) ct = MN_BOOL;
+  MN_CHECK(mn_binary_table[op][ct], MN_ERR_DTYPE, "ufunc '%s' has no %s kernel", mn_binary_name(op), mn_dtype_name(ct));
+  mn_node n;
+  memset(&n, 0, sizeof n);
+  int ids[2] = {a, b};
+  MN_CALL(shape_of(e, ids, 2, &n));
+  int wa = e->v[a].weak && e->v[b].weak;
+  MN_CALL(cast_to(e, a, ct, &n.a));
+  MN_CALL(cast_to(e, b, ct, &n.b));
+  n.kind = MN_N_BINARY;
+  n.op = op;
+  n.dtype = rt;
+  n.ct = ct;
+  n.weak = wa;
+  MN_CALL(add_node(e, &n, node));
+  return MN_SUCCESS;
+}
+
+int mn_expr_ternary(mn_expr *e, mn_ternary_op op, int a, int b, int c, int *node) {
+  MN_CHECK(e && node, MN_ERR_ARG, "NULL expression or output");
+  MN_CALL(check_node(e, a));
+  MN_CALL(check_node(e, b));
+  MN_CALL(check_node(e, c));
+  MN_CHECK(op >= 0 && op < MN_NTERNARY, MN_ERR_ARG, "unknown ternary op %d", (int)op);
+  const mn_node *v3[3] = {&e->v[a], &e->v[b], &e->v[c]};
+  mn_dtype t = op == MN_OP_WHERE ? promote_weak(v3 + 1, 2) : promote_weak(v3, 3);
+  MN_CHECK(t != MN_NDTYPE && mn_ternary_table[op][t], MN_ERR_DTYPE,
+           "'%s' not supported for the input dtypes (%s, %s, %s)", mn_ternary_name(op),
+           mn_dtype_name(v3[0]->dtype), mn_dtype_name(v3[1]->dtype), mn_dtype_name(v3[2]->dtype));
+  mn_node n;
+  memset(&n, 0, sizeof n);
+  int ids[3] = {a, b, c};
+  MN_CALL(shape_of(e, ids, 3, &n));
+  int weak = v3[0]->weak && v3[1]->weak && v3[2]->weak;
+  MN_CALL(cast_to(e, a, op == MN_OP_WHERE ? MN_BOOL : t, &n.a));
+  MN_CALL(cast_to(e, b, t, &n.b));
+  MN_CALL(cast_to(e, c, t, &n.c));
+  n.kind = MN_N_TERNARY;
+  n.op = op;
+  n.dtype = n.ct = t;
+  n.weak = weak;
+  MN_CALL(add_node(e, &n, node));
+  return MN_SUCCESS;
+}
+
+mn_dtype mn_expr_dtype(const mn_expr *e, int node) {
+  return (e && node >= 0 && node < e->n) ? e->v[node].dtype : MN_NDTYPE;
+}
+
+int mn_expr_shape(const mn_expr *e, int node, int *ndim, int64_t *shape) {
+  MN_CHECK(e && ndim && shape, MN_ERR_ARG, "NULL expression or output");
+  MN_CALL(check_node(e, node));
+  *ndim = e->v[node].ndim;
+  memcpy(shape, e->v[node].shape, sizeof(int64_t) * (size_t)*ndim);
+  return MN_SUCCESS;
+}

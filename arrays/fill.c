@@ -1,0 +1,175 @@
+/* Index-dependent fills (arange, linspace, random), element access, and
+ * gather to / scatter from a root rank. */
+#include "mn_impl.h"
+#include "kernels/philox.h"
+#include <math.h>
+#include <string.h>
+
+typedef double (*value_fn)(int64_t flat, const double *par);
+
+static void store(mn_dtype t, char *p, double v) {
+  switch (t) {
+  case MN_BOOL: *(uint8_t *)p = v != 0; break;
+  case MN_INT32: *(int32_t *)p = (int32_t)v; break;
+  case MN_INT64: *(int64_t *)p = (int64_t)v; break;
+  case MN_FLOAT32: *(float *)p = (float)v; break;
+  default: *(double *)p = v; break;
+  }
+}
+
+/* a[i] = fn(flat C-order index of i) over the elements this rank owns */
+static int fill_by_index(mn_array *a, value_fn fn, const double *par) {
+  mn_local loc;
+  MN_CALL(mn_array_local(a, &loc));
+  int nd = a->map.ndim;
+  int64_t n = mn_box_size(nd, loc.count);
+  if (!loc.data || n == 0) return MN_SUCCESS;
+  int64_t cs[MN_MAXDIM], s = 1;
+  for (int d = nd - 1; d >= 0; d--) { cs[d] = s; s *= a->map.shape[d]; }
+  size_t es = mn_dtype_size(a->dtype);
+  mn_dtype t = a->dtype;
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (int64_t k = 0; k < n; k++) {
+    int64_t r = k, flat = 0, off = 0;
+    for (int d = nd - 1; d >= 0; d--) {
+      int64_t i = r % loc.count[d];
+      r /= loc.count[d];
+      flat += (loc.lo[d] + i) * cs[d];
+      off += i * loc.stride[d];
+    }
+    store(t, (char *)loc.data + off * (int64_t)es, fn(flat, par));
+  }
+  return MN_SUCCESS;
+}
+
+static double f_arange(int64_t k, const double *p) { return p[0] + (double)k * p[1]; }
+static double f_linspace(int64_t k, const double *p) {
+  /* exact end point, as NumPy: last value is stop when endpoint */
+  if (p[3] && k == (int64_t)p[2] - 1) return p[1];
+  return p[0] + (double)k * p[4];
+}
+static double f_uniform(int64_t k, const double *p) {
+  uint64_t seed;
+  memcpy(&seed, &p[2], sizeof seed);
+  mn_philox4 r = mn_philox((uint64_t)k, seed);
+  return p[0] + (p[1] - p[0]) * mn_u01(r.v[0], r.v[1]);
+}
+static double f_normal(int64_t k, const double *p) {
+  uint64_t seed;
+  memcpy(&seed, &p[2], sizeof seed);
+  mn_philox4 r = mn_philox((uint64_t)k, seed);
+  double u1 = mn_u01(r.v[0], r.v[1]), u2 = mn_u01(r.v[2], r.v[3]);
+  return p[0] + p[1] * sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586 * u2);
+}
+
+int mn_array_arange(mn_array *a, double start, double step) {
+  MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  double p[2] = {start, step};
+  MN_CALL(fill_by_index(a, f_arange, p));
+  return MN_SUCCESS;
+}
+
+int mn_array_linspace(mn_array *a, double start, double stop, int endpoint) {
+  MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  int64_t n = mn_array_size(a);
+  int64_t div = endpoint ? n - 1 : n;
+  double p[5] = {start, stop, (double)n, endpoint ? 1.0 : 0.0, div > 0 ? (stop - start) / (double)div : 0.0};
+  MN_CALL(fill_by_index(a, f_linspace, p));
+  return MN_SUCCESS;
+}
+
+int mn_array_random(mn_array *a, mn_random_kind kind, uint64_t seed, double p1, double p2) {
+  MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  MN_CHECK(kind == MN_RANDOM_UNIFORM || kind == MN_RANDOM_NORMAL, MN_ERR_ARG,
+           "unknown random distribution %d", (int)kind);
+  MN_CHECK(kind != MN_RANDOM_NORMAL || p2 >= 0, MN_ERR_ARG,
+           "normal distribution scale %g is negative", p2);
+  double p[3] = {p1, p2, 0};
+  memcpy(&p[2], &seed, sizeof seed);
+  MN_CALL(fill_by_index(a, kind == MN_RANDOM_UNIFORM ? f_uniform : f_normal, p));
+  return MN_SUCCESS;
+}
+
+static int check_index(const mn_array *a, const int64_t *idx) {
+  for (int d = 0; d < a->map.ndim; d++)
+    MN_CHECK(idx[d] >= 0 && idx[d] < a->map.shape[d], MN_ERR_INDEX,
+             "index %lld out of range for axis %d with extent %lld", (long long)idx[d], d,
+             (long long)a->map.shape[d]);
+  return MN_SUCCESS;
+}
+
+int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value) {
+  MN_CHECK(a && value && (idx || a->map.ndim == 0), MN_ERR_ARG, "NULL array, index or result");
+  int err = mn_agree(a->ctx, check_index(a, idx));
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], one[MN_MAXDIM];
+  for (int d = 0; d < a->map.ndim; d++) one[d] = 1;
+  int owner = -1;
+  /* the owner of one element: the rank whose owned box contains it */
+  for (int q = 0; q < a->ctx->size && owner < 0; q++) {
+    if (!mn_map_owned_box(&a->map, a->buf->lay, q, lo, cnt)) continue;
+    int in = 1;
+    for (int d = 0; d < a->map.ndim && in; d++) in = idx[d] >= lo[d] && idx[d] < lo[d] + cnt[d];
+    if (in) owner = q;
+  }
+  (void)one;
+  MN_CHECK(owner >= 0, MN_ERR_INDEX, "internal: element has no owner");
+  union { double f; int64_t i; } v = {0};
+  if (owner == a->ctx->rank) {
+    const char *p = mn_map_ptr(&a->map, a->buf, idx);
+    switch (a->dtype) {
+    case MN_BOOL: v.i = *(const uint8_t *)p; break;
+    case MN_INT32: v.i = *(const int32_t *)p; break;
+    case MN_INT64: v.i = *(const int64_t *)p; break;
+    case MN_FLOAT32: v.f = *(const float *)p; break;
+    default: v.f = *(const double *)p; break;
+    }
+  }
+  MN_MPI(MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, owner, a->ctx->comm));
+  value->dtype = a->dtype;
+  value->weak = 0;
+  if (a->dtype == MN_FLOAT32 || a->dtype == MN_FLOAT64) value->v.f = v.f;
+  else value->v.i = v.i;
+  return MN_SUCCESS;
+}
+
+static int root_array(const mn_array *a, int root, mn_array **r) {
+  MN_CHECK(root >= 0 && root < a->ctx->size, MN_ERR_ARG, "root rank %d outside [0, %d)", root, a->ctx->size);
+  mn_layout *lay;
+  MN_CALL(mn_layout_create_root(a->ctx, a->map.ndim, a->map.shape, root, &lay));
+  int err = mn_array_create_on(lay, a->dtype, 0, r);
+  mn_layout_destroy(&lay);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+int mn_array_gather(const mn_array *a, int root, void *buf) {
+  MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  mn_array *r;
+  MN_CALL(root_array(a, root, &r));
+  int err = mn_array_copy(a, r);
+  if (!err && a->ctx->rank == root) {
+    if (!buf) err = MN_ERR(MN_ERR_ARG, "gather buffer on root %d is NULL", root);
+    else memcpy(buf, r->buf->data, (size_t)mn_array_size(a) * mn_dtype_size(a->dtype));
+  }
+  mn_array_destroy(&r);
+  err = mn_agree(a->ctx, err);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+int mn_array_scatter(mn_array *a, int root, const void *buf) {
+  MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  mn_array *r;
+  MN_CALL(root_array(a, root, &r));
+  int err = 0;
+  if (a->ctx->rank == root) {
+    if (!buf) err = MN_ERR(MN_ERR_ARG, "scatter buffer on root %d is NULL", root);
+    else memcpy(r->buf->data, buf, (size_t)mn_array_size(a) * mn_dtype_size(a->dtype));
+  }
+  err = mn_agree(a->ctx, err);
+  if (!err) err = mn_array_copy(r, a);
+  mn_array_destroy(&r);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}

@@ -1,0 +1,237 @@
+/* Element-wise kernel bodies, written once and compiled for the CPU (C) and
+ * for CUDA (MN_HD = __host__ __device__). Integer arithmetic wraps as in
+ * NumPy (done in unsigned to avoid C's signed overflow). The X-macro lists
+ * at the end name every (op, compute type) pair a backend must provide. */
+#ifndef MANIPLE_OPS_H
+#define MANIPLE_OPS_H
+#include "mn_hd.h"
+#include <math.h>
+#include <stdint.h>
+
+typedef uint8_t mn_b;
+
+/* ---- unary ---- */
+#define MN_WRAP1(S, T, U, NAME, EXPR) \
+  MN_HD static inline T mn_k_##NAME##_##S(T a) { return (T)(EXPR); }
+MN_WRAP1(i32, int32_t, uint32_t, neg, (uint32_t)0 - (uint32_t)a)
+MN_WRAP1(i64, int64_t, uint64_t, neg, (uint64_t)0 - (uint64_t)a)
+MN_HD static inline float mn_k_neg_f32(float a) { return -a; }
+MN_HD static inline double mn_k_neg_f64(double a) { return -a; }
+#define MN_POS(S, T) MN_HD static inline T mn_k_pos_##S(T a) { return a; }
+MN_POS(i32, int32_t) MN_POS(i64, int64_t) MN_POS(f32, float) MN_POS(f64, double)
+MN_HD static inline mn_b mn_k_abs_b(mn_b a) { return a; }
+MN_WRAP1(i32, int32_t, uint32_t, abs, a < 0 ? (uint32_t)0 - (uint32_t)a : (uint32_t)a)
+MN_WRAP1(i64, int64_t, uint64_t, abs, a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a)
+MN_HD static inline float mn_k_abs_f32(float a) { return fabsf(a); }
+MN_HD static inline double mn_k_abs_f64(double a) { return fabs(a); }
+MN_HD static inline mn_b mn_k_square_b(mn_b a) { return a; }
+MN_WRAP1(i32, int32_t, uint32_t, square, (uint32_t)a * (uint32_t)a)
+MN_WRAP1(i64, int64_t, uint64_t, square, (uint64_t)a * (uint64_t)a)
+MN_HD static inline float mn_k_square_f32(float a) { return a * a; }
+MN_HD static inline double mn_k_square_f64(double a) { return a * a; }
+MN_HD static inline int32_t mn_k_reciprocal_i32(int32_t a) { return a == 0 ? 0 : (a == 1 || a == -1 ? a : 0); }
+MN_HD static inline int64_t mn_k_reciprocal_i64(int64_t a) { return a == 0 ? 0 : (a == 1 || a == -1 ? a : 0); }
+MN_HD static inline float mn_k_reciprocal_f32(float a) { return 1.0f / a; }
+MN_HD static inline double mn_k_reciprocal_f64(double a) { return 1.0 / a; }
+#define MN_SIGN(S, T) MN_HD static inline T mn_k_sign_##S(T a) { \
+    return a != a ? a : (T)((a > 0) - (a < 0)); }
+MN_SIGN(i32, int32_t) MN_SIGN(i64, int64_t) MN_SIGN(f32, float) MN_SIGN(f64, double)
+MN_HD static inline mn_b mn_k_logical_not_b(mn_b a) { return !a; }
+MN_HD static inline mn_b mn_k_invert_b(mn_b a) { return !a; }
+MN_HD static inline int32_t mn_k_invert_i32(int32_t a) { return ~a; }
+MN_HD static inline int64_t mn_k_invert_i64(int64_t a) { return ~a; }
+#define MN_INTPRED(S, T) \
+  MN_HD static inline mn_b mn_k_isnan_##S(T a) { (void)a; return 0; } \
+  MN_HD static inline mn_b mn_k_isinf_##S(T a) { (void)a; return 0; } \
+  MN_HD static inline mn_b mn_k_isfinite_##S(T a) { (void)a; return 1; }
+MN_INTPRED(b, mn_b) MN_INTPRED(i32, int32_t) MN_INTPRED(i64, int64_t)
+#define MN_FLTPRED(S, T) \
+  MN_HD static inline mn_b mn_k_isnan_##S(T a) { return isnan(a) != 0; } \
+  MN_HD static inline mn_b mn_k_isinf_##S(T a) { return isinf(a) != 0; } \
+  MN_HD static inline mn_b mn_k_isfinite_##S(T a) { return isfinite(a) != 0; }
+MN_FLTPRED(f32, float) MN_FLTPRED(f64, double)
+/* transcendental and rounding functions: float and double versions */
+#define MN_FLT1(NAME, F) \
+  MN_HD static inline float mn_k_##NAME##_f32(float a) { return F##f(a); } \
+  MN_HD static inline double mn_k_##NAME##_f64(double a) { return F(a); }
+MN_FLT1(sqrt, sqrt) MN_FLT1(exp, exp) MN_FLT1(log, log) MN_FLT1(log2, log2)
+MN_FLT1(log10, log10) MN_FLT1(expm1, expm1) MN_FLT1(log1p, log1p)
+MN_FLT1(sin, sin) MN_FLT1(cos, cos) MN_FLT1(tan, tan) MN_FLT1(arcsin, asin)
+MN_FLT1(arccos, acos) MN_FLT1(arctan, atan) MN_FLT1(sinh, sinh)
+MN_FLT1(cosh, cosh) MN_FLT1(tanh, tanh) MN_FLT1(floor, floor)
+MN_FLT1(ceil, ceil) MN_FLT1(trunc, trunc) MN_FLT1(rint, rint)
+
+/* ---- binary ---- */
+#define MN_WRAP2(S, T, U, NAME, EXPR) \
+  MN_HD static inline T mn_k_##NAME##_##S(T a, T b) { return (T)(EXPR); }
+#define MN_INTARITH(S, T, U) \
+  MN_WRAP2(S, T, U, add, (U)a + (U)b) MN_WRAP2(S, T, U, sub, (U)a - (U)b) \
+  MN_WRAP2(S, T, U, mul, (U)a * (U)b)
+MN_INTARITH(i32, int32_t, uint32_t) MN_INTARITH(i64, int64_t, uint64_t)
+#define MN_FLTARITH(S, T) \
+  MN_HD static inline T mn_k_add_##S(T a, T b) { return a + b; } \
+  MN_HD static inline T mn_k_sub_##S(T a, T b) { return a - b; } \
+  MN_HD static inline T mn_k_mul_##S(T a, T b) { return a * b; } \
+  MN_HD static inline T mn_k_div_##S(T a, T b) { return a / b; }
+MN_FLTARITH(f32, float) MN_FLTARITH(f64, double)
+MN_HD static inline mn_b mn_k_add_b(mn_b a, mn_b b) { return a | b; }
+MN_HD static inline mn_b mn_k_mul_b(mn_b a, mn_b b) { return a & b; }
+/* Python/NumPy floor division and remainder: sign of the divisor */
+#define MN_INTDIV(S, T, U) \
+  MN_HD static inline T mn_k_floordiv_##S(T a, T b) { \
+    if (b == 0) return 0; \
+    if (b == -1) return (T)((U)0 - (U)a); \
+    T q = a / b; \
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q--; \
+    return q; } \
+  MN_HD static inline T mn_k_mod_##S(T a, T b) { \
+    if (b == 0 || b == -1) return 0; \
+    T r = a % b; \
+    if (r != 0 && ((r < 0) != (b < 0))) r += b; \
+    return r; } \
+  MN_HD static inline T mn_k_pow_##S(T a, T b) { \
+    if (b < 0) return (a == 1 || (a == -1 && !(b & 1))) ? 1 : (a == -1 ? -1 : 0); \
+    U r = 1, x = (U)a; \
+    while (b) { if (b & 1) r *= x; x *= x; b >>= 1; } \
+    return (T)r; }
+MN_INTDIV(i32, int32_t, uint32_t) MN_INTDIV(i64, int64_t, uint64_t)
+#define MN_FLTDIV(S, T, F) \
+  MN_HD static inline T mn_k_mod_##S(T a, T b) { \
+    T r = F(fmod)(a, b); \
+    if (r != 0 && ((r < 0) != (b < 0))) r += b; \
+    return r; } \
+  MN_HD static inline T mn_k_floordiv_##S(T a, T b) { /* as npy_divmod */ \
+    if (b == 0) return a / b; \
+    T m = F(fmod)(a, b), d = (a - m) / b; \
+    if (m != 0 && ((b < 0) != (m < 0))) d -= 1; \
+    if (d == 0) return F(copysign)((T)0, a / b); \
+    T f = F(floor)(d); \
+    return (d - f > (T)0.5) ? f + 1 : f; } \
+  MN_HD static inline T mn_k_pow_##S(T a, T b) { return F(pow)(a, b); } \
+  MN_HD static inline T mn_k_atan2_##S(T a, T b) { return F(atan2)(a, b); } \
+  MN_HD static inline T mn_k_hypot_##S(T a, T b) { return F(hypot)(a, b); } \
+  MN_HD static inline T mn_k_copysign_##S(T a, T b) { return F(copysign)(a, b); } \
+  MN_HD static inline T mn_k_fmax_##S(T a, T b) { return F(fmax)(a, b); } \
+  MN_HD static inline T mn_k_fmin_##S(T a, T b) { return F(fmin)(a, b); }
+#define MN_F32(fn) fn##f
+#define MN_F64(fn) fn
+MN_FLTDIV(f32, float, MN_F32) MN_FLTDIV(f64, double, MN_F64)
+/* maximum/minimum propagate NaN; fmax/fmin ignore it (floats above) */
+#define MN_MINMAX(S, T) \
+  MN_HD static inline T mn_k_maximum_##S(T a, T b) { return (a > b || a != a) ? a : b; } \
+  MN_HD static inline T mn_k_minimum_##S(T a, T b) { return (a < b || a != a) ? a : b; }
+MN_MINMAX(b, mn_b) MN_MINMAX(i32, int32_t) MN_MINMAX(i64, int64_t)
+MN_MINMAX(f32, float) MN_MINMAX(f64, double)
+#define MN_INTFMAX(S, T) \
+  MN_HD static inline T mn_k_fmax_##S(T a, T b) { return a > b ? a : b; } \
+  MN_HD static inline T mn_k_fmin_##S(T a, T b) { return a < b ? a : b; }
+MN_INTFMAX(b, mn_b) MN_INTFMAX(i32, int32_t) MN_INTFMAX(i64, int64_t)
+#define MN_CMP(S, T) \
+  MN_HD static inline mn_b mn_k_eq_##S(T a, T b) { return a == b; } \
+  MN_HD static inline mn_b mn_k_ne_##S(T a, T b) { return a != b; } \
+  MN_HD static inline mn_b mn_k_lt_##S(T a, T b) { return a < b; } \
+  MN_HD static inline mn_b mn_k_le_##S(T a, T b) { return a <= b; } \
+  MN_HD static inline mn_b mn_k_gt_##S(T a, T b) { return a > b; } \
+  MN_HD static inline mn_b mn_k_ge_##S(T a, T b) { return a >= b; }
+MN_CMP(b, mn_b) MN_CMP(i32, int32_t) MN_CMP(i64, int64_t) MN_CMP(f32, float)
+MN_CMP(f64, double)
+MN_HD static inline mn_b mn_k_logical_and_b(mn_b a, mn_b b) { return a && b; }
+MN_HD static inline mn_b mn_k_logical_or_b(mn_b a, mn_b b) { return a || b; }
+MN_HD static inline mn_b mn_k_logical_xor_b(mn_b a, mn_b b) { return (a != 0) != (b != 0); }
+#define MN_BITS(S, T) \
+  MN_HD static inline T mn_k_bitand_##S(T a, T b) { return a & b; } \
+  MN_HD static inline T mn_k_bitor_##S(T a, T b) { return a | b; } \
+  MN_HD static inline T mn_k_bitxor_##S(T a, T b) { return a ^ b; }
+MN_BITS(b, mn_b) MN_BITS(i32, int32_t) MN_BITS(i64, int64_t)
+#define MN_SHIFT(S, T, U, BITS) \
+  MN_HD static inline T mn_k_lshift_##S(T a, T b) { \
+    return (b < 0 || b >= BITS) ? 0 : (T)((U)a << b); } \
+  MN_HD static inline T mn_k_rshift_##S(T a, T b) { \
+    return (b < 0 || b >= BITS) ? (a < 0 ? -1 : 0) : (T)(a >> b); }
+MN_SHIFT(i32, int32_t, uint32_t, 32) MN_SHIFT(i64, int64_t, uint64_t, 64)
+
+/* ---- ternary ---- */
+#define MN_TERN(S, T) \
+  MN_HD static inline T mn_k_where_##S(mn_b c, T a, T b) { return c ? a : b; } \
+  MN_HD static inline T mn_k_clip_##S(T x, T lo, T hi) { \
+    return mn_k_minimum_##S(mn_k_maximum_##S(x, lo), hi); }
+MN_TERN(b, mn_b) MN_TERN(i32, int32_t) MN_TERN(i64, int64_t) MN_TERN(f32, float)
+MN_TERN(f64, double)
+MN_HD static inline int32_t mn_k_fma_i32(int32_t a, int32_t b, int32_t c) { return (int32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c); }
+MN_HD static inline int64_t mn_k_fma_i64(int64_t a, int64_t b, int64_t c) { return (int64_t)((uint64_t)a * (uint64_t)b + (uint64_t)c); }
+MN_HD static inline float mn_k_fma_f32(float a, float b, float c) { return a * b + c; }
+MN_HD static inline double mn_k_fma_f64(double a, double b, double c) { return a * b + c; }
+
+/* ---- the lists: X(ENUM, name, suffix, in type, out type) ---- */
+#define MN_T_b mn_b
+#define MN_T_i32 int32_t
+#define MN_T_i64 int64_t
+#define MN_T_f32 float
+#define MN_T_f64 double
+#define MN_SAME(X, E, N, S) X(E, N, S, MN_T_##S, MN_T_##S)
+#define MN_TOB(X, E, N, S) X(E, N, S, MN_T_##S, mn_b)
+#define MN_NUM4(M, X, E, N) M(X, E, N, i32) M(X, E, N, i64) M(X, E, N, f32) M(X, E, N, f64)
+#define MN_ALL5(M, X, E, N) M(X, E, N, b) MN_NUM4(M, X, E, N)
+#define MN_FLT2(M, X, E, N) M(X, E, N, f32) M(X, E, N, f64)
+
+#define MN_UNARY_LIST(X) \
+  MN_NUM4(MN_SAME, X, MN_OP_NEG, neg) MN_NUM4(MN_SAME, X, MN_OP_POS, pos) \
+  MN_ALL5(MN_SAME, X, MN_OP_ABS, abs) MN_ALL5(MN_SAME, X, MN_OP_SQUARE, square) \
+  MN_NUM4(MN_SAME, X, MN_OP_RECIPROCAL, reciprocal) MN_NUM4(MN_SAME, X, MN_OP_SIGN, sign) \
+  MN_FLT2(MN_SAME, X, MN_OP_SQRT, sqrt) MN_FLT2(MN_SAME, X, MN_OP_EXP, exp) \
+  MN_FLT2(MN_SAME, X, MN_OP_LOG, log) MN_FLT2(MN_SAME, X, MN_OP_LOG2, log2) \
+  MN_FLT2(MN_SAME, X, MN_OP_LOG10, log10) MN_FLT2(MN_SAME, X, MN_OP_EXPM1, expm1) \
+  MN_FLT2(MN_SAME, X, MN_OP_LOG1P, log1p) MN_FLT2(MN_SAME, X, MN_OP_SIN, sin) \
+  MN_FLT2(MN_SAME, X, MN_OP_COS, cos) MN_FLT2(MN_SAME, X, MN_OP_TAN, tan) \
+  MN_FLT2(MN_SAME, X, MN_OP_ARCSIN, arcsin) MN_FLT2(MN_SAME, X, MN_OP_ARCCOS, arccos) \
+  MN_FLT2(MN_SAME, X, MN_OP_ARCTAN, arctan) MN_FLT2(MN_SAME, X, MN_OP_SINH, sinh) \
+  MN_FLT2(MN_SAME, X, MN_OP_COSH, cosh) MN_FLT2(MN_SAME, X, MN_OP_TANH, tanh) \
+  MN_FLT2(MN_SAME, X, MN_OP_FLOOR, floor) MN_FLT2(MN_SAME, X, MN_OP_CEIL, ceil) \
+  MN_FLT2(MN_SAME, X, MN_OP_TRUNC, trunc) MN_FLT2(MN_SAME, X, MN_OP_RINT, rint) \
+  X(MN_OP_LOGICAL_NOT, logical_not, b, mn_b, mn_b) \
+  X(MN_OP_INVERT, invert, b, mn_b, mn_b) X(MN_OP_INVERT, invert, i32, int32_t, int32_t) \
+  X(MN_OP_INVERT, invert, i64, int64_t, int64_t) \
+  MN_ALL5(MN_TOB, X, MN_OP_ISNAN, isnan) MN_ALL5(MN_TOB, X, MN_OP_ISINF, isinf) \
+  MN_ALL5(MN_TOB, X, MN_OP_ISFINITE, isfinite)
+
+#define MN_BINARY_LIST(X) \
+  MN_ALL5(MN_SAME, X, MN_OP_ADD, add) MN_NUM4(MN_SAME, X, MN_OP_SUB, sub) \
+  MN_ALL5(MN_SAME, X, MN_OP_MUL, mul) MN_FLT2(MN_SAME, X, MN_OP_DIV, div) \
+  MN_NUM4(MN_SAME, X, MN_OP_FLOORDIV, floordiv) MN_NUM4(MN_SAME, X, MN_OP_MOD, mod) \
+  MN_NUM4(MN_SAME, X, MN_OP_POW, pow) MN_ALL5(MN_SAME, X, MN_OP_MAXIMUM, maximum) \
+  MN_ALL5(MN_SAME, X, MN_OP_MINIMUM, minimum) MN_ALL5(MN_SAME, X, MN_OP_FMAX, fmax) \
+  MN_ALL5(MN_SAME, X, MN_OP_FMIN, fmin) \
+  MN_ALL5(MN_TOB, X, MN_OP_EQ, eq) MN_ALL5(MN_TOB, X, MN_OP_NE, ne) \
+  MN_ALL5(MN_TOB, X, MN_OP_LT, lt) MN_ALL5(MN_TOB, X, MN_OP_LE, le) \
+  MN_ALL5(MN_TOB, X, MN_OP_GT, gt) MN_ALL5(MN_TOB, X, MN_OP_GE, ge) \
+  X(MN_OP_LOGICAL_AND, logical_and, b, mn_b, mn_b) \
+  X(MN_OP_LOGICAL_OR, logical_or, b, mn_b, mn_b) \
+  X(MN_OP_LOGICAL_XOR, logical_xor, b, mn_b, mn_b) \
+  MN_SAME(X, MN_OP_BITAND, bitand, b) MN_SAME(X, MN_OP_BITAND, bitand, i32) \
+  MN_SAME(X, MN_OP_BITAND, bitand, i64) MN_SAME(X, MN_OP_BITOR, bitor, b) \
+  MN_SAME(X, MN_OP_BITOR, bitor, i32) MN_SAME(X, MN_OP_BITOR, bitor, i64) \
+  MN_SAME(X, MN_OP_BITXOR, bitxor, b) MN_SAME(X, MN_OP_BITXOR, bitxor, i32) \
+  MN_SAME(X, MN_OP_BITXOR, bitxor, i64) \
+  MN_SAME(X, MN_OP_LSHIFT, lshift, i32) MN_SAME(X, MN_OP_LSHIFT, lshift, i64) \
+  MN_SAME(X, MN_OP_RSHIFT, rshift, i32) MN_SAME(X, MN_OP_RSHIFT, rshift, i64) \
+  MN_FLT2(MN_SAME, X, MN_OP_ATAN2, atan2) MN_FLT2(MN_SAME, X, MN_OP_HYPOT, hypot) \
+  MN_FLT2(MN_SAME, X, MN_OP_COPYSIGN, copysign)
+
+#define MN_TERNARY_LIST(X) \
+  MN_ALL5(MN_SAME, X, MN_OP_WHERE, where) MN_ALL5(MN_SAME, X, MN_OP_CLIP, clip) \
+  MN_NUM4(MN_SAME, X, MN_OP_FMA, fma)
+
+/* every (from, to) cast: X(from suffix, from type, to suffix, to type) */
+#define MN_CAST_ROW(X, S, T) X(S, T, b, mn_b) X(S, T, i32, int32_t) \
+  X(S, T, i64, int64_t) X(S, T, f32, float) X(S, T, f64, double)
+#define MN_CAST_LIST(X) MN_CAST_ROW(X, b, mn_b) MN_CAST_ROW(X, i32, int32_t) \
+  MN_CAST_ROW(X, i64, int64_t) MN_CAST_ROW(X, f32, float) MN_CAST_ROW(X, f64, double)
+/* to bool means != 0 (NaN is true, as in NumPy) */
+#define MN_CAST_VAL(TO, v) ((TO)(sizeof(TO) == 1 ? (TO)((v) != 0) : (TO)(v)))
+
+#define MN_DT_b MN_BOOL
+#define MN_DT_i32 MN_INT32
+#define MN_DT_i64 MN_INT64
+#define MN_DT_f32 MN_FLOAT32
+#define MN_DT_f64 MN_FLOAT64
+#endif

@@ -1,0 +1,148 @@
+/* CPU block kernels generated from the shared bodies in kernels/ops.h. */
+#include "kernels/ops.h"
+#include "kernels/table.h"
+#include <math.h>
+#include <string.h>
+
+#define UNLOOP(E, N, S, TI, TO) \
+  static void u_##N##_##S(int64_t n, const void *a_, void *o_) { \
+    const TI *a = (const TI *)a_; TO *o = (TO *)o_; \
+    for (int64_t i = 0; i < n; i++) o[i] = mn_k_##N##_##S(a[i]); }
+MN_UNARY_LIST(UNLOOP)
+#define UNENTRY(E, N, S, TI, TO) [E][MN_DT_##S] = u_##N##_##S,
+const mn_unary_fn mn_unary_table[MN_NUNARY][MN_NDTYPE] = {MN_UNARY_LIST(UNENTRY)};
+
+#define BINLOOP(E, N, S, TI, TO) \
+  static void b_##N##_##S(int64_t n, const void *a_, const void *b_, void *o_) { \
+    const TI *a = (const TI *)a_, *b = (const TI *)b_; TO *o = (TO *)o_; \
+    for (int64_t i = 0; i < n; i++) o[i] = mn_k_##N##_##S(a[i], b[i]); }
+MN_BINARY_LIST(BINLOOP)
+#define BINENTRY(E, N, S, TI, TO) [E][MN_DT_##S] = b_##N##_##S,
+const mn_binary_fn mn_binary_table[MN_NBINARY][MN_NDTYPE] = {MN_BINARY_LIST(BINENTRY)};
+
+#define TERLOOP(E, N, S, TI, TO) \
+  static void t_##N##_##S(int64_t n, const void *a_, const void *b_, const void *c_, void *o_) { \
+    const TI *b = (const TI *)b_, *c = (const TI *)c_; TO *o = (TO *)o_; \
+    TERN_FIRST_##N(TI) \
+    for (int64_t i = 0; i < n; i++) o[i] = mn_k_##N##_##S(a[i], b[i], c[i]); }
+/* where takes its condition as bool; clip and fma take three values */
+#define TERN_FIRST_where(TI) const mn_b *a = (const mn_b *)a_;
+#define TERN_FIRST_clip(TI) const TI *a = (const TI *)a_;
+#define TERN_FIRST_fma(TI) const TI *a = (const TI *)a_;
+MN_TERNARY_LIST(TERLOOP)
+#define TERENTRY(E, N, S, TI, TO) [E][MN_DT_##S] = t_##N##_##S,
+const mn_ternary_fn mn_ternary_table[MN_NTERNARY][MN_NDTYPE] = {MN_TERNARY_LIST(TERENTRY)};
+
+#define CASTLOOP(SF, TF, ST, TT) \
+  static void c_##SF##_##ST(int64_t n, const void *a_, void *o_) { \
+    const TF *a = (const TF *)a_; TT *o = (TT *)o_; \
+    for (int64_t i = 0; i < n; i++) o[i] = MN_CAST_VAL(TT, a[i]); }
+MN_CAST_LIST(CASTLOOP)
+#define CASTENTRY(SF, TF, ST, TT) [MN_DT_##SF][MN_DT_##ST] = c_##SF##_##ST,
+const mn_cast_fn mn_cast_table[MN_NDTYPE][MN_NDTYPE] = {MN_CAST_LIST(CASTENTRY)};
+
+/* ---- reductions ---- */
+static int is_flt(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64; }
+
+void mn_acc_init(mn_reduce_op op, mn_dtype t, mn_acc *acc) {
+  memset(acc, 0, sizeof *acc);
+  acc->idx = -1;
+  if (op == MN_RED_PROD) { acc->f = 1; acc->i = 1; }
+  if (op == MN_RED_ALL) acc->i = 1;
+  (void)t;
+}
+
+/* is v better than the current extreme c (strictly)? NaN wins, as NumPy */
+static int better_f(mn_reduce_op op, double v, double c) {
+  if (c != c) return 0;
+  if (v != v) return 1;
+  return (op == MN_RED_MIN || op == MN_RED_ARGMIN) ? v < c : v > c;
+}
+static int better_i(mn_reduce_op op, int64_t v, int64_t c) {
+  return (op == MN_RED_MIN || op == MN_RED_ARGMIN) ? v < c : v > c;
+}
+
+void mn_acc_merge(mn_reduce_op op, mn_dtype t, mn_acc *a, const mn_acc *b) {
+  if (!b->has) return;
+  if (!a->has) { *a = *b; return; }
+  int f = is_flt(t);
+  switch (op) {
+  case MN_RED_SUM: case MN_RED_SUMSQ: case MN_RED_SUMABS:
+    if (f) a->f += b->f; else a->i = (int64_t)((uint64_t)a->i + (uint64_t)b->i);
+    break;
+  case MN_RED_PROD:
+    if (f) a->f *= b->f; else a->i = (int64_t)((uint64_t)a->i * (uint64_t)b->i);
+    break;
+  case MN_RED_ANY: a->i = a->i || b->i; break;
+  case MN_RED_ALL: a->i = a->i && b->i; break;
+  case MN_RED_MAXABS:
+    if (f ? better_f(MN_RED_MAX, b->f, a->f) : better_i(MN_RED_MAX, b->i, a->i)) { a->f = b->f; a->i = b->i; }
+    break;
+  default: { /* min, max, argmin, argmax: ties go to the lower index */
+    int bt = f ? better_f(op, b->f, a->f) : better_i(op, b->i, a->i);
+    int eq = f ? (b->f == a->f || (b->f != b->f && a->f != a->f)) : b->i == a->i;
+    if (bt || (eq && b->idx < a->idx)) { a->f = b->f; a->i = b->i; a->idx = b->idx; }
+  }
+  }
+  a->has += b->has;
+}
+
+#define RED_SUMS(S, T, ISF) \
+  static void r_sum_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; (void)f0; \
+    if (ISF) { double s = 0; for (int64_t i = 0; i < n; i++) s += (double)x[i]; acc->f += s; } \
+    else { uint64_t s = 0; for (int64_t i = 0; i < n; i++) s += (uint64_t)(int64_t)x[i]; acc->i = (int64_t)((uint64_t)acc->i + s); } \
+    acc->has += n; } \
+  static void r_sumsq_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; (void)f0; \
+    if (ISF) { double s = 0; for (int64_t i = 0; i < n; i++) s += (double)x[i] * (double)x[i]; acc->f += s; } \
+    else { uint64_t s = 0; for (int64_t i = 0; i < n; i++) s += (uint64_t)(int64_t)x[i] * (uint64_t)(int64_t)x[i]; acc->i = (int64_t)((uint64_t)acc->i + s); } \
+    acc->has += n; } \
+  static void r_sumabs_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; (void)f0; \
+    if (ISF) { double s = 0; for (int64_t i = 0; i < n; i++) s += fabs((double)x[i]); acc->f += s; } \
+    else { uint64_t s = 0; for (int64_t i = 0; i < n; i++) { int64_t v = (int64_t)x[i]; s += v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; } acc->i = (int64_t)((uint64_t)acc->i + s); } \
+    acc->has += n; } \
+  static void r_prod_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; (void)f0; \
+    if (ISF) { double s = 1; for (int64_t i = 0; i < n; i++) s *= (double)x[i]; acc->f *= s; } \
+    else { uint64_t s = 1; for (int64_t i = 0; i < n; i++) s *= (uint64_t)(int64_t)x[i]; acc->i = (int64_t)((uint64_t)acc->i * s); } \
+    acc->has += n; } \
+  static void r_any_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; (void)f0; int64_t r = 0; \
+    for (int64_t i = 0; i < n; i++) r |= x[i] != 0; \
+    acc->i = acc->i || r; acc->has += n; } \
+  static void r_all_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; (void)f0; int64_t r = 1; \
+    for (int64_t i = 0; i < n; i++) r &= x[i] != 0; \
+    acc->i = acc->i && r; acc->has += n; }
+#define RED_EXT(S, T, ISF, NAME, OP) \
+  static void r_##NAME##_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; \
+    for (int64_t i = 0; i < n; i++) { \
+      mn_acc v; v.has = 1; v.idx = f0 + i; \
+      if (ISF) { v.f = (double)x[i]; v.i = 0; } else { v.i = (int64_t)x[i]; v.f = 0; } \
+      if (!acc->has) { *acc = v; continue; } \
+      if (ISF ? better_f(OP, v.f, acc->f) : better_i(OP, v.i, acc->i)) { acc->f = v.f; acc->i = v.i; acc->idx = v.idx; } \
+      acc->has++; } }
+#define RED_MAXABS(S, T, ISF) \
+  static void r_maxabs_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; (void)f0; \
+    for (int64_t i = 0; i < n; i++) { \
+      double af = ISF ? fabs((double)x[i]) : 0; \
+      int64_t v = (int64_t)x[i]; int64_t ai = ISF ? 0 : (v < 0 ? (int64_t)((uint64_t)0 - (uint64_t)v) : v); \
+      if (!acc->has || (ISF ? better_f(MN_RED_MAX, af, acc->f) : better_i(MN_RED_MAX, ai, acc->i))) { acc->f = af; acc->i = ai; } \
+      acc->has++; } }
+#define RED_ALL(S, T, ISF) RED_SUMS(S, T, ISF) RED_EXT(S, T, ISF, min, MN_RED_MIN) \
+  RED_EXT(S, T, ISF, max, MN_RED_MAX) RED_EXT(S, T, ISF, argmin, MN_RED_ARGMIN) \
+  RED_EXT(S, T, ISF, argmax, MN_RED_ARGMAX) RED_MAXABS(S, T, ISF)
+RED_ALL(b, mn_b, 0) RED_ALL(i32, int32_t, 0) RED_ALL(i64, int64_t, 0)
+RED_ALL(f32, float, 1) RED_ALL(f64, double, 1)
+#define RED_ROW(S) [MN_RED_SUM][MN_DT_##S] = r_sum_##S, [MN_RED_PROD][MN_DT_##S] = r_prod_##S, \
+  [MN_RED_MIN][MN_DT_##S] = r_min_##S, [MN_RED_MAX][MN_DT_##S] = r_max_##S, \
+  [MN_RED_ARGMIN][MN_DT_##S] = r_argmin_##S, [MN_RED_ARGMAX][MN_DT_##S] = r_argmax_##S, \
+  [MN_RED_ANY][MN_DT_##S] = r_any_##S, [MN_RED_ALL][MN_DT_##S] = r_all_##S, \
+  [MN_RED_SUMSQ][MN_DT_##S] = r_sumsq_##S, [MN_RED_SUMABS][MN_DT_##S] = r_sumabs_##S, \
+  [MN_RED_MAXABS][MN_DT_##S] = r_maxabs_##S,
+const mn_reduce_fn mn_reduce_table[MN_NREDUCE][MN_NDTYPE] = {
+  RED_ROW(b) RED_ROW(i32) RED_ROW(i64) RED_ROW(f32) RED_ROW(f64)};

@@ -1,0 +1,198 @@
+/* Private structures and error machinery shared by arrays/ and partition/. */
+#ifndef MANIPLE_MN_IMPL_H
+#define MANIPLE_MN_IMPL_H
+
+#include <maniple/mn_array.h>
+#include <stdarg.h>
+
+/* ---- errors ---- */
+/* Record an error with its message; returns code. */
+int mn_error(int code, const char *file, int line, const char *func,
+             const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+/* Append a file:line frame to the current message; returns code. */
+int mn_trace(int code, const char *file, int line, const char *func);
+const char *mn_errmsg(void);
+/* Collective agreement: every rank passes its local code; all return the
+ * code (and message) of the lowest failing rank, or 0. */
+int mn_agree(mn_ctx *ctx, int code);
+
+#define MN_ERR(code, ...) mn_error((code), __FILE__, __LINE__, __func__, __VA_ARGS__)
+#define MN_CHECK(cond, code, ...) \
+  do { if (!(cond)) return MN_ERR((code), __VA_ARGS__); } while (0)
+#define MN_CALL(expr) \
+  do { int mn_e_ = (expr); \
+       if (mn_e_) return mn_trace(mn_e_, __FILE__, __LINE__, __func__); } while (0)
+/* Jump to a cleanup label instead of returning. */
+#define MN_CALLG(err, expr, label) \
+  do { (err) = (expr); \
+       if (err) { mn_trace((err), __FILE__, __LINE__, __func__); goto label; } } while (0)
+#define MN_MPI(expr) \
+  do { int mn_m_ = (expr); if (mn_m_ != MPI_SUCCESS) { \
+       char mn_s_[MPI_MAX_ERROR_STRING]; int mn_l_ = 0; \
+       MPI_Error_string(mn_m_, mn_s_, &mn_l_); \
+       return MN_ERR(MN_ERR_MPI, "%s failed: %s", #expr, mn_s_); } } while (0)
+
+void *mn_malloc(size_t n);  /* 64-byte aligned; NULL on failure */
+void *mn_calloc(size_t n);
+void mn_free(void *p);
+
+/* ---- context ---- */
+typedef struct mn_plan_cache_s mn_plan_cache;
+struct mn_ctx_s {
+  MPI_Comm comm;
+  int rank, size;
+  mn_backend backend;
+  int verbose;
+  mn_plan_cache *cache;
+  long plan_hits, plan_misses;
+};
+
+/* ---- layouts ---- */
+struct mn_layout_s {
+  mn_ctx *ctx;
+  int refs;
+  mn_layout_kind kind;
+  int ndim;
+  int root;
+  int64_t shape[MN_MAXDIM];
+  int dims[MN_MAXDIM];
+};
+mn_layout *mn_layout_ref(mn_layout *lay);
+/* Rank of process-grid coordinates and back (row-major). */
+int mn_layout_rank_of(const mn_layout *lay, const int *coords);
+void mn_layout_coords_of(const mn_layout *lay, int rank, int *coords);
+
+/* ---- storage and arrays ---- */
+typedef struct {
+  int refs;
+  mn_layout *lay;
+  mn_dtype dtype;
+  int halo;
+  int ndim;
+  int64_t lo[MN_MAXDIM], hi[MN_MAXDIM];   /* owned box */
+  int64_t alo[MN_MAXDIM];                 /* allocated box start */
+  int64_t alen[MN_MAXDIM];                /* allocated extents */
+  int64_t astride[MN_MAXDIM];             /* element strides */
+  char *data;
+  size_t nbytes;
+} mn_buf;
+
+/* Affine map from an iteration (or view) index space to base indices: view
+ * axis k reads base axis bax[k] at start[k] + step[k]*i (bax -1: newaxis or
+ * broadcast, no base axis). Base axes not read by any view axis are fixed
+ * at fixed[b]. */
+typedef struct {
+  int ndim;                 /* view / iteration dims */
+  int bndim;                /* base dims */
+  int bax[MN_MAXDIM];
+  int64_t start[MN_MAXDIM];
+  int64_t step[MN_MAXDIM];
+  int64_t shape[MN_MAXDIM]; /* view extents */
+  int64_t fixed[MN_MAXDIM]; /* per base axis; used where unmapped */
+} mn_map;
+
+struct mn_array_s {
+  mn_ctx *ctx;
+  mn_buf *buf;
+  mn_dtype dtype;
+  int is_view;
+  mn_map map;
+};
+
+/* Pointer to base element at global index g (must be in allocation). */
+static inline char *mn_buf_ptr(const mn_buf *b, const int64_t *g) {
+  int64_t off = 0;
+  for (int d = 0; d < b->ndim; d++) off += (g[d] - b->alo[d]) * b->astride[d];
+  return b->data + off * (int64_t)mn_dtype_size(b->dtype);
+}
+
+/* Iteration-space box of the elements (under map m of a base on lay) that
+ * rank owns. Returns 0 (and zero counts) when empty. */
+int mn_map_owned_box(const mn_map *m, const mn_layout *lay, int rank,
+                     int64_t *lo, int64_t *cnt);
+/* Map broadcast into an iteration space of ndim dims / shape (right-aligned,
+ * NumPy rules); error if not broadcastable. */
+int mn_map_broadcast(const mn_map *m, int ndim, const int64_t *shape,
+                     mn_map *out);
+/* Memory position of iteration index i (in the owner's buffer). */
+static inline char *mn_map_ptr(const mn_map *m, const mn_buf *b,
+                               const int64_t *i) {
+  int64_t g[MN_MAXDIM];
+  for (int d = 0; d < m->bndim; d++) g[d] = m->fixed[d];
+  for (int k = 0; k < m->ndim; k++)
+    if (m->bax[k] >= 0) g[m->bax[k]] = m->start[k] + m->step[k] * i[k];
+  return mn_buf_ptr(b, g);
+}
+/* Element strides (in elements) per iteration axis. */
+static inline void mn_map_strides(const mn_map *m, const mn_buf *b,
+                                  int64_t *st) {
+  for (int k = 0; k < m->ndim; k++)
+    st[k] = m->bax[k] >= 0 ? m->step[k] * b->astride[m->bax[k]] : 0;
+}
+/* Identity map of a base array. */
+void mn_map_identity(mn_map *m, int ndim, const int64_t *shape);
+int mn_map_equal(const mn_map *a, const mn_map *b);
+
+int mn_array_wrap(mn_ctx *ctx, mn_buf *buf, const mn_map *m, mn_array **a);
+int64_t mn_box_size(int nd, const int64_t *cnt);
+/* Intersect boxes (lo, cnt); returns 0 when empty. */
+int mn_box_intersect(int nd, const int64_t *alo, const int64_t *acnt,
+                     const int64_t *blo, const int64_t *bcnt, int64_t *lo,
+                     int64_t *cnt);
+
+/* ---- strided copies ---- */
+/* Copy a box of cnt elements (elsize bytes each) between strided layouts. */
+void mn_strided_copy(int nd, const int64_t *cnt, size_t elsize,
+                     const char *src, const int64_t *sst, char *dst,
+                     const int64_t *dst_st);
+
+/* ---- plan internals ---- */
+typedef struct {
+  int peer;
+  int tag;
+  int64_t count;     /* elements */
+  int64_t off;       /* element offset in the plan's buffer */
+  int nd;            /* strided box in the local array memory */
+  int64_t ilo[MN_MAXDIM]; /* box start in the plan's index space */
+  int64_t cnt[MN_MAXDIM];
+  int64_t stride[MN_MAXDIM];
+  int64_t mem_off;   /* element offset from the buffer base pointer */
+} mn_msg;
+
+struct mn_plan_s {
+  mn_ctx *ctx;
+  int refs;
+  size_t elsize;
+  int tag;
+  int nsend, nrecv;
+  mn_msg *sends, *recvs;
+  int64_t send_total, recv_total; /* elements */
+  char *sendbuf, *recvbuf;
+  MPI_Request *reqs;
+  int unpack;          /* 1: end() copies receives into memory */
+  char *mem;           /* memory base used by the current execution */
+  int active;
+};
+/* Execute with an explicit memory base pointer for packing/unpacking. */
+int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem);
+int mn_plan_alloc(mn_plan *p);
+void mn_plan_free(mn_plan *p);
+
+/* Alignment plan: moves the elements of operand map m (over buffer b, in
+ * iteration space) that each rank needs for its part of the iteration
+ * space, which is the owned box of anchor map am on layout alay. Receives
+ * are left in the plan's buffer (no unpack), one dense box per peer. */
+int mn_plan_get_align(mn_ctx *ctx, const mn_map *m, const mn_buf *b,
+                      const mn_map *am, const mn_layout *alay, int tag,
+                      mn_plan **p);
+
+/* Plan cache keyed by bytes. */
+mn_plan *mn_cache_get(mn_ctx *ctx, const void *key, size_t keylen);
+void mn_cache_put(mn_ctx *ctx, const void *key, size_t keylen, mn_plan *p);
+void mn_cache_destroy(mn_ctx *ctx);
+
+#endif

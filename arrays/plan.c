@@ -1,0 +1,255 @@
+/* Communication plans: per-peer boxes to pack and send, receive and
+ * (optionally) unpack, run as begin/end so that work can overlap messages.
+ * One mechanism serves halo exchange, view alignment, redistribution and
+ * gather/scatter. Plans are cached on the context by a key of the layouts
+ * and maps involved, so a time loop builds each plan once. */
+#include "mn_impl.h"
+#include <stdlib.h>
+#include <string.h>
+
+int mn_plan_alloc(mn_plan *p) {
+  int64_t so = 0, ro = 0;
+  for (int i = 0; i < p->nsend; i++) { p->sends[i].off = so; so += p->sends[i].count; }
+  for (int i = 0; i < p->nrecv; i++) { p->recvs[i].off = ro; ro += p->recvs[i].count; }
+  p->send_total = so;
+  p->recv_total = ro;
+  p->sendbuf = mn_malloc((size_t)so * p->elsize);
+  p->recvbuf = mn_malloc((size_t)ro * p->elsize);
+  p->reqs = malloc(sizeof(MPI_Request) * (size_t)(p->nsend + p->nrecv + 1));
+  MN_CHECK(p->sendbuf && p->recvbuf && p->reqs, MN_ERR_MEM,
+           "cannot allocate plan buffers (%lld + %lld elements of %zu bytes)",
+           (long long)so, (long long)ro, p->elsize);
+  return MN_SUCCESS;
+}
+
+void mn_plan_free(mn_plan *p) {
+  if (!p) return;
+  free(p->sends);
+  free(p->recvs);
+  mn_free(p->sendbuf);
+  mn_free(p->recvbuf);
+  free(p->reqs);
+  free(p);
+}
+
+int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem) {
+  MN_CHECK(!p->active, MN_ERR_ARG, "plan begun twice without end");
+  mn_ctx *ctx = p->ctx;
+  size_t es = p->elsize;
+  int nr = 0;
+  for (int i = 0; i < p->nrecv; i++) {
+    const mn_msg *m = &p->recvs[i];
+    MN_MPI(MPI_Irecv(p->recvbuf + m->off * (int64_t)es, (int)(m->count * (int64_t)es), MPI_BYTE,
+                     m->peer, m->tag, ctx->comm, &p->reqs[nr++]));
+  }
+  for (int i = 0; i < p->nsend; i++) {
+    const mn_msg *m = &p->sends[i];
+    int64_t dst[MN_MAXDIM], n = 1;
+    for (int d = m->nd - 1; d >= 0; d--) { dst[d] = n; n *= m->cnt[d]; }
+    mn_strided_copy(m->nd, m->cnt, es, send_mem + m->mem_off * (int64_t)es, m->stride,
+                    p->sendbuf + m->off * (int64_t)es, dst);
+    MN_MPI(MPI_Isend(p->sendbuf + m->off * (int64_t)es, (int)(m->count * (int64_t)es), MPI_BYTE,
+                     m->peer, m->tag, ctx->comm, &p->reqs[nr++]));
+  }
+  p->mem = recv_mem;
+  p->active = 1;
+  return MN_SUCCESS;
+}
+
+int mn_plan_begin(mn_plan *p) {
+  MN_CHECK(p, MN_ERR_ARG, "NULL plan");
+  MN_CHECK(p->mem, MN_ERR_ARG, "plan has no array bound; use mn_array_halo_exchange");
+  MN_CALL(mn_plan_begin_mem(p, p->mem, p->mem));
+  return MN_SUCCESS;
+}
+
+int mn_plan_end(mn_plan *p) {
+  MN_CHECK(p, MN_ERR_ARG, "NULL plan");
+  MN_CHECK(p->active, MN_ERR_ARG, "plan ended without begin");
+  MN_MPI(MPI_Waitall(p->nsend + p->nrecv, p->reqs, MPI_STATUSES_IGNORE));
+  p->active = 0;
+  if (p->unpack) {
+    size_t es = p->elsize;
+    for (int i = 0; i < p->nrecv; i++) {
+      const mn_msg *m = &p->recvs[i];
+      int64_t src[MN_MAXDIM], n = 1;
+      for (int d = m->nd - 1; d >= 0; d--) { src[d] = n; n *= m->cnt[d]; }
+      mn_strided_copy(m->nd, m->cnt, es, p->recvbuf + m->off * (int64_t)es, src,
+                      p->mem + m->mem_off * (int64_t)es, m->stride);
+    }
+  }
+  return MN_SUCCESS;
+}
+
+int mn_plan_destroy(mn_plan **p) {
+  if (!p || !*p) return MN_SUCCESS;
+  if (--(*p)->refs == 0) mn_plan_free(*p);
+  *p = NULL;
+  return MN_SUCCESS;
+}
+
+void mn_plan_volume(const mn_plan *p, int *nmsg, int64_t *bytes) {
+  if (nmsg) *nmsg = p->nsend;
+  if (bytes) *bytes = p->send_total * (int64_t)p->elsize;
+}
+
+/* ---- cache ---- */
+typedef struct centry {
+  struct centry *next;
+  size_t keylen;
+  mn_plan *plan;
+  unsigned char key[];
+} centry;
+struct mn_plan_cache_s { centry *head; int n; };
+enum { CACHE_MAX = 128 };
+
+mn_plan *mn_cache_get(mn_ctx *ctx, const void *key, size_t keylen) {
+  if (!ctx->cache) return NULL;
+  centry **pp = &ctx->cache->head;
+  for (centry *e = *pp; e; pp = &e->next, e = e->next) {
+    if (e->keylen == keylen && !memcmp(e->key, key, keylen)) {
+      *pp = e->next; /* move to front */
+      e->next = ctx->cache->head;
+      ctx->cache->head = e;
+      ctx->plan_hits++;
+      e->plan->refs++;
+      return e->plan;
+    }
+  }
+  ctx->plan_misses++;
+  return NULL;
+}
+
+void mn_cache_put(mn_ctx *ctx, const void *key, size_t keylen, mn_plan *p) {
+  if (!ctx->cache) {
+    ctx->cache = calloc(1, sizeof *ctx->cache);
+    if (!ctx->cache) return;
+  }
+  centry *e = malloc(sizeof *e + keylen);
+  if (!e) return;
+  e->keylen = keylen;
+  e->plan = p;
+  p->refs++;
+  memcpy(e->key, key, keylen);
+  e->next = ctx->cache->head;
+  ctx->cache->head = e;
+  if (++ctx->cache->n > CACHE_MAX) { /* drop the least recently used */
+    centry **pp = &ctx->cache->head;
+    while ((*pp)->next) pp = &(*pp)->next;
+    mn_plan_destroy(&(*pp)->plan);
+    free(*pp);
+    *pp = NULL;
+    ctx->cache->n--;
+  }
+}
+
+void mn_cache_destroy(mn_ctx *ctx) {
+  if (!ctx->cache) return;
+  for (centry *e = ctx->cache->head, *n; e; e = n) {
+    n = e->next;
+    mn_plan_destroy(&e->plan);
+    free(e);
+  }
+  free(ctx->cache);
+  ctx->cache = NULL;
+}
+
+void mn_ctx_plan_stats(const mn_ctx *ctx, int *cached, long *hits, long *misses) {
+  if (cached) *cached = ctx->cache ? ctx->cache->n : 0;
+  if (hits) *hits = ctx->plan_hits;
+  if (misses) *misses = ctx->plan_misses;
+}
+
+/* ---- keys ---- */
+typedef struct { unsigned char b[1024]; size_t n; } keybuf;
+static void kput(keybuf *k, const void *p, size_t n) {
+  if (k->n + n <= sizeof k->b) memcpy(k->b + k->n, p, n);
+  k->n += n;
+}
+static void kput_layout(keybuf *k, const mn_layout *l) {
+  kput(k, &l->kind, sizeof l->kind);
+  kput(k, &l->ndim, sizeof l->ndim);
+  kput(k, &l->root, sizeof l->root);
+  kput(k, l->shape, sizeof(int64_t) * (size_t)l->ndim);
+  kput(k, l->dims, sizeof(int) * (size_t)l->ndim);
+}
+static void kput_map(keybuf *k, const mn_map *m) {
+  kput(k, &m->ndim, sizeof m->ndim);
+  kput(k, &m->bndim, sizeof m->bndim);
+  kput(k, m->bax, sizeof(int) * (size_t)m->ndim);
+  kput(k, m->start, sizeof(int64_t) * (size_t)m->ndim);
+  kput(k, m->step, sizeof(int64_t) * (size_t)m->ndim);
+  kput(k, m->shape, sizeof(int64_t) * (size_t)m->ndim);
+  kput(k, m->fixed, sizeof(int64_t) * (size_t)m->bndim);
+}
+
+/* ---- alignment plans ---- */
+static int build_align(mn_ctx *ctx, const mn_map *m, const mn_buf *b,
+                       const mn_map *am, const mn_layout *alay, int tag, mn_plan **out) {
+  int nd = m->ndim, P = ctx->size, me = ctx->rank;
+  mn_plan *p = calloc(1, sizeof *p);
+  MN_CHECK(p, MN_ERR_MEM, "cannot allocate a plan");
+  p->ctx = ctx;
+  p->refs = 1;
+  p->elsize = mn_dtype_size(b->dtype);
+  p->tag = tag;
+  p->sends = calloc((size_t)P, sizeof(mn_msg));
+  p->recvs = calloc((size_t)P, sizeof(mn_msg));
+  if (!p->sends || !p->recvs) { mn_plan_free(p); return MN_ERR(MN_ERR_MEM, "cannot allocate plan messages"); }
+  int64_t Rlo[MN_MAXDIM], Rcnt[MN_MAXDIM], Olo[MN_MAXDIM], Ocnt[MN_MAXDIM];
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], st[MN_MAXDIM];
+  int haveR = mn_map_owned_box(am, alay, me, Rlo, Rcnt);
+  int haveO = mn_map_owned_box(m, b->lay, me, Olo, Ocnt);
+  mn_map_strides(m, b, st);
+  /* TODO(scale): enumerate only the ranks whose boxes meet ours per axis */
+  for (int q = 0; q < P; q++) {
+    if (q == me) continue;
+    int64_t qlo[MN_MAXDIM], qcnt[MN_MAXDIM];
+    if (haveR && mn_map_owned_box(m, b->lay, q, qlo, qcnt) &&
+        mn_box_intersect(nd, Rlo, Rcnt, qlo, qcnt, lo, cnt)) {
+      mn_msg *r = &p->recvs[p->nrecv++];
+      r->peer = q;
+      r->tag = tag;
+      r->nd = nd;
+      r->count = mn_box_size(nd, cnt);
+      memcpy(r->ilo, lo, sizeof lo);
+      memcpy(r->cnt, cnt, sizeof cnt);
+    }
+    if (haveO && mn_map_owned_box(am, alay, q, qlo, qcnt) &&
+        mn_box_intersect(nd, Olo, Ocnt, qlo, qcnt, lo, cnt)) {
+      mn_msg *s = &p->sends[p->nsend++];
+      s->peer = q;
+      s->tag = tag;
+      s->nd = nd;
+      s->count = mn_box_size(nd, cnt);
+      memcpy(s->ilo, lo, sizeof lo);
+      memcpy(s->cnt, cnt, sizeof cnt);
+      memcpy(s->stride, st, sizeof st);
+      s->mem_off = (mn_map_ptr(m, b, lo) - b->data) / (int64_t)p->elsize;
+    }
+  }
+  int err = mn_plan_alloc(p);
+  if (err) { mn_plan_free(p); return mn_trace(err, __FILE__, __LINE__, __func__); }
+  *out = p;
+  return MN_SUCCESS;
+}
+
+int mn_plan_get_align(mn_ctx *ctx, const mn_map *m, const mn_buf *b, const mn_map *am,
+                      const mn_layout *alay, int tag, mn_plan **p) {
+  keybuf k;
+  k.n = 0;
+  const char kind = 'A';
+  kput(&k, &kind, 1);
+  kput(&k, &tag, sizeof tag);
+  kput(&k, &b->dtype, sizeof b->dtype);
+  kput(&k, &b->halo, sizeof b->halo);
+  kput_layout(&k, b->lay);
+  kput_map(&k, m);
+  kput_layout(&k, alay);
+  kput_map(&k, am);
+  int cacheable = k.n <= sizeof k.b;
+  if (cacheable && (*p = mn_cache_get(ctx, k.b, k.n))) return MN_SUCCESS;
+  MN_CALL(build_align(ctx, m, b, am, alay, tag, p));
+  if (cacheable) mn_cache_put(ctx, k.b, k.n, *p);
+  return MN_SUCCESS;
+}

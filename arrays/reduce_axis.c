@@ -1,0 +1,193 @@
+/* Reductions along one axis: each rank reduces its own block to partials
+ * over the projected box, sends them to the owners of the output, and the
+ * owners merge partials in rank order (deterministic at a given rank
+ * count). */
+#include "expr_impl.h"
+#include "kernels/table.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mn_acc_to_scalar(mn_reduce_op op, mn_dtype t, const mn_acc *acc, mn_scalar *res);
+
+static mn_acc elem_acc(mn_reduce_op op, mn_dtype t, const char *p, int64_t idx) {
+  mn_acc v;
+  memset(&v, 0, sizeof v);
+  v.has = 1;
+  v.idx = idx;
+  int isf = t == MN_FLOAT32 || t == MN_FLOAT64;
+  double f = 0;
+  int64_t i = 0;
+  switch (t) {
+  case MN_BOOL: i = *(const uint8_t *)p; break;
+  case MN_INT32: i = *(const int32_t *)p; break;
+  case MN_INT64: i = *(const int64_t *)p; break;
+  case MN_FLOAT32: f = *(const float *)p; break;
+  default: f = *(const double *)p; break;
+  }
+  switch (op) {
+  case MN_RED_SUMSQ: if (isf) f = f * f; else i = (int64_t)((uint64_t)i * (uint64_t)i); break;
+  case MN_RED_SUMABS: case MN_RED_MAXABS:
+    if (isf) f = fabs(f); else if (i < 0) i = (int64_t)((uint64_t)0 - (uint64_t)i);
+    break;
+  case MN_RED_ANY: case MN_RED_ALL: i = isf ? f != 0 : i != 0; break;
+  default: break;
+  }
+  v.f = f;
+  v.i = i;
+  return v;
+}
+
+static void proj(int nd, int axis, const int64_t *in, int64_t *out) {
+  for (int d = 0, k = 0; d < nd; d++)
+    if (d != axis) out[k++] = in[d];
+}
+
+int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
+  MN_CHECK(x && out, MN_ERR_ARG, "NULL array or output");
+  MN_CHECK(x->ctx == out->ctx, MN_ERR_ARG, "arrays belong to different contexts");
+  MN_CHECK(op >= 0 && op < MN_NREDUCE, MN_ERR_ARG, "unknown reduction %d", (int)op);
+  int nd = x->map.ndim;
+  if (axis < 0) axis += nd;
+  MN_CHECK(axis >= 0 && axis < nd, MN_ERR_INDEX, "axis %d is out of bounds for array of dimension %d", axis, nd);
+  int64_t oshape[MN_MAXDIM];
+  proj(nd, axis, x->map.shape, oshape);
+  int same = out->map.ndim == nd - 1;
+  for (int d = 0; same && d < nd - 1; d++) same = out->map.shape[d] == oshape[d];
+  if (!same) {
+    char a[128], b[128];
+    mn_shape_str(nd - 1, oshape, a, sizeof a);
+    mn_shape_str(out->map.ndim, out->map.shape, b, sizeof b);
+    return MN_ERR(MN_ERR_SHAPE, "%s along axis %d gives shape %s, but out has shape %s", mn_reduce_name(op), axis, a, b);
+  }
+  int ext = op == MN_RED_MIN || op == MN_RED_MAX || op == MN_RED_ARGMIN || op == MN_RED_ARGMAX || op == MN_RED_MAXABS;
+  MN_CHECK(!(ext && x->map.shape[axis] == 0 && mn_array_size(out) > 0), MN_ERR_SHAPE,
+           "zero-size array to reduction operation %s which has no identity", mn_reduce_name(op));
+  mn_ctx *ctx = x->ctx;
+  int P = ctx->size, me = ctx->rank, ond = nd - 1, err = 0;
+  mn_dtype t = x->dtype;
+  /* my partials over the projection of my block of x */
+  int64_t xlo[MN_MAXDIM], xcnt[MN_MAXDIM], plo[MN_MAXDIM], pcnt[MN_MAXDIM];
+  int have = mn_map_owned_box(&x->map, x->buf->lay, me, xlo, xcnt);
+  proj(nd, axis, xlo, plo);
+  proj(nd, axis, xcnt, pcnt);
+  int64_t np = have ? mn_box_size(ond, pcnt) : 0;
+  mn_acc *part = malloc(sizeof(mn_acc) * (size_t)(np ? np : 1));
+  MN_CHECK(part, MN_ERR_MEM, "cannot allocate %lld reduction partials", (long long)np);
+  for (int64_t k = 0; k < np; k++) mn_acc_init(op, t, &part[k]);
+  if (have) {
+    int64_t xst[MN_MAXDIM], n = mn_box_size(nd, xcnt);
+    mn_map_strides(&x->map, x->buf, xst);
+    const char *base = mn_map_ptr(&x->map, x->buf, xlo);
+    size_t es = mn_dtype_size(t);
+    for (int64_t k = 0; k < n; k++) {
+      int64_t r = k, off = 0, pk = 0, ps = 1, ai = 0;
+      for (int d = nd - 1; d >= 0; d--) {
+        int64_t i = r % xcnt[d];
+        r /= xcnt[d];
+        off += i * xst[d];
+        if (d == axis) ai = xlo[d] + i;
+        else { pk += i * ps; ps *= xcnt[d]; }
+      }
+      mn_acc v = elem_acc(op, t, base + off * (int64_t)es, ai);
+      mn_acc_merge(op, t, &part[pk], &v);
+    }
+  }
+  /* exchange partials with the owners of out */
+  int64_t olo[MN_MAXDIM], ocnt[MN_MAXDIM];
+  int haveo = mn_map_owned_box(&out->map, out->buf->lay, me, olo, ocnt);
+  int64_t no = haveo ? mn_box_size(ond, ocnt) : 0;
+  mn_acc *res = malloc(sizeof(mn_acc) * (size_t)(no ? no : 1));
+  mn_acc **rbuf = calloc((size_t)P, sizeof(mn_acc *)), **sbuf = calloc((size_t)P, sizeof(mn_acc *));
+  int64_t (*rbox)[2][MN_MAXDIM] = calloc((size_t)P, sizeof *rbox);
+  MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)(2 * P));
+  if (!res || !rbuf || !sbuf || !rbox || !req) err = MN_ERR(MN_ERR_MEM, "cannot allocate reduction buffers");
+  int nreq = 0;
+  int64_t pst[MN_MAXDIM], s = 1;
+  for (int d = ond - 1; d >= 0; d--) { pst[d] = s; s *= pcnt[d]; }
+  for (int q = 0; q < P && !err; q++) {
+    int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], qlo[MN_MAXDIM], qcnt[MN_MAXDIM], a[MN_MAXDIM], c[MN_MAXDIM];
+    /* receive q's partials for my part of out */
+    if (haveo && mn_map_owned_box(&x->map, x->buf->lay, q, a, c)) {
+      proj(nd, axis, a, qlo);
+      proj(nd, axis, c, qcnt);
+      if (mn_box_intersect(ond, olo, ocnt, qlo, qcnt, lo, cnt)) {
+        int64_t m = mn_box_size(ond, cnt);
+        rbuf[q] = malloc(sizeof(mn_acc) * (size_t)m);
+        if (!rbuf[q]) { err = MN_ERR(MN_ERR_MEM, "cannot allocate a partials buffer"); break; }
+        memcpy(rbox[q][0], lo, sizeof lo);
+        memcpy(rbox[q][1], cnt, sizeof cnt);
+        if (q == me) {
+          int64_t dst[MN_MAXDIM], z = 1;
+          for (int d = ond - 1; d >= 0; d--) { dst[d] = z; z *= cnt[d]; }
+          int64_t off = 0;
+          for (int d = 0; d < ond; d++) off += (lo[d] - plo[d]) * pst[d];
+          mn_strided_copy(ond, cnt, sizeof(mn_acc), (char *)(part + off), pst, (char *)rbuf[q], dst);
+        } else {
+          MPI_Irecv(rbuf[q], (int)(m * (int64_t)sizeof(mn_acc)), MPI_BYTE, q, 77, ctx->comm, &req[nreq++]);
+        }
+      }
+    }
+    /* send q the partials of my block for its part of out */
+    if (q != me && have && mn_map_owned_box(&out->map, out->buf->lay, q, qlo, qcnt) &&
+        mn_box_intersect(ond, plo, pcnt, qlo, qcnt, lo, cnt)) {
+      int64_t m = mn_box_size(ond, cnt), dst[MN_MAXDIM], z = 1;
+      sbuf[q] = malloc(sizeof(mn_acc) * (size_t)m);
+      if (!sbuf[q]) { err = MN_ERR(MN_ERR_MEM, "cannot allocate a partials buffer"); break; }
+      for (int d = ond - 1; d >= 0; d--) { dst[d] = z; z *= cnt[d]; }
+      int64_t off = 0;
+      for (int d = 0; d < ond; d++) off += (lo[d] - plo[d]) * pst[d];
+      mn_strided_copy(ond, cnt, sizeof(mn_acc), (char *)(part + off), pst, (char *)sbuf[q], dst);
+      MPI_Isend(sbuf[q], (int)(m * (int64_t)sizeof(mn_acc)), MPI_BYTE, q, 77, ctx->comm, &req[nreq++]);
+    }
+  }
+  if (nreq) MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+  if (!err && haveo) {
+    int64_t rst[MN_MAXDIM], z = 1;
+    for (int d = ond - 1; d >= 0; d--) { rst[d] = z; z *= ocnt[d]; }
+    for (int64_t k = 0; k < no; k++) mn_acc_init(op, t, &res[k]);
+    for (int q = 0; q < P; q++) {
+      if (!rbuf[q]) continue;
+      int64_t m = mn_box_size(ond, rbox[q][1]);
+      for (int64_t k = 0; k < m; k++) {
+        int64_t r = k, off = 0;
+        for (int d = ond - 1; d >= 0; d--) {
+          int64_t i = r % rbox[q][1][d];
+          r /= rbox[q][1][d];
+          off += (rbox[q][0][d] + i - olo[d]) * rst[d];
+        }
+        mn_acc_merge(op, t, &res[off], &rbuf[q][k]);
+      }
+    }
+    int64_t ost[MN_MAXDIM];
+    mn_map_strides(&out->map, out->buf, ost);
+    char *obase = mn_map_ptr(&out->map, out->buf, olo);
+    size_t oes = mn_dtype_size(out->dtype);
+    for (int64_t k = 0; k < no; k++) {
+      int64_t r = k, off = 0;
+      for (int d = ond - 1; d >= 0; d--) { off += (r % ocnt[d]) * ost[d]; r /= ocnt[d]; }
+      mn_scalar v;
+      if (!res[k].has && !ext) res[k].has = 0; /* identity (empty axis) */
+      mn_acc_to_scalar(op, t, &res[k], &v);
+      double f = mn_scalar_as_f64(v);
+      char *p = obase + off * (int64_t)oes;
+      switch (out->dtype) {
+      case MN_BOOL: *(uint8_t *)p = f != 0; break;
+      case MN_INT32: *(int32_t *)p = (int32_t)(v.dtype == MN_FLOAT32 || v.dtype == MN_FLOAT64 ? f : (double)v.v.i); break;
+      case MN_INT64: *(int64_t *)p = (v.dtype == MN_FLOAT32 || v.dtype == MN_FLOAT64) ? (int64_t)f : v.v.i; break;
+      case MN_FLOAT32: *(float *)p = (float)f; break;
+      default: *(double *)p = f; break;
+      }
+    }
+  }
+  for (int q = 0; q < P && rbuf; q++) { free(rbuf[q]); if (sbuf) free(sbuf[q]); }
+  free(rbuf);
+  free(sbuf);
+  free(rbox);
+  free(req);
+  free(res);
+  free(part);
+  err = mn_agree(ctx, err);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}

@@ -1,0 +1,7 @@
+/* maniple: distributed dense and sparse arrays over MPI. Umbrella header. */
+#ifndef MANIPLE_H
+#define MANIPLE_H
+#include "mn_core.h"
+#include "mn_layout.h"
+#include "mn_array.h"
+#endif

@@ -1,0 +1,223 @@
+/* maniple distributed dense arrays, views, fused element-wise expressions,
+ * reductions, communication plans and .npy I/O (arrays/ layer).
+ * Every function here is collective over the array's context. */
+#ifndef MANIPLE_MN_ARRAY_H
+#define MANIPLE_MN_ARRAY_H
+
+#include "mn_core.h"
+#include "mn_layout.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A scalar value. weak = a Python-style literal, which adopts the array's
+ * dtype where NumPy 2 (NEP 50) says so (float32 array * 2.0 -> float32). */
+typedef struct {
+  mn_dtype dtype;
+  int weak;
+  union { int64_t i; double f; } v;
+} mn_scalar;
+
+mn_scalar mn_scalar_f64(double x);   /* weak float */
+mn_scalar mn_scalar_i64(int64_t x);  /* weak int */
+mn_scalar mn_scalar_bool(int x);
+mn_scalar mn_scalar_typed(mn_dtype t, double x); /* strong, of dtype t */
+double mn_scalar_as_f64(mn_scalar s);
+
+typedef struct mn_array_s mn_array;
+
+/* ---- creation and lifecycle ---- */
+/* Block layout over the default process grid; halo = ghost width on every
+ * distributed axis. Contents are zero. */
+int mn_array_create(mn_ctx *ctx, mn_dtype dtype, int ndim,
+                    const int64_t *shape, int halo, mn_array **a);
+int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo,
+                       mn_array **a);
+/* New base array with x's shape and dtype (dtype may differ if given as
+ * MN_NDTYPE = same), on a fresh default layout, zero-filled. */
+int mn_array_create_like(const mn_array *x, mn_dtype dtype, mn_array **a);
+/* Releases the handle and sets *a = NULL. A base stays alive while views of
+ * it exist. */
+int mn_array_destroy(mn_array **a);
+
+/* ---- information ---- */
+mn_ctx *mn_array_ctx(const mn_array *a);
+mn_dtype mn_array_dtype(const mn_array *a);
+int mn_array_ndim(const mn_array *a);
+const int64_t *mn_array_shape(const mn_array *a);
+int64_t mn_array_size(const mn_array *a);
+int mn_array_is_view(const mn_array *a);
+/* Layout of the base array. */
+mn_layout *mn_array_layout(const mn_array *a);
+int mn_array_halo_width(const mn_array *a);
+
+/* The part of a (base or view) that this rank owns: a strided box.
+ * Global view indices lo[d] .. lo[d]+count[d]-1 (those this rank owns,
+ * which for a view of a block layout form a box); data points at element
+ * lo, strides are in elements and may be negative. count all 0 (data NULL
+ * allowed) when this rank owns nothing. */
+typedef struct {
+  void *data;
+  int ndim;
+  int64_t lo[MN_MAXDIM];
+  int64_t count[MN_MAXDIM];
+  int64_t stride[MN_MAXDIM];
+} mn_local;
+int mn_array_local(const mn_array *a, mn_local *loc);
+
+/* ---- filling ---- */
+int mn_array_fill(mn_array *a, mn_scalar value);
+/* a.flat[k] = start + k*step in C order over a's shape. */
+int mn_array_arange(mn_array *a, double start, double step);
+/* n = size points from start to stop, stop included when endpoint. */
+int mn_array_linspace(mn_array *a, double start, double stop, int endpoint);
+typedef enum { MN_RANDOM_UNIFORM = 0, MN_RANDOM_NORMAL = 1 } mn_random_kind;
+/* Counter-based (seed, flat global index): identical at any rank count.
+ * UNIFORM: [p1, p2). NORMAL: mean p1, standard deviation p2. */
+int mn_array_random(mn_array *a, mn_random_kind kind, uint64_t seed,
+                    double p1, double p2);
+/* dst[...] = src[...] with casting; any layouts, views, same shape. This is
+ * also redistribution between layouts. */
+int mn_array_copy(const mn_array *src, mn_array *dst);
+
+/* ---- views ---- */
+#define MN_NONE INT64_MIN /* an omitted slice bound, as in Python */
+typedef enum { MN_IDX_SLICE = 0, MN_IDX_INT = 1, MN_IDX_NEWAXIS = 2 } mn_idx_kind;
+typedef struct {
+  mn_idx_kind kind;
+  int64_t start, stop, step; /* SLICE: Python bounds, MN_NONE = omitted */
+  int64_t index;             /* INT: may be negative */
+} mn_index;
+mn_index mn_slice(int64_t start, int64_t stop, int64_t step);
+mn_index mn_all(void);
+mn_index mn_at(int64_t index);
+mn_index mn_newaxis(void);
+/* Basic indexing (NumPy semantics) giving a view that writes through to a.
+ * Axes not named are taken whole. Bounds outside [-n, n] are an error (the
+ * C API is strict; the Python layer clamps as NumPy does first). */
+int mn_array_index(mn_array *a, int nidx, const mn_index *idx, mn_array **v);
+/* View with axes permuted: view axis k is a's axis perm[k]. */
+int mn_array_transpose(mn_array *a, const int *perm, mn_array **v);
+/* View that broadcasts a to shape (NumPy's broadcast_to); read-only use. */
+int mn_array_broadcast_to(mn_array *a, int ndim, const int64_t *shape,
+                          mn_array **v);
+
+/* ---- element-wise operations ---- */
+typedef enum {
+  MN_OP_NEG = 0, MN_OP_POS, MN_OP_ABS, MN_OP_SQRT, MN_OP_EXP, MN_OP_LOG,
+  MN_OP_LOG2, MN_OP_LOG10, MN_OP_EXPM1, MN_OP_LOG1P, MN_OP_SIN, MN_OP_COS,
+  MN_OP_TAN, MN_OP_ARCSIN, MN_OP_ARCCOS, MN_OP_ARCTAN, MN_OP_SINH,
+  MN_OP_COSH, MN_OP_TANH, MN_OP_FLOOR, MN_OP_CEIL, MN_OP_TRUNC, MN_OP_RINT,
+  MN_OP_SIGN, MN_OP_SQUARE, MN_OP_RECIPROCAL, MN_OP_LOGICAL_NOT,
+  MN_OP_INVERT, MN_OP_ISNAN, MN_OP_ISINF, MN_OP_ISFINITE, MN_OP_CAST,
+  MN_NUNARY
+} mn_unary_op;
+
+typedef enum {
+  MN_OP_ADD = 0, MN_OP_SUB, MN_OP_MUL, MN_OP_DIV, MN_OP_FLOORDIV, MN_OP_MOD,
+  MN_OP_POW, MN_OP_MAXIMUM, MN_OP_MINIMUM, MN_OP_FMAX, MN_OP_FMIN,
+  MN_OP_EQ, MN_OP_NE, MN_OP_LT, MN_OP_LE, MN_OP_GT, MN_OP_GE,
+  MN_OP_LOGICAL_AND, MN_OP_LOGICAL_OR, MN_OP_LOGICAL_XOR,
+  MN_OP_BITAND, MN_OP_BITOR, MN_OP_BITXOR, MN_OP_LSHIFT, MN_OP_RSHIFT,
+  MN_OP_ATAN2, MN_OP_HYPOT, MN_OP_COPYSIGN,
+  MN_NBINARY
+} mn_binary_op;
+
+typedef enum { MN_OP_WHERE = 0, MN_OP_CLIP, MN_OP_FMA, MN_NTERNARY } mn_ternary_op;
+
+const char *mn_unary_name(mn_unary_op op);
+const char *mn_binary_name(mn_binary_op op);
+const char *mn_ternary_name(mn_ternary_op op);
+
+/* Result dtypes as NumPy gives them; MN_NDTYPE when the op does not accept
+ * that dtype (e.g. bitwise ops on floats). */
+mn_dtype mn_unary_result(mn_unary_op op, mn_dtype x);
+mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y);
+
+/* One-shot operations: out (base or view, any layout) receives the result,
+ * cast to out's dtype; inputs broadcast to out's shape. */
+int mn_array_unary(mn_unary_op op, const mn_array *x, mn_array *out);
+int mn_array_binary(mn_binary_op op, const mn_array *x, const mn_array *y,
+                    mn_array *out);
+int mn_array_binary_scalar(mn_binary_op op, const mn_array *x, mn_scalar s,
+                           int scalar_first, mn_array *out);
+int mn_array_where(const mn_array *cond, const mn_array *x,
+                   const mn_array *y, mn_array *out);
+/* out = a*x + b*y, fused (the triad when a = 1). */
+int mn_array_axpby(double a, const mn_array *x, double b, const mn_array *y,
+                   mn_array *out);
+
+/* Fused expressions: build a small DAG, then evaluate it in one pass over
+ * cache-sized blocks, moving only the remote elements each operand needs. */
+typedef struct mn_expr_s mn_expr;
+int mn_expr_create(mn_ctx *ctx, mn_expr **e);
+int mn_expr_destroy(mn_expr **e);
+int mn_expr_input(mn_expr *e, const mn_array *x, int *node);
+int mn_expr_scalar(mn_expr *e, mn_scalar s, int *node);
+int mn_expr_unary(mn_expr *e, mn_unary_op op, int a, int *node);
+/* Cast node a to dtype t. */
+int mn_expr_cast(mn_expr *e, int a, mn_dtype t, int *node);
+int mn_expr_binary(mn_expr *e, mn_binary_op op, int a, int b, int *node);
+int mn_expr_ternary(mn_expr *e, mn_ternary_op op, int a, int b, int c,
+                    int *node);
+mn_dtype mn_expr_dtype(const mn_expr *e, int node);
+/* Broadcast shape of a node. */
+int mn_expr_shape(const mn_expr *e, int node, int *ndim, int64_t *shape);
+/* out = node; out's shape must equal the node's broadcast shape. */
+int mn_expr_eval(mn_expr *e, int node, mn_array *out);
+
+/* ---- reductions ---- */
+typedef enum {
+  MN_RED_SUM = 0, MN_RED_PROD, MN_RED_MIN, MN_RED_MAX, MN_RED_ARGMIN,
+  MN_RED_ARGMAX, MN_RED_ANY, MN_RED_ALL, MN_RED_SUMSQ, MN_RED_SUMABS,
+  MN_RED_MAXABS, MN_NREDUCE
+} mn_reduce_op;
+const char *mn_reduce_name(mn_reduce_op op);
+/* Result dtype of a reduction as NumPy gives it (sum of int32 -> int64,
+ * arg* -> int64, any/all -> bool). */
+mn_dtype mn_reduce_result(mn_reduce_op op, mn_dtype x);
+/* Over all elements; the result is the same on every rank. ARGMIN/ARGMAX
+ * give the flat C-order index of the first extreme. Empty MIN/MAX/ARG* is
+ * an error, as in NumPy. */
+int mn_array_reduce(mn_reduce_op op, const mn_array *x, mn_scalar *result);
+/* Reduce node of an expression without materialising it. */
+int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result);
+/* Over one axis: out has x's shape without that axis (any layout). */
+int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis,
+                         mn_array *out);
+/* sum(x*y) over all elements (x, y same shape, any layouts). */
+int mn_array_dot(const mn_array *x, const mn_array *y, mn_scalar *result);
+/* Vector norms of the flattened array: ord 1, 2 or INFINITY. */
+int mn_array_norm(const mn_array *x, double ord, double *result);
+
+/* ---- communication plans ---- */
+typedef struct mn_plan_s mn_plan;
+/* Halo exchange of a base array with halo > 0: fills ghost cells on every
+ * side (corners included) from the owning neighbours. periodic may be NULL.
+ * The plan is cached on the context; destroy releases the reference. */
+int mn_plan_create_halo(mn_array *a, const int *periodic, mn_plan **p);
+int mn_plan_begin(mn_plan *p);
+int mn_plan_end(mn_plan *p);
+int mn_plan_destroy(mn_plan **p);
+/* Messages and bytes this rank sends per execution. */
+void mn_plan_volume(const mn_plan *p, int *nmsg, int64_t *bytes);
+/* Convenience: exchange a's halo now (non-periodic). */
+int mn_array_halo_exchange(mn_array *a);
+
+/* Whole array, C order, as a dense buffer on root (others pass NULL). */
+int mn_array_gather(const mn_array *a, int root, void *buf);
+/* Fill a from a dense C-order buffer on root. */
+int mn_array_scatter(mn_array *a, int root, const void *buf);
+/* One element, returned on every rank. */
+int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value);
+
+/* ---- I/O ---- */
+/* NumPy .npy (format 1.0/2.0, C order, little-endian). */
+int mn_array_save_npy(const mn_array *a, const char *path);
+int mn_array_load_npy(mn_ctx *ctx, const char *path, mn_array **a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

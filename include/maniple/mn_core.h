@@ -1,0 +1,77 @@
+/* maniple core: error codes, dtypes and the context (arrays/ layer). */
+#ifndef MANIPLE_MN_CORE_H
+#define MANIPLE_MN_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MN_MAXDIM 8
+
+/* Error codes. Every mn_ function returns one; 0 is success. */
+typedef enum {
+  MN_SUCCESS = 0,
+  MN_ERR_ARG,      /* bad argument value (NULL handle, bad flag) */
+  MN_ERR_SHAPE,    /* shapes do not match or cannot broadcast */
+  MN_ERR_DTYPE,    /* dtype not supported for this operation */
+  MN_ERR_INDEX,    /* index or slice out of range */
+  MN_ERR_MEM,      /* allocation failed */
+  MN_ERR_MPI,      /* an MPI call failed */
+  MN_ERR_IO,       /* file cannot be opened, read or written */
+  MN_ERR_FORMAT,   /* file content is malformed */
+  MN_ERR_BACKEND,  /* backend unavailable (e.g. no CUDA device) */
+  MN_ERR_CUDA,     /* a CUDA runtime, cuBLAS or cuSPARSE call failed */
+  MN_ERR_NOTIMPL,  /* valid request that this build does not implement */
+  MN_ERR_COUNT
+} mn_err;
+
+const char *mn_err_name(int code);
+
+/* Element types. */
+typedef enum {
+  MN_BOOL = 0, /* stored as one byte, 0 or 1 */
+  MN_INT32,
+  MN_INT64,
+  MN_FLOAT32,
+  MN_FLOAT64,
+  MN_NDTYPE
+} mn_dtype;
+
+const char *mn_dtype_name(mn_dtype t);
+size_t mn_dtype_size(mn_dtype t);
+/* NumPy's promotion of two array dtypes (e.g. int32 + float32 -> float64). */
+mn_dtype mn_dtype_promote(mn_dtype a, mn_dtype b);
+
+typedef enum { MN_BACKEND_CPU = 0, MN_BACKEND_CUDA = 1 } mn_backend;
+
+typedef struct mn_ctx_s mn_ctx;
+
+/* Create a context over a duplicate of comm. MPI is initialised (as a
+ * singleton when not under mpiexec) if the caller has not done so; it is
+ * then finalised at exit. */
+int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx);
+int mn_ctx_destroy(mn_ctx **ctx);
+int mn_ctx_rank(const mn_ctx *ctx);
+int mn_ctx_size(const mn_ctx *ctx);
+MPI_Comm mn_ctx_comm(const mn_ctx *ctx);
+mn_backend mn_ctx_backend(const mn_ctx *ctx);
+/* Message of the last error on this context, with the values involved and
+ * the file:line trace. Identical on every rank after a collective error. */
+const char *mn_ctx_errmsg(const mn_ctx *ctx);
+/* Print errors as they are raised (default off; MN_VERBOSE=1 turns it on). */
+void mn_ctx_set_verbose(mn_ctx *ctx, int on);
+/* Number of cached communication plans, and how often the cache was hit. */
+void mn_ctx_plan_stats(const mn_ctx *ctx, int *cached, long *hits, long *misses);
+
+/* CUDA backend helpers, present in every build: without the backend
+ * compiled in, the count is 0 and the reason says why. */
+int mn_cuda_device_count(int *count, const char **reason);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
