@@ -1,0 +1,87 @@
+/* Tiny test harness: silent on success, a precise message on failure.
+ * Failures are counted on every rank and agreed at the end. */
+#ifndef MANIPLE_TEST_H
+#define MANIPLE_TEST_H
+#include <maniple/maniple.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int mt_fails = 0;
+static int mt_rank = 0;
+
+#define T_CHECK(cond, ...) do { if (!(cond)) { \
+    mt_fails++; fprintf(stderr, "FAIL [rank %d] %s:%d: ", mt_rank, __FILE__, __LINE__); \
+    fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); } } while (0)
+/* A maniple call that must succeed. */
+#define T_OK(expr) do { int t_e_ = (expr); if (t_e_) { mt_fails++; \
+    fprintf(stderr, "FAIL [rank %d] %s:%d: %s returned %s\n%s\n", mt_rank, __FILE__, __LINE__, \
+            #expr, mn_err_name(t_e_), mn_ctx_errmsg(NULL)); } } while (0)
+#define T_CLOSE(a, b, tol) T_CHECK(fabs((double)(a) - (double)(b)) <= (tol) * (1.0 + fabs((double)(b))), \
+    "%s = %.17g, expected %.17g (tol %g)", #a, (double)(a), (double)(b), (double)(tol))
+
+static inline mn_ctx *mt_init(int argc, char **argv) {
+  int provided;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  mn_ctx *ctx = NULL;
+  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, &ctx)) {
+    fprintf(stderr, "cannot create context: %s\n", mn_ctx_errmsg(NULL));
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  mt_rank = mn_ctx_rank(ctx);
+  return ctx;
+}
+
+/* Agree on failures, tear down, and return the exit code. */
+static inline int mt_finish(mn_ctx **ctx) {
+  int total = 0;
+  MPI_Allreduce(&mt_fails, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  mn_ctx_destroy(ctx);
+  MPI_Finalize();
+  return total ? 1 : 0;
+}
+
+/* Gather a whole array (as float64) on every rank. Caller frees. */
+static inline double *mt_all(const mn_array *a) {
+  mn_ctx *ctx = mn_array_ctx(a);
+  int64_t n = mn_array_size(a);
+  mn_dtype t = mn_array_dtype(a);
+  size_t es = mn_dtype_size(t);
+  char *raw = malloc((size_t)(n ? n : 1) * es);
+  double *out = malloc(sizeof(double) * (size_t)(n ? n : 1));
+  if (mn_array_gather(a, 0, raw)) { mt_fails++; fprintf(stderr, "gather failed: %s\n", mn_ctx_errmsg(NULL)); }
+  MPI_Bcast(raw, (int)((size_t)n * es), MPI_BYTE, 0, mn_ctx_comm(ctx));
+  for (int64_t i = 0; i < n; i++) {
+    switch (t) {
+    case MN_BOOL: out[i] = ((uint8_t *)raw)[i]; break;
+    case MN_INT32: out[i] = ((int32_t *)raw)[i]; break;
+    case MN_INT64: out[i] = (double)((int64_t *)raw)[i]; break;
+    case MN_FLOAT32: out[i] = ((float *)raw)[i]; break;
+    default: out[i] = ((double *)raw)[i]; break;
+    }
+  }
+  free(raw);
+  return out;
+}
+
+/* Set every element from f(flat index) through a scatter from rank 0. */
+static inline void mt_set(mn_array *a, double (*f)(int64_t)) {
+  int64_t n = mn_array_size(a);
+  mn_dtype t = mn_array_dtype(a);
+  size_t es = mn_dtype_size(t);
+  char *raw = malloc((size_t)(n ? n : 1) * es);
+  for (int64_t i = 0; i < n; i++) {
+    double v = f(i);
+    switch (t) {
+    case MN_BOOL: ((uint8_t *)raw)[i] = v != 0; break;
+    case MN_INT32: ((int32_t *)raw)[i] = (int32_t)v; break;
+    case MN_INT64: ((int64_t *)raw)[i] = (int64_t)v; break;
+    case MN_FLOAT32: ((float *)raw)[i] = (float)v; break;
+    default: ((double *)raw)[i] = v; break;
+    }
+  }
+  T_OK(mn_array_scatter(a, 0, raw));
+  free(raw);
+}
+#endif

@@ -1,0 +1,71 @@
+/* Redistribution between layouts (different process grids, everything on
+ * one rank), gather to and scatter from a root, and single-element access. */
+#include "mn_test.h"
+
+static double f(int64_t k) { return 3.0 * (double)k - 7.0; }
+
+int main(int argc, char **argv) {
+  mn_ctx *ctx = mt_init(argc, argv);
+  int P = mn_ctx_size(ctx);
+  int64_t shape[] = {13, 10};
+  /* rows only, columns only, default grid, everything on the last rank */
+  int rows[2] = {P, 1}, cols[2] = {1, P};
+  mn_layout *lr = NULL, *lc = NULL, *ld = NULL, *lroot = NULL;
+  T_OK(mn_layout_create_block(ctx, 2, shape, rows, &lr));
+  T_OK(mn_layout_create_block(ctx, 2, shape, cols, &lc));
+  T_OK(mn_layout_create_block(ctx, 2, shape, NULL, &ld));
+  T_OK(mn_layout_create_root(ctx, 2, shape, P - 1, &lroot));
+  mn_array *ar = NULL, *ac = NULL, *ad = NULL, *aroot = NULL;
+  T_OK(mn_array_create_on(lr, MN_FLOAT64, 0, &ar));
+  T_OK(mn_array_create_on(lc, MN_INT64, 1, &ac));
+  T_OK(mn_array_create_on(ld, MN_FLOAT32, 0, &ad));
+  T_OK(mn_array_create_on(lroot, MN_FLOAT64, 0, &aroot));
+  mt_set(ar, f);
+  T_OK(mn_array_copy(ar, ac));
+  T_OK(mn_array_copy(ac, ad));
+  T_OK(mn_array_copy(ad, aroot));
+  double *v = mt_all(aroot);
+  for (int64_t k = 0; k < 130; k++) T_CHECK(v[k] == f(k), "after rows->cols->grid->root, element %lld = %g, expected %g", (long long)k, v[k], f(k));
+  free(v);
+  /* the root layout really holds everything on one rank */
+  mn_local loc;
+  T_OK(mn_array_local(aroot, &loc));
+  int64_t mine = loc.count[0] * loc.count[1];
+  T_CHECK(mine == (mn_ctx_rank(ctx) == P - 1 ? 130 : 0), "root layout: rank holds %lld elements", (long long)mine);
+  /* transposed redistribution: ad = ar.T is a (10, 13) array */
+  mn_array *t = NULL, *dt = NULL;
+  T_OK(mn_array_transpose(ar, NULL, &t));
+  int64_t tsh[] = {10, 13};
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 2, tsh, 0, &dt));
+  T_OK(mn_array_copy(t, dt));
+  v = mt_all(dt);
+  for (int i = 0; i < 10; i++)
+    for (int j = 0; j < 13; j++) T_CHECK(v[i * 13 + j] == f(j * 10 + i), "transpose copy (%d,%d)", i, j);
+  free(v);
+  /* element access returns the same value everywhere */
+  int64_t idx[] = {12, 9};
+  mn_scalar s;
+  T_OK(mn_array_get(ac, idx, &s));
+  T_CHECK(s.dtype == MN_INT64 && s.v.i == (int64_t)f(129), "get (12,9) = %lld", (long long)s.v.i);
+  /* scatter from a non-zero root then gather to another */
+  int root = P > 1 ? 1 : 0;
+  double *buf = malloc(sizeof(double) * 130), *back = malloc(sizeof(double) * 130);
+  for (int k = 0; k < 130; k++) buf[k] = -(double)k;
+  T_OK(mn_array_scatter(ar, root, mn_ctx_rank(ctx) == root ? buf : NULL));
+  T_OK(mn_array_gather(ar, 0, mn_ctx_rank(ctx) == 0 ? back : NULL));
+  if (mn_ctx_rank(ctx) == 0)
+    for (int k = 0; k < 130; k++) T_CHECK(back[k] == -(double)k, "scatter/gather element %d = %g", k, back[k]);
+  free(buf);
+  free(back);
+  mn_array_destroy(&t);
+  mn_array_destroy(&dt);
+  mn_array_destroy(&ar);
+  mn_array_destroy(&ac);
+  mn_array_destroy(&ad);
+  mn_array_destroy(&aroot);
+  mn_layout_destroy(&lr);
+  mn_layout_destroy(&lc);
+  mn_layout_destroy(&ld);
+  mn_layout_destroy(&lroot);
+  return mt_finish(&ctx);
+}
