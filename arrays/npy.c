@@ -255,7 +255,10 @@ int mn_array_load_npy(mn_ctx *ctx, const char *path, mn_array **a) {
     if (!err && n) block_pack(*a, tmp, 0);
     if (!err && (*a)->dtype == MN_BOOL)
       for (int64_t i = 0; i < n; i++) /* NumPy bools are 0/1; normalise anyway */
-        if (tmp[i] > 1) { err = MN_ERR(MN_ERR_FORMAT, "'%s': bool element holds byte %d", path, tmp[i]); break; }
+        if ((unsigned char)tmp[i] > 1) {
+          err = MN_ERR(MN_ERR_FORMAT, "'%s': a bool element holds byte %u (not 0 or 1)", path, (unsigned char)tmp[i]);
+          break;
+        }
   }
   MPI_File_close(&f);
   mn_free(tmp);

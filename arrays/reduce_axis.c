@@ -43,13 +43,12 @@ static void proj(int nd, int axis, const int64_t *in, int64_t *out) {
     if (d != axis) out[k++] = in[d];
 }
 
-int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
-  MN_CHECK(x && out, MN_ERR_ARG, "NULL array or output");
-  MN_CHECK(x->ctx == out->ctx, MN_ERR_ARG, "arrays belong to different contexts");
+/* Argument checks; the axis is a per-rank value, so the caller agrees. */
+static int check_axis(mn_reduce_op op, const mn_array *x, int axis, const mn_array *out) {
   MN_CHECK(op >= 0 && op < MN_NREDUCE, MN_ERR_ARG, "unknown reduction %d", (int)op);
   int nd = x->map.ndim;
+  MN_CHECK(axis >= -nd && axis < nd, MN_ERR_INDEX, "axis %d is out of bounds for array of dimension %d", axis, nd);
   if (axis < 0) axis += nd;
-  MN_CHECK(axis >= 0 && axis < nd, MN_ERR_INDEX, "axis %d is out of bounds for array of dimension %d", axis, nd);
   int64_t oshape[MN_MAXDIM];
   proj(nd, axis, x->map.shape, oshape);
   int same = out->map.ndim == nd - 1;
@@ -63,6 +62,16 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
   int ext = op == MN_RED_MIN || op == MN_RED_MAX || op == MN_RED_ARGMIN || op == MN_RED_ARGMAX || op == MN_RED_MAXABS;
   MN_CHECK(!(ext && x->map.shape[axis] == 0 && mn_array_size(out) > 0), MN_ERR_SHAPE,
            "zero-size array to reduction operation %s which has no identity", mn_reduce_name(op));
+  return MN_SUCCESS;
+}
+
+int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
+  MN_CHECK(x && out, MN_ERR_ARG, "NULL array or output");
+  MN_CHECK(x->ctx == out->ctx, MN_ERR_ARG, "arrays belong to different contexts");
+  int e0 = mn_agree(x->ctx, check_axis(op, x, axis, out));
+  if (e0) return mn_trace(e0, __FILE__, __LINE__, __func__);
+  int nd = x->map.ndim;
+  if (axis < 0) axis += nd;
   mn_ctx *ctx = x->ctx;
   int P = ctx->size, me = ctx->rank, ond = nd - 1, err = 0;
   mn_dtype t = x->dtype;
@@ -167,7 +176,6 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
       int64_t r = k, off = 0;
       for (int d = ond - 1; d >= 0; d--) { off += (r % ocnt[d]) * ost[d]; r /= ocnt[d]; }
       mn_scalar v;
-      if (!res[k].has && !ext) res[k].has = 0; /* identity (empty axis) */
       mn_acc_to_scalar(op, t, &res[k], &v);
       double f = mn_scalar_as_f64(v);
       char *p = obase + off * (int64_t)oes;
