@@ -4,6 +4,7 @@
  * the DAG runs over cache-sized blocks so no full-size temporaries exist. */
 #include "expr_impl.h"
 #include "kernels/table.h"
+#include "fuse.h"
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -33,6 +34,7 @@ typedef struct {
   operand *ops;
   int *opi;            /* node -> operand index or -1 */
   int *live;           /* nodes needed by root, in order */
+  mn_lincomb *lc;      /* per node: fused linear combination (n = 0: none) */
   int nlive;
   int nd;
   int64_t cstride[MN_MAXDIM]; /* C-order strides of the iteration shape */
@@ -129,7 +131,13 @@ static void run_cell(const prog *P, const cell *C, char *scratch_all, size_t scr
           mn_unary_table[n->op][n->ct](len, val[n->a], dst);
           break;
         case MN_N_BINARY:
-          mn_binary_table[n->op][n->ct](len, val[n->a], val[n->b], dst);
+          if (P->lc[j].n) {
+            const void *tp[MN_LC_MAX];
+            for (int q = 0; q < P->lc[j].n; q++) tp[q] = val[P->lc[j].term[q]];
+            mn_lincomb_run(n->ct, len, &P->lc[j], tp, dst);
+          } else {
+            mn_binary_table[n->op][n->ct](len, val[n->a], val[n->b], dst);
+          }
           break;
         case MN_N_TERNARY:
           mn_ternary_table[n->op][n->ct](len, val[n->a], val[n->b], val[n->c], dst);
@@ -323,14 +331,37 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nd, const int64_t 
   int *need = calloc((size_t)e->n, sizeof(int));
   P->ops = calloc((size_t)e->n, sizeof(operand));
   if (!P->opi || !P->live || !need || !P->ops) { free(need); return MN_ERR(MN_ERR_MEM, "cannot allocate an expression program"); }
+  P->lc = calloc((size_t)e->n, sizeof(mn_lincomb));
+  int *uses = calloc((size_t)e->n, sizeof(int)), *absorbed = calloc((size_t)e->n, sizeof(int));
+  if (!P->lc || !uses || !absorbed) { free(need); free(uses); free(absorbed); return MN_ERR(MN_ERR_MEM, "cannot allocate an expression program"); }
+  /* references among the nodes the root needs */
   need[root] = 1;
   for (int j = root; j >= 0; j--) {
     if (!need[j]) continue;
     const mn_node *n = &e->v[j];
+    int args[3] = {n->a, n->b, n->c}, na = n->kind == MN_N_UNARY || n->kind == MN_N_CAST ? 1
+                                          : n->kind == MN_N_BINARY ? 2 : n->kind == MN_N_TERNARY ? 3 : 0;
+    for (int q = 0; q < na; q++) { need[args[q]] = 1; uses[args[q]]++; }
+  }
+  uses[root]++;
+  /* fuse linear chains from the top down, then recompute what is needed */
+  for (int j = root; j >= 0; j--)
+    if (need[j] && !absorbed[j]) mn_fuse_node(e, uses, j, &P->lc[j], absorbed);
+  memset(need, 0, sizeof(int) * (size_t)e->n);
+  need[root] = 1;
+  for (int j = root; j >= 0; j--) {
+    if (!need[j]) continue;
+    const mn_node *n = &e->v[j];
+    if (P->lc[j].n) {
+      for (int q = 0; q < P->lc[j].n; q++) need[P->lc[j].term[q]] = 1;
+      continue;
+    }
     if (n->kind == MN_N_UNARY || n->kind == MN_N_CAST) need[n->a] = 1;
     if (n->kind == MN_N_BINARY) need[n->a] = need[n->b] = 1;
     if (n->kind == MN_N_TERNARY) need[n->a] = need[n->b] = need[n->c] = 1;
   }
+  free(uses);
+  free(absorbed);
   for (int j = 0; j <= root; j++) {
     P->opi[j] = -1;
     if (!need[j]) continue;
@@ -349,6 +380,7 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nd, const int64_t 
 }
 
 static void prog_free(prog *P) {
+  free(P->lc);
   free(P->opi);
   free(P->live);
   free(P->ops);

@@ -146,3 +146,25 @@ RED_ALL(f32, float, 1) RED_ALL(f64, double, 1)
   [MN_RED_MAXABS][MN_DT_##S] = r_maxabs_##S,
 const mn_reduce_fn mn_reduce_table[MN_NREDUCE][MN_NDTYPE] = {
   RED_ROW(b) RED_ROW(i32) RED_ROW(i64) RED_ROW(f32) RED_ROW(f64)};
+
+/* ---- fused linear combinations (see fuse.h) ---- */
+#include "fuse.h"
+#define LC_K(T, K) \
+  static void lc_##T##_##K(int64_t n, const double *cd, const void *const *pv, int post_op, double postd, void *o_) { \
+    const T *p[K]; T c[K]; T *o = (T *)o_; T post = (T)postd; \
+    for (int j = 0; j < K; j++) { p[j] = (const T *)pv[j]; c[j] = (T)cd[j]; } \
+    if (post_op == 2) { for (int64_t i = 0; i < n; i++) { T acc = c[0] * p[0][i]; \
+        for (int j = 1; j < K; j++) { acc = acc + c[j] * p[j][i]; } o[i] = acc / post; } } \
+    else if (post_op == 1) { for (int64_t i = 0; i < n; i++) { T acc = c[0] * p[0][i]; \
+        for (int j = 1; j < K; j++) { acc = acc + c[j] * p[j][i]; } o[i] = post * acc; } } \
+    else { for (int64_t i = 0; i < n; i++) { T acc = c[0] * p[0][i]; \
+        for (int j = 1; j < K; j++) { acc = acc + c[j] * p[j][i]; } o[i] = acc; } } }
+#define LC_ALL(T) LC_K(T, 1) LC_K(T, 2) LC_K(T, 3) LC_K(T, 4) LC_K(T, 5) LC_K(T, 6) LC_K(T, 7) LC_K(T, 8)
+LC_ALL(double) LC_ALL(float)
+typedef void (*lc_fn)(int64_t, const double *, const void *const *, int, double, void *);
+static const lc_fn lc_f64[9] = {0, lc_double_1, lc_double_2, lc_double_3, lc_double_4, lc_double_5, lc_double_6, lc_double_7, lc_double_8};
+static const lc_fn lc_f32[9] = {0, lc_float_1, lc_float_2, lc_float_3, lc_float_4, lc_float_5, lc_float_6, lc_float_7, lc_float_8};
+
+void mn_lincomb_run(mn_dtype t, int64_t n, const mn_lincomb *lc, const void *const *p, void *out) {
+  (t == MN_FLOAT64 ? lc_f64 : lc_f32)[lc->n](n, lc->coef, p, lc->post_op, lc->post, out);
+}
