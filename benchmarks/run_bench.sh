@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# make bench: the foundation benchmark at 1 and 2 ranks (one OpenMP thread
+# per rank, so ranks = cores used). JSON lines go to stdout and to
+# benchmarks/results/core.jsonl.
+set -euo pipefail
+BUILD=${1:-build}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMP_NUM_THREADS=1
+mkdir -p benchmarks/results
+out=benchmarks/results/core.jsonl
+: > "$out"
+for np in 1 2; do
+  timeout -k 5 600 mpiexec -n "$np" --bind-to core "$BUILD/benchmarks/bench_core" "${@:2}" | tee -a "$out"
+done

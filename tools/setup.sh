@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Install what maniple needs on a Debian machine, skipping what is present:
+# Debian packages with apt-get, Python packages into .venv with pip.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+debs=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libmetis-dev python3-venv)
+missing=()
+for p in "${debs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv"
+  "$PY" -m venv .venv
+fi
+pkgs=(numpy pytest)
+need=()
+for p in "${pkgs[@]}"; do
+  .venv/bin/python -c "import $p" 2>/dev/null || need+=("$p")
+done
+if ((${#need[@]})); then
+  echo "setup: pip installing ${need[*]} into .venv"
+  .venv/bin/pip install -q --disable-pip-version-check "${need[@]}"
+fi
