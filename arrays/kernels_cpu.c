@@ -123,7 +123,10 @@ void mn_acc_merge(mn_reduce_op op, mn_dtype t, mn_acc *a, const mn_acc *b) {
       mn_acc v; v.has = 1; v.idx = f0 + i; \
       if (ISF) { v.f = (double)x[i]; v.i = 0; } else { v.i = (int64_t)x[i]; v.f = 0; } \
       if (!acc->has) { *acc = v; continue; } \
-      if (ISF ? better_f(OP, v.f, acc->f) : better_i(OP, v.i, acc->i)) { acc->f = v.f; acc->i = v.i; acc->idx = v.idx; } \
+      /* cells are not visited in index order: ties go to the lower index */ \
+      int eq_ = ISF ? (v.f == acc->f || (v.f != v.f && acc->f != acc->f)) : v.i == acc->i; \
+      if ((ISF ? better_f(OP, v.f, acc->f) : better_i(OP, v.i, acc->i)) || (eq_ && v.idx < acc->idx)) { \
+        acc->f = v.f; acc->i = v.i; acc->idx = v.idx; } \
       acc->has++; } }
 #define RED_MAXABS(S, T, ISF) \
   static void r_maxabs_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \

@@ -98,7 +98,8 @@ MN_INTDIV(i32, int32_t, uint32_t) MN_INTDIV(i64, int64_t, uint64_t)
 #define MN_FLTDIV(S, T, F) \
   MN_HD static inline T mn_k_mod_##S(T a, T b) { \
     T r = F(fmod)(a, b); \
-    if (r != 0 && ((r < 0) != (b < 0))) r += b; \
+    if (r != 0) { if ((r < 0) != (b < 0)) r += b; } \
+    else r = F(copysign)((T)0, b); /* a zero takes the divisor's sign */ \
     return r; } \
   MN_HD static inline T mn_k_floordiv_##S(T a, T b) { /* as npy_divmod */ \
     if (b == 0) return a / b; \
