@@ -5,6 +5,7 @@
 #include "expr_impl.h"
 #include "kernels/table.h"
 #include "fuse.h"
+#include "stream.h"
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -42,6 +43,7 @@ typedef struct {
   mn_dtype odt;
   int reduce;
   mn_reduce_op rop;
+  int stream;          /* output too large for cache: fused sums stream it */
 } prog;
 
 typedef struct {
@@ -134,7 +136,7 @@ static void run_cell(const prog *P, const cell *C, char *scratch_all, size_t scr
           if (P->lc[j].n) {
             const void *tp[MN_LC_MAX];
             for (int q = 0; q < P->lc[j].n; q++) tp[q] = val[P->lc[j].term[q]];
-            mn_lincomb_run(n->ct, len, &P->lc[j], tp, dst);
+            mn_lincomb_run(n->ct, len, &P->lc[j], tp, dst, P->stream && dst != slot);
           } else {
             mn_binary_table[n->op][n->ct](len, val[n->a], val[n->b], dst);
           }
@@ -167,6 +169,7 @@ static void run_cell(const prog *P, const cell *C, char *scratch_all, size_t scr
       if (C->outst[nd - 1] == 1) memcpy(o, src, (size_t)len * oes);
       else strided_store(len, src, oes, o, C->outst[nd - 1]);
     }
+    if (P->stream) mn_stream_fence();
   }
 }
 
@@ -311,6 +314,18 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
   return err;
 }
 
+/* Outputs at least this large (bytes per rank) are written with streaming
+ * stores; MN_STREAM_MIN_BYTES overrides (0 = always, -1 = never). */
+static double stream_min_bytes(void) {
+  static double v = -2;
+  if (v == -2) {
+    const char *s = getenv("MN_STREAM_MIN_BYTES");
+    v = s && *s ? atof(s) : 16.0 * 1024 * 1024;
+    if (v < 0) v = 1e300;
+  }
+  return v;
+}
+
 static int nthreads_max(void) {
 #ifdef _OPENMP
   return omp_get_max_threads();
@@ -431,6 +446,10 @@ int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
     }
   }
   if (alias) err = mn_agree(e->ctx, err); /* the only rank-local failure */
+  /* streaming stores pay off on long runs (a triad), not on short rows
+   * read back by the next sweep (a stencil): measured in bench_core */
+  P.stream = !alias && haveR && ond > 0 && (double)mn_box_size(ond, Rcnt) * (double)oes >= stream_min_bytes() &&
+             Rcnt[ond - 1] >= 32768;
   if (!err) err = execute(&P, &out->map, out->buf->lay, dst, st, NULL, nthreads_max());
   if (!err && tmp) {
     int64_t ost[MN_MAXDIM];

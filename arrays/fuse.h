@@ -15,6 +15,7 @@ typedef struct {
 /* If node j heads a fusable chain, fill lc, mark the nodes it swallows in
  * absorbed[] and return 1. uses[] counts references among live nodes. */
 int mn_fuse_node(const mn_expr *e, const int *uses, int j, mn_lincomb *lc, int *absorbed);
-/* out[i] = post(sum_j coef[j] * p[j][i]) in evaluation order. */
-void mn_lincomb_run(mn_dtype t, int64_t n, const mn_lincomb *lc, const void *const *p, void *out);
+/* out[i] = post(sum_j coef[j] * p[j][i]) in evaluation order; nt writes
+ * out with non-temporal stores (see stream.h). */
+void mn_lincomb_run(mn_dtype t, int64_t n, const mn_lincomb *lc, const void *const *p, void *out, int nt);
 #endif
