@@ -5,27 +5,12 @@
 #include <maniple/mn_array.h>
 #include <stdarg.h>
 
-/* ---- errors ---- */
-/* Record an error with its message; returns code. */
-int mn_error(int code, const char *file, int line, const char *func,
-             const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-/* Append a file:line frame to the current message; returns code. */
-int mn_trace(int code, const char *file, int line, const char *func);
+/* ---- errors (mn_error, mn_trace, MN_ERR, MN_CHECK, MN_CALL: mn_core.h) ---- */
 const char *mn_errmsg(void);
 /* Collective agreement: every rank passes its local code; all return the
  * code (and message) of the lowest failing rank, or 0. */
 int mn_agree(mn_ctx *ctx, int code);
 
-#define MN_ERR(code, ...) mn_error((code), __FILE__, __LINE__, __func__, __VA_ARGS__)
-#define MN_CHECK(cond, code, ...) \
-  do { if (!(cond)) return MN_ERR((code), __VA_ARGS__); } while (0)
-#define MN_CALL(expr) \
-  do { int mn_e_ = (expr); \
-       if (mn_e_) return mn_trace(mn_e_, __FILE__, __LINE__, __func__); } while (0)
 /* Jump to a cleanup label instead of returning. */
 #define MN_CALLG(err, expr, label) \
   do { (err) = (expr); \

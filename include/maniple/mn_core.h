@@ -67,6 +67,25 @@ void mn_ctx_set_verbose(mn_ctx *ctx, int on);
 /* Number of cached communication plans, and how often the cache was hit. */
 void mn_ctx_plan_stats(const mn_ctx *ctx, int *cached, long *hits, long *misses);
 
+/* Raising and propagating errors, for maniple and for code built on it (as
+ * PETSc's SETERRQ / PetscCall):
+ *   MN_CHECK(n > 0, MN_ERR_ARG, "n = %d must be positive", n);
+ *   MN_CALL(mn_array_fill(a, mn_scalar_f64(0)));
+ * mn_error records "CODE: message\n  at file:line (func)" and returns code;
+ * mn_trace appends a "from file:line" frame. */
+int mn_error(int code, const char *file, int line, const char *func, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+int mn_trace(int code, const char *file, int line, const char *func);
+#define MN_ERR(code, ...) mn_error((code), __FILE__, __LINE__, __func__, __VA_ARGS__)
+#define MN_CHECK(cond, code, ...) \
+  do { if (!(cond)) return MN_ERR((code), __VA_ARGS__); } while (0)
+#define MN_CALL(expr) \
+  do { int mn_e_ = (expr); \
+       if (mn_e_) return mn_trace(mn_e_, __FILE__, __LINE__, __func__); } while (0)
+
 /* CUDA backend helpers, present in every build: without the backend
  * compiled in, the count is 0 and the reason says why. */
 int mn_cuda_device_count(int *count, const char **reason);
