@@ -40,6 +40,9 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
     const char *why = "";
     mn_cuda_device_count(&n, &why);
     if (n == 0) err = MN_ERR(MN_ERR_BACKEND, "CUDA backend requested but unavailable: %s", why);
+    /* refuse rather than silently compute on the host */
+    else err = MN_ERR(MN_ERR_NOTIMPL, "arrays resident on the CUDA device are not implemented yet "
+                      "(%d device(s) found; the CUDA kernels and cuBLAS wrappers are built and tested by t_cuda)", n);
   }
   err = mn_agree(c, err);
   if (err) {

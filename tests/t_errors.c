@@ -6,7 +6,8 @@
  * dtype errors, bad slices and indices (also given on one rank only), axis
  * errors, halo exchange without a halo, and bad .npy files (missing, bad
  * magic, truncated, unsupported dtypes, Fortran order, big-endian, bad bool
- * bytes, unwritable path). The library still works afterwards. */
+ * bytes, unwritable path), and a CUDA context where none can run. The
+ * library still works afterwards. */
 #include "mn_test.h"
 #include <stdarg.h>
 
@@ -441,8 +442,28 @@ static void test_npy(mn_ctx *ctx) {
   mn_array_destroy(&g);
 }
 
+/* A CUDA context is refused on every rank, never silently run on the host:
+ * without a device (MN_ERR_BACKEND) or, until device arrays exist, with one
+ * (MN_ERR_NOTIMPL); a bad backend code is MN_ERR_ARG naming it. */
+static void test_backend(void) {
+  int n = 0;
+  const char *why = "";
+  mn_cuda_device_count(&n, &why);
+  int least = 0;
+  MPI_Allreduce(&n, &least, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  mn_ctx *c = NULL;
+  int rc = mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CUDA, &c);
+  if (least == 0) EXPECT_ERR(rc, MN_ERR_BACKEND, "CUDA context without a device", "CUDA");
+  else EXPECT_ERR(rc, MN_ERR_NOTIMPL, "CUDA context with a device", "CUDA");
+  T_CHECK(c == NULL, "failed context creation left a handle");
+  rc = mn_ctx_create(MPI_COMM_WORLD, (mn_backend)7, &c);
+  EXPECT_ERR(rc, MN_ERR_ARG, "unknown backend", "7");
+  T_CHECK(c == NULL, "failed context creation left a handle");
+}
+
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
+  test_backend();
   nranks = mn_ctx_size(ctx);
   const char *td = getenv("MN_TEST_TMP");
   snprintf(tmpdir, sizeof tmpdir, "%s", td && *td ? td : ".");
