@@ -58,12 +58,22 @@ int mn_ctx_destroy(mn_ctx **ctx) {
   if (!ctx || !*ctx) return MN_SUCCESS;
   mn_ctx *c = *ctx;
   mn_cache_destroy(c);
+  mn_free(c->scratch);
   int fin = 0;
   MPI_Finalized(&fin);
   if (!fin) MPI_Comm_free(&c->comm);
   free(c);
   *ctx = NULL;
   return MN_SUCCESS;
+}
+
+char *mn_ctx_scratch(mn_ctx *ctx, size_t n) {
+  if (n > ctx->scratch_size) {
+    mn_free(ctx->scratch);
+    ctx->scratch = mn_malloc(n);
+    ctx->scratch_size = ctx->scratch ? n : 0;
+  }
+  return ctx->scratch;
 }
 
 int mn_ctx_rank(const mn_ctx *ctx) { return ctx->rank; }

@@ -12,7 +12,7 @@
 #include <omp.h>
 #endif
 
-enum { BLK = 512, MAXPIECES = 64, MAXOPS = 40 };
+enum { BLK = 512, MAXOPS = 40 };
 
 typedef struct {
   int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], st[MN_MAXDIM];
@@ -25,7 +25,7 @@ typedef struct {
   mn_map bmap;
   mn_plan *plan;
   int np;
-  piece pc[MAXPIECES];
+  piece *pc;           /* local part and one per sending rank */
 } operand;
 
 typedef struct {
@@ -39,6 +39,7 @@ typedef struct {
   int nlive;
   int nd;
   int64_t cstride[MN_MAXDIM]; /* C-order strides of the iteration shape */
+  int64_t lastext;     /* extent of the last iteration axis (1 for 0-d) */
   /* output (eval) or reduction */
   mn_dtype odt;
   int reduce;
@@ -206,6 +207,8 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
     if (err) break;
     op->np = 0;
     if (!haveR) continue;
+    op->pc = malloc(sizeof(piece) * (size_t)(1 + op->plan->nrecv));
+    if (!op->pc) { err = MN_ERR(MN_ERR_MEM, "cannot allocate %d pieces", 1 + op->plan->nrecv); break; }
     piece lp;
     int64_t olo[MN_MAXDIM], ocnt[MN_MAXDIM];
     if (mn_map_owned_box(&op->bmap, x->buf->lay, ctx->rank, olo, ocnt) &&
@@ -217,7 +220,6 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
     }
     size_t es = es_of(x->dtype);
     for (int m = 0; m < op->plan->nrecv; m++) {
-      if (op->np == MAXPIECES) { err = MN_ERR(MN_ERR_NOTIMPL, "operand spans more than %d ranks in one box", MAXPIECES); break; }
       const mn_msg *r = &op->plan->recvs[m];
       piece *p = &op->pc[op->np++];
       p->local = 0;
@@ -233,7 +235,8 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
   int ncut[MN_MAXDIM] = {0};
   int64_t ncells = haveR ? 1 : 0;
   for (int d = 0; d < nd && !err && haveR; d++) {
-    int cap = 2 + 2 * MAXPIECES * (P->nops ? P->nops : 1);
+    int cap = 2;
+    for (int i = 0; i < P->nops; i++) cap += 2 * P->ops[i].np;
     cuts[d] = malloc(sizeof(int64_t) * (size_t)cap);
     if (!cuts[d]) { err = MN_ERR(MN_ERR_MEM, "cannot allocate cell cuts"); break; }
     int k = 0;
@@ -254,23 +257,23 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
   /* scratch per thread: value pointers, one slot per node, one spare */
   size_t per = sizeof(char *) * (size_t)e->n + (size_t)(e->n + 1) * BLK * 8;
   per = (per + 63) / 64 * 64;
-  char *scratch = err ? NULL : mn_malloc(per * (size_t)nthreads);
+  char *scratch = err ? NULL : mn_ctx_scratch(ctx, per * (size_t)nthreads);
   if (!err && !scratch) err = MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes of scratch", per * (size_t)nthreads);
-  if (!err) /* scalar blocks */
-    for (int t = 0; t < nthreads; t++)
-      for (int k = 0; k < P->nlive; k++) {
-        const mn_node *n = &e->v[P->live[k]];
-        if (n->kind != MN_N_SCALAR) continue;
-        char *slot = scratch + (size_t)t * per + sizeof(char *) * (size_t)e->n + (size_t)P->live[k] * BLK * 8;
-        size_t es = es_of(n->dtype);
-        for (int i = 0; i < BLK; i++) {
-          if (n->dtype == MN_FLOAT64) memcpy(slot + i * es, &n->s.v.f, es);
-          else if (n->dtype == MN_FLOAT32) { float f = (float)n->s.v.f; memcpy(slot + i * es, &f, es); }
-          else if (n->dtype == MN_INT64) memcpy(slot + i * es, &n->s.v.i, es);
-          else if (n->dtype == MN_INT32) { int32_t v = (int32_t)n->s.v.i; memcpy(slot + i * es, &v, es); }
-          else { uint8_t v = (uint8_t)(n->s.v.i != 0); memcpy(slot + i * es, &v, es); }
-        }
+  /* scalar blocks, as long as the longest row needs */
+  int64_t fill = P->lastext < BLK ? P->lastext : BLK;
+  for (int t = 0; !err && t < nthreads; t++)
+    for (int k = 0; k < P->nlive; k++) {
+      const mn_node *n = &e->v[P->live[k]];
+      if (n->kind != MN_N_SCALAR) continue;
+      char *slot = scratch + (size_t)t * per + sizeof(char *) * (size_t)e->n + (size_t)P->live[k] * BLK * 8;
+      switch (n->dtype) {
+      case MN_FLOAT64: for (int64_t i = 0; i < fill; i++) ((double *)slot)[i] = n->s.v.f; break;
+      case MN_FLOAT32: for (int64_t i = 0; i < fill; i++) ((float *)slot)[i] = (float)n->s.v.f; break;
+      case MN_INT64: for (int64_t i = 0; i < fill; i++) ((int64_t *)slot)[i] = n->s.v.i; break;
+      case MN_INT32: for (int64_t i = 0; i < fill; i++) ((int32_t *)slot)[i] = (int32_t)n->s.v.i; break;
+      default: memset(slot, n->s.v.i != 0, (size_t)fill); break;
       }
+    }
   /* two passes: cells with only local pieces, then (after end) the rest */
   for (int pass = 0; pass < 2 && !err; pass++) {
     if (pass == 1)
@@ -308,9 +311,12 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
   if (err) /* complete any plan still in flight so no message is left behind */
     for (int i = 0; i < P->nops; i++)
       if (P->ops[i].plan && P->ops[i].plan->active) mn_plan_end(P->ops[i].plan);
-  for (int i = 0; i < P->nops; i++) mn_plan_destroy(&P->ops[i].plan);
+  for (int i = 0; i < P->nops; i++) {
+    mn_plan_destroy(&P->ops[i].plan);
+    free(P->ops[i].pc);
+    P->ops[i].pc = NULL;
+  }
   for (int d = 0; d < nd; d++) free(cuts[d]);
-  mn_free(scratch);
   return err;
 }
 
@@ -341,6 +347,7 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nd, const int64_t 
   P->nd = nd;
   int64_t s = 1;
   for (int d = nd - 1; d >= 0; d--) { P->cstride[d] = s; s *= shape[d]; }
+  P->lastext = nd ? shape[nd - 1] : 1;
   P->opi = malloc(sizeof(int) * (size_t)e->n);
   P->live = malloc(sizeof(int) * (size_t)e->n);
   int *need = calloc((size_t)e->n, sizeof(int));

@@ -34,7 +34,11 @@ struct mn_ctx_s {
   int verbose;
   mn_plan_cache *cache;
   long plan_hits, plan_misses;
+  char *scratch;        /* evaluator work space, kept between calls */
+  size_t scratch_size;
 };
+/* At least n bytes of the context's scratch (contents not kept). */
+char *mn_ctx_scratch(mn_ctx *ctx, size_t n);
 
 /* ---- layouts ---- */
 struct mn_layout_s {
