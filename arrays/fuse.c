@@ -71,5 +71,7 @@ int mn_fuse_node(const mn_expr *e, const int *uses, int j, mn_lincomb *lc, int *
   }
   if (chain != j) absorbed[chain] = 1;
   flatten(e, uses, chain, t, lc, absorbed, 1);
+  lc->unit = 1;
+  for (int q = 0; q < lc->n; q++) lc->unit &= lc->coef[q] == 1.0;
   return 1;
 }

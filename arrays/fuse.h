@@ -8,6 +8,7 @@ typedef struct {
   int n;                    /* terms */
   int term[MN_LC_MAX];      /* leaf nodes, in evaluation order */
   double coef[MN_LC_MAX];   /* +-1 or +-scalar */
+  int unit;                 /* every coefficient is exactly 1 */
   int post_op;              /* 0 none, 1 multiply, 2 divide */
   double post;
 } mn_lincomb;

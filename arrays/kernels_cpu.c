@@ -152,8 +152,16 @@ const mn_reduce_fn mn_reduce_table[MN_NREDUCE][MN_NDTYPE] = {
 
 /* ---- fused linear combinations (see fuse.h) ---- */
 #include "fuse.h"
+/* AVX2 clones where the compiler and CPU have them: the fused sums are
+ * compute-bound at two lanes */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define LC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define LC_CLONES
+#endif
 #define LC_K(T, K) \
-  static void lc_##T##_##K(int64_t n, const double *cd, const void *const *pv, int post_op, double postd, void *o_) { \
+  LC_CLONES static void lc_##T##_##K(int64_t n, const double *cd, const void *const *pv, int post_op, double postd, \
+                                     void *o_) { \
     const T *p[K]; T c[K]; T *o = (T *)o_; T post = (T)postd; \
     for (int j = 0; j < K; j++) { p[j] = (const T *)pv[j]; c[j] = (T)cd[j]; } \
     if (post_op == 2) { for (int64_t i = 0; i < n; i++) { T acc = c[0] * p[0][i]; \
@@ -161,12 +169,25 @@ const mn_reduce_fn mn_reduce_table[MN_NREDUCE][MN_NDTYPE] = {
     else if (post_op == 1) { for (int64_t i = 0; i < n; i++) { T acc = c[0] * p[0][i]; \
         for (int j = 1; j < K; j++) { acc = acc + c[j] * p[j][i]; } o[i] = post * acc; } } \
     else { for (int64_t i = 0; i < n; i++) { T acc = c[0] * p[0][i]; \
-        for (int j = 1; j < K; j++) { acc = acc + c[j] * p[j][i]; } o[i] = acc; } } }
+        for (int j = 1; j < K; j++) { acc = acc + c[j] * p[j][i]; } o[i] = acc; } } } \
+  /* all coefficients 1: the same sums without the exact multiplications */ \
+  LC_CLONES static void lcs_##T##_##K(int64_t n, const double *cd, const void *const *pv, int post_op, double postd, \
+                                      void *o_) { \
+    const T *p[K]; T *o = (T *)o_; T post = (T)postd; (void)cd; \
+    for (int j = 0; j < K; j++) p[j] = (const T *)pv[j]; \
+    if (post_op == 2) { for (int64_t i = 0; i < n; i++) { T acc = p[0][i]; \
+        for (int j = 1; j < K; j++) { acc = acc + p[j][i]; } o[i] = acc / post; } } \
+    else if (post_op == 1) { for (int64_t i = 0; i < n; i++) { T acc = p[0][i]; \
+        for (int j = 1; j < K; j++) { acc = acc + p[j][i]; } o[i] = post * acc; } } \
+    else { for (int64_t i = 0; i < n; i++) { T acc = p[0][i]; \
+        for (int j = 1; j < K; j++) { acc = acc + p[j][i]; } o[i] = acc; } } }
 #define LC_ALL(T) LC_K(T, 1) LC_K(T, 2) LC_K(T, 3) LC_K(T, 4) LC_K(T, 5) LC_K(T, 6) LC_K(T, 7) LC_K(T, 8)
 LC_ALL(double) LC_ALL(float)
 typedef void (*lc_fn)(int64_t, const double *, const void *const *, int, double, void *);
 static const lc_fn lc_f64[9] = {0, lc_double_1, lc_double_2, lc_double_3, lc_double_4, lc_double_5, lc_double_6, lc_double_7, lc_double_8};
 static const lc_fn lc_f32[9] = {0, lc_float_1, lc_float_2, lc_float_3, lc_float_4, lc_float_5, lc_float_6, lc_float_7, lc_float_8};
+static const lc_fn lcs_f64[9] = {0, lcs_double_1, lcs_double_2, lcs_double_3, lcs_double_4, lcs_double_5, lcs_double_6, lcs_double_7, lcs_double_8};
+static const lc_fn lcs_f32[9] = {0, lcs_float_1, lcs_float_2, lcs_float_3, lcs_float_4, lcs_float_5, lcs_float_6, lcs_float_7, lcs_float_8};
 
 /* The same sums written with non-temporal stores, vectorised by hand: the
  * lanes do exactly the scalar operations, so results are identical. */
@@ -209,5 +230,6 @@ void mn_lincomb_run(mn_dtype t, int64_t n, const mn_lincomb *lc, const void *con
   }
 #endif
   (void)nt;
-  (t == MN_FLOAT64 ? lc_f64 : lc_f32)[lc->n](n, lc->coef, p, lc->post_op, lc->post, out);
+  const lc_fn *tab = lc->unit ? (t == MN_FLOAT64 ? lcs_f64 : lcs_f32) : (t == MN_FLOAT64 ? lc_f64 : lc_f32);
+  tab[lc->n](n, lc->coef, p, lc->post_op, lc->post, out);
 }
