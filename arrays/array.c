@@ -84,6 +84,35 @@ int mn_map_owned_box(const mn_map *m, const mn_layout *lay, int rank,
   return !empty;
 }
 
+int mn_map_box_owners(const mn_map *m, const mn_layout *lay, const int64_t *lo, const int64_t *cnt, int *ranks) {
+  for (int k = 0; k < m->ndim; k++)
+    if (cnt[k] <= 0) return 0;
+  if (lay->kind == MN_LAYOUT_ROOT) { ranks[0] = lay->root; return 1; }
+  int c0[MN_MAXDIM], c1[MN_MAXDIM], mapped[MN_MAXDIM] = {0};
+  for (int k = 0; k < m->ndim; k++) {
+    int b = m->bax[k];
+    if (b < 0) continue;
+    mapped[b] = 1;
+    int64_t g0 = m->start[k] + m->step[k] * lo[k], g1 = m->start[k] + m->step[k] * (lo[k] + cnt[k] - 1);
+    if (g0 > g1) { int64_t t = g0; g0 = g1; g1 = t; }
+    c0[b] = mn_split_owner(lay->shape[b], lay->dims[b], g0);
+    c1[b] = mn_split_owner(lay->shape[b], lay->dims[b], g1);
+  }
+  for (int b = 0; b < m->bndim; b++)
+    if (!mapped[b]) c0[b] = c1[b] = mn_split_owner(lay->shape[b], lay->dims[b], m->fixed[b]);
+  /* the product of coordinate ranges, in increasing rank order */
+  int c[MN_MAXDIM], n = 0;
+  for (int b = 0; b < m->bndim; b++) c[b] = c0[b];
+  for (;;) {
+    ranks[n++] = mn_layout_rank_of(lay, c);
+    int b = m->bndim - 1;
+    while (b >= 0 && c[b] == c1[b]) { c[b] = c0[b]; b--; }
+    if (b < 0) break;
+    c[b]++;
+  }
+  return n;
+}
+
 int mn_map_broadcast(const mn_map *m, int ndim, const int64_t *shape, mn_map *out) {
   MN_CHECK(ndim >= m->ndim, MN_ERR_SHAPE,
            "cannot broadcast a %d-d operand to %d dimensions", m->ndim, ndim);

@@ -103,6 +103,11 @@ static inline char *mn_buf_ptr(const mn_buf *b, const int64_t *g) {
  * rank owns. Returns 0 (and zero counts) when empty. */
 int mn_map_owned_box(const mn_map *m, const mn_layout *lay, int rank,
                      int64_t *lo, int64_t *cnt);
+/* Ranks owning any element of the image of the iteration box (lo, cnt)
+ * under m, in increasing order (ranks holds at least the context size);
+ * returns their number. Only ranks whose blocks meet the box are listed,
+ * so plans cost O(neighbours), not O(ranks). */
+int mn_map_box_owners(const mn_map *m, const mn_layout *lay, const int64_t *lo, const int64_t *cnt, int *ranks);
 /* Map broadcast into an iteration space of ndim dims / shape (right-aligned,
  * NumPy rules); error if not broadcastable. */
 int mn_map_broadcast(const mn_map *m, int ndim, const int64_t *shape,

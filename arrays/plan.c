@@ -201,12 +201,15 @@ static int build_align(mn_ctx *ctx, const mn_map *m, const mn_buf *b,
   int haveR = mn_map_owned_box(am, alay, me, Rlo, Rcnt);
   int haveO = mn_map_owned_box(m, b->lay, me, Olo, Ocnt);
   mn_map_strides(m, b, st);
-  /* TODO(scale): enumerate only the ranks whose boxes meet ours per axis */
-  for (int q = 0; q < P; q++) {
-    if (q == me) continue;
+  /* candidates: owners of the operand elements my box reads, and owners of
+   * the iteration boxes that read the operand elements I hold */
+  int *cand = malloc(sizeof(int) * (size_t)P);
+  if (!cand) { mn_plan_free(p); return MN_ERR(MN_ERR_MEM, "cannot allocate %d ranks", P); }
+  int nc = haveR ? mn_map_box_owners(m, b->lay, Rlo, Rcnt, cand) : 0;
+  for (int i = 0; i < nc; i++) {
+    int q = cand[i];
     int64_t qlo[MN_MAXDIM], qcnt[MN_MAXDIM];
-    if (haveR && mn_map_owned_box(m, b->lay, q, qlo, qcnt) &&
-        mn_box_intersect(nd, Rlo, Rcnt, qlo, qcnt, lo, cnt)) {
+    if (q != me && mn_map_owned_box(m, b->lay, q, qlo, qcnt) && mn_box_intersect(nd, Rlo, Rcnt, qlo, qcnt, lo, cnt)) {
       mn_msg *r = &p->recvs[p->nrecv++];
       r->peer = q;
       r->tag = tag;
@@ -215,8 +218,12 @@ static int build_align(mn_ctx *ctx, const mn_map *m, const mn_buf *b,
       memcpy(r->ilo, lo, sizeof lo);
       memcpy(r->cnt, cnt, sizeof cnt);
     }
-    if (haveO && mn_map_owned_box(am, alay, q, qlo, qcnt) &&
-        mn_box_intersect(nd, Olo, Ocnt, qlo, qcnt, lo, cnt)) {
+  }
+  nc = haveO ? mn_map_box_owners(am, alay, Olo, Ocnt, cand) : 0;
+  for (int i = 0; i < nc; i++) {
+    int q = cand[i];
+    int64_t qlo[MN_MAXDIM], qcnt[MN_MAXDIM];
+    if (q != me && mn_map_owned_box(am, alay, q, qlo, qcnt) && mn_box_intersect(nd, Olo, Ocnt, qlo, qcnt, lo, cnt)) {
       mn_msg *s = &p->sends[p->nsend++];
       s->peer = q;
       s->tag = tag;
@@ -228,6 +235,7 @@ static int build_align(mn_ctx *ctx, const mn_map *m, const mn_buf *b,
       s->mem_off = (mn_map_ptr(m, b, lo) - b->data) / (int64_t)p->elsize;
     }
   }
+  free(cand);
   int err = mn_plan_alloc(p);
   if (err) { mn_plan_free(p); return mn_trace(err, __FILE__, __LINE__, __func__); }
   *out = p;
