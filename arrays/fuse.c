@@ -35,13 +35,16 @@ static int is_chain(const mn_expr *e, int j, mn_dtype t) {
   return n->kind == MN_N_BINARY && (n->op == MN_OP_ADD || n->op == MN_OP_SUB) && n->ct == t;
 }
 
-/* flatten the left-deep chain at j into lc (terms in evaluation order) */
-static void flatten(const mn_expr *e, const int *uses, int j, mn_dtype t, mn_lincomb *lc, int *absorbed, int top) {
+/* Flatten the left-deep chain at j into lc (terms in evaluation order).
+ * links counts the chain nodes taken so far, this one included; a chain of
+ * L links has L + 1 terms, so at most MN_LC_MAX - 1 links are taken and a
+ * longer chain's lower part stays a term (it fuses on its own). */
+static void flatten(const mn_expr *e, const int *uses, int j, mn_dtype t, mn_lincomb *lc, int *absorbed, int links) {
   const mn_node *n = &e->v[j];
   int left = n->a;
-  if (is_chain(e, left, t) && uses[left] == 1 && lc->n < MN_LC_MAX - 1 - 1) {
+  if (is_chain(e, left, t) && uses[left] == 1 && links + 1 <= MN_LC_MAX - 1) {
     absorbed[left] = 1;
-    flatten(e, uses, left, t, lc, absorbed, 0);
+    flatten(e, uses, left, t, lc, absorbed, links + 1);
   } else {
     term(e, uses, left, 1.0, &lc->term[lc->n], &lc->coef[lc->n]);
     if (lc->term[lc->n] != left) absorbed[left] = 1;
@@ -50,7 +53,6 @@ static void flatten(const mn_expr *e, const int *uses, int j, mn_dtype t, mn_lin
   term(e, uses, n->b, n->op == MN_OP_SUB ? -1.0 : 1.0, &lc->term[lc->n], &lc->coef[lc->n]);
   if (lc->term[lc->n] != n->b) absorbed[n->b] = 1;
   lc->n++;
-  (void)top;
 }
 
 int mn_fuse_node(const mn_expr *e, const int *uses, int j, mn_lincomb *lc, int *absorbed) {
