@@ -44,9 +44,9 @@ static int fill_by_index(mn_array *a, value_fn fn, const double *par) {
 
 static double f_arange(int64_t k, const double *p) { return p[0] + (double)k * p[1]; }
 static double f_linspace(int64_t k, const double *p) {
-  /* exact end point, as NumPy: last value is stop when endpoint */
-  if (p[3] && k == (int64_t)p[2] - 1) return p[1];
-  return p[0] + (double)k * p[4];
+  /* exact end point, as NumPy: last value is stop when endpoint (n > 1) */
+  double v = (p[3] && k > 0 && k == (int64_t)p[2] - 1) ? p[1] : p[0] + (double)k * p[4];
+  return p[5] ? floor(v) : v; /* integer dtypes floor, as NumPy 2 */
 }
 static double f_uniform(int64_t k, const double *p) {
   uint64_t seed;
@@ -73,7 +73,9 @@ int mn_array_linspace(mn_array *a, double start, double stop, int endpoint) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
   int64_t n = mn_array_size(a);
   int64_t div = endpoint ? n - 1 : n;
-  double p[5] = {start, stop, (double)n, endpoint ? 1.0 : 0.0, div > 0 ? (stop - start) / (double)div : 0.0};
+  int isint = a->dtype == MN_INT32 || a->dtype == MN_INT64;
+  double p[6] = {start, stop, (double)n, endpoint ? 1.0 : 0.0, div > 0 ? (stop - start) / (double)div : 0.0,
+                 isint ? 1.0 : 0.0};
   MN_CALL(fill_by_index(a, f_linspace, p));
   return MN_SUCCESS;
 }
