@@ -203,8 +203,6 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
     const mn_array *x = e->v[op->node].arr;
     err = mn_plan_get_align(ctx, &op->bmap, x->buf, am, alay, 100 + i, &op->plan);
     if (err) break;
-    err = mn_plan_begin_mem(op->plan, x->buf->data, NULL);
-    if (err) break;
     op->np = 0;
     if (!haveR) continue;
     op->pc = malloc(sizeof(piece) * (size_t)(1 + op->plan->nrecv));
@@ -274,6 +272,11 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
       default: memset(slot, n->s.v.i != 0, (size_t)fill); break;
       }
     }
+  /* Everything that can fail on one rank alone is done: agree, exactly once
+   * per evaluation, before any message moves (no rank is left waiting). */
+  err = mn_agree(ctx, err);
+  for (int i = 0; i < P->nops && !err; i++)
+    err = mn_plan_begin_mem(P->ops[i].plan, e->v[P->ops[i].node].arr->buf->data, NULL);
   /* two passes: cells with only local pieces, then (after end) the rest */
   for (int pass = 0; pass < 2 && !err; pass++) {
     if (pass == 1)
@@ -408,8 +411,9 @@ static void prog_free(prog *P) {
   free(P->ops);
 }
 
-int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
-  MN_CHECK(e && out, MN_ERR_ARG, "NULL expression or output array");
+/* Per-rank argument checks of an evaluation (agreed by the caller). */
+static int check_eval(const mn_expr *e, int node, const mn_array *out) {
+  MN_CHECK(out, MN_ERR_ARG, "NULL output array");
   MN_CHECK(node >= 0 && node < e->n, MN_ERR_ARG, "expression node %d does not exist (have %d)", node, e->n);
   MN_CHECK(out->ctx == e->ctx, MN_ERR_ARG, "output belongs to another context");
   const mn_node *rn = &e->v[node];
@@ -425,9 +429,19 @@ int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
     mn_shape_str(out->map.ndim, out->map.shape, b, sizeof b);
     return MN_ERR(MN_ERR_SHAPE, "result of shape %s cannot be stored in an output of shape %s", a, b);
   }
+  return MN_SUCCESS;
+}
+
+int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
+  MN_CHECK(e, MN_ERR_ARG, "NULL expression"); /* no communicator to agree on */
+  int err = check_eval(e, node, out);
+  if (err) {
+    err = mn_agree(e->ctx, err); /* matches the agreement inside execute */
+    return mn_trace(err, __FILE__, __LINE__, __func__);
+  }
   int ond = out->map.ndim;
   prog P;
-  int err = prog_init(&P, e, node, ond, out->map.shape);
+  err = prog_init(&P, e, node, ond, out->map.shape);
   P.odt = out->dtype;
   /* an input reading out's buffer through another map must not see
    * partial results: compute into a temporary, then copy */
@@ -452,12 +466,12 @@ int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
       mn_map_strides(&out->map, out->buf, st);
     }
   }
-  if (alias) err = mn_agree(e->ctx, err); /* the only rank-local failure */
   /* streaming stores pay off on long runs (a triad), not on short rows
    * read back by the next sweep (a stencil): measured in bench_core */
   P.stream = !alias && haveR && ond > 0 && (double)mn_box_size(ond, Rcnt) * (double)oes >= stream_min_bytes() &&
              Rcnt[ond - 1] >= 32768;
-  if (!err) err = execute(&P, &out->map, out->buf->lay, dst, st, NULL, nthreads_max());
+  if (err) err = mn_agree(e->ctx, err); /* matches the agreement inside execute */
+  else err = execute(&P, &out->map, out->buf->lay, dst, st, NULL, nthreads_max());
   if (!err && tmp) {
     int64_t ost[MN_MAXDIM];
     mn_map_strides(&out->map, out->buf, ost);
@@ -501,14 +515,24 @@ int mn_acc_to_scalar(mn_reduce_op op, mn_dtype t, const mn_acc *acc, mn_scalar *
   return MN_SUCCESS;
 }
 
-int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result) {
-  MN_CHECK(e && result, MN_ERR_ARG, "NULL expression or result");
+static int check_reduce(const mn_expr *e, int node, mn_reduce_op op, const mn_scalar *result) {
+  MN_CHECK(result, MN_ERR_ARG, "NULL result");
   MN_CHECK(node >= 0 && node < e->n, MN_ERR_ARG, "expression node %d does not exist (have %d)", node, e->n);
   MN_CHECK(op >= 0 && op < MN_NREDUCE, MN_ERR_ARG, "unknown reduction %d", (int)op);
+  return MN_SUCCESS;
+}
+
+int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result) {
+  MN_CHECK(e, MN_ERR_ARG, "NULL expression"); /* no communicator to agree on */
+  int err = check_reduce(e, node, op, result);
+  if (err) {
+    err = mn_agree(e->ctx, err); /* matches the agreement inside execute */
+    return mn_trace(err, __FILE__, __LINE__, __func__);
+  }
   const mn_node *rn = &e->v[node];
   mn_dtype t = rn->dtype;
   prog P;
-  int err = prog_init(&P, e, node, rn->ndim, rn->shape);
+  err = prog_init(&P, e, node, rn->ndim, rn->shape);
   P.reduce = 1;
   P.rop = op;
   /* anchor: an input spanning the whole iteration space, else a block layout */
@@ -531,7 +555,8 @@ int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result) {
   mn_acc *accs = err ? NULL : malloc(sizeof(mn_acc) * (size_t)nt);
   if (!err && !accs) err = MN_ERR(MN_ERR_MEM, "cannot allocate accumulators");
   for (int i = 0; !err && i < nt; i++) mn_acc_init(op, t, &accs[i]);
-  if (!err) err = execute(&P, am, alay, NULL, NULL, accs, nt);
+  if (err) err = mn_agree(e->ctx, err); /* matches the agreement inside execute */
+  else err = execute(&P, am, alay, NULL, NULL, accs, nt);
   mn_acc acc;
   mn_acc_init(op, t, &acc);
   for (int i = 0; !err && i < nt; i++) mn_acc_merge(op, t, &acc, &accs[i]);

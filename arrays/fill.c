@@ -92,7 +92,8 @@ int mn_array_random(mn_array *a, mn_random_kind kind, uint64_t seed, double p1, 
   return MN_SUCCESS;
 }
 
-static int check_index(const mn_array *a, const int64_t *idx) {
+static int check_index(const mn_array *a, const int64_t *idx, const mn_scalar *value) {
+  MN_CHECK(value && (idx || a->map.ndim == 0), MN_ERR_ARG, "NULL index or result");
   for (int d = 0; d < a->map.ndim; d++)
     MN_CHECK(idx[d] >= 0 && idx[d] < a->map.shape[d], MN_ERR_INDEX,
              "index %lld out of range for axis %d with extent %lld", (long long)idx[d], d,
@@ -101,11 +102,10 @@ static int check_index(const mn_array *a, const int64_t *idx) {
 }
 
 int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value) {
-  MN_CHECK(a && value && (idx || a->map.ndim == 0), MN_ERR_ARG, "NULL array, index or result");
-  int err = mn_agree(a->ctx, check_index(a, idx));
+  MN_CHECK(a, MN_ERR_ARG, "NULL array"); /* no communicator to agree on */
+  int err = mn_agree(a->ctx, check_index(a, idx, value));
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
-  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], one[MN_MAXDIM];
-  for (int d = 0; d < a->map.ndim; d++) one[d] = 1;
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
   int owner = -1;
   /* the owner of one element: the rank whose owned box contains it */
   for (int q = 0; q < a->ctx->size && owner < 0; q++) {
@@ -114,7 +114,6 @@ int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value) {
     for (int d = 0; d < a->map.ndim && in; d++) in = idx[d] >= lo[d] && idx[d] < lo[d] + cnt[d];
     if (in) owner = q;
   }
-  (void)one;
   MN_CHECK(owner >= 0, MN_ERR_INDEX, "internal: element has no owner");
   union { double f; int64_t i; } v = {0};
   if (owner == a->ctx->rank) {
@@ -135,8 +134,16 @@ int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value) {
   return MN_SUCCESS;
 }
 
+/* root and the root's buffer are per-rank values: agreed before any work */
+static int check_root(const mn_array *a, int root, const void *buf, const char *what) {
+  MN_CHECK(root >= 0 && root < a->ctx->size, MN_ERR_ARG, "%s root rank %d outside [0, %d)", what, root,
+           a->ctx->size);
+  MN_CHECK(a->ctx->rank != root || buf || mn_array_size(a) == 0, MN_ERR_ARG, "%s buffer on root %d is NULL", what,
+           root);
+  return MN_SUCCESS;
+}
+
 static int root_array(const mn_array *a, int root, mn_array **r) {
-  MN_CHECK(root >= 0 && root < a->ctx->size, MN_ERR_ARG, "root rank %d outside [0, %d)", root, a->ctx->size);
   mn_layout *lay;
   MN_CALL(mn_layout_create_root(a->ctx, a->map.ndim, a->map.shape, root, &lay));
   int err = mn_array_create_on(lay, a->dtype, 0, r);
@@ -147,30 +154,26 @@ static int root_array(const mn_array *a, int root, mn_array **r) {
 
 int mn_array_gather(const mn_array *a, int root, void *buf) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  int err = mn_agree(a->ctx, check_root(a, root, buf, "gather"));
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   mn_array *r;
   MN_CALL(root_array(a, root, &r));
-  int err = mn_array_copy(a, r);
-  if (!err && a->ctx->rank == root) {
-    if (!buf) err = MN_ERR(MN_ERR_ARG, "gather buffer on root %d is NULL", root);
-    else memcpy(buf, r->buf->data, (size_t)mn_array_size(a) * mn_dtype_size(a->dtype));
-  }
+  err = mn_array_copy(a, r);
+  if (!err && a->ctx->rank == root && buf)
+    memcpy(buf, r->buf->data, (size_t)mn_array_size(a) * mn_dtype_size(a->dtype));
   mn_array_destroy(&r);
-  err = mn_agree(a->ctx, err);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
 
 int mn_array_scatter(mn_array *a, int root, const void *buf) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  int err = mn_agree(a->ctx, check_root(a, root, buf, "scatter"));
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   mn_array *r;
   MN_CALL(root_array(a, root, &r));
-  int err = 0;
-  if (a->ctx->rank == root) {
-    if (!buf) err = MN_ERR(MN_ERR_ARG, "scatter buffer on root %d is NULL", root);
-    else memcpy(r->buf->data, buf, (size_t)mn_array_size(a) * mn_dtype_size(a->dtype));
-  }
-  err = mn_agree(a->ctx, err);
-  if (!err) err = mn_array_copy(r, a);
+  if (a->ctx->rank == root && buf) memcpy(r->buf->data, buf, (size_t)mn_array_size(a) * mn_dtype_size(a->dtype));
+  err = mn_array_copy(r, a);
   mn_array_destroy(&r);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
