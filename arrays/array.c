@@ -65,6 +65,7 @@ int mn_map_owned_box(const mn_map *m, const mn_layout *lay, int rank,
   for (int k = 0; k < m->ndim; k++) {
     lo[k] = 0;
     cnt[k] = m->shape[k];
+    if (cnt[k] == 0) empty = 1;
     int b = m->bax[k];
     if (b < 0) continue;
     mapped[b] = 1;
@@ -114,8 +115,10 @@ int mn_map_box_owners(const mn_map *m, const mn_layout *lay, const int64_t *lo, 
 }
 
 int mn_map_broadcast(const mn_map *m, int ndim, const int64_t *shape, mn_map *out) {
-  MN_CHECK(ndim >= m->ndim, MN_ERR_SHAPE,
+  MN_CHECK(ndim >= m->ndim && ndim <= MN_MAXDIM, MN_ERR_SHAPE,
            "cannot broadcast a %d-d operand to %d dimensions", m->ndim, ndim);
+  for (int k = 0; k < ndim; k++)
+    MN_CHECK(shape[k] >= 0, MN_ERR_SHAPE, "broadcast shape[%d] = %lld is negative", k, (long long)shape[k]);
   mn_map r;
   memset(&r, 0, sizeof r);
   r.ndim = ndim;
@@ -154,16 +157,19 @@ static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, mn_buf **out) {
     b->ndim = lay->ndim;
     mn_layout_box(lay, ctx->rank, b->lo, b->hi);
     int64_t n = 1, owned = mn_layout_local_size(lay, ctx->rank);
+    int over = 0;
     for (int d = lay->ndim - 1; d >= 0; d--) {
       b->alo[d] = b->lo[d] - halo;
       b->alen[d] = owned ? b->hi[d] - b->lo[d] + 2 * halo : 0;
       b->astride[d] = n;
-      n *= b->alen[d];
+      over |= __builtin_mul_overflow(n, b->alen[d], &n);
     }
+    over |= n > INT64_MAX / 16;
+    if (over) err = MN_ERR(MN_ERR_MEM, "local block with halo %d is too large to address", halo);
     if (lay->ndim == 0) n = owned;
     b->nbytes = (size_t)n * mn_dtype_size(dtype);
-    b->data = mn_calloc(b->nbytes);
-    if (!b->data)
+    b->data = err ? NULL : mn_calloc(b->nbytes);
+    if (!err && !b->data)
       err = MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes for the local block of a %s array",
                    b->nbytes, mn_dtype_name(dtype));
   }
@@ -204,9 +210,9 @@ int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo, mn_array **a) {
   *a = NULL;
   MN_CHECK(dtype >= 0 && dtype < MN_NDTYPE, MN_ERR_DTYPE, "unknown dtype code %d", (int)dtype);
   MN_CHECK(halo >= 0, MN_ERR_ARG, "halo width %d is negative", halo);
+  /* every axis, divided or not: a periodic wrap reads a whole block */
   for (int d = 0; d < lay->ndim; d++)
-    MN_CHECK(lay->dims[d] == 1 || halo == 0 ||
-                 lay->shape[d] / lay->dims[d] >= halo,
+    MN_CHECK(halo == 0 || lay->shape[d] == 0 || lay->shape[d] / lay->dims[d] >= halo,
              MN_ERR_SHAPE,
              "halo width %d exceeds the smallest block (%lld) on axis %d (extent %lld over %d ranks)",
              halo, (long long)(lay->shape[d] / lay->dims[d]), d,

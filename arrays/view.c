@@ -34,12 +34,12 @@ static int norm_slice(const mn_index *s, int64_t n, int axis, int64_t *start,
   if (st > 0) {
     a = s->start == MN_NONE ? 0 : (s->start < 0 ? s->start + n : s->start);
     b = s->stop == MN_NONE ? n : (s->stop < 0 ? s->stop + n : s->stop);
-    *len = b > a ? (b - a + st - 1) / st : 0;
+    *len = b > a ? (b - a - 1) / st + 1 : 0; /* no overflow for huge steps */
   } else {
     a = s->start == MN_NONE ? n - 1 : (s->start < 0 ? s->start + n : s->start);
     if (a > n - 1) a = n - 1;
     b = s->stop == MN_NONE ? -1 : (s->stop < 0 ? s->stop + n : s->stop);
-    *len = a > b ? (a - b + (-st) - 1) / (-st) : 0;
+    *len = a > b ? (a - b - 1) / (st == INT64_MIN ? INT64_MAX : -st) + 1 : 0;
   }
   *start = *len ? a : 0;
   *step = st;

@@ -44,9 +44,15 @@ static int check_shape(int ndim, const int64_t *shape) {
   MN_CHECK(ndim >= 0 && ndim <= MN_MAXDIM, MN_ERR_SHAPE,
            "ndim %d outside [0, %d]", ndim, MN_MAXDIM);
   MN_CHECK(ndim == 0 || shape, MN_ERR_ARG, "shape pointer is NULL for ndim %d", ndim);
-  for (int d = 0; d < ndim; d++)
+  int64_t n = 1;
+  for (int d = 0; d < ndim; d++) {
     MN_CHECK(shape[d] >= 0, MN_ERR_SHAPE, "shape[%d] = %lld is negative", d,
              (long long)shape[d]);
+    /* element counts and byte sizes (up to 16 bytes an element) must fit */
+    MN_CHECK(!__builtin_mul_overflow(n, shape[d], &n) && n <= INT64_MAX / 16, MN_ERR_SHAPE,
+             "shape has too many elements: the product overflows at axis %d (extent %lld)", d,
+             (long long)shape[d]);
+  }
   return MN_SUCCESS;
 }
 
