@@ -153,7 +153,14 @@ int mn_array_norm(const mn_array *x, double ord, double *result) {
   else return MN_ERR(MN_ERR_ARG, "norm order %g not supported (use 1, 2 or INFINITY)", ord);
   mn_scalar s;
   if (op == MN_RED_MAXABS && mn_array_size(x) == 0) { *result = 0; return MN_SUCCESS; }
-  MN_CALL(mn_array_reduce(op, x, &s));
+  /* integers are converted first, as NumPy does: int64 squares overflow */
+  int isf = x->dtype == MN_FLOAT32 || x->dtype == MN_FLOAT64;
+  WITH_EXPR(x->ctx, {
+    int a = 0, c = 0;
+    TRY(mn_expr_input(e_, x, &a));
+    if (isf) c = a; else TRY(mn_expr_cast(e_, a, MN_FLOAT64, &c));
+    TRY(mn_expr_reduce(e_, c, op, &s));
+  });
   double v = mn_scalar_as_f64(s);
   *result = op == MN_RED_SUMSQ ? sqrt(v) : v;
   return MN_SUCCESS;
