@@ -167,10 +167,15 @@ struct mn_plan_s {
   int64_t send_total, recv_total; /* elements */
   char *sendbuf, *recvbuf;
   MPI_Request *reqs;
+  int nreq;            /* requests posted by the current execution */
   int unpack;          /* 1: end() copies receives into memory */
   char *mem;           /* memory base used by the current execution */
   int active;
 };
+/* Non-blocking send (send = 1) or receive of bytes, split into messages of
+ * at most 1 GiB (MPI counts are ints); appends to reqs[*nr]. */
+int mn_mpi_post(int send, char *buf, int64_t bytes, int peer, int tag, MPI_Comm comm, MPI_Request *reqs, int *nr);
+int64_t mn_mpi_npieces(int64_t bytes);
 /* Execute with an explicit memory base pointer for packing/unpacking. */
 int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem);
 int mn_plan_alloc(mn_plan *p);

@@ -7,6 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* MPI counts are ints: a message over 1 GiB goes as several, in order
+ * (same peer and tag, so they match in order) */
+enum { PIECE = 1 << 30 };
+int64_t mn_mpi_npieces(int64_t bytes) { return bytes <= PIECE ? 1 : (bytes + PIECE - 1) / PIECE; }
+
+int mn_mpi_post(int send, char *buf, int64_t bytes, int peer, int tag, MPI_Comm comm, MPI_Request *reqs, int *nr) {
+  for (int64_t off = 0, k = 0, n = mn_mpi_npieces(bytes); k < n; k++, off += PIECE) {
+    int len = (int)(bytes - off < PIECE ? bytes - off : PIECE);
+    int rc = send ? MPI_Isend(buf + off, len, MPI_BYTE, peer, tag, comm, &reqs[(*nr)++])
+                  : MPI_Irecv(buf + off, len, MPI_BYTE, peer, tag, comm, &reqs[(*nr)++]);
+    if (rc != MPI_SUCCESS) return MN_ERR(MN_ERR_MPI, "%s of %d bytes with rank %d failed", send ? "MPI_Isend" : "MPI_Irecv", len, peer);
+  }
+  return MN_SUCCESS;
+}
+
 int mn_plan_alloc(mn_plan *p) {
   int64_t so = 0, ro = 0;
   for (int i = 0; i < p->nsend; i++) { p->sends[i].off = so; so += p->sends[i].count; }
@@ -15,7 +30,10 @@ int mn_plan_alloc(mn_plan *p) {
   p->recv_total = ro;
   p->sendbuf = mn_malloc((size_t)so * p->elsize);
   p->recvbuf = mn_malloc((size_t)ro * p->elsize);
-  p->reqs = malloc(sizeof(MPI_Request) * (size_t)(p->nsend + p->nrecv + 1));
+  int64_t nreq = 1;
+  for (int i = 0; i < p->nsend; i++) nreq += mn_mpi_npieces(p->sends[i].count * (int64_t)p->elsize);
+  for (int i = 0; i < p->nrecv; i++) nreq += mn_mpi_npieces(p->recvs[i].count * (int64_t)p->elsize);
+  p->reqs = malloc(sizeof(MPI_Request) * (size_t)nreq);
   MN_CHECK(p->sendbuf && p->recvbuf && p->reqs, MN_ERR_MEM,
            "cannot allocate plan buffers (%lld + %lld elements of %zu bytes)",
            (long long)so, (long long)ro, p->elsize);
@@ -39,8 +57,8 @@ int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem) {
   int nr = 0;
   for (int i = 0; i < p->nrecv; i++) {
     const mn_msg *m = &p->recvs[i];
-    MN_MPI(MPI_Irecv(p->recvbuf + m->off * (int64_t)es, (int)(m->count * (int64_t)es), MPI_BYTE,
-                     m->peer, m->tag, ctx->comm, &p->reqs[nr++]));
+    MN_CALL(mn_mpi_post(0, p->recvbuf + m->off * (int64_t)es, m->count * (int64_t)es, m->peer, m->tag, ctx->comm,
+                 p->reqs, &nr));
   }
   for (int i = 0; i < p->nsend; i++) {
     const mn_msg *m = &p->sends[i];
@@ -48,10 +66,11 @@ int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem) {
     for (int d = m->nd - 1; d >= 0; d--) { dst[d] = n; n *= m->cnt[d]; }
     mn_strided_copy(m->nd, m->cnt, es, send_mem + m->mem_off * (int64_t)es, m->stride,
                     p->sendbuf + m->off * (int64_t)es, dst);
-    MN_MPI(MPI_Isend(p->sendbuf + m->off * (int64_t)es, (int)(m->count * (int64_t)es), MPI_BYTE,
-                     m->peer, m->tag, ctx->comm, &p->reqs[nr++]));
+    MN_CALL(mn_mpi_post(1, p->sendbuf + m->off * (int64_t)es, m->count * (int64_t)es, m->peer, m->tag, ctx->comm,
+                 p->reqs, &nr));
   }
   p->mem = recv_mem;
+  p->nreq = nr;
   p->active = 1;
   return MN_SUCCESS;
 }
@@ -66,7 +85,7 @@ int mn_plan_begin(mn_plan *p) {
 int mn_plan_end(mn_plan *p) {
   MN_CHECK(p, MN_ERR_ARG, "NULL plan");
   MN_CHECK(p->active, MN_ERR_ARG, "plan ended without begin");
-  MN_MPI(MPI_Waitall(p->nsend + p->nrecv, p->reqs, MPI_STATUSES_IGNORE));
+  MN_MPI(MPI_Waitall(p->nreq, p->reqs, MPI_STATUSES_IGNORE));
   p->active = 0;
   if (p->unpack) {
     size_t es = p->elsize;

@@ -82,9 +82,9 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
   proj(nd, axis, xcnt, pcnt);
   int64_t np = have ? mn_box_size(ond, pcnt) : 0;
   mn_acc *part = malloc(sizeof(mn_acc) * (size_t)(np ? np : 1));
-  MN_CHECK(part, MN_ERR_MEM, "cannot allocate %lld reduction partials", (long long)np);
-  for (int64_t k = 0; k < np; k++) mn_acc_init(op, t, &part[k]);
-  if (have) {
+  if (!part) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld reduction partials", (long long)np);
+  for (int64_t k = 0; !err && k < np; k++) mn_acc_init(op, t, &part[k]);
+  if (have && !err) {
     int64_t xst[MN_MAXDIM], n = mn_box_size(nd, xcnt);
     mn_map_strides(&x->map, x->buf, xst);
     const char *base = mn_map_ptr(&x->map, x->buf, xlo);
@@ -109,9 +109,9 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
   mn_acc *res = malloc(sizeof(mn_acc) * (size_t)(no ? no : 1));
   mn_acc **rbuf = calloc((size_t)P, sizeof(mn_acc *)), **sbuf = calloc((size_t)P, sizeof(mn_acc *));
   int64_t (*rbox)[2][MN_MAXDIM] = calloc((size_t)P, sizeof *rbox);
-  MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)(2 * P));
-  if (!res || !rbuf || !sbuf || !rbox || !req) err = MN_ERR(MN_ERR_MEM, "cannot allocate reduction buffers");
-  int nreq = 0;
+  int64_t *rsz = calloc((size_t)P, sizeof(int64_t)), *ssz = calloc((size_t)P, sizeof(int64_t));
+  if (!err && (!res || !rbuf || !sbuf || !rbox || !rsz || !ssz))
+    err = MN_ERR(MN_ERR_MEM, "cannot allocate reduction buffers");
   int64_t pst[MN_MAXDIM], s = 1;
   for (int d = ond - 1; d >= 0; d--) { pst[d] = s; s *= pcnt[d]; }
   for (int q = 0; q < P && !err; q++) {
@@ -133,7 +133,7 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
           for (int d = 0; d < ond; d++) off += (lo[d] - plo[d]) * pst[d];
           mn_strided_copy(ond, cnt, sizeof(mn_acc), (char *)(part + off), pst, (char *)rbuf[q], dst);
         } else {
-          MPI_Irecv(rbuf[q], (int)(m * (int64_t)sizeof(mn_acc)), MPI_BYTE, q, 77, ctx->comm, &req[nreq++]);
+          rsz[q] = m * (int64_t)sizeof(mn_acc);
         }
       }
     }
@@ -147,8 +147,19 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
       int64_t off = 0;
       for (int d = 0; d < ond; d++) off += (lo[d] - plo[d]) * pst[d];
       mn_strided_copy(ond, cnt, sizeof(mn_acc), (char *)(part + off), pst, (char *)sbuf[q], dst);
-      MPI_Isend(sbuf[q], (int)(m * (int64_t)sizeof(mn_acc)), MPI_BYTE, q, 77, ctx->comm, &req[nreq++]);
+      ssz[q] = m * (int64_t)sizeof(mn_acc);
     }
+  }
+  int64_t npc = 1;
+  for (int q = 0; !err && q < P; q++) npc += mn_mpi_npieces(rsz[q]) + mn_mpi_npieces(ssz[q]);
+  MPI_Request *req = err ? NULL : malloc(sizeof(MPI_Request) * (size_t)npc);
+  if (!err && !req) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld requests", (long long)npc);
+  /* everything that can fail on one rank is done: agree, then communicate */
+  err = mn_agree(ctx, err);
+  int nreq = 0;
+  for (int q = 0; !err && q < P; q++) {
+    if (rsz[q]) err = mn_mpi_post(0, (char *)rbuf[q], rsz[q], q, 77, ctx->comm, req, &nreq);
+    if (!err && ssz[q]) err = mn_mpi_post(1, (char *)sbuf[q], ssz[q], q, 77, ctx->comm, req, &nreq);
   }
   if (nreq) MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
   if (!err && haveo) {
@@ -193,9 +204,10 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
   free(sbuf);
   free(rbox);
   free(req);
+  free(rsz);
+  free(ssz);
   free(res);
   free(part);
-  err = mn_agree(ctx, err);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
