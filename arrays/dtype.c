@@ -13,7 +13,6 @@ size_t mn_dtype_size(mn_dtype t) {
   return (t >= 0 && t < MN_NDTYPE) ? dtype_sizes[t] : 0;
 }
 
-static int is_float(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64; }
 static int is_int(mn_dtype t) { return t == MN_INT32 || t == MN_INT64; }
 
 mn_dtype mn_dtype_promote(mn_dtype a, mn_dtype b) {
@@ -22,7 +21,7 @@ mn_dtype mn_dtype_promote(mn_dtype a, mn_dtype b) {
   if (a == MN_BOOL) return b;
   if (b == MN_BOOL) return a;
   if (is_int(a) && is_int(b)) return MN_INT64;
-  if (is_float(a) && is_float(b)) return MN_FLOAT64;
+  if (mn_is_float(a) && mn_is_float(b)) return MN_FLOAT64;
   /* int with float: int32/int64 do not fit float32 exactly */
   return MN_FLOAT64;
 }
@@ -40,7 +39,7 @@ mn_dtype mn_unary_result(mn_unary_op op, mn_dtype x) {
   case MN_OP_RECIPROCAL:
     return x == MN_BOOL ? MN_NDTYPE : x;
   case MN_OP_INVERT:
-    return is_float(x) ? MN_NDTYPE : x;
+    return mn_is_float(x) ? MN_NDTYPE : x;
   case MN_OP_LOGICAL_NOT: case MN_OP_ISNAN: case MN_OP_ISINF: case MN_OP_ISFINITE:
     return MN_BOOL;
   default:
@@ -65,7 +64,7 @@ mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y) {
   case MN_OP_LOGICAL_XOR:
     return MN_BOOL;
   case MN_OP_BITAND: case MN_OP_BITOR: case MN_OP_BITXOR:
-    return is_float(p) ? MN_NDTYPE : p;
+    return mn_is_float(p) ? MN_NDTYPE : p;
   case MN_OP_LSHIFT: case MN_OP_RSHIFT:
     return is_int(p) ? p : MN_NDTYPE;
   default:
@@ -77,9 +76,9 @@ mn_dtype mn_reduce_result(mn_reduce_op op, mn_dtype x) {
   if (x < 0 || x >= MN_NDTYPE) return MN_NDTYPE;
   switch (op) {
   case MN_RED_SUM: case MN_RED_PROD: case MN_RED_SUMABS:
-    return is_float(x) ? x : MN_INT64;
+    return mn_is_float(x) ? x : MN_INT64;
   case MN_RED_SUMSQ:
-    return is_float(x) ? x : MN_INT64;
+    return mn_is_float(x) ? x : MN_INT64;
   case MN_RED_MIN: case MN_RED_MAX: case MN_RED_MAXABS:
     return x;
   case MN_RED_ARGMIN: case MN_RED_ARGMAX:
@@ -145,5 +144,5 @@ mn_scalar mn_scalar_typed(mn_dtype t, double x) {
   return s;
 }
 double mn_scalar_as_f64(mn_scalar s) {
-  return is_float(s.dtype) ? s.v.f : (double)s.v.i;
+  return mn_is_float(s.dtype) ? s.v.f : (double)s.v.i;
 }

@@ -223,8 +223,7 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
       p->local = 0;
       memcpy(p->lo, r->ilo, sizeof p->lo);
       memcpy(p->cnt, r->cnt, sizeof p->cnt);
-      int64_t s = 1;
-      for (int d = nd - 1; d >= 0; d--) { p->st[d] = s; s *= r->cnt[d]; }
+      mn_dense_strides(nd, r->cnt, p->st);
       p->ptr = op->plan->recvbuf + r->off * (int64_t)es;
     }
   }
@@ -348,8 +347,7 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nd, const int64_t 
   P->e = e;
   P->root = root;
   P->nd = nd;
-  int64_t s = 1;
-  for (int d = nd - 1; d >= 0; d--) { P->cstride[d] = s; s *= shape[d]; }
+  mn_dense_strides(nd, shape, P->cstride);
   P->lastext = nd ? shape[nd - 1] : 1;
   P->opi = malloc(sizeof(int) * (size_t)e->n);
   P->live = malloc(sizeof(int) * (size_t)e->n);
@@ -456,10 +454,10 @@ int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
   size_t oes = es_of(out->dtype);
   if (!err && haveR) {
     if (alias) {
-      int64_t n = mn_box_size(ond, Rcnt), s = 1;
+      int64_t n = mn_box_size(ond, Rcnt);
       tmp = mn_malloc((size_t)n * oes);
       if (!tmp) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld elements for an aliased result", (long long)n);
-      for (int d = ond - 1; d >= 0; d--) { st[d] = s; s *= Rcnt[d]; }
+      mn_dense_strides(ond, Rcnt, st);
       dst = tmp;
     } else {
       dst = mn_map_ptr(&out->map, out->buf, Rlo);
@@ -500,8 +498,8 @@ int mn_acc_allreduce(mn_ctx *ctx, mn_reduce_op op, mn_dtype t, mn_acc *acc) {
 
 int mn_acc_to_scalar(mn_reduce_op op, mn_dtype t, const mn_acc *acc, mn_scalar *res) {
   mn_dtype rt = mn_reduce_result(op, t);
-  int isf = t == MN_FLOAT32 || t == MN_FLOAT64;
-  if (op == MN_RED_MIN || op == MN_RED_MAX || op == MN_RED_ARGMIN || op == MN_RED_ARGMAX || op == MN_RED_MAXABS)
+  int isf = mn_is_float(t);
+  if (mn_reduce_needs_data(op))
     MN_CHECK(acc->has > 0, MN_ERR_SHAPE, "zero-size array to reduction operation %s which has no identity",
              mn_reduce_name(op));
   if (op == MN_RED_ARGMIN || op == MN_RED_ARGMAX) { *res = mn_scalar_typed(MN_INT64, 0); res->v.i = acc->idx; return MN_SUCCESS; }

@@ -24,8 +24,8 @@ static int fill_by_index(mn_array *a, value_fn fn, const double *par) {
   int nd = a->map.ndim;
   int64_t n = mn_box_size(nd, loc.count);
   if (!loc.data || n == 0) return MN_SUCCESS;
-  int64_t cs[MN_MAXDIM], s = 1;
-  for (int d = nd - 1; d >= 0; d--) { cs[d] = s; s *= a->map.shape[d]; }
+  int64_t cs[MN_MAXDIM];
+  mn_dense_strides(nd, a->map.shape, cs);
   size_t es = mn_dtype_size(a->dtype);
   mn_dtype t = a->dtype;
 #pragma omp parallel for schedule(static) if (n > 65536)

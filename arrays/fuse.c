@@ -6,7 +6,6 @@
 #include "fuse.h"
 #include <string.h>
 
-static int is_flt(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64; }
 
 static int scalar_of(const mn_expr *e, int j, double *v) {
   const mn_node *n = &e->v[j];
@@ -19,11 +18,11 @@ static int scalar_of(const mn_expr *e, int j, double *v) {
 static void term(const mn_expr *e, const int *uses, int j, double sign, int *leaf, double *coef) {
   const mn_node *n = &e->v[j];
   double s;
-  if (uses[j] == 1 && n->kind == MN_N_BINARY && n->op == MN_OP_MUL && is_flt(n->ct)) {
+  if (uses[j] == 1 && n->kind == MN_N_BINARY && n->op == MN_OP_MUL && mn_is_float(n->ct)) {
     if (scalar_of(e, n->a, &s)) { *leaf = n->b; *coef = sign * s; return; }
     if (scalar_of(e, n->b, &s)) { *leaf = n->a; *coef = sign * s; return; }
   }
-  if (uses[j] == 1 && n->kind == MN_N_UNARY && n->op == MN_OP_NEG && is_flt(n->ct)) {
+  if (uses[j] == 1 && n->kind == MN_N_UNARY && n->op == MN_OP_NEG && mn_is_float(n->ct)) {
     *leaf = n->a; *coef = -sign; return;
   }
   *leaf = j;
@@ -58,7 +57,7 @@ static void flatten(const mn_expr *e, const int *uses, int j, mn_dtype t, mn_lin
 int mn_fuse_node(const mn_expr *e, const int *uses, int j, mn_lincomb *lc, int *absorbed) {
   const mn_node *n = &e->v[j];
   memset(lc, 0, sizeof *lc);
-  if (n->kind != MN_N_BINARY || !is_flt(n->ct) || n->dtype != n->ct) return 0;
+  if (n->kind != MN_N_BINARY || !mn_is_float(n->ct) || n->dtype != n->ct) return 0;
   mn_dtype t = n->ct;
   int chain = j;
   double s;

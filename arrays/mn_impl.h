@@ -25,6 +25,18 @@ void *mn_malloc(size_t n);  /* 64-byte aligned; NULL on failure */
 void *mn_calloc(size_t n);
 void mn_free(void *p);
 
+/* ---- small shared helpers ---- */
+static inline int mn_is_float(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64; }
+/* C-order element strides of a dense box with extents cnt */
+static inline void mn_dense_strides(int nd, const int64_t *cnt, int64_t *st) {
+  int64_t s = 1;
+  for (int d = nd - 1; d >= 0; d--) { st[d] = s; s *= cnt[d]; }
+}
+/* reductions with no identity, an error on empty input (NumPy) */
+static inline int mn_reduce_needs_data(mn_reduce_op op) {
+  return op == MN_RED_MIN || op == MN_RED_MAX || op == MN_RED_ARGMIN || op == MN_RED_ARGMAX || op == MN_RED_MAXABS;
+}
+
 /* ---- context ---- */
 typedef struct mn_plan_cache_s mn_plan_cache;
 struct mn_ctx_s {

@@ -62,8 +62,8 @@ int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem) {
   }
   for (int i = 0; i < p->nsend; i++) {
     const mn_msg *m = &p->sends[i];
-    int64_t dst[MN_MAXDIM], n = 1;
-    for (int d = m->nd - 1; d >= 0; d--) { dst[d] = n; n *= m->cnt[d]; }
+    int64_t dst[MN_MAXDIM];
+    mn_dense_strides(m->nd, m->cnt, dst);
     mn_strided_copy(m->nd, m->cnt, es, send_mem + m->mem_off * (int64_t)es, m->stride,
                     p->sendbuf + m->off * (int64_t)es, dst);
     MN_CALL(mn_mpi_post(1, p->sendbuf + m->off * (int64_t)es, m->count * (int64_t)es, m->peer, m->tag, ctx->comm,
@@ -91,8 +91,8 @@ int mn_plan_end(mn_plan *p) {
     size_t es = p->elsize;
     for (int i = 0; i < p->nrecv; i++) {
       const mn_msg *m = &p->recvs[i];
-      int64_t src[MN_MAXDIM], n = 1;
-      for (int d = m->nd - 1; d >= 0; d--) { src[d] = n; n *= m->cnt[d]; }
+      int64_t src[MN_MAXDIM];
+      mn_dense_strides(m->nd, m->cnt, src);
       mn_strided_copy(m->nd, m->cnt, es, p->recvbuf + m->off * (int64_t)es, src,
                       p->mem + m->mem_off * (int64_t)es, m->stride);
     }

@@ -15,7 +15,7 @@ static mn_acc elem_acc(mn_reduce_op op, mn_dtype t, const char *p, int64_t idx) 
   memset(&v, 0, sizeof v);
   v.has = 1;
   v.idx = idx;
-  int isf = t == MN_FLOAT32 || t == MN_FLOAT64;
+  int isf = mn_is_float(t);
   double f = 0;
   int64_t i = 0;
   switch (t) {
@@ -59,8 +59,7 @@ static int check_axis(mn_reduce_op op, const mn_array *x, int axis, const mn_arr
     mn_shape_str(out->map.ndim, out->map.shape, b, sizeof b);
     return MN_ERR(MN_ERR_SHAPE, "%s along axis %d gives shape %s, but out has shape %s", mn_reduce_name(op), axis, a, b);
   }
-  int ext = op == MN_RED_MIN || op == MN_RED_MAX || op == MN_RED_ARGMIN || op == MN_RED_ARGMAX || op == MN_RED_MAXABS;
-  MN_CHECK(!(ext && x->map.shape[axis] == 0 && mn_array_size(out) > 0), MN_ERR_SHAPE,
+  MN_CHECK(!(mn_reduce_needs_data(op) && x->map.shape[axis] == 0 && mn_array_size(out) > 0), MN_ERR_SHAPE,
            "zero-size array to reduction operation %s which has no identity", mn_reduce_name(op));
   return MN_SUCCESS;
 }
@@ -112,8 +111,8 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
   int64_t *rsz = calloc((size_t)P, sizeof(int64_t)), *ssz = calloc((size_t)P, sizeof(int64_t));
   if (!err && (!res || !rbuf || !sbuf || !rbox || !rsz || !ssz))
     err = MN_ERR(MN_ERR_MEM, "cannot allocate reduction buffers");
-  int64_t pst[MN_MAXDIM], s = 1;
-  for (int d = ond - 1; d >= 0; d--) { pst[d] = s; s *= pcnt[d]; }
+  int64_t pst[MN_MAXDIM];
+  mn_dense_strides(ond, pcnt, pst);
   for (int q = 0; q < P && !err; q++) {
     int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], qlo[MN_MAXDIM], qcnt[MN_MAXDIM], a[MN_MAXDIM], c[MN_MAXDIM];
     /* receive q's partials for my part of out */
@@ -127,8 +126,8 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
         memcpy(rbox[q][0], lo, sizeof lo);
         memcpy(rbox[q][1], cnt, sizeof cnt);
         if (q == me) {
-          int64_t dst[MN_MAXDIM], z = 1;
-          for (int d = ond - 1; d >= 0; d--) { dst[d] = z; z *= cnt[d]; }
+          int64_t dst[MN_MAXDIM];
+          mn_dense_strides(ond, cnt, dst);
           int64_t off = 0;
           for (int d = 0; d < ond; d++) off += (lo[d] - plo[d]) * pst[d];
           mn_strided_copy(ond, cnt, sizeof(mn_acc), (char *)(part + off), pst, (char *)rbuf[q], dst);
@@ -140,10 +139,10 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
     /* send q the partials of my block for its part of out */
     if (q != me && have && mn_map_owned_box(&out->map, out->buf->lay, q, qlo, qcnt) &&
         mn_box_intersect(ond, plo, pcnt, qlo, qcnt, lo, cnt)) {
-      int64_t m = mn_box_size(ond, cnt), dst[MN_MAXDIM], z = 1;
+      int64_t m = mn_box_size(ond, cnt), dst[MN_MAXDIM];
       sbuf[q] = malloc(sizeof(mn_acc) * (size_t)m);
       if (!sbuf[q]) { err = MN_ERR(MN_ERR_MEM, "cannot allocate a partials buffer"); break; }
-      for (int d = ond - 1; d >= 0; d--) { dst[d] = z; z *= cnt[d]; }
+      mn_dense_strides(ond, cnt, dst);
       int64_t off = 0;
       for (int d = 0; d < ond; d++) off += (lo[d] - plo[d]) * pst[d];
       mn_strided_copy(ond, cnt, sizeof(mn_acc), (char *)(part + off), pst, (char *)sbuf[q], dst);
@@ -163,8 +162,8 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
   }
   if (nreq) MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
   if (!err && haveo) {
-    int64_t rst[MN_MAXDIM], z = 1;
-    for (int d = ond - 1; d >= 0; d--) { rst[d] = z; z *= ocnt[d]; }
+    int64_t rst[MN_MAXDIM];
+    mn_dense_strides(ond, ocnt, rst);
     for (int64_t k = 0; k < no; k++) mn_acc_init(op, t, &res[k]);
     for (int q = 0; q < P; q++) {
       if (!rbuf[q]) continue;
