@@ -166,6 +166,33 @@ int mn_array_gather(const mn_array *a, int root, void *buf) {
   return MN_SUCCESS;
 }
 
+int mn_array_allgather(const mn_array *a, void *buf) {
+  MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  MN_CALL(mn_array_gather(a, 0, buf));
+  int64_t bytes = mn_array_size(a) * (int64_t)mn_dtype_size(a->dtype);
+  for (int64_t off = 0; off < bytes; off += 1 << 30) { /* MPI counts are ints */
+    int len = (int)(bytes - off < (1 << 30) ? bytes - off : (1 << 30));
+    MN_MPI(MPI_Bcast((char *)buf + off, len, MPI_BYTE, 0, a->ctx->comm));
+  }
+  return MN_SUCCESS;
+}
+
+int mn_array_set_global(mn_array *a, const void *buf) {
+  MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  int err = mn_agree(a->ctx, buf || mn_array_size(a) == 0 ? 0 : MN_ERR(MN_ERR_ARG, "set_global buffer is NULL"));
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  mn_local loc;
+  MN_CALL(mn_array_local(a, &loc));
+  if (!loc.data) return MN_SUCCESS;
+  int nd = a->map.ndim;
+  int64_t cs[MN_MAXDIM], off = 0;
+  mn_dense_strides(nd, a->map.shape, cs);
+  for (int d = 0; d < nd; d++) off += loc.lo[d] * cs[d];
+  size_t es = mn_dtype_size(a->dtype);
+  mn_strided_copy(nd, loc.count, es, (const char *)buf + off * (int64_t)es, cs, loc.data, loc.stride);
+  return MN_SUCCESS;
+}
+
 int mn_array_scatter(mn_array *a, int root, const void *buf) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
   int err = mn_agree(a->ctx, check_root(a, root, buf, "scatter"));

@@ -55,6 +55,25 @@ int main(int argc, char **argv) {
   T_OK(mn_array_gather(ar, 0, mn_ctx_rank(ctx) == 0 ? back : NULL));
   if (mn_ctx_rank(ctx) == 0)
     for (int k = 0; k < 130; k++) T_CHECK(back[k] == -(double)k, "scatter/gather element %d = %g", k, back[k]);
+  /* every rank holds the whole array: set_global takes each rank's part,
+   * allgather gives everything back on every rank (through a view too) */
+  for (int k = 0; k < 130; k++) buf[k] = 0.5 * (double)k + 1.0;
+  T_CHECK(mn_array_set_global(ad, NULL) == MN_ERR_ARG, "set_global accepted a NULL buffer");
+  float *fb = malloc(sizeof(float) * 130), *fback = malloc(sizeof(float) * 130);
+  for (int k = 0; k < 130; k++) fb[k] = (float)buf[k];
+  T_OK(mn_array_set_global(ad, fb)); /* ad is float32 on the default grid */
+  T_OK(mn_array_allgather(ad, fback));
+  for (int k = 0; k < 130; k++) T_CHECK(fback[k] == fb[k], "set_global/allgather element %d = %g", k, fback[k]);
+  mn_array *sub = NULL;
+  mn_index si[] = {mn_slice(1, 12, 3), mn_slice(MN_NONE, MN_NONE, -2)};
+  T_OK(mn_array_index(ad, 2, si, &sub));
+  T_OK(mn_array_allgather(sub, fback));
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 5; j++)
+      T_CHECK(fback[i * 5 + j] == fb[(1 + 3 * i) * 10 + 9 - 2 * j], "allgather of a view (%d,%d) = %g", i, j, fback[i * 5 + j]);
+  mn_array_destroy(&sub);
+  free(fb);
+  free(fback);
   free(buf);
   free(back);
   mn_array_destroy(&t);

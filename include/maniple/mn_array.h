@@ -209,6 +209,12 @@ int mn_array_halo_exchange(mn_array *a);
 int mn_array_gather(const mn_array *a, int root, void *buf);
 /* Fill a from a dense C-order buffer on root. */
 int mn_array_scatter(mn_array *a, int root, const void *buf);
+/* Whole array, C order, into buf on every rank (an allgather). */
+int mn_array_allgather(const mn_array *a, void *buf);
+/* Fill a from a dense C-order buffer that every rank holds in full (as
+ * SPMD code computing the same values everywhere does): each rank copies
+ * its own part, with no communication. */
+int mn_array_set_global(mn_array *a, const void *buf);
 /* One element, returned on every rank. */
 int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value);
 
