@@ -1,0 +1,587 @@
+/* maniple._core: the one C extension. Thin handles over the C library:
+ * arrays and views, fused expression programs, reductions, I/O. Errors
+ * become the Python exceptions NumPy would raise. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <maniple/maniple.h>
+#include <string.h>
+
+static mn_ctx *g_ctx = NULL;
+
+/* ---- errors ---- */
+static PyObject *raise_mn(int code) {
+  PyObject *type = PyExc_RuntimeError;
+  switch (code) {
+  case MN_ERR_SHAPE: type = PyExc_ValueError; break;
+  case MN_ERR_ARG: type = PyExc_ValueError; break;
+  case MN_ERR_DTYPE: type = PyExc_TypeError; break;
+  case MN_ERR_INDEX: type = PyExc_IndexError; break;
+  case MN_ERR_MEM: type = PyExc_MemoryError; break;
+  case MN_ERR_IO: type = PyExc_OSError; break;
+  case MN_ERR_FORMAT: type = PyExc_ValueError; break;
+  case MN_ERR_NOTIMPL: type = PyExc_NotImplementedError; break;
+  default: break;
+  }
+  /* the message's first line, without the code's name (the exception type
+   * says it); the C trace stays available in mn_ctx_errmsg */
+  const char *msg = mn_ctx_errmsg(g_ctx), *colon = strstr(msg, ": ");
+  if (colon && (size_t)(colon - msg) < 20) msg = colon + 2;
+  PyObject *text = PyUnicode_FromStringAndSize(msg, (Py_ssize_t)strcspn(msg, "\n"));
+  if (text) {
+    PyErr_SetObject(type, text);
+    Py_DECREF(text);
+  }
+  return NULL;
+}
+
+static int need_ctx(void) {
+  if (g_ctx) return 1;
+  PyErr_SetString(PyExc_RuntimeError, "maniple is not initialised: call maniple._core.init() first");
+  return 0;
+}
+
+/* ---- dtypes and names ---- */
+static int dtype_of(PyObject *o, mn_dtype *t) {
+  const char *s = PyUnicode_AsUTF8(o);
+  if (!s) return 0;
+  for (int k = 0; k < MN_NDTYPE; k++)
+    if (!strcmp(s, mn_dtype_name((mn_dtype)k))) { *t = (mn_dtype)k; return 1; }
+  PyErr_Format(PyExc_TypeError, "dtype '%s' is not supported (bool, int32, int64, float32, float64)", s);
+  return 0;
+}
+
+typedef const char *(*name_fn)(int);
+static int op_of(PyObject *o, int n, const char *(*name)(int), const char *what, int *op) {
+  const char *s = PyUnicode_AsUTF8(o);
+  if (!s) return 0;
+  for (int k = 0; k < n; k++)
+    if (!strcmp(s, name(k))) { *op = k; return 1; }
+  PyErr_Format(PyExc_ValueError, "unknown %s '%s'", what, s);
+  return 0;
+}
+static const char *uname(int k) { return mn_unary_name((mn_unary_op)k); }
+static const char *bname(int k) { return mn_binary_name((mn_binary_op)k); }
+static const char *tname(int k) { return mn_ternary_name((mn_ternary_op)k); }
+static const char *rname(int k) { return mn_reduce_name((mn_reduce_op)k); }
+
+static PyObject *from_scalar(mn_scalar s) {
+  switch (s.dtype) {
+  case MN_BOOL: return PyBool_FromLong((long)s.v.i);
+  case MN_INT32: case MN_INT64: return PyLong_FromLongLong((long long)s.v.i);
+  default: return PyFloat_FromDouble(s.v.f);
+  }
+}
+
+/* Python bool/int/float -> weak scalar; (value, dtype) -> typed scalar */
+static int to_scalar(PyObject *o, mn_scalar *s) {
+  if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 2) {
+    mn_dtype t;
+    if (!dtype_of(PyTuple_GET_ITEM(o, 1), &t)) return 0;
+    PyObject *v = PyTuple_GET_ITEM(o, 0);
+    if (t == MN_FLOAT32 || t == MN_FLOAT64) {
+      double d = PyFloat_AsDouble(v);
+      if (d == -1.0 && PyErr_Occurred()) return 0;
+      *s = mn_scalar_typed(t, d);
+    } else {
+      long long i = PyLong_AsLongLong(v);
+      if (i == -1 && PyErr_Occurred()) return 0;
+      *s = mn_scalar_typed(t, 0);
+      s->v.i = t == MN_BOOL ? i != 0 : (t == MN_INT32 ? (int32_t)i : i);
+    }
+    return 1;
+  }
+  if (PyBool_Check(o)) { *s = mn_scalar_bool(o == Py_True); return 1; }
+  if (PyLong_Check(o)) {
+    int over = 0;
+    long long i = PyLong_AsLongLongAndOverflow(o, &over);
+    if (over) { PyErr_SetString(PyExc_OverflowError, "Python int too large for int64"); return 0; }
+    *s = mn_scalar_i64(i);
+    return 1;
+  }
+  double d = PyFloat_AsDouble(o);
+  if (d == -1.0 && PyErr_Occurred()) return 0;
+  *s = mn_scalar_f64(d);
+  return 1;
+}
+
+static int to_shape(PyObject *o, int *nd, int64_t *shape) {
+  PyObject *seq = PySequence_Fast(o, "shape must be a sequence of ints");
+  if (!seq) return 0;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  if (n > MN_MAXDIM) {
+    Py_DECREF(seq);
+    PyErr_Format(PyExc_ValueError, "maniple arrays have at most %d dimensions, got %zd", MN_MAXDIM, n);
+    return 0;
+  }
+  for (Py_ssize_t k = 0; k < n; k++) {
+    long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, k));
+    if (v == -1 && PyErr_Occurred()) { Py_DECREF(seq); return 0; }
+    shape[k] = v;
+  }
+  *nd = (int)n;
+  Py_DECREF(seq);
+  return 1;
+}
+
+static PyObject *shape_tuple(int nd, const int64_t *shape) {
+  PyObject *t = PyTuple_New(nd);
+  if (!t) return NULL;
+  for (int k = 0; k < nd; k++) PyTuple_SET_ITEM(t, k, PyLong_FromLongLong((long long)shape[k]));
+  return t;
+}
+
+/* ---- Array ---- */
+typedef struct {
+  PyObject_HEAD
+  mn_array *a;
+} ArrayObject;
+static PyTypeObject ArrayType;
+
+static PyObject *wrap(mn_array *a) {
+  ArrayObject *o = PyObject_New(ArrayObject, &ArrayType);
+  if (!o) { mn_array_destroy(&a); return NULL; }
+  o->a = a;
+  return (PyObject *)o;
+}
+
+static void Array_dealloc(ArrayObject *self) {
+  mn_array_destroy(&self->a);
+  PyObject_Free(self);
+}
+
+static int is_array(PyObject *o) { return PyObject_TypeCheck(o, &ArrayType); }
+static mn_array *arr(PyObject *o) { return ((ArrayObject *)o)->a; }
+
+static PyObject *Array_shape(ArrayObject *self, void *c) {
+  (void)c;
+  return shape_tuple(mn_array_ndim(self->a), mn_array_shape(self->a));
+}
+static PyObject *Array_dtype(ArrayObject *self, void *c) {
+  (void)c;
+  return PyUnicode_FromString(mn_dtype_name(mn_array_dtype(self->a)));
+}
+static PyObject *Array_is_view(ArrayObject *self, void *c) {
+  (void)c;
+  return PyBool_FromLong(mn_array_is_view(self->a));
+}
+
+/* items: list of ('s', start|None, stop|None, step|None), ('i', k), ('n',) */
+static PyObject *Array_index(ArrayObject *self, PyObject *items) {
+  PyObject *seq = PySequence_Fast(items, "index items must be a sequence");
+  if (!seq) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  mn_index idx[2 * MN_MAXDIM];
+  if (n > 2 * MN_MAXDIM) { Py_DECREF(seq); PyErr_SetString(PyExc_IndexError, "too many indices"); return NULL; }
+  for (Py_ssize_t k = 0; k < n; k++) {
+    PyObject *it = PySequence_Fast_GET_ITEM(seq, k);
+    const char *kind = PyTuple_Check(it) && PyTuple_GET_SIZE(it) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(it, 0)) : NULL;
+    if (!kind) { Py_DECREF(seq); if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "bad index item"); return NULL; }
+    if (kind[0] == 's' && PyTuple_GET_SIZE(it) == 4) {
+      int64_t b[3];
+      for (int q = 0; q < 3; q++) {
+        PyObject *v = PyTuple_GET_ITEM(it, q + 1);
+        b[q] = v == Py_None ? MN_NONE : PyLong_AsLongLong(v);
+        if (b[q] == -1 && PyErr_Occurred()) { Py_DECREF(seq); return NULL; }
+      }
+      idx[k] = mn_slice(b[0], b[1], b[2]);
+    } else if (kind[0] == 'i' && PyTuple_GET_SIZE(it) == 2) {
+      long long v = PyLong_AsLongLong(PyTuple_GET_ITEM(it, 1));
+      if (v == -1 && PyErr_Occurred()) { Py_DECREF(seq); return NULL; }
+      idx[k] = mn_at(v);
+    } else if (kind[0] == 'n') {
+      idx[k] = mn_newaxis();
+    } else {
+      Py_DECREF(seq);
+      PyErr_SetString(PyExc_TypeError, "bad index item");
+      return NULL;
+    }
+  }
+  Py_DECREF(seq);
+  mn_array *v = NULL;
+  int rc = mn_array_index(self->a, (int)n, idx, &v);
+  if (rc) return raise_mn(rc);
+  return wrap(v);
+}
+
+static PyObject *Array_transpose(ArrayObject *self, PyObject *args) {
+  PyObject *perm = Py_None;
+  if (!PyArg_ParseTuple(args, "|O", &perm)) return NULL;
+  int p[MN_MAXDIM], nd = 0;
+  int64_t tmp[MN_MAXDIM];
+  if (perm != Py_None) {
+    if (!to_shape(perm, &nd, tmp)) return NULL;
+    if (nd != mn_array_ndim(self->a)) {
+      PyErr_Format(PyExc_ValueError, "axes don't match array: %d axes for a %d-d array", nd, mn_array_ndim(self->a));
+      return NULL;
+    }
+    for (int k = 0; k < nd; k++) p[k] = (int)tmp[k];
+  }
+  mn_array *v = NULL;
+  int rc = mn_array_transpose(self->a, perm == Py_None ? NULL : p, &v);
+  if (rc) return raise_mn(rc);
+  return wrap(v);
+}
+
+static PyObject *Array_allgather(ArrayObject *self, PyObject *unused) {
+  (void)unused;
+  Py_ssize_t bytes = (Py_ssize_t)(mn_array_size(self->a) * (int64_t)mn_dtype_size(mn_array_dtype(self->a)));
+  PyObject *b = PyBytes_FromStringAndSize(NULL, bytes);
+  if (!b) return NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_allgather(self->a, PyBytes_AS_STRING(b));
+  Py_END_ALLOW_THREADS
+  if (rc) { Py_DECREF(b); return raise_mn(rc); }
+  return b;
+}
+
+static PyObject *Array_set_global(ArrayObject *self, PyObject *obj) {
+  Py_buffer view;
+  if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+  int64_t need = mn_array_size(self->a) * (int64_t)mn_dtype_size(mn_array_dtype(self->a));
+  if (view.len != need) {
+    PyBuffer_Release(&view);
+    PyErr_Format(PyExc_ValueError, "buffer holds %zd bytes, the array needs %lld", view.len, (long long)need);
+    return NULL;
+  }
+  int rc = mn_array_set_global(self->a, view.buf);
+  PyBuffer_Release(&view);
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *Array_fill(ArrayObject *self, PyObject *value) {
+  mn_scalar s;
+  if (!to_scalar(value, &s)) return NULL;
+  int rc = mn_array_fill(self->a, s);
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *Array_arange(ArrayObject *self, PyObject *args) {
+  double start, step;
+  if (!PyArg_ParseTuple(args, "dd", &start, &step)) return NULL;
+  int rc = mn_array_arange(self->a, start, step);
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *Array_linspace(ArrayObject *self, PyObject *args) {
+  double start, stop;
+  int endpoint;
+  if (!PyArg_ParseTuple(args, "ddp", &start, &stop, &endpoint)) return NULL;
+  int rc = mn_array_linspace(self->a, start, stop, endpoint);
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *Array_random(ArrayObject *self, PyObject *args) {
+  const char *kind;
+  unsigned long long seed;
+  double p1, p2;
+  if (!PyArg_ParseTuple(args, "sKdd", &kind, &seed, &p1, &p2)) return NULL;
+  mn_random_kind k;
+  if (!strcmp(kind, "uniform")) k = MN_RANDOM_UNIFORM;
+  else if (!strcmp(kind, "normal")) k = MN_RANDOM_NORMAL;
+  else { PyErr_Format(PyExc_ValueError, "unknown distribution '%s' (uniform, normal)", kind); return NULL; }
+  int rc = mn_array_random(self->a, k, (uint64_t)seed, p1, p2);
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *Array_get(ArrayObject *self, PyObject *idx) {
+  int nd;
+  int64_t i[MN_MAXDIM];
+  if (!to_shape(idx, &nd, i)) return NULL;
+  if (nd != mn_array_ndim(self->a)) {
+    PyErr_Format(PyExc_IndexError, "%d indices for a %d-d array", nd, mn_array_ndim(self->a));
+    return NULL;
+  }
+  mn_scalar s;
+  int rc = mn_array_get(self->a, i, &s);
+  if (rc) return raise_mn(rc);
+  return from_scalar(s);
+}
+
+static PyObject *Array_copy_to(ArrayObject *self, PyObject *dst) {
+  if (!is_array(dst)) { PyErr_SetString(PyExc_TypeError, "copy_to needs an Array"); return NULL; }
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_copy(self->a, arr(dst));
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *Array_save_npy(ArrayObject *self, PyObject *path) {
+  const char *p = PyUnicode_AsUTF8(path);
+  if (!p) return NULL;
+  int rc = mn_array_save_npy(self->a, p);
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef Array_methods[] = {
+  {"index", (PyCFunction)Array_index, METH_O, "Basic-indexing view from index items."},
+  {"transpose", (PyCFunction)Array_transpose, METH_VARARGS, "Transposed view (axes optional)."},
+  {"allgather", (PyCFunction)Array_allgather, METH_NOARGS, "Whole array as C-order bytes on every rank."},
+  {"set_global", (PyCFunction)Array_set_global, METH_O, "Fill from a C-order buffer every rank holds in full."},
+  {"fill", (PyCFunction)Array_fill, METH_O, "Fill with a scalar."},
+  {"arange", (PyCFunction)Array_arange, METH_VARARGS, "a.flat[k] = start + k*step."},
+  {"linspace", (PyCFunction)Array_linspace, METH_VARARGS, "Evenly spaced values."},
+  {"random", (PyCFunction)Array_random, METH_VARARGS, "Counter-based random fill (kind, seed, p1, p2)."},
+  {"get", (PyCFunction)Array_get, METH_O, "One element, on every rank."},
+  {"copy_to", (PyCFunction)Array_copy_to, METH_O, "dst[...] = self, with a cast."},
+  {"save_npy", (PyCFunction)Array_save_npy, METH_O, "Write a .npy file collectively."},
+  {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef Array_getset[] = {
+  {"shape", (getter)Array_shape, NULL, "shape", NULL},
+  {"dtype", (getter)Array_dtype, NULL, "dtype name", NULL},
+  {"is_view", (getter)Array_is_view, NULL, "whether this is a view", NULL},
+  {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject ArrayType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "maniple._core.Array",
+  .tp_basicsize = sizeof(ArrayObject),
+  .tp_dealloc = (destructor)Array_dealloc,
+  .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_doc = "A distributed array or view (maniple C handle).",
+  .tp_methods = Array_methods,
+  .tp_getset = Array_getset,
+};
+
+/* ---- programs: list of node tuples, arguments referring to earlier nodes ---- */
+static int build(PyObject *program, mn_expr **out, int *root) {
+  PyObject *seq = PySequence_Fast(program, "program must be a sequence of nodes");
+  if (!seq) return 0;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  if (n == 0) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "empty program"); return 0; }
+  mn_expr *e = NULL;
+  int rc = mn_expr_create(g_ctx, &e);
+  if (rc) { Py_DECREF(seq); raise_mn(rc); return 0; }
+  int *ids = PyMem_Malloc(sizeof(int) * (size_t)n);
+  if (!ids) { Py_DECREF(seq); mn_expr_destroy(&e); PyErr_NoMemory(); return 0; }
+  int ok = 1;
+#define ARG(k) (ids[PyLong_AsLong(PyTuple_GET_ITEM(it, (k)))])
+  for (Py_ssize_t k = 0; k < n && ok; k++) {
+    PyObject *it = PySequence_Fast_GET_ITEM(seq, k);
+    const char *kind = PyTuple_Check(it) && PyTuple_GET_SIZE(it) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(it, 0)) : NULL;
+    Py_ssize_t len = kind ? PyTuple_GET_SIZE(it) : 0;
+    /* argument positions must point at earlier nodes */
+    for (Py_ssize_t q = 2; kind && q < len && strcmp(kind, "in") && strcmp(kind, "sc") && strcmp(kind, "cast"); q++) {
+      long r = PyLong_AsLong(PyTuple_GET_ITEM(it, q));
+      if (r < 0 || r >= k) { kind = NULL; break; }
+    }
+    int op = 0, id = -1;
+    rc = 0;
+    if (!kind) {
+      ok = 0;
+    } else if (!strcmp(kind, "in") && len == 2 && is_array(PyTuple_GET_ITEM(it, 1))) {
+      rc = mn_expr_input(e, arr(PyTuple_GET_ITEM(it, 1)), &id);
+    } else if (!strcmp(kind, "sc") && len == 2) {
+      mn_scalar s;
+      if (!to_scalar(PyTuple_GET_ITEM(it, 1), &s)) ok = 0;
+      else rc = mn_expr_scalar(e, s, &id);
+    } else if (!strcmp(kind, "un") && len == 3) {
+      if (!op_of(PyTuple_GET_ITEM(it, 1), MN_NUNARY, uname, "unary op", &op)) ok = 0;
+      else rc = mn_expr_unary(e, (mn_unary_op)op, ARG(2), &id);
+    } else if (!strcmp(kind, "bin") && len == 4) {
+      if (!op_of(PyTuple_GET_ITEM(it, 1), MN_NBINARY, bname, "binary op", &op)) ok = 0;
+      else rc = mn_expr_binary(e, (mn_binary_op)op, ARG(2), ARG(3), &id);
+    } else if (!strcmp(kind, "ter") && len == 5) {
+      if (!op_of(PyTuple_GET_ITEM(it, 1), MN_NTERNARY, tname, "ternary op", &op)) ok = 0;
+      else rc = mn_expr_ternary(e, (mn_ternary_op)op, ARG(2), ARG(3), ARG(4), &id);
+    } else if (!strcmp(kind, "cast") && len == 3) {
+      mn_dtype t;
+      long r = PyLong_AsLong(PyTuple_GET_ITEM(it, 1));
+      if (r < 0 || r >= k || !dtype_of(PyTuple_GET_ITEM(it, 2), &t)) ok = 0;
+      else rc = mn_expr_cast(e, ids[r], t, &id);
+    } else {
+      ok = 0;
+    }
+    if (rc) { raise_mn(rc); ok = 0; }
+    if (!ok && !PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "malformed program node %zd", k);
+    ids[k] = id;
+  }
+#undef ARG
+  *root = ids[n - 1];
+  PyMem_Free(ids);
+  Py_DECREF(seq);
+  if (!ok) { mn_expr_destroy(&e); return 0; }
+  *out = e;
+  return 1;
+}
+
+static PyObject *py_result_info(PyObject *m, PyObject *program) {
+  (void)m;
+  if (!need_ctx()) return NULL;
+  mn_expr *e;
+  int root, nd;
+  int64_t shape[MN_MAXDIM];
+  if (!build(program, &e, &root)) return NULL;
+  mn_dtype t = mn_expr_dtype(e, root);
+  mn_expr_shape(e, root, &nd, shape);
+  mn_expr_destroy(&e);
+  PyObject *s = shape_tuple(nd, shape);
+  if (!s) return NULL;
+  PyObject *r = Py_BuildValue("(sN)", mn_dtype_name(t), s);
+  return r;
+}
+
+static PyObject *py_evaluate(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *program, *out;
+  if (!PyArg_ParseTuple(args, "OO!", &program, &ArrayType, &out)) return NULL;
+  if (!need_ctx()) return NULL;
+  mn_expr *e;
+  int root, rc;
+  if (!build(program, &e, &root)) return NULL;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_expr_eval(e, root, arr(out));
+  Py_END_ALLOW_THREADS
+  mn_expr_destroy(&e);
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_reduce(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *program, *opname;
+  if (!PyArg_ParseTuple(args, "OO", &program, &opname)) return NULL;
+  if (!need_ctx()) return NULL;
+  int op;
+  if (!op_of(opname, MN_NREDUCE, rname, "reduction", &op)) return NULL;
+  mn_expr *e;
+  int root, rc;
+  mn_scalar s;
+  if (!build(program, &e, &root)) return NULL;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_expr_reduce(e, root, (mn_reduce_op)op, &s);
+  Py_END_ALLOW_THREADS
+  mn_expr_destroy(&e);
+  if (rc) return raise_mn(rc);
+  return from_scalar(s);
+}
+
+static PyObject *py_reduce_axis(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *opname, *x, *out;
+  int axis;
+  if (!PyArg_ParseTuple(args, "OO!iO!", &opname, &ArrayType, &x, &axis, &ArrayType, &out)) return NULL;
+  int op, rc;
+  if (!op_of(opname, MN_NREDUCE, rname, "reduction", &op)) return NULL;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_reduce_axis((mn_reduce_op)op, arr(x), axis, arr(out));
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_create(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *shape, *dt;
+  if (!PyArg_ParseTuple(args, "OO", &shape, &dt)) return NULL;
+  if (!need_ctx()) return NULL;
+  int nd;
+  int64_t s[MN_MAXDIM];
+  mn_dtype t;
+  if (!to_shape(shape, &nd, s) || !dtype_of(dt, &t)) return NULL;
+  mn_array *a = NULL;
+  int rc = mn_array_create(g_ctx, t, nd, s, 0, &a);
+  if (rc) return raise_mn(rc);
+  return wrap(a);
+}
+
+static PyObject *py_load_npy(PyObject *m, PyObject *path) {
+  (void)m;
+  if (!need_ctx()) return NULL;
+  const char *p = PyUnicode_AsUTF8(path);
+  if (!p) return NULL;
+  mn_array *a = NULL;
+  int rc = mn_array_load_npy(g_ctx, p, &a);
+  if (rc) return raise_mn(rc);
+  return wrap(a);
+}
+
+/* init(comm_f2c=None): a Fortran handle (mpi4py: comm.py2f()), else WORLD */
+static PyObject *py_init(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *h = Py_None;
+  if (!PyArg_ParseTuple(args, "|O", &h)) return NULL;
+  if (g_ctx) Py_RETURN_NONE;
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int inited = 0;
+  MPI_Initialized(&inited);
+  if (h != Py_None) {
+    if (!inited) { PyErr_SetString(PyExc_RuntimeError, "a communicator was given but MPI is not initialised"); return NULL; }
+    long f = PyLong_AsLong(h);
+    if (f == -1 && PyErr_Occurred()) return NULL;
+    comm = MPI_Comm_f2c((MPI_Fint)f);
+  }
+  int rc = mn_ctx_create(comm, MN_BACKEND_CPU, &g_ctx);
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_finalize(PyObject *m, PyObject *unused) {
+  (void)m;
+  (void)unused;
+  mn_ctx_destroy(&g_ctx);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_rank(PyObject *m, PyObject *unused) {
+  (void)m;
+  (void)unused;
+  if (!need_ctx()) return NULL;
+  return PyLong_FromLong(mn_ctx_rank(g_ctx));
+}
+
+static PyObject *py_size(PyObject *m, PyObject *unused) {
+  (void)m;
+  (void)unused;
+  if (!need_ctx()) return NULL;
+  return PyLong_FromLong(mn_ctx_size(g_ctx));
+}
+
+static PyObject *py_plan_stats(PyObject *m, PyObject *unused) {
+  (void)m;
+  (void)unused;
+  if (!need_ctx()) return NULL;
+  int cached;
+  long hits, misses;
+  mn_ctx_plan_stats(g_ctx, &cached, &hits, &misses);
+  return Py_BuildValue("(ill)", cached, hits, misses);
+}
+
+static PyMethodDef module_methods[] = {
+  {"init", py_init, METH_VARARGS, "Create the context (optional Fortran communicator handle)."},
+  {"finalize", py_finalize, METH_NOARGS, "Destroy the context."},
+  {"rank", py_rank, METH_NOARGS, "This rank."},
+  {"size", py_size, METH_NOARGS, "Number of ranks."},
+  {"create", py_create, METH_VARARGS, "create(shape, dtype) -> zero-filled Array."},
+  {"load_npy", py_load_npy, METH_O, "Read a .npy file collectively."},
+  {"result_info", py_result_info, METH_O, "(dtype, shape) of a program's last node."},
+  {"evaluate", py_evaluate, METH_VARARGS, "evaluate(program, out): fused evaluation into out."},
+  {"reduce", py_reduce, METH_VARARGS, "reduce(program, op) -> scalar, same on every rank."},
+  {"reduce_axis", py_reduce_axis, METH_VARARGS, "reduce_axis(op, x, axis, out)."},
+  {"plan_stats", py_plan_stats, METH_NOARGS, "(cached plans, hits, misses)."},
+  {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "maniple's C core.", -1, module_methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void) {
+  if (PyType_Ready(&ArrayType) < 0) return NULL;
+  PyObject *m = PyModule_Create(&module);
+  if (!m) return NULL;
+  Py_INCREF(&ArrayType);
+  if (PyModule_AddObject(m, "Array", (PyObject *)&ArrayType) < 0) {
+    Py_DECREF(&ArrayType);
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}
