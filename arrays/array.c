@@ -258,6 +258,7 @@ int mn_array_ndim(const mn_array *a) { return a->map.ndim; }
 const int64_t *mn_array_shape(const mn_array *a) { return a->map.shape; }
 int64_t mn_array_size(const mn_array *a) { return mn_box_size(a->map.ndim, a->map.shape); }
 int mn_array_is_view(const mn_array *a) { return a->is_view; }
+uintptr_t mn_array_base_key(const mn_array *a) { return (uintptr_t)a->buf; }
 mn_layout *mn_array_layout(const mn_array *a) { return a->buf->lay; }
 int mn_array_halo_width(const mn_array *a) { return a->buf->halo; }
 

@@ -48,6 +48,9 @@ int mn_array_ndim(const mn_array *a);
 const int64_t *mn_array_shape(const mn_array *a);
 int64_t mn_array_size(const mn_array *a);
 int mn_array_is_view(const mn_array *a);
+/* Identity of the storage a base and all its views share (equal keys: the
+ * same memory), for dependency tracking in deferred evaluation. */
+uintptr_t mn_array_base_key(const mn_array *a);
 /* Layout of the base array. */
 mn_layout *mn_array_layout(const mn_array *a);
 int mn_array_halo_width(const mn_array *a);

@@ -160,6 +160,10 @@ static PyObject *Array_dtype(ArrayObject *self, void *c) {
   (void)c;
   return PyUnicode_FromString(mn_dtype_name(mn_array_dtype(self->a)));
 }
+static PyObject *Array_base(ArrayObject *self, void *c) {
+  (void)c;
+  return PyLong_FromUnsignedLongLong((unsigned long long)mn_array_base_key(self->a));
+}
 static PyObject *Array_is_view(ArrayObject *self, void *c) {
   (void)c;
   return PyBool_FromLong(mn_array_is_view(self->a));
@@ -339,6 +343,7 @@ static PyGetSetDef Array_getset[] = {
   {"shape", (getter)Array_shape, NULL, "shape", NULL},
   {"dtype", (getter)Array_dtype, NULL, "dtype name", NULL},
   {"is_view", (getter)Array_is_view, NULL, "whether this is a view", NULL},
+  {"base", (getter)Array_base, NULL, "key of the storage shared with views", NULL},
   {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject ArrayType = {

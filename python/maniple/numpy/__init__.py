@@ -1,0 +1,31 @@
+"""maniple.numpy: NumPy over distributed arrays. Change `import numpy as np`
+to `import maniple.numpy as np` and run the script with `python` or under
+`mpiexec -n N`: every rank runs the same program on its part of each array.
+
+Element-wise expressions are deferred and evaluated fused, in one pass, when
+a value is needed. What is implemented so far is listed in docs/python.md;
+anything else raises NotImplementedError or AttributeError rather than
+giving a wrong answer.
+"""
+import numpy as _np
+
+from maniple import init as _init
+
+from . import random
+from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like, full, full_like, linspace, ones,
+                        ones_like, zeros, zeros_like)
+from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, clip,
+                         count_nonzero, dot, isclose, max, mean, min, prod, sum, vdot, where)
+from ._ndarray import ndarray
+
+_init()
+
+globals().update(_UFUNCS)
+abs = absolute  # noqa: F821 (defined by the update above)
+divide = true_divide  # noqa: F821
+mod = remainder  # noqa: F821
+bool_ = _np.bool_
+int32, int64, float32, float64 = _np.int32, _np.int64, _np.float32, _np.float64
+dtype = _np.dtype
+newaxis = None
+pi, e, inf, nan = _np.pi, _np.e, _np.inf, _np.nan

@@ -1,0 +1,130 @@
+"""Array creation: zeros, ones, full, empty, *_like, arange, linspace, array."""
+import math
+
+import numpy as _np
+
+from maniple import _core
+from maniple import init as _init
+
+from ._ndarray import ndarray, _pyscalar
+
+_SUPPORTED = ("bool", "int32", "int64", "float32", "float64")
+
+
+def _dt(dtype, default="float64"):
+    if dtype is None:
+        return default
+    d = str(_np.dtype(dtype))
+    if d not in _SUPPORTED:
+        raise TypeError(f"maniple.numpy does not support dtype '{d}' (supported: {', '.join(_SUPPORTED)})")
+    return d
+
+
+def _shape(shape):
+    if isinstance(shape, (int, _np.integer)):
+        shape = (int(shape),)
+    shape = tuple(int(s) for s in shape)
+    for s in shape:
+        if s < 0:
+            raise ValueError("negative dimensions are not allowed")
+    return shape
+
+
+def empty(shape, dtype=None):
+    _init()
+    return ndarray(_core.create(_shape(shape), _dt(dtype)))
+
+
+def zeros(shape, dtype=None):
+    return empty(shape, dtype)  # maniple arrays start zeroed
+
+
+def full(shape, fill_value, dtype=None):
+    if dtype is None:
+        dtype = _np.asarray(fill_value).dtype
+        dtype = "float64" if dtype.kind == "f" else ("int64" if dtype.kind in "iu" else str(dtype))
+    a = empty(shape, dtype)
+    a._arr.fill(_pyscalar(fill_value))
+    return a
+
+
+def ones(shape, dtype=None):
+    return full(shape, 1, _dt(dtype))
+
+
+def _like(a, dtype, shape):
+    return (a.shape if shape is None else shape), (a.dtype if dtype is None else dtype)
+
+
+def empty_like(a, dtype=None, shape=None):
+    s, d = _like(asarray(a), dtype, shape)
+    return empty(s, d)
+
+
+def zeros_like(a, dtype=None, shape=None):
+    s, d = _like(asarray(a), dtype, shape)
+    return zeros(s, d)
+
+
+def ones_like(a, dtype=None, shape=None):
+    s, d = _like(asarray(a), dtype, shape)
+    return ones(s, d)
+
+
+def full_like(a, fill_value, dtype=None, shape=None):
+    s, d = _like(asarray(a), dtype, shape)
+    return full(s, fill_value, d)
+
+
+def arange(start, stop=None, step=1, dtype=None):
+    if stop is None:
+        start, stop = 0, start
+    if step == 0:
+        raise ZeroDivisionError("step must not be zero")
+    n = max(0, math.ceil((stop - start) / step))
+    if dtype is None:
+        dtype = "int64" if all(isinstance(v, (int, _np.integer)) for v in (start, stop, step)) else "float64"
+    a = empty((n,), dtype)
+    a._arr.arange(float(start), float(step))
+    return a
+
+
+def linspace(start, stop, num=50, endpoint=True, dtype=None):
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    a = empty((int(num),), _dt(dtype))
+    a._arr.linspace(float(start), float(stop), bool(endpoint))
+    return a
+
+
+def asarray(x, dtype=None):
+    """x as a maniple array. NumPy arrays and sequences must be the same on
+    every rank (SPMD); each rank keeps its own part."""
+    if isinstance(x, ndarray):
+        return x if dtype is None or str(_np.dtype(dtype)) == x._dtype else x.astype(dtype)
+    y = _np.asarray(x, dtype=dtype)
+    if dtype is None and y.dtype.kind == "f" and y.dtype.itemsize > 8:
+        raise TypeError(f"maniple.numpy does not support dtype '{y.dtype}'")
+    d = _dt(y.dtype)
+    a = empty(y.shape, d)
+    a._arr.set_global(_np.ascontiguousarray(y))
+    return a
+
+
+def array(x, dtype=None, copy=True):
+    if isinstance(x, ndarray):
+        r = x.copy() if copy else x
+        return r if dtype is None else r.astype(dtype)
+    return asarray(x, dtype)
+
+
+def copy(a):
+    return asarray(a).copy()
+
+
+def copyto(dst, src):
+    from ._ndarray import _assign
+    if not isinstance(dst, ndarray):
+        raise TypeError("copyto: destination must be a maniple array")
+    _assign(dst._materialize(), src)
+

@@ -1,0 +1,193 @@
+"""Universal functions, reductions and a few NumPy functions on ndarrays."""
+import builtins
+
+import numpy as _np
+
+from maniple import _core
+
+from ._creation import asarray, empty
+from ._ndarray import ndarray, _binary, _compile, _scalar, _ternary, _unary, _assign
+
+# ---- ufuncs (the names are NumPy's) ----
+_UNARY = ["negative", "positive", "absolute", "sqrt", "exp", "log", "log2", "log10", "expm1", "log1p", "sin",
+          "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc", "rint",
+          "sign", "square", "reciprocal", "logical_not", "invert", "isnan", "isinf", "isfinite"]
+_BINARY = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power", "maximum",
+           "minimum", "fmax", "fmin", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+           "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
+           "right_shift", "arctan2", "hypot", "copysign"]
+
+
+def _with_out(r, out):
+    if out is None:
+        return r
+    _assign(out._materialize(), r, same_kind=True)
+    return out
+
+
+def _make_unary(name):
+    def f(x, out=None):
+        return _with_out(_unary(name, x), out)
+    f.__name__ = name
+    f.__doc__ = f"numpy.{name}, element-wise, evaluated fused with the expression around it."
+    return f
+
+
+def _make_binary(name):
+    def f(x, y, out=None):
+        return _with_out(_binary(name, x, y), out)
+    f.__name__ = name
+    f.__doc__ = f"numpy.{name}, element-wise, evaluated fused with the expression around it."
+    return f
+
+
+UFUNCS = {n: _make_unary(n) for n in _UNARY}
+UFUNCS.update({n: _make_binary(n) for n in _BINARY})
+
+
+def where(condition, x, y):
+    return _ternary("where", condition, x, y)
+
+
+def clip(a, a_min, a_max, out=None):
+    return _with_out(_ternary("clip", a, a_min, a_max), out)
+
+
+# ---- reductions ----
+def _result_dtype(op, dt):
+    if op in ("argmin", "argmax"):
+        return "int64"
+    if op in ("any", "all"):
+        return "bool"
+    if op in ("sum", "prod") and dt in ("bool", "int32", "int64"):
+        return "int64"
+    return dt
+
+
+def _axis(axis, ndim):
+    if axis is None:
+        return None
+    if isinstance(axis, tuple):
+        if len(axis) != 1:
+            raise NotImplementedError("maniple.numpy: reducing over several axes at once is not implemented yet")
+        axis = axis[0]
+    axis = int(axis)
+    if not -ndim <= axis < ndim:
+        raise _np.exceptions.AxisError(axis, ndim)
+    return axis % ndim
+
+
+def _reduce(op, a, axis=None, dtype=None, out=None, keepdims=False):
+    a = asarray(a)
+    if dtype is not None:
+        a = a.astype(dtype)
+    ax = _axis(axis, a.ndim)
+    rdt = _result_dtype(op, a._dtype)
+    if ax is None:
+        v = _scalar(_core.reduce(_compile(a._node()), op), rdt)
+        if keepdims:
+            v = asarray(_np.full((1,) * a.ndim, v, dtype=rdt))
+        return _with_out(v, out) if out is not None else v
+    shape = a.shape[:ax] + a.shape[ax + 1:]
+    r = empty(shape, rdt)
+    _core.reduce_axis(op, a._materialize(), ax, r._arr)
+    if keepdims:
+        r = r[(slice(None),) * ax + (None,)]
+    return _with_out(r, out)
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False):
+    return _reduce("sum", a, axis, dtype, out, keepdims)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False):
+    return _reduce("prod", a, axis, dtype, out, keepdims)
+
+
+def min(a, axis=None, out=None, keepdims=False):
+    return _reduce("min", a, axis, None, out, keepdims)
+
+
+def max(a, axis=None, out=None, keepdims=False):
+    return _reduce("max", a, axis, None, out, keepdims)
+
+
+amin, amax = min, max
+
+
+def argmin(a, axis=None):
+    return _reduce("argmin", a, axis)
+
+
+def argmax(a, axis=None):
+    return _reduce("argmax", a, axis)
+
+
+def any(a, axis=None, out=None, keepdims=False):
+    return _reduce("any", a, axis, None, out, keepdims)
+
+
+def all(a, axis=None, out=None, keepdims=False):
+    return _reduce("all", a, axis, None, out, keepdims)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False):
+    a = asarray(a)
+    fdt = a._dtype if a._dtype in ("float32", "float64") else "float64"
+    s = _reduce("sum", a.astype(dtype or fdt) if (dtype or fdt) != a._dtype else a, axis, None, None, keepdims)
+    n = a.size if axis is None else a.shape[_axis(axis, a.ndim)]
+    r = s / n if n else s * _np.nan
+    if isinstance(r, ndarray):
+        return _with_out(r.astype(dtype or fdt), out)
+    return _scalar(r, dtype or fdt)
+
+
+def count_nonzero(a, axis=None):
+    r = sum(asarray(a) != 0, axis=axis)
+    return int(r) if axis is None else r
+
+
+# ---- products ----
+def dot(a, b, out=None):
+    a, b = asarray(a), asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return _with_out(a * b, out)
+    if a.ndim == 1 and b.ndim == 1:
+        if a.shape != b.shape:
+            raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[0]} (dim 0) != "
+                             f"{b.shape[0]} (dim 0)")
+        p = a * b
+        return _scalar(_core.reduce(_compile(p._node()), "sum"), p._dtype)
+    raise NotImplementedError("maniple.numpy: dot of matrices is not implemented yet (only 1-d vectors)")
+
+
+def vdot(a, b):
+    a, b = asarray(a), asarray(b)
+    if a.ndim != 1 or b.ndim != 1:
+        raise NotImplementedError("maniple.numpy: vdot of arrays with more than one dimension is not implemented yet")
+    return dot(a, b)
+
+
+# ---- comparisons ----
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = asarray(a), asarray(b)
+    close = UFUNCS["less_equal"](UFUNCS["absolute"](a - b), atol + rtol * UFUNCS["absolute"](b))
+    # equal infinities (and nans when asked) are close, as in NumPy
+    close = UFUNCS["logical_or"](close, a == b)
+    if equal_nan:
+        close = UFUNCS["logical_or"](close, UFUNCS["logical_and"](UFUNCS["isnan"](a), UFUNCS["isnan"](b)))
+    return close
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return builtins.bool(all(isclose(a, b, rtol, atol, equal_nan)))
+
+
+def array_equal(a, b, equal_nan=False):
+    a, b = asarray(a), asarray(b)
+    if a.shape != b.shape:
+        return False
+    eq = a == b
+    if equal_nan:
+        eq = UFUNCS["logical_or"](eq, UFUNCS["logical_and"](UFUNCS["isnan"](a), UFUNCS["isnan"](b)))
+    return builtins.bool(all(eq))

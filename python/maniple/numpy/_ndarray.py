@@ -1,0 +1,463 @@
+"""The distributed ndarray: either concrete (a maniple._core.Array, possibly a
+view) or deferred (an element-wise expression tree over concrete arrays).
+
+Deferred expressions are evaluated fused, in one pass, when a value is
+needed: assignment into an array, a reduction, printing, __array__, or
+indexing. NumPy's eager semantics are kept by dependency tracking: before
+anything writes into an array's storage, every pending expression that reads
+that storage is evaluated first.
+"""
+import operator
+import weakref
+
+import numpy as _np
+
+from maniple import _core
+from maniple import init as _init
+
+# Expression nodes (tuples):
+#   ("in", Array) | ("sc", python scalar or (value, dtype)) | ("un", name, x)
+#   ("bin", name, x, y) | ("ter", name, x, y, z) | ("cast", x, dtype)
+_MAX_NODES = 48  # past this an operand is materialised, bounding loops' trees
+
+# storage key -> {id: pending ndarray whose expression reads it} (weak:
+# an expression nobody holds any more needs no evaluation)
+_readers = {}
+
+
+def _register(arr):
+    for key in arr._bases:
+        _readers.setdefault(key, weakref.WeakValueDictionary())[id(arr)] = arr
+
+
+def _flush(key, keep=None):
+    """Evaluate every pending expression reading storage key (but keep)."""
+    pending = _readers.get(key)
+    if not pending:
+        return
+    for a in list(pending.values()):
+        if a is not keep and a._expr is not None:
+            a._materialize()
+    pending.clear()
+    if keep is not None and keep._expr is not None:
+        pending[id(keep)] = keep
+
+
+def _compile(expr):
+    """Expression tree -> _core program (list of nodes referring back)."""
+    prog, memo = [], {}
+
+    def walk(n):
+        k = id(n[1]) if n[0] == "in" else id(n)
+        if k in memo:
+            return memo[k]
+        kind = n[0]
+        if kind in ("in", "sc"):
+            prog.append(n)
+        elif kind == "un":
+            prog.append(("un", n[1], walk(n[2])))
+        elif kind == "bin":
+            a, b = walk(n[2]), walk(n[3])
+            prog.append(("bin", n[1], a, b))
+        elif kind == "ter":
+            a, b, c = walk(n[2]), walk(n[3]), walk(n[4])
+            prog.append(("ter", n[1], a, b, c))
+        else:  # cast
+            prog.append(("cast", walk(n[1]), n[2]))
+        memo[k] = len(prog) - 1
+        return memo[k]
+
+    walk(expr)
+    return prog
+
+
+def _count(expr, seen=None):
+    seen = set() if seen is None else seen
+    if id(expr) in seen:
+        return 0
+    seen.add(id(expr))
+    return 1 + sum(_count(c, seen) for c in expr[2:] if isinstance(c, tuple)) + (
+        _count(expr[1], seen) if expr[0] == "cast" else 0)
+
+
+def _bases(expr, out=None):
+    out = set() if out is None else out
+    if expr[0] == "in":
+        out.add(expr[1].base)
+    elif expr[0] == "cast":
+        _bases(expr[1], out)
+    elif expr[0] != "sc":
+        for c in expr[2:]:
+            _bases(c, out)
+    return out
+
+
+class ndarray:
+    """A distributed array with NumPy's semantics."""
+
+    __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, arr=None, expr=None, shape=None, dtype=None):
+        self._arr, self._expr = arr, expr
+        if arr is not None:
+            self._shape, self._dtype, self._bases = tuple(arr.shape), arr.dtype, ()
+        else:
+            self._shape, self._dtype = tuple(shape), dtype
+            self._bases = tuple(_bases(expr))
+            _register(self)
+
+    # ---- evaluation ----
+    def _materialize(self):
+        if self._expr is not None:
+            out = _core.create(self._shape, self._dtype)
+            _core.evaluate(_compile(self._expr), out)
+            self._arr, self._expr, self._bases = out, None, ()
+        return self._arr
+
+    def _node(self):
+        """This array as an expression node (concrete arrays are leaves)."""
+        if self._expr is not None:
+            if _count(self._expr) > _MAX_NODES:
+                self._materialize()
+            else:
+                return self._expr
+        return ("in", self._arr)
+
+    # ---- attributes ----
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def ndim(self):
+        return len(self._shape)
+
+    @property
+    def size(self):
+        n = 1
+        for s in self._shape:
+            n *= s
+        return n
+
+    @property
+    def dtype(self):
+        return _np.dtype(self._dtype)
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.itemsize
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def __len__(self):
+        if not self._shape:
+            raise TypeError("len() of unsized object")
+        return self._shape[0]
+
+    # ---- conversion to NumPy and Python ----
+    def __array__(self, dtype=None, copy=None):
+        """The whole array on every rank (never only the local block)."""
+        a = self._materialize()
+        x = _np.frombuffer(a.allgather(), dtype=self._dtype).reshape(self._shape).copy()
+        return x if dtype is None else x.astype(dtype, copy=False)
+
+    def get(self):
+        """The whole array as a NumPy array (as CuPy's get())."""
+        return self.__array__()
+
+    def tolist(self):
+        return self.__array__().tolist()
+
+    def item(self, *args):
+        if args:
+            return self[args if len(args) > 1 else args[0]].item()
+        if self.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        a = self._materialize()
+        return a.get((0,) * self.ndim)
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self._dtype not in ("int32", "int64", "bool"):
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(self.item())
+
+    def __bool__(self):
+        if self.size != 1:
+            raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                             "Use a.any() or a.all()")
+        return bool(self.item())
+
+    def __repr__(self):
+        return repr(self.__array__()).replace("array(", "array(", 1)
+
+    def __str__(self):
+        return str(self.__array__())
+
+    def __iter__(self):
+        if not self._shape:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self._shape[0]):
+            yield self[i]
+
+    # ---- indexing ----
+    def _items(self, key):
+        if not isinstance(key, tuple):
+            key = (key,)
+        nreal = sum(1 for k in key if k is not None and k is not Ellipsis)
+        if sum(1 for k in key if k is Ellipsis) > 1:
+            raise IndexError("an index can only have a single ellipsis ('...')")
+        if nreal > self.ndim:
+            raise IndexError(f"too many indices for array: array is {self.ndim}-dimensional, "
+                             f"but {nreal} were indexed")
+        items, axis = [], 0
+        for k in key:
+            if k is Ellipsis:
+                for _ in range(self.ndim - nreal):
+                    items.append(("s", None, None, None))
+                    axis += 1
+            elif k is None:
+                items.append(("n",))
+            elif isinstance(k, slice):
+                n = self._shape[axis]
+                start, stop, step = k.indices(n)
+                if step < 0 and stop < 0:
+                    stop = None  # runs through element 0
+                items.append(("s", start, stop, step))
+                axis += 1
+            elif isinstance(k, (int, _np.integer)) and not isinstance(k, (bool, _np.bool_)):
+                n = self._shape[axis]
+                if not -n <= int(k) < n:
+                    raise IndexError(f"index {int(k)} is out of bounds for axis {axis} with size {n}")
+                items.append(("i", int(k)))
+                axis += 1
+            elif isinstance(k, ndarray) and k.ndim == 0 and k._dtype in ("int32", "int64"):
+                items.append(("i", int(k.item())))
+                axis += 1
+            else:
+                raise NotImplementedError(
+                    f"maniple.numpy: indexing with {type(k).__name__} (boolean-mask and integer-array "
+                    "indexing) is not implemented yet")
+        return items
+
+    def __getitem__(self, key):
+        a = self._materialize()
+        v = ndarray(a.index(self._items(key)))
+        if v.ndim == 0:  # NumPy returns a scalar for a single element
+            return _scalar(v._arr.get(()), v._dtype)
+        return v
+
+    def __setitem__(self, key, value):
+        a = self._materialize()
+        target = a.index(self._items(key))
+        _assign(target, value)
+
+    # ---- element-wise arithmetic ----
+    def __add__(self, o): return _binary("add", self, o)
+    def __radd__(self, o): return _binary("add", o, self)
+    def __sub__(self, o): return _binary("subtract", self, o)
+    def __rsub__(self, o): return _binary("subtract", o, self)
+    def __mul__(self, o): return _binary("multiply", self, o)
+    def __rmul__(self, o): return _binary("multiply", o, self)
+    def __truediv__(self, o): return _binary("true_divide", self, o)
+    def __rtruediv__(self, o): return _binary("true_divide", o, self)
+    def __floordiv__(self, o): return _binary("floor_divide", self, o)
+    def __rfloordiv__(self, o): return _binary("floor_divide", o, self)
+    def __mod__(self, o): return _binary("remainder", self, o)
+    def __rmod__(self, o): return _binary("remainder", o, self)
+    def __pow__(self, o): return _binary("power", self, o)
+    def __rpow__(self, o): return _binary("power", o, self)
+    def __and__(self, o): return _binary("bitwise_and", self, o)
+    def __rand__(self, o): return _binary("bitwise_and", o, self)
+    def __or__(self, o): return _binary("bitwise_or", self, o)
+    def __ror__(self, o): return _binary("bitwise_or", o, self)
+    def __xor__(self, o): return _binary("bitwise_xor", self, o)
+    def __rxor__(self, o): return _binary("bitwise_xor", o, self)
+    def __lshift__(self, o): return _binary("left_shift", self, o)
+    def __rshift__(self, o): return _binary("right_shift", self, o)
+    def __lt__(self, o): return _binary("less", self, o)
+    def __le__(self, o): return _binary("less_equal", self, o)
+    def __gt__(self, o): return _binary("greater", self, o)
+    def __ge__(self, o): return _binary("greater_equal", self, o)
+    def __eq__(self, o): return _binary("equal", self, o)
+    def __ne__(self, o): return _binary("not_equal", self, o)
+    def __neg__(self): return _unary("negative", self)
+    def __pos__(self): return _unary("positive", self)
+    def __abs__(self): return _unary("absolute", self)
+    def __invert__(self): return _unary("invert", self)
+    __hash__ = None
+
+    def _inplace(self, name, o):
+        if self._expr is not None:  # nothing else holds this value yet
+            r = _binary(name, self, o)
+            if r._dtype != self._dtype:
+                r = r.astype(self._dtype)
+            self._expr, self._bases = r._expr, r._bases
+            _register(self)
+            return self
+        _assign(self._arr, _binary(name, self, o), same_kind=True)
+        return self
+
+    def __iadd__(self, o): return self._inplace("add", o)
+    def __isub__(self, o): return self._inplace("subtract", o)
+    def __imul__(self, o): return self._inplace("multiply", o)
+    def __itruediv__(self, o): return self._inplace("true_divide", o)
+    def __ifloordiv__(self, o): return self._inplace("floor_divide", o)
+    def __imod__(self, o): return self._inplace("remainder", o)
+    def __ipow__(self, o): return self._inplace("power", o)
+    def __iand__(self, o): return self._inplace("bitwise_and", o)
+    def __ior__(self, o): return self._inplace("bitwise_or", o)
+    def __ixor__(self, o): return self._inplace("bitwise_xor", o)
+
+    # ---- methods ----
+    def astype(self, dtype, copy=True):
+        dt = str(_np.dtype(dtype))
+        if dt == self._dtype and not copy:
+            return self
+        return _make(("cast", self._node(), dt))
+
+    def copy(self):
+        out = _core.create(self._shape, self._dtype)
+        _core.evaluate(_compile(self._node()), out)
+        return ndarray(out)
+
+    def fill(self, value):
+        a = self._materialize()
+        _flush(a.base)
+        a.fill(_pyscalar(value))
+
+    def transpose(self, *axes):
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        a = self._materialize()
+        return ndarray(a.transpose(tuple(axes) if axes else None))
+
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        from . import _functions
+        return _functions.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        from . import _functions
+        return _functions.prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def min(self, axis=None, out=None, keepdims=False):
+        from . import _functions
+        return _functions.min(self, axis=axis, out=out, keepdims=keepdims)
+
+    def max(self, axis=None, out=None, keepdims=False):
+        from . import _functions
+        return _functions.max(self, axis=axis, out=out, keepdims=keepdims)
+
+    def argmin(self, axis=None):
+        from . import _functions
+        return _functions.argmin(self, axis=axis)
+
+    def argmax(self, axis=None):
+        from . import _functions
+        return _functions.argmax(self, axis=axis)
+
+    def any(self, axis=None):
+        from . import _functions
+        return _functions.any(self, axis=axis)
+
+    def all(self, axis=None):
+        from . import _functions
+        return _functions.all(self, axis=axis)
+
+    def mean(self, axis=None, dtype=None):
+        from . import _functions
+        return _functions.mean(self, axis=axis, dtype=dtype)
+
+    def dot(self, other):
+        from . import _functions
+        return _functions.dot(self, other)
+
+
+# ---- helpers shared with the function modules ----
+_KIND = {"bool": 0, "int32": 1, "int64": 1, "float32": 2, "float64": 2}
+
+
+def _scalar(v, dtype):
+    """A NumPy scalar of dtype, as NumPy returns from reductions and indexing."""
+    return _np.dtype(dtype).type(v)
+
+
+def _pyscalar(v):
+    """Python scalars stay weak (NEP 50); NumPy scalars keep their dtype."""
+    if isinstance(v, _np.generic):
+        dt = str(v.dtype)
+        if dt not in _KIND:
+            raise TypeError(f"maniple.numpy does not support dtype {dt}")
+        return (v.item(), dt)
+    if isinstance(v, (bool, int, float)):
+        return v
+    raise TypeError(f"unsupported scalar type {type(v).__name__}")
+
+
+def _operand(x):
+    """An expression node for x: ndarray, Python/NumPy scalar, or array-like."""
+    if isinstance(x, ndarray):
+        return x._node()
+    if isinstance(x, (bool, int, float, _np.generic)):
+        return ("sc", _pyscalar(x))
+    from . import _creation
+    return _creation.asarray(x)._node()
+
+
+def _make(expr):
+    dtype, shape = _core.result_info(_compile(expr))
+    return ndarray(expr=expr, shape=shape, dtype=dtype)
+
+
+def _unary(name, x):
+    return _make(("un", name, _operand(x)))
+
+
+def _binary(name, x, y):
+    return _make(("bin", name, _operand(x), _operand(y)))
+
+
+def _ternary(name, x, y, z):
+    return _make(("ter", name, _operand(x), _operand(y), _operand(z)))
+
+
+_CAN_CAST_SAME_KIND = {
+    "bool": {"bool"}, "int32": {"bool", "int32"}, "int64": {"bool", "int32", "int64"},
+    "float32": {"bool", "int32", "int64", "float32", "float64"},
+    "float64": {"bool", "int32", "int64", "float32", "float64"},
+}
+
+
+def _assign(target, value, same_kind=False):
+    """target[...] = value, fused: pending readers of target's storage are
+    evaluated first, except value itself (whose evaluation reads the old
+    values, as NumPy's right-hand side does)."""
+    keep, vdt = (value, value._dtype) if isinstance(value, ndarray) else (None, None)
+    if same_kind and vdt is not None and vdt not in _CAN_CAST_SAME_KIND[target.dtype]:
+        raise TypeError(f"Cannot cast ufunc output from dtype('{vdt}') to dtype('{target.dtype}') "
+                        "with casting rule 'same_kind'")
+    # a pending value that reads target must keep its own values afterwards
+    # (average stays what it was after center[:] = average): when it equals
+    # what target will hold, it becomes a view of target, else it is
+    # evaluated first
+    reads = keep is not None and keep._expr is not None and target.base in keep._bases
+    alias_ok = reads and keep._dtype == target.dtype and keep._shape == tuple(target.shape)
+    if reads and not alias_ok:
+        keep._materialize()
+    node = _operand(value)
+    _flush(target.base, keep if alias_ok else None)
+    _core.evaluate(_compile(node), target)
+    if alias_ok:
+        keep._expr, keep._bases = ("in", target), (target.base,)
