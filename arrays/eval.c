@@ -390,6 +390,10 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nd, const int64_t 
     if (!need[j]) continue;
     P->live[P->nlive++] = j;
     if (e->v[j].kind == MN_N_INPUT) {
+      if (!e->v[j].arr) {
+        free(need);
+        return MN_ERR(MN_ERR_ARG, "expression node %d is a placeholder (for type inference) and cannot be evaluated", j);
+      }
       if (P->nops == MAXOPS) { free(need); return MN_ERR(MN_ERR_NOTIMPL, "expression reads more than %d arrays", MAXOPS); }
       operand *op = &P->ops[P->nops];
       op->node = j;

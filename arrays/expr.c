@@ -80,6 +80,23 @@ int mn_expr_input(mn_expr *e, const mn_array *x, int *node) {
   return MN_SUCCESS;
 }
 
+int mn_expr_placeholder(mn_expr *e, mn_dtype dtype, int ndim, const int64_t *shape, int *node) {
+  MN_CHECK(e && node && (ndim == 0 || shape), MN_ERR_ARG, "NULL expression, shape or output");
+  MN_CHECK(dtype >= 0 && dtype < MN_NDTYPE, MN_ERR_DTYPE, "unknown dtype code %d", (int)dtype);
+  MN_CHECK(ndim >= 0 && ndim <= MN_MAXDIM, MN_ERR_SHAPE, "ndim %d outside [0, %d]", ndim, MN_MAXDIM);
+  mn_node n;
+  memset(&n, 0, sizeof n);
+  n.kind = MN_N_INPUT; /* with no array: type inference only */
+  n.dtype = n.ct = dtype;
+  n.ndim = ndim;
+  for (int d = 0; d < ndim; d++) {
+    MN_CHECK(shape[d] >= 0, MN_ERR_SHAPE, "shape[%d] = %lld is negative", d, (long long)shape[d]);
+    n.shape[d] = shape[d];
+  }
+  MN_CALL(add_node(e, &n, node));
+  return MN_SUCCESS;
+}
+
 static mn_scalar scalar_to(mn_scalar s, mn_dtype t) {
   double f = mn_scalar_as_f64(s);
   mn_scalar r;

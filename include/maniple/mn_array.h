@@ -157,6 +157,11 @@ typedef struct mn_expr_s mn_expr;
 int mn_expr_create(mn_ctx *ctx, mn_expr **e);
 int mn_expr_destroy(mn_expr **e);
 int mn_expr_input(mn_expr *e, const mn_array *x, int *node);
+/* A stand-in for an array of this dtype and shape, for asking an
+ * expression's result dtype and shape without arrays (as a deferred front
+ * end does at every operation); an expression holding one cannot be
+ * evaluated. */
+int mn_expr_placeholder(mn_expr *e, mn_dtype dtype, int ndim, const int64_t *shape, int *node);
 int mn_expr_scalar(mn_expr *e, mn_scalar s, int *node);
 int mn_expr_unary(mn_expr *e, mn_unary_op op, int a, int *node);
 /* Cast node a to dtype t. */

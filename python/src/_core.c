@@ -375,7 +375,8 @@ static int build(PyObject *program, mn_expr **out, int *root) {
     const char *kind = PyTuple_Check(it) && PyTuple_GET_SIZE(it) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(it, 0)) : NULL;
     Py_ssize_t len = kind ? PyTuple_GET_SIZE(it) : 0;
     /* argument positions must point at earlier nodes */
-    for (Py_ssize_t q = 2; kind && q < len && strcmp(kind, "in") && strcmp(kind, "sc") && strcmp(kind, "cast"); q++) {
+    for (Py_ssize_t q = 2; kind && q < len && strcmp(kind, "in") && strcmp(kind, "sc") && strcmp(kind, "cast") &&
+                           strcmp(kind, "ph"); q++) {
       long r = PyLong_AsLong(PyTuple_GET_ITEM(it, q));
       if (r < 0 || r >= k) { kind = NULL; break; }
     }
@@ -385,6 +386,12 @@ static int build(PyObject *program, mn_expr **out, int *root) {
       ok = 0;
     } else if (!strcmp(kind, "in") && len == 2 && is_array(PyTuple_GET_ITEM(it, 1))) {
       rc = mn_expr_input(e, arr(PyTuple_GET_ITEM(it, 1)), &id);
+    } else if (!strcmp(kind, "ph") && len == 3) {
+      mn_dtype t;
+      int nd;
+      int64_t shape[MN_MAXDIM];
+      if (!dtype_of(PyTuple_GET_ITEM(it, 1), &t) || !to_shape(PyTuple_GET_ITEM(it, 2), &nd, shape)) ok = 0;
+      else rc = mn_expr_placeholder(e, t, nd, shape, &id);
     } else if (!strcmp(kind, "sc") && len == 2) {
       mn_scalar s;
       if (!to_scalar(PyTuple_GET_ITEM(it, 1), &s)) ok = 0;

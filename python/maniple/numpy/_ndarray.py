@@ -326,7 +326,9 @@ class ndarray:
         dt = str(_np.dtype(dtype))
         if dt == self._dtype and not copy:
             return self
-        return _make(("cast", self._node(), dt))
+        if dt not in _KIND:
+            raise TypeError(f"maniple.numpy does not support dtype '{dt}'")
+        return ndarray(expr=("cast", self._node(), dt), shape=self._shape, dtype=dt)
 
     def copy(self):
         out = _core.create(self._shape, self._dtype)
@@ -416,21 +418,33 @@ def _operand(x):
     return _creation.asarray(x)._node()
 
 
-def _make(expr):
-    dtype, shape = _core.result_info(_compile(expr))
-    return ndarray(expr=expr, shape=shape, dtype=dtype)
+def _prep(x):
+    if isinstance(x, (ndarray, bool, int, float, _np.generic)):
+        return x
+    from . import _creation
+    return _creation.asarray(x)
+
+
+def _make(kind, name, *xs):
+    """A deferred operation. Its dtype and shape come from the C library's
+    rules, asked with stand-ins for the operands (constant cost)."""
+    xs = [_prep(x) for x in xs]
+    prog = [("ph", x._dtype, x._shape) if isinstance(x, ndarray) else ("sc", _pyscalar(x)) for x in xs]
+    prog.append((kind, name) + tuple(range(len(xs))))
+    dtype, shape = _core.result_info(prog)
+    return ndarray(expr=(kind, name) + tuple(_operand(x) for x in xs), shape=shape, dtype=dtype)
 
 
 def _unary(name, x):
-    return _make(("un", name, _operand(x)))
+    return _make("un", name, x)
 
 
 def _binary(name, x, y):
-    return _make(("bin", name, _operand(x), _operand(y)))
+    return _make("bin", name, x, y)
 
 
 def _ternary(name, x, y, z):
-    return _make(("ter", name, _operand(x), _operand(y), _operand(z)))
+    return _make("ter", name, x, y, z)
 
 
 _CAN_CAST_SAME_KIND = {
