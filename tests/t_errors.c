@@ -461,9 +461,35 @@ static void test_backend(void) {
   T_CHECK(c == NULL, "failed context creation left a handle");
 }
 
+/* A placeholder answers type questions but cannot be evaluated. */
+static void test_placeholder(mn_ctx *ctx) {
+  mn_expr *e = NULL;
+  int64_t sh[] = {4, 3}, row[] = {3};
+  int p = -1, q = -1, r = -1, nd = 0;
+  int64_t got[MN_MAXDIM];
+  T_OK(mn_expr_create(ctx, &e));
+  T_OK(mn_expr_placeholder(e, MN_INT32, 2, sh, &p));
+  T_OK(mn_expr_placeholder(e, MN_FLOAT32, 1, row, &q));
+  T_OK(mn_expr_binary(e, MN_OP_ADD, p, q, &r));
+  T_CHECK(mn_expr_dtype(e, r) == MN_FLOAT64, "int32 + float32 gave %s", mn_dtype_name(mn_expr_dtype(e, r)));
+  T_OK(mn_expr_shape(e, r, &nd, got));
+  T_CHECK(nd == 2 && got[0] == 4 && got[1] == 3, "broadcast shape of (4,3) and (3,) wrong");
+  mn_array *out = NULL;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 2, sh, 0, &out));
+  snap before = take(out);
+  EXPECT_ERR(mn_expr_eval(e, r, out), MN_ERR_ARG, "evaluating a placeholder", "placeholder");
+  SAME(before, "evaluating a placeholder");
+  mn_scalar s;
+  EXPECT_ERR(mn_expr_reduce(e, r, MN_RED_SUM, &s), MN_ERR_ARG, "reducing a placeholder", "placeholder");
+  EXPECT_ERR(mn_expr_placeholder(e, MN_NDTYPE, 1, row, &p), MN_ERR_DTYPE, "placeholder dtype", "dtype");
+  mn_array_destroy(&out);
+  mn_expr_destroy(&e);
+}
+
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   test_backend();
+  test_placeholder(ctx);
   nranks = mn_ctx_size(ctx);
   const char *td = getenv("MN_TEST_TMP");
   snprintf(tmpdir, sizeof tmpdir, "%s", td && *td ? td : ".");
