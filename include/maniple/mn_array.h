@@ -100,6 +100,9 @@ mn_index mn_newaxis(void);
  * Axes not named are taken whole. Bounds outside [-n, n] are an error (the
  * C API is strict; the Python layer clamps as NumPy does first). */
 int mn_array_index(mn_array *a, int nidx, const mn_index *idx, mn_array **v);
+/* A new array of the given shape holding src's elements in C order (NumPy's
+ * reshape, always as a copy: blocks of the two shapes differ). */
+int mn_array_reshape(const mn_array *src, int ndim, const int64_t *shape, mn_array **dst);
 /* View with axes permuted: view axis k is a's axis perm[k]. */
 int mn_array_transpose(mn_array *a, const int *perm, mn_array **v);
 /* View that broadcasts a to shape (NumPy's broadcast_to); read-only use. */

@@ -1,0 +1,76 @@
+/* Reshape keeps every element's C-order flat index while the blocks of the
+ * old and new shapes differ: checked against the serial flat order for
+ * splits and merges of axes, views as sources, 0-d and empty arrays, and a
+ * bad shape rejected on every rank with the input unchanged. */
+#include "mn_test.h"
+
+static double f(int64_t k) { return 0.5 * (double)k - 17.0; }
+
+static void check(mn_ctx *ctx, mn_dtype t, int nd0, const int64_t *s0, int nd1, const int64_t *s1) {
+  mn_array *a = NULL, *b = NULL;
+  T_OK(mn_array_create(ctx, t, nd0, s0, 0, &a));
+  mt_set(a, f);
+  T_OK(mn_array_reshape(a, nd1, s1, &b));
+  if (!b) { mn_array_destroy(&a); return; }
+  T_CHECK(mn_array_ndim(b) == nd1 && mn_array_dtype(b) == t, "reshape result metadata");
+  double *x = mt_all(a), *y = mt_all(b);
+  int64_t n = mn_array_size(a);
+  for (int64_t k = 0; k < n; k++)
+    if (x[k] != y[k]) { T_CHECK(0, "%s reshape: flat %lld = %g, expected %g", mn_dtype_name(t), (long long)k, y[k], x[k]); break; }
+  free(x);
+  free(y);
+  mn_array_destroy(&a);
+  mn_array_destroy(&b);
+}
+
+int main(int argc, char **argv) {
+  mn_ctx *ctx = mt_init(argc, argv);
+  int64_t a1[] = {10000}, a2[] = {100, 100}, b1[] = {7, 5}, b2[] = {5, 7}, c1[] = {4, 3, 5}, c2[] = {60},
+          d1[] = {6, 10}, d2[] = {2, 3, 10}, e1[] = {1}, z1[] = {0, 4}, z2[] = {4, 0, 3};
+  check(ctx, MN_INT64, 1, a1, 2, a2); /* the seed's np.arange(10000).reshape((100, 100)) */
+  check(ctx, MN_FLOAT64, 2, b1, 2, b2);
+  check(ctx, MN_FLOAT32, 3, c1, 1, c2);
+  check(ctx, MN_INT32, 1, c2, 3, c1);
+  check(ctx, MN_FLOAT64, 2, d1, 3, d2);
+  check(ctx, MN_BOOL, 2, d1, 1, c2);
+  check(ctx, MN_FLOAT64, 1, e1, 0, NULL);
+  check(ctx, MN_FLOAT64, 0, NULL, 1, e1);
+  check(ctx, MN_FLOAT64, 2, z1, 3, z2);
+  /* a transposed, strided view as the source: its elements in its own order */
+  mn_array *g = NULL, *v = NULL, *t = NULL, *r = NULL;
+  int64_t gs[] = {9, 8};
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 2, gs, 1, &g));
+  mt_set(g, f);
+  mn_index ix[] = {mn_slice(1, MN_NONE, 2), mn_slice(MN_NONE, MN_NONE, -3)};
+  T_OK(mn_array_index(g, 2, ix, &v));
+  T_OK(mn_array_transpose(v, NULL, &t)); /* shape (3, 4) */
+  int64_t rs[] = {2, 6};
+  T_OK(mn_array_reshape(t, 2, rs, &r));
+  if (r) {
+    double *y = mt_all(r);
+    for (int k = 0; k < 12; k++) {
+      int i = k / 4, j = k % 4; /* t[i][j] = g[1 + 2j][7 - 3i] */
+      T_CHECK(y[k] == f((1 + 2 * j) * 8 + 7 - 3 * i), "reshape of a view: flat %d = %g", k, y[k]);
+    }
+    free(y);
+  }
+  /* a bad shape: the same error everywhere, input unchanged, no output */
+  double *before = mt_all(g);
+  mn_array *bad = NULL;
+  int64_t wrong[] = {7, 11};
+  int rc = mn_array_reshape(g, 2, wrong, &bad), lo = 0, hi = 0;
+  MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  T_CHECK(rc == MN_ERR_SHAPE && lo == hi && bad == NULL, "bad reshape returned %s", mn_err_name(rc));
+  T_CHECK(strstr(mn_ctx_errmsg(ctx), "size 72") && strstr(mn_ctx_errmsg(ctx), "(7, 11)"), "message: %s",
+          mn_ctx_errmsg(ctx));
+  double *after = mt_all(g);
+  T_CHECK(!memcmp(before, after, sizeof(double) * 72), "bad reshape changed its input");
+  free(before);
+  free(after);
+  mn_array_destroy(&r);
+  mn_array_destroy(&t);
+  mn_array_destroy(&v);
+  mn_array_destroy(&g);
+  return mt_finish(&ctx);
+}
