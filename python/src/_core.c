@@ -226,6 +226,19 @@ static PyObject *Array_transpose(ArrayObject *self, PyObject *args) {
   return wrap(v);
 }
 
+static PyObject *Array_reshape(ArrayObject *self, PyObject *shape) {
+  int nd;
+  int64_t s[MN_MAXDIM];
+  if (!to_shape(shape, &nd, s)) return NULL;
+  mn_array *r = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_reshape(self->a, nd, s, &r);
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  return wrap(r);
+}
+
 static PyObject *Array_allgather(ArrayObject *self, PyObject *unused) {
   (void)unused;
   Py_ssize_t bytes = (Py_ssize_t)(mn_array_size(self->a) * (int64_t)mn_dtype_size(mn_array_dtype(self->a)));
@@ -328,6 +341,7 @@ static PyObject *Array_save_npy(ArrayObject *self, PyObject *path) {
 static PyMethodDef Array_methods[] = {
   {"index", (PyCFunction)Array_index, METH_O, "Basic-indexing view from index items."},
   {"transpose", (PyCFunction)Array_transpose, METH_VARARGS, "Transposed view (axes optional)."},
+  {"reshape", (PyCFunction)Array_reshape, METH_O, "A new Array of another shape, same C-order elements."},
   {"allgather", (PyCFunction)Array_allgather, METH_NOARGS, "Whole array as C-order bytes on every rank."},
   {"set_global", (PyCFunction)Array_set_global, METH_O, "Fill from a C-order buffer every rank holds in full."},
   {"fill", (PyCFunction)Array_fill, METH_O, "Fill with a scalar."},

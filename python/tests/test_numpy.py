@@ -67,11 +67,29 @@ def test_seed_dot_of_random_vectors_and_inplace_add():
     assert not np.any(abs(x - 4.0) > 1e-12)
 
 
-def test_seed_arange_multiply():
-    a, b = np.arange(10000, dtype=int), np.arange(10000, dtype=int)
+def test_seed_arange_reshape_multiply():
+    with pytest.warns(UserWarning, match="copies"):
+        a = np.arange(10000, dtype=int)
+        a = a.reshape((100, 100,))
+    b = np.arange(10000, dtype=int)
+    b = b.reshape((100, 100,))
     c = np.multiply(a, b)
-    numpy.testing.assert_array_equal(A(c), numpy.multiply(numpy.arange(10000), numpy.arange(10000)))
-    assert c.dtype == numpy.int64
+    want = numpy.multiply(numpy.arange(10000).reshape(100, 100), numpy.arange(10000).reshape(100, 100))
+    numpy.testing.assert_array_equal(A(c), want)
+    assert c.dtype == numpy.int64 and c.shape == (100, 100)
+
+
+def test_reshape_ravel_flatten():
+    x = numpy.arange(24.0).reshape(4, 6)
+    a = np.asarray(x)
+    numpy.testing.assert_array_equal(A(a.reshape(3, -1)), x.reshape(3, -1))
+    numpy.testing.assert_array_equal(A(a.T.reshape(2, 12)), x.T.reshape(2, 12))
+    numpy.testing.assert_array_equal(A(np.ravel(a[::2])), numpy.ravel(x[::2]))
+    numpy.testing.assert_array_equal(A(a.flatten()), x.flatten())
+    with pytest.raises(ValueError, match="cannot reshape"):
+        a.reshape(5, 5)
+    with pytest.raises(ValueError, match="cannot reshape"):
+        a.reshape(5, -1)
 
 
 def test_deferred_values_keep_numpy_semantics():

@@ -15,7 +15,7 @@ from . import random
 from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like, full, full_like, linspace, ones,
                         ones_like, zeros, zeros_like)
 from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, clip,
-                         count_nonzero, dot, isclose, max, mean, min, prod, sum, vdot, where)
+                         count_nonzero, dot, isclose, max, mean, min, prod, ravel, reshape, sum, vdot, where)
 from ._ndarray import ndarray
 
 _init()

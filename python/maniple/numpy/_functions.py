@@ -191,3 +191,12 @@ def array_equal(a, b, equal_nan=False):
     if equal_nan:
         eq = UFUNCS["logical_or"](eq, UFUNCS["logical_and"](UFUNCS["isnan"](a), UFUNCS["isnan"](b)))
     return builtins.bool(all(eq))
+
+
+# ---- shape ----
+def reshape(a, newshape, order="C"):
+    return asarray(a).reshape(newshape, order=order)
+
+
+def ravel(a, order="C"):
+    return asarray(a).ravel(order=order)

@@ -340,6 +340,39 @@ class ndarray:
         _flush(a.base)
         a.fill(_pyscalar(value))
 
+    def reshape(self, *shape, order="C"):
+        """NumPy's reshape, always returning a copy (the blocks of two shapes
+        differ): writes through the result do not reach this array, as they
+        would for a NumPy view; a warning says so once."""
+        if order != "C":
+            raise NotImplementedError("maniple.numpy: reshape supports order='C' only")
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        shape = tuple(int(s) for s in shape)
+        if shape.count(-1) > 1:
+            raise ValueError("can only specify one unknown dimension")
+        if -1 in shape:
+            known = 1
+            for s in shape:
+                if s != -1:
+                    known *= s
+            if known == 0 or self.size % known:
+                raise ValueError(f"cannot reshape array of size {self.size} into shape {shape}")
+            shape = tuple(self.size // known if s == -1 else s for s in shape)
+        if shape == self._shape:
+            return self
+        _warn_once("reshape", "maniple.numpy: reshape and ravel return copies; writes through the result "
+                   "do not reach the original array (NumPy may return a view)")
+        return ndarray(self._materialize().reshape(shape))
+
+    def ravel(self, order="C"):
+        return self.reshape(-1, order=order)
+
+    def flatten(self, order="C"):
+        if order != "C":
+            raise NotImplementedError("maniple.numpy: flatten supports order='C' only")
+        return ndarray(self._materialize().reshape((self.size,))) if self.ndim != 1 else self.copy()
+
     def transpose(self, *axes):
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
             axes = axes[0]
@@ -388,6 +421,16 @@ class ndarray:
 
 
 # ---- helpers shared with the function modules ----
+_warned = set()
+
+
+def _warn_once(what, message):
+    if what not in _warned:
+        _warned.add(what)
+        import warnings
+        warnings.warn(message, stacklevel=3)
+
+
 _KIND = {"bool": 0, "int32": 1, "int64": 1, "float32": 2, "float64": 2}
 
 
