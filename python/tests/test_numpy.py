@@ -199,3 +199,50 @@ def test_errors_like_numpy():
     with pytest.raises(TypeError, match="same_kind"):
         x = np.ones(3, dtype="int64")
         x += 1.5
+
+
+def test_numpy_protocols_dispatch_to_maniple():
+    x = numpy.linspace(0.5, 2.0, 13)
+    a = np.asarray(x)
+    r = numpy.sqrt(a)                      # __array_ufunc__
+    assert isinstance(r, np.ndarray)
+    numpy.testing.assert_allclose(A(r), numpy.sqrt(x), rtol=1e-15)
+    r = numpy.add(a, 1.0)
+    assert isinstance(r, np.ndarray)
+    s = numpy.sum(a)                       # __array_function__
+    assert s == pytest.approx(x.sum(), rel=1e-14)
+    c = numpy.concatenate([a, a])
+    assert isinstance(c, np.ndarray) and c.shape == (26,)
+    out = np.zeros(13)
+    numpy.multiply(a, 2.0, out=out)
+    numpy.testing.assert_allclose(A(out), 2 * x)
+    with pytest.raises(TypeError):         # strict: no silent gather
+        numpy.linalg.norm(a)
+    assert A(a).shape == (13,)             # __array__ gathers the whole array
+
+
+def test_manipulation_matches_numpy():
+    x = numpy.arange(24.0).reshape(4, 6)
+    y = -numpy.arange(12.0).reshape(2, 6)
+    a, b = np.asarray(x), np.asarray(y)
+    numpy.testing.assert_array_equal(A(np.concatenate([a, b])), numpy.concatenate([x, y]))
+    numpy.testing.assert_array_equal(A(np.concatenate([a.T, b.T], axis=1)), numpy.concatenate([x.T, y.T], axis=1))
+    numpy.testing.assert_array_equal(A(np.vstack([a, b])), numpy.vstack([x, y]))
+    numpy.testing.assert_array_equal(A(np.hstack([a[:2], b])), numpy.hstack([x[:2], y]))
+    numpy.testing.assert_array_equal(A(np.stack([a, a], axis=1)), numpy.stack([x, x], axis=1))
+    numpy.testing.assert_array_equal(A(np.flip(a)), numpy.flip(x))
+    numpy.testing.assert_array_equal(A(np.flip(a, 1)), numpy.flip(x, 1))
+    numpy.testing.assert_array_equal(A(np.roll(a, 2, axis=1)), numpy.roll(x, 2, axis=1))
+    numpy.testing.assert_array_equal(A(np.roll(a, -5)), numpy.roll(x, -5))
+    numpy.testing.assert_array_equal(A(np.pad(a, 2)), numpy.pad(x, 2))
+    numpy.testing.assert_array_equal(A(np.pad(a, ((1, 0), (0, 3)), constant_values=7)),
+                                     numpy.pad(x, ((1, 0), (0, 3)), constant_values=7))
+    numpy.testing.assert_array_equal(A(np.swapaxes(a, 0, 1)), numpy.swapaxes(x, 0, 1))
+    numpy.testing.assert_array_equal(A(np.expand_dims(a, 1)), numpy.expand_dims(x, 1))
+    numpy.testing.assert_array_equal(A(np.squeeze(a[:, :1])), numpy.squeeze(x[:, :1]))
+    for p, q in zip(np.split(a, 3, axis=1), numpy.split(x, 3, axis=1)):
+        numpy.testing.assert_array_equal(A(p), q)
+    for p, q in zip(np.split(a, [1, 3]), numpy.split(x, [1, 3])):
+        numpy.testing.assert_array_equal(A(p), q)
+    with pytest.raises(ValueError, match="dimension 1"):
+        np.concatenate([a, np.zeros((2, 5))])

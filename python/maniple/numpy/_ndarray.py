@@ -212,6 +212,30 @@ class ndarray:
         for i in range(self._shape[0]):
             yield self[i]
 
+    # ---- NumPy protocols (strict, as CuPy): NumPy functions called on
+    # maniple arrays run in maniple, or fail; they never run on a gathered copy
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        from . import _functions
+        name = {"divide": "true_divide", "abs": "absolute", "conjugate": None}.get(ufunc.__name__, ufunc.__name__)
+        fn = _functions.UFUNCS.get(name)
+        out = kwargs.pop("out", None)
+        if method != "__call__" or fn is None or kwargs:
+            return NotImplemented
+        if out is not None:
+            if len(out) != 1 or not isinstance(out[0], ndarray):
+                return NotImplemented
+            out = out[0]
+        return fn(*inputs, out=out)
+
+    def __array_function__(self, func, types, args, kwargs):
+        import maniple.numpy as mnp
+        if func.__module__ != "numpy" or not all(issubclass(t, (ndarray, _np.ndarray)) for t in types):
+            return NotImplemented
+        impl = getattr(mnp, func.__name__, None)
+        if impl is None or not callable(impl) or isinstance(impl, type):
+            return NotImplemented
+        return impl(*args, **kwargs)
+
     # ---- indexing ----
     def _items(self, key):
         if not isinstance(key, tuple):
