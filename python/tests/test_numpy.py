@@ -216,8 +216,9 @@ def test_numpy_protocols_dispatch_to_maniple():
     out = np.zeros(13)
     numpy.multiply(a, 2.0, out=out)
     numpy.testing.assert_allclose(A(out), 2 * x)
+    assert numpy.linalg.norm(a) == pytest.approx(numpy.linalg.norm(x), rel=1e-14)
     with pytest.raises(TypeError):         # strict: no silent gather
-        numpy.linalg.norm(a)
+        numpy.linalg.svd(a)
     assert A(a).shape == (13,)             # __array__ gathers the whole array
 
 
@@ -246,3 +247,24 @@ def test_manipulation_matches_numpy():
         numpy.testing.assert_array_equal(A(p), q)
     with pytest.raises(ValueError, match="dimension 1"):
         np.concatenate([a, np.zeros((2, 5))])
+
+
+def test_eye_meshgrid_norm_save_load():
+    numpy.testing.assert_array_equal(A(np.eye(4, 6, k=1)), numpy.eye(4, 6, k=1))
+    numpy.testing.assert_array_equal(A(np.identity(3, dtype="int32")), numpy.identity(3, dtype="int32"))
+    x, y = numpy.linspace(-1, 1, 7), numpy.array([-0.0, 2.0, numpy.inf])
+    for ix in ("xy", "ij"):
+        for p, q in zip(np.meshgrid(x, y, indexing=ix), numpy.meshgrid(x, y, indexing=ix)):
+            numpy.testing.assert_array_equal(A(p), q)
+    v = numpy.random.default_rng(9).standard_normal(101)
+    for o in (None, 1, numpy.inf):
+        assert np.linalg.norm(np.asarray(v), o) == pytest.approx(numpy.linalg.norm(v, o), rel=1e-13)
+    m = v[:100].reshape(10, 10)
+    assert np.linalg.norm(np.asarray(m), "fro") == pytest.approx(numpy.linalg.norm(m, "fro"), rel=1e-13)
+    import os
+    import tempfile
+    import maniple
+    path = os.path.join(tempfile.gettempdir(), f"maniple_np_save_np{maniple.size()}")
+    np.save(path, np.asarray(m.astype(numpy.float32)))
+    numpy.testing.assert_array_equal(numpy.load(path + ".npy"), m.astype(numpy.float32))
+    numpy.testing.assert_array_equal(A(np.load(path + ".npy")), m.astype(numpy.float32))

@@ -128,3 +128,48 @@ def copyto(dst, src):
         raise TypeError("copyto: destination must be a maniple array")
     _assign(dst._materialize(), src)
 
+
+
+def eye(N, M=None, k=0, dtype=None):
+    """Ones on the k-th diagonal: a fused comparison of broadcast aranges."""
+    M = N if M is None else M
+    r = arange(N)[:, None]
+    c = arange(M)[None, :]
+    return ((c - r) == k).astype(_dt(dtype))
+
+
+def identity(n, dtype=None):
+    return eye(n, dtype=dtype)
+
+
+def meshgrid(*xi, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    xs = [asarray(x).ravel() if asarray(x).ndim != 1 else asarray(x) for x in xi]
+    n = len(xs)
+    shape = [x.size for x in xs]
+    if indexing == "xy" and n >= 2:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, x in enumerate(xs):
+        axis = i
+        if indexing == "xy" and n >= 2 and i < 2:
+            axis = 1 - i
+        key = tuple(slice(None) if d == axis else None for d in range(n))
+        # multiplying by one keeps every value (-0.0, inf, nan) exactly
+        out.append((x[key] * ones(tuple(shape), x._dtype)).copy())
+    return out
+
+
+def save(file, arr, allow_pickle=False):
+    path = str(file)
+    if not path.endswith(".npy"):
+        path += ".npy"
+    asarray(arr)._materialize().save_npy(path)
+
+
+def load(file, mmap_mode=None, allow_pickle=False):
+    if mmap_mode is not None:
+        raise NotImplementedError("maniple.numpy: load with mmap_mode is not implemented")
+    _init()
+    return ndarray(_core.load_npy(str(file)))

@@ -229,9 +229,16 @@ class ndarray:
 
     def __array_function__(self, func, types, args, kwargs):
         import maniple.numpy as mnp
-        if func.__module__ != "numpy" or not all(issubclass(t, (ndarray, _np.ndarray)) for t in types):
+        mod = func.__module__ or ""
+        if not (mod == "numpy" or mod.startswith("numpy.")) or \
+                not all(issubclass(t, (ndarray, _np.ndarray)) for t in types):
             return NotImplemented
-        impl = getattr(mnp, func.__name__, None)
+        space = mnp  # numpy.linalg.norm -> maniple.numpy.linalg.norm
+        for part in mod.split(".")[1:]:
+            space = getattr(space, part, None)
+            if space is None:
+                return NotImplemented
+        impl = getattr(space, func.__name__, None)
         if impl is None or not callable(impl) or isinstance(impl, type):
             return NotImplemented
         return impl(*args, **kwargs)
