@@ -23,11 +23,25 @@ from ._ndarray import ndarray
 _init()
 
 globals().update(_UFUNCS)
+# NumPy's other names for the same functions (NumPy 2 array-API names too)
 abs = absolute  # noqa: F821 (defined by the update above)
 divide = true_divide  # noqa: F821
 mod = remainder  # noqa: F821
+acos, asin, atan, atan2, pow = arccos, arcsin, arctan, arctan2, power  # noqa: F821
+bitwise_not = bitwise_invert = invert  # noqa: F821
+bitwise_left_shift, bitwise_right_shift = left_shift, right_shift  # noqa: F821
+concat, permute_dims = concatenate, transpose
 bool_ = _np.bool_
 int32, int64, float32, float64 = _np.int32, _np.int64, _np.float32, _np.float64
 dtype = _np.dtype
 newaxis = None
 pi, e, inf, nan = _np.pi, _np.e, _np.inf, _np.nan
+
+
+def __getattr__(name):
+    """A NumPy name maniple.numpy lacks is an AttributeError saying so,
+    never a silent fallback to NumPy on a gathered copy."""
+    if hasattr(_np, name):
+        raise AttributeError(f"maniple.numpy does not implement numpy.{name} yet; see "
+                             "`python -m maniple.numpy.coverage` for what is implemented")
+    raise AttributeError(f"module 'maniple.numpy' has no attribute '{name}'")
