@@ -59,6 +59,7 @@ int mn_ctx_destroy(mn_ctx **ctx) {
   mn_ctx *c = *ctx;
   mn_cache_destroy(c);
   mn_free(c->scratch);
+  mn_free(c->alias);
   int fin = 0;
   MPI_Finalized(&fin);
   if (!fin) MPI_Comm_free(&c->comm);
@@ -74,6 +75,15 @@ char *mn_ctx_scratch(mn_ctx *ctx, size_t n) {
     ctx->scratch_size = ctx->scratch ? n : 0;
   }
   return ctx->scratch;
+}
+
+char *mn_ctx_alias_buffer(mn_ctx *ctx, size_t n) {
+  if (n > ctx->alias_size) {
+    mn_free(ctx->alias);
+    ctx->alias = mn_malloc(n);
+    ctx->alias_size = ctx->alias ? n : 0;
+  }
+  return ctx->alias;
 }
 
 int mn_ctx_rank(const mn_ctx *ctx) { return ctx->rank; }

@@ -459,7 +459,7 @@ int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
   if (!err && haveR) {
     if (alias) {
       int64_t n = mn_box_size(ond, Rcnt);
-      tmp = mn_malloc((size_t)n * oes);
+      tmp = mn_ctx_alias_buffer(e->ctx, (size_t)n * oes);
       if (!tmp) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld elements for an aliased result", (long long)n);
       mn_dense_strides(ond, Rcnt, st);
       dst = tmp;
@@ -479,7 +479,6 @@ int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
     mn_map_strides(&out->map, out->buf, ost);
     mn_strided_copy(ond, Rcnt, oes, tmp, st, mn_map_ptr(&out->map, out->buf, Rlo), ost);
   }
-  mn_free(tmp);
   prog_free(&P);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;

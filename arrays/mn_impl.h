@@ -48,7 +48,11 @@ struct mn_ctx_s {
   long plan_hits, plan_misses;
   char *scratch;        /* evaluator work space, kept between calls */
   size_t scratch_size;
+  char *alias;          /* result buffer for aliased assignments, kept: a */
+  size_t alias_size;    /* time loop would otherwise fault in fresh pages */
 };
+/* At least n bytes for an aliased result (contents not kept). */
+char *mn_ctx_alias_buffer(mn_ctx *ctx, size_t n);
 /* At least n bytes of the context's scratch (contents not kept). */
 char *mn_ctx_scratch(mn_ctx *ctx, size_t n);
 
