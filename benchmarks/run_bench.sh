@@ -9,6 +9,14 @@ export OMP_NUM_THREADS=1
 mkdir -p benchmarks/results
 out=benchmarks/results/core.jsonl
 : > "$out"
+: > benchmarks/results/numpy.jsonl
 for np in 1 2; do
   timeout -k 5 600 mpiexec -n "$np" --bind-to core "$BUILD/benchmarks/bench_core" "${@:2}" | tee -a "$out"
 done
+# maniple.numpy against NumPy (the seeds' stencil idiom, N = 4000; small arrays)
+if [ -d "$BUILD/python/maniple" ]; then
+  for np in 1 2; do
+    PYTHONPATH="$BUILD/python" timeout -k 5 600 mpiexec -n "$np" --bind-to core .venv/bin/python \
+      benchmarks/bench_numpy.py 4000 10 5 | tee -a benchmarks/results/numpy.jsonl
+  done
+fi
