@@ -27,7 +27,13 @@ _readers = {}
 
 def _register(arr):
     for key in arr._bases:
-        _readers.setdefault(key, weakref.WeakValueDictionary())[id(arr)] = arr
+        d = _readers.get(key)
+        if d is None:
+            if len(_readers) > 4096:  # drop storage nobody pending reads any more
+                for k in [k for k, v in _readers.items() if not v]:
+                    del _readers[k]
+            d = _readers[key] = weakref.WeakValueDictionary()
+        d[id(arr)] = arr
 
 
 def _flush(key, keep=None):
