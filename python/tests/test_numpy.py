@@ -289,3 +289,42 @@ def test_coverage_report_reads_the_reference_table():
     assert status["fft.fft"] == "missing"
     native = sum(1 for _, s in rows if s == "native")
     assert native >= 140  # measured 142 when this test was written; only grows
+
+
+def test_seed_cg_loop_with_dense_matrix():
+    """The seed's conjugate-gradient loop on a dense SPD matrix."""
+    rng = numpy.random.default_rng(11)
+    n = 40
+    m = rng.standard_normal((n, n))
+    A_np = m @ m.T + n * numpy.eye(n)
+    b_np = rng.standard_normal(n)
+
+    def cg(xp, A, b, tolerance=1e-10):
+        x = xp.zeros_like(b)
+        r = b - A.dot(x)
+        p = r
+        rsold = r.dot(r)
+        max_iters = b.shape[0]
+        for i in range(max_iters):
+            Ap = A.dot(p)
+            alpha = rsold / (p.dot(Ap))
+            x = x + alpha * p
+            r = r - alpha * Ap
+            rsnew = r.dot(r)
+            if xp.sqrt(rsnew) < tolerance:
+                break
+            beta = rsnew / rsold
+            p = r + beta * p
+            rsold = rsnew
+        return x, i
+
+    x, it = cg(np, np.asarray(A_np), np.asarray(b_np))
+    x_ref, it_ref = cg(numpy, A_np, b_np)
+    assert abs(it - it_ref) <= 1
+    numpy.testing.assert_allclose(A(x), numpy.linalg.solve(A_np, b_np), rtol=1e-8, atol=1e-10)
+    numpy.testing.assert_allclose(A(np.asarray(A_np) @ np.asarray(b_np)), A_np @ b_np, rtol=1e-12)
+    numpy.testing.assert_allclose(A(np.asarray(b_np) @ np.asarray(A_np)), b_np @ A_np, rtol=1e-12)
+    with pytest.raises(ValueError, match="not aligned"):
+        np.asarray(A_np).dot(np.ones(n + 1))
+    with pytest.raises(NotImplementedError, match="two matrices"):
+        np.asarray(A_np) @ np.asarray(A_np)

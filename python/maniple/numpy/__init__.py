@@ -15,7 +15,7 @@ from . import linalg, random
 from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like, eye, full, full_like, identity,
                         linspace, load, meshgrid, ones, ones_like, save, zeros, zeros_like)
 from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, clip,
-                         count_nonzero, dot, isclose, max, mean, min, prod, ravel, reshape, sum, vdot, where)
+                         count_nonzero, dot, isclose, matmul, max, mean, min, prod, ravel, reshape, sum, vdot, where)
 from ._manipulation import (atleast_1d, atleast_2d, concatenate, expand_dims, flip, fliplr, flipud, hstack, pad,
                             roll, split, squeeze, stack, swapaxes, transpose, vstack)
 from ._ndarray import ndarray

@@ -25,8 +25,16 @@ def _with_out(r, out):
     return out
 
 
+def _scalars_only(*xs):
+    return builtins.all(isinstance(x, (bool, int, float, _np.generic)) for x in xs)
+
+
 def _make_unary(name):
+    np_f = getattr(_np, name)
+
     def f(x, out=None):
+        if out is None and _scalars_only(x):  # a scalar in, NumPy's scalar out
+            return np_f(x)
         return _with_out(_unary(name, x), out)
     f.__name__ = name
     f.__doc__ = f"numpy.{name}, element-wise, evaluated fused with the expression around it."
@@ -34,7 +42,11 @@ def _make_unary(name):
 
 
 def _make_binary(name):
+    np_f = getattr(_np, name)
+
     def f(x, y, out=None):
+        if out is None and _scalars_only(x, y):
+            return np_f(x, y)
         return _with_out(_binary(name, x, y), out)
     f.__name__ = name
     f.__doc__ = f"numpy.{name}, element-wise, evaluated fused with the expression around it."
@@ -152,13 +164,27 @@ def dot(a, b, out=None):
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         return _with_out(a * b, out)
+    if a.ndim > 2 or b.ndim > 2 or (a.ndim == 2 and b.ndim == 2):
+        raise NotImplementedError("maniple.numpy: dot/matmul of two matrices (or of arrays with more than two "
+                                  "dimensions) is not implemented yet; matrix-vector products are")
+    if a.shape[-1] != b.shape[0]:
+        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim {a.ndim - 1}) != "
+                         f"{b.shape[0]} (dim 0)")
     if a.ndim == 1 and b.ndim == 1:
-        if a.shape != b.shape:
-            raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[0]} (dim 0) != "
-                             f"{b.shape[0]} (dim 0)")
         p = a * b
-        return _scalar(_core.reduce(_compile(p._node()), "sum"), p._dtype)
-    raise NotImplementedError("maniple.numpy: dot of matrices is not implemented yet (only 1-d vectors)")
+        return _with_out(_scalar(_core.reduce(_compile(p._node()), "sum"), p._dtype), out)
+    # matrix-vector products as a reduction of the broadcast product: the
+    # vector's pieces reach the matrix's owners through the alignment plan
+    if a.ndim == 2:
+        return _with_out(sum(a * b[None, :], axis=1), out)
+    return _with_out(sum(a[:, None] * b, axis=0), out)
+
+
+def matmul(a, b, out=None):
+    a, b = asarray(a), asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: Input operand does not have enough dimensions")
+    return dot(a, b, out=out)
 
 
 def vdot(a, b):

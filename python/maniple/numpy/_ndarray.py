@@ -330,6 +330,14 @@ class ndarray:
     def __ge__(self, o): return _binary("greater_equal", self, o)
     def __eq__(self, o): return _binary("equal", self, o)
     def __ne__(self, o): return _binary("not_equal", self, o)
+    def __matmul__(self, o):
+        from . import _functions
+        return _functions.matmul(self, o)
+
+    def __rmatmul__(self, o):
+        from . import _functions
+        return _functions.matmul(o, self)
+
     def __neg__(self): return _unary("negative", self)
     def __pos__(self): return _unary("positive", self)
     def __abs__(self): return _unary("absolute", self)
