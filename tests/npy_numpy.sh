@@ -17,7 +17,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 check="$here/npy_check.py"
 
 if [ -z "$py" ] || ! command -v "$py" >/dev/null 2>&1; then
-  echo "SKIP: no Python interpreter ('$py'); set MN_PYTHON or create $here/../.venv" >&2
+  echo "SKIP: no Python interpreter ('$py'); configure with -DPython_EXECUTABLE=... or create $here/../.venv" >&2
   exit 77
 fi
 if ! "$py" -c 'import numpy' >/dev/null 2>&1; then
