@@ -328,3 +328,17 @@ def test_seed_cg_loop_with_dense_matrix():
         np.asarray(A_np).dot(np.ones(n + 1))
     with pytest.raises(NotImplementedError, match="two matrices"):
         np.asarray(A_np) @ np.asarray(A_np)
+
+
+def test_repeat_tile_diag():
+    x = numpy.array([[1.0, -0.0, numpy.inf], [numpy.nan, 2.0, -3.0]])
+    a = np.asarray(x)
+    for args in ((2,), (3, 0), (2, 1), (0, 1)):
+        numpy.testing.assert_array_equal(A(np.repeat(a, *args)), numpy.repeat(x, *args))
+    numpy.testing.assert_array_equal(A(np.repeat(np.asarray([1, 2, 3]), 2)), numpy.repeat([1, 2, 3], 2))
+    for reps in (2, (2, 1), (1, 3), (2, 2, 1)):
+        numpy.testing.assert_array_equal(A(np.tile(a, reps)), numpy.tile(x, reps))
+    v = numpy.array([1.0, -2.0, numpy.inf, 4.0])
+    for k in (0, 1, -2):
+        numpy.testing.assert_array_equal(A(np.diag(np.asarray(v), k)), numpy.diag(v, k))
+    numpy.testing.assert_array_equal(A(np.diag(np.asarray([1, 2], dtype="int32"))), numpy.diag([1, 2]).astype("int32"))

@@ -175,3 +175,59 @@ def pad(a, pad_width, mode="constant", constant_values=0):
     key = tuple(slice(int(lo), int(lo) + s) for s, (lo, _) in zip(a.shape, pw))
     _assign(out._materialize().index(out._items(key)), a)
     return out
+
+
+def _ones_like_dtype(shape, dtype):
+    from ._creation import ones
+    return ones(shape, dtype)
+
+
+def repeat(a, repeats, axis=None):
+    """Each element k times: a broadcast product with ones (exact for every
+    value: x * 1 is x, -0.0 and nan included), then a reshape."""
+    a = asarray(a)
+    if not isinstance(repeats, (int, _np.integer)):
+        raise NotImplementedError("maniple.numpy: repeat with per-element counts is not implemented yet")
+    k = int(repeats)
+    if k < 0:
+        raise ValueError("negative dimensions are not allowed")
+    if axis is None:
+        a, ax = (ndarray(a._materialize().reshape((a.size,))) if a.ndim != 1 else a), 0
+    else:
+        ax = _axis(axis, a.ndim)
+    key = (slice(None),) * (ax + 1) + (None,)
+    wide = a[key] * _ones_like_dtype((k,) + (1,) * (a.ndim - ax - 1), a._dtype)
+    shape = list(a.shape)
+    shape[ax] *= k
+    # a new array anyway (as in NumPy), so no copy warning: reshape directly
+    return ndarray(wide._materialize().reshape(tuple(shape))) if wide.size else empty(tuple(shape), a._dtype)
+
+
+def tile(a, reps):
+    a = asarray(a)
+    reps = (int(reps),) if isinstance(reps, (int, _np.integer)) else tuple(int(r) for r in reps)
+    d = builtins.max(a.ndim, len(reps))
+    reps = (1,) * (d - len(reps)) + reps
+    if a.ndim < d:  # leading axes of extent 1, as views
+        a = a[(None,) * (d - a.ndim)]
+    out = a
+    for ax in range(d):
+        if reps[ax] != 1:
+            out = concatenate([out] * reps[ax], axis=ax) if reps[ax] > 0 else \
+                empty(out.shape[:ax] + (0,) + out.shape[ax + 1:], out._dtype)
+    return out.copy() if out is a else out
+
+
+def diag(v, k=0):
+    v = asarray(v)
+    if v.ndim != 1:
+        raise NotImplementedError("maniple.numpy: diag of a 2-d array (extracting a diagonal) is not implemented yet")
+    from ._creation import arange
+    from ._functions import where
+    n, s = v.size, builtins.abs(int(k))
+    m = n + s
+    vp = pad(v, (0, s))  # D[i, i+k] = v[i] (by row) or D[i+s, i] = v[i] (by column)
+    r, c = arange(m)[:, None], arange(m)[None, :]
+    if k >= 0:
+        return where((c - r) == s, vp[:, None], 0).astype(v._dtype)
+    return where((r - c) == s, vp[None, :], 0).astype(v._dtype)
