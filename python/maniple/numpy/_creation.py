@@ -6,9 +6,9 @@ import numpy as _np
 from maniple import _core
 from maniple import init as _init
 
-from ._ndarray import ndarray, _pyscalar
+from ._ndarray import ndarray, _pyscalar, _KIND
 
-_SUPPORTED = ("bool", "int32", "int64", "float32", "float64")
+_SUPPORTED = tuple(_KIND)
 
 
 def _dt(dtype, default="float64"):

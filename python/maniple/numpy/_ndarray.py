@@ -368,11 +368,10 @@ class ndarray:
 
     # ---- methods ----
     def astype(self, dtype, copy=True):
-        dt = str(_np.dtype(dtype))
+        from ._creation import _dt
+        dt = _dt(dtype)  # the one supported-dtype check and message
         if dt == self._dtype and not copy:
             return self
-        if dt not in _KIND:
-            raise TypeError(f"maniple.numpy does not support dtype '{dt}'")
         return ndarray(expr=("cast", self._node(), dt), shape=self._shape, dtype=dt)
 
     def copy(self):
