@@ -4,4 +4,5 @@
 #include "mn_core.h"
 #include "mn_layout.h"
 #include "mn_array.h"
+#include "mn_select.h"
 #endif

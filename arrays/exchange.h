@@ -1,0 +1,37 @@
+/* Private: data-dependent all-to-all exchanges (take, put, sort, compress),
+ * where who sends what to whom is known only at run time. */
+#ifndef MANIPLE_EXCHANGE_H
+#define MANIPLE_EXCHANGE_H
+#include "expr_impl.h"
+
+/* Every rank sends scount[q] bytes (at sbuf + sdisp[q], sdisp the prefix
+ * sums of scount) to rank q. On return *rbuf (mn_malloc'd, caller frees
+ * with mn_free) holds what each rank q sent here at rdisp[q], rcount[q]
+ * bytes. Failures are agreed, so every rank returns the same code. */
+int mn_exchange(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char **rbuf, int64_t *rcount,
+                int64_t *rdisp);
+/* Exclusive prefix sums of n counts into disp; returns the total. */
+int64_t mn_prefix(int n, const int64_t *count, int64_t *disp);
+
+/* Odometer over a strided box: advance index i (extents cnt, element
+ * strides st) and return the element offset of the next element. */
+static inline int64_t mn_box_step(int nd, const int64_t *cnt, const int64_t *st, int64_t *i, int64_t off) {
+  for (int d = nd - 1; d >= 0; d--) {
+    if (++i[d] < cnt[d]) return off + st[d];
+    off -= (cnt[d] - 1) * st[d];
+    i[d] = 0;
+  }
+  return off;
+}
+
+/* Base coordinates of flat (C-order) element f of array a's view shape. */
+static inline void mn_flat_to_base(const mn_array *a, int64_t f, int64_t *g) {
+  const mn_map *m = &a->map;
+  for (int d = 0; d < m->bndim; d++) g[d] = m->fixed[d];
+  for (int k = m->ndim - 1; k >= 0; k--) {
+    int64_t i = m->shape[k] ? f % m->shape[k] : 0;
+    f = m->shape[k] ? f / m->shape[k] : 0;
+    if (m->bax[k] >= 0) g[m->bax[k]] = m->start[k] + m->step[k] * i;
+  }
+}
+#endif

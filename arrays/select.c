@@ -1,0 +1,201 @@
+/* Integer-array indexing: take and put by flat index. Each rank sends the
+ * indices it needs to their owners (one all-to-all), owners answer with the
+ * values (take) or write the values sent with them (put). */
+#include "exchange.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* 1 on every rank when a and b are base arrays of one shape whose blocks
+ * are the same on every rank (so local parts correspond element-wise). */
+static int same_blocks(const mn_array *a, const mn_array *b) {
+  int ok = !a->is_view && !b->is_view && a->map.ndim == b->map.ndim;
+  for (int d = 0; ok && d < a->map.ndim; d++) ok = a->map.shape[d] == b->map.shape[d];
+  if (ok) {
+    mn_local la, lb;
+    mn_array_local(a, &la);
+    mn_array_local(b, &lb);
+    for (int d = 0; ok && d < la.ndim; d++) ok = la.lo[d] == lb.lo[d] && la.count[d] == lb.count[d];
+  }
+  int all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, a->ctx->comm);
+  return all;
+}
+
+/* A base array of dtype t holding a, in like's blocks when like is given
+ * (else a's own when a already qualifies); *own says whether to destroy. */
+static int as_base(const mn_array *a, mn_dtype t, const mn_array *like, mn_array **b, int *own) {
+  *own = 0;
+  *b = (mn_array *)a;
+  if (a->dtype == t && !a->is_view && (!like || same_blocks(a, like))) return MN_SUCCESS;
+  MN_CALL(mn_array_create_like(like ? like : a, t, b));
+  *own = 1;
+  int err = mn_array_copy(a, *b);
+  if (err) { mn_array_destroy(b); *own = 0; return mn_trace(err, __FILE__, __LINE__, __func__); }
+  return MN_SUCCESS;
+}
+
+/* Dense copy of this rank's part of a base array (count in *n). */
+static char *local_dense(const mn_array *a, int64_t *n) {
+  mn_local l;
+  mn_array_local(a, &l);
+  *n = l.data ? mn_box_size(l.ndim, l.count) : 0;
+  size_t es = mn_dtype_size(a->dtype);
+  char *d = mn_malloc((size_t)(*n ? *n : 1) * es);
+  if (d && *n) {
+    int64_t st[MN_MAXDIM];
+    mn_dense_strides(l.ndim, l.count, st);
+    mn_strided_copy(l.ndim, l.count, es, l.data, l.stride, d, st);
+  }
+  return d;
+}
+
+static void local_store(mn_array *a, const char *d) {
+  mn_local l;
+  mn_array_local(a, &l);
+  if (!l.data) return;
+  int64_t st[MN_MAXDIM];
+  mn_dense_strides(l.ndim, l.count, st);
+  mn_strided_copy(l.ndim, l.count, mn_dtype_size(a->dtype), d, st, l.data, l.stride);
+}
+
+/* Bounds check of n indices against size, agreed over the context. */
+static int check_bounds(mn_ctx *ctx, const int64_t *ix, int64_t n, int64_t size) {
+  int err = 0;
+  for (int64_t k = 0; k < n; k++)
+    if (ix[k] < 0 || ix[k] >= size) {
+      err = MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for size %lld", (long long)ix[k], (long long)size);
+      break;
+    }
+  return mn_agree(ctx, err);
+}
+
+/* Owner rank of each index; per-owner counts; order[k] = position of
+ * index k when packed by owner (stable within an owner). */
+static void bucket(const mn_array *x, const int64_t *ix, int64_t n, int *own, int64_t *cnt, int64_t *order) {
+  int P = x->ctx->size;
+  int64_t g[MN_MAXDIM], *pos = cnt + P;
+  memset(cnt, 0, sizeof(int64_t) * 2 * (size_t)P);
+  for (int64_t k = 0; k < n; k++) {
+    mn_flat_to_base(x, ix[k], g);
+    own[k] = mn_layout_owner(x->buf->lay, g);
+    cnt[own[k]]++;
+  }
+  mn_prefix(P, cnt, pos);
+  for (int64_t k = 0; k < n; k++) order[k] = pos[own[k]]++;
+}
+
+static int check_args(const mn_array *x, const mn_array *idx, const mn_array *other, const char *what) {
+  MN_CHECK(x && idx && other, MN_ERR_ARG, "NULL array");
+  MN_CHECK(x->ctx == idx->ctx && x->ctx == other->ctx, MN_ERR_ARG, "arrays belong to different contexts");
+  MN_CHECK(idx->dtype == MN_INT32 || idx->dtype == MN_INT64, MN_ERR_DTYPE,
+           "indices must be integers, got dtype %s", mn_dtype_name(idx->dtype));
+  int same = idx->map.ndim == other->map.ndim;
+  for (int d = 0; same && d < idx->map.ndim; d++) same = idx->map.shape[d] == other->map.shape[d];
+  if (!same) {
+    char a[128], b[128];
+    mn_shape_str(idx->map.ndim, idx->map.shape, a, sizeof a);
+    mn_shape_str(other->map.ndim, other->map.shape, b, sizeof b);
+    return MN_ERR(MN_ERR_SHAPE, "indices have shape %s but %s has shape %s", a, what, b);
+  }
+  return MN_SUCCESS;
+}
+
+int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
+  MN_CALL(check_args(x, idx, out, "the output"));
+  mn_ctx *ctx = x->ctx;
+  int P = ctx->size, own_i = 0, own_o = 0, err = 0;
+  size_t es = mn_dtype_size(x->dtype);
+  mn_array *I = NULL, *O = NULL;
+  O = out; /* the result goes straight into out when out is a base of x's dtype */
+  if (out->is_view || out->dtype != x->dtype) {
+    MN_CALL(mn_array_create_like(out, x->dtype, &O));
+    own_o = 1;
+  }
+  MN_CALLG(err, as_base(idx, MN_INT64, O, &I, &own_i), done);
+  int64_t n = 0;
+  int64_t *ix = (int64_t *)local_dense(I, &n), *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
+  int64_t *order = malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *rcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
+  int *own = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  char *req = mn_malloc((size_t)(n ? n : 1) * 8), *val = mn_malloc((size_t)(n ? n : 1) * es), *rreq = NULL, *rval = NULL;
+  if (!ix || !cnt || !order || !rcnt || !own || !req || !val) err = MN_ERR(MN_ERR_MEM, "cannot allocate take buffers for %lld indices", (long long)n);
+  err = mn_agree(ctx, err);
+  if (!err) err = check_bounds(ctx, ix, n, mn_array_size(x));
+  if (!err) {
+    bucket(x, ix, n, own, cnt, order);
+    for (int64_t k = 0; k < n; k++) ((int64_t *)req)[order[k]] = ix[k];
+    for (int q = 0; q < P; q++) cnt[q] *= 8;
+    err = mn_exchange(ctx, req, cnt, &rreq, rcnt, rcnt + P);
+  }
+  if (!err) { /* answer the requests for my elements, in the order asked */
+    int64_t m = mn_prefix(P, rcnt, rcnt + P) / 8, g[MN_MAXDIM];
+    char *ans = mn_malloc((size_t)(m ? m : 1) * es);
+    err = mn_agree(ctx, ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld answers", (long long)m));
+    if (!err) {
+      for (int64_t k = 0; k < m; k++) {
+        mn_flat_to_base(x, ((int64_t *)rreq)[k], g);
+        memcpy(ans + k * (int64_t)es, mn_buf_ptr(x->buf, g), es);
+      }
+      for (int q = 0; q < P; q++) rcnt[q] = rcnt[q] / 8 * (int64_t)es;
+      int64_t *gcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
+      err = mn_agree(ctx, gcnt ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate counts"));
+      if (!err) err = mn_exchange(ctx, ans, rcnt, &rval, gcnt, gcnt + P);
+      free(gcnt);
+    }
+    mn_free(ans);
+  }
+  if (!err) {
+    for (int64_t k = 0; k < n; k++) memcpy(val + k * (int64_t)es, rval + order[k] * (int64_t)es, es);
+    local_store(O, val);
+    if (O != out) err = mn_array_copy(O, out);
+  }
+  mn_free(ix); free(cnt); free(order); free(rcnt); free(own); mn_free(req); mn_free(val); mn_free(rreq); mn_free(rval);
+done:
+  if (own_i) mn_array_destroy(&I);
+  if (own_o) mn_array_destroy(&O);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
+  MN_CALL(check_args(x, idx, v, "the values"));
+  mn_ctx *ctx = x->ctx;
+  int P = ctx->size, own_i = 0, own_v = 0, err = 0;
+  size_t es = mn_dtype_size(x->dtype), rs = 8 + es;
+  mn_array *I = NULL, *V = NULL;
+  MN_CALL(as_base(idx, MN_INT64, NULL, &I, &own_i));
+  MN_CALLG(err, as_base(v, x->dtype, I, &V, &own_v), done);
+  int64_t n = 0, nv = 0;
+  int64_t *ix = (int64_t *)local_dense(I, &n), *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
+  char *vals = local_dense(V, &nv), *rec = mn_malloc((size_t)(n ? n : 1) * rs), *rrec = NULL;
+  int64_t *order = malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *rcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
+  int *own = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  if (!ix || !cnt || !vals || !rec || !order || !rcnt || !own)
+    err = MN_ERR(MN_ERR_MEM, "cannot allocate put buffers for %lld indices", (long long)n);
+  err = mn_agree(ctx, err);
+  if (!err) err = check_bounds(ctx, ix, n, mn_array_size(x));
+  if (!err) { /* records (flat index, value), packed by owner in my order */
+    bucket(x, ix, n, own, cnt, order);
+    for (int64_t k = 0; k < n; k++) {
+      char *r = rec + order[k] * (int64_t)rs;
+      memcpy(r, &ix[k], 8);
+      memcpy(r + 8, vals + k * (int64_t)es, es);
+    }
+    for (int q = 0; q < P; q++) cnt[q] *= (int64_t)rs;
+    err = mn_exchange(ctx, rec, cnt, &rrec, rcnt, rcnt + P);
+  }
+  if (!err) { /* senders in rank order, each in its own order: the last wins */
+    int64_t m = mn_prefix(P, rcnt, rcnt + P) / (int64_t)rs, g[MN_MAXDIM], f;
+    for (int64_t k = 0; k < m; k++) {
+      const char *r = rrec + k * (int64_t)rs;
+      memcpy(&f, r, 8);
+      mn_flat_to_base(x, f, g);
+      memcpy(mn_buf_ptr(x->buf, g), r + 8, es);
+    }
+  }
+  mn_free(ix); free(cnt); mn_free(vals); mn_free(rec); mn_free(rrec); free(order); free(rcnt); free(own);
+done:
+  if (own_i) mn_array_destroy(&I);
+  if (own_v) mn_array_destroy(&V);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}

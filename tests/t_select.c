@@ -1,0 +1,146 @@
+/* take, put, compress and concat_local against serial loops: random index
+ * sets with repeats, views as sources and targets, int32 indices, sizes
+ * smaller than the rank count, empty arrays, and an out-of-bounds index
+ * rejected on every rank with the target unchanged. */
+#include "mn_test.h"
+
+static double f(int64_t k) { return 0.25 * (double)k - 3.0; }
+static uint64_t lcg(uint64_t *s) { *s = *s * 6364136223846793005ULL + 1442695040888963407ULL; return *s >> 33; }
+
+static void set_idx(mn_array *a, const int64_t *v) {
+  int64_t n = mn_array_size(a);
+  mn_dtype t = mn_array_dtype(a);
+  char *raw = malloc((size_t)(n ? n : 1) * mn_dtype_size(t));
+  for (int64_t k = 0; k < n; k++) {
+    if (t == MN_INT32) ((int32_t *)raw)[k] = (int32_t)v[k];
+    else ((int64_t *)raw)[k] = v[k];
+  }
+  T_OK(mn_array_scatter(a, 0, raw));
+  free(raw);
+}
+
+static void check_take_put(mn_ctx *ctx, int64_t n, int64_t m, mn_dtype it, uint64_t seed) {
+  mn_array *x = NULL, *idx = NULL, *out = NULL, *v = NULL;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x));
+  mt_set(x, f);
+  T_OK(mn_array_create(ctx, it, 1, &m, 0, &idx));
+  int64_t *ix = malloc(sizeof(int64_t) * (size_t)(m ? m : 1));
+  for (int64_t k = 0; k < m; k++) ix[k] = n ? (int64_t)(lcg(&seed) % (uint64_t)n) : 0;
+  set_idx(idx, ix);
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &m, 0, &out));
+  T_OK(mn_array_take(x, idx, out));
+  double *o = mt_all(out);
+  for (int64_t k = 0; k < m; k++)
+    if (o[k] != f(ix[k])) { T_CHECK(0, "take n=%lld m=%lld: out[%lld] = %g, expected %g", (long long)n, (long long)m, (long long)k, o[k], f(ix[k])); break; }
+  /* put with repeats: serial reference where the last write wins */
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &m, 0, &v));
+  mt_set(v, f);
+  double *ref = mt_all(x);
+  for (int64_t k = 0; k < m; k++) ref[ix[k]] = f(k);
+  T_OK(mn_array_put(x, idx, v));
+  double *got = mt_all(x);
+  for (int64_t k = 0; k < n; k++)
+    if (got[k] != ref[k]) { T_CHECK(0, "put n=%lld m=%lld: x[%lld] = %g, expected %g", (long long)n, (long long)m, (long long)k, got[k], ref[k]); break; }
+  free(o); free(ref); free(got); free(ix);
+  mn_array_destroy(&x); mn_array_destroy(&idx); mn_array_destroy(&out); mn_array_destroy(&v);
+}
+
+static double ff(int64_t k) { return (double)((k * 7) % 5 == 0); }
+
+int main(int argc, char **argv) {
+  mn_ctx *ctx = mt_init(argc, argv);
+  check_take_put(ctx, 1000, 777, MN_INT64, 1);
+  check_take_put(ctx, 3, 40, MN_INT32, 2);   /* many repeats */
+  check_take_put(ctx, 2, 1, MN_INT64, 3);    /* smaller than the rank count */
+  check_take_put(ctx, 5, 0, MN_INT64, 4);    /* no indices */
+
+  /* take from a strided 2-d view into a 2-d index array, into a view */
+  int64_t gs[] = {9, 8}, is[] = {3, 4};
+  mn_array *g = NULL, *v = NULL, *idx = NULL, *o = NULL, *ov = NULL;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 2, gs, 1, &g));
+  mt_set(g, f);
+  mn_index sv[] = {mn_slice(1, MN_NONE, 2), mn_slice(MN_NONE, MN_NONE, -3)}; /* (4, 3): g[1+2i][7-3j] */
+  T_OK(mn_array_index(g, 2, sv, &v));
+  T_OK(mn_array_create(ctx, MN_INT64, 2, is, 0, &idx));
+  int64_t ix[12];
+  for (int k = 0; k < 12; k++) ix[k] = (k * 5) % 12;
+  set_idx(idx, ix);
+  int64_t os[] = {6, 4};
+  T_OK(mn_array_create(ctx, MN_FLOAT32, 2, os, 0, &o));
+  mn_index sel[] = {mn_slice(1, MN_NONE, 2), mn_all()};
+  T_OK(mn_array_index(o, 2, sel, &ov)); /* rows 1, 3, 5: a view as output, with a cast */
+  T_OK(mn_array_take(v, idx, ov));
+  double *got = mt_all(o);
+  for (int r = 0; r < 6; r++)
+    for (int c = 0; c < 4; c++) {
+      double want = 0;
+      if (r % 2) { int64_t fl = ix[(r / 2) * 4 + c]; want = (float)f((1 + 2 * (fl / 3)) * 8 + 7 - 3 * (fl % 3)); }
+      T_CHECK(got[r * 4 + c] == want, "take from a view: o[%d][%d] = %g, expected %g", r, c, got[r * 4 + c], want);
+    }
+  free(got);
+  /* put through the view writes the base */
+  mn_array *vals = NULL;
+  T_OK(mn_array_create(ctx, MN_INT32, 2, is, 0, &vals));
+  mt_set(vals, f);
+  double *ref = mt_all(g);
+  for (int k = 0; k < 12; k++) { int64_t fl = ix[k]; ref[(1 + 2 * (fl / 3)) * 8 + 7 - 3 * (fl % 3)] = (int32_t)f(k); }
+  T_OK(mn_array_put(v, idx, vals));
+  got = mt_all(g);
+  for (int k = 0; k < 72; k++) T_CHECK(got[k] == ref[k], "put through a view: g.flat[%d] = %g, expected %g", k, got[k], ref[k]);
+  free(got);
+  /* an index out of bounds: the same error on every rank, g unchanged */
+  ix[5] = 12;
+  set_idx(idx, ix);
+  int rc = mn_array_put(v, idx, vals);
+  T_CHECK(rc == MN_ERR_INDEX, "out-of-bounds put returned %s", mn_err_name(rc));
+  T_CHECK(strstr(mn_ctx_errmsg(ctx), "index 12 is out of bounds for size 12") != NULL, "message: %s", mn_ctx_errmsg(ctx));
+  got = mt_all(g);
+  for (int k = 0; k < 72; k++) T_CHECK(got[k] == ref[k], "failed put changed g.flat[%d]", k);
+  free(got); free(ref);
+  rc = mn_array_take(v, idx, ov);
+  T_CHECK(rc == MN_ERR_INDEX, "out-of-bounds take returned %s", mn_err_name(rc));
+  rc = mn_array_take(v, g, ov);
+  T_CHECK(rc == MN_ERR_DTYPE, "float indices returned %s", mn_err_name(rc));
+
+  /* compress: a 2-d mask over a view, against the serial C order */
+  mn_array *mask = NULL, *c = NULL;
+  int64_t ms[] = {4, 3};
+  T_OK(mn_array_create(ctx, MN_BOOL, 2, ms, 0, &mask));
+  mt_set(mask, ff);
+  T_OK(mn_array_compress(v, mask, &c));
+  if (c) {
+    double *all = mt_all(g), *cc = mt_all(c);
+    int64_t k = 0;
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 3; j++)
+        if (ff(i * 3 + j) != 0) {
+          double want = all[(1 + 2 * i) * 8 + 7 - 3 * j];
+          T_CHECK(k < mn_array_size(c) && cc[k] == want, "compress element %lld = %g, expected %g", (long long)k, cc[k], want);
+          k++;
+        }
+    T_CHECK(mn_array_size(c) == k, "compress kept %lld elements, expected %lld", (long long)mn_array_size(c), (long long)k);
+    free(all); free(cc);
+  }
+  /* a mask of the wrong shape is an index error on every rank */
+  mn_array *c2 = NULL;
+  rc = mn_array_compress(g, mask, &c2);
+  T_CHECK(rc == MN_ERR_INDEX && c2 == NULL, "mask shape mismatch returned %s", mn_err_name(rc));
+
+  /* concat_local: rank r contributes r+1 values r*100 + i */
+  int me = mn_ctx_rank(ctx), P = mn_ctx_size(ctx);
+  int64_t mine[8];
+  for (int i = 0; i <= me && i < 8; i++) mine[i] = me * 100 + i;
+  mn_array *cat = NULL;
+  T_OK(mn_array_concat_local(ctx, MN_INT64, me + 1 < 8 ? me + 1 : 8, mine, &cat));
+  if (cat) {
+    double *cc = mt_all(cat);
+    int64_t k = 0;
+    for (int r = 0; r < P; r++)
+      for (int i = 0; i <= r && i < 8; i++, k++) T_CHECK(cc[k] == r * 100 + i, "concat element %lld = %g", (long long)k, cc[k]);
+    T_CHECK(mn_array_size(cat) == k, "concat size %lld, expected %lld", (long long)mn_array_size(cat), (long long)k);
+    free(cc);
+  }
+  mn_array_destroy(&cat); mn_array_destroy(&c); mn_array_destroy(&mask); mn_array_destroy(&vals);
+  mn_array_destroy(&g); mn_array_destroy(&v); mn_array_destroy(&idx); mn_array_destroy(&o); mn_array_destroy(&ov);
+  return mt_finish(&ctx);
+}
