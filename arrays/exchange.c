@@ -39,3 +39,56 @@ int mn_exchange(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char **rbu
   *rbuf = r;
   return MN_SUCCESS;
 }
+
+/* 1 on every rank when a and b are base arrays of one shape whose blocks
+ * are the same on every rank (so local parts correspond element-wise). */
+int mn_same_blocks(const mn_array *a, const mn_array *b) {
+  int ok = !a->is_view && !b->is_view && a->map.ndim == b->map.ndim;
+  for (int d = 0; ok && d < a->map.ndim; d++) ok = a->map.shape[d] == b->map.shape[d];
+  if (ok) {
+    mn_local la, lb;
+    mn_array_local(a, &la);
+    mn_array_local(b, &lb);
+    for (int d = 0; ok && d < la.ndim; d++) ok = la.lo[d] == lb.lo[d] && la.count[d] == lb.count[d];
+  }
+  int all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, a->ctx->comm);
+  return all;
+}
+
+/* A base array of dtype t holding a, in like's blocks when like is given
+ * (else a's own when a already qualifies); *own says whether to destroy. */
+int mn_as_base(const mn_array *a, mn_dtype t, const mn_array *like, mn_array **b, int *own) {
+  *own = 0;
+  *b = (mn_array *)a;
+  if (a->dtype == t && !a->is_view && (!like || mn_same_blocks(a, like))) return MN_SUCCESS;
+  MN_CALL(mn_array_create_like(like ? like : a, t, b));
+  *own = 1;
+  int err = mn_array_copy(a, *b);
+  if (err) { mn_array_destroy(b); *own = 0; return mn_trace(err, __FILE__, __LINE__, __func__); }
+  return MN_SUCCESS;
+}
+
+/* Dense copy of this rank's part of a base array (count in *n). */
+char *mn_local_dense(const mn_array *a, int64_t *n) {
+  mn_local l;
+  mn_array_local(a, &l);
+  *n = l.data ? mn_box_size(l.ndim, l.count) : 0;
+  size_t es = mn_dtype_size(a->dtype);
+  char *d = mn_malloc((size_t)(*n ? *n : 1) * es);
+  if (d && *n) {
+    int64_t st[MN_MAXDIM];
+    mn_dense_strides(l.ndim, l.count, st);
+    mn_strided_copy(l.ndim, l.count, es, l.data, l.stride, d, st);
+  }
+  return d;
+}
+
+void mn_local_store(mn_array *a, const char *d) {
+  mn_local l;
+  mn_array_local(a, &l);
+  if (!l.data) return;
+  int64_t st[MN_MAXDIM];
+  mn_dense_strides(l.ndim, l.count, st);
+  mn_strided_copy(l.ndim, l.count, mn_dtype_size(a->dtype), d, st, l.data, l.stride);
+}

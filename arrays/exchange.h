@@ -3,6 +3,8 @@
 #ifndef MANIPLE_EXCHANGE_H
 #define MANIPLE_EXCHANGE_H
 #include "expr_impl.h"
+#include <maniple/mn_select.h>
+#include <maniple/mn_sort.h>
 
 /* Every rank sends scount[q] bytes (at sbuf + sdisp[q], sdisp the prefix
  * sums of scount) to rank q. On return *rbuf (mn_malloc'd, caller frees
@@ -12,6 +14,17 @@ int mn_exchange(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char **rbu
                 int64_t *rdisp);
 /* Exclusive prefix sums of n counts into disp; returns the total. */
 int64_t mn_prefix(int n, const int64_t *count, int64_t *disp);
+
+/* 1 on every rank when a and b are base arrays of one shape whose blocks
+ * are the same on every rank (local parts correspond element-wise). */
+int mn_same_blocks(const mn_array *a, const mn_array *b);
+/* A base array of dtype t holding a, in like's blocks when like is given;
+ * a itself when it qualifies. *own says whether the caller destroys it. */
+int mn_as_base(const mn_array *a, mn_dtype t, const mn_array *like, mn_array **b, int *own);
+/* Dense copy (mn_malloc) of this rank's part of a; count in *n. */
+char *mn_local_dense(const mn_array *a, int64_t *n);
+/* Store a dense copy back into this rank's part of a. */
+void mn_local_store(mn_array *a, const char *d);
 
 /* Odometer over a strided box: advance index i (extents cnt, element
  * strides st) and return the element offset of the next element. */

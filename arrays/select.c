@@ -5,59 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* 1 on every rank when a and b are base arrays of one shape whose blocks
- * are the same on every rank (so local parts correspond element-wise). */
-static int same_blocks(const mn_array *a, const mn_array *b) {
-  int ok = !a->is_view && !b->is_view && a->map.ndim == b->map.ndim;
-  for (int d = 0; ok && d < a->map.ndim; d++) ok = a->map.shape[d] == b->map.shape[d];
-  if (ok) {
-    mn_local la, lb;
-    mn_array_local(a, &la);
-    mn_array_local(b, &lb);
-    for (int d = 0; ok && d < la.ndim; d++) ok = la.lo[d] == lb.lo[d] && la.count[d] == lb.count[d];
-  }
-  int all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, a->ctx->comm);
-  return all;
-}
-
-/* A base array of dtype t holding a, in like's blocks when like is given
- * (else a's own when a already qualifies); *own says whether to destroy. */
-static int as_base(const mn_array *a, mn_dtype t, const mn_array *like, mn_array **b, int *own) {
-  *own = 0;
-  *b = (mn_array *)a;
-  if (a->dtype == t && !a->is_view && (!like || same_blocks(a, like))) return MN_SUCCESS;
-  MN_CALL(mn_array_create_like(like ? like : a, t, b));
-  *own = 1;
-  int err = mn_array_copy(a, *b);
-  if (err) { mn_array_destroy(b); *own = 0; return mn_trace(err, __FILE__, __LINE__, __func__); }
-  return MN_SUCCESS;
-}
-
-/* Dense copy of this rank's part of a base array (count in *n). */
-static char *local_dense(const mn_array *a, int64_t *n) {
-  mn_local l;
-  mn_array_local(a, &l);
-  *n = l.data ? mn_box_size(l.ndim, l.count) : 0;
-  size_t es = mn_dtype_size(a->dtype);
-  char *d = mn_malloc((size_t)(*n ? *n : 1) * es);
-  if (d && *n) {
-    int64_t st[MN_MAXDIM];
-    mn_dense_strides(l.ndim, l.count, st);
-    mn_strided_copy(l.ndim, l.count, es, l.data, l.stride, d, st);
-  }
-  return d;
-}
-
-static void local_store(mn_array *a, const char *d) {
-  mn_local l;
-  mn_array_local(a, &l);
-  if (!l.data) return;
-  int64_t st[MN_MAXDIM];
-  mn_dense_strides(l.ndim, l.count, st);
-  mn_strided_copy(l.ndim, l.count, mn_dtype_size(a->dtype), d, st, l.data, l.stride);
-}
-
 /* Bounds check of n indices against size, agreed over the context. */
 static int check_bounds(mn_ctx *ctx, const int64_t *ix, int64_t n, int64_t size) {
   int err = 0;
@@ -111,9 +58,9 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     MN_CALL(mn_array_create_like(out, x->dtype, &O));
     own_o = 1;
   }
-  MN_CALLG(err, as_base(idx, MN_INT64, O, &I, &own_i), done);
+  MN_CALLG(err, mn_as_base(idx, MN_INT64, O, &I, &own_i), done);
   int64_t n = 0;
-  int64_t *ix = (int64_t *)local_dense(I, &n), *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
+  int64_t *ix = (int64_t *)mn_local_dense(I, &n), *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
   int64_t *order = malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *rcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
   int *own = malloc(sizeof(int) * (size_t)(n ? n : 1));
   char *req = mn_malloc((size_t)(n ? n : 1) * 8), *val = mn_malloc((size_t)(n ? n : 1) * es), *rreq = NULL, *rval = NULL;
@@ -145,7 +92,7 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   }
   if (!err) {
     for (int64_t k = 0; k < n; k++) memcpy(val + k * (int64_t)es, rval + order[k] * (int64_t)es, es);
-    local_store(O, val);
+    mn_local_store(O, val);
     if (O != out) err = mn_array_copy(O, out);
   }
   mn_free(ix); free(cnt); free(order); free(rcnt); free(own); mn_free(req); mn_free(val); mn_free(rreq); mn_free(rval);
@@ -162,11 +109,11 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
   int P = ctx->size, own_i = 0, own_v = 0, err = 0;
   size_t es = mn_dtype_size(x->dtype), rs = 8 + es;
   mn_array *I = NULL, *V = NULL;
-  MN_CALL(as_base(idx, MN_INT64, NULL, &I, &own_i));
-  MN_CALLG(err, as_base(v, x->dtype, I, &V, &own_v), done);
+  MN_CALL(mn_as_base(idx, MN_INT64, NULL, &I, &own_i));
+  MN_CALLG(err, mn_as_base(v, x->dtype, I, &V, &own_v), done);
   int64_t n = 0, nv = 0;
-  int64_t *ix = (int64_t *)local_dense(I, &n), *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
-  char *vals = local_dense(V, &nv), *rec = mn_malloc((size_t)(n ? n : 1) * rs), *rrec = NULL;
+  int64_t *ix = (int64_t *)mn_local_dense(I, &n), *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
+  char *vals = mn_local_dense(V, &nv), *rec = mn_malloc((size_t)(n ? n : 1) * rs), *rrec = NULL;
   int64_t *order = malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *rcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
   int *own = malloc(sizeof(int) * (size_t)(n ? n : 1));
   if (!ix || !cnt || !vals || !rec || !order || !rcnt || !own)

@@ -5,4 +5,5 @@
 #include "mn_layout.h"
 #include "mn_array.h"
 #include "mn_select.h"
+#include "mn_sort.h"
 #endif
