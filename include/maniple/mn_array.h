@@ -197,6 +197,10 @@ int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result);
 /* Over one axis: out has x's shape without that axis (any layout). */
 int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis,
                          mn_array *out);
+/* Cumulative sum or product along axis (numpy.cumsum, numpy.cumprod;
+ * op MN_RED_SUM or MN_RED_PROD), computed in out's dtype (not bool); out
+ * has x's shape, any layout. */
+int mn_array_scan(mn_reduce_op op, const mn_array *x, int axis, mn_array *out);
 /* sum(x*y) over all elements (x, y same shape, any layouts). */
 int mn_array_dot(const mn_array *x, const mn_array *y, mn_scalar *result);
 /* Vector norms of the flattened array: ord 1, 2 or INFINITY. */

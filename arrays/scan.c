@@ -1,0 +1,119 @@
+/* Cumulative sums and products along an axis: each rank scans its lines
+ * locally, then the ranks along the axis combine their line totals with
+ * one MPI_Exscan (in rank order, so results do not depend on timing) and
+ * fold the offsets in. */
+#include "exchange.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define SCAN_TYPES(X) X(MN_INT32, int32_t, uint32_t, MPI_UINT32_T) X(MN_INT64, int64_t, uint64_t, MPI_UINT64_T) \
+  X(MN_FLOAT32, float, float, MPI_FLOAT) X(MN_FLOAT64, double, double, MPI_DOUBLE)
+
+/* Integers wrap (computed unsigned), floats in their own precision. */
+#define LINE_SCAN(E, T, U, M) \
+  static void scan_##T(int prod, char *p, int64_t n, int64_t st, char *total) { \
+    U acc = prod ? (U)1 : (U)0; \
+    for (int64_t k = 0; k < n; k++) { \
+      T *q = (T *)p + k * st; \
+      acc = prod ? (U)(acc * (U)*q) : (U)(acc + (U)*q); \
+      *q = (T)acc; } \
+    memcpy(total, &acc, sizeof(U)); } \
+  static void fold_##T(int prod, char *p, int64_t n, int64_t st, const char *off) { \
+    U o; \
+    memcpy(&o, off, sizeof(U)); \
+    for (int64_t k = 0; k < n; k++) { \
+      T *q = (T *)p + k * st; \
+      *q = (T)(prod ? (U)(o * (U)*q) : (U)(o + (U)*q)); } }
+SCAN_TYPES(LINE_SCAN)
+
+static int scan_local(int op, mn_dtype t, int prod, char *p, int64_t n, int64_t st, char *total) {
+  (void)op;
+  switch (t) {
+#define CASE(E, T, U, M) case E: scan_##T(prod, p, n, st, total); return 0;
+    SCAN_TYPES(CASE)
+#undef CASE
+  default: return 1;
+  }
+}
+
+static void fold(mn_dtype t, int prod, char *p, int64_t n, int64_t st, const char *off) {
+  switch (t) {
+#define CASE(E, T, U, M) case E: fold_##T(prod, p, n, st, off); break;
+    SCAN_TYPES(CASE)
+#undef CASE
+  default: break;
+  }
+}
+
+static MPI_Datatype mpi_type(mn_dtype t) {
+  switch (t) {
+#define CASE(E, T, U, M) case E: return M;
+    SCAN_TYPES(CASE)
+#undef CASE
+  default: return MPI_DATATYPE_NULL;
+  }
+}
+
+int mn_array_scan(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
+  MN_CHECK(x && out, MN_ERR_ARG, "NULL array or output");
+  MN_CHECK(x->ctx == out->ctx, MN_ERR_ARG, "arrays belong to different contexts");
+  MN_CHECK(op == MN_RED_SUM || op == MN_RED_PROD, MN_ERR_ARG, "a scan is a sum or a product, not %s", mn_reduce_name(op));
+  int nd = x->map.ndim;
+  MN_CHECK(axis >= -nd && axis < nd, MN_ERR_INDEX, "axis %d is out of bounds for array of dimension %d", axis, nd);
+  if (axis < 0) axis += nd;
+  int same = out->map.ndim == nd;
+  for (int d = 0; same && d < nd; d++) same = out->map.shape[d] == x->map.shape[d];
+  MN_CHECK(same, MN_ERR_SHAPE, "the output of a scan must have the input's shape");
+  MN_CHECK(out->dtype != MN_BOOL, MN_ERR_DTYPE, "a scan cannot produce dtype bool");
+  mn_ctx *ctx = x->ctx;
+  int err = 0, own = 0, prod = op == MN_RED_PROD;
+  mn_array *O = out;
+  if (out->is_view) {
+    MN_CALL(mn_array_create_like(out, out->dtype, &O));
+    own = 1;
+  }
+  MN_CALLG(err, mn_array_copy(x, O), done);
+  mn_local l;
+  mn_array_local(O, &l);
+  /* lines from the block's extents, so that a rank owning nothing along
+   * the axis still brings (identity) totals for its lines to the Exscan */
+  int64_t lo[MN_MAXDIM], hi[MN_MAXDIM], cnt[MN_MAXDIM], lines = 1;
+  mn_layout_box(O->buf->lay, ctx->rank, lo, hi);
+  for (int d = 0; d < nd; d++) { cnt[d] = hi[d] - lo[d]; if (d != axis) lines *= cnt[d]; }
+  int64_t L = cnt[axis];
+  cnt[axis] = 1;
+  size_t es = mn_dtype_size(out->dtype);
+  char *tot = malloc(es * 2 * (size_t)(lines + 1));
+  MN_CALLG(err, mn_agree(ctx, tot ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld line totals", (long long)lines)), done);
+  int64_t at[MN_MAXDIM] = {0}, off = 0;
+  for (int64_t k = 0; k < lines; k++) { /* L == 0 leaves the identity */
+    scan_local(op, out->dtype, prod, L ? (char *)l.data + off * (int64_t)es : NULL, L, l.stride[axis], tot + k * (int64_t)es);
+    off = mn_box_step(nd, cnt, l.stride, at, off);
+  }
+  /* ranks along the axis: same process-grid coordinates on the other axes */
+  const mn_layout *lay = O->buf->lay;
+  if (lay->kind == MN_LAYOUT_BLOCK && lay->dims[axis] > 1) {
+    int c[MN_MAXDIM];
+    mn_layout_coords_of(lay, ctx->rank, c);
+    int pos = c[axis];
+    c[axis] = 0;
+    MPI_Comm line;
+    MN_MPI(MPI_Comm_split(ctx->comm, mn_layout_rank_of(lay, c), pos, &line));
+    char *before = tot + lines * (int64_t)es;
+    int rc = MPI_Exscan(tot, before, (int)lines, mpi_type(out->dtype), prod ? MPI_PROD : MPI_SUM, line);
+    MPI_Comm_free(&line);
+    if (rc != MPI_SUCCESS) err = MN_ERR(MN_ERR_MPI, "MPI_Exscan of %lld line totals failed", (long long)lines);
+    memset(at, 0, sizeof at);
+    off = 0;
+    for (int64_t k = 0; !err && pos > 0 && L > 0 && k < lines; k++) {
+      fold(out->dtype, prod, (char *)l.data + off * (int64_t)es, L, l.stride[axis], before + k * (int64_t)es);
+      off = mn_box_step(nd, cnt, l.stride, at, off);
+    }
+  }
+  free(tot);
+  if (!err && O != out) err = mn_array_copy(O, out);
+done:
+  if (own) mn_array_destroy(&O);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
