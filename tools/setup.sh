@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-debs=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libmetis-dev python3-venv python3-dev)
+debs=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libmetis-dev libopenblas-dev python3-venv python3-dev)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

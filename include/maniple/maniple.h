@@ -6,4 +6,5 @@
 #include "mn_array.h"
 #include "mn_select.h"
 #include "mn_sort.h"
+#include "mn_linalg.h"
 #endif

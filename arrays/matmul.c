@@ -1,0 +1,231 @@
+/* Distributed matrix products: replicate the smaller operand, multiply
+ * each rank's block of the larger one, sum the partial products on the
+ * owners of the result. Every operand is seen as a matrix: a 1-d a is one
+ * row, a 1-d b one column; boxes below are in that 2-d index space. */
+#include "exchange.h"
+#include <stdlib.h>
+#include <string.h>
+#ifdef MANIPLE_HAVE_CBLAS
+#include <cblas.h>
+#endif
+
+/* The box (lo, cnt) that rank p owns of x seen as a matrix (a 1-d x is one
+ * row when as_row, else one column; a 0-d x is 1 x 1). */
+static int box2(const mn_array *x, int as_row, int p, int64_t *lo, int64_t *cnt) {
+  int64_t l[MN_MAXDIM], c[MN_MAXDIM];
+  int have = mn_map_owned_box(&x->map, x->buf->lay, p, l, c);
+  if (x->map.ndim == 2) { lo[0] = l[0]; lo[1] = l[1]; cnt[0] = c[0]; cnt[1] = c[1]; }
+  else if (x->map.ndim == 1 && as_row) { lo[0] = 0; cnt[0] = 1; lo[1] = l[0]; cnt[1] = c[0]; }
+  else if (x->map.ndim == 1) { lo[0] = l[0]; cnt[0] = c[0]; lo[1] = 0; cnt[1] = 1; }
+  else { lo[0] = lo[1] = 0; cnt[0] = cnt[1] = 1; }
+  if (!have) cnt[0] = cnt[1] = 0;
+  return have && cnt[0] && cnt[1];
+}
+
+/* C (m x n, dense) = A (m x k, row stride lda) B (k x n, row stride ldb) */
+#define GEMM_INT(T, U) \
+  static void gemm_##T(int64_t m, int64_t n, int64_t k, const T *A, int64_t lda, const T *B, int64_t ldb, T *C) { \
+    for (int64_t i = 0; i < m; i++) { \
+      U *c = (U *)(C + i * n); \
+      for (int64_t j = 0; j < n; j++) c[j] = 0; \
+      for (int64_t p = 0; p < k; p++) { \
+        U a = (U)A[i * lda + p]; \
+        const T *b = B + p * ldb; \
+        for (int64_t j = 0; j < n; j++) c[j] += a * (U)b[j]; } } }
+GEMM_INT(int32_t, uint32_t)
+GEMM_INT(int64_t, uint64_t)
+GEMM_INT(float, float)
+GEMM_INT(double, double)
+
+static void gemm(mn_dtype t, int64_t m, int64_t n, int64_t k, const char *A, int64_t lda, const char *B, int64_t ldb,
+                 char *C) {
+  if (m == 0 || n == 0) return;
+#ifdef MANIPLE_HAVE_CBLAS
+  int fits = m < (1LL << 31) && n < (1LL << 31) && k < (1LL << 31) && lda < (1LL << 31) && ldb < (1LL << 31);
+  if (fits && t == MN_FLOAT64) {
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0, (const double *)A,
+                (int)(lda > 0 ? lda : 1), (const double *)B, (int)(ldb > 0 ? ldb : 1), 0.0, (double *)C, (int)n);
+    return;
+  }
+  if (fits && t == MN_FLOAT32) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, (const float *)A,
+                (int)(lda > 0 ? lda : 1), (const float *)B, (int)(ldb > 0 ? ldb : 1), 0.0f, (float *)C, (int)n);
+    return;
+  }
+#endif
+  switch (t) {
+  case MN_INT32: gemm_int32_t(m, n, k, (const int32_t *)A, lda, (const int32_t *)B, ldb, (int32_t *)C); break;
+  case MN_INT64: gemm_int64_t(m, n, k, (const int64_t *)A, lda, (const int64_t *)B, ldb, (int64_t *)C); break;
+  case MN_FLOAT32: gemm_float(m, n, k, (const float *)A, lda, (const float *)B, ldb, (float *)C); break;
+  case MN_FLOAT64: gemm_double(m, n, k, (const double *)A, lda, (const double *)B, ldb, (double *)C); break;
+  default: { /* bool: any of (a and b) */
+    const uint8_t *a = (const uint8_t *)A, *b = (const uint8_t *)B;
+    uint8_t *c = (uint8_t *)C;
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++) {
+        uint8_t s = 0;
+        for (int64_t p = 0; p < k && !s; p++) s = a[i * lda + p] && b[p * ldb + j];
+        c[i * n + j] = s;
+      }
+  }
+  }
+}
+
+static void add_into(mn_dtype t, char *dst, const char *src, int64_t n) {
+  switch (t) {
+  case MN_BOOL: for (int64_t i = 0; i < n; i++) dst[i] = dst[i] || src[i]; break;
+  case MN_INT32: for (int64_t i = 0; i < n; i++) ((uint32_t *)dst)[i] += ((const uint32_t *)src)[i]; break;
+  case MN_INT64: for (int64_t i = 0; i < n; i++) ((uint64_t *)dst)[i] += ((const uint64_t *)src)[i]; break;
+  case MN_FLOAT32: for (int64_t i = 0; i < n; i++) ((float *)dst)[i] += ((const float *)src)[i]; break;
+  default: for (int64_t i = 0; i < n; i++) ((double *)dst)[i] += ((const double *)src)[i]; break;
+  }
+}
+
+static int check(const mn_array *a, const mn_array *b, const mn_array *out) {
+  MN_CHECK(a && b && out, MN_ERR_ARG, "NULL array");
+  MN_CHECK(a->ctx == b->ctx && a->ctx == out->ctx, MN_ERR_ARG, "arrays belong to different contexts");
+  int na = a->map.ndim, nb = b->map.ndim;
+  MN_CHECK(na >= 1 && na <= 2 && nb >= 1 && nb <= 2, MN_ERR_SHAPE,
+           "matmul takes 1-d or 2-d operands here, got %d-d and %d-d", na, nb);
+  MN_CHECK(a->dtype == b->dtype, MN_ERR_DTYPE, "matmul operands must have one dtype, got %s and %s",
+           mn_dtype_name(a->dtype), mn_dtype_name(b->dtype));
+  int64_t k = a->map.shape[na - 1], kb = b->map.shape[nb == 2 ? 0 : 0];
+  if (k != kb) {
+    char sa[128], sb[128];
+    mn_shape_str(na, a->map.shape, sa, sizeof sa);
+    mn_shape_str(nb, b->map.shape, sb, sizeof sb);
+    return MN_ERR(MN_ERR_SHAPE, "matmul: mismatch in its core dimension: %s @ %s (size %lld is different from %lld)",
+                  sa, sb, (long long)k, (long long)kb);
+  }
+  int64_t want[2];
+  int nd = 0;
+  if (na == 2) want[nd++] = a->map.shape[0];
+  if (nb == 2) want[nd++] = b->map.shape[1];
+  int same = out->map.ndim == nd;
+  for (int d = 0; same && d < nd; d++) same = out->map.shape[d] == want[d];
+  if (!same) {
+    char so[128], sw[128];
+    mn_shape_str(out->map.ndim, out->map.shape, so, sizeof so);
+    mn_shape_str(nd, want, sw, sizeof sw);
+    return MN_ERR(MN_ERR_SHAPE, "matmul gives shape %s, but out has shape %s", sw, so);
+  }
+  return MN_SUCCESS;
+}
+
+int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
+  MN_CALL(check(a, b, out));
+  mn_ctx *ctx = a->ctx;
+  int P = ctx->size, me = ctx->rank, err = 0, own_r = 0;
+  mn_dtype t = a->dtype;
+  size_t es = mn_dtype_size(t);
+  int64_t m = a->map.ndim == 2 ? a->map.shape[0] : 1, k = a->map.shape[a->map.ndim - 1];
+  int64_t n = b->map.ndim == 2 ? b->map.shape[1] : 1;
+  /* the result lands in R (a base of out's shape and dtype t), then out */
+  mn_array *R = out;
+  if (out->is_view || out->dtype != t) {
+    MN_CALL(mn_array_create_like(out, t, &R));
+    own_r = 1;
+  }
+  int rep_a = mn_array_size(a) <= mn_array_size(b);
+  const mn_array *big = rep_a ? b : a, *small = rep_a ? a : b;
+  int64_t ns = mn_array_size(small), blo[2], bcnt[2], plo[2], pcnt[2];
+  char *full = mn_malloc((size_t)(ns ? ns : 1) * es);
+  MN_CALLG(err, mn_agree(ctx, full ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld elements to replicate", (long long)ns)), done);
+  MN_CALLG(err, mn_array_allgather(small, full), done);
+  /* my block of the big operand, dense */
+  int have = box2(big, !rep_a, me, blo, bcnt);
+  int64_t nb = have ? bcnt[0] * bcnt[1] : 0;
+  char *bd = mn_malloc((size_t)(nb ? nb : 1) * es);
+  /* my partial product covers rows plo.. (all columns) or columns (all rows) */
+  if (rep_a) { plo[0] = 0; pcnt[0] = m; plo[1] = blo[1]; pcnt[1] = have ? bcnt[1] : 0; }
+  else { plo[0] = blo[0]; pcnt[0] = have ? bcnt[0] : 0; plo[1] = 0; pcnt[1] = n; }
+  int64_t np = pcnt[0] * pcnt[1];
+  char *part = mn_calloc((size_t)(np ? np : 1) * es);
+  if (!err && (!bd || !part)) err = MN_ERR(MN_ERR_MEM, "cannot allocate the local product (%lld elements)", (long long)np);
+  err = mn_agree(ctx, err);
+  if (!err && have) {
+    mn_local l;
+    mn_array_local(big, &l);
+    int64_t st[2], dst[2] = {bcnt[1], 1};
+    if (big->map.ndim == 2) { st[0] = l.stride[0]; st[1] = l.stride[1]; }
+    else { st[0] = l.stride[0]; st[1] = l.stride[0]; } /* one of the extents is 1 */
+    mn_strided_copy(2, bcnt, es, l.data, st, bd, dst);
+    if (rep_a) /* (m x kr) = A[:, k0:k1], times my rows k0..k1 of B */
+      gemm(t, m, bcnt[1], bcnt[0], full + blo[0] * (int64_t)es, k, bd, bcnt[1], part);
+    else /* my block of A times B[k0:k1, :] */
+      gemm(t, bcnt[0], n, bcnt[1], bd, bcnt[1], full + blo[1] * n * (int64_t)es, n, part);
+  }
+  mn_free(bd);
+  mn_free(full);
+  full = NULL;
+  /* partials to the owners of R, summed there in rank order */
+  int64_t rlo[2], rcnt[2];
+  int r_row = a->map.ndim == 1 && b->map.ndim == 2; /* out (n,) is one row */
+  int rhave = box2(R, r_row, me, rlo, rcnt);
+  int64_t nr = rhave ? rcnt[0] * rcnt[1] : 0;
+  char *res = mn_calloc((size_t)(nr ? nr : 1) * es), **rb = calloc((size_t)P, sizeof(char *));
+  char **sb = calloc((size_t)P, sizeof(char *));
+  int64_t (*rbox)[4] = calloc((size_t)P, sizeof *rbox), npc = 1;
+  MPI_Request *req = NULL;
+  if (!err && (!res || !rb || !sb || !rbox)) err = MN_ERR(MN_ERR_MEM, "cannot allocate the result exchange");
+  for (int q = 0; q < P && !err; q++) {
+    int64_t qlo[2], qcnt[2], lo[2], c[2];
+    /* what q sends me: q's partial box meets my block of R */
+    int qb = box2(big, !rep_a, q, qlo, qcnt);
+    int64_t pl[2], pc[2];
+    if (rep_a) { pl[0] = 0; pc[0] = m; pl[1] = qlo[1]; pc[1] = qb ? qcnt[1] : 0; }
+    else { pl[0] = qlo[0]; pc[0] = qb ? qcnt[0] : 0; pl[1] = 0; pc[1] = n; }
+    if (rhave && qb && mn_box_intersect(2, rlo, rcnt, pl, pc, lo, c)) {
+      rb[q] = mn_malloc((size_t)(c[0] * c[1]) * es);
+      if (!rb[q]) { err = MN_ERR(MN_ERR_MEM, "cannot allocate a partials buffer"); break; }
+      rbox[q][0] = lo[0]; rbox[q][1] = lo[1]; rbox[q][2] = c[0]; rbox[q][3] = c[1];
+      if (q != me) npc += mn_mpi_npieces(c[0] * c[1] * (int64_t)es);
+    }
+    /* what I send q: my partial box meets q's block of R */
+    int64_t olo[2], ocnt[2];
+    int qr = box2(R, r_row, q, olo, ocnt);
+    if (np && qr && mn_box_intersect(2, olo, ocnt, plo, pcnt, lo, c)) {
+      sb[q] = mn_malloc((size_t)(c[0] * c[1]) * es);
+      if (!sb[q]) { err = MN_ERR(MN_ERR_MEM, "cannot allocate a partials buffer"); break; }
+      int64_t sst[2] = {pcnt[1], 1}, dst[2] = {c[1], 1};
+      mn_strided_copy(2, c, es, part + ((lo[0] - plo[0]) * pcnt[1] + (lo[1] - plo[1])) * (int64_t)es, sst, sb[q], dst);
+      if (q != me) npc += mn_mpi_npieces(c[0] * c[1] * (int64_t)es);
+    }
+  }
+  if (!err) {
+    req = malloc(sizeof(MPI_Request) * (size_t)npc);
+    if (!req) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld requests", (long long)npc);
+  }
+  err = mn_agree(ctx, err);
+  int nreq = 0;
+  for (int q = 0; q < P && !err; q++) {
+    if (q == me) continue;
+    if (rb[q]) err = mn_mpi_post(0, rb[q], rbox[q][2] * rbox[q][3] * (int64_t)es, q, 95, ctx->comm, req, &nreq);
+    if (!err && sb[q]) {
+      int64_t bytes = 0, olo[2], ocnt[2], lo[2], c[2];
+      box2(R, r_row, q, olo, ocnt);
+      mn_box_intersect(2, olo, ocnt, plo, pcnt, lo, c);
+      bytes = c[0] * c[1] * (int64_t)es;
+      err = mn_mpi_post(1, sb[q], bytes, q, 95, ctx->comm, req, &nreq);
+    }
+  }
+  if (nreq) MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+  if (!err && rhave) {
+    if (rb[me] && sb[me]) memcpy(rb[me], sb[me], (size_t)(rbox[me][2] * rbox[me][3]) * es);
+    for (int q = 0; q < P; q++) {
+      if (!rb[q]) continue;
+      for (int64_t i = 0; i < rbox[q][2]; i++)
+        add_into(t, res + ((rbox[q][0] - rlo[0] + i) * rcnt[1] + (rbox[q][1] - rlo[1])) * (int64_t)es,
+                 rb[q] + i * rbox[q][3] * (int64_t)es, rbox[q][3]);
+    }
+    mn_local_store(R, res);
+  }
+  for (int q = 0; q < P && rb; q++) { mn_free(rb[q]); if (sb) mn_free(sb[q]); }
+  free(rb); free(sb); free(rbox); free(req); mn_free(res); mn_free(part);
+  if (!err && R != out) err = mn_array_copy(R, out);
+done:
+  mn_free(full);
+  if (own_r) mn_array_destroy(&R);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
