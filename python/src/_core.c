@@ -226,6 +226,16 @@ static PyObject *Array_transpose(ArrayObject *self, PyObject *args) {
   return wrap(v);
 }
 
+static PyObject *Array_broadcast_to(ArrayObject *self, PyObject *shape) {
+  int nd;
+  int64_t s[MN_MAXDIM];
+  if (!to_shape(shape, &nd, s)) return NULL;
+  mn_array *v = NULL;
+  int rc = mn_array_broadcast_to(self->a, nd, s, &v);
+  if (rc) return raise_mn(rc);
+  return wrap(v);
+}
+
 static PyObject *Array_reshape(ArrayObject *self, PyObject *shape) {
   int nd;
   int64_t s[MN_MAXDIM];
@@ -341,6 +351,7 @@ static PyObject *Array_save_npy(ArrayObject *self, PyObject *path) {
 static PyMethodDef Array_methods[] = {
   {"index", (PyCFunction)Array_index, METH_O, "Basic-indexing view from index items."},
   {"transpose", (PyCFunction)Array_transpose, METH_VARARGS, "Transposed view (axes optional)."},
+  {"broadcast_to", (PyCFunction)Array_broadcast_to, METH_O, "View broadcast to a shape (read only by contract)."},
   {"reshape", (PyCFunction)Array_reshape, METH_O, "A new Array of another shape, same C-order elements."},
   {"allgather", (PyCFunction)Array_allgather, METH_NOARGS, "Whole array as C-order bytes on every rank."},
   {"set_global", (PyCFunction)Array_set_global, METH_O, "Fill from a C-order buffer every rank holds in full."},
@@ -531,6 +542,100 @@ static PyObject *py_load_npy(PyObject *m, PyObject *path) {
   return wrap(a);
 }
 
+/* ---- selection, sorting, scans, products (mn_select.h, mn_sort.h, mn_linalg.h) ---- */
+static PyObject *py_take(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x, *idx, *out;
+  if (!PyArg_ParseTuple(args, "O!O!O!", &ArrayType, &x, &ArrayType, &idx, &ArrayType, &out)) return NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_take(arr(x), arr(idx), arr(out));
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_put(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x, *idx, *v;
+  if (!PyArg_ParseTuple(args, "O!O!O!", &ArrayType, &x, &ArrayType, &idx, &ArrayType, &v)) return NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_put(arr(x), arr(idx), arr(v));
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_compress(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x, *mask;
+  if (!PyArg_ParseTuple(args, "O!O!", &ArrayType, &x, &ArrayType, &mask)) return NULL;
+  mn_array *r = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_compress(arr(x), arr(mask), &r);
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  return wrap(r);
+}
+
+/* sort(x, axis, want_values, want_perm) -> (values or None, perm or None) */
+static PyObject *py_sort(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x;
+  int axis, wv, wp;
+  if (!PyArg_ParseTuple(args, "O!ipp", &ArrayType, &x, &axis, &wv, &wp)) return NULL;
+  mn_array *s = NULL, *p = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_sort(arr(x), axis, wv ? &s : NULL, wp ? &p : NULL);
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  PyObject *so = s ? wrap(s) : (Py_INCREF(Py_None), Py_None);
+  PyObject *po = p ? wrap(p) : (Py_INCREF(Py_None), Py_None);
+  if (!so || !po) { Py_XDECREF(so); Py_XDECREF(po); return NULL; }
+  return Py_BuildValue("(NN)", so, po);
+}
+
+static PyObject *py_searchsorted(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *v, *out;
+  int right;
+  if (!PyArg_ParseTuple(args, "O!O!pO!", &ArrayType, &a, &ArrayType, &v, &right, &ArrayType, &out)) return NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_searchsorted(arr(a), arr(v), right, arr(out));
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_scan(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *opname, *x, *out;
+  int axis, op, rc;
+  if (!PyArg_ParseTuple(args, "OO!iO!", &opname, &ArrayType, &x, &axis, &ArrayType, &out)) return NULL;
+  if (!op_of(opname, MN_NREDUCE, rname, "reduction", &op)) return NULL;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_scan((mn_reduce_op)op, arr(x), axis, arr(out));
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_matmul(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *b, *out;
+  if (!PyArg_ParseTuple(args, "O!O!O!", &ArrayType, &a, &ArrayType, &b, &ArrayType, &out)) return NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_matmul(arr(a), arr(b), arr(out));
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
 /* init(comm_f2c=None): a Fortran handle (mpi4py: comm.py2f()), else WORLD */
 static PyObject *py_init(PyObject *m, PyObject *args) {
   (void)m;
@@ -594,6 +699,13 @@ static PyMethodDef module_methods[] = {
   {"reduce", py_reduce, METH_VARARGS, "reduce(program, op) -> scalar, same on every rank."},
   {"reduce_axis", py_reduce_axis, METH_VARARGS, "reduce_axis(op, x, axis, out)."},
   {"plan_stats", py_plan_stats, METH_NOARGS, "(cached plans, hits, misses)."},
+  {"take", py_take, METH_VARARGS, "take(x, idx, out): out[k] = x.flat[idx[k]]."},
+  {"put", py_put, METH_VARARGS, "put(x, idx, v): x.flat[idx[k]] = v[k] (the last repeat wins)."},
+  {"compress", py_compress, METH_VARARGS, "compress(x, mask) -> 1-d Array of x[mask]."},
+  {"sort", py_sort, METH_VARARGS, "sort(x, axis, values, perm) -> (sorted or None, argsort or None)."},
+  {"searchsorted", py_searchsorted, METH_VARARGS, "searchsorted(a, v, right, out)."},
+  {"scan", py_scan, METH_VARARGS, "scan('sum'|'prod', x, axis, out): cumulative along axis."},
+  {"matmul", py_matmul, METH_VARARGS, "matmul(a, b, out) for 1-d and 2-d operands."},
   {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "maniple's C core.", -1, module_methods,
