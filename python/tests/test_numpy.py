@@ -68,6 +68,7 @@ def test_seed_dot_of_random_vectors_and_inplace_add():
 
 
 def test_seed_arange_reshape_multiply():
+    np._ndarray._warned.discard("reshape")  # warned once per process: make this test's own
     with pytest.warns(UserWarning, match="copies"):
         a = np.arange(10000, dtype=int)
         a = a.reshape((100, 100,))
@@ -150,8 +151,7 @@ def test_indexing_views_and_scalars():
         a[6]
     with pytest.raises(IndexError):
         a[1, 2, 3]
-    with pytest.raises(NotImplementedError, match="boolean-mask"):
-        a[a > 3]
+    numpy.testing.assert_array_equal(A(a[a > 3]), x[x > 3])
 
 
 @pytest.mark.parametrize("fn", ["sum", "prod", "min", "max", "argmin", "argmax", "mean", "any", "all"])
@@ -326,8 +326,7 @@ def test_seed_cg_loop_with_dense_matrix():
     numpy.testing.assert_allclose(A(np.asarray(b_np) @ np.asarray(A_np)), b_np @ A_np, rtol=1e-12)
     with pytest.raises(ValueError, match="not aligned"):
         np.asarray(A_np).dot(np.ones(n + 1))
-    with pytest.raises(NotImplementedError, match="two matrices"):
-        np.asarray(A_np) @ np.asarray(A_np)
+    numpy.testing.assert_allclose(A(np.asarray(A_np) @ np.asarray(A_np)), A_np @ A_np, rtol=1e-12)
 
 
 def test_repeat_tile_diag():

@@ -284,12 +284,14 @@ class ndarray:
                 items.append(("i", int(k.item())))
                 axis += 1
             else:
-                raise NotImplementedError(
-                    f"maniple.numpy: indexing with {type(k).__name__} (boolean-mask and integer-array "
-                    "indexing) is not implemented yet")
+                raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                                 f"integer or boolean arrays are valid indices (got {type(k).__name__})")
         return items
 
     def __getitem__(self, key):
+        from . import _indexing
+        if _indexing.is_advanced_key(key):
+            return _indexing.getitem(self, key)
         a = self._materialize()
         v = ndarray(a.index(self._items(key)))
         if v.ndim == 0:  # NumPy returns a scalar for a single element
@@ -297,6 +299,9 @@ class ndarray:
         return v
 
     def __setitem__(self, key, value):
+        from . import _indexing
+        if _indexing.is_advanced_key(key):
+            return _indexing.setitem(self, key, value)
         a = self._materialize()
         target = a.index(self._items(key))
         _assign(target, value)
@@ -331,12 +336,20 @@ class ndarray:
     def __eq__(self, o): return _binary("equal", self, o)
     def __ne__(self, o): return _binary("not_equal", self, o)
     def __matmul__(self, o):
-        from . import _functions
-        return _functions.matmul(self, o)
+        from . import _products
+        return _products.matmul(self, o)
 
     def __rmatmul__(self, o):
-        from . import _functions
-        return _functions.matmul(o, self)
+        from . import _products
+        return _products.matmul(o, self)
+
+    def __imatmul__(self, o):
+        from . import _products
+        r = _products.matmul(self, o)
+        if r.shape != self._shape:
+            raise ValueError(f"matmul result of shape {r.shape} cannot be stored in an array of shape {self._shape}")
+        self[...] = r
+        return self
 
     def __neg__(self): return _unary("negative", self)
     def __pos__(self): return _unary("positive", self)
@@ -439,32 +452,186 @@ class ndarray:
         from . import _functions
         return _functions.max(self, axis=axis, out=out, keepdims=keepdims)
 
-    def argmin(self, axis=None):
+    def argmin(self, axis=None, out=None, *, keepdims=False):
         from . import _functions
-        return _functions.argmin(self, axis=axis)
+        return _functions._with_out(_functions.argmin(self, axis=axis), out)
 
-    def argmax(self, axis=None):
+    def argmax(self, axis=None, out=None, *, keepdims=False):
         from . import _functions
-        return _functions.argmax(self, axis=axis)
+        return _functions._with_out(_functions.argmax(self, axis=axis), out)
 
-    def any(self, axis=None):
+    def any(self, axis=None, out=None, keepdims=False):
         from . import _functions
-        return _functions.any(self, axis=axis)
+        return _functions.any(self, axis=axis, out=out, keepdims=keepdims)
 
-    def all(self, axis=None):
+    def all(self, axis=None, out=None, keepdims=False):
         from . import _functions
-        return _functions.all(self, axis=axis)
+        return _functions.all(self, axis=axis, out=out, keepdims=keepdims)
 
-    def mean(self, axis=None, dtype=None):
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
         from . import _functions
-        return _functions.mean(self, axis=axis, dtype=dtype)
+        return _functions.mean(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
-    def dot(self, other):
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kw):
         from . import _functions
-        return _functions.dot(self, other)
+        return _functions.var(self, axis, dtype, out, ddof, keepdims, **kw)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kw):
+        from . import _functions
+        return _functions.std(self, axis, dtype, out, ddof, keepdims, **kw)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        from . import _sorting
+        return _sorting.cumsum(self, axis, dtype, out)
+
+    def cumprod(self, axis=None, dtype=None, out=None):
+        from . import _sorting
+        return _sorting.cumprod(self, axis, dtype, out)
+
+    def dot(self, other, out=None):
+        from . import _products
+        return _products.dot(self, other, out)
+
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
+        """In place, as NumPy's method."""
+        from . import _sorting
+        self[...] = _sorting.sort(self, axis, kind, order)
+
+    def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
+        from . import _sorting
+        return _sorting.argsort(self, axis, kind, order)
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        from . import _sorting
+        self[...] = _sorting.partition(self, kth, axis)
+
+    def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        from . import _sorting
+        return _sorting.argpartition(self, kth, axis)
+
+    def searchsorted(self, v, side="left", sorter=None):
+        from . import _sorting
+        return _sorting.searchsorted(self, v, side, sorter)
+
+    def nonzero(self):
+        from . import _indexing
+        return _indexing.nonzero(self)
+
+    def take(self, indices, axis=None, out=None, mode="raise"):
+        from . import _select
+        return _select.take(self, indices, axis, out, mode)
+
+    def put(self, indices, values, mode="raise"):
+        from . import _select
+        _select.put(self, indices, values, mode)
+
+    def compress(self, condition, axis=None, out=None):
+        from . import _select
+        return _select.compress(condition, self, axis, out)
+
+    def choose(self, choices, out=None, mode="raise"):
+        from . import _select
+        return _select.choose(self, choices, out, mode)
+
+    def repeat(self, repeats, axis=None):
+        from . import _manipulation
+        return _manipulation.repeat(self, repeats, axis)
+
+    def squeeze(self, axis=None):
+        from . import _manipulation
+        return _manipulation.squeeze(self, axis)
+
+    def swapaxes(self, axis1, axis2):
+        from . import _manipulation
+        return _manipulation.swapaxes(self, axis1, axis2)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        from . import _products
+        return _products.diagonal(self, offset, axis1, axis2)
+
+    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        from . import _products
+        return _products.trace(self, offset, axis1, axis2, dtype, out)
+
+    def clip(self, min=None, max=None, out=None, **kw):
+        from . import _functions
+        return _functions.clip(self, min, max, out=out)
+
+    def ptp(self, axis=None, out=None, keepdims=False):
+        from . import _reductions
+        return _reductions.ptp(self, axis, out, keepdims)
+
+    def tobytes(self, order="C"):
+        return self.__array__().tobytes(order)
+
+    def tofile(self, fid, sep="", format="%s"):
+        """Written by rank 0 from the gathered array (every rank calls it)."""
+        x = self.__array__()
+        if _core.rank() == 0:
+            x.tofile(fid, sep, format)
+
+    def view(self, dtype=None, type=None):
+        if dtype is None and type is None:
+            return ndarray(self._materialize().index([("s", None, None, None)] * self.ndim))
+        raise NotImplementedError("maniple.numpy: view with another dtype is not supported")
+
+    @property
+    def flat(self):
+        return flatiter(self)
+
+    def resize(self, *new_shape, refcheck=True):
+        raise NotImplementedError("maniple.numpy: in-place resize is not supported (use numpy.resize)")
+
+
+class flatiter:
+    """a.flat: iteration and indexing over the elements in C order."""
+
+    def __init__(self, a):
+        self.base = a
+
+    def __len__(self):
+        return self.base.size
+
+    def __iter__(self):
+        flat = self.base.ravel() if self.base.ndim != 1 else self.base
+        for x in flat.__array__():
+            yield _scalar(x, self.base._dtype)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.base.__array__(dtype).ravel()
+
+    def __getitem__(self, key):
+        flat = self.base.ravel() if self.base.ndim != 1 else self.base
+        return flat[key]
+
+    def __setitem__(self, key, value):
+        from . import _select
+        if isinstance(key, slice):
+            from ._creation import arange
+            idx = arange(*key.indices(self.base.size))
+            _select.put(self.base, idx, value)
+        elif isinstance(key, (int, _np.integer)):
+            n = self.base.size
+            if not -n <= int(key) < n:
+                raise IndexError(f"index {int(key)} is out of bounds for axis 0 with size {n}")
+            _select.put(self.base, [int(key) % n], value)
+        else:
+            _select.put(self.base, key, value)
 
 
 # ---- helpers shared with the function modules ----
+def _flat(a):
+    """a as 1-d (a itself when it is; else a new array): for internal use,
+    where the copy is not the user's concern, so no warning."""
+    return a if a.ndim == 1 else ndarray(a._materialize().reshape((a.size,)))
+
+
+def _reshaped(a, shape):
+    """a in another shape, as a new array (internal use: no warning)."""
+    shape = tuple(shape)
+    return a if shape == a.shape else ndarray(a._materialize().reshape(shape))
+
+
 _warned = set()
 
 

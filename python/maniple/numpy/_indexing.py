@@ -1,0 +1,236 @@
+"""Advanced indexing: integer-array and boolean-mask keys, as NumPy defines
+them. Basic parts of the key (slices, newaxis) are applied first as a view;
+the advanced parts then become one flat index per result element, computed
+as a fused expression, and the elements move with one all-to-all
+(_core.take / _core.put). x[mask] with a mask of x's shape compresses
+directly, and x[mask] = scalar is a fused where(), with no communication."""
+import builtins
+
+import numpy as _np
+
+from maniple import _core
+
+from ._ndarray import ndarray, _flush, _compile, _assign
+
+
+def _is_advanced(k):
+    if isinstance(k, ndarray):
+        return k.ndim > 0 or k._dtype == "bool"
+    if isinstance(k, (list, _np.ndarray)):
+        return True
+    return isinstance(k, (bool, _np.bool_))
+
+
+def is_advanced_key(key):
+    if isinstance(key, tuple):
+        return builtins.any(_is_advanced(k) for k in key)
+    return _is_advanced(key)
+
+
+def _as_index(k):
+    """An integer or boolean maniple array from an index item."""
+    from ._creation import asarray
+    if isinstance(k, ndarray):
+        a = k
+    else:
+        y = _np.asarray(k)
+        if y.size == 0 and y.dtype.kind == "f":  # [] indexes nothing
+            y = y.astype(_np.int64)
+        a = asarray(y)
+    if a._dtype not in ("bool", "int32", "int64"):
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    return a
+
+
+def _expand(x, key):
+    """Key items with Ellipsis expanded and booleans turned into the integer
+    arrays of their true positions (numpy.nonzero), one per axis they span."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    if builtins.sum(1 for k in key if k is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    items = []
+    for k in key:
+        if k is None or k is Ellipsis or isinstance(k, slice):
+            items.append(k)
+        elif isinstance(k, (bool, _np.bool_)):
+            raise NotImplementedError("maniple.numpy: indexing with a boolean scalar is not implemented")
+        elif isinstance(k, (int, _np.integer)) or (isinstance(k, ndarray) and k.ndim == 0 and k._dtype != "bool"):
+            items.append(("int", int(k)))
+        else:
+            a = _as_index(k)
+            items.append(("bool", a) if a._dtype == "bool" else ("arr", a))
+    span = builtins.sum(1 if (isinstance(k, tuple) and k[0] != "bool") or isinstance(k, slice)
+                        else (k[1].ndim if isinstance(k, tuple) else 0) for k in items)
+    if span > x.ndim:
+        raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but {span} were indexed")
+    out, axis = [], 0
+    for k in items:
+        if k is Ellipsis:
+            for _ in range(x.ndim - span):
+                out.append(slice(None))
+                axis += 1
+        elif k is None:
+            out.append(None)
+        elif isinstance(k, slice):
+            out.append(k)
+            axis += 1
+        elif k[0] == "bool":
+            m = k[1]
+            want = x.shape[axis:axis + m.ndim]
+            for d in range(m.ndim):
+                if m.shape[d] != want[d]:
+                    raise IndexError(f"boolean index did not match indexed array along axis {axis + d}; size of "
+                                     f"axis is {want[d]} but size of corresponding boolean axis is {m.shape[d]}")
+            out.extend(("arr", p) for p in nonzero(m))
+            axis += m.ndim
+        else:
+            out.append(k)
+            axis += 1
+    while axis < x.ndim:  # trailing axes taken whole
+        out.append(slice(None))
+        axis += 1
+    return out
+
+
+def _flat_index(v, adv, orig_axes):
+    """Per result element, the flat index into view v: (result shape, node)."""
+    from ._creation import arange
+    from ._functions import where
+    arrs = [a for _, a in adv]
+    bshape = _np.broadcast_shapes(*[a.shape for a in arrs])
+    axes = [ax for ax, _ in adv]
+    consecutive = axes == list(range(axes[0], axes[0] + len(axes)))
+    rest = [d for d in range(v.ndim) if d not in axes]
+    if consecutive:
+        lead = [d for d in rest if d < axes[0]]
+        trail = [d for d in rest if d > axes[0]]
+    else:
+        lead, trail = [], rest
+    shape = tuple(v.shape[d] for d in lead) + tuple(bshape) + tuple(v.shape[d] for d in trail)
+    nd, nb = len(shape), len(bshape)
+    strides, s = [0] * v.ndim, 1
+    for d in range(v.ndim - 1, -1, -1):
+        strides[d] = s
+        s *= v.shape[d]
+    flat = 0
+    for ax, a in adv:
+        n = v.shape[ax]
+        lo, hi = (int(a.min()), int(a.max())) if a.size else (0, 0)
+        if a.size and (lo < -n or hi >= n):
+            bad = hi if hi >= n else lo
+            raise IndexError(f"index {bad} is out of bounds for axis {orig_axes[ax]} with size {n}")
+        a = a.astype("int64")
+        if lo < 0:
+            a = where(a < 0, a + n, a)
+        key = (None,) * len(lead) + (None,) * (nb - a.ndim) + (slice(None),) * a.ndim + (None,) * len(trail)
+        flat = flat + a[key] * strides[ax] if strides[ax] != 1 else flat + a[key]
+    for pos, d in enumerate(lead + trail):
+        at = pos if pos < len(lead) else pos + nb
+        key = tuple(slice(None) if i == at else None for i in range(nd))
+        flat = flat + arange(v.shape[d])[key] * strides[d]
+    return shape, flat
+
+
+def _split(x, key):
+    """(view of x after the basic part, advanced [(view axis, int array)],
+    original axis of each view axis)."""
+    items = _expand(x, key)
+    basic, adv, orig, axis, vaxis = [], [], [], 0, 0
+    for k in items:
+        if k is None:
+            basic.append(None)
+            orig.append(None)
+            vaxis += 1
+        elif isinstance(k, slice):
+            basic.append(k)
+            orig.append(axis)
+            axis += 1
+            vaxis += 1
+        else:
+            a = k[1]
+            if k[0] == "int":
+                from ._creation import asarray
+                n = x.shape[axis]
+                if not -n <= k[1] < n:
+                    raise IndexError(f"index {k[1]} is out of bounds for axis {axis} with size {n}")
+                a = asarray(_np.int64(k[1] % n))
+            basic.append(slice(None))
+            adv.append((vaxis, a))
+            orig.append(axis)
+            axis += 1
+            vaxis += 1
+    v = x[tuple(basic)] if basic else x
+    return v, adv, orig
+
+
+def _index_array(shape, flat):
+    """The flat indices as a concrete int64 array of the result's shape."""
+    from ._creation import empty
+    idx = empty(shape, "int64")
+    _assign(idx._arr, flat)
+    return idx._arr
+
+
+def getitem(x, key):
+    from ._creation import empty
+    if isinstance(key, ndarray) and key._dtype == "bool" and key.shape == x.shape and x.ndim > 0:
+        return ndarray(_core.compress(x._materialize(), key._materialize()))
+    v, adv, orig = _split(x, key)
+    shape, flat = _flat_index(v, adv, orig)
+    out = empty(shape, x._dtype)
+    if out.size:
+        _core.take(v._materialize(), _index_array(shape, flat), out._arr)
+    return out
+
+
+def setitem(x, key, value):
+    from ._creation import asarray, empty
+    from ._functions import where
+    if isinstance(key, ndarray) and key._dtype == "bool" and key.shape == x.shape and \
+            isinstance(value, (bool, int, float, _np.generic)):
+        # element-wise, fused, no communication
+        target = x._materialize()
+        _assign(target, where(key, value, x).astype(x._dtype))
+        return
+    v, adv, orig = _split(x, key)
+    shape, flat = _flat_index(v, adv, orig)
+    if not builtins.all(s > 0 for s in shape):
+        asarray(value)  # still checked for being an array
+        return
+    vals = asarray(value)
+    if vals.shape != shape:
+        try:
+            _np.broadcast_shapes(vals.shape, shape)
+        except ValueError:
+            raise ValueError(f"shape mismatch: value array of shape {vals.shape} could not be broadcast to "
+                             f"indexing result of shape {shape}") from None
+    full = empty(shape, x._dtype)
+    _assign(full._arr, vals)
+    idx = _index_array(shape, flat)
+    target = v._materialize()
+    _flush(target.base)
+    _core.put(target, idx, full._arr)
+
+
+def nonzero(a):
+    """Indices of the non-zero elements, one int64 array per axis, in C order."""
+    from ._creation import asarray, empty
+    a = asarray(a)
+    if a.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() "
+                         "instead.")
+    mask = (a != 0) if a._dtype != "bool" else a
+    pos = empty(a.shape, "int64")
+    pos._arr.arange(0.0, 1.0)  # each element's flat index
+    flat = ndarray(_core.compress(pos._arr, mask._materialize()))
+    if a.ndim == 1:
+        return (flat,)
+    out, s = [], 1
+    strides = [0] * a.ndim
+    for d in range(a.ndim - 1, -1, -1):
+        strides[d] = s
+        s *= a.shape[d]
+    for d in range(a.ndim):
+        out.append(((flat // strides[d]) % a.shape[d]).copy())
+    return tuple(out)

@@ -1,0 +1,405 @@
+"""Selection by position or condition: nonzero and friends, take/put,
+compress/extract/place/putmask, take/put_along_axis, select/choose, and
+triangles and index helpers. Everything is built on advanced indexing
+(_indexing), fused element-wise expressions and the C take/put/compress."""
+import builtins
+
+import numpy as _np
+
+from maniple import _core
+
+from ._creation import arange, asarray, empty, zeros
+from ._functions import _axis, where as _where3
+from ._indexing import nonzero
+from ._ndarray import ndarray, _assign, _flat, _flush, _reshaped
+
+
+def _index_of(indices):
+    a = asarray(indices)
+    if a._dtype not in ("int32", "int64", "bool"):
+        raise TypeError(f"Cannot cast array data from dtype('{a._dtype}') to dtype('int64') according to the "
+                        "rule 'safe'")
+    return a
+
+
+def _flat_indices(ind, n, mode):
+    """Flat indices as int64 after mode 'raise' (checked), 'wrap' or 'clip'."""
+    ind = _index_of(ind).astype("int64")
+    if mode == "wrap":
+        return ind % n if n else ind
+    if mode == "clip":
+        return ind.clip(0, builtins.max(n - 1, 0)) if hasattr(ind, "clip") else _where3(ind < 0, 0, ind)
+    if mode != "raise":
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got '{mode}')")
+    if ind.size:
+        lo, hi = int(ind.min()), int(ind.max())
+        if lo < -n or hi >= n:
+            bad = hi if hi >= n else lo
+            raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
+        if lo < 0:
+            ind = _where3(ind < 0, ind + n, ind)
+    return ind
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    a = asarray(a)
+    scalar = not isinstance(indices, ndarray) and _np.ndim(indices) == 0
+    if axis is None:
+        flat = _flat(a)
+        idx = _flat_indices(indices, a.size, mode)
+        r = empty(idx.shape, a._dtype)
+        if r.size:
+            ia = empty(idx.shape, "int64")
+            _assign(ia._arr, idx)
+            _core.take(flat._materialize(), ia._arr, r._arr)
+    else:
+        ax = _axis(axis, a.ndim)
+        idx = _flat_indices(indices, a.shape[ax], mode)
+        r = a[(slice(None),) * ax + (idx,)]
+    if scalar and isinstance(r, ndarray) and r.ndim == 0:
+        r = r[()]
+    if out is not None:
+        _assign(out._materialize(), r)
+        return out
+    return r
+
+
+def put(a, ind, v, mode="raise"):
+    """a.flat[ind] = v, with v repeated as needed (in place)."""
+    if not isinstance(a, ndarray):
+        raise TypeError("put: first argument must be a maniple array")
+    idx = _flat(_flat_indices(ind, a.size, mode))
+    vals = _cycle(v, idx.size, a._dtype)
+    if idx.size == 0:
+        return
+    flat_view = a._materialize()
+    ia = empty(idx.shape, "int64")
+    _assign(ia._arr, idx)
+    base = flat_view if a.ndim == 1 else None
+    if base is None:  # put into an N-d array through its flat order
+        r = _flat(a)
+        _core.put(r._materialize(), ia._arr, vals._materialize())
+        _flush(flat_view.base)
+        _assign(flat_view, _reshaped(r, a.shape))
+        return
+    _flush(flat_view.base)
+    _core.put(flat_view, ia._arr, vals._materialize())
+
+
+def _cycle(v, n, dtype):
+    """v (scalar or array) repeated cyclically to n elements of dtype."""
+    from ._manipulation import concatenate
+    v = asarray(v).astype(dtype)
+    if v.ndim != 1:
+        v = _flat(v) if v.ndim else _reshaped(v, (1,))
+    if v.size == n:
+        return v
+    if v.size == 0:
+        if n:
+            raise ValueError("cannot put a non-empty array of values from an empty sequence")
+        return v
+    reps = -(-n // v.size)
+    full = concatenate([v] * reps) if reps > 1 else v
+    return full[:n].copy()
+
+
+def compress(condition, a, axis=None, out=None):
+    a = asarray(a)
+    cond = asarray(condition)
+    if cond.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    if axis is None:
+        a, ax = _flat(a), 0
+    else:
+        ax = _axis(axis, a.ndim)
+    n = a.shape[ax]
+    if cond.size > n:
+        raise IndexError(f"index {n} is out of bounds for axis {ax} with size {n}")
+    pre = (slice(None),) * ax
+    sub = a[pre + (slice(0, cond.size),)]
+    (pos,) = nonzero(cond != 0 if cond._dtype != "bool" else cond)
+    r = sub[pre + (pos,)]
+    if out is not None:
+        _assign(out._materialize(), r)
+        return out
+    return r
+
+
+def extract(condition, arr):
+    arr = asarray(arr)
+    cond = asarray(condition)
+    flat = _flat(arr)
+    m = _flat(cond)
+    m = m != 0 if m._dtype != "bool" else m
+    if m.size != flat.size:  # numpy.extract looks at the first len(arr) of condition
+        return compress(m[:flat.size], flat)
+    return ndarray(_core.compress(flat._materialize(), m._materialize()))
+
+
+def flatnonzero(a):
+    a = asarray(a)
+    return nonzero(_flat(a))[0]
+
+
+def argwhere(a):
+    from ._manipulation import stack
+    a = asarray(a)
+    if a.ndim == 0:
+        return zeros((1 if bool(a) else 0, 0), "int64")
+    return stack(nonzero(a), axis=1)
+
+
+def place(arr, mask, vals):
+    """arr[mask] = vals, vals repeated as needed (in place)."""
+    m = asarray(mask)
+    m = m != 0 if m._dtype != "bool" else m
+    n = int(m.sum())
+    if n == 0:
+        return
+    vals = asarray(vals)
+    if vals.size == 0:
+        raise ValueError("Cannot insert from an empty array!")
+    arr[m] = _cycle(vals, n, arr._dtype)
+
+
+def putmask(a, mask, values):
+    """a.flat[k] = values.flat[k % len(values)] where mask.flat[k] (in place)."""
+    m = asarray(mask)
+    m = m != 0 if m._dtype != "bool" else m
+    if isinstance(values, (bool, int, float, _np.generic)):
+        _assign(a._materialize(), _where3(m, values, a).astype(a._dtype))
+        return
+    v = _reshaped(_cycle(values, a.size, a._dtype), a.shape)
+    _assign(a._materialize(), _where3(m, v, a).astype(a._dtype))
+
+
+def _along_axis_key(arr, indices, axis):
+    idx = _index_of(indices)
+    if axis is None:
+        return None, idx
+    ax = _axis(axis, arr.ndim)
+    if idx.ndim != arr.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    key = []
+    for d in range(arr.ndim):
+        if d == ax:
+            key.append(idx)
+        else:
+            shape = [1] * arr.ndim
+            shape[d] = arr.shape[d]
+            key.append(arange(arr.shape[d])[tuple(slice(None) if i == d else None for i in range(arr.ndim))])
+    return tuple(key), idx
+
+
+def take_along_axis(arr, indices, axis=-1):
+    arr = asarray(arr)
+    if axis is None:
+        return take(arr, indices)
+    key, _ = _along_axis_key(arr, indices, axis)
+    return arr[key]
+
+
+def put_along_axis(arr, indices, values, axis):
+    if axis is None:
+        return put(arr, indices, values)
+    key, _ = _along_axis_key(arr, indices, axis)
+    arr[key] = values
+
+
+def select(condlist, choicelist, default=0):
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if not condlist:
+        raise ValueError("select with an empty condition list is not possible")
+    conds = [asarray(c) for c in condlist]
+    for i, c in enumerate(conds):
+        if c._dtype != "bool":
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    r = default
+    for c, v in zip(reversed(conds), reversed(list(choicelist))):
+        r = _where3(c, v, r)
+    return r.copy() if isinstance(r, ndarray) and r._expr is not None else asarray(r)
+
+
+def choose(a, choices, out=None, mode="raise"):
+    a = _index_of(a).astype("int64")
+    n = len(choices)
+    if mode == "wrap":
+        a = a % n
+    elif mode == "clip":
+        a = a.clip(0, n - 1)
+    elif a.size:
+        lo, hi = int(a.min()), int(a.max())
+        if lo < 0 or hi >= n:
+            raise ValueError("invalid entry in choice array")
+    r = choices[n - 1]
+    for i in range(n - 2, -1, -1):
+        r = _where3(a == i, choices[i], r)
+    r = asarray(r) if not isinstance(r, ndarray) else r
+    if r.shape != a.shape:
+        r = r + zeros(a.shape, r._dtype)
+    if out is not None:
+        _assign(out._materialize(), r)
+        return out
+    return r.copy() if r._expr is not None else r
+
+
+# ---- triangles and index helpers ----
+def _tri_mask(N, M, k, lower=True):
+    r = arange(N)[:, None]
+    c = arange(M)[None, :]
+    return (c - r <= k) if lower else (c - r >= k)
+
+
+def tri(N, M=None, k=0, dtype=float):
+    from ._creation import _dt
+    M = N if M is None else M
+    return _tri_mask(N, M, k).astype(_dt(dtype))
+
+
+def tril(m, k=0):
+    m = asarray(m)
+    if m.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    mask = _tri_mask(m.shape[-2], m.shape[-1], k)
+    return _where3(mask, m, 0).astype(m._dtype)
+
+
+def triu(m, k=0):
+    m = asarray(m)
+    if m.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    mask = _tri_mask(m.shape[-2], m.shape[-1], k, lower=False)
+    return _where3(mask, m, 0).astype(m._dtype)
+
+
+def tril_indices(n, k=0, m=None):
+    return nonzero(_tri_mask(n, n if m is None else m, k))
+
+
+def triu_indices(n, k=0, m=None):
+    return nonzero(_tri_mask(n, n if m is None else m, k, lower=False))
+
+
+def tril_indices_from(arr, k=0):
+    if asarray(arr).ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return tril_indices(arr.shape[-2], k=k, m=arr.shape[-1])
+
+
+def triu_indices_from(arr, k=0):
+    if asarray(arr).ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return triu_indices(arr.shape[-2], k=k, m=arr.shape[-1])
+
+
+def mask_indices(n, mask_func, k=0):
+    from ._creation import ones
+    return nonzero(mask_func(ones((n, n), "int64"), k) != 0)
+
+
+def diag_indices(n, ndim=2):
+    idx = arange(n)
+    return (idx,) * ndim
+
+
+def diag_indices_from(arr):
+    arr = asarray(arr)
+    if arr.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if builtins.any(s != arr.shape[0] for s in arr.shape):
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(arr.shape[0], arr.ndim)
+
+
+def fill_diagonal(a, val, wrap=False):
+    """In place, as numpy.fill_diagonal: a.flat[:end:step] = val."""
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    if a.ndim == 2:
+        step = a.shape[1] + 1
+        end = a.size if wrap else builtins.min(a.size, a.shape[1] * a.shape[1])
+    else:
+        if builtins.any(s != a.shape[0] for s in a.shape):
+            raise ValueError("All dimensions of input must be of equal length")
+        step = 1 + int(_np.cumprod(a.shape[:-1]).sum())
+        end = a.size
+    idx = arange(0, end, step)
+    if idx.size:
+        put(a, idx, val)
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    if order != "C":
+        raise NotImplementedError("maniple.numpy: ravel_multi_index supports order='C' only")
+    dims = tuple(int(d) for d in dims)
+    if len(multi_index) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    flat, s = 0, 1
+    strides = [0] * len(dims)
+    for d in range(len(dims) - 1, -1, -1):
+        strides[d] = s
+        s *= dims[d]
+    for d, (i, n, md) in enumerate(zip(multi_index, dims, modes)):
+        i = _index_of(i).astype("int64")
+        if md == "raise":
+            if i.size and (int(i.min()) < 0 or int(i.max()) >= n):
+                raise ValueError("invalid entry in coordinates array")
+        elif md == "wrap":
+            i = i % n
+        elif md == "clip":
+            i = i.clip(0, n - 1)
+        flat = flat + i * strides[d]
+    return flat.copy() if isinstance(flat, ndarray) and flat._expr is not None else flat
+
+
+def unravel_index(indices, shape, order="C"):
+    if order != "C":
+        raise NotImplementedError("maniple.numpy: unravel_index supports order='C' only")
+    shape = (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(int(s) for s in shape)
+    scalar = not isinstance(indices, ndarray) and _np.ndim(indices) == 0
+    if scalar:
+        return tuple(_np.int64(v) for v in _np.unravel_index(int(indices), shape))
+    i = _index_of(indices).astype("int64")
+    size = int(_np.prod(shape))
+    if i.size and (int(i.min()) < 0 or int(i.max()) >= size):
+        raise ValueError(f"index {int(i.max()) if int(i.max()) >= size else int(i.min())} is out of bounds for "
+                         f"array with size {size}")
+    out, s = [], 1
+    strides = [0] * len(shape)
+    for d in range(len(shape) - 1, -1, -1):
+        strides[d] = s
+        s *= shape[d]
+    for d in range(len(shape)):
+        out.append(((i // strides[d]) % shape[d]).copy())
+    return tuple(out)
+
+
+def indices(dimensions, dtype=int, sparse=False):
+    from ._creation import _dt
+    from ._manipulation import stack
+    dims = tuple(int(d) for d in dimensions)
+    dt = _dt(dtype)
+    parts = []
+    for d, n in enumerate(dims):
+        key = tuple(slice(None) if i == d else None for i in range(len(dims)))
+        parts.append(arange(n, dtype=dt)[key])
+    if sparse:
+        return tuple(p.copy() for p in parts)
+    shape = dims
+    return stack([(p + zeros(shape, dt)) for p in parts]) if dims else empty((0,), dt)
+
+
+def ix_(*args):
+    out = []
+    nd = len(args)
+    for k, a in enumerate(args):
+        a = asarray(a)
+        if a.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if a._dtype == "bool":
+            (a,) = nonzero(a)
+        key = tuple(slice(None) if i == k else None for i in range(nd))
+        out.append(a[key])
+    return tuple(out)

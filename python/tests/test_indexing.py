@@ -1,0 +1,170 @@
+"""Advanced indexing (integer arrays, boolean masks) and the selection
+functions, against NumPy, on every rank under mpiexec -n 1, 2, 3."""
+import numpy
+import pytest
+
+from xp import check, data, raises_like
+
+KEYS_2D = [
+    lambda xp, x: x > 0,
+    lambda xp, x: [1, 3],
+    lambda xp, x: [-1, 0, 0],
+    lambda xp, x: (slice(None), [1, -2]),
+    lambda xp, x: ([0, 2], [1, 3]),
+    lambda xp, x: (numpy.array([[0], [2]]), [1, 3, 4]),
+    lambda xp, x: (slice(1, 4), [0, 0, 4]),
+    lambda xp, x: ([1, 2], slice(None, None, -2)),
+    lambda xp, x: (1, [2, 3]),
+    lambda xp, x: ([1, 2], 3),
+    lambda xp, x: (x[:, 0] > 0,),
+    lambda xp, x: (slice(None), x[0] > 0),
+    lambda xp, x: (None, [1, 2]),
+    lambda xp, x: ([2, 3], None, slice(2, 5)),
+    lambda xp, x: (Ellipsis, [4]),
+    lambda xp, x: xp.asarray([5, 1]),
+    lambda xp, x: [],
+]
+
+
+@pytest.mark.parametrize("k", range(len(KEYS_2D)))
+@pytest.mark.parametrize("dtype", ["float64", "int32", "bool"])
+def test_getitem_2d(k, dtype):
+    check(lambda xp: (lambda x: x[KEYS_2D[k](xp, x)])(xp.asarray(data((7, 5), dtype, seed=k))))
+
+
+@pytest.mark.parametrize("key", [([0, 1], slice(None), [2, 3]), (slice(None), [0, 1], [2, 3]), (Ellipsis, [1, 5]),
+                                 ([[1]], [[2], [3]], 0), (slice(None), slice(1, 3), [0, 0])])
+def test_getitem_3d(key):
+    check(lambda xp: xp.asarray(data((4, 5, 6), seed=3))[key])
+
+
+@pytest.mark.parametrize("shape", [(0,), (2,), (7,), (3, 4), (2, 0, 3)])
+def test_mask_of_every_shape(shape):
+    check(lambda xp: (lambda x: x[x > 0])(xp.asarray(data(shape, seed=4))))
+    check(lambda xp: (lambda x: xp.nonzero(x))(xp.asarray(data(shape, seed=4))))
+
+
+def test_setitem_advanced():
+    def run(xp):
+        x = xp.asarray(data((6, 10), seed=1))
+        x[x > 3] = -1
+        x[[0, 1, 0], [2, 3, 2]] = [7, 8, 9]            # a repeated index: the last wins
+        x[:, [1, 2]] = xp.arange(6.0)[:, None]
+        x[x > 3] = xp.arange(int((x > 3).sum()), dtype="float64")
+        x[[5, -1]] = 2.5
+        x[1:4, [0, 9]] *= 10                           # a copy, as in NumPy
+        v = x[::2]                                     # writes through a view
+        v[[0, 2], 1] = -7
+        return x
+    check(run)
+
+
+def test_fancy_getitem_is_a_copy():
+    def run(xp):
+        x = xp.asarray(data((5,), seed=2))
+        y = x[[0, 1]]
+        y[0] = 100
+        return x, y
+    check(run)
+
+
+def test_index_errors_on_every_rank():
+    x = data((6, 10))
+    raises_like(lambda xp: xp.asarray(x)[[1, 7]], IndexError, "index 7 is out of bounds for axis 0 with size 6")
+    raises_like(lambda xp: xp.asarray(x)[:, [-11]], IndexError, "index -11 is out of bounds for axis 1 with size 10")
+    raises_like(lambda xp: xp.asarray(x)[xp.asarray(x[:3] > 0)], IndexError, "boolean index did not match")
+    raises_like(lambda xp: xp.asarray(x)[[1.5]], IndexError, "integer")
+
+    def bad_set(xp):
+        a = xp.asarray(x)
+        a[[0, 1]] = xp.ones(3)
+    raises_like(bad_set, ValueError, "shape mismatch")
+
+
+def test_failed_assignment_leaves_target_unchanged():
+    import maniple.numpy as mnp
+    a = mnp.asarray(data((4, 4)))
+    with pytest.raises(IndexError):
+        a[[0, 9]] = 1.0
+    numpy.testing.assert_array_equal(numpy.asarray(a), data((4, 4)))
+
+
+@pytest.mark.parametrize("shape", [(5,), (3, 4), (2, 3, 2)])
+def test_nonzero_argwhere_flatnonzero_where(shape):
+    check(lambda xp: xp.nonzero(xp.asarray(data(shape, seed=5))))
+    check(lambda xp: xp.argwhere(xp.asarray(data(shape, seed=5))))
+    check(lambda xp: xp.flatnonzero(xp.asarray(data(shape, seed=5))))
+    check(lambda xp: xp.where(xp.asarray(data(shape, seed=5)) > 1))
+    check(lambda xp: xp.asarray(data(shape, seed=5)).nonzero())
+
+
+def test_take_put_compress_extract():
+    x = data((4, 5), seed=6)
+    check(lambda xp: xp.take(xp.asarray(x), [3, 0, 19, -1]))
+    check(lambda xp: xp.take(xp.asarray(x), [[1, 0], [2, 2]], axis=1))
+    check(lambda xp: xp.take(xp.asarray(x), [7, -9, 40], mode="wrap"))
+    check(lambda xp: xp.take(xp.asarray(x), [7, -9, 40], mode="clip"))
+    check(lambda xp: xp.asarray(x).take(2))
+    check(lambda xp: xp.compress([True, False, True], xp.asarray(x), axis=0))
+    check(lambda xp: xp.compress([0, 1, 1, 0, 1], xp.asarray(x), axis=1))
+    check(lambda xp: xp.extract(xp.asarray(x) > 0, xp.asarray(x)))
+
+    def puts(xp):
+        a = xp.asarray(x)
+        xp.put(a, [0, 7, 19], [-1.0, -2.0, -3.0])
+        a.put([1, 2, 3, 4], [9.0, 8.0])           # values repeat
+        xp.place(a, a > 5, [100.0, 200.0])
+        xp.putmask(a, a < -1, xp.asarray([0.5, 1.5, 2.5]))
+        return a
+    check(puts)
+    raises_like(lambda xp: xp.take(xp.asarray(x), [20]), IndexError, "out of bounds")
+
+
+def test_along_axis_select_choose():
+    x = data((4, 6), seed=7)
+    idx = numpy.argsort(x, axis=1, kind="stable")
+    check(lambda xp: xp.take_along_axis(xp.asarray(x), xp.asarray(idx), axis=1))
+    check(lambda xp: xp.take_along_axis(xp.asarray(x), xp.asarray(idx[:2] % 4), axis=0))
+
+    def pa(xp):
+        a = xp.asarray(x)
+        xp.put_along_axis(a, xp.asarray(idx[:, :2]), -5.0, axis=1)
+        return a
+    check(pa)
+    check(lambda xp: xp.select([xp.asarray(x) < 0, xp.asarray(x) > 5], [xp.asarray(x) * 2, 7.0], default=-1.0))
+    c = numpy.abs(data((3, 4), "int64", seed=8)) % 3
+    check(lambda xp: xp.choose(xp.asarray(c), [xp.asarray(x[:3, :4]), 0.5 * xp.asarray(x[:3, :4]), -1.0]))
+
+
+def test_triangles_and_index_helpers():
+    x = data((5, 7), seed=9)
+    for k in (-2, 0, 3):
+        check(lambda xp: xp.tril(xp.asarray(x), k))
+        check(lambda xp: xp.triu(xp.asarray(x), k))
+        check(lambda xp: xp.tri(4, 6, k))
+        check(lambda xp: xp.tril_indices(5, k, 7))
+        check(lambda xp: xp.triu_indices_from(xp.asarray(x), k))
+    check(lambda xp: xp.diag_indices(4))
+    check(lambda xp: xp.ravel_multi_index((xp.asarray([1, 2, 4]), xp.asarray([0, 6, 3])), (5, 7)))
+    check(lambda xp: xp.unravel_index(xp.asarray([0, 17, 34]), (5, 7)))
+    check(lambda xp: xp.unravel_index(17, (5, 7)))
+    check(lambda xp: xp.indices((3, 4)))
+    check(lambda xp: xp.ix_(xp.asarray([0, 2]), xp.asarray([True, False, True]))[1])
+
+    def fd(xp):
+        a = xp.asarray(x)
+        xp.fill_diagonal(a, 0.25)
+        b = xp.zeros((7, 3))
+        xp.fill_diagonal(b, 1.0, wrap=True)
+        return a, b
+    check(fd)
+    raises_like(lambda xp: xp.ravel_multi_index((xp.asarray([9]), xp.asarray([0])), (5, 7)), ValueError)
+
+
+def test_flat():
+    def run(xp):
+        a = xp.asarray(data((3, 4), seed=10))
+        a.flat[[1, 5]] = -1.0
+        a.flat[7] = 3.0
+        return a, a.flat[2:9:3], list(a.flat)[:5]
+    check(run)

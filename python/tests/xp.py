@@ -1,0 +1,70 @@
+"""Run a test body once with NumPy and once with maniple.numpy and compare
+the results (maniple results are gathered with numpy.asarray)."""
+import numpy
+import numpy.testing as nt
+
+import maniple.numpy as mnp
+
+SHAPES = [(), (0,), (2,), (7,), (7, 5), (3, 4, 5), (1, 6), (4, 0)]
+
+
+def data(shape, dtype="float64", seed=0, nan=False):
+    """The same array on every rank: small integers (exact in every
+    dtype, with repeats), optionally with NaNs and a -0.0."""
+    rng = numpy.random.default_rng(seed)
+    x = rng.integers(-9, 10, size=shape)
+    if dtype == "bool":
+        return x > 0
+    x = x.astype(dtype)
+    if numpy.dtype(dtype).kind == "f" and x.size:
+        x = x + numpy.asarray(rng.random(shape) > 0.5, dtype) * numpy.asarray(0.5, dtype)
+        if nan:
+            x.flat[::5] = numpy.nan
+        x.flat[-1] = -0.0
+    return x
+
+
+def compare(got, want, rtol=0.0, atol=0.0, dtype=True):
+    if isinstance(want, (tuple, list)):
+        assert isinstance(got, (tuple, list)) and len(got) == len(want), (got, want)
+        for g, w in zip(got, want):
+            compare(g, w, rtol, atol, dtype)
+        return
+    if isinstance(want, numpy.ndarray):
+        assert isinstance(got, mnp.ndarray), f"expected a maniple array, got {type(got).__name__}"
+        g = numpy.asarray(got)
+        assert g.shape == want.shape, (g.shape, want.shape)
+        if dtype:
+            assert g.dtype == want.dtype, (g.dtype, want.dtype)
+        if rtol or atol:
+            nt.assert_allclose(g, want, rtol=rtol, atol=atol, equal_nan=True)
+        else:
+            nt.assert_array_equal(g, want)
+        return
+    if isinstance(want, numpy.generic):
+        assert not isinstance(got, mnp.ndarray), f"expected a scalar like {want!r}, got an array"
+        if dtype:
+            assert numpy.asarray(got).dtype == want.dtype, (type(got), type(want))
+        if rtol or atol:
+            nt.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
+        else:
+            nt.assert_array_equal(got, want)
+        return
+    assert got == want or (got != got and want != want), (got, want)
+
+
+def check(fn, rtol=0.0, atol=0.0, dtype=True):
+    """fn(xp) with both modules; the results must agree."""
+    want = fn(numpy)
+    got = fn(mnp)
+    compare(got, want, rtol, atol, dtype)
+    return got
+
+
+def raises_like(fn, exc, match=None):
+    """Both modules raise exc (maniple on every rank: each rank runs this)."""
+    import pytest
+    with pytest.raises(exc):
+        fn(numpy)
+    with pytest.raises(exc, match=match):
+        fn(mnp)
