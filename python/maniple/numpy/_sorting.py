@@ -1,0 +1,484 @@
+"""Sorting, searching, set operations and order statistics over the C sort
+(stable: equal elements keep their order, so argsort and unique's indices
+do not depend on the rank count) and searchsorted."""
+import builtins
+from collections import namedtuple
+
+import numpy as _np
+
+from maniple import _core
+
+from ._creation import arange, asarray, empty, full
+from ._functions import _axis, where as _where3, UFUNCS as _U
+from ._ndarray import ndarray, _assign, _flat, _flush, _reshaped
+
+
+def _sorted(a, axis, values=True, perm=False):
+    a = asarray(a)
+    if axis is None:
+        a, axis = _flat(a), 0
+    if a.ndim == 0:
+        raise _np.exceptions.AxisError(axis, 0)
+    ax = _axis(axis, a.ndim)
+    s, p = _core.sort(a._materialize(), ax, values, perm)
+    return (ndarray(s) if s is not None else None), (ndarray(p) if p is not None else None)
+
+
+def sort(a, axis=-1, kind=None, order=None, stable=None):
+    if order is not None:
+        raise NotImplementedError("maniple.numpy: sort with order= (structured arrays) is not supported")
+    return _sorted(a, axis)[0]
+
+
+def argsort(a, axis=-1, kind=None, order=None, stable=None):
+    if order is not None:
+        raise NotImplementedError("maniple.numpy: argsort with order= (structured arrays) is not supported")
+    return _sorted(a, axis, values=False, perm=True)[1]
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """A full sort is a valid partition for every kth."""
+    a = asarray(a)
+    _check_kth(a, kth, axis)
+    return sort(a, axis)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    a = asarray(a)
+    _check_kth(a, kth, axis)
+    return argsort(a, axis)
+
+
+def _check_kth(a, kth, axis):
+    n = a.size if axis is None else a.shape[_axis(axis, a.ndim)]
+    for k in _np.atleast_1d(kth):
+        if not -n <= int(k) < n:
+            raise ValueError(f"kth(={int(k)}) out of bounds ({n})")
+
+
+def lexsort(keys, axis=-1):
+    keys = [asarray(k) for k in keys]
+    if not keys:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    if builtins.any(k.ndim != 1 for k in keys) or axis not in (-1, 0):
+        raise NotImplementedError("maniple.numpy: lexsort of 1-d keys only")
+    # stable sorts from the least significant key to the most
+    perm = argsort(keys[0])
+    for k in keys[1:]:
+        perm = perm[argsort(k[perm])]
+    return perm
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right' (got '{side}')")
+    a = asarray(a)
+    if a.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    if sorter is not None:
+        a = a[asarray(sorter)]
+    scalar = not isinstance(v, ndarray) and _np.ndim(v) == 0
+    v = asarray(v)
+    dt = str(_np.result_type(_np.dtype(a._dtype), _np.dtype(v._dtype)))
+    a, v = a.astype(dt, copy=False), v.astype(dt, copy=False)
+    out = empty(v.shape, "int64")
+    _core.searchsorted(a._materialize(), v._materialize(), side == "right", out._arr)
+    return out[()] if scalar else out
+
+
+# ---- unique and set operations ----
+UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+
+def _first_flags(s, equal_nan=True):
+    """True where a sorted 1-d array starts a run of equal values."""
+    from ._manipulation import concatenate
+    if s.size == 0:
+        return empty((0,), "bool")
+    head = full((1,), True, "bool")
+    new = s[1:] != s[:-1]
+    if equal_nan and s._dtype in ("float32", "float64"):
+        new = _U["logical_and"](new, _U["logical_not"](_U["logical_and"](_U["isnan"](s[1:]), _U["isnan"](s[:-1]))))
+    return concatenate([head, new])
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
+           sorted=True):
+    from ._manipulation import concatenate
+    ar = asarray(ar)
+    if axis is not None:
+        raise NotImplementedError("maniple.numpy: unique along an axis is not implemented yet")
+    flat = _flat(ar)
+    need_perm = return_index or return_inverse
+    s, p = _sorted(flat, 0, True, need_perm)
+    flags = _first_flags(s, equal_nan)
+    fm = flags._materialize()
+    u = ndarray(_core.compress(s._materialize(), fm))
+    extra = []
+    if return_index:
+        extra.append(ndarray(_core.compress(p._materialize(), fm)))
+    if return_inverse:
+        rank = cumsum(flags.astype("int64")) - 1  # each sorted element's unique value
+        inv = empty((flat.size,), "int64")
+        if flat.size:
+            _core.put(inv._arr, p._materialize(), asarray(rank)._materialize())
+        extra.append(_reshaped(inv, ar.shape))
+    if return_counts:
+        n = flat.size
+        starts = ndarray(_core.compress(arange(n)._materialize(), fm))
+        ends = concatenate([starts[1:], full((1,), n, "int64")]) if starts.size else starts
+        extra.append((ends - starts).copy())
+    if not extra:
+        return u
+    return (u,) + tuple(extra)
+
+
+# the array-API forms count every NaN as distinct
+def unique_values(x):
+    return unique(x, equal_nan=False)
+
+
+def unique_counts(x):
+    return UniqueCountsResult(*unique(x, return_counts=True, equal_nan=False))
+
+
+def unique_inverse(x):
+    return UniqueInverseResult(*unique(x, return_inverse=True, equal_nan=False))
+
+
+def unique_all(x):
+    return UniqueAllResult(*unique(x, return_index=True, return_inverse=True, return_counts=True, equal_nan=False))
+
+
+def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+    element = asarray(element)
+    t = asarray(test_elements)
+    t = _flat(t)
+    if t.size == 0:
+        return full(element.shape, bool(invert), "bool")
+    dt = str(_np.result_type(_np.dtype(element._dtype), _np.dtype(t._dtype)))
+    ts = sort(t.astype(dt, copy=False))
+    e = element.astype(dt, copy=False)
+    pos = searchsorted(ts, e)
+    from ._select import take
+    hit = take(ts, pos.clip(0, ts.size - 1) if isinstance(pos, ndarray) else builtins.min(pos, ts.size - 1))
+    found = _U["logical_and"](hit == e, pos < ts.size)
+    r = _U["logical_not"](found) if invert else found
+    return r.copy() if isinstance(r, ndarray) else r
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    from ._manipulation import concatenate
+    if return_indices:
+        raise NotImplementedError("maniple.numpy: intersect1d with return_indices is not implemented yet")
+    a, b = (_flat(asarray(ar1)), _flat(asarray(ar2))) if assume_unique else (unique(ar1), unique(ar2))
+    aux = sort(concatenate([a, b]))
+    if aux.size < 2:
+        return aux[:0]
+    same = aux[1:] == aux[:-1]
+    return ndarray(_core.compress(aux[:-1]._materialize(), same._materialize() if same._expr is None else
+                                  same.copy()._arr))
+
+
+def union1d(ar1, ar2):
+    from ._manipulation import concatenate
+    return unique(concatenate([_flat(asarray(ar1)), _flat(asarray(ar2))]))
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    a = _flat(asarray(ar1)) if assume_unique else unique(ar1)
+    keep = isin(a, ar2, invert=True)
+    return ndarray(_core.compress(a._materialize(), keep._materialize()))
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    from ._manipulation import concatenate
+    a, b = (_flat(asarray(ar1)), _flat(asarray(ar2))) if assume_unique else (unique(ar1), unique(ar2))
+    aux = sort(concatenate([a, b]))
+    if aux.size == 0:
+        return aux
+    t = full((1,), True, "bool")
+    flag = concatenate([t, aux[1:] != aux[:-1], t])
+    keep = _U["logical_and"](flag[1:], flag[:-1]).copy()
+    return ndarray(_core.compress(aux._materialize(), keep._materialize()))
+
+
+def digitize(x, bins, right=False):
+    x, bins = asarray(x), asarray(bins)
+    if bins.ndim != 1:
+        raise ValueError("bins must be 1-dimensional")
+    if bins.size > 1 and bool(bins[0] > bins[-1]):  # decreasing bins
+        return (bins.size - searchsorted(bins[::-1], x, side="left" if right else "right")).copy()
+    return searchsorted(bins, x, side="left" if right else "right")
+
+
+# ---- cumulative operations ----
+def _scan(op, a, axis, dtype, out):
+    a = asarray(a)
+    if axis is None:
+        a, ax = _flat(a), 0
+    else:
+        ax = _axis(axis, a.ndim)
+    if dtype is None:
+        dt = "int64" if a._dtype in ("bool", "int32", "int64") else a._dtype
+    else:
+        from ._creation import _dt
+        dt = _dt(dtype)
+    r = empty(a.shape, dt) if out is None else out
+    if out is not None and out.shape != a.shape:
+        raise ValueError(f"provided out has shape {out.shape}, the result has shape {a.shape}")
+    if a.size:
+        src = a if a._dtype == dt else a.astype(dt)
+        target = r._materialize()
+        _flush(target.base)
+        _core.scan(op, src._materialize(), ax, target)
+    return r
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    return _scan("sum", a, axis, dtype, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    return _scan("prod", a, axis, dtype, out)
+
+
+def cumulative_sum(x, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _cumulative("sum", x, axis, dtype, out, include_initial)
+
+
+def cumulative_prod(x, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _cumulative("prod", x, axis, dtype, out, include_initial)
+
+
+def _cumulative(op, x, axis, dtype, out, include_initial):
+    from ._manipulation import concatenate
+    x = asarray(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
+        axis = 0
+    r = _scan(op, x, axis, dtype, None if include_initial else out)
+    if include_initial:
+        ax = _axis(axis, x.ndim)
+        shape = list(x.shape)
+        shape[ax] = 1
+        r = concatenate([full(tuple(shape), 0 if op == "sum" else 1, r._dtype), r], axis=ax)
+        if out is not None:
+            _assign(out._materialize(), r)
+            return out
+    return r
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    a = asarray(a)
+    if a._dtype in ("float32", "float64"):
+        a = _where3(_U["isnan"](a), 0, a).astype(a._dtype)
+    return cumsum(a, axis, dtype, out)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    a = asarray(a)
+    if a._dtype in ("float32", "float64"):
+        a = _where3(_U["isnan"](a), 1, a).astype(a._dtype)
+    return cumprod(a, axis, dtype, out)
+
+
+# ---- order statistics ----
+def _reduce_axis_arg(a, axis):
+    a = asarray(a)
+    if axis is None:
+        return _flat(a), 0, None
+    if isinstance(axis, tuple):
+        axes = [_axis(x, a.ndim) for x in axis]
+        if len(set(axes)) != len(axes):
+            raise ValueError("duplicate value in 'axis'")
+        if len(axes) == 1:
+            return a, axes[0], axes
+        # the reduced axes moved last and merged into one
+        from ._manipulation import moveaxis
+        rest = [d for d in range(a.ndim) if d not in axes]
+        m = moveaxis(a, axes, list(range(len(rest), a.ndim)))
+        m = _reshaped(m, tuple(a.shape[d] for d in rest) + (int(_np.prod([a.shape[d] for d in axes])),))
+        return m, m.ndim - 1, axes
+    return a, _axis(axis, a.ndim), [_axis(axis, a.ndim)]
+
+
+def _keep(r, a, axes, keepdims):
+    if not keepdims:
+        return r
+    shape = list(a.shape)
+    for d in (range(a.ndim) if axes is None else axes):
+        shape[d] = 1
+    return _reshaped(asarray(r), tuple(shape))
+
+
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "averaged_inverted_cdf",
+            "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+            "normal_unbiased")
+
+
+def _lerp(a, b, t):
+    """NumPy's _lerp: a + (b - a) t, computed from the nearer end."""
+    d = b - a
+    return _where3(t >= 0.5, b - d * (1 - t), a + d * t)
+
+
+_DISCRETE = ("lower", "higher", "nearest")
+
+
+def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
+    """Quantiles q (fractions, a float or 1-d array) of s sorted along ax,
+    as dtype rdt."""
+    from ._select import take_along_axis
+    n = s.shape[ax]
+    qa = _np.asarray(q, dtype=_np.float64)
+    if qa.ndim > 1:
+        raise NotImplementedError("maniple.numpy: quantiles with a q of more than one dimension")
+    if ((qa < 0) | (qa > 1)).any():
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    fdt = s._dtype if s._dtype in ("float32", "float64") else "float64"
+    if nan_aware:
+        cnt = _U["logical_not"](_U["isnan"](s)).sum(axis=ax, keepdims=True) if fdt == s._dtype else \
+            full(s.shape[:ax] + (1,) + s.shape[ax + 1:], n, "int64")
+        last = (cnt - 1).astype("float64")
+    else:
+        cnt = None
+        last = float(n - 1)
+    outs = []
+    for qq in _np.atleast_1d(qa):
+        if method not in ("linear", "lower", "higher", "nearest", "midpoint"):
+            raise NotImplementedError(f"maniple.numpy: quantile method '{method}' is not implemented yet")
+        vi = last * float(qq)
+        if isinstance(vi, ndarray):
+            lo = _U["floor"](vi)
+            frac = vi - lo
+            lo_i = lo.astype("int64").clip(0, builtins.max(n - 1, 0))
+            hi_i = (lo_i + 1).clip(0, builtins.max(n - 1, 0))
+            x0 = take_along_axis(s, lo_i, ax)
+            x1 = take_along_axis(s, hi_i, ax)
+        else:
+            lo = _np.floor(vi)
+            frac = vi - lo
+            key = (slice(None),) * ax
+            x0 = s[key + (slice(int(lo), int(lo) + 1),)]
+            x1 = s[key + (slice(builtins.min(int(lo) + 1, n - 1), builtins.min(int(lo) + 1, n - 1) + 1),)]
+        if method not in _DISCRETE:
+            x0, x1 = x0.astype(fdt), x1.astype(fdt)
+        if method == "lower":
+            r = x0
+        elif method == "higher":
+            r = _where3(frac > 0, x1, x0) if isinstance(frac, ndarray) else (x1 if frac > 0 else x0)
+        elif method == "nearest":
+            # round half to even on the virtual index, as NumPy
+            up = (frac > 0.5) | ((frac == 0.5) & (lo % 2 == 1)) if isinstance(frac, ndarray) else \
+                (frac > 0.5 or (frac == 0.5 and int(lo) % 2 == 1))
+            r = _where3(up, x1, x0) if isinstance(up, ndarray) else (x1 if up else x0)
+        elif method == "midpoint":
+            r = _where3(frac > 0, (x0 + x1) / 2, x0) if isinstance(frac, ndarray) else \
+                ((x0 + x1) / 2 if frac > 0 else x0)
+        else:
+            t = frac if isinstance(frac, ndarray) else _np.dtype(fdt).type(frac)
+            r = _lerp(x0, x1, t)
+        if not nan_aware and fdt == s._dtype and n:  # a NaN anywhere makes the result NaN
+            tail = s[(slice(None),) * ax + (slice(n - 1, n),)]
+            r = _where3(_U["isnan"](tail), _np.nan, r)
+        if nan_aware and cnt is not None:
+            r = _where3(cnt == 0, _np.nan, r)
+        outs.append(asarray(r).astype(rdt))
+    return outs
+
+
+def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
+    from ._manipulation import stack
+    a0 = asarray(a)
+    if a0.size == 0:
+        raise NotImplementedError("maniple.numpy: quantiles of an empty array")
+    m, ax, axes = _reduce_axis_arg(a0, axis)
+    s = sort(m, axis=ax)
+    qa = _np.asarray(q, dtype=_np.float64) / scale
+    if method in _DISCRETE:
+        rdt = a0._dtype
+    else:  # NumPy's promotion with q (a Python float is weak)
+        qw = q / scale if isinstance(q, (int, float)) and not isinstance(q, bool) else qa
+        rdt = str(_np.result_type(_np.dtype(a0._dtype), qw))
+    outs = _quantile_sorted(s, ax, qa, method, nan_aware, rdt)
+    res = []
+    for r in outs:
+        r = r[(slice(None),) * ax + (0,)] if r.ndim else r
+        res.append(_keep(r, a0, axes, keepdims))
+    r = res[0] if qa.ndim == 0 else stack(res)
+    if isinstance(r, ndarray) and r.ndim == 0:
+        r = r[()]
+    if out is not None:
+        _assign(out._materialize(), r)
+        return out
+    return r
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
+             interpolation=None):
+    if weights is not None:
+        raise NotImplementedError("maniple.numpy: quantile with weights is not implemented yet")
+    return _quantile(a, q, axis, out, interpolation or method, keepdims, False)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
+               interpolation=None):
+    if weights is not None:
+        raise NotImplementedError("maniple.numpy: percentile with weights is not implemented yet")
+    return _quantile(a, q, axis, out, interpolation or method, keepdims, False, scale=100.0)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                weights=None, interpolation=None):
+    return _quantile(a, q, axis, out, interpolation or method, keepdims, True)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                  weights=None, interpolation=None):
+    return _quantile(a, q, axis, out, interpolation or method, keepdims, True, scale=100.0)
+
+
+def _median(a, axis, out, keepdims, nan_aware):
+    """The middle element, or the mean of the two middle ones, as NumPy."""
+    from ._select import take_along_axis
+    a0 = asarray(a)
+    m, ax, axes = _reduce_axis_arg(a0, axis)
+    n = m.shape[ax]
+    if n == 0:
+        raise NotImplementedError("maniple.numpy: the median of an empty array")
+    s = sort(m, axis=ax)
+    fdt = s._dtype if s._dtype in ("float32", "float64") else "float64"
+    key = (slice(None),) * ax
+    if nan_aware and fdt == s._dtype:
+        cnt = _U["logical_not"](_U["isnan"](s)).sum(axis=ax, keepdims=True)
+        lo = ((cnt - 1) // 2).clip(0, n - 1)
+        hi = (cnt // 2).clip(0, n - 1)
+        x0, x1 = take_along_axis(s, lo, ax).astype(fdt), take_along_axis(s, hi, ax).astype(fdt)
+        r = _where3(lo == hi, x0, (x0 + x1) / 2)
+        r = _where3(cnt == 0, _np.nan, r)
+    else:
+        x0 = s[key + (slice((n - 1) // 2, (n - 1) // 2 + 1),)].astype(fdt)
+        x1 = s[key + (slice(n // 2, n // 2 + 1),)].astype(fdt)
+        r = x0 if n % 2 else (x0 + x1) / 2
+        if fdt == s._dtype:
+            r = _where3(_U["isnan"](s[key + (slice(n - 1, n),)]), _np.nan, r)
+    r = asarray(r).astype(fdt)[key + (0,)]
+    r = _keep(r, a0, axes, keepdims)
+    if isinstance(r, ndarray) and r.ndim == 0:
+        r = r[()]
+    if out is not None:
+        _assign(out._materialize(), r)
+        return out
+    return r
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return _median(a, axis, out, keepdims, False)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return _median(a, axis, out, keepdims, True)

@@ -1,0 +1,137 @@
+"""Sorting, searching, sets, cumulative operations and order statistics
+against NumPy, on every rank under mpiexec -n 1, 2, 3."""
+import numpy
+import pytest
+
+from xp import SHAPES, check, data, raises_like
+
+DTYPES = ["float64", "float32", "int64", "int32", "bool"]
+
+
+@pytest.mark.parametrize("shape", [s for s in SHAPES if s])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sort_argsort_every_axis(shape, dtype):
+    x = data(shape, dtype, seed=1, nan=True)
+    for axis in list(range(-1, len(shape))) + [None]:
+        check(lambda xp: xp.sort(xp.asarray(x), axis=axis))
+        check(lambda xp: xp.argsort(xp.asarray(x), axis=axis, kind="stable"))
+
+
+def test_sort_large_1d_across_ranks_and_in_place():
+    x = data((5003,), "float64", seed=2, nan=True)
+    check(lambda xp: xp.sort(xp.asarray(x)))
+    check(lambda xp: xp.argsort(xp.asarray(x), kind="stable"))
+
+    def inplace(xp):
+        a = xp.asarray(data((6, 9), seed=3))
+        a.sort(axis=0)
+        b = xp.asarray(data((6, 9), seed=3))
+        b.sort()
+        return a, b
+    check(inplace)
+
+
+def test_partition_is_a_valid_partition():
+    import maniple.numpy as mnp
+    x = data((40,), seed=4)
+    for k in (0, 17, 39):
+        p = numpy.asarray(mnp.partition(mnp.asarray(x), k))
+        assert p[k] == numpy.sort(x)[k] and (p[:k] <= p[k]).all() and (p[k + 1:] >= p[k]).all()
+        i = numpy.asarray(mnp.argpartition(mnp.asarray(x), k))
+        assert x[i[k]] == numpy.sort(x)[k]
+    raises_like(lambda xp: xp.partition(xp.asarray(x), 40), ValueError)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32"])
+def test_searchsorted_lexsort_digitize(dtype):
+    a = numpy.sort(data((50,), dtype, seed=5))
+    v = data((3, 7), dtype, seed=6)
+    for side in ("left", "right"):
+        check(lambda xp: xp.searchsorted(xp.asarray(a), xp.asarray(v), side=side))
+        check(lambda xp: xp.searchsorted(xp.asarray(a), 3, side=side))
+    s = numpy.argsort(data((50,), dtype, seed=7), kind="stable")
+    check(lambda xp: xp.searchsorted(xp.asarray(data((50,), dtype, seed=7)), xp.asarray(v), sorter=xp.asarray(s)))
+    k1, k2 = data((30,), "int64", seed=8) % 3, data((30,), "float64", seed=9)
+    check(lambda xp: xp.lexsort((xp.asarray(k2), xp.asarray(k1))))
+    bins = numpy.array([-5.0, -1.0, 0.0, 2.5, 7.0])
+    for right in (False, True):
+        check(lambda xp: xp.digitize(xp.asarray(v.astype("float64")), xp.asarray(bins), right=right))
+        check(lambda xp: xp.digitize(xp.asarray(v.astype("float64")), xp.asarray(bins[::-1].copy()), right=right))
+    check(lambda xp: xp.searchsorted(xp.asarray(numpy.array([0.0, 1.0, numpy.nan])), xp.asarray([numpy.nan, 2.0])))
+
+
+@pytest.mark.parametrize("shape", [(0,), (1,), (2,), (37,), (6, 7)])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "bool"])
+def test_unique(shape, dtype):
+    x = data(shape, dtype, seed=10, nan=True)
+    check(lambda xp: xp.unique(xp.asarray(x)))
+    check(lambda xp: xp.unique(xp.asarray(x), return_index=True, return_inverse=True, return_counts=True))
+    check(lambda xp: tuple(xp.unique_all(xp.asarray(x))))
+    check(lambda xp: tuple(xp.unique_counts(xp.asarray(x))))
+    # NumPy's order among equal NaNs is unspecified here (an unstable sort):
+    # the values must match and the inverse must rebuild x
+    import maniple.numpy as mnp
+    v, inv = mnp.unique_inverse(mnp.asarray(x))
+    numpy.testing.assert_array_equal(numpy.asarray(v), numpy.unique_inverse(x).values)
+    numpy.testing.assert_array_equal(numpy.asarray(v)[numpy.asarray(inv)], x)
+    # NumPy's unique_values may come unsorted (hashing); maniple's are sorted
+    numpy.testing.assert_array_equal(numpy.asarray(mnp.unique_values(mnp.asarray(x))),
+                                     numpy.sort(numpy.unique_values(x)))
+
+
+def test_set_operations():
+    a, b = data((23,), "int64", seed=11), data((17,), "int64", seed=12)
+    for f in ("intersect1d", "union1d", "setdiff1d", "setxor1d"):
+        check(lambda xp: getattr(xp, f)(xp.asarray(a), xp.asarray(b)))
+    check(lambda xp: xp.isin(xp.asarray(data((4, 5), "int64", seed=13)), xp.asarray(b)))
+    check(lambda xp: xp.isin(xp.asarray(data((4, 5), "int64", seed=13)), xp.asarray(b), invert=True))
+    check(lambda xp: xp.isin(xp.asarray(data((6,), "float64", seed=14, nan=True)), xp.asarray([0.5, numpy.nan])))
+
+
+@pytest.mark.parametrize("shape", [(0,), (2,), (11,), (7, 5), (3, 4, 5)])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "int64", "bool"])
+def test_cumulative(shape, dtype):
+    x = data(shape, dtype, seed=15)
+    tol = dict(rtol=1e-5) if dtype == "float32" else dict(rtol=1e-12)
+    for axis in [None] + list(range(len(shape))):
+        check(lambda xp: xp.cumsum(xp.asarray(x), axis=axis), **tol)
+        check(lambda xp: xp.cumprod(xp.asarray(x) if dtype == "bool" else xp.asarray(x) % 3 - 1, axis=axis), **tol)
+        if axis is not None:
+            check(lambda xp: xp.cumulative_sum(xp.asarray(x), axis=axis, include_initial=True), **tol)
+    check(lambda xp: xp.asarray(x).cumsum(dtype="float64"), **tol)
+
+
+def test_nan_cumulative():
+    x = data((4, 6), "float64", seed=16, nan=True)
+    check(lambda xp: xp.nancumsum(xp.asarray(x), axis=1), rtol=1e-12)
+    check(lambda xp: xp.nancumprod(xp.asarray(x) % 2, axis=0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape", [(1,), (2,), (9,), (6, 7), (3, 4, 5)])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
+def test_median_percentile_quantile(shape, dtype):
+    x = data(shape, dtype, seed=17)
+    tol = dict(rtol=1e-6 if dtype == "float32" else 1e-14, atol=1e-6)
+    axes = [None] + list(range(len(shape))) + ([(0, 1)] if len(shape) > 2 else [])
+    for axis in axes:
+        check(lambda xp: xp.median(xp.asarray(x), axis=axis), **tol)
+        check(lambda xp: xp.percentile(xp.asarray(x), 30, axis=axis), **tol)
+        check(lambda xp: xp.quantile(xp.asarray(x), [0.0, 0.25, 0.5, 1.0], axis=axis), **tol)
+        for m in ("lower", "higher", "nearest", "midpoint"):
+            check(lambda xp: xp.quantile(xp.asarray(x), 0.4, axis=axis, method=m), **tol)
+    check(lambda xp: xp.median(xp.asarray(x), axis=0, keepdims=True), **tol)
+
+
+def test_nan_order_statistics():
+    x = data((5, 8), "float64", seed=18, nan=True)
+    x[2] = numpy.nan
+    with numpy.errstate(all="ignore"):
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check(lambda xp: xp.median(xp.asarray(x), axis=1), rtol=1e-14)
+            check(lambda xp: xp.nanmedian(xp.asarray(x), axis=1), rtol=1e-14)
+            check(lambda xp: xp.nanmedian(xp.asarray(x[:, :3])), rtol=1e-14)
+            check(lambda xp: xp.nanpercentile(xp.asarray(x), 75, axis=1), rtol=1e-14)
+            check(lambda xp: xp.nanquantile(xp.asarray(x), 0.1, axis=0), rtol=1e-14)
+    raises_like(lambda xp: xp.quantile(xp.asarray(x), 1.5), ValueError, "range")
