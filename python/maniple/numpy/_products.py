@@ -1,0 +1,339 @@
+"""Products: matmul/dot over the C distributed matrix product, and the
+contractions built on it (tensordot, inner, einsum), plus outer, kron,
+diagonal and trace."""
+import builtins
+import string
+
+import numpy as _np
+
+from maniple import _core
+
+from ._creation import arange, asarray, empty
+from ._functions import _axis, sum as _sum
+from ._ndarray import ndarray, _assign, _flat, _scalar
+
+
+def _promote(a, b):
+    dt = str(_np.result_type(_np.dtype(a._dtype), _np.dtype(b._dtype)))
+    return a.astype(dt, copy=False), b.astype(dt, copy=False), dt
+
+
+def _with_out(r, out):
+    if out is None:
+        return r
+    if tuple(out.shape) != tuple(_np.shape(r)):
+        raise ValueError(f"output array has shape {out.shape}, the result has shape {_np.shape(r)}")
+    _assign(out._materialize(), r)
+    return out
+
+
+def _mm2(a, b, dt):
+    """1-d/2-d operands through the C product."""
+    shape = (a.shape[0],) * (a.ndim == 2) + (b.shape[-1],) * (b.ndim == 2)
+    r = empty(shape, dt)
+    _core.matmul(a._materialize(), b._materialize(), r._arr)
+    return r
+
+
+def matmul(a, b, out=None):
+    a, b = asarray(a), asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with "
+                         "signature (n?,k),(k,m?)->(n?,m?) requires 1)")
+    if a.shape[-1] != b.shape[-2 if b.ndim > 1 else 0]:
+        k2 = b.shape[-2 if b.ndim > 1 else 0]
+        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                         f"(n?,k),(k,m?)->(n?,m?) (size {k2} is different from {a.shape[-1]})")
+    a, b, dt = _promote(a, b)
+    if a.ndim <= 2 and b.ndim <= 2:
+        r = _mm2(a, b, dt)
+        return _with_out(r[()] if r.ndim == 0 else r, out)
+    # stacks of matrices: one distributed product per broadcast batch index
+    a2 = a if a.ndim > 1 else a[None, :]
+    b2 = b if b.ndim > 1 else b[:, None]
+    batch = _np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    shape = tuple(batch) + (a2.shape[-2], b2.shape[-1])
+    r = empty(shape, dt)
+    for idx in _np.ndindex(*batch):
+        ia = tuple(i if s > 1 else 0 for i, s in zip(idx[len(idx) - (a2.ndim - 2):], a2.shape[:-2]))
+        ib = tuple(i if s > 1 else 0 for i, s in zip(idx[len(idx) - (b2.ndim - 2):], b2.shape[:-2]))
+        blk = r[idx] if idx else r
+        _core.matmul(a2[ia]._materialize() if ia else a2._materialize(),
+                     b2[ib]._materialize() if ib else b2._materialize(), blk._materialize())
+    if a.ndim == 1:
+        r = r[..., 0, :]
+    if b.ndim == 1:
+        r = r[..., 0]
+    return _with_out(r, out)
+
+
+def dot(a, b, out=None):
+    a, b = asarray(a), asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return _with_out(a * b, out)
+    if a.ndim <= 2 and b.ndim <= 2:
+        if a.shape[-1] != b.shape[0]:
+            raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim {a.ndim - 1}) != "
+                             f"{b.shape[0]} (dim 0)")
+        return matmul(a, b, out)
+    if b.ndim == 1:
+        r = tensordot(a, b, axes=([-1], [0]))
+        return _with_out(r[()] if r.ndim == 0 else r, out)
+    return _with_out(tensordot(a, b, axes=([-1], [-2])), out)
+
+
+def vdot(a, b):
+    a, b = asarray(a), asarray(b)
+    if a.size != b.size:
+        raise ValueError("cannot reshape array of size %d into shape (%d,)" % (b.size, a.size))
+    return dot(_flat(a), _flat(b))
+
+
+def inner(a, b):
+    a, b = asarray(a), asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim {a.ndim - 1}) != "
+                         f"{b.shape[-1]} (dim {b.ndim - 1})")
+    r = tensordot(a, b, axes=([-1], [-1]))
+    return r[()] if r.ndim == 0 else r
+
+
+def outer(a, b, out=None):
+    a, b = asarray(a), asarray(b)
+    a = _flat(a)
+    b = _flat(b)
+    return _with_out((a[:, None] * b[None, :]).copy(), out)
+
+
+def tensordot(a, b, axes=2):
+    from ._manipulation import transpose
+    a, b = asarray(a), asarray(b)
+    if isinstance(axes, (int, _np.integer)):
+        n = int(axes)
+        if n < 0 or n > a.ndim or n > b.ndim:
+            raise ValueError("tensordot: axes out of range")
+        ax_a, ax_b = list(range(a.ndim - n, a.ndim)), list(range(n))
+    else:
+        ax_a, ax_b = axes
+        ax_a = [ax_a] if isinstance(ax_a, (int, _np.integer)) else list(ax_a)
+        ax_b = [ax_b] if isinstance(ax_b, (int, _np.integer)) else list(ax_b)
+    if len(ax_a) != len(ax_b):
+        raise ValueError("shape-mismatch for sum")
+    ax_a = [_axis(x, a.ndim) for x in ax_a]
+    ax_b = [_axis(x, b.ndim) for x in ax_b]
+    for x, y in zip(ax_a, ax_b):
+        if a.shape[x] != b.shape[y]:
+            raise ValueError("shape-mismatch for sum")
+    free_a = [d for d in range(a.ndim) if d not in ax_a]
+    free_b = [d for d in range(b.ndim) if d not in ax_b]
+    M = int(_np.prod([a.shape[d] for d in free_a]))
+    N = int(_np.prod([b.shape[d] for d in free_b]))
+    K = int(_np.prod([a.shape[d] for d in ax_a]))
+    at = transpose(a, free_a + ax_a) if free_a + ax_a != list(range(a.ndim)) else a
+    bt = transpose(b, ax_b + free_b) if ax_b + free_b != list(range(b.ndim)) else b
+    a2 = _flat2(at, M, K)
+    b2 = _flat2(bt, K, N)
+    a2, b2, dt = _promote(a2, b2)
+    r = _mm2(a2, b2, dt)
+    shape = tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b)
+    if shape == r.shape:
+        return r
+    return ndarray(r._arr.reshape(shape))  # 0-d stays an array, as NumPy's
+
+
+def _flat2(x, m, n):
+    """x as an (m, n) matrix (a copy when the shape changes)."""
+    if x.shape == (m, n):
+        return x
+    return ndarray(x._materialize().reshape((m, n)))
+
+
+def kron(a, b):
+    a, b = asarray(a), asarray(b)
+    nd = builtins.max(a.ndim, b.ndim)
+    a = a[(None,) * (nd - a.ndim)] if a.ndim < nd else a
+    b = b[(None,) * (nd - b.ndim)] if b.ndim < nd else b
+    if nd == 0:
+        return a * b
+    ka = tuple(x for d in range(nd) for x in (slice(None), None))
+    kb = tuple(x for d in range(nd) for x in (None, slice(None)))
+    prod = a[ka] * b[kb]
+    shape = tuple(a.shape[d] * b.shape[d] for d in range(nd))
+    p = prod._materialize()
+    return ndarray(p.reshape(shape)) if prod.size else empty(shape, prod._dtype)
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    from ._manipulation import moveaxis
+    a = asarray(a)
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    x1, x2 = _axis(axis1, a.ndim), _axis(axis2, a.ndim)
+    if x1 == x2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    m = moveaxis(a, [x1, x2], [a.ndim - 2, a.ndim - 1])
+    n1, n2 = m.shape[-2], m.shape[-1]
+    k = int(offset)
+    length = builtins.max(0, builtins.min(n1 - builtins.max(-k, 0), n2 - builtins.max(k, 0)))
+    i = arange(length)
+    r0, c0 = builtins.max(-k, 0), builtins.max(k, 0)
+    if length == 0:
+        return empty(m.shape[:-2] + (0,), a._dtype)
+    return m[..., i + r0, i + c0] if (r0 or c0) else m[..., i, i]
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    d = diagonal(a, offset, axis1, axis2)
+    r = _sum(d, axis=-1, dtype=dtype)
+    return _with_out(r, out)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    x1, x2 = asarray(x1), asarray(x2)
+    return _sum(x1 * x2, axis=axis)
+
+
+def matvec(x1, x2, /):
+    x1, x2 = asarray(x1), asarray(x2)
+    return matmul(x1, x2[..., None])[..., 0]
+
+
+def vecmat(x1, x2, /):
+    x1, x2 = asarray(x1), asarray(x2)
+    return matmul(x1[..., None, :], x2)[..., 0, :]
+
+
+def matrix_transpose(x, /):
+    x = asarray(x)
+    if x.ndim < 2:
+        raise ValueError("Input array must be at least 2-dimensional")
+    from ._manipulation import swapaxes
+    return swapaxes(x, -1, -2)
+
+
+# ---- einsum ----
+def _parse(subscripts, operands):
+    s = subscripts.replace(" ", "")
+    if "->" in s:
+        ins, out = s.split("->")
+        explicit = True
+    else:
+        ins, out, explicit = s, None, False
+    terms = ins.split(",")
+    if len(terms) != len(operands):
+        raise ValueError("more operands provided to einstein sum function than specified in the subscripts "
+                         "string" if len(operands) > len(terms) else
+                         "fewer operands provided to einstein sum function than specified in the subscripts string")
+    used = set(c for c in s if c.isalpha())
+    free = [c for c in string.ascii_letters if c not in used]
+    ell_n = 0
+    for t, op in zip(terms, operands):
+        if "..." in t:
+            ell_n = builtins.max(ell_n, op.ndim - (len(t) - 3))
+    ell = "".join(free[:ell_n])
+    terms2 = []
+    for t, op in zip(terms, operands):
+        if "..." in t:
+            k = op.ndim - (len(t) - 3)
+            t = t.replace("...", ell[ell_n - k:] if k else "")
+        if len(t) != op.ndim:
+            raise ValueError(f"operand has more dimensions than subscripts given in einstein sum, but no '...' "
+                             f"ellipsis provided to broadcast the extra dimensions." if op.ndim > len(t) else
+                             f"einstein sum subscripts string contains too many subscripts for operand")
+        terms2.append(t)
+    if explicit:
+        out = out.replace("...", ell)
+    else:
+        counts = {}
+        for t in terms2:
+            for c in t:
+                counts[c] = counts.get(c, 0) + 1
+        out = ell + "".join(sorted(c for c, n in counts.items() if n == 1 and c not in ell))
+    return terms2, out
+
+
+def _take_diagonals(op, t):
+    """Repeated letters within one operand: keep their diagonal."""
+    while len(set(t)) != len(t):
+        for c in t:
+            if t.count(c) > 1:
+                i = t.index(c)
+                j = t.index(c, i + 1)
+                if op.shape[i] != op.shape[j]:
+                    raise ValueError(f"dimensions in operand for collapsing index '{c}' don't match "
+                                     f"({op.shape[i]} != {op.shape[j]})")
+                op = diagonal(op, 0, i, j)
+                t = t[:i] + t[i + 1:j] + t[j + 1:] + c
+                break
+    return op, t
+
+
+def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
+    if not isinstance(subscripts, str):
+        raise NotImplementedError("maniple.numpy: einsum with the interleaved (operand, sublist) form")
+    ops = [asarray(o) for o in operands]
+    terms, target = _parse(subscripts, ops)
+    if dtype is not None:
+        ops = [o.astype(dtype) for o in ops]
+    pairs = [_take_diagonals(o, t) for o, t in zip(ops, terms)]
+    sizes = {}
+    for o, t in pairs:
+        for c, n in zip(t, o.shape):
+            if sizes.get(c, n) != n and n != 1 and sizes.get(c) != 1:
+                raise ValueError(f"operands could not be broadcast together with remapped shapes (size {n} and "
+                                 f"{sizes[c]} for index '{c}')")
+            sizes[c] = builtins.max(sizes.get(c, n), n)
+    # two operands, a plain contraction: tensordot, then the output order
+    if len(pairs) == 2:
+        (a, ta), (b, tb) = pairs
+        common = [c for c in ta if c in tb]
+        if not (set(ta) & set(tb) & set(target)) and builtins.all(sizes[c] == a.shape[ta.index(c)] ==
+                                                                   b.shape[tb.index(c)] for c in common):
+            summed_a = [c for c in ta if c not in target and c not in tb]
+            summed_b = [c for c in tb if c not in target and c not in ta]
+            if summed_a:
+                a = _sum(a, axis=tuple(ta.index(c) for c in summed_a))
+                ta = "".join(c for c in ta if c not in summed_a)
+            if summed_b:
+                b = _sum(b, axis=tuple(tb.index(c) for c in summed_b))
+                tb = "".join(c for c in tb if c not in summed_b)
+            r = tensordot(a, b, axes=([ta.index(c) for c in common], [tb.index(c) for c in common]))
+            rt = "".join(c for c in ta if c not in common) + "".join(c for c in tb if c not in common)
+            return _with_out(_scalar0(_order(r, rt, target)), out)
+    # general: broadcast product over every letter, then sums
+    letters = "".join(dict.fromkeys(c for _, t in pairs for c in t))
+    prod = None
+    for o, t in pairs:
+        perm = sorted(range(len(t)), key=lambda i: letters.index(t[i]))
+        o = o.transpose(perm) if perm != list(range(len(t))) else o
+        ts = "".join(t[i] for i in perm)
+        key = tuple(slice(None) if c in ts else None for c in letters)
+        v = o[key] if key else o
+        prod = v if prod is None else prod * v
+    summed = [i for i, c in enumerate(letters) if c not in target]
+    r = _sum(prod, axis=tuple(summed)) if summed else prod
+    rt = "".join(c for c in letters if c in target)
+    r = _order(r, rt, target)
+    if isinstance(r, ndarray) and r._expr is not None:
+        r = r.copy()
+    return _with_out(_scalar0(r), out)
+
+
+def _scalar0(r):
+    """A full contraction gives NumPy's scalar."""
+    return r[()] if isinstance(r, ndarray) and r.ndim == 0 else r
+
+
+def _order(r, have, want):
+    if not isinstance(r, ndarray) or have == want:
+        return r
+    return r.transpose([have.index(c) for c in want])
+
+
+def einsum_path(subscripts, *operands, optimize="greedy"):
+    """A plain left-to-right path (maniple contracts pairwise as written)."""
+    n = len(operands)
+    path = ["einsum_path"] + [(0, 1)] * builtins.max(n - 1, 0)
+    return path, "  maniple.numpy: operands contracted left to right\n"

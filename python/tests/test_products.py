@@ -1,0 +1,84 @@
+"""Matrix products and contractions against NumPy, on every rank under
+mpiexec -n 1, 2, 3: matmul/dot in every combination of 1-d and 2-d and
+stacks, tensordot, inner, outer, kron, einsum, diagonal, trace."""
+import numpy
+import pytest
+
+from xp import check, data, raises_like
+
+DT = ["float64", "float32", "int64", "int32", "bool"]
+
+
+def tol(dtype):
+    return dict(rtol=2e-6, atol=1e-4) if "float32" in dtype else dict(rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("sa,sb", [((7, 5), (5, 3)), ((5,), (5, 3)), ((7, 5), (5,)), ((5,), (5,)), ((1, 4), (4, 1)),
+                                   ((2, 30), (30, 40)), ((40, 30), (30, 2)), ((3, 0), (0, 4)), ((0, 3), (3, 2)),
+                                   ((2, 3, 4), (4, 5)), ((2, 3, 4), (2, 4, 2)), ((4,), (3, 4, 2)), ((2, 1, 3, 4), (5, 4, 1))])
+@pytest.mark.parametrize("dtype", DT)
+def test_matmul(sa, sb, dtype):
+    a, b = data(sa, dtype, seed=1), data(sb, dtype, seed=2)
+    check(lambda xp: xp.matmul(xp.asarray(a), xp.asarray(b)), **tol(dtype))
+    check(lambda xp: xp.asarray(a) @ xp.asarray(b), **tol(dtype))
+
+
+@pytest.mark.parametrize("da,db", [("int32", "float32"), ("int64", "float64"), ("bool", "int32"), ("float32", "float64")])
+def test_matmul_promotes(da, db):
+    a, b = data((6, 4), da, seed=3), data((4, 3), db, seed=4)
+    check(lambda xp: xp.asarray(a) @ xp.asarray(b), **tol(da + db))
+    check(lambda xp: xp.dot(xp.asarray(a), xp.asarray(b)), **tol(da + db))
+
+
+def test_dot_vdot_inner_outer_tensordot():
+    a, b, c = data((4, 5), seed=5), data((5, 6), seed=6), data((5,), seed=7)
+    a3, b3 = data((2, 3, 4), seed=8), data((4, 3, 2), seed=9)
+    t = dict(rtol=1e-12, atol=1e-12)
+    check(lambda xp: xp.dot(xp.asarray(a), xp.asarray(b)), **t)
+    check(lambda xp: xp.dot(xp.asarray(a), 2.5), **t)
+    check(lambda xp: xp.dot(xp.asarray(a3), xp.asarray(data((3, 4, 2), seed=19))), **t)
+    check(lambda xp: xp.dot(xp.asarray(a3), xp.asarray(data((4,), seed=10))), **t)
+    check(lambda xp: xp.vdot(xp.asarray(a), xp.asarray(a)), **t)
+    check(lambda xp: xp.inner(xp.asarray(a), xp.asarray(data((3, 5), seed=11))), **t)
+    check(lambda xp: xp.inner(xp.asarray(c), xp.asarray(c)), **t)
+    check(lambda xp: xp.outer(xp.asarray(c), xp.asarray(a)), **t)
+    check(lambda xp: xp.tensordot(xp.asarray(a3), xp.asarray(b3), axes=([1, 0], [1, 2])), **t)
+    check(lambda xp: xp.tensordot(xp.asarray(a3), xp.asarray(b3), axes=1), **t)
+    check(lambda xp: xp.tensordot(xp.asarray(a), xp.asarray(a), axes=2), **t)
+    check(lambda xp: xp.asarray(a).dot(xp.asarray(c)), **t)
+    check(lambda xp: xp.vecdot(xp.asarray(a), xp.asarray(a)), **t)
+    check(lambda xp: xp.matvec(xp.asarray(a), xp.asarray(c)), **t)
+    check(lambda xp: xp.vecmat(xp.asarray(c), xp.asarray(b)), **t)
+    check(lambda xp: xp.matrix_transpose(xp.asarray(a3)))
+
+
+def test_kron_diagonal_trace():
+    a, b = data((2, 3), "int64", seed=12), data((3, 2), "int64", seed=13)
+    check(lambda xp: xp.kron(xp.asarray(a), xp.asarray(b)))
+    check(lambda xp: xp.kron(xp.asarray(a[0]), xp.asarray(b)))
+    m = data((5, 7), seed=14)
+    for k in (-6, -2, 0, 3, 7):
+        check(lambda xp: xp.diagonal(xp.asarray(m), k))
+        check(lambda xp: xp.trace(xp.asarray(m), k))
+        check(lambda xp: xp.diag(xp.asarray(m), k))
+    m3 = data((3, 4, 5), seed=15)
+    check(lambda xp: xp.diagonal(xp.asarray(m3), 1, 0, 2))
+    check(lambda xp: xp.asarray(m3).trace(axis1=1, axis2=2))
+
+
+@pytest.mark.parametrize("spec,shapes", [
+    ("ij,jk->ik", [(4, 5), (5, 3)]), ("ij,j->i", [(4, 5), (5,)]), ("i,i->", [(6,), (6,)]), ("ii->i", [(5, 5)]),
+    ("ii", [(5, 5)]), ("ij->ji", [(3, 4)]), ("ij->", [(3, 4)]), ("ij->j", [(3, 4)]), ("i,j->ij", [(3,), (4,)]),
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]), ("ij,ij->i", [(3, 4), (3, 4)]), ("...j,j", [(2, 3, 4), (4,)]),
+    ("ijk,kji", [(2, 3, 4), (4, 3, 2)]), ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]), ("ij", [(3, 4)])])
+def test_einsum(spec, shapes):
+    ops = [data(s, seed=16 + i) for i, s in enumerate(shapes)]
+    check(lambda xp: xp.einsum(spec, *[xp.asarray(o) for o in ops]), rtol=1e-12, atol=1e-12)
+
+
+def test_product_errors_on_every_rank():
+    a, b = data((4, 5)), data((4, 5))
+    raises_like(lambda xp: xp.asarray(a) @ xp.asarray(b), ValueError, "mismatch")
+    raises_like(lambda xp: xp.dot(xp.asarray(a), xp.asarray(b)), ValueError, "not aligned")
+    raises_like(lambda xp: xp.matmul(xp.asarray(a), 2.0), ValueError)
+    raises_like(lambda xp: xp.einsum("ij,jk", xp.asarray(a)), ValueError)
