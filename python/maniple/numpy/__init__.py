@@ -15,10 +15,26 @@ from . import linalg, random
 from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like, eye, full, full_like, identity,
                         linspace, load, meshgrid, ones, ones_like, save, zeros, zeros_like)
 from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, clip,
-                         count_nonzero, dot, isclose, matmul, max, mean, min, prod, ravel, reshape, sum, vdot, where)
-from ._manipulation import (atleast_1d, atleast_2d, concatenate, diag, expand_dims, flip, fliplr, flipud, hstack,
-                            pad, repeat, roll, split, squeeze, stack, swapaxes, tile, transpose, vstack)
-from ._ndarray import ndarray
+                         count_nonzero, isclose, max, mean, min, prod, ravel, reshape, std, sum, var, where)
+from ._indexing import nonzero
+from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast_3d, block, broadcast_arrays,
+                            broadcast_shapes, broadcast_to, column_stack, concatenate, delete, diag, diagflat, dsplit,
+                            dstack, expand_dims, flip, fliplr, flipud, hsplit, hstack, insert, moveaxis, pad, repeat,
+                            resize, roll, rollaxis, rot90, row_stack, split, squeeze, stack, swapaxes, tile, transpose,
+                            trim_zeros, unstack, vsplit, vstack)
+from ._ndarray import ndarray, flatiter
+from ._products import (diagonal, dot, einsum, einsum_path, inner, kron, matmul, matrix_transpose, matvec, outer,
+                        tensordot, trace, vdot, vecdot, vecmat)
+from ._reductions import (average, diff, ediff1d, gradient, nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod,
+                          nanstd, nansum, nanvar, ptp, trapezoid)
+from ._select import (argwhere, choose, compress, diag_indices, diag_indices_from, extract, fill_diagonal,
+                      flatnonzero, indices, ix_, mask_indices, place, put, put_along_axis, putmask,
+                      ravel_multi_index, select, take, take_along_axis, tri, tril, tril_indices, tril_indices_from,
+                      triu, triu_indices, triu_indices_from, unravel_index)
+from ._sorting import (argpartition, argsort, cumprod, cumsum, cumulative_prod, cumulative_sum, digitize, intersect1d,
+                       isin, lexsort, median, nancumprod, nancumsum, nanmedian, nanpercentile, nanquantile, partition,
+                       percentile, quantile, searchsorted, setdiff1d, setxor1d, sort, union1d, unique, unique_all,
+                       unique_counts, unique_inverse, unique_values)
 
 _init()
 

@@ -57,7 +57,15 @@ UFUNCS = {n: _make_unary(n) for n in _UNARY}
 UFUNCS.update({n: _make_binary(n) for n in _BINARY})
 
 
-def where(condition, x, y):
+_NOARG = object()
+
+
+def where(condition, x=_NOARG, y=_NOARG):
+    if x is _NOARG and y is _NOARG:
+        from ._indexing import nonzero
+        return nonzero(condition)
+    if x is _NOARG or y is _NOARG:
+        raise ValueError("either both or neither of x and y should be given")
     return _ternary("where", condition, x, y)
 
 
@@ -89,22 +97,37 @@ def _axis(axis, ndim):
     return axis % ndim
 
 
+def _axes(axis, ndim):
+    """Sorted, checked axes of an axis argument (None: every axis)."""
+    if axis is None:
+        return list(range(ndim))
+    axes = [_axis(x, ndim) for x in (axis if isinstance(axis, (tuple, list)) else (axis,))]
+    if len(set(axes)) != len(axes):
+        raise ValueError("duplicate value in 'axis'")
+    return sorted(axes)
+
+
 def _reduce(op, a, axis=None, dtype=None, out=None, keepdims=False):
     a = asarray(a)
     if dtype is not None:
         a = a.astype(dtype)
-    ax = _axis(axis, a.ndim)
+    if isinstance(axis, (tuple, list)) and op in ("argmin", "argmax"):
+        raise TypeError("'tuple' object cannot be interpreted as an integer")
+    axes = _axes(axis, a.ndim)
     rdt = _result_dtype(op, a._dtype)
-    if ax is None:
+    if len(axes) == a.ndim:  # every axis: one fused pass to a scalar
         v = _scalar(_core.reduce(_compile(a._node()), op), rdt)
-        if keepdims:
+        if keepdims and a.ndim:
             v = asarray(_np.full((1,) * a.ndim, v, dtype=rdt))
         return _with_out(v, out) if out is not None else v
-    shape = a.shape[:ax] + a.shape[ax + 1:]
-    r = empty(shape, rdt)
-    _core.reduce_axis(op, a._materialize(), ax, r._arr)
+    r = a
+    for ax in reversed(axes):  # one axis at a time, from the last
+        shape = r.shape[:ax] + r.shape[ax + 1:]
+        t = empty(shape, rdt)
+        _core.reduce_axis(op, r._materialize(), ax, t._arr)
+        r = t
     if keepdims:
-        r = r[(slice(None),) * ax + (None,)]
+        r = r[tuple(None if d in axes else slice(None) for d in range(a.ndim))]
     return _with_out(r, out)
 
 
@@ -147,51 +170,50 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     a = asarray(a)
     fdt = a._dtype if a._dtype in ("float32", "float64") else "float64"
     s = _reduce("sum", a.astype(dtype or fdt) if (dtype or fdt) != a._dtype else a, axis, None, None, keepdims)
-    n = a.size if axis is None else a.shape[_axis(axis, a.ndim)]
+    n = 1
+    for d in _axes(axis, a.ndim):
+        n *= a.shape[d]
     r = s / n if n else s * _np.nan
     if isinstance(r, ndarray):
         return _with_out(r.astype(dtype or fdt), out)
-    return _scalar(r, dtype or fdt)
+    return _with_out(_scalar(r, dtype or fdt), out) if out is not None else _scalar(r, dtype or fdt)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, mean=None, correction=None):
+    """Mean of squared deviations from the mean (two passes, as NumPy)."""
+    if where is not None:
+        raise NotImplementedError("maniple.numpy: var with where= is not implemented yet")
+    if correction is not None:
+        ddof = correction
+    a = asarray(a)
+    fdt = a._dtype if a._dtype in ("float32", "float64") else "float64"
+    dt = dtype or fdt
+    x = a.astype(dt) if dt != a._dtype else a
+    m = globals()["mean"](x, axis=axis, keepdims=True) if mean is None else asarray(mean)
+    d = x - m
+    ss = _reduce("sum", d * d, axis, None, None, keepdims)
+    n = 1
+    for ax in _axes(axis, a.ndim):
+        n *= a.shape[ax]
+    div = builtins.max(n - ddof, 0)
+    r = ss / div if div else ss * _np.nan
+    if isinstance(r, ndarray):
+        return _with_out(r.astype(dt), out)
+    r = _scalar(r, dt)
+    return _with_out(asarray(r), out) if out is not None else r
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, mean=None, correction=None):
+    v = var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
+    r = UFUNCS["sqrt"](v)
+    if isinstance(r, ndarray):
+        return _with_out(r.astype(v._dtype), out)
+    return _with_out(asarray(r), out) if out is not None else r
 
 
 def count_nonzero(a, axis=None):
     r = sum(asarray(a) != 0, axis=axis)
     return int(r) if axis is None else r
-
-
-# ---- products ----
-def dot(a, b, out=None):
-    a, b = asarray(a), asarray(b)
-    if a.ndim == 0 or b.ndim == 0:
-        return _with_out(a * b, out)
-    if a.ndim > 2 or b.ndim > 2 or (a.ndim == 2 and b.ndim == 2):
-        raise NotImplementedError("maniple.numpy: dot/matmul of two matrices (or of arrays with more than two "
-                                  "dimensions) is not implemented yet; matrix-vector products are")
-    if a.shape[-1] != b.shape[0]:
-        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim {a.ndim - 1}) != "
-                         f"{b.shape[0]} (dim 0)")
-    if a.ndim == 1 and b.ndim == 1:
-        p = a * b
-        return _with_out(_scalar(_core.reduce(_compile(p._node()), "sum"), p._dtype), out)
-    # matrix-vector products as a reduction of the broadcast product: the
-    # vector's pieces reach the matrix's owners through the alignment plan
-    if a.ndim == 2:
-        return _with_out(sum(a * b[None, :], axis=1), out)
-    return _with_out(sum(a[:, None] * b, axis=0), out)
-
-
-def matmul(a, b, out=None):
-    a, b = asarray(a), asarray(b)
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("matmul: Input operand does not have enough dimensions")
-    return dot(a, b, out=out)
-
-
-def vdot(a, b):
-    a, b = asarray(a), asarray(b)
-    if a.ndim != 1 or b.ndim != 1:
-        raise NotImplementedError("maniple.numpy: vdot of arrays with more than one dimension is not implemented yet")
-    return dot(a, b)
 
 
 # ---- comparisons ----

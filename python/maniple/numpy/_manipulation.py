@@ -7,7 +7,7 @@ import numpy as _np
 
 from ._creation import asarray, empty
 from ._functions import _axis
-from ._ndarray import ndarray, _assign
+from ._ndarray import ndarray, _assign, _flat, _reshaped
 
 
 def _result_dtype(arrays):
@@ -22,7 +22,7 @@ def concatenate(arrays, axis=0, out=None, dtype=None):
     if nd == 0:
         raise ValueError("zero-dimensional arrays cannot be concatenated")
     if axis is None:
-        arrays = [a.ravel() if a.ndim != 1 else a for a in arrays]
+        arrays = [_flat(a) for a in arrays]
         axis, nd = 0, 1
     ax = _axis(axis, nd)
     for i, a in enumerate(arrays):
@@ -72,14 +72,14 @@ def hstack(tup):
 
 def atleast_1d(a):
     a = asarray(a)
-    return a if a.ndim >= 1 else a.reshape(1)
+    return a if a.ndim >= 1 else _reshaped(a, (1,))
 
 
 def atleast_2d(a):
     a = asarray(a)
     if a.ndim >= 2:
         return a
-    return a.reshape(1, 1) if a.ndim == 0 else a[None, :]
+    return _reshaped(a, (1, 1)) if a.ndim == 0 else a[None, :]
 
 
 def expand_dims(a, axis):
@@ -149,7 +149,7 @@ def split(a, indices_or_sections, axis=0):
 def roll(a, shift, axis=None):
     a = asarray(a)
     if axis is None:
-        return roll(a.ravel(), shift, 0).reshape(a.shape)
+        return _reshaped(roll(_flat(a), shift, 0), a.shape)
     ax = _axis(axis, a.ndim)
     n = a.shape[ax]
     if n == 0:
@@ -220,8 +220,11 @@ def tile(a, reps):
 
 def diag(v, k=0):
     v = asarray(v)
+    if v.ndim == 2:
+        from ._products import diagonal
+        return diagonal(v, k)
     if v.ndim != 1:
-        raise NotImplementedError("maniple.numpy: diag of a 2-d array (extracting a diagonal) is not implemented yet")
+        raise ValueError("Input must be 1- or 2-d.")
     from ._creation import arange
     from ._functions import where
     n, s = v.size, builtins.abs(int(k))
@@ -231,3 +234,262 @@ def diag(v, k=0):
     if k >= 0:
         return where((c - r) == s, vp[:, None], 0).astype(v._dtype)
     return where((r - c) == s, vp[None, :], 0).astype(v._dtype)
+
+
+# ---- more shape manipulation ----
+def moveaxis(a, source, destination):
+    a = asarray(a)
+    src = [_axis(s, a.ndim) for s in (source if isinstance(source, (list, tuple)) else [source])]
+    dst = [_axis(d, a.ndim) for d in (destination if isinstance(destination, (list, tuple)) else [destination])]
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number of elements")
+    order = [n for n in range(a.ndim) if n not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return a.transpose(order) if order != list(range(a.ndim)) else a
+
+
+def rollaxis(a, axis, start=0):
+    a = asarray(a)
+    ax = _axis(axis, a.ndim)
+    if not -a.ndim <= start <= a.ndim:
+        raise _np.exceptions.AxisError(f"'start' arg requires {-a.ndim} <= start < {a.ndim + 1}, but {start} was "
+                                       "passed in")
+    start = start % (a.ndim + 1) if start < 0 else start
+    if ax < start:
+        start -= 1
+    if ax == start:
+        return a
+    order = [d for d in range(a.ndim) if d != ax]
+    order.insert(start, ax)
+    return a.transpose(order)
+
+
+def atleast_3d(*arys):
+    res = []
+    for a in arys:
+        a = asarray(a)
+        if a.ndim == 0:
+            a = _reshaped(a, (1, 1, 1))
+        elif a.ndim == 1:
+            a = a[None, :, None]
+        elif a.ndim == 2:
+            a = a[:, :, None]
+        res.append(a)
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def broadcast_shapes(*args):
+    return _np.broadcast_shapes(*args)
+
+
+def broadcast_to(array, shape, subok=False):
+    a = asarray(array)
+    shape = (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(int(s) for s in shape)
+    if a.shape == shape:
+        return a
+    try:
+        _np.broadcast_shapes(a.shape, shape)
+        if len(shape) < a.ndim:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"operands could not be broadcast together with remapped shapes [original->remapped]: "
+                         f"{a.shape} and requested shape {shape}") from None
+    return ndarray(a._materialize().broadcast_to(shape))
+
+
+def broadcast_arrays(*args, subok=False):
+    arrs = [asarray(a) for a in args]
+    shape = _np.broadcast_shapes(*[a.shape for a in arrs])
+    return tuple(broadcast_to(a, shape) for a in arrs)
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    a = asarray(ary)
+    ax = _axis(axis, a.ndim)
+    n = a.shape[ax]
+    if isinstance(indices_or_sections, (int, _np.integer)):
+        k = int(indices_or_sections)
+        if k <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        q, r = divmod(n, k)
+        sizes = [q + 1] * r + [q] * (k - r)
+        bounds = [0]
+        for s in sizes:
+            bounds.append(bounds[-1] + s)
+        return [a[(slice(None),) * ax + (slice(bounds[i], bounds[i + 1]),)] for i in range(k)]
+    return split(a, indices_or_sections, axis)
+
+
+def hsplit(ary, indices_or_sections):
+    a = asarray(ary)
+    if a.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return split(a, indices_or_sections, 1 if a.ndim > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    a = asarray(ary)
+    if a.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return split(a, indices_or_sections, 0)
+
+
+def dsplit(ary, indices_or_sections):
+    a = asarray(ary)
+    if a.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return split(a, indices_or_sections, 2)
+
+
+def dstack(tup):
+    arrs = [atleast_3d(a) for a in tup]
+    return concatenate(arrs, axis=2)
+
+
+def column_stack(tup):
+    arrs = []
+    for a in tup:
+        a = asarray(a)
+        arrs.append(a[:, None] if a.ndim < 2 else a)
+    return concatenate(arrs, axis=1)
+
+
+row_stack = vstack
+
+
+def block(arrays):
+    def depth(x):
+        return 1 + depth(x[0]) if isinstance(x, list) and x else (1 if isinstance(x, list) else 0)
+    d = depth(arrays)
+
+    def rec(x, lvl):
+        if not isinstance(x, list):
+            return asarray(x)
+        parts = [rec(e, lvl + 1) for e in x]
+        nd = builtins.max([p.ndim for p in parts] + [d])
+        parts = [p[(None,) * (nd - p.ndim)] if p.ndim < nd else p for p in parts]
+        return concatenate(parts, axis=-(d - lvl))
+    return rec(arrays, 0)
+
+
+def append(arr, values, axis=None):
+    arr = asarray(arr)
+    values = asarray(values)
+    if axis is None:
+        return concatenate([_flat(arr), _flat(values)])
+    return concatenate([arr, values], axis=axis)
+
+
+def delete(arr, obj, axis=None):
+    from ._select import compress
+    from ._creation import ones
+    arr = asarray(arr)
+    if axis is None:
+        arr, axis = _flat(arr), 0
+    ax = _axis(axis, arr.ndim)
+    n = arr.shape[ax]
+    keep = _np.ones(n, dtype=bool)
+    idx = obj if isinstance(obj, slice) else _np.asarray(obj.__array__() if isinstance(obj, ndarray) else obj)
+    if not isinstance(idx, slice) and idx.dtype == bool:
+        keep = ~idx
+    else:
+        if not isinstance(idx, slice) and idx.size and (idx.max() >= n or idx.min() < -n):
+            bad = int(idx.max()) if idx.max() >= n else int(idx.min())
+            raise IndexError(f"index {bad} is out of bounds for axis {ax} with size {n}")
+        keep[idx] = False
+    return compress(keep, arr, axis=ax)
+
+
+def insert(arr, obj, values, axis=None):
+    arr = asarray(arr)
+    if axis is None:
+        arr, axis = _flat(arr), 0
+    ax = _axis(axis, arr.ndim)
+    n = arr.shape[ax]
+    if isinstance(obj, slice):
+        obj = _np.arange(*obj.indices(n))
+    scalar = _np.ndim(obj) == 0
+    pos = _np.atleast_1d(_np.asarray(obj, dtype=_np.int64))
+    if pos.size and (pos.max() > n or pos.min() < -n):
+        bad = int(pos.max()) if pos.max() > n else int(pos.min())
+        raise IndexError(f"index {bad} is out of bounds for axis {ax} with size {n}")
+    pos = _np.where(pos < 0, pos + n, pos)
+    vals = asarray(values).astype(arr._dtype)
+    if vals.ndim < arr.ndim:
+        vals = vals[(None,) * (arr.ndim - vals.ndim)]
+    pre = (slice(None),) * ax
+    vshape = list(arr.shape)
+    if scalar:  # values' first axis becomes the inserted slabs
+        vals = moveaxis(vals, 0, ax)
+        vshape[ax] = vals.shape[ax]
+        v = broadcast_to(vals, tuple(vshape))
+        p = int(pos[0])
+        return concatenate([arr[pre + (slice(0, p),)], v, arr[pre + (slice(p, None),)]], axis=ax)
+    order = _np.argsort(pos, kind="stable")
+    vshape[ax] = pos.size
+    v = broadcast_to(vals, tuple(vshape))
+    pieces, prev = [], 0
+    for i in order:  # value i goes before element pos[i], in stable order
+        p = int(pos[i])
+        pieces.append(arr[pre + (slice(prev, p),)])
+        pieces.append(v[pre + (slice(int(i), int(i) + 1),)])
+        prev = p
+    pieces.append(arr[pre + (slice(prev, None),)])
+    return concatenate(pieces, axis=ax)
+
+
+def resize(a, new_shape):
+    from ._select import _cycle
+    a = asarray(a)
+    shape = (int(new_shape),) if isinstance(new_shape, (int, _np.integer)) else tuple(int(s) for s in new_shape)
+    n = int(_np.prod(shape))
+    if a.size == 0 or n == 0:
+        return empty(shape, a._dtype)
+    flat = _cycle(a, n, a._dtype)
+    return _reshaped(flat, shape)
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    m = asarray(m)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    a0, a1 = _axis(axes[0], m.ndim), _axis(axes[1], m.ndim)
+    if a0 == a1:
+        raise ValueError("Axes must be different.")
+    k %= 4
+    if k == 0:
+        return m[...]
+    if k == 2:
+        return flip(flip(m, a0), a1)
+    perm = list(range(m.ndim))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return flip(m, a1).transpose(perm)
+    return flip(m.transpose(perm), a1)
+
+
+def trim_zeros(filt, trim="fb", axis=None):
+    from ._indexing import nonzero
+    a = asarray(filt)
+    if a.ndim != 1:
+        raise NotImplementedError("maniple.numpy: trim_zeros of 1-d arrays only")
+    (nz,) = nonzero(a)
+    if nz.size == 0:
+        return a[:0]
+    lo = int(nz[0]) if "f" in trim.lower() else 0
+    hi = int(nz[-1]) + 1 if "b" in trim.lower() else a.size
+    return a[lo:hi]
+
+
+def unstack(x, /, *, axis=0):
+    x = asarray(x)
+    if x.ndim == 0:
+        raise ValueError("Input array must be at least 1-d.")
+    ax = _axis(axis, x.ndim)
+    return tuple(x[(slice(None),) * ax + (i,)] for i in range(x.shape[ax]))
+
+
+def diagflat(v, k=0):
+    v = asarray(v)
+    return diag(_flat(v), k)

@@ -1,0 +1,266 @@
+"""Reductions beyond the basic ones: NaN-ignoring variants, average, ptp,
+and differences (diff, ediff1d, gradient, trapezoid), all as fused
+expressions over the C reductions."""
+import builtins
+
+import numpy as _np
+
+from ._creation import asarray, full
+from ._functions import (UFUNCS as _U, _axes, _axis, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
+                         mean as _mean, min as _min, prod as _prod, sum as _sum, var as _var, where as _where)
+from ._ndarray import ndarray, _flat, _scalar
+
+
+def _is_float(a):
+    return a._dtype in ("float32", "float64")
+
+
+def _nan_to(a, value):
+    return _where(_U["isnan"](a), value, a).astype(a._dtype) if _is_float(a) else a
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+    a = asarray(a)
+    return _sum(_nan_to(a, 0), axis, dtype, out, keepdims)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+    a = asarray(a)
+    return _prod(_nan_to(a, 1), axis, dtype, out, keepdims)
+
+
+def _all_nan_warn(name):
+    import warnings
+    warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False):
+    a = asarray(a)
+    if not _is_float(a):
+        return _max(a, axis, out, keepdims)
+    r = _max(_nan_to(a, -_np.inf), axis, None, keepdims)
+    allnan = _U["logical_not"](_U["logical_not"](_U["isnan"](a)).any(axis=axis, keepdims=keepdims)) \
+        if axis is not None else not bool((~_U["isnan"](a)).any())
+    if isinstance(r, ndarray):
+        r = _where(allnan, _np.nan, r).astype(a._dtype)
+    elif allnan:
+        _all_nan_warn("nanmax")
+        r = _scalar(_np.nan, a._dtype)
+    return _with_out(r, out)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False):
+    a = asarray(a)
+    if not _is_float(a):
+        return _min(a, axis, out, keepdims)
+    r = _min(_nan_to(a, _np.inf), axis, None, keepdims)
+    allnan = _U["logical_not"](_U["logical_not"](_U["isnan"](a)).any(axis=axis, keepdims=keepdims)) \
+        if axis is not None else not bool((~_U["isnan"](a)).any())
+    if isinstance(r, ndarray):
+        r = _where(allnan, _np.nan, r).astype(a._dtype)
+    elif allnan:
+        _all_nan_warn("nanmin")
+        r = _scalar(_np.nan, a._dtype)
+    return _with_out(r, out)
+
+
+def _nan_arg(a, axis, fill, fn, name):
+    a = asarray(a)
+    if not _is_float(a):
+        return fn(a, axis)
+    nan = _U["isnan"](a)
+    if (axis is None and bool(nan.all())) or (axis is not None and bool(nan.all(axis=axis).any())):
+        raise ValueError("All-NaN slice encountered")
+    return fn(_where(nan, fill, a).astype(a._dtype), axis)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    return _with_out(_nan_arg(a, axis, -_np.inf, _argmax, "nanargmax"), out)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    return _with_out(_nan_arg(a, axis, _np.inf, _argmin, "nanargmin"), out)
+
+
+def _count(a, axis, keepdims):
+    return _sum(_U["logical_not"](_U["isnan"](a)), axis, None, None, keepdims)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+    a = asarray(a)
+    if not _is_float(a):
+        return _mean(a, axis, dtype, out, keepdims)
+    fdt = dtype or a._dtype
+    s = _sum(_nan_to(a, 0).astype(fdt), axis, None, None, keepdims)
+    n = _count(a, axis, keepdims)
+    r = s / n
+    if isinstance(r, ndarray):
+        return _with_out(r.astype(fdt), out)
+    return _with_out(_scalar(r, fdt), out) if out is not None else _scalar(r, fdt)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
+    a = asarray(a)
+    if not _is_float(a):
+        return _var(a, axis, dtype, out, ddof, keepdims)
+    if correction is not None:
+        ddof = correction
+    fdt = dtype or a._dtype
+    x = a.astype(fdt) if fdt != a._dtype else a
+    m = nanmean(x, axis, keepdims=True)
+    d = _nan_to(x - m, 0)
+    ss = _sum(d * d, axis, None, None, keepdims)
+    n = _count(a, axis, keepdims)
+    div = n - ddof
+    r = _where(div > 0, ss / _where(div > 0, div, 1), _np.nan) if isinstance(div, ndarray) else \
+        (ss / div if div > 0 else _np.nan)
+    if isinstance(r, ndarray):
+        return _with_out(r.astype(fdt), out)
+    return _with_out(_scalar(r, fdt), out) if out is not None else _scalar(r, fdt)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
+    v = nanvar(a, axis, dtype, None, ddof, keepdims, correction=correction)
+    r = _U["sqrt"](v)
+    if isinstance(r, ndarray):
+        return _with_out(r.astype(v._dtype), out)
+    return r
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    a = asarray(a)
+    r = _max(a, axis, None, keepdims) - _min(a, axis, None, keepdims)
+    if isinstance(r, ndarray) and r._expr is not None:
+        r = r.copy()
+    return _with_out(r, out)
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    a = asarray(a)
+    if weights is None:
+        r = _mean(a, axis, keepdims=keepdims)
+        if not returned:
+            return r
+        rdt = r._dtype if isinstance(r, ndarray) else _np.asarray(r).dtype.name
+        scl = a.size / builtins.max(_np.size(r), 1)
+        return r, (full(r.shape, scl, rdt) if isinstance(r, ndarray) else _scalar(scl, rdt))
+    w = asarray(weights)
+    if w.shape != a.shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        if w.ndim != 1:
+            raise TypeError("1D weights expected when shapes of a and weights differ.")
+        ax = _axis(axis, a.ndim)
+        if w.shape[0] != a.shape[ax]:
+            raise ValueError("Length of weights not compatible with specified axis.")
+        w = w[tuple(slice(None) if d == ax else None for d in range(a.ndim))]
+    dt = _np.result_type(_np.dtype(a._dtype), _np.dtype(w._dtype), _np.float64 if a._dtype in
+                         ("bool", "int32", "int64") else _np.dtype(a._dtype)).name
+    ws = _sum((w + a * 0).astype(dt) if w.shape != a.shape else w.astype(dt), axis, None, None, keepdims)
+    if (isinstance(ws, ndarray) and bool((ws == 0).any())) or (not isinstance(ws, ndarray) and ws == 0):
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    r = _sum((a * w).astype(dt), axis, None, None, keepdims) / ws
+    if isinstance(r, ndarray):
+        r = r.astype(dt)
+    else:
+        r = _scalar(r, dt)
+    return (r, ws) if returned else r
+
+
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    from ._manipulation import concatenate
+    a = asarray(a)
+    if n == 0:
+        return a
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    if a.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    ax = _axis(axis, a.ndim)
+    def edge(v):  # scalars become one slab along the axis
+        v = asarray(v)
+        if v.ndim == 0:
+            shape = list(a.shape)
+            shape[ax] = 1
+            return full(tuple(shape), v.item(), v._dtype)
+        return v
+    if prepend is not None or append is not None:
+        seq = ([edge(prepend)] if prepend is not None else []) + [a] + ([edge(append)] if append is not None else [])
+        a = concatenate(seq, axis=ax)
+    pre = (slice(None),) * ax
+    for _ in range(n):
+        if a._dtype == "bool":
+            a = (a[pre + (slice(1, None),)] != a[pre + (slice(None, -1),)]).copy()
+        else:
+            a = (a[pre + (slice(1, None),)] - a[pre + (slice(None, -1),)]).copy()
+    return a
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    from ._manipulation import concatenate
+    a = asarray(ary)
+    a = _flat(a)
+    d = (a[1:] - a[:-1]).copy() if a.size else a
+    parts = []
+    if to_begin is not None:
+        parts.append(_flat(asarray(to_begin)).astype(a._dtype))
+    parts.append(d)
+    if to_end is not None:
+        parts.append(_flat(asarray(to_end)).astype(a._dtype))
+    return concatenate(parts) if len(parts) > 1 else d
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """Second-order central differences inside, first- or second-order
+    one-sided at the edges, for uniform spacings (scalars)."""
+    from ._manipulation import concatenate
+    f = asarray(f)
+    axes = _axes(axis, f.ndim)
+    if len(varargs) == 0:
+        h = [1.0] * len(axes)
+    elif len(varargs) == 1 and _np.ndim(varargs[0]) == 0:
+        h = [float(varargs[0])] * len(axes)
+    elif len(varargs) == len(axes) and builtins.all(_np.ndim(v) == 0 for v in varargs):
+        h = [float(v) for v in varargs]
+    else:
+        raise NotImplementedError("maniple.numpy: gradient with coordinate arrays is not implemented yet")
+    if edge_order not in (1, 2):
+        raise ValueError("'edge_order' greater than 2 not supported")
+    fdt = f._dtype if _is_float(f) else "float64"
+    out = []
+    for ax, dx in zip(axes, h):
+        n = f.shape[ax]
+        if n < edge_order + 1:
+            raise ValueError("Shape of array too small to calculate a numerical gradient, at least (edge_order + 1) "
+                             "elements are required.")
+        pre = (slice(None),) * ax
+        x = f.astype(fdt) if fdt != f._dtype else f
+
+        def s(a, b):
+            return x[pre + (slice(a, b),)]
+        mid = (s(2, None) - s(None, -2)) / (2.0 * dx)
+        if edge_order == 1:
+            first = (s(1, 2) - s(0, 1)) / dx
+            last = (s(n - 1, n) - s(n - 2, n - 1)) / dx
+        else:
+            first = (-1.5 * s(0, 1) + 2.0 * s(1, 2) - 0.5 * s(2, 3)) / dx
+            last = (0.5 * s(n - 3, n - 2) - 2.0 * s(n - 2, n - 1) + 1.5 * s(n - 1, n)) / dx
+        g = concatenate([first.astype(fdt), mid.astype(fdt), last.astype(fdt)], axis=ax)
+        out.append(g)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    y = asarray(y)
+    ax = _axis(axis, y.ndim)
+    pre = (slice(None),) * ax
+    a, b = y[pre + (slice(1, None),)], y[pre + (slice(None, -1),)]
+    if x is None:
+        return _sum((a + b) * (dx / 2.0), axis=ax)
+    x = asarray(x)
+    if x.ndim == 1:
+        d = x[1:] - x[:-1]
+        d = d[tuple(slice(None) if i == ax else None for i in range(y.ndim))]
+    else:
+        d = x[pre + (slice(1, None),)] - x[pre + (slice(None, -1),)]
+    return _sum(d * (a + b) / 2.0, axis=ax)

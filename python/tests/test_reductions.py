@@ -1,0 +1,101 @@
+"""Reductions with axis (int or tuple), keepdims and out, statistics and
+differences, against NumPy, on every rank under mpiexec -n 1, 2, 3."""
+import warnings
+
+import numpy
+import pytest
+
+from xp import SHAPES, check, data, raises_like
+
+
+def tol(dtype):
+    return dict(rtol=1e-5, atol=1e-5) if dtype == "float32" else dict(rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("shape", [s for s in SHAPES if 0 not in s])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int32", "bool"])
+@pytest.mark.parametrize("fn", ["sum", "prod", "min", "max", "mean", "std", "var", "any", "all", "ptp"])
+def test_reductions_every_axis(shape, dtype, fn):
+    x = data(shape, dtype, seed=1)
+    if fn == "prod":
+        x = x % 3 if dtype != "bool" else x
+    if fn == "ptp" and dtype == "bool":
+        return  # NumPy refuses subtract on bools
+    nd = len(shape)
+    axes = [None] + list(range(-nd, nd)) + ([(0, nd - 1)] if nd > 1 else [])
+    for axis in axes:
+        for keepdims in (False, True):
+            check(lambda xp: getattr(xp, fn)(xp.asarray(x), axis=axis, keepdims=keepdims), **tol(dtype))
+
+
+def test_reduction_out_and_methods():
+    x = data((6, 4), seed=2)
+
+    def run(xp):
+        o = xp.zeros(4)
+        xp.sum(xp.asarray(x), axis=0, out=o)
+        o2 = xp.zeros((6, 1), dtype="float32")
+        xp.max(xp.asarray(x), axis=1, keepdims=True, out=o2)
+        a = xp.asarray(x)
+        return o, o2, a.std(ddof=1), a.var(axis=0, ddof=2), a.mean(axis=(0, 1)), a.argmax(axis=1)
+    check(run, rtol=1e-12)
+
+
+def test_ddof_and_correction():
+    x = data((7, 3), seed=3)
+    check(lambda xp: xp.var(xp.asarray(x), axis=0, ddof=1), rtol=1e-12)
+    check(lambda xp: xp.std(xp.asarray(x), correction=1), rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn", ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanstd", "nanvar", "nanargmax",
+                                "nanargmin"])
+def test_nan_reductions(fn):
+    x = data((6, 5), seed=4, nan=True)  # column 0 is all NaN
+    for axis in ((None, 1) if "arg" in fn else (None, 0, 1)):
+        check(lambda xp: getattr(xp, fn)(xp.asarray(x), axis=axis), rtol=1e-12)
+    check(lambda xp: getattr(xp, fn)(xp.asarray(data((6,), "int64", seed=5))), rtol=1e-12)
+    if fn in ("nanmax", "nanmin"):
+        y = x.copy()
+        y[:, 1] = numpy.nan
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check(lambda xp: getattr(xp, fn)(xp.asarray(y), axis=0))
+
+
+def test_nanargmax_all_nan_raises():
+    y = numpy.full((3,), numpy.nan)
+    raises_like(lambda xp: xp.nanargmax(xp.asarray(y)), ValueError, "All-NaN")
+
+
+def test_average():
+    x, w = data((4, 5), seed=6), numpy.abs(data((4, 5), seed=7)) + 1
+    check(lambda xp: xp.average(xp.asarray(x)), rtol=1e-12)
+    check(lambda xp: xp.average(xp.asarray(x), axis=1, weights=xp.asarray(w)), rtol=1e-12)
+    check(lambda xp: xp.average(xp.asarray(x), axis=0, weights=xp.asarray(w[:, 0])), rtol=1e-12)
+    check(lambda xp: xp.average(xp.asarray(x), weights=xp.asarray(w), returned=True), rtol=1e-12)
+    check(lambda xp: xp.average(xp.asarray(data((4,), "int64")), returned=True), rtol=1e-12)
+    raises_like(lambda xp: xp.average(xp.asarray(x), weights=xp.zeros((4, 5))), ZeroDivisionError)
+
+
+@pytest.mark.parametrize("shape", [(2,), (9,), (6, 7)])
+def test_diff_gradient_trapezoid(shape):
+    x = data(shape, seed=8)
+    for n in (1, 2):
+        check(lambda xp: xp.diff(xp.asarray(x), n=n), rtol=1e-12)
+    check(lambda xp: xp.diff(xp.asarray(x), axis=0, prepend=0.5, append=xp.asarray(x)[-1:] if len(shape) > 1 else 3.0))
+    check(lambda xp: xp.diff(xp.asarray(data(shape, "bool", seed=9))))
+    check(lambda xp: xp.ediff1d(xp.asarray(x), to_begin=[-1.0], to_end=9.0))
+    if shape[-1] > 2:
+        for eo in (1, 2):
+            check(lambda xp: xp.gradient(xp.asarray(x), 0.5, edge_order=eo), rtol=1e-12)
+    check(lambda xp: xp.trapezoid(xp.asarray(x)), rtol=1e-12)
+    check(lambda xp: xp.trapezoid(xp.asarray(x), dx=0.25, axis=0), rtol=1e-12)
+    check(lambda xp: xp.trapezoid(xp.asarray(x), x=xp.asarray(numpy.arange(shape[-1]) ** 2.0)), rtol=1e-12)
+
+
+def test_reduction_errors_on_every_rank():
+    x = data((3, 4))
+    raises_like(lambda xp: xp.sum(xp.asarray(x), axis=2), numpy.exceptions.AxisError)
+    raises_like(lambda xp: xp.sum(xp.asarray(x), axis=(0, 0)), ValueError, "duplicate")
+    raises_like(lambda xp: xp.max(xp.zeros((0, 3)), axis=0), ValueError)
+    raises_like(lambda xp: xp.diff(xp.asarray(x), n=-1), ValueError)
