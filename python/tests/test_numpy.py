@@ -342,3 +342,14 @@ def test_repeat_tile_diag():
     for k in (0, 1, -2):
         numpy.testing.assert_array_equal(A(np.diag(np.asarray(v), k)), numpy.diag(v, k))
     numpy.testing.assert_array_equal(A(np.diag(np.asarray([1, 2], dtype="int32"))), numpy.diag([1, 2]).astype("int32"))
+
+
+def test_matrix_transpose_is_a_view():
+    x = numpy.arange(24.0).reshape(2, 3, 4)
+    a = np.asarray(x)
+    t = np.matrix_transpose(a)
+    numpy.testing.assert_array_equal(A(t), numpy.matrix_transpose(x))
+    t[0, 0, 0] = -1.0  # writes through, as NumPy's view does
+    assert a[0, 0, 0] == -1.0
+    with pytest.raises(ValueError, match="at least 2-dimensional"):
+        np.matrix_transpose(np.arange(3))

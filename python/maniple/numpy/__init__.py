@@ -17,7 +17,8 @@ from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like,
 from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, clip,
                          count_nonzero, dot, isclose, matmul, max, mean, min, prod, ravel, reshape, sum, vdot, where)
 from ._manipulation import (atleast_1d, atleast_2d, concatenate, diag, expand_dims, flip, fliplr, flipud, hstack,
-                            pad, repeat, roll, split, squeeze, stack, swapaxes, tile, transpose, vstack)
+                            matrix_transpose, pad, repeat, roll, split, squeeze, stack, swapaxes, tile, transpose,
+                            vstack)
 from ._ndarray import ndarray
 
 _init()
