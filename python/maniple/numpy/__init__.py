@@ -11,7 +11,7 @@ import numpy as _np
 
 from maniple import init as _init
 
-from . import linalg, random
+from . import fft, linalg, random
 from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like, eye, full, full_like, identity,
                         linspace, load, meshgrid, ones, ones_like, save, zeros, zeros_like)
 from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, clip,
@@ -38,10 +38,15 @@ dtype = _np.dtype
 newaxis = None
 pi, e, inf, nan = _np.pi, _np.e, _np.inf, _np.nan
 
+# announced fallbacks for the NumPy names not defined above
+from . import _fallback  # noqa: E402
+_fallback.install(globals())
+
 
 def __getattr__(name):
-    """A NumPy name maniple.numpy lacks is an AttributeError saying so,
-    never a silent fallback to NumPy on a gathered copy."""
+    """A NumPy name maniple.numpy lacks (not even as an announced fallback)
+    is an AttributeError saying so, never a silent fallback to NumPy on a
+    gathered copy."""
     if hasattr(_np, name):
         raise AttributeError(f"maniple.numpy does not implement numpy.{name} yet; see "
                              "`python -m maniple.numpy.coverage` for what is implemented")

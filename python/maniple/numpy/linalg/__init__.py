@@ -1,7 +1,10 @@
 """maniple.numpy.linalg: what is implemented so far (vector and Frobenius
-norms); other names are missing and NumPy's protocols raise for them."""
+norms); multi_dot, matrix_power, outer, ... are announced fallbacks (see
+maniple.numpy._fallback); other names are missing and NumPy's protocols
+raise for them."""
 import numpy as _np
 
+from .. import _fallback
 from .._creation import asarray
 from .._functions import UFUNCS as _U, max as _max, sum as _sum
 
@@ -24,3 +27,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     if ord == 1:
         return _sum(_U["absolute"](x))
     raise NotImplementedError(f"maniple.numpy.linalg.norm: ord={ord!r} is not implemented yet")
+
+
+_fallback.install(globals(), "linalg")
+del _fallback
