@@ -4,6 +4,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <maniple/maniple.h>
+#include <stdio.h>
 #include <string.h>
 
 static mn_ctx *g_ctx = NULL;
@@ -262,6 +263,118 @@ static PyObject *Array_allgather(ArrayObject *self, PyObject *unused) {
   return b;
 }
 
+/* ---- transfers through a root rank (computations gathered to one rank) ---- */
+#define MN_CHUNK (1 << 30) /* MPI counts are ints */
+
+static int root_ok(int root) {
+  if (root >= 0 && root < mn_ctx_size(g_ctx)) return 1;
+  /* root is the same argument on every rank (SPMD): all raise here */
+  PyErr_Format(PyExc_ValueError, "root rank %d outside [0, %d)", root, mn_ctx_size(g_ctx));
+  return 0;
+}
+
+static int bcast_raw(void *buf, int64_t n, int root) {
+  int rc = MPI_SUCCESS;
+  Py_BEGIN_ALLOW_THREADS
+  for (int64_t off = 0; off < n && rc == MPI_SUCCESS; off += MN_CHUNK) {
+    int len = (int)(n - off < MN_CHUNK ? n - off : MN_CHUNK);
+    rc = MPI_Bcast((char *)buf + off, len, MPI_BYTE, root, mn_ctx_comm(g_ctx));
+  }
+  Py_END_ALLOW_THREADS
+  if (rc != MPI_SUCCESS) PyErr_Format(PyExc_RuntimeError, "MPI_Bcast failed (error %d)", rc);
+  return rc == MPI_SUCCESS;
+}
+
+/* Root checked something only it holds (its buffer); ok = 0 there means a
+ * Python exception is set. Every rank learns the outcome and raises the
+ * root's exception type and message, so no rank is left in a collective.
+ * *n carries one number from root along (a length). */
+static int agree_with_root(int root, int ok, int64_t *n) {
+  static PyObject **const kinds[] = {&PyExc_TypeError, &PyExc_ValueError, &PyExc_MemoryError, &PyExc_BufferError,
+                                     &PyExc_OverflowError, &PyExc_RuntimeError};
+  const int nkinds = (int)(sizeof kinds / sizeof kinds[0]);
+  struct { int64_t kind, n; char text[496]; } h;
+  memset(&h, 0, sizeof h);
+  int me = mn_ctx_rank(g_ctx) == root;
+  if (me) {
+    h.n = n ? *n : 0;
+    if (!ok) {
+      PyObject *t, *v, *tb;
+      h.kind = nkinds; /* RuntimeError unless one of the kinds matches */
+      for (int k = nkinds - 1; k >= 0; k--)
+        if (PyErr_ExceptionMatches(*kinds[k])) h.kind = k + 1;
+      PyErr_Fetch(&t, &v, &tb);
+      PyErr_NormalizeException(&t, &v, &tb);
+      PyObject *s = v ? PyObject_Str(v) : NULL;
+      const char *u = s ? PyUnicode_AsUTF8(s) : NULL;
+      if (!u) PyErr_Clear();
+      snprintf(h.text, sizeof h.text, "%s", u ? u : "error on the root rank");
+      Py_XDECREF(s);
+      PyErr_Restore(t, v, tb); /* root keeps its own exception */
+    }
+  }
+  if (!bcast_raw(&h, (int64_t)sizeof h, root)) return 0;
+  if (n) *n = h.n;
+  if (!h.kind) return 1;
+  if (!me) PyErr_SetString(*kinds[h.kind - 1], h.text);
+  return 0;
+}
+
+/* every rank's allocation succeeded, or all raise MemoryError */
+static int agree_alloc(int ok) {
+  int all = ok, rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, mn_ctx_comm(g_ctx));
+  Py_END_ALLOW_THREADS
+  if (rc != MPI_SUCCESS) { PyErr_Format(PyExc_RuntimeError, "MPI_Allreduce failed (error %d)", rc); return 0; }
+  if (all) return 1;
+  if (!PyErr_Occurred()) PyErr_SetString(PyExc_MemoryError, "cannot allocate the broadcast buffer on some rank");
+  return 0;
+}
+
+static PyObject *Array_gather_root(ArrayObject *self, PyObject *args) {
+  int root = 0;
+  if (!PyArg_ParseTuple(args, "|i", &root) || !root_ok(root)) return NULL;
+  Py_ssize_t bytes = (Py_ssize_t)(mn_array_size(self->a) * (int64_t)mn_dtype_size(mn_array_dtype(self->a)));
+  PyObject *b = NULL;
+  int me = mn_ctx_rank(g_ctx) == root;
+  if (me) b = PyBytes_FromStringAndSize(NULL, bytes);
+  if (!agree_with_root(root, !me || b, NULL)) return NULL;
+  int rc;
+  char *buf = me ? PyBytes_AS_STRING(b) : NULL;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_gather(self->a, root, buf);
+  Py_END_ALLOW_THREADS
+  if (rc) { Py_XDECREF(b); return raise_mn(rc); }
+  if (me) return b;
+  Py_RETURN_NONE;
+}
+
+static PyObject *Array_scatter_root(ArrayObject *self, PyObject *args) {
+  PyObject *obj;
+  int root = 0;
+  if (!PyArg_ParseTuple(args, "O|i", &obj, &root) || !root_ok(root)) return NULL;
+  int me = mn_ctx_rank(g_ctx) == root, ok = 1;
+  Py_buffer view = {0};
+  if (me) { /* only root's buffer is read; others' argument is ignored */
+    int64_t need = mn_array_size(self->a) * (int64_t)mn_dtype_size(mn_array_dtype(self->a));
+    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS) < 0) ok = 0;
+    else if (view.len != need) {
+      PyErr_Format(PyExc_ValueError, "buffer holds %zd bytes, the array needs %lld", view.len, (long long)need);
+      PyBuffer_Release(&view);
+      ok = 0;
+    }
+  }
+  if (!agree_with_root(root, ok, NULL)) return NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_scatter(self->a, root, me ? view.buf : NULL);
+  Py_END_ALLOW_THREADS
+  if (me) PyBuffer_Release(&view);
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
 static PyObject *Array_set_global(ArrayObject *self, PyObject *obj) {
   Py_buffer view;
   if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS) < 0) return NULL;
@@ -354,6 +467,9 @@ static PyMethodDef Array_methods[] = {
   {"broadcast_to", (PyCFunction)Array_broadcast_to, METH_O, "View broadcast to a shape (read only by contract)."},
   {"reshape", (PyCFunction)Array_reshape, METH_O, "A new Array of another shape, same C-order elements."},
   {"allgather", (PyCFunction)Array_allgather, METH_NOARGS, "Whole array as C-order bytes on every rank."},
+  {"gather_root", (PyCFunction)Array_gather_root, METH_VARARGS, "gather_root(root=0): C-order bytes on root, None elsewhere."},
+  {"scatter_root", (PyCFunction)Array_scatter_root, METH_VARARGS,
+   "scatter_root(buffer_or_None, root=0): fill from root's whole C-order buffer."},
   {"set_global", (PyCFunction)Array_set_global, METH_O, "Fill from a C-order buffer every rank holds in full."},
   {"fill", (PyCFunction)Array_fill, METH_O, "Fill with a scalar."},
   {"arange", (PyCFunction)Array_arange, METH_VARARGS, "a.flat[k] = start + k*step."},
@@ -636,6 +752,36 @@ static PyObject *py_matmul(PyObject *m, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* bcast(bytes_or_None, root=0): root's bytes on every rank */
+static PyObject *py_bcast(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *obj;
+  int root = 0;
+  if (!PyArg_ParseTuple(args, "O|i", &obj, &root)) return NULL;
+  if (!need_ctx() || !root_ok(root)) return NULL;
+  int me = mn_ctx_rank(g_ctx) == root;
+  PyObject *out = NULL;
+  int64_t n = 0;
+  if (me) {
+    if (PyBytes_Check(obj)) {
+      Py_INCREF(obj);
+      out = obj;
+    } else {
+      Py_buffer view;
+      if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS) == 0) {
+        out = PyBytes_FromStringAndSize(view.buf, view.len);
+        PyBuffer_Release(&view);
+      }
+    }
+    if (out) n = PyBytes_GET_SIZE(out);
+  }
+  if (!agree_with_root(root, !me || out, &n)) return NULL;
+  if (!me) out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
+  if (!agree_alloc(out != NULL)) { Py_XDECREF(out); return NULL; }
+  if (!bcast_raw(PyBytes_AS_STRING(out), n, root)) { Py_DECREF(out); return NULL; }
+  return out;
+}
+
 /* init(comm_f2c=None): a Fortran handle (mpi4py: comm.py2f()), else WORLD */
 static PyObject *py_init(PyObject *m, PyObject *args) {
   (void)m;
@@ -698,6 +844,7 @@ static PyMethodDef module_methods[] = {
   {"evaluate", py_evaluate, METH_VARARGS, "evaluate(program, out): fused evaluation into out."},
   {"reduce", py_reduce, METH_VARARGS, "reduce(program, op) -> scalar, same on every rank."},
   {"reduce_axis", py_reduce_axis, METH_VARARGS, "reduce_axis(op, x, axis, out)."},
+  {"bcast", py_bcast, METH_VARARGS, "bcast(bytes_or_None, root=0) -> the root's bytes on every rank."},
   {"plan_stats", py_plan_stats, METH_NOARGS, "(cached plans, hits, misses)."},
   {"take", py_take, METH_VARARGS, "take(x, idx, out): out[k] = x.flat[idx[k]]."},
   {"put", py_put, METH_VARARGS, "put(x, idx, v): x.flat[idx[k]] = v[k] (the last repeat wins)."},

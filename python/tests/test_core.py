@@ -186,3 +186,61 @@ def test_errors_are_numpy_exceptions():
     with pytest.raises(OSError, match="no_such_file"):
         _core.load_npy("/nonexistent/no_such_file.npy")
     np.testing.assert_array_equal(gathered(a), np.zeros(5))  # unchanged
+
+
+@pytest.mark.parametrize("shape", [(0,), (1,), (2,), (7, 5), (3, 0, 2), ()])
+@pytest.mark.parametrize("dtype", ["bool", "int32", "int64", "float32", "float64"])
+def test_gather_and_scatter_through_a_root(shape, dtype):
+    x = ref(shape, dtype, seed=4)
+    a = from_numpy(x)
+    for root in range(_core.size()):
+        b = a.gather_root(root)
+        if _core.rank() == root:
+            np.testing.assert_array_equal(np.frombuffer(b, dtype=dtype).reshape(shape), x)
+        else:
+            assert b is None
+        c = _core.create(shape, dtype)
+        c.scatter_root(np.ascontiguousarray(x[::-1] if x.ndim else x) if _core.rank() == root else None, root)
+        np.testing.assert_array_equal(gathered(c), x[::-1] if x.ndim else x)
+
+
+def test_scatter_into_a_view_and_gather_of_a_view():
+    base = from_numpy(np.zeros((6, 4)))
+    v = base.index([("s", 1, 6, 2), ("s", None, None, -1)])  # rows 1, 3, 5 reversed
+    vals = np.arange(12.0).reshape(3, 4)
+    v.scatter_root(vals if _core.rank() == 0 else None)
+    want = np.zeros((6, 4))
+    want[1:6:2, ::-1] = vals
+    np.testing.assert_array_equal(gathered(base), want)
+    g = v.gather_root()
+    if _core.rank() == 0:
+        np.testing.assert_array_equal(np.frombuffer(g).reshape(3, 4), vals)
+
+
+def test_bcast():
+    for root in range(_core.size()):
+        data = bytes(range(256)) * 3 if _core.rank() == root else None
+        assert _core.bcast(data, root) == bytes(range(256)) * 3
+        view = memoryview(bytearray(b"xyz")) if _core.rank() == root else None
+        assert _core.bcast(view, root) == b"xyz"
+    assert _core.bcast(b"" if _core.rank() == 0 else None) == b""
+
+
+def test_root_errors_are_raised_on_every_rank():
+    """What only root can see wrong (its buffer) raises the same exception
+    and message on every rank; nobody is left waiting."""
+    a = _core.create((4,), "float64")
+    with pytest.raises(ValueError, match="buffer holds 3 bytes, the array needs 32"):
+        a.scatter_root(b"abc" if _core.rank() == 0 else None)
+    with pytest.raises(TypeError, match="bytes-like object is required"):
+        a.scatter_root(None)
+    with pytest.raises(TypeError, match="bytes-like object is required"):
+        _core.bcast(None)
+    with pytest.raises(TypeError, match="bytes-like object is required"):
+        _core.bcast(12345 if _core.rank() == 0 else b"ignored elsewhere")
+    for bad in (-1, _core.size()):
+        with pytest.raises(ValueError, match="root rank"):
+            a.gather_root(bad)
+        with pytest.raises(ValueError, match="root rank"):
+            _core.bcast(b"x", bad)
+    assert _core.bcast(b"still in step" if _core.rank() == 0 else None) == b"still in step"

@@ -11,7 +11,7 @@ import numpy as _np
 
 from maniple import init as _init
 
-from . import linalg, random
+from . import fft, linalg, random
 from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like, eye, full, full_like, identity,
                         linspace, load, meshgrid, ones, ones_like, save, zeros, zeros_like)
 from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, clip,
@@ -19,12 +19,13 @@ from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argm
 from ._indexing import nonzero
 from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast_3d, block, broadcast_arrays,
                             broadcast_shapes, broadcast_to, column_stack, concatenate, delete, diag, diagflat, dsplit,
-                            dstack, expand_dims, flip, fliplr, flipud, hsplit, hstack, insert, moveaxis, pad, repeat,
+                            dstack, expand_dims, flip, fliplr, flipud, hsplit, hstack, insert, matrix_transpose,
+                            moveaxis, pad, repeat,
                             resize, roll, rollaxis, rot90, row_stack, split, squeeze, stack, swapaxes, tile, transpose,
                             trim_zeros, unstack, vsplit, vstack)
 from ._ndarray import ndarray, flatiter
-from ._products import (diagonal, dot, einsum, einsum_path, inner, kron, matmul, matrix_transpose, matvec, outer,
-                        tensordot, trace, vdot, vecdot, vecmat)
+from ._products import (diagonal, dot, einsum, einsum_path, inner, kron, matmul, matvec, outer, tensordot, trace,
+                        vdot, vecdot, vecmat)
 from ._reductions import (average, diff, ediff1d, gradient, nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod,
                           nanstd, nansum, nanvar, ptp, trapezoid)
 from ._select import (argwhere, choose, compress, diag_indices, diag_indices_from, extract, fill_diagonal,
@@ -53,10 +54,15 @@ dtype = _np.dtype
 newaxis = None
 pi, e, inf, nan = _np.pi, _np.e, _np.inf, _np.nan
 
+# announced fallbacks for the NumPy names not defined above
+from . import _fallback  # noqa: E402
+_fallback.install(globals())
+
 
 def __getattr__(name):
-    """A NumPy name maniple.numpy lacks is an AttributeError saying so,
-    never a silent fallback to NumPy on a gathered copy."""
+    """A NumPy name maniple.numpy lacks (not even as an announced fallback)
+    is an AttributeError saying so, never a silent fallback to NumPy on a
+    gathered copy."""
     if hasattr(_np, name):
         raise AttributeError(f"maniple.numpy does not implement numpy.{name} yet; see "
                              "`python -m maniple.numpy.coverage` for what is implemented")

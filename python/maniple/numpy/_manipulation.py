@@ -131,6 +131,14 @@ def transpose(a, axes=None):
     return asarray(a).transpose(axes)
 
 
+def matrix_transpose(x, /):
+    """The last two axes swapped (a view, as in NumPy)."""
+    x = asarray(x)
+    if x.ndim < 2:
+        raise ValueError(f"Input array must be at least 2-dimensional, but it is {x.ndim}")
+    return swapaxes(x, -1, -2)
+
+
 def split(a, indices_or_sections, axis=0):
     a = asarray(a)
     ax = _axis(axis, a.ndim)

@@ -219,12 +219,18 @@ class ndarray:
             yield self[i]
 
     # ---- NumPy protocols (strict, as CuPy): NumPy functions called on
-    # maniple arrays run in maniple, or fail; they never run on a gathered copy
+    # maniple arrays run in maniple (natively, gathered or as an announced
+    # fallback), or fail; they never run silently on a gathered copy
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         from . import _functions
         name = {"divide": "true_divide", "abs": "absolute", "conjugate": None}.get(ufunc.__name__, ufunc.__name__)
         fn = _functions.UFUNCS.get(name)
         out = kwargs.pop("out", None)
+        if fn is None and method == "__call__":  # an announced fallback, if maniple.numpy has one
+            import maniple.numpy as mnp
+            impl = getattr(mnp, ufunc.__name__, None)
+            if getattr(impl, "_mn_kind", None) == "fallback":
+                return impl(*inputs, out=out, **kwargs)
         if method != "__call__" or fn is None or kwargs:
             return NotImplemented
         if out is not None:

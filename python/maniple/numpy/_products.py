@@ -205,14 +205,6 @@ def vecmat(x1, x2, /):
     return matmul(x1[..., None, :], x2)[..., 0, :]
 
 
-def matrix_transpose(x, /):
-    x = asarray(x)
-    if x.ndim < 2:
-        raise ValueError("Input array must be at least 2-dimensional")
-    from ._manipulation import swapaxes
-    return swapaxes(x, -1, -2)
-
-
 # ---- einsum ----
 def _parse(subscripts, operands):
     s = subscripts.replace(" ", "")

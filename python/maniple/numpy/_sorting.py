@@ -2,8 +2,6 @@
 (stable: equal elements keep their order, so argsort and unique's indices
 do not depend on the rank count) and searchsorted."""
 import builtins
-from collections import namedtuple
-
 import numpy as _np
 
 from maniple import _core
@@ -87,9 +85,12 @@ def searchsorted(a, v, side="left", sorter=None):
 
 
 # ---- unique and set operations ----
-UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
-UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
-UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+# NumPy's own result types, so that isinstance checks keep working
+_z = _np.zeros(1)
+UniqueAllResult = type(_np.unique_all(_z))
+UniqueCountsResult = type(_np.unique_counts(_z))
+UniqueInverseResult = type(_np.unique_inverse(_z))
+del _z
 
 
 def _first_flags(s, equal_nan=True):
@@ -208,7 +209,12 @@ def setxor1d(ar1, ar2, assume_unique=False):
 def digitize(x, bins, right=False):
     x, bins = asarray(x), asarray(bins)
     if bins.ndim != 1:
-        raise ValueError("bins must be 1-dimensional")
+        raise ValueError("object of too small depth for desired array" if bins.ndim == 0 else
+                         "object too deep for desired array")
+    if bins.size > 1:
+        d = bins[1:] - bins[:-1] if bins._dtype != "bool" else bins[1:].astype("int64") - bins[:-1]
+        if not (bool((d >= 0).all()) or bool((d <= 0).all())):
+            raise ValueError("bins must be monotonically increasing or decreasing")
     if bins.size > 1 and bool(bins[0] > bins[-1]):  # decreasing bins
         return (bins.size - searchsorted(bins[::-1], x, side="left" if right else "right")).copy()
     return searchsorted(bins, x, side="left" if right else "right")

@@ -1,7 +1,15 @@
 """`python -m maniple.numpy.coverage [CSV]`: maniple.numpy against the NumPy
 names of cuPyNumeric's published comparison table (shared/anchors), one line
-per name: native (implemented on distributed arrays), fallback (runs through
-an announced gather; none yet) or missing. Totals at the end."""
+per name, then the totals per category:
+
+- native: implemented on distributed arrays;
+- gathered: computed on one rank by design (the linalg factorizations, for
+  small dense matrices);
+- fallback: an announced NumPy fallback (warns; the arrays are gathered);
+- missing: not there, or a dtype maniple arrays cannot hold.
+
+The category is a function's `_mn_kind` attribute ("gathered", "fallback");
+without one, what maniple defines is native."""
 import csv
 import os
 import sys
@@ -30,9 +38,34 @@ def _resolve(module, dotted):
     return obj
 
 
+def _unholdable_dtype(name):
+    """Whether numpy.<name> is a scalar type maniple arrays cannot hold
+    (int8, uint16, float16, complex128, ..., and abstract ones)."""
+    import numpy
+    from ._creation import _SUPPORTED
+    t = _resolve(numpy, name)
+    if not (isinstance(t, type) and issubclass(t, numpy.generic)):
+        return False
+    try:
+        return str(numpy.dtype(t)) not in _SUPPORTED
+    except TypeError:  # abstract (numpy.floating, numpy.complexfloating, ...)
+        return True
+
+
+def classify(name):
+    """native, gathered, fallback or missing, for a name of the table
+    (without "numpy."; ndarray methods as "ndarray.all")."""
+    import maniple.numpy as mnp
+    if _unholdable_dtype(name):
+        return "missing"
+    obj = _resolve(mnp, name)
+    if obj is None:
+        return "missing"
+    return getattr(obj, "_mn_kind", "native")
+
+
 def coverage(path=None):
     """[(numpy name, status)] for every name of the reference table."""
-    import maniple.numpy as mnp
     path = path or _default_csv()
     if not path or not os.path.exists(path):
         raise FileNotFoundError("reference table not found: pass its path or set MANIPLE_API_CSV "
@@ -48,9 +81,13 @@ def coverage(path=None):
             name = r[col].strip()
             if name.startswith("numpy."):
                 name = name[len("numpy."):]
-            status = "native" if _resolve(mnp, name) is not None else "missing"
-            rows.append((name, status))
+            if name.endswith("()"):  # methods are listed as ndarray.all()
+                name = name[:-2]
+            rows.append((name, classify(name)))
     return rows
+
+
+CATEGORIES = ("native", "gathered", "fallback", "missing")
 
 
 def main(argv=None):
@@ -59,8 +96,8 @@ def main(argv=None):
     width = max((len(n) for n, _ in rows), default=10)
     for name, status in rows:
         print(f"{name:<{width}}  {status}")
-    native = sum(1 for _, s in rows if s == "native")
-    print(f"\n{len(rows)} NumPy names: {native} native, 0 fallback, {len(rows) - native} missing")
+    counts = {c: sum(1 for _, s in rows if s == c) for c in CATEGORIES}
+    print(f"\n{len(rows)} NumPy names: " + ", ".join(f"{counts[c]} {c}" for c in CATEGORIES))
     return 0
 
 

@@ -1,26 +1,206 @@
-"""maniple.numpy.linalg: what is implemented so far (vector and Frobenius
-norms); other names are missing and NumPy's protocols raise for them."""
+"""maniple.numpy.linalg.
+
+Norms are native: fused reductions over the distributed array (vector norms
+of any order along any axes, and the matrix norms 'fro', 1, -1, inf, -inf).
+
+The factorizations and solvers (solve, inv, det, slogdet, cholesky, qr, eig,
+eigh, eigvals, eigvalsh, svd, svdvals, lstsq, pinv, matrix_rank, cond,
+tensorinv, tensorsolve, and the matrix norms 2, -2 and 'nuc') are gathered:
+the matrix is gathered to one rank, NumPy's LAPACK runs there, and the
+results come back to every rank (arrays scattered into maniple arrays,
+scalars broadcast). NumPy's errors, LinAlgError included, are raised on every
+rank with NumPy's message. That suits small dense matrices; it does not scale
+(one rank holds and factors the whole matrix). maniple has no complex dtype,
+so eig and eigvals raise TypeError for a matrix with complex eigenvalues.
+
+The other NumPy linalg names (multi_dot, matrix_power, outer, ...) are
+announced fallbacks (see maniple.numpy._fallback)."""
 import numpy as _np
 
-from .._creation import asarray
-from .._functions import UFUNCS as _U, max as _max, sum as _sum
+from .. import _fallback, _root
+from .._creation import asarray, zeros
+from .._functions import UFUNCS as _U, _axis, max as _max, min as _min, sum as _sum
+from .._products import matmul
+from .._manipulation import matrix_transpose
+from .._ndarray import ndarray, _scalar
+
+LinAlgError = _np.linalg.LinAlgError
+
+_GATHERED = ["solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "eig", "eigvals", "svd",
+             "svdvals", "lstsq", "pinv", "matrix_rank", "cond", "tensorinv", "tensorsolve"]
+
+
+def _arrays_in(obj):
+    if isinstance(obj, _np.ndarray):
+        yield obj
+    elif isinstance(obj, (list, tuple)):
+        for x in obj:
+            yield from _arrays_in(x)
+
+
+def _real_only(name):
+    def check(r):
+        if any(a.dtype.kind == "c" for a in _arrays_in(r)):
+            raise TypeError(f"maniple.numpy.linalg.{name}: the matrix has complex eigenvalues, which maniple "
+                            "arrays cannot hold (no complex dtype); use numpy.linalg."
+                            f"{name}(numpy.asarray(a)) for them")
+    return check
+
+
+def _gathered(name):
+    np_f = getattr(_np.linalg, name)
+    check = _real_only(name) if name in ("eig", "eigvals") else None
+
+    def f(*args, **kwargs):
+        return _root.call(np_f, args, kwargs, check=check)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"numpy.linalg.{name}, gathered: NumPy's LAPACK on one rank, the results on every rank "
+                 f"(for small dense matrices).\n\n{np_f.__doc__ or ''}")
+    f.__wrapped__ = np_f  # NumPy's signature for inspect and help()
+    f._mn_kind = "gathered"
+    return f
+
+
+for _name in _GATHERED:
+    globals()[_name] = _gathered(_name)
+del _name
+
+
+# ---- norms (native) ----
+_inf = _np.inf
+
+
+def _float(x):
+    x = asarray(x)
+    return x if x._dtype in ("float32", "float64") else x.astype("float64")
+
+
+def _keep(r, ndim, axes, dtype):
+    """r with the reduced axes back, of extent one (keepdims)."""
+    if ndim == 0:  # nothing to put back: NumPy keeps the scalar
+        return r
+    if not isinstance(r, ndarray):
+        return asarray(_np.full((1,) * ndim, r, dtype=dtype))
+    return r[tuple(None if d in axes else slice(None) for d in range(ndim))]
+
+
+def _reduce(op, x, axes, empty_ok):
+    """op over the given axes (all of them: a scalar), one axis at a time,
+    the highest first so that the others keep their numbers. empty_ok: an
+    empty extent gives 0 (NumPy's max with initial=0), else NumPy's error."""
+    if len(axes) == x.ndim:
+        if x.size == 0:
+            if not empty_ok:
+                raise ValueError("zero-size array to reduction operation minimum which has no identity")
+            return _scalar(0, x._dtype)
+        return op(x)
+    for ax in sorted(axes, reverse=True):
+        if x.shape[ax] == 0:
+            if not empty_ok:
+                raise ValueError("zero-size array to reduction operation minimum which has no identity")
+            x = zeros(x.shape[:ax] + x.shape[ax + 1:], x._dtype)
+        else:
+            x = op(x, axis=ax)
+    return x
+
+
+def _vector(x, ord, axes, keepdims):
+    """Vector norm of x (float) over axes (normalised), as NumPy's norm."""
+    dt = x._dtype
+    if isinstance(ord, str):
+        raise ValueError(f"Invalid norm order '{ord}' for vectors")
+    if ord == _inf:
+        r = _reduce(_max, abs(x), axes, True)
+    elif ord == -_inf:
+        r = _reduce(_min, abs(x), axes, False)
+    elif ord == 0:
+        r = _reduce(_sum, (x != 0).astype(dt), axes, True)
+    elif ord == 1:
+        r = _reduce(_sum, abs(x), axes, True)
+    elif ord is None or ord == 2:
+        r = _U["sqrt"](_reduce(_sum, x * x, axes, True))
+    else:
+        p = float(ord)
+        r = _reduce(_sum, abs(x) ** p, axes, True) ** (1.0 / p)
+    r = _cast(r, dt)
+    return _keep(r, x.ndim, axes, dt) if keepdims else r
+
+
+def _cast(r, dt):
+    if isinstance(r, ndarray):
+        return r if r._dtype == dt else r.astype(dt)
+    return _scalar(r, dt)
+
+
+def _axes(axis, ndim):
+    axes = tuple(_axis(a, ndim) for a in axis)
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis")
+    return axes
+
+
+def _matrix(x, ord, row, col, keepdims):
+    """Matrix norm over the axes (row, col), as NumPy's norm."""
+    if row == col:
+        raise ValueError("Duplicate axes given.")
+    dt = x._dtype
+    if ord in (2, -2, "nuc"):  # singular values: gathered to one rank
+        return _root.call(_np.linalg.norm, (x,), {"ord": ord, "axis": (row, col), "keepdims": keepdims})
+    if ord in (None, "fro", "f"):
+        r = _U["sqrt"](_reduce(_sum, x * x, (row, col), True))
+    elif ord in (1, -1, _inf, -_inf):
+        # column sums then the extreme over rows (1, -1), or the reverse
+        first, second = (row, col) if ord in (1, -1) else (col, row)
+        s = _reduce(_sum, abs(x), (first,), True)
+        if second > first:
+            second -= 1
+        r = _reduce(_max if ord > 0 else _min, s, (second,), ord > 0)
+    else:
+        raise ValueError("Invalid norm order for matrices.")
+    r = _cast(r, dt)
+    return _keep(r, x.ndim, (row, col), dt) if keepdims else r
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
-    x = asarray(x)
-    if axis is not None or keepdims:
-        raise NotImplementedError("maniple.numpy.linalg.norm: axis and keepdims are not implemented yet")
-    if x._dtype not in ("float32", "float64"):
-        x = x.astype("float64")
-    if ord is None or ord == "fro" or (ord == 2 and x.ndim == 1):
-        if ord == "fro" and x.ndim != 2:
-            raise ValueError("Invalid norm order 'fro' for vectors")
-        r = _U["sqrt"](_sum(x * x))
-        return _np.dtype(x._dtype).type(r)
-    if x.ndim != 1:
-        raise NotImplementedError(f"maniple.numpy.linalg.norm: matrix norm ord={ord!r} is not implemented yet")
-    if ord == _np.inf:
-        return _max(_U["absolute"](x))
-    if ord == 1:
-        return _sum(_U["absolute"](x))
-    raise NotImplementedError(f"maniple.numpy.linalg.norm: ord={ord!r} is not implemented yet")
+    """numpy.linalg.norm: vector norms and the matrix norms 'fro', 1, -1,
+    inf, -inf natively; 2, -2 and 'nuc' gathered (singular values)."""
+    x = _float(x)
+    nd = x.ndim
+    if axis is None:
+        if ord is None or (isinstance(ord, str) and ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
+            r = _cast(_U["sqrt"](_sum(x * x)), x._dtype)
+            return _keep(r, nd, tuple(range(nd)), x._dtype) if keepdims else r
+        axis = tuple(range(nd))
+    elif not isinstance(axis, tuple):
+        try:
+            axis = (int(axis),)
+        except Exception as e:
+            raise TypeError("'axis' must be None, an integer or a tuple of integers") from e
+    if len(axis) == 1:
+        return _vector(x, ord, (_axis(axis[0], nd),), keepdims)
+    if len(axis) == 2:
+        return _matrix(x, ord, _axis(axis[0], nd), _axis(axis[1], nd), keepdims)
+    raise ValueError("Improper number of dimensions to norm.")
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """numpy.linalg.vector_norm over all elements or any axes, natively."""
+    x = _float(x)
+    if axis is None:
+        axes = tuple(range(x.ndim))
+    elif isinstance(axis, tuple):
+        axes = _axes(axis, x.ndim)
+    else:
+        axes = (_axis(axis, x.ndim),)
+    return _vector(x, ord, axes, keepdims)
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """numpy.linalg.matrix_norm over the last two axes."""
+    x = _float(x)
+    return _matrix(x, ord, _axis(-2, x.ndim), _axis(-1, x.ndim), keepdims)
+
+
+_fallback.install(globals(), "linalg")
+del _fallback

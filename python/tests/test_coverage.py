@@ -1,0 +1,77 @@
+"""The coverage report (`python -m maniple.numpy.coverage`): every name of
+the reference table classified once, totals that add up, and what it calls
+native really maniple's own."""
+import re
+import types
+
+import numpy
+import pytest
+
+import maniple.numpy as np
+from maniple.numpy import coverage
+
+
+@pytest.fixture(scope="module")
+def rows():
+    try:
+        return coverage.coverage()
+    except FileNotFoundError:
+        pytest.skip("shared/anchors/cupynumeric_api_comparison.csv is not beside this checkout")
+
+
+def test_every_name_classified_once(rows):
+    names = [n for n, _ in rows]
+    assert len(names) == 616 and len(set(names)) == 616
+    assert {s for _, s in rows} <= set(coverage.CATEGORIES)
+    assert not any(n.endswith("()") or n.startswith("numpy.") for n in names)
+
+
+def test_printed_totals_add_up(rows, capsys):
+    coverage.main([])
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    m = re.fullmatch(r"(\d+) NumPy names: (\d+) native, (\d+) gathered, (\d+) fallback, (\d+) missing", last)
+    assert m, last
+    total, *counts = (int(g) for g in m.groups())
+    assert total == 616 == sum(counts)
+    assert counts == [sum(1 for _, s in rows if s == c) for c in coverage.CATEGORIES]
+
+
+def test_ndarray_methods_are_looked_up_on_the_class(rows):
+    status = dict(rows)
+    for method in ("all", "any", "sum", "astype", "copy", "reshape", "transpose", "mean", "dot", "fill"):
+        assert status[f"ndarray.{method}"] == "native"
+    assert status["ndarray"] == "native"
+    assert status["ndarray.setflags"] == "missing"
+
+
+def test_native_means_maniple_own(rows):
+    """A name reported native exists in maniple.numpy, is no gathered or
+    fallback function, and is maniple's own callable (not NumPy's function
+    re-exported), or a type: a dtype maniple holds, or a class."""
+    for name, status in rows:
+        if status != "native":
+            continue
+        obj = coverage._resolve(np, name)
+        assert obj is not None, name
+        assert getattr(obj, "_mn_kind", None) is None, name
+        if isinstance(obj, type):
+            if issubclass(obj, numpy.generic):
+                assert str(numpy.dtype(obj)) in ("bool", "int32", "int64", "float32", "float64"), name
+            continue
+        assert callable(obj), name
+        if isinstance(obj, (types.FunctionType, types.MethodType)):
+            assert obj.__module__.startswith("maniple"), f"{name} is {obj.__module__}'s"
+
+
+def test_other_categories_follow_mn_kind(rows):
+    for name, status in rows:
+        if status in ("gathered", "fallback"):
+            assert getattr(coverage._resolve(np, name), "_mn_kind") == status, name
+
+
+def test_dtypes_maniple_cannot_hold_stay_missing(monkeypatch):
+    assert coverage.classify("float64") == "native"
+    assert coverage.classify("int32") == "native"
+    for name in ("int8", "uint16", "float16", "complex128", "complexfloating"):
+        monkeypatch.setattr(np, name, getattr(numpy, name), raising=False)
+        assert coverage.classify(name) == "missing", name

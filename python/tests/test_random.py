@@ -1,0 +1,268 @@
+"""maniple.numpy.random on every rank under mpiexec -n 1, 2, 3.
+
+Distributions: 10^5 draws at a fixed seed against the analytic distribution
+function (Kolmogorov-Smirnov, scipy-free) and against NumPy's own sampler
+(two-sample KS), and moments to a few standard errors.
+
+Rank counts: the stream is a function of (seed, call, flat index) only. The
+test recomputes it here with NumPy from that formula (Philox4x32-10, as the C
+library's kernels/philox.h), on one process whatever the rank count: the
+uniform draws must equal it bit for bit at -n 1, 2 and 3, the transformed
+ones to rounding (the C library's libm and NumPy's may differ in the last
+bit); and within one run, two layouts of the same draw (1-d and 2-d, split
+differently across ranks) must agree bit for bit."""
+import math
+
+import numpy
+import pytest
+
+import maniple.numpy as np
+from maniple.numpy import random as mrandom
+
+N = 100_000
+M32 = numpy.uint64(0xFFFFFFFF)
+
+
+def philox(n, key):
+    """The C library's Philox4x32-10 words for counters 0..n-1 under key."""
+    ctr = numpy.arange(n, dtype=numpy.uint64)
+    c0, c1 = ctr & M32, ctr >> numpy.uint64(32)
+    c2 = numpy.zeros(n, numpy.uint64)
+    c3 = numpy.zeros(n, numpy.uint64)
+    k0, k1 = numpy.uint64(key & 0xFFFFFFFF), numpy.uint64(key >> 32)
+    for _ in range(10):
+        p0 = numpy.uint64(0xD2511F53) * c0
+        p1 = numpy.uint64(0xCD9E8D57) * c2
+        hi0, lo0 = p0 >> numpy.uint64(32), p0 & M32
+        hi1, lo1 = p1 >> numpy.uint64(32), p1 & M32
+        c0, c1, c2, c3 = hi1 ^ c1 ^ k0, lo1, hi0 ^ c3 ^ k1, lo0
+        k0 = numpy.uint64((int(k0) + 0x9E3779B9) & 0xFFFFFFFF)
+        k1 = numpy.uint64((int(k1) + 0xBB67AE85) & 0xFFFFFFFF)
+    return c0, c1, c2, c3
+
+
+def u01(a, b):
+    x = ((a << numpy.uint64(21)) ^ (b >> numpy.uint64(11))) & numpy.uint64((1 << 53) - 1)
+    return x.astype(numpy.float64) * (1.0 / 9007199254740992.0)
+
+
+def ref_uniform(n, seed, call=0):
+    w = philox(n, mrandom._key(seed, call))
+    return u01(w[0], w[1])
+
+
+def ref_normal(n, seed, call=0):
+    w = philox(n, mrandom._key(seed, call))
+    u1, u2 = u01(w[0], w[1]), u01(w[2], w[3])
+    return numpy.sqrt(-2.0 * numpy.log(1.0 - u1)) * numpy.cos(6.283185307179586 * u2)
+
+
+def openu(u):
+    return numpy.maximum(u, 2.0 ** -54)
+
+
+def stdexp(u):
+    return -numpy.log1p(-u)
+
+
+def phi(z):
+    return 0.5 * (1.0 + numpy.vectorize(math.erf)(z / math.sqrt(2.0)))
+
+
+def tri_cdf(x, a, c, b):
+    return numpy.where(x <= c, (x - a) ** 2 / ((b - a) * (c - a)), 1 - (b - x) ** 2 / ((b - a) * (b - c)))
+
+
+# name -> (maniple call, NumPy Generator call, analytic CDF, reference from
+# the uniform u (or the normal z) of the first draw, mean, variance)
+DISTS = {
+    "random_sample": (lambda r, n: r.random_sample(n), lambda g, n: g.random(n), lambda x: x,
+                      lambda u, z: u, 0.5, 1 / 12),
+    "standard_exponential": (lambda r, n: r.standard_exponential(n), lambda g, n: g.standard_exponential(n),
+                             lambda x: 1 - numpy.exp(-x), lambda u, z: stdexp(u), 1.0, 1.0),
+    "exponential": (lambda r, n: r.exponential(2.5, n), lambda g, n: g.exponential(2.5, n),
+                    lambda x: 1 - numpy.exp(-x / 2.5), lambda u, z: 2.5 * stdexp(u), 2.5, 6.25),
+    "standard_normal": (lambda r, n: r.standard_normal(n), lambda g, n: g.standard_normal(n), phi,
+                        lambda u, z: z, 0.0, 1.0),
+    "laplace": (lambda r, n: r.laplace(1.0, 2.0, n), lambda g, n: g.laplace(1.0, 2.0, n),
+                lambda x: numpy.where(x < 1, 0.5 * numpy.exp((x - 1) / 2), 1 - 0.5 * numpy.exp(-(x - 1) / 2)),
+                lambda u, z: numpy.where(openu(u) < 0.5, 1 + 2 * numpy.log(2 * openu(u)),
+                                         1 - 2 * numpy.log(2 - 2 * openu(u))), 1.0, 8.0),
+    "logistic": (lambda r, n: r.logistic(-1.0, 0.5, n), lambda g, n: g.logistic(-1.0, 0.5, n),
+                 lambda x: 1 / (1 + numpy.exp(-(x + 1) / 0.5)),
+                 lambda u, z: -1 + 0.5 * numpy.log(openu(u) / (1 - openu(u))), -1.0, 0.25 * math.pi ** 2 / 3),
+    "gumbel": (lambda r, n: r.gumbel(0.5, 1.5, n), lambda g, n: g.gumbel(0.5, 1.5, n),
+               lambda x: numpy.exp(-numpy.exp(-(x - 0.5) / 1.5)),
+               lambda u, z: 0.5 - 1.5 * numpy.log(-numpy.log(openu(u))), 0.5 + 1.5 * 0.5772156649015329,
+               math.pi ** 2 / 6 * 2.25),
+    "rayleigh": (lambda r, n: r.rayleigh(2.0, n), lambda g, n: g.rayleigh(2.0, n),
+                 lambda x: 1 - numpy.exp(-x ** 2 / 8), lambda u, z: 2.0 * numpy.sqrt(2.0 * stdexp(u)),
+                 2.0 * math.sqrt(math.pi / 2), (4 - math.pi) / 2 * 4),
+    "weibull": (lambda r, n: r.weibull(1.5, n), lambda g, n: g.weibull(1.5, n),
+                lambda x: 1 - numpy.exp(-x ** 1.5), lambda u, z: stdexp(u) ** (1 / 1.5),
+                math.gamma(1 + 1 / 1.5), math.gamma(1 + 2 / 1.5) - math.gamma(1 + 1 / 1.5) ** 2),
+    "pareto": (lambda r, n: r.pareto(10.0, n), lambda g, n: g.pareto(10.0, n),
+               lambda x: 1 - (1 + x) ** -10.0, lambda u, z: numpy.expm1(stdexp(u) / 10.0), 1 / 9, 10 / 648),
+    "lognormal": (lambda r, n: r.lognormal(0.5, 0.25, n), lambda g, n: g.lognormal(0.5, 0.25, n),
+                  lambda x: phi((numpy.log(x) - 0.5) / 0.25), lambda u, z: numpy.exp(0.5 + 0.25 * z),
+                  math.exp(0.5 + 0.25 ** 2 / 2), (math.exp(0.25 ** 2) - 1) * math.exp(1 + 0.25 ** 2)),
+    "standard_cauchy": (lambda r, n: r.standard_cauchy(n), lambda g, n: g.standard_cauchy(n),
+                        lambda x: 0.5 + numpy.arctan(x) / math.pi,
+                        lambda u, z: numpy.tan(math.pi * (openu(u) - 0.5)), None, None),
+    "power": (lambda r, n: r.power(3.0, n), lambda g, n: g.power(3.0, n), lambda x: x ** 3.0,
+              lambda u, z: u ** (1 / 3.0), 0.75, 3 / 80),
+    "triangular": (lambda r, n: r.triangular(-1.0, 0.5, 2.0, n), lambda g, n: g.triangular(-1.0, 0.5, 2.0, n),
+                   lambda x: tri_cdf(x, -1.0, 0.5, 2.0),
+                   lambda u, z: numpy.where(u <= 0.5, -1 + numpy.sqrt(u * 4.5), 2 - numpy.sqrt((1 - u) * 4.5)),
+                   0.5, (1 + 0.25 + 4 - (-0.5) - (-2) - 1.0) / 18),
+}
+GENERATOR_HAS = set(DISTS) - {"random_sample"}
+
+
+def ks(sample, cdf):
+    x = numpy.sort(sample)
+    f = cdf(x)
+    i = numpy.arange(1, len(x) + 1)
+    return max(numpy.max(i / len(x) - f), numpy.max(f - (i - 1) / len(x)))
+
+
+def ks2(a, b):
+    a, b = numpy.sort(a), numpy.sort(b)
+    allv = numpy.concatenate([a, b])
+    return numpy.max(numpy.abs(numpy.searchsorted(a, allv, side="right") / len(a)
+                               - numpy.searchsorted(b, allv, side="right") / len(b)))
+
+
+@pytest.mark.parametrize("name", sorted(DISTS))
+def test_distribution(name):
+    draw, npdraw, cdf, _, mean, var = DISTS[name]
+    np.random.seed(20240611)
+    x = numpy.asarray(draw(np.random, N))
+    assert x.shape == (N,) and x.dtype == numpy.float64 and numpy.isfinite(x).all()
+    crit = 1.95 / math.sqrt(N)  # KS at the 0.1% level
+    assert ks(x, cdf) < crit
+    assert ks2(x, npdraw(numpy.random.default_rng(7), N)) < 1.95 * math.sqrt(2 / N)
+    if mean is not None:
+        assert abs(x.mean() - mean) < 5 * math.sqrt(var / N)
+        assert abs(x.var() / var - 1) < 0.05
+
+
+@pytest.mark.parametrize("name", sorted(GENERATOR_HAS))
+def test_generator_has_the_same_distributions(name):
+    draw, _, cdf, ref, _, _ = DISTS[name]
+    g = np.random.default_rng(99)
+    x = numpy.asarray(draw(g, 20_000))
+    assert ks(x, cdf) < 1.95 / math.sqrt(20_000)
+    # a Generator's first draw is the global stream's first draw after seed()
+    np.random.seed(99)
+    numpy.testing.assert_array_equal(x, numpy.asarray(draw(np.random, 20_000)))
+
+
+@pytest.mark.parametrize("name", sorted(DISTS))
+def test_values_follow_the_single_rank_formula(name):
+    """The same values at any rank count: the draw equals the formula
+    computed here on one process (uniform bit for bit)."""
+    draw, _, _, ref, _, _ = DISTS[name]
+    n = 1001
+    np.random.seed(5)
+    x = numpy.asarray(draw(np.random, n))
+    want = ref(ref_uniform(n, 5), ref_normal(n, 5))
+    if name == "random_sample":
+        numpy.testing.assert_array_equal(x, want)
+    else:
+        numpy.testing.assert_allclose(x, want, rtol=1e-13, atol=1e-300)
+
+
+@pytest.mark.parametrize("name", sorted(DISTS))
+def test_layout_does_not_change_values(name):
+    draw = DISTS[name][0]
+    np.random.seed(11)
+    a = numpy.asarray(draw(np.random, 7 * 13))
+    np.random.seed(11)
+    b = numpy.asarray(draw(np.random, (7, 13)))
+    numpy.testing.assert_array_equal(a, b.ravel())
+
+
+def test_rand_and_normal_follow_the_formula():
+    np.random.seed(3)
+    numpy.testing.assert_array_equal(numpy.asarray(np.random.rand(4, 5)), ref_uniform(20, 3).reshape(4, 5))
+    numpy.testing.assert_allclose(numpy.asarray(np.random.normal(1.0, 2.0, 50)), 1.0 + 2.0 * ref_normal(50, 3, 1),
+                                  rtol=1e-13)
+
+
+def test_sizes_smaller_than_the_rank_count_and_empty():
+    for n in (0, 1, 2):
+        np.random.seed(1)
+        x = numpy.asarray(np.random.exponential(1.0, n))
+        numpy.testing.assert_allclose(x, stdexp(ref_uniform(n, 1)), rtol=1e-13)
+
+
+def test_scalars_without_size():
+    np.random.seed(0)
+    for v in (np.random.exponential(), np.random.laplace(), np.random.standard_cauchy(), np.random.rand(),
+              np.random.triangular(0, 1, 2), np.random.default_rng(1).gumbel()):
+        assert type(v) is float
+    assert type(np.random.randint(5)) is int
+    assert type(np.random.default_rng(1).integers(5)) is numpy.int64
+
+
+def test_array_parameters_broadcast():
+    scale = numpy.array([0.5, 1.0, 4.0])
+    np.random.seed(8)
+    x = np.random.exponential(scale)
+    assert isinstance(x, np.ndarray) and x.shape == (3,)
+    numpy.testing.assert_allclose(numpy.asarray(x), scale * stdexp(ref_uniform(3, 8)), rtol=1e-13)
+    np.random.seed(8)
+    y = np.random.laplace(np.asarray([0.0, 10.0]), 1.0, size=(4, 2))
+    assert y.shape == (4, 2)
+    with pytest.raises(ValueError, match="shape mismatch"):
+        np.random.exponential(scale, size=(2, 2))
+    with pytest.raises(ValueError, match="scale < 0"):
+        np.random.exponential(np.asarray([1.0, -1.0]))
+
+
+def test_weibull_of_zero_is_zero():
+    numpy.testing.assert_array_equal(numpy.asarray(np.random.weibull(0, 5)), numpy.zeros(5))
+    r = np.random.weibull(np.asarray([0.0, 2.0]), (3, 2))
+    assert (numpy.asarray(r)[:, 0] == 0).all() and (numpy.asarray(r)[:, 1] > 0).all()
+
+
+@pytest.mark.parametrize("call", [
+    ("exponential", (-1.0,)), ("laplace", (0.0, -1.0)), ("logistic", (0.0, -1.0)), ("gumbel", (0.0, -1.0)),
+    ("rayleigh", (-1.0,)), ("weibull", (-1.0,)), ("pareto", (0.0,)), ("lognormal", (0.0, -1.0)),
+    ("power", (0.0,)), ("triangular", (1.0, 0.0, 2.0)), ("triangular", (0.0, 3.0, 2.0)),
+    ("triangular", (1.0, 1.0, 1.0)), ("normal", (0.0, -1.0)),
+])
+def test_bad_parameters_raise_numpy_errors(call):
+    name, args = call
+    for ours, theirs in ((np.random, numpy.random), (np.random.default_rng(0), numpy.random.default_rng(0))):
+        with pytest.raises(ValueError) as want:
+            getattr(theirs, name)(*args)
+        with pytest.raises(ValueError, match=str(want.value)):
+            getattr(ours, name)(*args)
+
+
+def test_random_integers_is_deprecated_and_inclusive():
+    with pytest.warns(DeprecationWarning, match=r"Please call randint\(1, 6 \+ 1\) instead"):
+        x = numpy.asarray(np.random.random_integers(6, size=60_000))
+    assert x.min() == 1 and x.max() == 6 and x.dtype == numpy.int64
+    counts = numpy.bincount(x, minlength=7)[1:]
+    assert numpy.all(numpy.abs(counts - 10_000) < 5 * math.sqrt(10_000 * 5 / 6))
+    with pytest.warns(DeprecationWarning, match=r"randint\(-2, 2 \+ 1\)"):
+        y = numpy.asarray(np.random.random_integers(-2, 2, size=1000))
+    assert set(numpy.unique(y)) == {-2, -1, 0, 1, 2}
+
+
+def test_aliases_of_random():
+    for name in ("random_sample", "ranf", "sample"):
+        np.random.seed(4)
+        numpy.testing.assert_array_equal(numpy.asarray(getattr(np.random, name)(10)), ref_uniform(10, 4))
+    np.random.seed(4)
+    numpy.testing.assert_allclose(numpy.asarray(np.random.standard_normal(3)), ref_normal(3, 4), rtol=1e-13)
+
+
+def test_integers_endpoint():
+    x = numpy.asarray(np.random.default_rng(2).integers(3, size=3000, endpoint=True))
+    assert set(numpy.unique(x)) == {0, 1, 2, 3}
+    y = numpy.asarray(np.random.default_rng(2).integers(-1, 1, size=3000, endpoint=True))
+    assert set(numpy.unique(y)) == {-1, 0, 1}
