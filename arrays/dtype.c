@@ -35,6 +35,7 @@ mn_dtype mn_unary_result(mn_unary_op op, mn_dtype x) {
   case MN_OP_NEG: case MN_OP_POS: case MN_OP_SIGN:
     return x == MN_BOOL ? MN_NDTYPE : x;
   case MN_OP_ABS: case MN_OP_SQUARE: case MN_OP_CAST:
+  case MN_OP_FLOOR: case MN_OP_CEIL: case MN_OP_TRUNC: /* NumPy 2 keeps ints */
     return x;
   case MN_OP_RECIPROCAL:
     return x == MN_BOOL ? MN_NDTYPE : x;
@@ -44,7 +45,7 @@ mn_dtype mn_unary_result(mn_unary_op op, mn_dtype x) {
     return MN_BOOL;
   default:
     if (op < 0 || op >= MN_NUNARY) return MN_NDTYPE;
-    return float_of(x); /* sqrt, exp, ..., floor, ceil, trunc, rint */
+    return float_of(x); /* sqrt, exp, ..., rint */
   }
 }
 

@@ -60,6 +60,12 @@ MN_FLT1(sin, sin) MN_FLT1(cos, cos) MN_FLT1(tan, tan) MN_FLT1(arcsin, asin)
 MN_FLT1(arccos, acos) MN_FLT1(arctan, atan) MN_FLT1(sinh, sinh)
 MN_FLT1(cosh, cosh) MN_FLT1(tanh, tanh) MN_FLT1(floor, floor)
 MN_FLT1(ceil, ceil) MN_FLT1(trunc, trunc) MN_FLT1(rint, rint)
+/* NumPy 2 keeps bool and integer dtypes through floor, ceil and trunc */
+#define MN_INTROUND(S, T) \
+  MN_HD static inline T mn_k_floor_##S(T a) { return a; } \
+  MN_HD static inline T mn_k_ceil_##S(T a) { return a; } \
+  MN_HD static inline T mn_k_trunc_##S(T a) { return a; }
+MN_INTROUND(b, mn_b) MN_INTROUND(i32, int32_t) MN_INTROUND(i64, int64_t)
 
 /* ---- binary ---- */
 #define MN_WRAP2(S, T, U, NAME, EXPR) \
@@ -187,8 +193,8 @@ MN_HD static inline double mn_k_fma_f64(double a, double b, double c) { return a
   MN_FLT2(MN_SAME, X, MN_OP_ARCSIN, arcsin) MN_FLT2(MN_SAME, X, MN_OP_ARCCOS, arccos) \
   MN_FLT2(MN_SAME, X, MN_OP_ARCTAN, arctan) MN_FLT2(MN_SAME, X, MN_OP_SINH, sinh) \
   MN_FLT2(MN_SAME, X, MN_OP_COSH, cosh) MN_FLT2(MN_SAME, X, MN_OP_TANH, tanh) \
-  MN_FLT2(MN_SAME, X, MN_OP_FLOOR, floor) MN_FLT2(MN_SAME, X, MN_OP_CEIL, ceil) \
-  MN_FLT2(MN_SAME, X, MN_OP_TRUNC, trunc) MN_FLT2(MN_SAME, X, MN_OP_RINT, rint) \
+  MN_ALL5(MN_SAME, X, MN_OP_FLOOR, floor) MN_ALL5(MN_SAME, X, MN_OP_CEIL, ceil) \
+  MN_ALL5(MN_SAME, X, MN_OP_TRUNC, trunc) MN_FLT2(MN_SAME, X, MN_OP_RINT, rint) \
   X(MN_OP_LOGICAL_NOT, logical_not, b, mn_b, mn_b) \
   X(MN_OP_INVERT, invert, b, mn_b, mn_b) X(MN_OP_INVERT, invert, i32, int32_t, int32_t) \
   X(MN_OP_INVERT, invert, i64, int64_t, int64_t) \
