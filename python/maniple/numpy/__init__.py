@@ -18,6 +18,8 @@ from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argm
                          count_nonzero, dot, isclose, matmul, max, mean, min, prod, ravel, reshape, sum, vdot, where)
 from ._manipulation import (atleast_1d, atleast_2d, concatenate, diag, expand_dims, flip, fliplr, flipud, hstack,
                             pad, repeat, roll, split, squeeze, stack, swapaxes, tile, transpose, vstack)
+from ._math import (angle, around, conj, conjugate, fix, i0, imag, iscomplex, iscomplexobj, isneginf, isposinf,
+                    isreal, isrealobj, nan_to_num, real, round, sinc)
 from ._ndarray import ndarray
 
 _init()
@@ -28,6 +30,7 @@ abs = absolute  # noqa: F821 (defined by the update above)
 divide = true_divide  # noqa: F821
 mod = remainder  # noqa: F821
 acos, asin, atan, atan2, pow = arccos, arcsin, arctan, arctan2, power  # noqa: F821
+acosh, asinh, atanh = arccosh, arcsinh, arctanh  # noqa: F821
 bitwise_not = bitwise_invert = invert  # noqa: F821
 bitwise_left_shift, bitwise_right_shift = left_shift, right_shift  # noqa: F821
 concat, permute_dims = concatenate, transpose
@@ -38,9 +41,18 @@ newaxis = None
 pi, e, inf, nan = _np.pi, _np.e, _np.inf, _np.nan
 
 
+# NumPy names left out on purpose, and why
+_WITHHELD = {
+    "bitwise_count": "its result dtype is uint8, which maniple does not have (a wider integer result would "
+                     "wrap differently in later arithmetic)",
+}
+
+
 def __getattr__(name):
     """A NumPy name maniple.numpy lacks is an AttributeError saying so,
     never a silent fallback to NumPy on a gathered copy."""
+    if name in _WITHHELD:
+        raise AttributeError(f"maniple.numpy does not implement numpy.{name}: {_WITHHELD[name]}")
     if hasattr(_np, name):
         raise AttributeError(f"maniple.numpy does not implement numpy.{name} yet; see "
                              "`python -m maniple.numpy.coverage` for what is implemented")

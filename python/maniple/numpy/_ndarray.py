@@ -222,15 +222,16 @@ class ndarray:
     # maniple arrays run in maniple, or fail; they never run on a gathered copy
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         from . import _functions
-        name = {"divide": "true_divide", "abs": "absolute", "conjugate": None}.get(ufunc.__name__, ufunc.__name__)
+        name = {"divide": "true_divide", "abs": "absolute"}.get(ufunc.__name__, ufunc.__name__)
         fn = _functions.UFUNCS.get(name)
         out = kwargs.pop("out", None)
         if method != "__call__" or fn is None or kwargs:
             return NotImplemented
-        if out is not None:
-            if len(out) != 1 or not isinstance(out[0], ndarray):
+        if out is not None:  # NumPy passes a tuple of ufunc.nout entries
+            if len(out) != ufunc.nout or not all(o is None or isinstance(o, ndarray) for o in out):
                 return NotImplemented
-            out = out[0]
+            if ufunc.nout == 1:
+                out = out[0]
         return fn(*inputs, out=out)
 
     def __array_function__(self, func, types, args, kwargs):
