@@ -162,6 +162,25 @@ class ndarray:
     def T(self):
         return self.transpose()
 
+    # maniple arrays are real: .real is the array itself (as NumPy's view
+    # of a real array, writes go through), .imag zeros that cannot be set
+    @property
+    def real(self):
+        return self
+
+    @real.setter
+    def real(self, value):
+        self[...] = value
+
+    @property
+    def imag(self):
+        from ._creation import zeros
+        return zeros(self._shape, self._dtype)
+
+    @imag.setter
+    def imag(self, value):
+        raise TypeError("array does not have imaginary part to set")
+
     def __len__(self):
         if not self._shape:
             raise TypeError("len() of unsized object")
@@ -339,6 +358,14 @@ class ndarray:
         from . import _functions
         return _functions.matmul(o, self)
 
+    def __divmod__(self, o):
+        from . import _math
+        return _math.divmod(self, o)
+
+    def __rdivmod__(self, o):
+        from . import _math
+        return _math.divmod(o, self)
+
     def __neg__(self): return _unary("negative", self)
     def __pos__(self): return _unary("positive", self)
     def __abs__(self): return _unary("absolute", self)
@@ -463,6 +490,23 @@ class ndarray:
     def dot(self, other):
         from . import _functions
         return _functions.dot(self, other)
+
+    def round(self, decimals=0, out=None):
+        from . import _math
+        return _math.round(self, decimals, out)
+
+    def conj(self):
+        return self  # real: NumPy's ndarray.conj returns the array itself
+
+    conjugate = conj
+
+    def clip(self, min=None, max=None, out=None, **kwargs):
+        from . import _functions
+        if "a_min" in kwargs or "a_max" in kwargs:
+            min, max = kwargs.pop("a_min", min), kwargs.pop("a_max", max)
+        if kwargs:
+            raise TypeError(f"clip() got unexpected keyword arguments {sorted(kwargs)}")
+        return _functions.clip(self, min, max, out=out)
 
 
 # ---- helpers shared with the function modules ----
