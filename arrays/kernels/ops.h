@@ -248,10 +248,13 @@ MN_BITS(b, mn_b) MN_BITS(i32, int32_t) MN_BITS(i64, int64_t)
 MN_SHIFT(i32, int32_t, uint32_t, 32) MN_SHIFT(i64, int64_t, uint64_t, 64)
 
 /* ---- ternary ---- */
+/* clip as NumPy's: a NaN anywhere gives NaN, lo > hi gives hi, and a tie
+ * keeps x (clip(-0.0, 0.0, 1.0) is -0.0, unlike maximum(-0.0, 0.0)) */
 #define MN_TERN(S, T) \
   MN_HD static inline T mn_k_where_##S(mn_b c, T a, T b) { return c ? a : b; } \
   MN_HD static inline T mn_k_clip_##S(T x, T lo, T hi) { \
-    return mn_k_minimum_##S(mn_k_maximum_##S(x, lo), hi); }
+    T t = (x != x || x >= lo) ? x : lo; \
+    return (t != t || t <= hi) ? t : hi; }
 MN_TERN(b, mn_b) MN_TERN(i32, int32_t) MN_TERN(i64, int64_t) MN_TERN(f32, float)
 MN_TERN(f64, double)
 MN_HD static inline int32_t mn_k_fma_i32(int32_t a, int32_t b, int32_t c) { return (int32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c); }
