@@ -35,16 +35,20 @@ mn_dtype mn_unary_result(mn_unary_op op, mn_dtype x) {
   case MN_OP_NEG: case MN_OP_POS: case MN_OP_SIGN:
     return x == MN_BOOL ? MN_NDTYPE : x;
   case MN_OP_ABS: case MN_OP_SQUARE: case MN_OP_CAST:
+  case MN_OP_FLOOR: case MN_OP_CEIL: case MN_OP_TRUNC: /* NumPy 2 keeps ints */
     return x;
   case MN_OP_RECIPROCAL:
     return x == MN_BOOL ? MN_NDTYPE : x;
   case MN_OP_INVERT:
     return mn_is_float(x) ? MN_NDTYPE : x;
   case MN_OP_LOGICAL_NOT: case MN_OP_ISNAN: case MN_OP_ISINF: case MN_OP_ISFINITE:
+  case MN_OP_SIGNBIT:
     return MN_BOOL;
+  case MN_OP_FREXP_EXP:
+    return MN_INT32;
   default:
     if (op < 0 || op >= MN_NUNARY) return MN_NDTYPE;
-    return float_of(x); /* sqrt, exp, ..., floor, ceil, trunc, rint */
+    return float_of(x); /* sqrt, exp, ..., rint */
   }
 }
 
@@ -55,10 +59,17 @@ mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y) {
   case MN_OP_ADD: case MN_OP_MUL: case MN_OP_MAXIMUM: case MN_OP_MINIMUM:
   case MN_OP_FMAX: case MN_OP_FMIN:
     return p;
-  case MN_OP_SUB: case MN_OP_FLOORDIV: case MN_OP_MOD: case MN_OP_POW:
+  case MN_OP_SUB: case MN_OP_FLOORDIV: case MN_OP_MOD: case MN_OP_POW: case MN_OP_FMOD:
     return p == MN_BOOL ? MN_NDTYPE : p;
   case MN_OP_DIV: case MN_OP_ATAN2: case MN_OP_HYPOT: case MN_OP_COPYSIGN:
+  case MN_OP_LOGADDEXP: case MN_OP_LOGADDEXP2: case MN_OP_HEAVISIDE: case MN_OP_NEXTAFTER:
     return float_of(p);
+  case MN_OP_FLOAT_POWER:
+    return MN_FLOAT64;
+  case MN_OP_LDEXP: /* the exponent must be an integer (or bool) */
+    return mn_is_float(y) ? MN_NDTYPE : float_of(x);
+  case MN_OP_GCD: case MN_OP_LCM:
+    return is_int(p) ? p : MN_NDTYPE;
   case MN_OP_EQ: case MN_OP_NE: case MN_OP_LT: case MN_OP_LE: case MN_OP_GT:
   case MN_OP_GE: case MN_OP_LOGICAL_AND: case MN_OP_LOGICAL_OR:
   case MN_OP_LOGICAL_XOR:
@@ -94,13 +105,16 @@ static const char *const unary_names[MN_NUNARY] = {
   "negative", "positive", "absolute", "sqrt", "exp", "log", "log2", "log10",
   "expm1", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh",
   "cosh", "tanh", "floor", "ceil", "trunc", "rint", "sign", "square",
-  "reciprocal", "logical_not", "invert", "isnan", "isinf", "isfinite", "cast"};
+  "reciprocal", "logical_not", "invert", "isnan", "isinf", "isfinite",
+  "arccosh", "arcsinh", "arctanh", "cbrt", "exp2", "fabs", "signbit", "spacing",
+  "deg2rad", "rad2deg", "i0", "frexp_exponent", "cast"};
 static const char *const binary_names[MN_NBINARY] = {
   "add", "subtract", "multiply", "true_divide", "floor_divide", "remainder",
   "power", "maximum", "minimum", "fmax", "fmin", "equal", "not_equal", "less",
   "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
   "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
-  "right_shift", "arctan2", "hypot", "copysign"};
+  "right_shift", "arctan2", "hypot", "copysign", "fmod", "logaddexp",
+  "logaddexp2", "heaviside", "nextafter", "ldexp", "gcd", "lcm", "float_power"};
 static const char *const ternary_names[MN_NTERNARY] = {"where", "clip", "fma"};
 static const char *const reduce_names[MN_NREDUCE] = {
   "sum", "prod", "min", "max", "argmin", "argmax", "any", "all",

@@ -194,8 +194,11 @@ int mn_expr_unary(mn_expr *e, mn_unary_op op, int a, int *node) {
   mn_dtype da = e->v[a].dtype, rt = mn_unary_result(op, da);
   MN_CHECK(rt != MN_NDTYPE, MN_ERR_DTYPE, "ufunc '%s' not supported for input dtype %s",
            mn_unary_name(op), mn_dtype_name(da));
+  /* signbit and the frexp exponent look at a float (ints go through float64) */
   mn_dtype ct = (op == MN_OP_ISNAN || op == MN_OP_ISINF || op == MN_OP_ISFINITE) ? da
-                : op == MN_OP_LOGICAL_NOT ? MN_BOOL : rt;
+                : op == MN_OP_LOGICAL_NOT ? MN_BOOL
+                : (op == MN_OP_SIGNBIT || op == MN_OP_FREXP_EXP) ? (da == MN_FLOAT32 ? MN_FLOAT32 : MN_FLOAT64)
+                : rt;
   MN_CHECK(mn_unary_table[op][ct], MN_ERR_DTYPE, "ufunc '%s' has no %s kernel", mn_unary_name(op), mn_dtype_name(ct));
   int ca;
   MN_CALL(cast_to(e, a, ct, &ca));
@@ -219,6 +222,8 @@ int mn_expr_binary(mn_expr *e, mn_binary_op op, int a, int b, int *node) {
   MN_CALL(check_node(e, b));
   MN_CHECK(op >= 0 && op < MN_NBINARY, MN_ERR_ARG, "unknown binary op %d", (int)op);
   mn_dtype da = effective(&e->v[a], &e->v[b]), db = effective(&e->v[b], &e->v[a]);
+  /* ldexp's exponent keeps its kind: a Python int stays an int next to floats */
+  if (op == MN_OP_LDEXP) db = e->v[b].dtype;
   mn_dtype rt = mn_binary_result(op, da, db);
   MN_CHECK(rt != MN_NDTYPE, MN_ERR_DTYPE, "ufunc '%s' not supported for the input dtypes (%s, %s)",
            mn_binary_name(op), mn_dtype_name(da), mn_dtype_name(db));

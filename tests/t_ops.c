@@ -44,6 +44,10 @@ static double fidx(int64_t k) { return 0.5 * (double)k - 3.25; }
 static double fidx2(int64_t k) { return sin(0.3 * (double)k) * 10.0; }
 static double fidx3(int64_t k) { return (double)((k * 17) % 29) * 0.125 - 1.5; }
 
+#define T_PI 3.14159265358979323846
+/* ldexp exponents from -1150 to 1150: results overflow and underflow too */
+static double fexp_big(int64_t k) { return (double)((k * 97) % 2301 - 1150); }
+
 /* --------------------------------------------------------------- helpers */
 static mn_array *mk(mn_ctx *ctx, mn_dtype t, int nd, const int64_t *sh, double (*f)(int64_t)) {
   mn_array *a = NULL;
@@ -130,6 +134,14 @@ PY_FLOAT_DIVMOD(f64, double, FN64)
     case MN_OP_LE: return a <= b;                                                \
     case MN_OP_GT: return a > b;                                                 \
     case MN_OP_GE: return a >= b;                                                \
+    case MN_OP_FMOD: return F(fmod)(a, b);                                       \
+    /* directly, in long double: results near 0 keep their digits */             \
+    case MN_OP_LOGADDEXP: return (T)logl(expl(a) + expl(b));                     \
+    case MN_OP_LOGADDEXP2: return (T)log2l(exp2l(a) + exp2l(b));                 \
+    case MN_OP_HEAVISIDE: return a != a ? a : a < 0 ? 0 : a > 0 ? 1 : b;         \
+    case MN_OP_NEXTAFTER: return F(nextafter)(a, b);                             \
+    case MN_OP_FLOAT_POWER: return pow((double)a, (double)b);                    \
+    case MN_OP_LDEXP: return F(ldexp)(a, (int)b);                                \
     default: return NAN;                                                         \
     }                                                                            \
   }
@@ -137,6 +149,13 @@ REF_FLOAT(f32, float, FN32)
 REF_FLOAT(f64, double, FN64)
 
 static int64_t py_ifloordiv(int64_t a, int64_t b) { return (int64_t)floor((double)a / (double)b); }
+/* Euclid on small values (no overflow in the references' inputs) */
+static int64_t ref_gcd(int64_t a, int64_t b) {
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b) { int64_t t = a % b; a = b; b = t; }
+  return a;
+}
 
 static double ref_int(mn_binary_op op, mn_dtype ct, int64_t a, int64_t b) {
   int64_t r;
@@ -150,6 +169,9 @@ static double ref_int(mn_binary_op op, mn_dtype ct, int64_t a, int64_t b) {
   case MN_OP_MAXIMUM: r = a > b ? a : b; break;
   case MN_OP_MINIMUM: r = a < b ? a : b; break;
   case MN_OP_BITAND: r = a & b; break;
+  case MN_OP_FMOD: r = b == 0 ? 0 : a - b * (a / b); break; /* truncating division */
+  case MN_OP_GCD: r = ref_gcd(a, b); break;
+  case MN_OP_LCM: r = ref_gcd(a, b) ? (a < 0 ? -a : a) / ref_gcd(a, b) * (b < 0 ? -b : b) : 0; break;
   case MN_OP_EQ: return a == b;
   case MN_OP_NE: return a != b;
   case MN_OP_LT: return a < b;
@@ -180,6 +202,10 @@ static double ref_bool(mn_binary_op op, int a, int b) {
 static double ref_bin(mn_binary_op op, mn_dtype ct, double a, double b) {
   if (op == MN_OP_LOGICAL_AND) return (a != 0) && (b != 0);
   if (op == MN_OP_DIV && !is_f(ct)) ct = MN_FLOAT64;
+  if (op == MN_OP_FLOAT_POWER) ct = MN_FLOAT64;
+  if ((op == MN_OP_LOGADDEXP || op == MN_OP_LOGADDEXP2 || op == MN_OP_HEAVISIDE || op == MN_OP_NEXTAFTER) &&
+      !is_f(ct))
+    ct = MN_FLOAT64;
   switch (ct) {
   case MN_FLOAT32: return ref_f32(op, (float)a, (float)b);
   case MN_FLOAT64: return ref_f64(op, a, b);
@@ -203,7 +229,7 @@ static void t_bin(mn_ctx *ctx, mn_binary_op op, mn_dtype dx, mn_dtype dy, mn_dty
   mn_array *x = mk(ctx, dx, 2, sh, fx), *y = mk(ctx, dy, 2, sh, fy), *out = mk(ctx, rt, 2, sh, NULL);
   T_OK(mn_array_binary(op, x, y, out));
   double *xv = mt_all(x), *yv = mt_all(y), want_v[77];
-  mn_dtype ct = np_promote(dx, dy);
+  mn_dtype ct = op == MN_OP_LDEXP ? rt : np_promote(dx, dy); /* ldexp: the mantissa's float type */
   for (int i = 0; i < 77; i++) want_v[i] = ref_bin(op, ct, xv[i], yv[i]);
   check_vals(what, out, want, want_v, is_cmp(op) ? 0 : tol_of(rt, tol));
   /* Python's remainder takes the sign of the divisor, also for zero */
@@ -242,6 +268,27 @@ static void t_arith(mn_ctx *ctx, mn_dtype dx, mn_dtype dy, double (*fx)(int64_t)
 }
 
 /* --------------------------------------------------------- unary reference */
+/* I0(x) = (1/pi) * integral over [0, pi] of exp(x cos t): the trapezoid rule
+ * on this periodic integrand converges geometrically (an independent check
+ * of the kernel's series) */
+static double ref_i0(double x) {
+  if (isnan(x) || isinf(x)) return NAN; /* NumPy's result for +-inf */
+  enum { N = 256 };
+  double s = 0.5 * (exp(x) + exp(-x));
+  for (int k = 1; k < N; k++) s += exp(x * cos(T_PI * k / N));
+  return s / N;
+}
+static double ref_spacing(double a, int f32) {
+  if (isinf(a)) return NAN;
+  if (f32) return (double)(nextafterf((float)a, a < 0 ? -INFINITY : INFINITY) - (float)a);
+  return nextafter(a, a < 0 ? -INFINITY : INFINITY) - a;
+}
+static double ref_frexp_exp(double a) {
+  int e = 0;
+  if (isfinite(a)) frexp(a, &e);
+  return e;
+}
+
 static double ref_un(mn_unary_op op, mn_dtype ct, double a) {
   if (ct == MN_FLOAT32) {
     float x = (float)a;
@@ -256,6 +303,14 @@ static double ref_un(mn_unary_op op, mn_dtype ct, double a) {
     case MN_OP_SIGN: return x != x ? x : (float)((x > 0) - (x < 0));
     case MN_OP_ISNAN: return x != x;
     case MN_OP_LOGICAL_NOT: return !(x != 0);
+    case MN_OP_FABS: return fabsf(x);
+    case MN_OP_CBRT: return cbrtf(x);
+    case MN_OP_EXP2: return exp2f(x);
+    case MN_OP_ARCSINH: return asinhf(x);
+    case MN_OP_DEG2RAD: return x * (float)(T_PI / 180);
+    case MN_OP_SIGNBIT: return signbit(x) != 0;
+    case MN_OP_SPACING: return ref_spacing(x, 1);
+    case MN_OP_FREXP_EXP: return ref_frexp_exp(x);
     default: return NAN;
     }
   }
@@ -271,6 +326,15 @@ static double ref_un(mn_unary_op op, mn_dtype ct, double a) {
     case MN_OP_SIGN: return a != a ? a : (double)((a > 0) - (a < 0));
     case MN_OP_ISNAN: return a != a;
     case MN_OP_LOGICAL_NOT: return !(a != 0);
+    case MN_OP_FABS: return fabs(a);
+    case MN_OP_CBRT: return cbrt(a);
+    case MN_OP_EXP2: return exp2(a);
+    case MN_OP_ARCSINH: return asinh(a);
+    case MN_OP_DEG2RAD: return a * T_PI / 180;
+    case MN_OP_SIGNBIT: return signbit(a) != 0;
+    case MN_OP_SPACING: return ref_spacing(a, 0);
+    case MN_OP_I0: return ref_i0(a);
+    case MN_OP_FREXP_EXP: return ref_frexp_exp(a);
     default: return NAN;
     }
   }
@@ -281,6 +345,8 @@ static double ref_un(mn_unary_op op, mn_dtype ct, double a) {
   case MN_OP_SIGN: return (double)((x > 0) - (x < 0));
   case MN_OP_ISNAN: return 0;
   case MN_OP_LOGICAL_NOT: return !x;
+  case MN_OP_SIGNBIT: return x < 0;
+  case MN_OP_FLOOR: case MN_OP_CEIL: case MN_OP_TRUNC: return (double)x;
   default: return NAN;
   }
 }
@@ -295,8 +361,10 @@ static void t_un(mn_ctx *ctx, mn_unary_op op, mn_dtype dx, mn_dtype want, double
   mn_array *x = mk(ctx, dx, 1, sh, fx), *out = mk(ctx, rt, 1, sh, NULL);
   T_OK(mn_array_unary(op, x, out));
   double *xv = mt_all(x), w[53];
-  /* integer inputs of float-valued functions compute in float64 */
+  /* integer inputs of float-valued functions compute in float64 (signbit
+   * reads the integer's sign directly) */
   mn_dtype ct = (is_f(rt) && !is_f(dx)) ? MN_FLOAT64 : dx;
+  if (op == MN_OP_SIGNBIT && !is_f(dx)) ct = dx;
   for (int i = 0; i < 53; i++) w[i] = ref_un(op, ct, xv[i]);
   check_vals(what, out, want, w, tol_of(rt, tol));
   free(xv);
@@ -456,6 +524,12 @@ int main(int argc, char **argv) {
       {"int32 < 2.5", xi, MN_OP_LT, mn_scalar_f64(2.5), 0, MN_BOOL},
       {"bool + 1", xb, MN_OP_ADD, mn_scalar_i64(1), 0, MN_INT64},
       {"bool * 1.5", xb, MN_OP_MUL, mn_scalar_f64(1.5), 0, MN_FLOAT64},
+      {"ldexp(float32, 3)", xf, MN_OP_LDEXP, mn_scalar_i64(3), 0, MN_FLOAT32}, /* the int stays an int */
+      {"ldexp(2.0, int32)", xi, MN_OP_LDEXP, mn_scalar_f64(2.0), 1, MN_FLOAT64},
+      {"fmod(int32, -3)", xi, MN_OP_FMOD, mn_scalar_i64(-3), 0, MN_INT32},
+      {"gcd(int32, 6)", xi, MN_OP_GCD, mn_scalar_i64(6), 0, MN_INT32},
+      {"logaddexp(float32, 1.5)", xf, MN_OP_LOGADDEXP, mn_scalar_f64(1.5), 0, MN_FLOAT32},
+      {"float_power(float32, 2)", xf, MN_OP_FLOAT_POWER, mn_scalar_i64(2), 0, MN_FLOAT64},
     };
     for (size_t c = 0; c < sizeof cs / sizeof cs[0]; c++) {
       mn_dtype xt = mn_array_dtype(cs[c].x);
@@ -523,6 +597,82 @@ int main(int argc, char **argv) {
     free(g);
     mn_array_destroy(&x);
     mn_array_destroy(&o);
+  }
+
+  /* ================= more ufuncs: NumPy's fmod, gcd, ldexp, logaddexp, ... ================= */
+  for (int t = 0; t < 2; t++) {
+    mn_dtype d = t ? MN_FLOAT32 : MN_FLOAT64;
+    t_bin(ctx, MN_OP_FMOD, d, d, d, fa_f, fb_f, 0);
+    t_bin(ctx, MN_OP_LOGADDEXP, d, d, d, fa_nan, fb_nan, 1e-14);
+    t_bin(ctx, MN_OP_LOGADDEXP2, d, d, d, fa_f, fb_f, 1e-14);
+    t_bin(ctx, MN_OP_HEAVISIDE, d, d, d, fa_i, fb_f, 0); /* fa_i has zeros: h0 */
+    t_bin(ctx, MN_OP_NEXTAFTER, d, d, d, fa_f, fb_f, 0);
+    t_bin(ctx, MN_OP_FLOAT_POWER, d, d, MN_FLOAT64, pbase_f, pexp_f, 1e-15);
+    t_bin(ctx, MN_OP_LDEXP, d, MN_INT32, d, fa_f, fexp_big, 0);
+    t_bin(ctx, MN_OP_LDEXP, d, MN_INT64, d, fa_f, fexp_big, 0);
+    t_bin(ctx, MN_OP_LDEXP, d, MN_FLOAT64, MN_NDTYPE, fa_f, fb_f, 0); /* a float exponent: TypeError */
+  }
+  t_bin(ctx, MN_OP_FMOD, MN_INT32, MN_INT32, MN_INT32, fa_i, fb_i, 0);
+  t_bin(ctx, MN_OP_FMOD, MN_INT64, MN_INT32, MN_INT64, fa_i, fb_i, 0);
+  t_bin(ctx, MN_OP_FMOD, MN_INT32, MN_FLOAT32, MN_FLOAT64, fa_i, fb_f, 0);
+  t_bin(ctx, MN_OP_FMOD, MN_BOOL, MN_BOOL, MN_NDTYPE, fbool1, fbool2, 0); /* int8 in NumPy */
+  t_bin(ctx, MN_OP_GCD, MN_INT32, MN_INT32, MN_INT32, fbits1, fbits2, 0);
+  t_bin(ctx, MN_OP_GCD, MN_INT64, MN_INT32, MN_INT64, fbits1, fbits2, 0);
+  t_bin(ctx, MN_OP_LCM, MN_INT32, MN_INT32, MN_INT32, fbits1, fbits2, 0);
+  t_bin(ctx, MN_OP_LCM, MN_INT32, MN_INT64, MN_INT64, fa_i, fb_i, 0);
+  t_bin(ctx, MN_OP_GCD, MN_BOOL, MN_INT32, MN_INT32, fbool1, fb_i, 0);
+  t_bin(ctx, MN_OP_GCD, MN_FLOAT64, MN_INT32, MN_NDTYPE, fa_f, fb_i, 0); /* TypeError in NumPy */
+  t_bin(ctx, MN_OP_LCM, MN_BOOL, MN_BOOL, MN_NDTYPE, fbool1, fbool2, 0);
+  t_bin(ctx, MN_OP_LOGADDEXP, MN_INT32, MN_INT64, MN_FLOAT64, fa_i, fb_i, 1e-14);
+  t_bin(ctx, MN_OP_HEAVISIDE, MN_BOOL, MN_FLOAT32, MN_FLOAT32, fbool1, fb_f, 0);
+  t_bin(ctx, MN_OP_FLOAT_POWER, MN_INT32, MN_INT32, MN_FLOAT64, fa_i, pexp_i, 1e-15);
+  {
+    /* integer corner cases: by zero, MIN % -1, |MIN|, lcm overflow (NumPy's values) */
+    int64_t sh[1] = {6};
+    static const int32_t a32[6] = {7, -7, INT32_MIN, INT32_MIN, INT32_MAX, 12};
+    static const int32_t b32[6] = {0, 3, -1, 0, INT32_MAX - 1, -18};
+    static const int64_t a64[6] = {7, -7, INT64_MIN, INT64_MIN, INT64_MAX, 12};
+    static const int64_t b64[6] = {0, 3, -1, 0, INT64_MAX - 1, -18};
+    static const double fmod_w[6] = {0, -1, 0, 0, 1, 12};
+    static const double gcd32[6] = {7, 1, 1, (double)INT32_MIN, 1, 6}, lcm32[6] = {0, 21, (double)INT32_MIN, 0,
+                                                                              -2147483646.0, 36};
+    static const double gcd64[6] = {7, 1, 1, (double)INT64_MIN, 1, 6};
+    for (int t = 0; t < 2; t++) {
+      mn_dtype d = t ? MN_INT64 : MN_INT32;
+      mn_array *x = mk(ctx, d, 1, sh, NULL), *y = mk(ctx, d, 1, sh, NULL), *o = mk(ctx, d, 1, sh, NULL);
+      T_OK(mn_array_set_global(x, t ? (const void *)a64 : (const void *)a32));
+      T_OK(mn_array_set_global(y, t ? (const void *)b64 : (const void *)b32));
+      T_OK(mn_array_binary(MN_OP_FMOD, x, y, o));
+      check_vals(t ? "fmod int64 corners" : "fmod int32 corners", o, d, fmod_w, 0);
+      T_OK(mn_array_binary(MN_OP_GCD, x, y, o));
+      check_vals(t ? "gcd int64 corners" : "gcd int32 corners", o, d, t ? gcd64 : gcd32, 0);
+      if (!t) {
+        T_OK(mn_array_binary(MN_OP_LCM, x, y, o));
+        check_vals("lcm int32 corners (wraps)", o, d, lcm32, 0);
+      }
+      mn_array_destroy(&x); mn_array_destroy(&y); mn_array_destroy(&o);
+    }
+  }
+  {
+    mn_unary_op nf[] = {MN_OP_FABS, MN_OP_CBRT, MN_OP_EXP2, MN_OP_ARCSINH, MN_OP_DEG2RAD, MN_OP_SPACING,
+                        MN_OP_I0};
+    for (size_t k = 0; k < sizeof nf / sizeof nf[0]; k++) {
+      double tol = (nf[k] == MN_OP_FABS || nf[k] == MN_OP_SPACING) ? 0 : 1e-14;
+      t_un(ctx, nf[k], MN_FLOAT64, MN_FLOAT64, fun, tol);
+      if (nf[k] != MN_OP_I0) t_un(ctx, nf[k], MN_FLOAT32, MN_FLOAT32, fun, tol);
+    }
+    t_un(ctx, MN_OP_I0, MN_FLOAT64, MN_FLOAT64, fidx2, 1e-14);
+    t_un(ctx, MN_OP_I0, MN_INT32, MN_FLOAT64, fa_i, 1e-14);
+    t_un(ctx, MN_OP_FABS, MN_INT32, MN_FLOAT64, fa_i, 0);
+    t_un(ctx, MN_OP_CBRT, MN_BOOL, MN_FLOAT64, fbool1, 0); /* float16 in NumPy */
+    t_un(ctx, MN_OP_SIGNBIT, MN_FLOAT64, MN_BOOL, fun, 0); /* -0.0 is negative */
+    t_un(ctx, MN_OP_SIGNBIT, MN_FLOAT32, MN_BOOL, fun, 0);
+    t_un(ctx, MN_OP_SIGNBIT, MN_INT64, MN_BOOL, fa_i, 0);
+    t_un(ctx, MN_OP_FREXP_EXP, MN_FLOAT64, MN_INT32, fun, 0);
+    t_un(ctx, MN_OP_FREXP_EXP, MN_FLOAT32, MN_INT32, fbig32, 0);
+    t_un(ctx, MN_OP_FLOOR, MN_INT32, MN_INT32, fa_i, 0); /* NumPy 2 keeps integer dtypes */
+    t_un(ctx, MN_OP_TRUNC, MN_INT64, MN_INT64, fa_i, 0);
+    t_un(ctx, MN_OP_CEIL, MN_BOOL, MN_BOOL, fbool1, 0);
   }
 
   /* ================= where ================= */

@@ -9,6 +9,9 @@
 #include <stdint.h>
 
 typedef uint8_t mn_b;
+/* float and double names of a math.h function */
+#define MN_F32(fn) fn##f
+#define MN_F64(fn) fn
 
 /* ---- unary ---- */
 #define MN_WRAP1(S, T, U, NAME, EXPR) \
@@ -60,6 +63,58 @@ MN_FLT1(sin, sin) MN_FLT1(cos, cos) MN_FLT1(tan, tan) MN_FLT1(arcsin, asin)
 MN_FLT1(arccos, acos) MN_FLT1(arctan, atan) MN_FLT1(sinh, sinh)
 MN_FLT1(cosh, cosh) MN_FLT1(tanh, tanh) MN_FLT1(floor, floor)
 MN_FLT1(ceil, ceil) MN_FLT1(trunc, trunc) MN_FLT1(rint, rint)
+/* NumPy 2 keeps bool and integer dtypes through floor, ceil and trunc */
+#define MN_INTROUND(S, T) \
+  MN_HD static inline T mn_k_floor_##S(T a) { return a; } \
+  MN_HD static inline T mn_k_ceil_##S(T a) { return a; } \
+  MN_HD static inline T mn_k_trunc_##S(T a) { return a; }
+MN_INTROUND(b, mn_b) MN_INTROUND(i32, int32_t) MN_INTROUND(i64, int64_t)
+MN_FLT1(arccosh, acosh) MN_FLT1(arcsinh, asinh) MN_FLT1(arctanh, atanh)
+MN_FLT1(cbrt, cbrt) MN_FLT1(exp2, exp2) MN_FLT1(fabs, fabs)
+#define MN_PI 3.14159265358979323846
+#define MN_FLTMISC(S, T, F) \
+  MN_HD static inline mn_b mn_k_signbit_##S(T a) { return signbit(a) != 0; } \
+  /* ulp towards the side of a's sign, -0.0 counting as positive (NumPy) */ \
+  MN_HD static inline T mn_k_spacing_##S(T a) { \
+    if (isinf(a)) return (T)NAN; \
+    return F(nextafter)(a, a < 0 ? -(T)INFINITY : (T)INFINITY) - a; } \
+  /* one multiplication by a constant rounded to T, as NumPy */ \
+  MN_HD static inline T mn_k_deg2rad_##S(T a) { return a * ((T)MN_PI / (T)180); } \
+  MN_HD static inline T mn_k_rad2deg_##S(T a) { return a * ((T)180 / (T)MN_PI); } \
+  MN_HD static inline int32_t mn_k_frexp_exp_##S(T a) { \
+    int e = 0; /* 0 for inf and NaN, as NumPy */ \
+    if (isfinite(a)) (void)F(frexp)(a, &e); \
+    return (int32_t)e; }
+MN_FLTMISC(f32, float, MN_F32) MN_FLTMISC(f64, double, MN_F64)
+/* Modified Bessel function I0: its power series (all terms positive, so no
+ * cancellation) below 20, the asymptotic series exp(x)/sqrt(2 pi x) * sum
+ * (also all positive, truncation error ~exp(-2x)) above. exp(x) overflows
+ * where NumPy's does; +-inf give NaN as in NumPy. */
+MN_HD static inline double mn_i0(double x) {
+  x = fabs(x);
+  if (x != x || isinf(x)) return (double)NAN; /* NumPy: exp(inf) / sqrt(inf) */
+  double s = 1, t = 1;
+  if (x < 20) {
+    double q = 0.25 * x * x;
+    for (int k = 1; k < 100 && t > s * 1e-17; k++) {
+      t *= q / ((double)k * (double)k);
+      s += t;
+    }
+    return s;
+  }
+  double r = 0.125 / x;
+  for (int k = 1; k < 100 && t > s * 1e-17; k++) {
+    double o = 2.0 * k - 1.0, nt = t * o * o * r / k;
+    if (nt >= t) break; /* the asymptotic series' terms start to grow */
+    t = nt;
+    s += t;
+  }
+  return exp(x) * (s / sqrt(2 * MN_PI * x));
+}
+MN_HD static inline double mn_k_i0_f64(double a) { return mn_i0(a); }
+/* NumPy computes float32 i0 in float32: infinite once expf overflows */
+MN_HD static inline float mn_k_i0_f32(float a) {
+  return !isinf(a) && isinf(expf(fabsf(a))) ? (float)INFINITY : (float)mn_i0((double)a); }
 
 /* ---- binary ---- */
 #define MN_WRAP2(S, T, U, NAME, EXPR) \
@@ -114,9 +169,50 @@ MN_INTDIV(i32, int32_t, uint32_t) MN_INTDIV(i64, int64_t, uint64_t)
   MN_HD static inline T mn_k_copysign_##S(T a, T b) { return F(copysign)(a, b); } \
   MN_HD static inline T mn_k_fmax_##S(T a, T b) { return F(fmax)(a, b); } \
   MN_HD static inline T mn_k_fmin_##S(T a, T b) { return F(fmin)(a, b); }
-#define MN_F32(fn) fn##f
-#define MN_F64(fn) fn
 MN_FLTDIV(f32, float, MN_F32) MN_FLTDIV(f64, double, MN_F64)
+/* C's fmod: the sign of the dividend; integers by zero give 0 (NumPy) and
+ * -1 is special-cased since MIN % -1 overflows */
+#define MN_INTFMOD(S, T) \
+  MN_HD static inline T mn_k_fmod_##S(T a, T b) { return (b == 0 || b == -1) ? 0 : a % b; }
+MN_INTFMOD(i32, int32_t) MN_INTFMOD(i64, int64_t)
+#define MN_LN2 0.693147180559945309417232121458176568
+#define MN_LOG2E 1.44269504088896340735992468100189214
+#define MN_FLTBIN2(S, T, F) \
+  MN_HD static inline T mn_k_fmod_##S(T a, T b) { return F(fmod)(a, b); } \
+  /* log(exp(a) + exp(b)) without overflow; equal arguments (infinities \
+   * included) shortcut; a NaN difference is returned as the NaN result */ \
+  MN_HD static inline T mn_k_logaddexp_##S(T a, T b) { \
+    if (a == b) return a + (T)MN_LN2; \
+    T d = a - b; \
+    if (d > 0) return a + F(log1p)(F(exp)(-d)); \
+    if (d <= 0) return b + F(log1p)(F(exp)(d)); \
+    return d; } \
+  MN_HD static inline T mn_k_logaddexp2_##S(T a, T b) { \
+    if (a == b) return a + 1; \
+    T d = a - b; \
+    if (d > 0) return a + (T)MN_LOG2E * F(log1p)(F(exp2)(-d)); \
+    if (d <= 0) return b + (T)MN_LOG2E * F(log1p)(F(exp2)(d)); \
+    return d; } \
+  MN_HD static inline T mn_k_heaviside_##S(T x, T h0) { \
+    return x != x ? x : x == 0 ? h0 : x < 0 ? (T)0 : (T)1; } \
+  MN_HD static inline T mn_k_nextafter_##S(T a, T b) { return F(nextafter)(a, b); } \
+  /* b holds an integer exponent (cast to T); beyond +-1e5 every finite \
+   * nonzero a over- or underflows, so clamping keeps the int conversion safe */ \
+  MN_HD static inline T mn_k_ldexp_##S(T a, T b) { \
+    int e = b != b ? 0 : b > (T)100000 ? 100000 : b < (T)-100000 ? -100000 : (int)b; \
+    return F(ldexp)(a, e); }
+MN_FLTBIN2(f32, float, MN_F32) MN_FLTBIN2(f64, double, MN_F64)
+MN_HD static inline double mn_k_float_power_f64(double a, double b) { return pow(a, b); }
+/* gcd and lcm of the absolute values in unsigned arithmetic: |MIN| wraps
+ * back to MIN and lcm overflow wraps, as in NumPy */
+#define MN_GCD(S, T, U) \
+  MN_HD static inline U mn_gcdu_##S(U a, U b) { while (b) { U t = a % b; a = b; b = t; } return a; } \
+  MN_HD static inline U mn_absu_##S(T a) { return a < 0 ? (U)0 - (U)a : (U)a; } \
+  MN_HD static inline T mn_k_gcd_##S(T a, T b) { return (T)mn_gcdu_##S(mn_absu_##S(a), mn_absu_##S(b)); } \
+  MN_HD static inline T mn_k_lcm_##S(T a, T b) { \
+    U x = mn_absu_##S(a), y = mn_absu_##S(b), g = mn_gcdu_##S(x, y); \
+    return g ? (T)(x / g * y) : 0; }
+MN_GCD(i32, int32_t, uint32_t) MN_GCD(i64, int64_t, uint64_t)
 /* maximum/minimum propagate NaN; fmax/fmin ignore it (floats above) */
 #define MN_MINMAX(S, T) \
   MN_HD static inline T mn_k_maximum_##S(T a, T b) { return (a > b || a != a) ? a : b; } \
@@ -152,10 +248,13 @@ MN_BITS(b, mn_b) MN_BITS(i32, int32_t) MN_BITS(i64, int64_t)
 MN_SHIFT(i32, int32_t, uint32_t, 32) MN_SHIFT(i64, int64_t, uint64_t, 64)
 
 /* ---- ternary ---- */
+/* clip as NumPy's: a NaN anywhere gives NaN, lo > hi gives hi, and a tie
+ * keeps x (clip(-0.0, 0.0, 1.0) is -0.0, unlike maximum(-0.0, 0.0)) */
 #define MN_TERN(S, T) \
   MN_HD static inline T mn_k_where_##S(mn_b c, T a, T b) { return c ? a : b; } \
   MN_HD static inline T mn_k_clip_##S(T x, T lo, T hi) { \
-    return mn_k_minimum_##S(mn_k_maximum_##S(x, lo), hi); }
+    T t = (x != x || x >= lo) ? x : lo; \
+    return (t != t || t <= hi) ? t : hi; }
 MN_TERN(b, mn_b) MN_TERN(i32, int32_t) MN_TERN(i64, int64_t) MN_TERN(f32, float)
 MN_TERN(f64, double)
 MN_HD static inline int32_t mn_k_fma_i32(int32_t a, int32_t b, int32_t c) { return (int32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c); }
@@ -187,13 +286,20 @@ MN_HD static inline double mn_k_fma_f64(double a, double b, double c) { return a
   MN_FLT2(MN_SAME, X, MN_OP_ARCSIN, arcsin) MN_FLT2(MN_SAME, X, MN_OP_ARCCOS, arccos) \
   MN_FLT2(MN_SAME, X, MN_OP_ARCTAN, arctan) MN_FLT2(MN_SAME, X, MN_OP_SINH, sinh) \
   MN_FLT2(MN_SAME, X, MN_OP_COSH, cosh) MN_FLT2(MN_SAME, X, MN_OP_TANH, tanh) \
-  MN_FLT2(MN_SAME, X, MN_OP_FLOOR, floor) MN_FLT2(MN_SAME, X, MN_OP_CEIL, ceil) \
-  MN_FLT2(MN_SAME, X, MN_OP_TRUNC, trunc) MN_FLT2(MN_SAME, X, MN_OP_RINT, rint) \
+  MN_ALL5(MN_SAME, X, MN_OP_FLOOR, floor) MN_ALL5(MN_SAME, X, MN_OP_CEIL, ceil) \
+  MN_ALL5(MN_SAME, X, MN_OP_TRUNC, trunc) MN_FLT2(MN_SAME, X, MN_OP_RINT, rint) \
   X(MN_OP_LOGICAL_NOT, logical_not, b, mn_b, mn_b) \
   X(MN_OP_INVERT, invert, b, mn_b, mn_b) X(MN_OP_INVERT, invert, i32, int32_t, int32_t) \
   X(MN_OP_INVERT, invert, i64, int64_t, int64_t) \
   MN_ALL5(MN_TOB, X, MN_OP_ISNAN, isnan) MN_ALL5(MN_TOB, X, MN_OP_ISINF, isinf) \
-  MN_ALL5(MN_TOB, X, MN_OP_ISFINITE, isfinite)
+  MN_ALL5(MN_TOB, X, MN_OP_ISFINITE, isfinite) \
+  MN_FLT2(MN_SAME, X, MN_OP_ARCCOSH, arccosh) MN_FLT2(MN_SAME, X, MN_OP_ARCSINH, arcsinh) \
+  MN_FLT2(MN_SAME, X, MN_OP_ARCTANH, arctanh) MN_FLT2(MN_SAME, X, MN_OP_CBRT, cbrt) \
+  MN_FLT2(MN_SAME, X, MN_OP_EXP2, exp2) MN_FLT2(MN_SAME, X, MN_OP_FABS, fabs) \
+  MN_FLT2(MN_TOB, X, MN_OP_SIGNBIT, signbit) MN_FLT2(MN_SAME, X, MN_OP_SPACING, spacing) \
+  MN_FLT2(MN_SAME, X, MN_OP_DEG2RAD, deg2rad) MN_FLT2(MN_SAME, X, MN_OP_RAD2DEG, rad2deg) \
+  MN_FLT2(MN_SAME, X, MN_OP_I0, i0) \
+  X(MN_OP_FREXP_EXP, frexp_exp, f32, float, int32_t) X(MN_OP_FREXP_EXP, frexp_exp, f64, double, int32_t)
 
 #define MN_BINARY_LIST(X) \
   MN_ALL5(MN_SAME, X, MN_OP_ADD, add) MN_NUM4(MN_SAME, X, MN_OP_SUB, sub) \
@@ -216,7 +322,13 @@ MN_HD static inline double mn_k_fma_f64(double a, double b, double c) { return a
   MN_SAME(X, MN_OP_LSHIFT, lshift, i32) MN_SAME(X, MN_OP_LSHIFT, lshift, i64) \
   MN_SAME(X, MN_OP_RSHIFT, rshift, i32) MN_SAME(X, MN_OP_RSHIFT, rshift, i64) \
   MN_FLT2(MN_SAME, X, MN_OP_ATAN2, atan2) MN_FLT2(MN_SAME, X, MN_OP_HYPOT, hypot) \
-  MN_FLT2(MN_SAME, X, MN_OP_COPYSIGN, copysign)
+  MN_FLT2(MN_SAME, X, MN_OP_COPYSIGN, copysign) \
+  MN_NUM4(MN_SAME, X, MN_OP_FMOD, fmod) MN_FLT2(MN_SAME, X, MN_OP_LOGADDEXP, logaddexp) \
+  MN_FLT2(MN_SAME, X, MN_OP_LOGADDEXP2, logaddexp2) MN_FLT2(MN_SAME, X, MN_OP_HEAVISIDE, heaviside) \
+  MN_FLT2(MN_SAME, X, MN_OP_NEXTAFTER, nextafter) MN_FLT2(MN_SAME, X, MN_OP_LDEXP, ldexp) \
+  MN_SAME(X, MN_OP_GCD, gcd, i32) MN_SAME(X, MN_OP_GCD, gcd, i64) \
+  MN_SAME(X, MN_OP_LCM, lcm, i32) MN_SAME(X, MN_OP_LCM, lcm, i64) \
+  MN_SAME(X, MN_OP_FLOAT_POWER, float_power, f64)
 
 #define MN_TERNARY_LIST(X) \
   MN_ALL5(MN_SAME, X, MN_OP_WHERE, where) MN_ALL5(MN_SAME, X, MN_OP_CLIP, clip) \

@@ -23,6 +23,8 @@ from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast
                             moveaxis, pad, repeat,
                             resize, roll, rollaxis, rot90, row_stack, split, squeeze, stack, swapaxes, tile, transpose,
                             trim_zeros, unstack, vsplit, vstack)
+from ._math import (angle, around, conj, conjugate, fix, i0, imag, iscomplex, iscomplexobj, isneginf, isposinf,
+                    isreal, isrealobj, nan_to_num, real, round, sinc)
 from ._ndarray import ndarray, flatiter
 from ._products import (diagonal, dot, einsum, einsum_path, inner, kron, matmul, matvec, outer, tensordot, trace,
                         vdot, vecdot, vecmat)
@@ -45,6 +47,7 @@ abs = absolute  # noqa: F821 (defined by the update above)
 divide = true_divide  # noqa: F821
 mod = remainder  # noqa: F821
 acos, asin, atan, atan2, pow = arccos, arcsin, arctan, arctan2, power  # noqa: F821
+acosh, asinh, atanh = arccosh, arcsinh, arctanh  # noqa: F821
 bitwise_not = bitwise_invert = invert  # noqa: F821
 bitwise_left_shift, bitwise_right_shift = left_shift, right_shift  # noqa: F821
 concat, permute_dims = concatenate, transpose
@@ -59,10 +62,19 @@ from . import _fallback  # noqa: E402
 _fallback.install(globals())
 
 
+# NumPy names left out on purpose, and why
+_WITHHELD = {
+    "bitwise_count": "its result dtype is uint8, which maniple does not have (a wider integer result would "
+                     "wrap differently in later arithmetic)",
+}
+
+
 def __getattr__(name):
     """A NumPy name maniple.numpy lacks (not even as an announced fallback)
     is an AttributeError saying so, never a silent fallback to NumPy on a
     gathered copy."""
+    if name in _WITHHELD:
+        raise AttributeError(f"maniple.numpy does not implement numpy.{name}: {_WITHHELD[name]}")
     if hasattr(_np, name):
         raise AttributeError(f"maniple.numpy does not implement numpy.{name} yet; see "
                              "`python -m maniple.numpy.coverage` for what is implemented")

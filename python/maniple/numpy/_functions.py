@@ -11,11 +11,13 @@ from ._ndarray import ndarray, _binary, _compile, _scalar, _ternary, _unary, _as
 # ---- ufuncs (the names are NumPy's) ----
 _UNARY = ["negative", "positive", "absolute", "sqrt", "exp", "log", "log2", "log10", "expm1", "log1p", "sin",
           "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc", "rint",
-          "sign", "square", "reciprocal", "logical_not", "invert", "isnan", "isinf", "isfinite"]
+          "sign", "square", "reciprocal", "logical_not", "invert", "isnan", "isinf", "isfinite", "arccosh",
+          "arcsinh", "arctanh", "cbrt", "exp2", "fabs", "signbit", "spacing", "deg2rad", "rad2deg"]
 _BINARY = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power", "maximum",
            "minimum", "fmax", "fmin", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
            "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
-           "right_shift", "arctan2", "hypot", "copysign"]
+           "right_shift", "arctan2", "hypot", "copysign", "fmod", "logaddexp", "logaddexp2", "heaviside", "nextafter",
+           "ldexp", "gcd", "lcm", "float_power"]
 
 
 def _with_out(r, out):
@@ -29,13 +31,14 @@ def _scalars_only(*xs):
     return builtins.all(isinstance(x, (bool, int, float, _np.generic)) for x in xs)
 
 
-def _make_unary(name):
-    np_f = getattr(_np, name)
+def _make_unary(name, op=None):
+    """numpy.<name>, computed by maniple's op of that name (or by op)."""
+    np_f, op = getattr(_np, name), op or name
 
     def f(x, out=None):
         if out is None and _scalars_only(x):  # a scalar in, NumPy's scalar out
             return np_f(x)
-        return _with_out(_unary(name, x), out)
+        return _with_out(_unary(op, x), out)
     f.__name__ = name
     f.__doc__ = f"numpy.{name}, element-wise, evaluated fused with the expression around it."
     return f
@@ -69,8 +72,30 @@ def where(condition, x=_NOARG, y=_NOARG):
     return _ternary("where", condition, x, y)
 
 
-def clip(a, a_min, a_max, out=None):
-    return _with_out(_ternary("clip", a, a_min, a_max), out)
+_NOVALUE = object()
+
+
+def clip(a, a_min=_NOVALUE, a_max=_NOVALUE, out=None, *, min=_NOVALUE, max=_NOVALUE):
+    """NumPy 2's clip: bounds positional or as min=/max=; a None bound is
+    no bound (maximum or minimum only)."""
+    if min is not _NOVALUE:
+        if a_min is not _NOVALUE:
+            raise ValueError("Passed more than one argument for the minimum (a_min and min)")
+        a_min = min
+    if max is not _NOVALUE:
+        if a_max is not _NOVALUE:
+            raise ValueError("Passed more than one argument for the maximum (a_max and max)")
+        a_max = max
+    lo = None if a_min is _NOVALUE else a_min
+    hi = None if a_max is _NOVALUE else a_max
+    if lo is None and hi is None:
+        a = asarray(a)
+        return _with_out(a.astype(a._dtype), out)
+    if lo is None:
+        return _with_out(_binary("minimum", a, hi), out)
+    if hi is None:
+        return _with_out(_binary("maximum", a, lo), out)
+    return _with_out(_ternary("clip", a, lo, hi), out)
 
 
 # ---- reductions ----

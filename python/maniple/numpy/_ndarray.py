@@ -162,6 +162,25 @@ class ndarray:
     def T(self):
         return self.transpose()
 
+    # maniple arrays are real: .real is the array itself (as NumPy's view
+    # of a real array, writes go through), .imag zeros that cannot be set
+    @property
+    def real(self):
+        return self
+
+    @real.setter
+    def real(self, value):
+        self[...] = value
+
+    @property
+    def imag(self):
+        from ._creation import zeros
+        return zeros(self._shape, self._dtype)
+
+    @imag.setter
+    def imag(self, value):
+        raise TypeError("array does not have imaginary part to set")
+
     def __len__(self):
         if not self._shape:
             raise TypeError("len() of unsized object")
@@ -223,7 +242,7 @@ class ndarray:
     # fallback), or fail; they never run silently on a gathered copy
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         from . import _functions
-        name = {"divide": "true_divide", "abs": "absolute", "conjugate": None}.get(ufunc.__name__, ufunc.__name__)
+        name = {"divide": "true_divide", "abs": "absolute"}.get(ufunc.__name__, ufunc.__name__)
         fn = _functions.UFUNCS.get(name)
         out = kwargs.pop("out", None)
         if fn is None and method == "__call__":  # an announced fallback, if maniple.numpy has one
@@ -233,10 +252,11 @@ class ndarray:
                 return impl(*inputs, out=out, **kwargs)
         if method != "__call__" or fn is None or kwargs:
             return NotImplemented
-        if out is not None:
-            if len(out) != 1 or not isinstance(out[0], ndarray):
+        if out is not None:  # NumPy passes a tuple of ufunc.nout entries
+            if len(out) != ufunc.nout or not all(o is None or isinstance(o, ndarray) for o in out):
                 return NotImplemented
-            out = out[0]
+            if ufunc.nout == 1:
+                out = out[0]
         return fn(*inputs, out=out)
 
     def __array_function__(self, func, types, args, kwargs):
@@ -356,6 +376,14 @@ class ndarray:
             raise ValueError(f"matmul result of shape {r.shape} cannot be stored in an array of shape {self._shape}")
         self[...] = r
         return self
+
+    def __divmod__(self, o):
+        from . import _math
+        return _math.divmod(self, o)
+
+    def __rdivmod__(self, o):
+        from . import _math
+        return _math.divmod(o, self)
 
     def __neg__(self): return _unary("negative", self)
     def __pos__(self): return _unary("positive", self)
@@ -559,8 +587,21 @@ class ndarray:
         from . import _products
         return _products.trace(self, offset, axis1, axis2, dtype, out)
 
-    def clip(self, min=None, max=None, out=None, **kw):
+    def round(self, decimals=0, out=None):
+        from . import _math
+        return _math.round(self, decimals, out)
+
+    def conj(self):
+        return self  # real: NumPy's ndarray.conj returns the array itself
+
+    conjugate = conj
+
+    def clip(self, min=None, max=None, out=None, **kwargs):
         from . import _functions
+        if "a_min" in kwargs or "a_max" in kwargs:
+            min, max = kwargs.pop("a_min", min), kwargs.pop("a_max", max)
+        if kwargs:
+            raise TypeError(f"clip() got unexpected keyword arguments {sorted(kwargs)}")
         return _functions.clip(self, min, max, out=out)
 
     def ptp(self, axis=None, out=None, keepdims=False):
@@ -599,16 +640,14 @@ class flatiter:
         return self.base.size
 
     def __iter__(self):
-        flat = self.base.ravel() if self.base.ndim != 1 else self.base
-        for x in flat.__array__():
+        for x in _flat(self.base).__array__():
             yield _scalar(x, self.base._dtype)
 
     def __array__(self, dtype=None, copy=None):
         return self.base.__array__(dtype).ravel()
 
     def __getitem__(self, key):
-        flat = self.base.ravel() if self.base.ndim != 1 else self.base
-        return flat[key]
+        return _flat(self.base)[key]
 
     def __setitem__(self, key, value):
         from . import _select
@@ -623,7 +662,6 @@ class flatiter:
             _select.put(self.base, [int(key) % n], value)
         else:
             _select.put(self.base, key, value)
-
 
 # ---- helpers shared with the function modules ----
 def _flat(a):

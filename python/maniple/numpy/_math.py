@@ -1,0 +1,249 @@
+"""NumPy's element-wise functions that are exact compositions of maniple's
+fused ufuncs (no kernels of their own): rounding, nan_to_num, the
+real/complex helpers (maniple arrays are real), sinc, angle, and the
+two-output ufuncs divmod, modf and frexp."""
+import builtins
+import operator
+
+import numpy as _np
+
+from ._creation import asarray, full, zeros
+from ._functions import UFUNCS, _make_unary, _scalars_only, _with_out, where
+from ._ndarray import ndarray, _binary, _unary
+
+_INT = ("int32", "int64")
+_FLOAT = ("float32", "float64")
+
+
+def _float_of(x):
+    """x in the float dtype NumPy's float functions compute in (bool and
+    ints: float64, as maniple has no float16)."""
+    return x if x._dtype in _FLOAT else x.astype("float64")
+
+
+def _outs(name, nout, positional, out):
+    """The output arrays of a ufunc with nout outputs: positional outs or
+    out=(...), as NumPy accepts them."""
+    if out is not None:
+        if builtins.any(p is not None for p in positional):
+            raise TypeError(f"{name}: cannot specify 'out' as both a positional and keyword argument")
+        if isinstance(out, ndarray) and nout == 1:
+            out = (out,)
+        if not isinstance(out, tuple) or len(out) != nout:
+            raise ValueError(f"{name}: 'out' must be a tuple of {nout} arrays (or None)")
+        positional = out
+    for o in positional:
+        if o is not None and not isinstance(o, ndarray):
+            raise TypeError(f"{name}: 'out' must be maniple.numpy arrays")
+    return positional
+
+
+# ---- same functions under NumPy's other ufunc names ----
+UFUNCS["degrees"] = _make_unary("degrees", "rad2deg")
+UFUNCS["radians"] = _make_unary("radians", "deg2rad")
+
+
+# ---- complex helpers on real arrays ----
+def conjugate(x, out=None):
+    """numpy.conjugate: a copy for real arrays. NumPy gives int8 for bool,
+    which maniple does not have, so bool is a TypeError."""
+    if out is None and _scalars_only(x):
+        return _np.conjugate(x)
+    x = asarray(x)
+    if x._dtype == "bool":
+        raise TypeError("ufunc 'conjugate' of a bool array gives int8 in NumPy, which maniple does not have")
+    return _with_out(_unary("positive", x), out)
+
+
+UFUNCS["conjugate"] = conjugate
+conj = conjugate
+
+
+def real(val):
+    try:
+        return val.real
+    except AttributeError:
+        return asarray(val).real
+
+
+def imag(val):
+    try:
+        return val.imag
+    except AttributeError:
+        return asarray(val).imag
+
+
+def iscomplexobj(x):
+    if isinstance(x, ndarray):
+        return False  # maniple has no complex dtypes
+    return _np.iscomplexobj(x)
+
+
+def isrealobj(x):
+    return not iscomplexobj(x)
+
+
+def iscomplex(x):
+    if _scalars_only(x):
+        return _np.iscomplex(x)
+    x = asarray(x)
+    r = zeros(x.shape, "bool")
+    return r[()] if x.ndim == 0 else r
+
+
+def isreal(x):
+    if _scalars_only(x):
+        return _np.isreal(x)
+    return full(asarray(x).shape, True, "bool")
+
+
+def angle(z, deg=False):
+    """The argument of real numbers: arctan2(0, z), so 0 for z >= +0 and pi
+    for z < 0 and z = -0.0 (NumPy's convention)."""
+    if _scalars_only(z):
+        return _np.angle(z, deg=deg)
+    a = _binary("arctan2", 0, asarray(z))
+    return a * (180 / _np.pi) if deg else a
+
+
+# ---- rounding ----
+def fix(x, out=None):
+    """Round towards zero: trunc, as NumPy 2 (ints keep their dtype)."""
+    if out is None and _scalars_only(x):
+        return _np.fix(x)
+    return _with_out(_unary("trunc", x), out)
+
+
+def _pow10(n):
+    # exact to 1e8, then repeated multiplication by 10 in double, so that
+    # decimals >= 23 scale by the same (inexact) factor as NumPy's round
+    if n < 9:
+        return 10.0 ** n
+    r = 1e9
+    for _ in range(n - 9):
+        r *= 10.0
+        if r == _np.inf:
+            break
+    return r
+
+
+def round(a, decimals=0, out=None):
+    """numpy.round: round half to even at `decimals` places. decimals=0 is
+    rint (ints keep their dtype); otherwise rint(a * 10**d) / 10**d (or
+    rint(a / 10**-d) * 10**-d), with NumPy's order of operations, dtypes
+    and casting into `out`."""
+    if out is None and _scalars_only(a):
+        return _np.round(a, decimals)
+    a = asarray(a)
+    decimals = operator.index(decimals)
+    dt = a._dtype
+    if dt in _INT and decimals >= 0:
+        return _with_out(a.astype(dt), out)
+    if decimals == 0:
+        return _with_out(_unary("rint", a), out)
+    f = _pow10(abs(decimals))
+    op1, op2 = ("multiply", "true_divide") if decimals > 0 else ("true_divide", "multiply")
+    if out is not None:  # NumPy computes step by step in out
+        _with_out(_binary(op1, a, f), out)
+        _with_out(_unary("rint", out), out)
+        return _with_out(_binary(op2, out, f), out)
+    if dt == "bool":
+        raise TypeError("Cannot cast ufunc 'multiply' output from dtype('float64') to dtype('bool') with "
+                        "casting rule 'same_kind'")
+    r = _binary(op2, _unary("rint", _binary(op1, _float_of(a), f)), f)
+    return r.astype(dt) if dt in _INT else r
+
+
+around = round
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN -> nan, +inf -> posinf (default the dtype's largest value), -inf
+    -> neginf (default the most negative); other dtypes unchanged."""
+    if _scalars_only(x):
+        return _np.nan_to_num(x, copy=copy, nan=nan, posinf=posinf, neginf=neginf)
+    if not isinstance(x, ndarray):
+        x, copy = asarray(x), True
+    dt = x._dtype
+    if dt in _FLOAT:
+        fi = _np.finfo(dt)
+        hi = fi.max if posinf is None else posinf
+        lo = fi.min if neginf is None else neginf
+        r = where(_unary("isnan", x), nan,
+                  where(isposinf(x), hi, where(isneginf(x), lo, x))).astype(dt)
+    else:
+        r = x.astype(dt)
+    if not copy:
+        x[...] = r
+        r = x
+    return r[()] if r.ndim == 0 else r
+
+
+def isposinf(x, out=None):
+    if out is None and _scalars_only(x):
+        return _np.isposinf(x)
+    return _with_out(_binary("logical_and", _unary("isinf", x), _unary("logical_not", _unary("signbit", x))), out)
+
+
+def isneginf(x, out=None):
+    if out is None and _scalars_only(x):
+        return _np.isneginf(x)
+    return _with_out(_binary("logical_and", _unary("isinf", x), _unary("signbit", x)), out)
+
+
+def sinc(x):
+    """sin(pi x) / (pi x), 1 at 0: as NumPy, zeros of pi*x are replaced by
+    the dtype's epsilon before dividing."""
+    if _scalars_only(x):
+        return _np.sinc(x)
+    y = _binary("multiply", _np.pi, asarray(x))
+    eps = _np.finfo(y._dtype).eps
+    y = where(y, y, eps)
+    return _binary("true_divide", _unary("sin", y), y)
+
+
+def i0(x):
+    """Modified Bessel function of the first kind, order 0 (to within 2e-15
+    of NumPy's in float64)."""
+    if _scalars_only(x):
+        return _np.i0(x)
+    return _unary("i0", asarray(x))
+
+
+# ---- ufuncs with two outputs ----
+def divmod(x1, x2, out1=None, out2=None, *, out=None):
+    """(floor_divide, remainder)."""
+    o1, o2 = _outs("divmod", 2, (out1, out2), out)
+    if o1 is None and o2 is None and _scalars_only(x1, x2):
+        return _np.divmod(x1, x2)
+    # both are built before either is stored: writing o1 first evaluates a
+    # pending remainder that reads o1's storage (dependency tracking)
+    q, r = _binary("floor_divide", x1, x2), _binary("remainder", x1, x2)
+    return _with_out(q, o1), _with_out(r, o2)
+
+
+def modf(x, out1=None, out2=None, *, out=None):
+    """(fractional part, integral part), both with x's sign: x - trunc(x) is
+    exact; infinities have fractional part +-0."""
+    o1, o2 = _outs("modf", 2, (out1, out2), out)
+    if o1 is None and o2 is None and _scalars_only(x):
+        return _np.modf(x)
+    xf = _float_of(asarray(x))
+    ip = _unary("trunc", xf)
+    fp = _binary("copysign", where(_unary("isinf", xf), 0.0, _binary("subtract", xf, ip)), xf)
+    return _with_out(fp, o1), _with_out(ip, o2)
+
+
+def frexp(x, out1=None, out2=None, *, out=None):
+    """(mantissa in [0.5, 1) with x's sign, int32 exponent): x == m * 2**e;
+    0, inf and NaN have exponent 0."""
+    o1, o2 = _outs("frexp", 2, (out1, out2), out)
+    if o1 is None and o2 is None and _scalars_only(x):
+        return _np.frexp(x)
+    xf = _float_of(asarray(x))
+    e = _unary("frexp_exponent", xf)
+    m = _binary("ldexp", xf, _unary("negative", e))  # exact: a power-of-two scaling
+    return _with_out(m, o1), _with_out(e, o2)
+
+
+UFUNCS.update(divmod=divmod, modf=modf, frexp=frexp)
