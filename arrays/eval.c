@@ -13,6 +13,10 @@
 #endif
 
 enum { BLK = 512, MAXOPS = 40 };
+/* band_mode buffers: about this many bytes per band (cache-sized), and at
+ * most this many when the backward reach forces taller bands */
+#define BAND_BYTES (256.0 * 1024)
+#define BAND_MAX_BYTES (64.0 * 1024 * 1024)
 
 typedef struct {
   int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], st[MN_MAXDIM];
@@ -174,6 +178,17 @@ static void run_cell(const prog *P, const cell *C, char *scratch_all, size_t scr
   }
 }
 
+/* In-place evaluation whose inputs read the output shifted (the stencil's
+ * center[:] = f(north, south, ...)): bands of h output rows along axis 0
+ * are computed into a small buffer and written back one band late, once no
+ * later band reads them (h >= the furthest backward read along axis 0). */
+typedef struct {
+  int64_t h;
+  char *buf[2];
+  char *mem;                  /* out's element at the box start */
+  int64_t st[MN_MAXDIM];      /* out's strides */
+} band_mode;
+
 static int cmp64(const void *a, const void *b) {
   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
   return (x > y) - (x < y);
@@ -189,9 +204,103 @@ static piece *find_piece(operand *op, const int64_t *lo, int nd) {
   return NULL;
 }
 
+/* Cell c of the product of the cut points (lo and cnt only). */
+static void cell_box(int64_t c, int nd, int64_t *const *cuts, const int *ncut, cell *C) {
+  int64_t r = c;
+  for (int d = nd - 1; d >= 0; d--) {
+    int64_t j = r % (ncut[d] - 1);
+    r /= ncut[d] - 1;
+    C->lo[d] = cuts[d][j];
+    C->cnt[d] = cuts[d][j + 1] - cuts[d][j];
+  }
+}
+
+/* Input pointers and strides of a cell; *local: every input is local. */
+static int cell_inputs(prog *P, cell *C, int *local) {
+  const mn_expr *e = P->e;
+  int nd = P->nd;
+  *local = 1;
+  for (int i = 0; i < P->nops; i++) {
+    piece *p = find_piece(&P->ops[i], C->lo, nd);
+    if (!p) return MN_ERR(MN_ERR_ARG, "internal: no piece covers a cell of operand %d", i);
+    *local &= p->local;
+    size_t es = es_of(e->v[P->ops[i].node].dtype);
+    int64_t off = 0;
+    for (int d = 0; d < nd; d++) { off += (C->lo[d] - p->lo[d]) * p->st[d]; C->ost[i][d] = p->st[d]; }
+    C->optr[i] = p->ptr + off * (int64_t)es;
+  }
+  return MN_SUCCESS;
+}
+
+/* Copy a band back to out: rows of 8-byte elements with streaming stores
+ * (the band is in cache; out's lines need not be read first). */
+static void band_store(int nd, const int64_t *cnt, size_t es, const char *src, const int64_t *sst, char *dst,
+                       const int64_t *dst_st) {
+#if defined(__SSE2__) && defined(__x86_64__)
+  if (es == 8 && nd >= 1 && sst[nd - 1] == 1 && dst_st[nd - 1] == 1) {
+    int64_t rows = mn_box_size(nd - 1, cnt), L = cnt[nd - 1], idx[MN_MAXDIM] = {0};
+    for (int64_t r = 0; r < rows; r++) {
+      int64_t so = 0, dof = 0;
+      for (int d = 0; d < nd - 1; d++) { so += idx[d] * sst[d]; dof += idx[d] * dst_st[d]; }
+      const long long *a = (const long long *)(src + so * 8);
+      long long *b = (long long *)(dst + dof * 8);
+      for (int64_t i = 0; i < L; i++) _mm_stream_si64(b + i, a[i]);
+      for (int d = nd - 2; d >= 0; d--) { if (++idx[d] < cnt[d]) break; idx[d] = 0; }
+    }
+    mn_stream_fence();
+    return;
+  }
+#endif
+  mn_strided_copy(nd, cnt, es, src, sst, dst, dst_st);
+}
+
+/* The banded driver (see band_mode): every cell's part in each band of
+ * axis 0, into a band buffer; the previous band goes back to out after. */
+static int run_bands(prog *P, const band_mode *bm, int64_t *const *cuts, const int *ncut, int64_t ncells,
+                     const int64_t *Rlo, const int64_t *Rcnt, char *scratch, size_t per) {
+  int nd = P->nd, err = 0;
+  size_t oes = es_of(P->odt);
+  int64_t bst[MN_MAXDIM], bcnt[MN_MAXDIM], prev_lo = 0;
+  mn_dense_strides(nd, Rcnt, bst); /* a band is rows of the box: same strides */
+  memcpy(bcnt, Rcnt, sizeof bcnt);
+  int have_prev = 0, cur = 0;
+  for (int64_t b0 = Rlo[0]; b0 < Rlo[0] + Rcnt[0] && !err; b0 += bm->h) {
+    int64_t b1 = b0 + bm->h < Rlo[0] + Rcnt[0] ? b0 + bm->h : Rlo[0] + Rcnt[0];
+    for (int64_t c = 0; c < ncells && !err; c++) {
+      cell C;
+      int local;
+      cell_box(c, nd, cuts, ncut, &C);
+      int64_t lo = C.lo[0] > b0 ? C.lo[0] : b0, hi = C.lo[0] + C.cnt[0] < b1 ? C.lo[0] + C.cnt[0] : b1;
+      if (hi <= lo) continue;
+      C.lo[0] = lo;
+      C.cnt[0] = hi - lo;
+      err = cell_inputs(P, &C, &local);
+      if (err) break;
+      int64_t off = (lo - b0) * bst[0];
+      for (int d = 1; d < nd; d++) off += (C.lo[d] - Rlo[d]) * bst[d];
+      memcpy(C.outst, bst, sizeof bst);
+      C.out = bm->buf[cur] + off * (int64_t)oes;
+      run_cell(P, &C, scratch, per, NULL);
+    }
+    if (have_prev) { /* no later band reads the previous one any more */
+      bcnt[0] = bm->h;
+      band_store(nd, bcnt, oes, bm->buf[1 - cur], bst, bm->mem + (prev_lo - Rlo[0]) * bm->st[0] * (int64_t)oes,
+                 bm->st);
+    }
+    have_prev = 1;
+    prev_lo = b0;
+    bcnt[0] = b1 - b0;
+    cur = 1 - cur;
+  }
+  if (!err && have_prev)
+    band_store(nd, bcnt, oes, bm->buf[1 - cur], bst, bm->mem + (prev_lo - Rlo[0]) * bm->st[0] * (int64_t)oes,
+               bm->st);
+  return err;
+}
+
 /* Drive: plans begun, local cells, plans ended, remaining cells. */
 static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
-                   const int64_t *outst_at_Rlo, mn_acc *accs, int nthreads) {
+                   const int64_t *outst_at_Rlo, mn_acc *accs, int nthreads, const band_mode *bm) {
   const mn_expr *e = P->e;
   mn_ctx *ctx = e->ctx;
   int nd = P->nd, err = 0;
@@ -276,29 +385,19 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
   err = mn_agree(ctx, err);
   for (int i = 0; i < P->nops && !err; i++)
     err = mn_plan_begin_mem(P->ops[i].plan, e->v[P->ops[i].node].arr->buf->data, NULL);
+  if (bm && !err && haveR) { /* bands need every input: receive first */
+    for (int i = 0; i < P->nops && !err; i++) err = mn_plan_end(P->ops[i].plan);
+    err = run_bands(P, bm, cuts, ncut, ncells, Rlo, Rcnt, scratch, per);
+  }
   /* two passes: cells with only local pieces, then (after end) the rest */
-  for (int pass = 0; pass < 2 && !err; pass++) {
+  for (int pass = 0; pass < 2 && !err && !(bm && haveR); pass++) {
     if (pass == 1)
       for (int i = 0; i < P->nops && !err; i++) err = mn_plan_end(P->ops[i].plan);
     for (int64_t c = 0; c < ncells && !err; c++) {
       cell C;
-      int64_t r = c;
-      for (int d = nd - 1; d >= 0; d--) {
-        int64_t j = r % (ncut[d] - 1);
-        r /= ncut[d] - 1;
-        C.lo[d] = cuts[d][j];
-        C.cnt[d] = cuts[d][j + 1] - cuts[d][j];
-      }
-      int local = 1;
-      for (int i = 0; i < P->nops; i++) {
-        piece *p = find_piece(&P->ops[i], C.lo, nd);
-        if (!p) { err = MN_ERR(MN_ERR_ARG, "internal: no piece covers a cell of operand %d", i); break; }
-        local &= p->local;
-        size_t es = es_of(e->v[P->ops[i].node].dtype);
-        int64_t off = 0;
-        for (int d = 0; d < nd; d++) { off += (C.lo[d] - p->lo[d]) * p->st[d]; C.ost[i][d] = p->st[d]; }
-        C.optr[i] = p->ptr + off * (int64_t)es;
-      }
+      int local = 0;
+      cell_box(c, nd, cuts, ncut, &C);
+      err = cell_inputs(P, &C, &local);
       if (err) break;
       if (local != (pass == 0)) continue;
       if (!P->reduce) {
@@ -413,6 +512,27 @@ static void prog_free(prog *P) {
   free(P->ops);
 }
 
+/* How input map a reads the elements out map o writes: 0 never (disjoint
+ * along some axis), 1 shifted by whole elements delta (same base axes and
+ * steps), 2 some other way. */
+static int alias_shift(const mn_map *a, const mn_map *o, int64_t *delta) {
+  if (a->ndim != o->ndim) return 2;
+  int mapped[MN_MAXDIM] = {0};
+  for (int k = 0; k < o->ndim; k++) {
+    delta[k] = 0;
+    if (a->bax[k] != o->bax[k]) return 2;
+    if (o->bax[k] < 0) continue;
+    if (a->step[k] != o->step[k]) return 2;
+    int64_t d = a->start[k] - o->start[k];
+    if (d % o->step[k]) return 0;
+    delta[k] = d / o->step[k];
+    mapped[o->bax[k]] = 1;
+  }
+  for (int d = 0; d < o->bndim; d++)
+    if (!mapped[d] && a->fixed[d] != o->fixed[d]) return 0;
+  return 1;
+}
+
 /* Per-rank argument checks of an evaluation (agreed by the caller). */
 static int check_eval(const mn_expr *e, int node, const mn_array *out) {
   MN_CHECK(out, MN_ERR_ARG, "NULL output array");
@@ -446,17 +566,44 @@ int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
   err = prog_init(&P, e, node, ond, out->map.shape);
   P.odt = out->dtype;
   /* an input reading out's buffer through another map must not see
-   * partial results: compute into a temporary, then copy */
-  int alias = 0;
+   * partial results: when every such input reads out shifted by whole
+   * elements, bands written back one late suffice (band_mode); otherwise
+   * compute into a temporary, then copy */
+  int alias = 0, shifted = 0;
+  int64_t back = 0; /* furthest backward read along axis 0 */
   for (int i = 0; i < P.nops && !err; i++) {
     const mn_array *x = e->v[P.ops[i].node].arr;
-    if (x->buf == out->buf && !mn_map_equal(&P.ops[i].bmap, &out->map)) alias = 1;
+    if (x->buf != out->buf || mn_map_equal(&P.ops[i].bmap, &out->map)) continue;
+    int64_t delta[MN_MAXDIM];
+    int k = alias_shift(&P.ops[i].bmap, &out->map, delta);
+    if (k == 0) continue; /* never reads an element out writes */
+    if (k == 2 || ond == 0) alias = 1;
+    else { shifted = 1; if (-delta[0] > back) back = -delta[0]; }
   }
   int64_t Rlo[MN_MAXDIM], Rcnt[MN_MAXDIM], st[MN_MAXDIM];
   int haveR = mn_map_owned_box(&out->map, out->buf->lay, e->ctx->rank, Rlo, Rcnt);
   char *dst = NULL, *tmp = NULL;
   size_t oes = es_of(out->dtype);
-  if (!err && haveR) {
+  band_mode bm, *bmp = NULL;
+  if (!err && haveR && shifted && !alias) {
+    int64_t row = mn_box_size(ond, Rcnt) / (Rcnt[0] ? Rcnt[0] : 1), h = (int64_t)(BAND_BYTES / ((size_t)row * oes + 1));
+    if (h < back) h = back;
+    if (h < 1) h = 1;
+    if ((double)h * (double)row * (double)oes <= BAND_MAX_BYTES) {
+      bm.h = h;
+      bm.buf[0] = mn_ctx_alias_buffer(e->ctx, 2 * (size_t)(h * row) * oes);
+      bm.buf[1] = bm.buf[0] ? bm.buf[0] + (size_t)(h * row) * oes : NULL;
+      if (!bm.buf[0]) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld elements for an aliased result", (long long)(2 * h * row));
+      bm.mem = mn_map_ptr(&out->map, out->buf, Rlo);
+      mn_map_strides(&out->map, out->buf, bm.st);
+      bmp = &bm;
+    } else {
+      alias = 1;
+    }
+  } else if (shifted) {
+    alias = 1;
+  }
+  if (!err && haveR && !bmp) {
     if (alias) {
       int64_t n = mn_box_size(ond, Rcnt);
       tmp = mn_ctx_alias_buffer(e->ctx, (size_t)n * oes);
@@ -470,10 +617,10 @@ int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
   }
   /* streaming stores pay off on long runs (a triad), not on short rows
    * read back by the next sweep (a stencil): measured in bench_core */
-  P.stream = !alias && haveR && ond > 0 && (double)mn_box_size(ond, Rcnt) * (double)oes >= stream_min_bytes() &&
+  P.stream = !alias && !bmp && haveR && ond > 0 && (double)mn_box_size(ond, Rcnt) * (double)oes >= stream_min_bytes() &&
              Rcnt[ond - 1] >= 32768;
   if (err) err = mn_agree(e->ctx, err); /* matches the agreement inside execute */
-  else err = execute(&P, &out->map, out->buf->lay, dst, st, NULL, nthreads_max());
+  else err = execute(&P, &out->map, out->buf->lay, dst, st, NULL, nthreads_max(), bmp);
   if (!err && tmp) {
     int64_t ost[MN_MAXDIM];
     mn_map_strides(&out->map, out->buf, ost);
@@ -557,7 +704,7 @@ int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result) {
   if (!err && !accs) err = MN_ERR(MN_ERR_MEM, "cannot allocate accumulators");
   for (int i = 0; !err && i < nt; i++) mn_acc_init(op, t, &accs[i]);
   if (err) err = mn_agree(e->ctx, err); /* matches the agreement inside execute */
-  else err = execute(&P, am, alay, NULL, NULL, accs, nt);
+  else err = execute(&P, am, alay, NULL, NULL, accs, nt, NULL);
   mn_acc acc;
   mn_acc_init(op, t, &acc);
   for (int i = 0; !err && i < nt; i++) mn_acc_merge(op, t, &acc, &accs[i]);

@@ -352,3 +352,43 @@ def test_matrix_transpose_is_a_view():
     assert a[0, 0, 0] == -1.0
     with pytest.raises(ValueError, match="at least 2-dimensional"):
         np.matrix_transpose(np.arange(3))
+
+
+@pytest.mark.parametrize("case", ["1d_back", "1d_fwd", "2d_stencil", "2d_tall", "3d_7pt", "strided", "transposed"])
+def test_inplace_assignment_reading_its_own_target(case):
+    """NumPy evaluates the right-hand side before writing; maniple writes in
+    bands (or through a temporary) and must give the same values, with
+    several bands, backward and forward reads, and rank boundaries."""
+    def run(xp):
+        if case == "1d_back":
+            x = xp.asarray(numpy.arange(100003.0) % 7)
+            x[3:] = x[:-3] + 0.5 * x[2:-1] - x[3:]
+            return x
+        if case == "1d_fwd":
+            x = xp.asarray(numpy.arange(70001.0) % 5)
+            x[:-2] = x[2:] * 2 - x[1:-1]
+            return x
+        if case == "2d_stencil":
+            g = xp.asarray(numpy.arange(1002.0 * 53).reshape(1002, 53) % 11)
+            for _ in range(3):
+                g[1:-1, 1:-1] = 0.2 * (g[1:-1, 1:-1] + g[:-2, 1:-1] + g[2:, 1:-1] + g[1:-1, :-2] + g[1:-1, 2:])
+            return g
+        if case == "2d_tall":  # a backward reach of 5 rows
+            g = xp.asarray(numpy.arange(3000.0 * 7).reshape(3000, 7) % 13)
+            g[5:, :] = g[:-5, :] - g[5:, :]
+            return g
+        if case == "3d_7pt":
+            g = xp.asarray(numpy.arange(30.0 * 31 * 32).reshape(30, 31, 32) % 17)
+            c = g[1:-1, 1:-1, 1:-1]
+            c[...] = (g[:-2, 1:-1, 1:-1] + g[2:, 1:-1, 1:-1] + g[1:-1, :-2, 1:-1] + g[1:-1, 2:, 1:-1] +
+                      g[1:-1, 1:-1, :-2] + g[1:-1, 1:-1, 2:] - 6 * c)
+            return g
+        if case == "strided":  # odd elements from even ones: never overlapping
+            x = xp.asarray(numpy.arange(4001.0))
+            x[1::2] = x[0:-1:2] + x[2::2]
+            return x
+        g = xp.asarray(numpy.arange(64.0 * 64).reshape(64, 64))
+        g[...] = g.T + g  # a transposed read: through a temporary
+        return g
+    got, want = run(np), run(numpy)
+    numpy.testing.assert_array_equal(A(got), want)
