@@ -75,31 +75,18 @@ static void strided_store(int64_t n, const char *src, size_t es, char *dst, int6
   for (int64_t i = 0; i < n; i++) memcpy(dst + i * st * (int64_t)es, src + (size_t)i * es, es);
 }
 
-/* Run the program over one cell; acc (reductions) is per thread. */
-static void run_cell(const prog *P, const cell *C, char *scratch_all, size_t scratch_per,
-                     mn_acc *accs) {
+/* Units u0 .. u1 (rows cut into blocks) of a cell, on one thread. */
+typedef struct { int nd; int64_t cnt[MN_MAXDIM], lo[MN_MAXDIM], L, nch; } cell_walk;
+
+static void run_units(const prog *P, const cell *C, const cell_walk *W, char *scr, mn_acc *acc, int64_t u0,
+                      int64_t u1) {
   const mn_expr *e = P->e;
-  int nd = P->nd > 0 ? P->nd : 1;
-  int64_t cnt[MN_MAXDIM], lo[MN_MAXDIM];
-  for (int d = 0; d < nd; d++) { cnt[d] = P->nd ? C->cnt[d] : 1; lo[d] = P->nd ? C->lo[d] : 0; }
-  int64_t L = cnt[nd - 1], rows = 1;
-  for (int d = 0; d < nd - 1; d++) rows *= cnt[d];
-  int64_t nch = (L + BLK - 1) / BLK, units = rows * nch;
-  if (units == 0) return;
-  int64_t total = rows * L;
-  (void)total;
-#pragma omp parallel if (total > 65536)
-  {
-    int tid = 0;
-#ifdef _OPENMP
-    tid = omp_get_thread_num();
-#endif
-    char *scr = scratch_all + (size_t)tid * scratch_per;
-    char **val = (char **)scr;
-    char *slots = scr + sizeof(char *) * (size_t)e->n;
-    mn_acc *acc = accs ? &accs[tid] : NULL;
-#pragma omp for schedule(static)
-    for (int64_t u = 0; u < units; u++) {
+  int nd = W->nd;
+  const int64_t *cnt = W->cnt, *lo = W->lo;
+  int64_t L = W->L, nch = W->nch;
+  char **val = (char **)scr;
+  char *slots = scr + sizeof(char *) * (size_t)e->n;
+  for (int64_t u = u0; u < u1; u++) {
       int64_t row = u / nch, i0 = (u % nch) * BLK, len = L - i0 < BLK ? L - i0 : BLK;
       int64_t idx[MN_MAXDIM], r = row;
       for (int d = nd - 2; d >= 0; d--) { idx[d] = r % cnt[d]; r /= cnt[d]; }
@@ -174,7 +161,39 @@ static void run_cell(const prog *P, const cell *C, char *scratch_all, size_t scr
       if (C->outst[nd - 1] == 1) memcpy(o, src, (size_t)len * oes);
       else strided_store(len, src, oes, o, C->outst[nd - 1]);
     }
-    if (P->stream) mn_stream_fence();
+  if (P->stream) mn_stream_fence();
+}
+
+/* Run the program over one cell; acc (reductions) is per thread. Threads
+ * only for large cells: entering a parallel region costs microseconds. */
+static void run_cell(const prog *P, const cell *C, char *scratch_all, size_t scratch_per,
+                     mn_acc *accs) {
+  cell_walk W;
+  int nd = W.nd = P->nd > 0 ? P->nd : 1;
+  for (int d = 0; d < nd; d++) { W.cnt[d] = P->nd ? C->cnt[d] : 1; W.lo[d] = P->nd ? C->lo[d] : 0; }
+  int64_t rows = 1;
+  W.L = W.cnt[nd - 1];
+  for (int d = 0; d < nd - 1; d++) rows *= W.cnt[d];
+  W.nch = (W.L + BLK - 1) / BLK;
+  int64_t units = rows * W.nch, total = rows * W.L;
+  if (units == 0) return;
+  int nt = 1;
+#ifdef _OPENMP
+  if (total > 65536) nt = omp_get_max_threads();
+#endif
+  if (nt <= 1) {
+    run_units(P, C, &W, scratch_all, accs ? &accs[0] : NULL, 0, units);
+    return;
+  }
+#pragma omp parallel num_threads(nt)
+  {
+    int tid = 0, n = 1;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+    n = omp_get_num_threads();
+#endif
+    run_units(P, C, &W, scratch_all + (size_t)tid * scratch_per, accs ? &accs[tid] : NULL, units * tid / n,
+              units * (tid + 1) / n);
   }
 }
 
