@@ -41,6 +41,12 @@ static int need_ctx(void) {
   return 0;
 }
 
+/* Release the GIL only around calls long enough to pay for it: on small
+ * arrays the release and the reacquisition cost more than the work. */
+enum { NOGIL_MIN = 1 << 16 };
+#define CALL_NOGIL(big, stmt) \
+  do { if (big) { Py_BEGIN_ALLOW_THREADS stmt; Py_END_ALLOW_THREADS } else { stmt; } } while (0)
+
 /* ---- dtypes and names ---- */
 static int dtype_of(PyObject *o, mn_dtype *t) {
   const char *s = PyUnicode_AsUTF8(o);
@@ -567,6 +573,87 @@ static int build(PyObject *program, mn_expr **out, int *root) {
   return 1;
 }
 
+/* Expression trees straight from Python's nested tuples (as
+ * maniple.numpy builds them), without a program list in between:
+ * ("in", Array) | ("sc", v) | ("un", name, x) | ("bin", name, x, y) |
+ * ("ter", name, x, y, z) | ("cast", x, dtype). Shared subtrees and arrays
+ * become one node each (memo keyed by object identity). */
+static int tree_node(PyObject *t, mn_expr *e, PyObject *memo, int *id) {
+  PyObject *key = NULL;
+  if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < 2) {
+    PyErr_SetString(PyExc_ValueError, "malformed expression tree node");
+    return 0;
+  }
+  const char *kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(t, 0));
+  if (!kind) return 0;
+  PyObject *ident = kind[0] == 'i' ? PyTuple_GET_ITEM(t, 1) : t;
+  key = PyLong_FromVoidPtr(ident);
+  if (!key) return 0;
+  PyObject *hit = PyDict_GetItemWithError(memo, key);
+  if (hit) { *id = (int)PyLong_AsLong(hit); Py_DECREF(key); return 1; }
+  if (PyErr_Occurred()) { Py_DECREF(key); return 0; }
+  Py_ssize_t len = PyTuple_GET_SIZE(t);
+  int rc = 0, ok = 1, a = 0, b = 0, c = 0, op = 0;
+  if (!strcmp(kind, "in") && len == 2 && is_array(PyTuple_GET_ITEM(t, 1))) {
+    rc = mn_expr_input(e, arr(PyTuple_GET_ITEM(t, 1)), id);
+  } else if (!strcmp(kind, "sc") && len == 2) {
+    mn_scalar sv;
+    ok = to_scalar(PyTuple_GET_ITEM(t, 1), &sv);
+    if (ok) rc = mn_expr_scalar(e, sv, id);
+  } else if (!strcmp(kind, "un") && len == 3) {
+    ok = op_of(PyTuple_GET_ITEM(t, 1), MN_NUNARY, uname, "unary op", &op) && tree_node(PyTuple_GET_ITEM(t, 2), e, memo, &a);
+    if (ok) rc = mn_expr_unary(e, (mn_unary_op)op, a, id);
+  } else if (!strcmp(kind, "bin") && len == 4) {
+    ok = op_of(PyTuple_GET_ITEM(t, 1), MN_NBINARY, bname, "binary op", &op) &&
+         tree_node(PyTuple_GET_ITEM(t, 2), e, memo, &a) && tree_node(PyTuple_GET_ITEM(t, 3), e, memo, &b);
+    if (ok) rc = mn_expr_binary(e, (mn_binary_op)op, a, b, id);
+  } else if (!strcmp(kind, "ter") && len == 5) {
+    ok = op_of(PyTuple_GET_ITEM(t, 1), MN_NTERNARY, tname, "ternary op", &op) &&
+         tree_node(PyTuple_GET_ITEM(t, 2), e, memo, &a) && tree_node(PyTuple_GET_ITEM(t, 3), e, memo, &b) &&
+         tree_node(PyTuple_GET_ITEM(t, 4), e, memo, &c);
+    if (ok) rc = mn_expr_ternary(e, (mn_ternary_op)op, a, b, c, id);
+  } else if (!strcmp(kind, "cast") && len == 3) {
+    mn_dtype dt;
+    ok = tree_node(PyTuple_GET_ITEM(t, 1), e, memo, &a) && dtype_of(PyTuple_GET_ITEM(t, 2), &dt);
+    if (ok) rc = mn_expr_cast(e, a, dt, id);
+  } else {
+    PyErr_Format(PyExc_ValueError, "malformed expression tree node '%s'", kind);
+    ok = 0;
+  }
+  if (ok && rc) { raise_mn(rc); ok = 0; }
+  if (ok) {
+    PyObject *v = PyLong_FromLong(*id);
+    ok = v && PyDict_SetItem(memo, key, v) == 0;
+    Py_XDECREF(v);
+  }
+  Py_DECREF(key);
+  return ok;
+}
+
+/* eval_tree(tree, shape, dtype) -> a new Array holding the tree's values */
+static PyObject *py_eval_tree(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *tree, *shape, *dt;
+  if (!PyArg_ParseTuple(args, "OOO", &tree, &shape, &dt)) return NULL;
+  if (!need_ctx()) return NULL;
+  int nd;
+  int64_t sh[MN_MAXDIM];
+  mn_dtype t;
+  if (!to_shape(shape, &nd, sh) || !dtype_of(dt, &t)) return NULL;
+  mn_expr *e = NULL;
+  int rc = mn_expr_create(g_ctx, &e), root = 0;
+  if (rc) return raise_mn(rc);
+  PyObject *memo = PyDict_New();
+  if (!memo || !tree_node(tree, e, memo, &root)) { Py_XDECREF(memo); mn_expr_destroy(&e); return NULL; }
+  Py_DECREF(memo);
+  mn_array *out = NULL;
+  rc = mn_array_create(g_ctx, t, nd, sh, 0, &out);
+  if (!rc) CALL_NOGIL(mn_array_size(out) >= NOGIL_MIN, rc = mn_expr_eval(e, root, out));
+  mn_expr_destroy(&e);
+  if (rc) { mn_array_destroy(&out); return raise_mn(rc); }
+  return wrap(out);
+}
+
 static PyObject *py_result_info(PyObject *m, PyObject *program) {
   (void)m;
   if (!need_ctx()) return NULL;
@@ -591,9 +678,7 @@ static PyObject *py_evaluate(PyObject *m, PyObject *args) {
   mn_expr *e;
   int root, rc;
   if (!build(program, &e, &root)) return NULL;
-  Py_BEGIN_ALLOW_THREADS
-  rc = mn_expr_eval(e, root, arr(out));
-  Py_END_ALLOW_THREADS
+  CALL_NOGIL(mn_array_size(arr(out)) >= NOGIL_MIN, rc = mn_expr_eval(e, root, arr(out)));
   mn_expr_destroy(&e);
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
@@ -610,9 +695,9 @@ static PyObject *py_reduce(PyObject *m, PyObject *args) {
   int root, rc;
   mn_scalar s;
   if (!build(program, &e, &root)) return NULL;
-  Py_BEGIN_ALLOW_THREADS
-  rc = mn_expr_reduce(e, root, (mn_reduce_op)op, &s);
-  Py_END_ALLOW_THREADS
+  int64_t rsz = 1;
+  { int nd; int64_t shp[MN_MAXDIM]; mn_expr_shape(e, root, &nd, shp); for (int d = 0; d < nd; d++) rsz *= shp[d]; }
+  CALL_NOGIL(rsz >= NOGIL_MIN, rc = mn_expr_reduce(e, root, (mn_reduce_op)op, &s));
   mn_expr_destroy(&e);
   if (rc) return raise_mn(rc);
   return from_scalar(s);
@@ -842,6 +927,7 @@ static PyMethodDef module_methods[] = {
   {"load_npy", py_load_npy, METH_O, "Read a .npy file collectively."},
   {"result_info", py_result_info, METH_O, "(dtype, shape) of a program's last node."},
   {"evaluate", py_evaluate, METH_VARARGS, "evaluate(program, out): fused evaluation into out."},
+  {"eval_tree", py_eval_tree, METH_VARARGS, "eval_tree(tree, shape, dtype) -> new Array, evaluated fused."},
   {"reduce", py_reduce, METH_VARARGS, "reduce(program, op) -> scalar, same on every rank."},
   {"reduce_axis", py_reduce_axis, METH_VARARGS, "reduce_axis(op, x, axis, out)."},
   {"bcast", py_bcast, METH_VARARGS, "bcast(bytes_or_None, root=0) -> the root's bytes on every rank."},

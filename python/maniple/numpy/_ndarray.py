@@ -20,33 +20,38 @@ from maniple import init as _init
 #   ("bin", name, x, y) | ("ter", name, x, y, z) | ("cast", x, dtype)
 _MAX_NODES = 48  # past this an operand is materialised, bounding loops' trees
 
-# storage key -> {id: pending ndarray whose expression reads it} (weak:
-# an expression nobody holds any more needs no evaluation)
+# storage key -> [weak references to pending ndarrays whose expression
+# reads it] (an expression nobody holds any more needs no evaluation)
 _readers = {}
+_ref = weakref.ref
 
 
 def _register(arr):
+    r = _ref(arr)
     for key in arr._bases:
-        d = _readers.get(key)
-        if d is None:
+        lst = _readers.get(key)
+        if lst is None:
             if len(_readers) > 4096:  # drop storage nobody pending reads any more
-                for k in [k for k, v in _readers.items() if not v]:
+                for k in [k for k, v in _readers.items() if not any(x() is not None for x in v)]:
                     del _readers[k]
-            d = _readers[key] = weakref.WeakValueDictionary()
-        d[id(arr)] = arr
+            _readers[key] = [r]
+        else:
+            lst.append(r)
+            if len(lst) % 256 == 0:  # a loop that never writes: prune the dead
+                lst[:] = [x for x in lst if x() is not None]
 
 
 def _flush(key, keep=None):
     """Evaluate every pending expression reading storage key (but keep)."""
-    pending = _readers.get(key)
+    pending = _readers.pop(key, None)
     if not pending:
         return
-    for a in list(pending.values()):
-        if a is not keep and a._expr is not None:
+    for r in pending:
+        a = r()
+        if a is not None and a is not keep and a._expr is not None:
             a._materialize()
-    pending.clear()
     if keep is not None and keep._expr is not None:
-        pending[id(keep)] = keep
+        _readers[key] = [_ref(keep)]
 
 
 def _compile(expr):
@@ -77,15 +82,6 @@ def _compile(expr):
     return prog
 
 
-def _count(expr, seen=None):
-    seen = set() if seen is None else seen
-    if id(expr) in seen:
-        return 0
-    seen.add(id(expr))
-    return 1 + sum(_count(c, seen) for c in expr[2:] if isinstance(c, tuple)) + (
-        _count(expr[1], seen) if expr[0] == "cast" else 0)
-
-
 def _bases(expr, out=None):
     out = set() if out is None else out
     if expr[0] == "in":
@@ -98,33 +94,42 @@ def _bases(expr, out=None):
     return out
 
 
+def _count(expr, seen=None):
+    seen = set() if seen is None else seen
+    if id(expr) in seen:
+        return 0
+    seen.add(id(expr))
+    return 1 + sum(_count(c, seen) for c in expr[2:] if isinstance(c, tuple)) + (
+        _count(expr[1], seen) if expr[0] == "cast" else 0)
+
+
 class ndarray:
     """A distributed array with NumPy's semantics."""
 
-    __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "__weakref__")
+    __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "_n", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, arr=None, expr=None, shape=None, dtype=None):
         self._arr, self._expr = arr, expr
         if arr is not None:
-            self._shape, self._dtype, self._bases = tuple(arr.shape), arr.dtype, ()
+            self._shape, self._dtype, self._bases, self._n = tuple(arr.shape), arr.dtype, (), 1
         else:
             self._shape, self._dtype = tuple(shape), dtype
             self._bases = tuple(_bases(expr))
+            self._n = _count(expr)
             _register(self)
 
     # ---- evaluation ----
     def _materialize(self):
         if self._expr is not None:
-            out = _core.create(self._shape, self._dtype)
-            _core.evaluate(_compile(self._expr), out)
-            self._arr, self._expr, self._bases = out, None, ()
+            self._arr = _core.eval_tree(self._expr, self._shape, self._dtype)
+            self._expr, self._bases = None, ()
         return self._arr
 
     def _node(self):
         """This array as an expression node (concrete arrays are leaves)."""
         if self._expr is not None:
-            if _count(self._expr) > _MAX_NODES:
+            if self._n > _MAX_NODES:
                 self._materialize()
             else:
                 return self._expr
@@ -396,7 +401,7 @@ class ndarray:
             r = _binary(name, self, o)
             if r._dtype != self._dtype:
                 r = r.astype(self._dtype)
-            self._expr, self._bases = r._expr, r._bases
+            self._expr, self._bases, self._n = r._expr, r._bases, r._n
             _register(self)
             return self
         _assign(self._arr, _binary(name, self, o), same_kind=True)
@@ -723,14 +728,67 @@ def _prep(x):
     return _creation.asarray(x)
 
 
+_INFO = {}  # (kind, name, operand types) -> (dtype, shape) of the result
+_PYSCALAR = (bool, int, float)
+
+
+def _info(kind, name, xs):
+    """The result's dtype and shape by the C library's rules, asked once per
+    combination of operand dtypes and shapes (Python scalars by type)."""
+    key = [kind, name]
+    for x in xs:
+        t = type(x)
+        if t is ndarray:
+            key.append(x._dtype)
+            key.append(x._shape)
+        elif t is int:  # NumPy checks weak ints against the array's range
+            key.append((int, -2147483648 <= x < 2147483648))
+        elif t is float or t is bool:
+            key.append(t)
+        else:
+            key.append(str(x.dtype))
+    key = tuple(key)
+    r = _INFO.get(key)
+    if r is None:
+        prog = [("ph", x._dtype, x._shape) if type(x) is ndarray else ("sc", _pyscalar(x)) for x in xs]
+        prog.append((kind, name) + tuple(range(len(xs))))
+        r = _core.result_info(prog)
+        if type(r[1]) is not tuple:
+            r = (r[0], tuple(r[1]))
+        if len(_INFO) > 65536:
+            _INFO.clear()
+        _INFO[key] = r
+    return r
+
+
 def _make(kind, name, *xs):
-    """A deferred operation. Its dtype and shape come from the C library's
-    rules, asked with stand-ins for the operands (constant cost)."""
-    xs = [_prep(x) for x in xs]
-    prog = [("ph", x._dtype, x._shape) if isinstance(x, ndarray) else ("sc", _pyscalar(x)) for x in xs]
-    prog.append((kind, name) + tuple(range(len(xs))))
-    dtype, shape = _core.result_info(prog)
-    return ndarray(expr=(kind, name) + tuple(_operand(x) for x in xs), shape=shape, dtype=dtype)
+    """A deferred operation: its expression node, dtype and shape, and the
+    storage it reads (kept incrementally: no walk over the tree)."""
+    nodes, bases, n = [], set(), 1
+    xs = [x if type(x) is ndarray or type(x) in _PYSCALAR else _prep(x) for x in xs]
+    dtype, shape = _info(kind, name, xs)
+    for x in xs:
+        if type(x) is ndarray:
+            if x._expr is not None and x._n <= _MAX_NODES:
+                nodes.append(x._expr)
+                bases.update(x._bases)
+                n += x._n
+                continue
+            a = x._materialize()
+            nodes.append(("in", a))
+            bases.add(a.base)
+        else:
+            nodes.append(("sc", _pyscalar(x)))
+        n += 1
+    r = _new_pending()
+    r._arr, r._expr, r._shape, r._dtype, r._bases, r._n = None, (kind, name) + tuple(nodes), shape, dtype, \
+        tuple(bases), n
+    _register(r)
+    return r
+
+
+def _new_pending():
+    return ndarray.__new__(ndarray)
 
 
 def _unary(name, x):
@@ -772,4 +830,4 @@ def _assign(target, value, same_kind=False):
     _flush(target.base, keep if alias_ok else None)
     _core.evaluate(_compile(node), target)
     if alias_ok:
-        keep._expr, keep._bases = ("in", target), (target.base,)
+        keep._expr, keep._bases, keep._n = ("in", target), (target.base,), 1
