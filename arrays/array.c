@@ -145,7 +145,7 @@ int mn_map_broadcast(const mn_map *m, int ndim, const int64_t *shape, mn_map *ou
   return MN_SUCCESS;
 }
 
-static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, mn_buf **out) {
+static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_buf **out) {
   mn_ctx *ctx = lay->ctx;
   mn_buf *b = calloc(1, sizeof *b);
   int err = b ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate an array header");
@@ -168,7 +168,7 @@ static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, mn_buf **out) {
     if (over) err = MN_ERR(MN_ERR_MEM, "local block with halo %d is too large to address", halo);
     if (lay->ndim == 0) n = owned;
     b->nbytes = (size_t)n * mn_dtype_size(dtype);
-    b->data = err ? NULL : mn_calloc(b->nbytes);
+    b->data = err ? NULL : zero ? mn_calloc(b->nbytes) : mn_malloc(b->nbytes);
     if (!err && !b->data)
       err = MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes for the local block of a %s array",
                    b->nbytes, mn_dtype_name(dtype));
@@ -205,7 +205,7 @@ int mn_array_wrap(mn_ctx *ctx, mn_buf *buf, const mn_map *m, mn_array **a) {
   return MN_SUCCESS;
 }
 
-int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo, mn_array **a) {
+static int create_on(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_array **a) {
   MN_CHECK(lay && a, MN_ERR_ARG, "NULL layout or output pointer");
   *a = NULL;
   MN_CHECK(dtype >= 0 && dtype < MN_NDTYPE, MN_ERR_DTYPE, "unknown dtype code %d", (int)dtype);
@@ -218,7 +218,7 @@ int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo, mn_array **a) {
              halo, (long long)(lay->shape[d] / lay->dims[d]), d,
              (long long)lay->shape[d], lay->dims[d]);
   mn_buf *b = NULL;
-  MN_CALL(buf_create(lay, dtype, halo, &b));
+  MN_CALL(buf_create(lay, dtype, halo, zero, &b));
   mn_map m;
   mn_map_identity(&m, lay->ndim, lay->shape);
   int err = mn_array_wrap(lay->ctx, b, &m, a);
@@ -226,15 +226,26 @@ int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo, mn_array **a) {
   return err;
 }
 
-int mn_array_create(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape,
-                    int halo, mn_array **a) {
+int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo, mn_array **a) {
+  return create_on(lay, dtype, halo, 1, a);
+}
+
+static int create(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape, int halo, int zero, mn_array **a) {
   MN_CHECK(ctx && a, MN_ERR_ARG, "NULL context or output pointer");
   mn_layout *lay;
   MN_CALL(mn_layout_create_block(ctx, ndim, shape, NULL, &lay));
-  int err = mn_array_create_on(lay, dtype, halo, a);
+  int err = create_on(lay, dtype, halo, zero, a);
   mn_layout_destroy(&lay);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
+}
+
+int mn_array_create(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape, int halo, mn_array **a) {
+  return create(ctx, dtype, ndim, shape, halo, 1, a);
+}
+
+int mn_array_create_empty(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape, mn_array **a) {
+  return create(ctx, dtype, ndim, shape, 0, 0, a);
 }
 
 int mn_array_create_like(const mn_array *x, mn_dtype dtype, mn_array **a) {

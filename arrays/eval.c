@@ -329,12 +329,16 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
   for (int i = 0; i < P->nops && !err; i++) {
     operand *op = &P->ops[i];
     const mn_array *x = e->v[op->node].arr;
-    err = mn_plan_get_align(ctx, &op->bmap, x->buf, am, alay, 100 + i, &op->plan);
+    /* one rank owns everything: no plan (its lookup costs more than a small
+     * evaluation) */
+    op->plan = NULL;
+    if (ctx->size > 1) err = mn_plan_get_align(ctx, &op->bmap, x->buf, am, alay, 100 + i, &op->plan);
     if (err) break;
     op->np = 0;
     if (!haveR) continue;
-    op->pc = malloc(sizeof(piece) * (size_t)(1 + op->plan->nrecv));
-    if (!op->pc) { err = MN_ERR(MN_ERR_MEM, "cannot allocate %d pieces", 1 + op->plan->nrecv); break; }
+    int nrecv = op->plan ? op->plan->nrecv : 0;
+    op->pc = malloc(sizeof(piece) * (size_t)(1 + nrecv));
+    if (!op->pc) { err = MN_ERR(MN_ERR_MEM, "cannot allocate %d pieces", 1 + nrecv); break; }
     piece lp;
     int64_t olo[MN_MAXDIM], ocnt[MN_MAXDIM];
     if (mn_map_owned_box(&op->bmap, x->buf->lay, ctx->rank, olo, ocnt) &&
@@ -345,7 +349,7 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
       op->pc[op->np++] = lp;
     }
     size_t es = es_of(x->dtype);
-    for (int m = 0; m < op->plan->nrecv; m++) {
+    for (int m = 0; m < nrecv; m++) {
       const mn_msg *r = &op->plan->recvs[m];
       piece *p = &op->pc[op->np++];
       p->local = 0;
@@ -403,15 +407,17 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
    * per evaluation, before any message moves (no rank is left waiting). */
   err = mn_agree(ctx, err);
   for (int i = 0; i < P->nops && !err; i++)
-    err = mn_plan_begin_mem(P->ops[i].plan, e->v[P->ops[i].node].arr->buf->data, NULL);
+    if (P->ops[i].plan) err = mn_plan_begin_mem(P->ops[i].plan, e->v[P->ops[i].node].arr->buf->data, NULL);
   if (bm && !err && haveR) { /* bands need every input: receive first */
-    for (int i = 0; i < P->nops && !err; i++) err = mn_plan_end(P->ops[i].plan);
+    for (int i = 0; i < P->nops && !err; i++)
+      if (P->ops[i].plan) err = mn_plan_end(P->ops[i].plan);
     err = run_bands(P, bm, cuts, ncut, ncells, Rlo, Rcnt, scratch, per);
   }
   /* two passes: cells with only local pieces, then (after end) the rest */
   for (int pass = 0; pass < 2 && !err && !(bm && haveR); pass++) {
     if (pass == 1)
-      for (int i = 0; i < P->nops && !err; i++) err = mn_plan_end(P->ops[i].plan);
+      for (int i = 0; i < P->nops && !err; i++)
+        if (P->ops[i].plan) err = mn_plan_end(P->ops[i].plan);
     for (int64_t c = 0; c < ncells && !err; c++) {
       cell C;
       int local = 0;
@@ -467,14 +473,16 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nd, const int64_t 
   P->nd = nd;
   mn_dense_strides(nd, shape, P->cstride);
   P->lastext = nd ? shape[nd - 1] : 1;
-  P->opi = malloc(sizeof(int) * (size_t)e->n);
-  P->live = malloc(sizeof(int) * (size_t)e->n);
-  int *need = calloc((size_t)e->n, sizeof(int));
-  P->ops = calloc((size_t)e->n, sizeof(operand));
-  if (!P->opi || !P->live || !need || !P->ops) { free(need); return MN_ERR(MN_ERR_MEM, "cannot allocate an expression program"); }
-  P->lc = calloc((size_t)e->n, sizeof(mn_lincomb));
-  int *uses = calloc((size_t)e->n, sizeof(int)), *absorbed = calloc((size_t)e->n, sizeof(int));
-  if (!P->lc || !uses || !absorbed) { free(need); free(uses); free(absorbed); return MN_ERR(MN_ERR_MEM, "cannot allocate an expression program"); }
+  /* one block for the per-node tables (small expressions are common) */
+  size_t n = (size_t)e->n;
+  char *blk = calloc(1, n * (sizeof(operand) + sizeof(mn_lincomb) + 5 * sizeof(int)));
+  if (!blk) return MN_ERR(MN_ERR_MEM, "cannot allocate an expression program of %d nodes", e->n);
+  P->ops = (operand *)blk;
+  P->lc = (mn_lincomb *)(blk + n * sizeof(operand));
+  int *ints = (int *)(blk + n * (sizeof(operand) + sizeof(mn_lincomb)));
+  P->opi = ints;
+  P->live = ints + n;
+  int *need = ints + 2 * n, *uses = ints + 3 * n, *absorbed = ints + 4 * n;
   /* references among the nodes the root needs */
   need[root] = 1;
   for (int j = root; j >= 0; j--) {
@@ -501,34 +509,27 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nd, const int64_t 
     if (n->kind == MN_N_BINARY) need[n->a] = need[n->b] = 1;
     if (n->kind == MN_N_TERNARY) need[n->a] = need[n->b] = need[n->c] = 1;
   }
-  free(uses);
-  free(absorbed);
   for (int j = 0; j <= root; j++) {
     P->opi[j] = -1;
     if (!need[j]) continue;
     P->live[P->nlive++] = j;
     if (e->v[j].kind == MN_N_INPUT) {
       if (!e->v[j].arr) {
-        free(need);
         return MN_ERR(MN_ERR_ARG, "expression node %d is a placeholder (for type inference) and cannot be evaluated", j);
       }
-      if (P->nops == MAXOPS) { free(need); return MN_ERR(MN_ERR_NOTIMPL, "expression reads more than %d arrays", MAXOPS); }
+      if (P->nops == MAXOPS) { return MN_ERR(MN_ERR_NOTIMPL, "expression reads more than %d arrays", MAXOPS); }
       operand *op = &P->ops[P->nops];
       op->node = j;
       int err = mn_map_broadcast(&e->v[j].arr->map, nd, shape, &op->bmap);
-      if (err) { free(need); return mn_trace(err, __FILE__, __LINE__, __func__); }
+      if (err) { return mn_trace(err, __FILE__, __LINE__, __func__); }
       P->opi[j] = P->nops++;
     }
   }
-  free(need);
   return MN_SUCCESS;
 }
 
 static void prog_free(prog *P) {
-  free(P->lc);
-  free(P->opi);
-  free(P->live);
-  free(P->ops);
+  free(P->ops); /* the whole block (prog_init) */
 }
 
 /* How input map a reads the elements out map o writes: 0 never (disjoint

@@ -139,7 +139,9 @@ int main(int argc, char **argv) {
   int cached;
   long hits, misses;
   mn_ctx_plan_stats(ctx, &cached, &hits, &misses);
-  T_CHECK(hits > misses, "plan cache: %ld hits, %ld misses over 20 sweeps", hits, misses);
+  /* one rank needs no plans at all; more reuse theirs */
+  T_CHECK(mn_ctx_size(ctx) == 1 ? hits + misses == 0 : hits > misses, "plan cache: %ld hits, %ld misses over 20 sweeps",
+          hits, misses);
   mn_array_destroy(&center);
   mn_array_destroy(&north);
   mn_array_destroy(&east);

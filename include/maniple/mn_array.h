@@ -34,6 +34,10 @@ int mn_array_create(mn_ctx *ctx, mn_dtype dtype, int ndim,
                     const int64_t *shape, int halo, mn_array **a);
 int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo,
                        mn_array **a);
+/* As mn_array_create with no halo, contents undefined (numpy.empty): for
+ * results about to be written whole. */
+int mn_array_create_empty(mn_ctx *ctx, mn_dtype dtype, int ndim,
+                          const int64_t *shape, mn_array **a);
 /* New base array with x's shape and dtype (dtype may differ if given as
  * MN_NDTYPE = same), on a fresh default layout, zero-filled. */
 int mn_array_create_like(const mn_array *x, mn_dtype dtype, mn_array **a);

@@ -58,12 +58,27 @@ static int dtype_of(PyObject *o, mn_dtype *t) {
 }
 
 typedef const char *(*name_fn)(int);
+/* name -> op code, per table: a dict lookup (strings cache their hash)
+ * instead of comparing against every name, on every node of every call */
+static PyObject *op_tables[4];
+
 static int op_of(PyObject *o, int n, const char *(*name)(int), const char *what, int *op) {
-  const char *s = PyUnicode_AsUTF8(o);
-  if (!s) return 0;
-  for (int k = 0; k < n; k++)
-    if (!strcmp(s, name(k))) { *op = k; return 1; }
-  PyErr_Format(PyExc_ValueError, "unknown %s '%s'", what, s);
+  int t = what[0] == 'u' ? 0 : what[0] == 'b' ? 1 : what[0] == 't' ? 2 : 3;
+  if (!op_tables[t]) {
+    PyObject *d = PyDict_New();
+    for (int k = 0; d && k < n; k++) {
+      PyObject *v = PyLong_FromLong(k);
+      if (!v || PyDict_SetItemString(d, name(k), v) < 0) { Py_XDECREF(v); Py_CLEAR(d); break; }
+      Py_DECREF(v);
+    }
+    if (!d) return 0;
+    op_tables[t] = d;
+  }
+  PyObject *v = PyUnicode_Check(o) ? PyDict_GetItemWithError(op_tables[t], o) : NULL;
+  if (v) { *op = (int)PyLong_AsLong(v); return 1; }
+  if (PyErr_Occurred()) return 0;
+  const char *s = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : "?";
+  PyErr_Format(PyExc_ValueError, "unknown %s '%s'", what, s ? s : "?");
   return 0;
 }
 static const char *uname(int k) { return mn_unary_name((mn_unary_op)k); }
@@ -577,21 +592,21 @@ static int build(PyObject *program, mn_expr **out, int *root) {
  * maniple.numpy builds them), without a program list in between:
  * ("in", Array) | ("sc", v) | ("un", name, x) | ("bin", name, x, y) |
  * ("ter", name, x, y, z) | ("cast", x, dtype). Shared subtrees and arrays
- * become one node each (memo keyed by object identity). */
-static int tree_node(PyObject *t, mn_expr *e, PyObject *memo, int *id) {
-  PyObject *key = NULL;
+ * become one node each (memo by object identity; trees are small, so a
+ * linear table beats a dict). */
+enum { MEMO_MAX = 128 };
+typedef struct { int n; const void *key[MEMO_MAX]; int id[MEMO_MAX]; } tree_memo;
+
+static int tree_node(PyObject *t, mn_expr *e, tree_memo *memo, int *id) {
   if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < 2) {
     PyErr_SetString(PyExc_ValueError, "malformed expression tree node");
     return 0;
   }
   const char *kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(t, 0));
   if (!kind) return 0;
-  PyObject *ident = kind[0] == 'i' ? PyTuple_GET_ITEM(t, 1) : t;
-  key = PyLong_FromVoidPtr(ident);
-  if (!key) return 0;
-  PyObject *hit = PyDict_GetItemWithError(memo, key);
-  if (hit) { *id = (int)PyLong_AsLong(hit); Py_DECREF(key); return 1; }
-  if (PyErr_Occurred()) { Py_DECREF(key); return 0; }
+  const void *ident = kind[0] == 'i' ? (const void *)PyTuple_GET_ITEM(t, 1) : (const void *)t;
+  for (int k = memo->n - 1; k >= 0; k--)
+    if (memo->key[k] == ident) { *id = memo->id[k]; return 1; }
   Py_ssize_t len = PyTuple_GET_SIZE(t);
   int rc = 0, ok = 1, a = 0, b = 0, c = 0, op = 0;
   if (!strcmp(kind, "in") && len == 2 && is_array(PyTuple_GET_ITEM(t, 1))) {
@@ -621,12 +636,10 @@ static int tree_node(PyObject *t, mn_expr *e, PyObject *memo, int *id) {
     ok = 0;
   }
   if (ok && rc) { raise_mn(rc); ok = 0; }
-  if (ok) {
-    PyObject *v = PyLong_FromLong(*id);
-    ok = v && PyDict_SetItem(memo, key, v) == 0;
-    Py_XDECREF(v);
+  if (ok && memo->n < MEMO_MAX) { /* past the table's size: correct, just not shared */
+    memo->key[memo->n] = ident;
+    memo->id[memo->n++] = *id;
   }
-  Py_DECREF(key);
   return ok;
 }
 
@@ -643,11 +656,11 @@ static PyObject *py_eval_tree(PyObject *m, PyObject *args) {
   mn_expr *e = NULL;
   int rc = mn_expr_create(g_ctx, &e), root = 0;
   if (rc) return raise_mn(rc);
-  PyObject *memo = PyDict_New();
-  if (!memo || !tree_node(tree, e, memo, &root)) { Py_XDECREF(memo); mn_expr_destroy(&e); return NULL; }
-  Py_DECREF(memo);
+  tree_memo memo;
+  memo.n = 0;
+  if (!tree_node(tree, e, &memo, &root)) { mn_expr_destroy(&e); return NULL; }
   mn_array *out = NULL;
-  rc = mn_array_create(g_ctx, t, nd, sh, 0, &out);
+  rc = mn_array_create_empty(g_ctx, t, nd, sh, &out); /* every element is written */
   if (!rc) CALL_NOGIL(mn_array_size(out) >= NOGIL_MIN, rc = mn_expr_eval(e, root, out));
   mn_expr_destroy(&e);
   if (rc) { mn_array_destroy(&out); return raise_mn(rc); }

@@ -89,7 +89,7 @@ def test_stencil_program_matches_numpy():
         c[:] = 0.2 * (c + g[:-2, 1:-1] + g[1:-1, 2:] + g[1:-1, :-2] + g[2:, 1:-1])
     np.testing.assert_allclose(gathered(a), g, rtol=1e-14, atol=0)
     cached, hits, misses = _core.plan_stats()
-    assert hits > 0
+    assert hits > 0 or maniple.size() == 1  # one rank needs no plans
 
 
 @pytest.mark.parametrize("da,db", [("int32", "float32"), ("int32", "int64"), ("float32", "float64"),

@@ -795,8 +795,49 @@ def _unary(name, x):
     return _make("un", name, x)
 
 
+_BIN = {}  # (name, dtype, shape, dtype or scalar type, shape) -> (dtype, shape)
+
+
 def _binary(name, x, y):
-    return _make("bin", name, x, y)
+    """x (op) y, deferred: the common cases (arrays and Python floats and
+    ints) without the general path's lists and loops."""
+    if type(x) is not ndarray:
+        return _make("bin", name, x, y)
+    ty = type(y)
+    if ty is ndarray:
+        key = (name, x._dtype, x._shape, y._dtype, y._shape)
+    elif ty is float:
+        key = (name, x._dtype, x._shape, float, None)
+    elif ty is int and -2147483648 <= y < 2147483648:
+        key = (name, x._dtype, x._shape, int, None)
+    else:
+        return _make("bin", name, x, y)
+    info = _BIN.get(key)
+    if info is None:
+        info = _BIN[key] = _info("bin", name, [x, y])
+    if x._expr is not None and x._n <= _MAX_NODES:
+        nx, bases, n = x._expr, set(x._bases), x._n + 1
+    else:
+        a = x._materialize()
+        nx, bases, n = ("in", a), {a.base}, 2
+    if ty is ndarray:
+        if y._expr is not None and y._n <= _MAX_NODES:
+            ny = y._expr
+            bases.update(y._bases)
+            n += y._n
+        else:
+            b = y._materialize()
+            ny = ("in", b)
+            bases.add(b.base)
+            n += 1
+    else:
+        ny = ("sc", y)
+        n += 1
+    r = _new_pending()
+    r._arr, r._expr, r._dtype, r._shape, r._bases, r._n = None, ("bin", name, nx, ny), info[0], info[1], \
+        tuple(bases), n
+    _register(r)
+    return r
 
 
 def _ternary(name, x, y, z):
