@@ -1,11 +1,20 @@
-"""maniple.numpy against NumPy on the seeds' stencil idiom (fixed N: strong
-scaling) and on small-array overhead, in one run. One JSON line per
-configuration; each stencil timing includes creating the grid.
+"""maniple.numpy against NumPy and the hand-fused C sweep, in one run.
 
-    mpiexec -n P python benchmarks/bench_numpy.py [N] [iterations] [reps]
+    mpiexec -n P python benchmarks/bench_numpy.py [N] [iterations] [reps] [build]
 
-NumPy runs on rank 0 only (it is one process); maniple on all ranks."""
+1. The seeds' stencil idiom (N x N interior, fixed N: strong scaling):
+   maniple.numpy on all ranks; NumPy on rank 0 (one process); the C sweep
+   (benchmarks/roof.c through ctypes: y = 0.2*(x + neighbours) into a second
+   grid, ping-pong) on every rank over that rank's share of the rows. Each
+   repetition runs the three in turn, so the machine's noise falls on all
+   of them alike. Reported per iteration (grid creation apart) and in total.
+2. The STREAM triad, every rank at once, in the same run: the bandwidth
+   reference (24 B per element).
+3. Small arrays: c = a + b on 1,000 float64, evaluated, against NumPy.
+One JSON line per configuration; medians, minima and maxima of reps."""
+import ctypes
 import json
+import os
 import statistics
 import sys
 import time
@@ -16,12 +25,29 @@ import maniple
 import maniple.numpy as mnp
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
-I = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+ITERS = int(sys.argv[2]) if len(sys.argv) > 2 else 10
 REPS = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+BUILD = sys.argv[4] if len(sys.argv) > 4 else "build"
 rank, size = maniple.rank(), maniple.size()
 
+roof = ctypes.CDLL(os.path.join(BUILD, "benchmarks", "libmn_roof.so"))
+roof.mn_roof_stencil.argtypes = [ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p]
+roof.mn_roof_triad.argtypes = [ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_double]
 
-def stencil(xp, n, iters):
+
+def barrier():
+    mnp.zeros(size).sum()  # a collective: every rank leaves together
+
+
+def slowest(t):
+    """The slowest rank's time (every rank gets it)."""
+    return float(mnp.asarray(numpy.full(size, t)).max()) if size > 1 else t
+
+
+def stencil(xp, n, iters, sync):
+    """The seeds' idiom; returns (creation time, [time per iteration])."""
+    sync()
+    t0 = time.perf_counter()
     grid = xp.zeros((n + 2, n + 2))
     grid[:, 0] = -273.15
     grid[:, -1] = -273.15
@@ -29,26 +55,36 @@ def stencil(xp, n, iters):
     grid[0, :] = 40.0
     center, north, east = grid[1:-1, 1:-1], grid[0:-2, 1:-1], grid[1:-1, 2:]
     west, south = grid[1:-1, 0:-2], grid[2:, 1:-1]
+    float(center[0, 0])  # the grid exists everywhere before the clock moves on
+    t1 = time.perf_counter()
+    ts = []
     for _ in range(iters):
+        a = time.perf_counter()
         average = center + north + east + west + south
         average = 0.2 * average
         center[:] = average
-    return float(center[n // 2, n // 2])
+        float(center[n // 2, n // 2])  # the iteration is done (and agreed) before the clock stops
+        ts.append(time.perf_counter() - a)
+    return t1 - t0, ts
 
 
-def timed(fn, reps, sync=None):
+def c_sweep(n, iters, sync):
+    """The hand-fused sweep on this rank's rows (plus one halo row each side)."""
+    rows = n // size + (rank < n % size) + 2
+    sync()
+    t0 = time.perf_counter()
+    x = numpy.zeros((rows, n + 2))
+    y = numpy.zeros((rows, n + 2))
+    x[:, 0] = x[:, -1] = -273.15
+    y[:] = x
+    t1 = time.perf_counter()
     ts = []
-    for _ in range(reps):
-        if sync:
-            sync()
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return statistics.median(ts), min(ts), max(ts)
-
-
-def barrier():
-    mnp.zeros(size).sum()  # a collective: every rank leaves together
+    for _ in range(iters):
+        a = time.perf_counter()
+        roof.mn_roof_stencil(rows, n + 2, x.ctypes.data, y.ctypes.data)
+        ts.append(time.perf_counter() - a)
+        x, y = y, x
+    return t1 - t0, ts
 
 
 def emit(**kw):
@@ -56,31 +92,70 @@ def emit(**kw):
         print(json.dumps(kw), flush=True)
 
 
-# the stencil: maniple on all ranks, NumPy on rank 0 (same run)
-med, lo, hi = timed(lambda: stencil(mnp, N, I), REPS, barrier)
-emit(bench="stencil_idiom", impl="maniple.numpy", ranks=size, N=N, iterations=I, median_s=med, min_s=lo, max_s=hi,
-     Mpts_per_s=N * N * I / med / 1e6)
-if rank == 0:
-    med_np, lo_np, hi_np = timed(lambda: stencil(numpy, N, I), REPS)
-    emit(bench="stencil_idiom", impl="numpy", ranks=1, N=N, iterations=I, median_s=med_np, min_s=lo_np,
-         max_s=hi_np, Mpts_per_s=N * N * I / med_np / 1e6, maniple_speedup=med_np / med)
+def summary(xs):
+    return dict(median_s=statistics.median(xs), min_s=min(xs), max_s=max(xs))
 
-# small arrays: c = a + b on 1000 float64, evaluated
+
+def nosync():
+    pass
+
+
+# ---- STREAM triad, every rank at once ----
+n_t = 20_000_000
+ta, tb, tc = numpy.zeros(n_t), numpy.ones(n_t), numpy.ones(n_t)
+roof.mn_roof_triad(n_t, ta.ctypes.data, tb.ctypes.data, tc.ctypes.data, 3.0)  # first touch
+triad = []
+for _ in range(7):
+    barrier()
+    t0 = time.perf_counter()
+    roof.mn_roof_triad(n_t, ta.ctypes.data, tb.ctypes.data, tc.ctypes.data, 3.0)
+    triad.append(slowest(time.perf_counter() - t0))
+stream_gbs = n_t * size * 24 / statistics.median(triad) / 1e9
+emit(bench="stream_triad", impl="c_loop", ranks=size, elements_per_rank=n_t, GBps=stream_gbs, **summary(triad))
+del ta, tb, tc
+
+# ---- the stencil idiom: maniple, NumPy (rank 0), C sweep, interleaved ----
+res = {"maniple.numpy": ([], []), "numpy": ([], []), "c_fused_sweep": ([], [])}
+for _ in range(REPS):
+    c, it = stencil(mnp, N, ITERS, barrier)
+    res["maniple.numpy"][0].append(slowest(c))
+    res["maniple.numpy"][1].append(slowest(statistics.median(it)))
+    if rank == 0:
+        c, it = stencil(numpy, N, ITERS, nosync)
+        res["numpy"][0].append(c)
+        res["numpy"][1].append(statistics.median(it))
+    c, it = c_sweep(N, ITERS, barrier)
+    res["c_fused_sweep"][0].append(slowest(c))
+    res["c_fused_sweep"][1].append(slowest(statistics.median(it)))
+per = {k: statistics.median(v[1]) for k, v in res.items() if v[1]}
+for impl, (cre, it) in res.items():
+    if not it:
+        continue
+    m = statistics.median(it)
+    total = statistics.median(cre) + ITERS * m
+    line = dict(bench="stencil_idiom", impl=impl, ranks=size if impl != "numpy" else 1, N=N, iterations=ITERS,
+                iter_median_s=m, iter_min_s=min(it), iter_max_s=max(it), create_median_s=statistics.median(cre),
+                total_s=total, Mpts_per_s=N * N / m / 1e6, GBps_16B_per_pt=N * N * 16 / m / 1e9,
+                fraction_of_stream=N * N * 16 / m / 1e9 / stream_gbs)
+    if impl == "maniple.numpy":
+        line.update(speedup_vs_numpy_per_iter=per["numpy"] / m if "numpy" in per else None,
+                    fraction_of_c_sweep=per["c_fused_sweep"] / m)
+    emit(**line)
+
+# ---- small arrays: c = a + b on 1,000 float64, evaluated ----
 a, b = mnp.ones(1000), mnp.ones(1000)
 na, nb = numpy.ones(1000), numpy.ones(1000)
-
-
-def small():
-    for _ in range(1000):
+small, small_np = [], []
+for _ in range(REPS):
+    barrier()
+    t0 = time.perf_counter()
+    for _ in range(2000):
         (a + b)._materialize()
-
-
-def small_np():
-    for _ in range(1000):
+    small.append(slowest((time.perf_counter() - t0) / 2000))
+    t0 = time.perf_counter()
+    for _ in range(2000):
         na + nb
-
-
-med, lo, hi = timed(small, REPS, barrier)
-med_np, _, _ = timed(small_np, REPS)
-emit(bench="small_add_1000", impl="maniple.numpy", ranks=size, us_per_op=med * 1e3, numpy_us_per_op=med_np * 1e3,
-     ratio_to_numpy=med / med_np)
+    small_np.append((time.perf_counter() - t0) / 2000)
+m, mn = statistics.median(small), statistics.median(small_np)
+emit(bench="small_add_1000", impl="maniple.numpy", ranks=size, us_per_op=m * 1e6, numpy_us_per_op=mn * 1e6,
+     ratio_to_numpy=m / mn)
