@@ -17,6 +17,6 @@ done
 if [ -d "$BUILD/python/maniple" ]; then
   for np in 1 2; do
     PYTHONPATH="$BUILD/python" timeout -k 5 600 mpiexec -n "$np" --bind-to core .venv/bin/python \
-      benchmarks/bench_numpy.py 4000 10 5 | tee -a benchmarks/results/numpy.jsonl
+      benchmarks/bench_numpy.py 4000 10 5 "$BUILD" | tee -a benchmarks/results/numpy.jsonl
   done
 fi
