@@ -569,7 +569,7 @@ static int check_eval(const mn_expr *e, int node, const mn_array *out) {
     char a[128], b[128];
     mn_shape_str(rn->ndim, rn->shape, a, sizeof a);
     mn_shape_str(out->map.ndim, out->map.shape, b, sizeof b);
-    return MN_ERR(MN_ERR_SHAPE, "result of shape %s cannot be stored in an output of shape %s", a, b);
+    return MN_ERR(MN_ERR_SHAPE, "could not broadcast input array from shape %s into shape %s", a, b);
   }
   return MN_SUCCESS;
 }
