@@ -301,7 +301,9 @@ class ndarray:
             elif isinstance(k, slice):
                 n = self._shape[axis]
                 start, stop, step = k.indices(n)
-                if step < 0 and stop < 0:
+                if n == 0:  # every slice of an empty axis is empty
+                    start, stop, step = 0, 0, 1
+                elif step < 0 and stop < 0:
                     stop = None  # runs through element 0
                 items.append(("s", start, stop, step))
                 axis += 1

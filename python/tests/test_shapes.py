@@ -1,0 +1,102 @@
+"""Creation and shape manipulation against NumPy over shapes (0-d, empty,
+smaller than the rank count, uneven splits) and dtypes, on every rank under
+mpiexec -n 1, 2, 3."""
+import numpy
+import pytest
+
+from xp import SHAPES, check, data
+
+DTYPES = ["float64", "float32", "int64", "int32", "bool"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_creation(dtype):
+    for shape in [(), (0,), (2,), (7, 5), (3, 0, 2)]:
+        check(lambda xp: xp.zeros(shape, dtype=dtype))
+        check(lambda xp: xp.ones(shape, dtype=dtype))
+        check(lambda xp: xp.full(shape, 1, dtype=dtype))
+        check(lambda xp: xp.zeros_like(xp.asarray(data(shape, dtype))))
+        check(lambda xp: xp.ones_like(xp.asarray(data(shape, dtype)), dtype="float32"))
+        check(lambda xp: xp.full_like(xp.asarray(data(shape, dtype)), 0))
+        check(lambda xp: xp.empty(shape, dtype=dtype).shape)
+        check(lambda xp: xp.asarray(data(shape, dtype)))
+        check(lambda xp: xp.array(data(shape, dtype), copy=True))
+    if dtype != "bool":
+        check(lambda xp: xp.arange(2, 17, 3, dtype=dtype))
+        check(lambda xp: xp.eye(4, 6, k=1, dtype=dtype))
+        check(lambda xp: xp.identity(3, dtype=dtype))
+    check(lambda xp: xp.linspace(-1, 2, 9, dtype="float32" if dtype == "float32" else None), rtol=1e-6)
+
+
+def test_creation_helpers():
+    check(lambda xp: xp.arange(5.5))
+    check(lambda xp: xp.arange(10, 0, -3))
+    check(lambda xp: xp.linspace(0, 1, 7, endpoint=False), rtol=1e-15)
+    check(lambda xp: xp.meshgrid(xp.arange(3), xp.arange(4.0)))
+    check(lambda xp: xp.meshgrid(xp.arange(3), xp.arange(4.0), indexing="ij"))
+    check(lambda xp: xp.diag(xp.arange(4), -1))
+    check(lambda xp: xp.diagflat(xp.asarray([[1, 2], [3, 4]])))
+
+
+@pytest.mark.parametrize("shape", [s for s in SHAPES if len(s) >= 1])
+@pytest.mark.parametrize("dtype", ["float64", "int32", "bool"])
+def test_manipulation(shape, dtype):
+    x = data(shape, dtype, seed=3)
+    nd = len(shape)
+    check(lambda xp: xp.flip(xp.asarray(x)))
+    check(lambda xp: xp.transpose(xp.asarray(x)))
+    check(lambda xp: xp.expand_dims(xp.asarray(x), -1))
+    check(lambda xp: xp.squeeze(xp.asarray(x)[None]))
+    check(lambda xp: xp.concatenate([xp.asarray(x), xp.asarray(x)], axis=-1))
+    check(lambda xp: xp.stack([xp.asarray(x), xp.asarray(x)], axis=nd))
+    check(lambda xp: xp.tile(xp.asarray(x), 2))
+    check(lambda xp: xp.repeat(xp.asarray(x), 2, axis=0))
+    check(lambda xp: xp.roll(xp.asarray(x), 3, axis=0))
+    check(lambda xp: xp.roll(xp.asarray(x), -2))
+    check(lambda xp: xp.pad(xp.asarray(x), 1))
+    check(lambda xp: xp.moveaxis(xp.asarray(x), 0, -1))
+    check(lambda xp: xp.append(xp.asarray(x), xp.asarray(x)))
+    check(lambda xp: xp.array_split(xp.asarray(x), 3))
+    check(lambda xp: xp.broadcast_to(xp.asarray(x), (2,) + shape))
+    check(lambda xp: xp.atleast_3d(xp.asarray(x)))
+    if nd >= 2:
+        check(lambda xp: xp.swapaxes(xp.asarray(x), 0, 1))
+        check(lambda xp: xp.rot90(xp.asarray(x)))
+        check(lambda xp: xp.rot90(xp.asarray(x), 3))
+        check(lambda xp: xp.vstack([xp.asarray(x), xp.asarray(x)]))
+        check(lambda xp: xp.hstack([xp.asarray(x), xp.asarray(x)]))
+        check(lambda xp: xp.dstack([xp.asarray(x), xp.asarray(x)]))
+        check(lambda xp: xp.rollaxis(xp.asarray(x), 1))
+    if shape[0] > 0:
+        check(lambda xp: xp.delete(xp.asarray(x), [0], axis=0))
+        check(lambda xp: xp.insert(xp.asarray(x), 1, xp.asarray(x)[:1].sum(axis=0) if nd > 1 else 3, axis=0))
+
+
+def test_split_stack_block_resize():
+    x = data((6, 4), seed=4)
+    check(lambda xp: xp.split(xp.asarray(x), [1, 4]))
+    check(lambda xp: xp.split(xp.asarray(x), 2, axis=1))
+    check(lambda xp: xp.hsplit(xp.asarray(x), 2))
+    check(lambda xp: xp.vsplit(xp.asarray(x), [5]))
+    check(lambda xp: xp.dsplit(xp.asarray(x)[:, :, None].repeat(2, axis=2), 2))
+    check(lambda xp: xp.block([[xp.asarray(x), xp.asarray(x)], [xp.asarray(x), xp.asarray(x)]]))
+    check(lambda xp: xp.column_stack([xp.asarray(x[:, 0]), xp.asarray(x)]))
+    check(lambda xp: xp.resize(xp.asarray(x), (5, 7)))
+    check(lambda xp: xp.trim_zeros(xp.asarray(numpy.array([0, 0, 3, 0, 4, 0]))))
+    check(lambda xp: xp.unstack(xp.asarray(x), axis=1))
+    check(lambda xp: xp.insert(xp.asarray(x), [1, 1, 5], -1.0, axis=0))
+    check(lambda xp: xp.broadcast_arrays(xp.asarray(x), xp.asarray(x[0])))
+
+
+def test_views_write_through_across_ranks():
+    def run(xp):
+        a = xp.asarray(data((9, 8), seed=5))
+        v = a[1::2, ::-3]
+        v[...] = v * 10
+        w = a.T[2:6]
+        w += 1
+        a[::4] = a[::4][::-1]
+        s = xp.swapaxes(a, 0, 1)[3]
+        s[:] = -5
+        return a
+    check(run)
