@@ -392,3 +392,19 @@ def test_inplace_assignment_reading_its_own_target(case):
         return g
     got, want = run(np), run(numpy)
     numpy.testing.assert_array_equal(A(got), want)
+
+
+def test_zero_d_results_are_scalars_as_in_numpy():
+    for fn in (lambda xp: xp.asarray(2.5) + 1, lambda xp: xp.sqrt(xp.asarray(4.0)), lambda xp: -xp.asarray(3),
+               lambda xp: xp.asarray(2.0, dtype="float32") > 1, lambda xp: xp.asarray([1.5, 2.0])[0] * 2,
+               lambda xp: xp.where(xp.asarray(True), 1.0, 2.0), lambda xp: xp.maximum(xp.asarray(1), 2),
+               lambda xp: xp.clip(xp.asarray(5.0), 0, 1), lambda xp: xp.asarray(5.0).astype("float32")):
+        got, want = fn(np), fn(numpy)
+        if isinstance(want, numpy.ndarray):  # where and astype keep 0-d arrays
+            assert isinstance(got, np.ndarray) and got.shape == () and float(got) == float(want)
+            continue
+        assert type(got) is type(want), (got, want)
+        assert got == want
+    out = np.zeros(())
+    r = np.add(np.asarray(1.0), 2.0, out=out)
+    assert r is out and float(out) == 3.0

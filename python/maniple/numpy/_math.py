@@ -197,7 +197,7 @@ def sinc(x):
     if _scalars_only(x):
         return _np.sinc(x)
     y = _binary("multiply", _np.pi, asarray(x))
-    eps = _np.finfo(y._dtype).eps
+    eps = _np.finfo(_np.asarray(y).dtype if not hasattr(y, "_dtype") else y._dtype).eps
     y = where(y, y, eps)
     return _binary("true_divide", _unary("sin", y), y)
 

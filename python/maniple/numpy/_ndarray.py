@@ -785,6 +785,8 @@ def _make(kind, name, *xs):
     r = _new_pending()
     r._arr, r._expr, r._shape, r._dtype, r._bases, r._n = None, (kind, name) + tuple(nodes), shape, dtype, \
         tuple(bases), n
+    if not shape and name != "where":  # a ufunc's 0-d result is a scalar in NumPy
+        return _scalar(r._materialize().get(()), dtype)
     _register(r)
     return r
 
@@ -838,6 +840,8 @@ def _binary(name, x, y):
     r = _new_pending()
     r._arr, r._expr, r._dtype, r._shape, r._bases, r._n = None, ("bin", name, nx, ny), info[0], info[1], \
         tuple(bases), n
+    if not info[1]:  # NumPy gives a scalar for a 0-d result
+        return _scalar(r._materialize().get(()), info[0])
     _register(r)
     return r
 
