@@ -100,3 +100,23 @@ def test_views_write_through_across_ranks():
         s[:] = -5
         return a
     check(run)
+
+
+def test_type_and_shape_queries():
+    x = data((3, 4), "float32", seed=6)
+    check(lambda xp: xp.result_type(xp.asarray(x), 2.0, "int64"))
+    check(lambda xp: xp.can_cast(xp.asarray(x), "float64"))
+    check(lambda xp: xp.common_type(xp.asarray(x), xp.asarray(x.astype("float64"))))
+    check(lambda xp: (xp.ndim(xp.asarray(x)), xp.shape(xp.asarray(x)), xp.isfortran(xp.asarray(x))))
+    check(lambda xp: xp.issubdtype(xp.asarray(x).dtype, xp.floating))
+    check(lambda xp: xp.astype(xp.asarray(x), "int32"))
+    check(lambda xp: xp.ascontiguousarray(xp.asarray(x).T))
+    check(lambda xp: xp.frombuffer(numpy.arange(5.0).tobytes()))
+    check(lambda xp: xp.fromiter(range(7), dtype="int64"))
+    check(lambda xp: xp.fromfunction(lambda i, j: i * 10 + j, (4, 3)))
+    check(lambda xp: xp.asarray_chkfinite(xp.asarray(x)))
+    import maniple.numpy as mnp
+    a = mnp.asarray(x)
+    assert mnp.may_share_memory(a, a[1:]) and not mnp.may_share_memory(a, a.copy())
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        mnp.asarray_chkfinite(mnp.asarray([1.0, numpy.nan]))

@@ -25,6 +25,13 @@ from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast
                             trim_zeros, unstack, vsplit, vstack)
 from ._math import (angle, around, conj, conjugate, fix, i0, imag, iscomplex, iscomplexobj, isneginf, isposinf,
                     isreal, isrealobj, nan_to_num, real, round, sinc)
+from ._meta import (asanyarray, asarray_chkfinite, ascontiguousarray, astype, base_repr, binary_repr, bool,
+                    can_cast, common_type, double, errstate, finfo, floating, format_float_positional,
+                    format_float_scientific, frombuffer, fromfunction, fromiter, generic, get_printoptions,
+                    getbufsize, geterr, geterrcall, iinfo, inexact, int_, intc, integer, intp, isdtype, isfortran,
+                    isscalar, issubdtype, long, longlong, may_share_memory, min_scalar_type, mintypecode, ndim,
+                    ndindex, number, printoptions, promote_types, result_type, set_printoptions, setbufsize, seterr,
+                    seterrcall, shape, signedinteger, single, typename)
 from ._ndarray import ndarray, flatiter
 from ._products import (diagonal, dot, einsum, einsum_path, inner, kron, matmul, matvec, outer, tensordot, trace,
                         vdot, vecdot, vecmat)

@@ -46,9 +46,11 @@ def _unholdable_dtype(name):
     t = _resolve(numpy, name)
     if not (isinstance(t, type) and issubclass(t, numpy.generic)):
         return False
+    if t in (numpy.generic, numpy.number, numpy.integer, numpy.signedinteger, numpy.inexact, numpy.floating):
+        return False  # abstract, above dtypes maniple holds (issubdtype checks)
     try:
         return str(numpy.dtype(t)) not in _SUPPORTED
-    except TypeError:  # abstract (numpy.floating, numpy.complexfloating, ...)
+    except TypeError:  # abstract with nothing maniple holds (complexfloating, ...)
         return True
 
 

@@ -1,0 +1,108 @@
+"""Names about types, shapes and settings rather than data: dtype
+aliases, type queries that accept maniple arrays, print options (maniple
+prints through NumPy, so they apply), and creation from Python data that
+every rank holds alike (SPMD)."""
+import builtins
+
+import numpy as _np
+
+from ._creation import _dt, asarray
+from ._ndarray import ndarray
+
+# scalar types maniple arrays hold (NumPy's own classes, so that
+# isinstance and issubdtype keep working), and the abstract ones above them
+bool = _np.bool  # noqa: A001 (NumPy 2's name)
+double, single = _np.float64, _np.float32
+intc, int_, intp, long, longlong = _np.int32, _np.int64, _np.intp, _np.long, _np.longlong
+generic, number, integer, signedinteger, inexact, floating = (_np.generic, _np.number, _np.integer,
+                                                              _np.signedinteger, _np.inexact, _np.floating)
+# settings and constants-like helpers with no array data
+finfo, iinfo, isdtype, issubdtype, isscalar = _np.finfo, _np.iinfo, _np.isdtype, _np.issubdtype, _np.isscalar
+promote_types, min_scalar_type, mintypecode = _np.promote_types, _np.min_scalar_type, _np.mintypecode
+errstate, geterr, seterr, geterrcall, seterrcall = _np.errstate, _np.geterr, _np.seterr, _np.geterrcall, _np.seterrcall
+getbufsize, setbufsize = _np.getbufsize, _np.setbufsize
+get_printoptions, set_printoptions, printoptions = _np.get_printoptions, _np.set_printoptions, _np.printoptions
+format_float_positional, format_float_scientific = _np.format_float_positional, _np.format_float_scientific
+base_repr, binary_repr, typename, ndindex = _np.base_repr, _np.binary_repr, _np.typename, _np.ndindex
+# NumPy's own objects, re-exported: they take no array data (types, shapes,
+# settings), so they work with maniple as they are
+NO_DATA = ("finfo", "iinfo", "isdtype", "issubdtype", "isscalar", "promote_types", "min_scalar_type", "mintypecode",
+           "errstate", "geterr", "seterr", "geterrcall", "seterrcall", "getbufsize", "setbufsize",
+           "get_printoptions", "set_printoptions", "printoptions", "format_float_positional",
+           "format_float_scientific", "base_repr", "binary_repr", "typename", "ndindex")
+
+
+def _dtypes_of(args):
+    return [_np.dtype(a._dtype) if isinstance(a, ndarray) else a for a in args]
+
+
+def result_type(*arrays_and_dtypes):
+    return _np.result_type(*_dtypes_of(arrays_and_dtypes))
+
+
+def can_cast(from_, to, casting="safe"):
+    return _np.can_cast(_np.dtype(from_._dtype) if isinstance(from_, ndarray) else from_, to, casting)
+
+
+def common_type(*arrays):
+    return _np.common_type(*[_np.empty(0, a._dtype) if isinstance(a, ndarray) else a for a in arrays])
+
+
+def ndim(a):
+    return a.ndim if isinstance(a, ndarray) else _np.ndim(a)
+
+
+def shape(a):
+    return a.shape if isinstance(a, ndarray) else _np.shape(a)
+
+
+def isfortran(a):
+    """maniple arrays are C-ordered (a 1-d array is not Fortran, as in NumPy)."""
+    return False
+
+
+def may_share_memory(a, b, max_work=None):
+    """True when a and b are views of one storage (conservative, as NumPy's)."""
+    if isinstance(a, ndarray) and isinstance(b, ndarray):
+        ka = a._arr.base if a._expr is None else None
+        kb = b._arr.base if b._expr is None else None
+        return ka is not None and ka == kb
+    return False
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    return asarray(x).astype(dtype, copy=copy)
+
+
+def asanyarray(a, dtype=None, order=None, *, like=None):
+    return asarray(a, dtype)
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    """maniple arrays have no memory order of their own: a (maniple) array."""
+    from ._ndarray import _reshaped
+    a = asarray(a, dtype)
+    return a if a.ndim else _reshaped(a, (1,))
+
+
+def asarray_chkfinite(a, dtype=None, order=None):
+    a = asarray(a, dtype)
+    if a._dtype in ("float32", "float64") and not builtins.bool(_np.isfinite(a).all()):
+        raise ValueError("array must not contain infs or NaNs")
+    return a
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
+    """From a buffer every rank holds alike; each rank keeps its part."""
+    return asarray(_np.frombuffer(buffer, dtype=_dt(dtype), count=count, offset=offset))
+
+
+def fromiter(iter, dtype, count=-1, *, like=None):
+    return asarray(_np.fromiter(iter, dtype=_dt(dtype), count=count))
+
+
+def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
+    """function(*indices) with maniple index arrays: evaluated distributed."""
+    from ._select import indices
+    idx = indices(shape, dtype=dtype)
+    return function(*[idx[k] for k in range(len(shape))], **kwargs)
