@@ -120,3 +120,32 @@ def test_type_and_shape_queries():
     assert mnp.may_share_memory(a, a[1:]) and not mnp.may_share_memory(a, a.copy())
     with pytest.raises(ValueError, match="infs or NaNs"):
         mnp.asarray_chkfinite(mnp.asarray([1.0, numpy.nan]))
+
+
+def test_user_functions_on_distributed_arrays():
+    x = data((5, 6), seed=7)
+    check(lambda xp: xp.piecewise(xp.asarray(x), [xp.asarray(x) < 0, xp.asarray(x) > 3],
+                                  [lambda v: -v, lambda v: v * 2, 0.5]))
+    check(lambda xp: xp.piecewise(xp.asarray(x), [xp.asarray(x) < 0], [lambda v: v ** 2]))
+    check(lambda xp: xp.apply_along_axis(lambda v: v.sum(), 0, xp.asarray(x)), rtol=1e-12)
+    check(lambda xp: xp.apply_along_axis(lambda v: v[::-1] * 2, 1, xp.asarray(x)))
+    check(lambda xp: xp.apply_over_axes(xp.sum, xp.asarray(x), [0, 1]), rtol=1e-12)
+
+
+def test_text_and_npz_files_through_rank_zero(tmp_path_factory):
+    import maniple
+    import maniple.numpy as mnp
+    from maniple import _core
+    # every rank must name the same file: rank 0 picks it and broadcasts it
+    import pickle
+    d = pickle.loads(_core.bcast(pickle.dumps(str(tmp_path_factory.mktemp("io"))) if maniple.rank() == 0
+                                 else None))
+    x = data((6, 4), seed=8)
+    mnp.savetxt(d + "/x.txt", mnp.asarray(x))
+    y = mnp.loadtxt(d + "/x.txt")
+    numpy.testing.assert_array_equal(numpy.asarray(y), x)
+    mnp.savez(d + "/x.npz", a=mnp.asarray(x), b=mnp.arange(3))
+    if maniple.rank() == 0:
+        with numpy.load(d + "/x.npz") as f:
+            numpy.testing.assert_array_equal(f["a"], x)
+            numpy.testing.assert_array_equal(f["b"], numpy.arange(3))

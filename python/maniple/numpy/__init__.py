@@ -32,7 +32,9 @@ from ._meta import (asanyarray, asarray_chkfinite, ascontiguousarray, astype, ba
                     isscalar, issubdtype, long, longlong, may_share_memory, min_scalar_type, mintypecode, ndim,
                     ndindex, number, printoptions, promote_types, result_type, set_printoptions, setbufsize, seterr,
                     seterrcall, shape, signedinteger, single, typename)
+from ._functional import apply_along_axis, apply_over_axes, piecewise
 from ._ndarray import ndarray, flatiter
+from ._textio import genfromtxt, loadtxt, savetxt, savez, savez_compressed
 from ._products import (diagonal, dot, einsum, einsum_path, inner, kron, matmul, matvec, outer, tensordot, trace,
                         vdot, vecdot, vecmat)
 from ._reductions import (average, diff, ediff1d, gradient, nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod,
