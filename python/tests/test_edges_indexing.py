@@ -79,3 +79,63 @@ def test_assignment_values_checked_when_nothing_is_selected():
         a = xp.asarray(x)
         a[[0, 1]] = xp.ones((2, 2, 5))
     raises_like(bad_lead, ValueError, "shape mismatch")
+
+
+def test_selection_functions_return_numpy_scalars_for_scalar_input():
+    x = data((7, 5), seed=1)
+    check(lambda xp: xp.take(xp.asarray(x), xp.asarray(2)))
+    check(lambda xp: xp.choose(1, [10, 20]))
+    check(lambda xp: xp.choose(xp.asarray(1), [10, 20]))
+    check(lambda xp: xp.ravel_multi_index((1, 2), (7, 5)))
+    check(lambda xp: xp.ravel_multi_index((numpy.int64(1), 2), (7, 5)))
+    check(lambda xp: xp.ravel_multi_index(([1], 2), (7, 5)))
+    check(lambda xp: xp.unravel_index(xp.asarray(3), (7, 5)))
+
+
+def test_empty_index_lists_are_integer():
+    x = data((7, 5), seed=1)
+    check(lambda xp: xp.take(xp.asarray(x), []))
+    check(lambda xp: xp.take(xp.asarray(x), [], axis=1))
+    check(lambda xp: xp.ix_([]))
+    check(lambda xp: xp.ix_([1.0]))
+
+    def run(xp):
+        a = xp.asarray(x)
+        xp.put(a, [], [])
+        xp.put(a, [3], [])            # empty values: nothing is put
+        xp.putmask(a, a > 0, [])
+        return a
+    check(run)
+
+
+def test_place_putmask_extract_sizes():
+    x = data((7, 5), seed=1)
+
+    def same_size(xp):
+        a, b = xp.asarray(x), xp.asarray(x)
+        xp.place(a, xp.asarray(x.reshape(35) > 0), [1.0, 2.0])   # same size, another shape
+        xp.putmask(b, xp.asarray(x.reshape(5, 7) > 0), [1.0, 2.0])
+        return a, b
+    check(same_size)
+    raises_like(lambda xp: xp.place(xp.asarray(x), numpy.ones(3, bool), [1.0]), ValueError,
+                "place: mask and data must be the same size")
+    raises_like(lambda xp: xp.putmask(xp.asarray(x), numpy.ones(5, bool), 1.0), ValueError,
+                "putmask: mask and data must be the same size")
+    raises_like(lambda xp: xp.putmask([1.0, 2.0], [True, False], 3.0), TypeError, "first argument must be an array")
+    raises_like(lambda xp: xp.place([1.0, 2.0], [True, False], [3.0]), TypeError)
+    raises_like(lambda xp: xp.extract(numpy.ones(40), xp.asarray(x)), IndexError,
+                "index 35 is out of bounds for axis 0 with size 35")
+    check(lambda xp: xp.extract(numpy.r_[numpy.ones(35), numpy.zeros(5)], xp.asarray(x)))
+    check(lambda xp: xp.extract([1, 0, 1], xp.asarray(x)))
+
+
+def test_take_along_axis_needs_integer_indices():
+    raises_like(lambda xp: xp.take_along_axis(xp.asarray(data((7, 5))), xp.asarray([[0.0]]), axis=1), IndexError,
+                "`indices` must be an integer array")
+
+
+@pytest.mark.parametrize("fn", ["tril", "triu"])
+def test_tril_triu_of_1d_broadcast_over_rows(fn):
+    check(lambda xp: getattr(xp, fn)(xp.asarray(data((4,), "int32", seed=2)), 1))
+    check(lambda xp: getattr(xp, fn)(xp.asarray(data((4,), seed=2))))
+    raises_like(lambda xp: getattr(xp, fn)(xp.asarray(3.0)), TypeError)
