@@ -15,3 +15,69 @@ def test_sort_when_the_other_axes_have_extent_one(shape, axis, dtype):
     x = data(shape, dtype, seed=5, nan=True)
     check(lambda xp: xp.sort(xp.asarray(x), axis=axis))
     check(lambda xp: xp.argsort(xp.asarray(x), axis=axis, kind="stable"))
+
+
+@pytest.mark.parametrize("fn", ["quantile", "nanquantile", "percentile", "nanpercentile"])
+def test_quantile_result_dtypes_follow_numpy(fn):
+    s = 100 if "perc" in fn else 1
+    f32, i32, b = (data((5,), dt, seed=6) for dt in ("float32", "int32", "bool"))
+    q = getattr(numpy, "float32")
+    for a, qq, method in [(f32, q(0.3 * s), "linear"), (f32, q(0.3 * s), "midpoint"), (f32, 0.3 * s, "midpoint"),
+                          (f32, [0.3 * s], "linear"), (f32, 30 if s == 100 else 0.3, "linear"),
+                          (i32, q(0.3 * s), "linear"), (i32, q(0.3 * s), "nearest"), (i32, 1 * s, "linear"),
+                          (i32, numpy.int64(1 * s), "linear"), (i32, [0, 1 * s], "linear"), (b, 1 * s, "lower"),
+                          (b, 0.5 * s, "higher")]:
+        check(lambda xp: getattr(xp, fn)(xp.asarray(a), qq, method=method), rtol=1e-6)
+    check(lambda xp: getattr(xp, fn)(xp.asarray(data((4, 3), seed=7)), xp.asarray([0.1 * s, 0.9 * s]), axis=0),
+          rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn", ["quantile", "nanquantile", "percentile", "nanpercentile"])
+def test_quantile_bad_arguments_raise_as_numpy(fn):
+    s = 100 if "perc" in fn else 1
+    x = data((7, 5), seed=8)
+    raises_like(lambda xp: getattr(xp, fn)(xp.asarray(x), numpy.nan), ValueError, "must be in the range")
+    raises_like(lambda xp: getattr(xp, fn)(xp.asarray(x), 1.5 * s), ValueError, "must be in the range")
+    raises_like(lambda xp: getattr(xp, fn)(xp.asarray(x), 0.5 * s, method="foo"), ValueError,
+                "'foo' is not a valid method")
+    raises_like(lambda xp: getattr(xp, fn)(xp.asarray(data((5,), "bool")), 0.5 * s), TypeError, "boolean subtract")
+
+
+@pytest.mark.filterwarnings("ignore:All-NaN")
+def test_nanquantile_top_quantile_ignores_the_nans():
+    x = data((7, 5), seed=0, nan=True)
+    check(lambda xp: xp.nanquantile(xp.asarray(x), [0.0, 0.5, 1.0], axis=0))
+    check(lambda xp: xp.nanpercentile(xp.asarray(x), 100.0, axis=1))
+    check(lambda xp: xp.nanquantile(xp.asarray(numpy.array([1.0, numpy.nan])), 1.0))
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_order_statistics_of_empty_slices():
+    z = numpy.zeros((0, 3))
+    for fn in ("median", "nanmedian"):
+        check(lambda xp: getattr(xp, fn)(xp.asarray(numpy.zeros(0))))
+        check(lambda xp: getattr(xp, fn)(xp.asarray(z), axis=0))
+        check(lambda xp: getattr(xp, fn)(xp.asarray(z), axis=1))
+        check(lambda xp: getattr(xp, fn)(xp.asarray(z.astype("float32")), axis=0, keepdims=True))
+        check(lambda xp: getattr(xp, fn)(xp.asarray(z.astype("int32")), axis=0))
+    check(lambda xp: xp.nanquantile(xp.asarray(z), 0.5, axis=0))
+    check(lambda xp: xp.quantile(xp.asarray(z), 0.5, axis=1))
+    raises_like(lambda xp: xp.quantile(xp.asarray(z), 0.5, axis=0), IndexError)
+
+
+def test_digitize_scalars_and_nan_bins():
+    x = data((7, 5), seed=9, nan=True)
+    check(lambda xp: xp.digitize(1.0, [0.0, 2.0]))
+    check(lambda xp: xp.digitize(1.0, [2.0, 0.0]))
+    for bins in ([0.0, 2.0, numpy.nan], [2.0, 2.0, 0.0], [2.0, 2.0], [numpy.nan, 2.0, 0.0]):
+        check(lambda xp: xp.digitize(xp.asarray(x), bins))
+        check(lambda xp: xp.digitize(xp.asarray(x), bins, right=True))
+    raises_like(lambda xp: xp.digitize(xp.asarray(x), [numpy.nan, 0.0, 2.0]), ValueError, "monotonically")
+    raises_like(lambda xp: xp.digitize(xp.asarray(x), [0.0, 2.0, 1.0]), ValueError, "monotonically")
+
+
+def test_scans_of_0d_arrays():
+    check(lambda xp: xp.cumsum(xp.asarray(3.0), axis=0))
+    check(lambda xp: xp.cumprod(xp.asarray(3), axis=-1))
+    check(lambda xp: xp.cumulative_sum(xp.asarray(3.0)))
+    check(lambda xp: xp.cumulative_prod(xp.asarray(3.0), include_initial=True))
