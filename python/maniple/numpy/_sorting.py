@@ -250,7 +250,10 @@ def _scan(op, a, axis, dtype, out):
     r = empty(a.shape, dt) if out is None else out
     if out is not None and out.shape != a.shape:
         raise ValueError(f"provided out has shape {out.shape}, the result has shape {a.shape}")
-    if a.size:
+    if a.size and dt == "bool":  # logical or/and: counted in int64, then tested
+        t = _scan(op, a.astype("bool"), ax, "int64", None)
+        _assign(r._materialize(), t != 0)
+    elif a.size:
         src = a if a._dtype == dt else a.astype(dt)
         target = r._materialize()
         _flush(target.base)
