@@ -21,8 +21,11 @@ def _promote(a, b):
 def _with_out(r, out):
     if out is None:
         return r
-    if tuple(out.shape) != tuple(_np.shape(r)):
-        raise ValueError(f"output array has shape {out.shape}, the result has shape {_np.shape(r)}")
+    shape = r.shape if isinstance(r, ndarray) else ()
+    if not isinstance(out, ndarray):
+        raise TypeError("out must be a maniple.numpy array")
+    if tuple(out.shape) != tuple(shape):
+        raise ValueError(f"output array has shape {out.shape}, the result has shape {shape}")
     _assign(out._materialize(), r)
     return out
 
@@ -70,7 +73,7 @@ def matmul(a, b, out=None):
 def dot(a, b, out=None):
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
-        return _with_out(a * b, out)
+        return _with_out(_scalar0(a * b) if out is None else a * b, out)
     if a.ndim <= 2 and b.ndim <= 2:
         if a.shape[-1] != b.shape[0]:
             raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim {a.ndim - 1}) != "
@@ -92,7 +95,7 @@ def vdot(a, b):
 def inner(a, b):
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
-        return a * b
+        return _scalar0(a * b)
     if a.shape[-1] != b.shape[-1]:
         raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim {a.ndim - 1}) != "
                          f"{b.shape[-1]} (dim {b.ndim - 1})")
@@ -112,9 +115,11 @@ def tensordot(a, b, axes=2):
     a, b = asarray(a), asarray(b)
     if isinstance(axes, (int, _np.integer)):
         n = int(axes)
-        if n < 0 or n > a.ndim or n > b.ndim:
-            raise ValueError("tensordot: axes out of range")
-        ax_a, ax_b = list(range(a.ndim - n, a.ndim)), list(range(n))
+        if n > a.ndim or n > b.ndim:
+            raise IndexError(f"tensordot: axes={n} sums over more axes than the operands have ({a.ndim} and "
+                             f"{b.ndim})")
+        # NumPy's ranges: a negative count sums over no axis (an outer product)
+        ax_a, ax_b = list(range(a.ndim - n, a.ndim)) if n > 0 else [], list(range(n)) if n > 0 else []
     else:
         ax_a, ax_b = axes
         ax_a = [ax_a] if isinstance(ax_a, (int, _np.integer)) else list(ax_a)
@@ -156,7 +161,7 @@ def kron(a, b):
     a = a[(None,) * (nd - a.ndim)] if a.ndim < nd else a
     b = b[(None,) * (nd - b.ndim)] if b.ndim < nd else b
     if nd == 0:
-        return a * b
+        return _scalar0(a * b)
     ka = tuple(x for d in range(nd) for x in (slice(None), None))
     kb = tuple(x for d in range(nd) for x in (None, slice(None)))
     prod = a[ka] * b[kb]
@@ -237,6 +242,12 @@ def _parse(subscripts, operands):
         terms2.append(t)
     if explicit:
         out = out.replace("...", ell)
+        for c in out:
+            if not any(c in t for t in terms2):
+                raise ValueError(f"einstein sum subscripts string included output subscript '{c}' which never "
+                                 "appeared in an input")
+            if out.count(c) > 1:
+                raise ValueError(f"einstein sum subscripts string includes output subscript '{c}' multiple times")
     else:
         counts = {}
         for t in terms2:
@@ -286,10 +297,10 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
             summed_a = [c for c in ta if c not in target and c not in tb]
             summed_b = [c for c in tb if c not in target and c not in ta]
             if summed_a:
-                a = _sum(a, axis=tuple(ta.index(c) for c in summed_a))
+                a = _esum(a, tuple(ta.index(c) for c in summed_a))
                 ta = "".join(c for c in ta if c not in summed_a)
             if summed_b:
-                b = _sum(b, axis=tuple(tb.index(c) for c in summed_b))
+                b = _esum(b, tuple(tb.index(c) for c in summed_b))
                 tb = "".join(c for c in tb if c not in summed_b)
             r = tensordot(a, b, axes=([ta.index(c) for c in common], [tb.index(c) for c in common]))
             rt = "".join(c for c in ta if c not in common) + "".join(c for c in tb if c not in common)
@@ -305,12 +316,21 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
         v = o[key] if key else o
         prod = v if prod is None else prod * v
     summed = [i for i, c in enumerate(letters) if c not in target]
-    r = _sum(prod, axis=tuple(summed)) if summed else prod
+    r = _esum(prod, tuple(summed)) if summed else prod
     rt = "".join(c for c in letters if c in target)
     r = _order(r, rt, target)
     if isinstance(r, ndarray) and r._expr is not None:
         r = r.copy()
     return _with_out(_scalar0(r), out)
+
+
+def _esum(x, axes):
+    """einsum's sum: in the operands' dtype (NumPy does not widen int32),
+    a logical or for bool."""
+    from ._functions import any as _any
+    if x._dtype == "bool":
+        return _any(x, axis=axes)
+    return _sum(x, axis=axes, dtype=x._dtype)
 
 
 def _scalar0(r):
