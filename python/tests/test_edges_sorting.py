@@ -81,3 +81,32 @@ def test_scans_of_0d_arrays():
     check(lambda xp: xp.cumprod(xp.asarray(3), axis=-1))
     check(lambda xp: xp.cumulative_sum(xp.asarray(3.0)))
     check(lambda xp: xp.cumulative_prod(xp.asarray(3.0), include_initial=True))
+
+
+@pytest.mark.parametrize("method", ["linear", "midpoint"])
+def test_quantile_interpolation_as_numpy(method):
+    """Integers interpolate from their exact difference; midpoint is NumPy's
+    lerp with weight 0.5 (no overflow of x0 + x1)."""
+    big = numpy.array([2**53 + 1, 2**53 + 3, 2**60 + 7], dtype=numpy.int64)
+    check(lambda xp: xp.quantile(xp.asarray(big), [0.25, 0.5, 0.8], method=method))
+    check(lambda xp: xp.nanquantile(xp.asarray(big), [0.25, 0.5, 0.8], method=method))
+    check(lambda xp: xp.percentile(xp.asarray(big[:2]), 50, method=method))
+    check(lambda xp: xp.quantile(xp.asarray([1e308, 1.7e308]), 0.5, method=method))
+    check(lambda xp: xp.quantile(xp.asarray([1.0, numpy.inf, -numpy.inf]), [0.0, 0.2, 0.5, 0.7], method=method))
+    f32 = numpy.array([[0.1, 0.7, 0.3, numpy.nan]], numpy.float32)
+    check(lambda xp: xp.quantile(xp.asarray(f32[:, :3]), 0.3, axis=1, method=method))
+    check(lambda xp: xp.nanquantile(xp.asarray(f32), 0.3, axis=1, method=method))
+
+
+def test_searchsorted_checks_sorter():
+    a = data((5,), seed=2)
+    check(lambda xp: xp.searchsorted(xp.asarray(a), [1.0, -2.0], sorter=numpy.argsort(a)))
+    raises_like(lambda xp: xp.searchsorted(xp.asarray(a), 1.0, sorter=[0, 1]), ValueError,
+                "sorter.size must equal a.size")
+    raises_like(lambda xp: xp.searchsorted(xp.asarray(a), 1.0, sorter=[0, 1, 2, 3, 9]), ValueError,
+                "Sorter index out of range")
+    raises_like(lambda xp: xp.searchsorted(xp.asarray(a), 1.0, sorter=[0.0, 1, 2, 3, 4]), TypeError, "integers")
+
+
+def test_median_axis_as_a_list():
+    check(lambda xp: xp.median(xp.asarray(data((3, 4, 5))), axis=[0, 2]))

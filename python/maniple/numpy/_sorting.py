@@ -75,7 +75,16 @@ def searchsorted(a, v, side="left", sorter=None):
     if a.ndim != 1:
         raise ValueError("object too deep for desired array")
     if sorter is not None:
-        a = a[asarray(sorter)]
+        sorter = asarray(sorter)
+        if sorter.ndim != 1:
+            raise TypeError("could not parse sorter argument")
+        if sorter._dtype not in ("int32", "int64"):
+            raise TypeError("sorter must only contain integers")
+        if sorter.size != a.size:
+            raise ValueError("sorter.size must equal a.size")
+        if sorter.size and (int(sorter.min()) < 0 or int(sorter.max()) >= a.size):
+            raise ValueError("Sorter index out of range.")
+        a = a[sorter]
     scalar = not isinstance(v, ndarray) and _np.ndim(v) == 0
     v = asarray(v)
     dt = str(_np.result_type(_np.dtype(a._dtype), _np.dtype(v._dtype)))
@@ -317,7 +326,7 @@ def _reduce_axis_arg(a, axis):
     a = asarray(a)
     if axis is None:
         return _flat(a), 0, None
-    if isinstance(axis, tuple):
+    if isinstance(axis, (tuple, list)):
         axes = [_axis(x, a.ndim) for x in axis]
         if len(set(axes)) != len(axes):
             raise ValueError("duplicate value in 'axis'")
@@ -387,8 +396,8 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
             x0 = s[key + (slice(int(lo), int(lo) + 1),)]
             x1 = s[key + (slice(builtins.min(int(lo) + 1, n - 1), builtins.min(int(lo) + 1, n - 1) + 1),)]
         cdt = rdt if rdt in ("float32", "float64") else fdt  # interpolated in the result's precision
-        if method not in _DISCRETE:
-            x0, x1 = x0.astype(cdt), x1.astype(cdt)
+        if method not in _DISCRETE and fdt == s._dtype:
+            x0, x1 = x0.astype(cdt), x1.astype(cdt)  # integers stay: their difference is exact, as NumPy's
         if method == "lower":
             r = x0
         elif method == "higher":
@@ -398,11 +407,10 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
             up = (frac > 0.5) | ((frac == 0.5) & (lo % 2 == 1)) if isinstance(frac, ndarray) else \
                 (frac > 0.5 or (frac == 0.5 and int(lo) % 2 == 1))
             r = _where3(up, x1, x0) if isinstance(up, ndarray) else (x1 if up else x0)
-        elif method == "midpoint":
-            r = _where3(frac > 0, (x0 + x1) / 2, x0) if isinstance(frac, ndarray) else \
-                ((x0 + x1) / 2 if frac > 0 else x0)
-        else:
-            t = frac if isinstance(frac, ndarray) else _np.dtype(cdt).type(frac)
+        else:  # linear, or midpoint: NumPy's weight 0.5 (0 on a whole virtual index)
+            if method == "midpoint":
+                frac = _where3(frac > 0, 0.5, 0.0) if isinstance(frac, ndarray) else (0.5 if frac > 0 else 0.0)
+            t = frac.astype(cdt) if isinstance(frac, ndarray) else _np.dtype(cdt).type(frac)
             r = _lerp(x0, x1, t)
         if not nan_aware and fdt == s._dtype and n:  # a NaN anywhere makes the result NaN
             tail = s[(slice(None),) * ax + (slice(n - 1, n),)]
