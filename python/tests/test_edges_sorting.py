@@ -83,6 +83,7 @@ def test_scans_of_0d_arrays():
     check(lambda xp: xp.cumulative_prod(xp.asarray(3.0), include_initial=True))
 
 
+@pytest.mark.filterwarnings("ignore:invalid value")
 @pytest.mark.parametrize("method", ["linear", "midpoint"])
 def test_quantile_interpolation_as_numpy(method):
     """Integers interpolate from their exact difference; midpoint is NumPy's
