@@ -111,3 +111,11 @@ def test_searchsorted_checks_sorter():
 
 def test_median_axis_as_a_list():
     check(lambda xp: xp.median(xp.asarray(data((3, 4, 5))), axis=[0, 2]))
+
+
+def test_argsort_of_0d():
+    for axis in (-1, 0, None):
+        check(lambda xp: xp.argsort(xp.asarray(3.0), axis=axis))
+    check(lambda xp: xp.argpartition(xp.asarray(3.0), 0))
+    raises_like(lambda xp: xp.argsort(xp.asarray(3.0), axis=1), numpy.exceptions.AxisError)
+    raises_like(lambda xp: xp.sort(xp.asarray(3.0)), numpy.exceptions.AxisError)

@@ -32,6 +32,9 @@ def sort(a, axis=-1, kind=None, order=None, stable=None):
 def argsort(a, axis=-1, kind=None, order=None, stable=None):
     if order is not None:
         raise NotImplementedError("maniple.numpy: argsort with order= (structured arrays) is not supported")
+    a = asarray(a)
+    if a.ndim == 0:  # NumPy argsorts a 0-d array as one of shape (1,)
+        a = _reshaped(a, (1,))
     return _sorted(a, axis, values=False, perm=True)[1]
 
 
@@ -44,6 +47,8 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     a = asarray(a)
+    if a.ndim == 0:  # as argsort
+        a = _reshaped(a, (1,))
     _check_kth(a, kth, axis)
     return argsort(a, axis)
 
