@@ -139,3 +139,23 @@ def test_tril_triu_of_1d_broadcast_over_rows(fn):
     check(lambda xp: getattr(xp, fn)(xp.asarray(data((4,), "int32", seed=2)), 1))
     check(lambda xp: getattr(xp, fn)(xp.asarray(data((4,), seed=2))))
     raises_like(lambda xp: getattr(xp, fn)(xp.asarray(3.0)), TypeError)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "uint32", "uint64", "int8"])
+def test_other_numpy_integer_index_dtypes(dtype):
+    x = data((7, 5), seed=4)
+    check(lambda xp: xp.asarray(x)[numpy.array([1, 3], dtype=dtype)])
+    check(lambda xp: xp.asarray(x)[:, numpy.array([4, 0], dtype=dtype)])
+
+    def run(xp):
+        a = xp.asarray(x)
+        a[numpy.array([1, 1], dtype=dtype)] = 5.0
+        return a
+    check(run)
+
+
+def test_non_integer_index_arrays_name_their_dtype():
+    x = data((7, 5))
+    raises_like(lambda xp: xp.asarray(x)[numpy.array([1.0])], IndexError, "integer .or boolean. type, not float64")
+    raises_like(lambda xp: xp.asarray(x)[numpy.array([1j])], IndexError, "complex128")
+    raises_like(lambda xp: xp.asarray(x)[numpy.array([2**63 + 5], dtype=numpy.uint64)], IndexError, "out of bounds")

@@ -36,9 +36,17 @@ def _as_index(k):
         y = _np.asarray(k)
         if y.size == 0 and y.dtype.kind == "f":  # [] indexes nothing
             y = y.astype(_np.int64)
+        if y.dtype.kind in "iu" and y.dtype.name not in ("int32", "int64"):
+            # other NumPy integer indices (uint8, int16, uint64, ...) as int64: exact, but
+            # a uint64 past int64's range is out of bounds of any array
+            if y.dtype == _np.uint64 and y.size and int(y.max()) > _np.iinfo(_np.int64).max:
+                raise IndexError(f"index {int(y.max())} is out of bounds (larger than any array)")
+            y = y.astype(_np.int64)
+        if y.dtype.kind not in "biu":
+            raise IndexError(f"arrays used as indices must be of integer (or boolean) type, not {y.dtype}")
         a = asarray(y)
     if a._dtype not in ("bool", "int32", "int64"):
-        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+        raise IndexError(f"arrays used as indices must be of integer (or boolean) type, not {a._dtype}")
     return a
 
 
