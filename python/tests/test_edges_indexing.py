@@ -159,3 +159,16 @@ def test_non_integer_index_arrays_name_their_dtype():
     raises_like(lambda xp: xp.asarray(x)[numpy.array([1.0])], IndexError, "integer .or boolean. type, not float64")
     raises_like(lambda xp: xp.asarray(x)[numpy.array([1j])], IndexError, "complex128")
     raises_like(lambda xp: xp.asarray(x)[numpy.array([2**63 + 5], dtype=numpy.uint64)], IndexError, "out of bounds")
+
+
+def test_take_put_with_other_numpy_integer_indices():
+    x = data((7, 5), seed=4)
+    idx = numpy.array([1, 3, 34], dtype=numpy.uint8)
+    check(lambda xp: xp.take(xp.asarray(x), idx))
+    check(lambda xp: xp.take(xp.asarray(x), idx[:2], axis=0))
+
+    def run(xp):
+        a = xp.asarray(x)
+        xp.put(a, idx, [1.0, 2.0, 3.0])
+        return a
+    check(run)

@@ -15,8 +15,13 @@ from ._ndarray import ndarray, _assign, _flat, _flush, _reshaped
 
 
 def _index_of(indices):
-    if not isinstance(indices, ndarray) and _np.size(indices) == 0 and _np.asarray(indices).dtype.kind == "f":
-        indices = _np.zeros(_np.shape(indices), _np.int64)  # [] indexes nothing
+    if not isinstance(indices, ndarray):
+        y = _np.asarray(indices)
+        if y.size == 0 and y.dtype.kind == "f":
+            indices = _np.zeros(y.shape, _np.int64)  # [] indexes nothing
+        elif y.dtype.kind in "iu" and y.dtype.name not in ("int32", "int64"):
+            from ._indexing import _as_index
+            return _as_index(y)  # other NumPy integer dtypes as int64
     a = asarray(indices)
     if a._dtype not in ("int32", "int64", "bool"):
         raise TypeError(f"Cannot cast array data from dtype('{a._dtype}') to dtype('int64') according to the "
