@@ -172,3 +172,17 @@ def test_take_put_with_other_numpy_integer_indices():
         xp.put(a, idx, [1.0, 2.0, 3.0])
         return a
     check(run)
+
+
+def test_values_repeated_cyclically_over_many_elements():
+    """putmask, place, resize and put repeat short values with one take
+    (not one concatenation per repeat)."""
+    def run(xp):
+        a = xp.zeros(20000)
+        xp.putmask(a, a == 0, [1.0, 2.0, 3.0])
+        b = xp.zeros((30, 70))
+        xp.place(b, xp.asarray(data((30, 70), seed=5)) > 0, [1.0, 2.0])
+        c = xp.zeros(500)
+        xp.put(c, xp.arange(0, 500, 3), [7.0, 8.0])
+        return a, b, c, xp.resize(xp.asarray([1, 2, 3]), (30, 70)), xp.resize(xp.asarray([1, 2, 3]), (2,))
+    check(run)

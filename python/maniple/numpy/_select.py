@@ -100,7 +100,6 @@ def put(a, ind, v, mode="raise"):
 
 def _cycle(v, n, dtype):
     """v (scalar or array) repeated cyclically to n elements of dtype."""
-    from ._manipulation import concatenate
     v = asarray(v).astype(dtype)
     if v.ndim != 1:
         v = _flat(v) if v.ndim else _reshaped(v, (1,))
@@ -110,9 +109,14 @@ def _cycle(v, n, dtype):
         if n:
             raise ValueError("cannot put a non-empty array of values from an empty sequence")
         return v
-    reps = -(-n // v.size)
-    full = concatenate([v] * reps) if reps > 1 else v
-    return full[:n].copy()
+    if n <= v.size:
+        return v[:n].copy()
+    # element k is v[k % len(v)]: one take, however many repeats
+    r = empty((n,), dtype)
+    ia = empty((n,), "int64")
+    _assign(ia._arr, arange(n) % v.size)
+    _core.take(v._materialize(), ia._arr, r._arr)
+    return r
 
 
 def compress(condition, a, axis=None, out=None):
