@@ -53,3 +53,23 @@ def test_einsum_bad_output_subscripts():
     a = data((7, 5))
     raises_like(lambda xp: xp.einsum("ij->k", xp.asarray(a)), ValueError, "output subscript 'k'")
     raises_like(lambda xp: xp.einsum("ij->ii", xp.asarray(a)), ValueError)
+
+
+def test_out_dtype_rules():
+    a, b = data((3, 5)), data((5, 4), seed=1)
+
+    def into(fn, dtype, shape=(3, 4)):
+        def run(xp):
+            o = xp.zeros(shape, dtype=dtype)
+            fn(xp, o)
+            return o
+        return run
+    raises_like(into(lambda xp, o: xp.matmul(xp.asarray(a), xp.asarray(b), out=o), "int64"), TypeError, "same_kind")
+    raises_like(into(lambda xp, o: xp.outer(xp.asarray(a[0]), xp.asarray(b[0]), out=o), "int64", (5, 4)),
+                TypeError, "same_kind")
+    raises_like(into(lambda xp, o: xp.dot(xp.asarray(a), xp.asarray(b), out=o), "float32"), ValueError,
+                "output array is not acceptable")
+    check(into(lambda xp, o: xp.matmul(xp.asarray(a), xp.asarray(b), out=o), "float32"))
+    check(into(lambda xp, o: xp.matmul(xp.asarray(a.astype("int32")), xp.asarray(b.astype("int32")), out=o),
+               "float64"))
+    check(into(lambda xp, o: xp.trace(xp.asarray(data((2, 3, 3))), axis1=1, axis2=2, out=o), "int64", (2,)))

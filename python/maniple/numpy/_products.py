@@ -18,14 +18,22 @@ def _promote(a, b):
     return a.astype(dt, copy=False), b.astype(dt, copy=False), dt
 
 
-def _with_out(r, out):
+def _with_out(r, out, name="matmul", exact=False, unsafe=False):
     if out is None:
         return r
+    from ._ndarray import _KIND
     shape = r.shape if isinstance(r, ndarray) else ()
+    rdt = r._dtype if isinstance(r, ndarray) else _np.asarray(r).dtype.name
     if not isinstance(out, ndarray):
         raise TypeError("out must be a maniple.numpy array")
     if tuple(out.shape) != tuple(shape):
         raise ValueError(f"output array has shape {out.shape}, the result has shape {shape}")
+    if exact and out._dtype != rdt:  # numpy.dot takes only an out of the result's dtype
+        raise ValueError(f"output array is not acceptable (must have the right datatype {rdt}, got "
+                         f"{out._dtype})")
+    if _KIND[rdt] > _KIND[out._dtype] and not unsafe:
+        raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('{rdt}') to dtype('{out._dtype}') with "
+                        "casting rule 'same_kind'")
     _assign(out._materialize(), r)
     return out
 
@@ -73,16 +81,17 @@ def matmul(a, b, out=None):
 def dot(a, b, out=None):
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
-        return _with_out(_scalar0(a * b) if out is None else a * b, out)
+        return _with_out(_scalar0(a * b) if out is None else a * b, out, "dot", True)
     if a.ndim <= 2 and b.ndim <= 2:
         if a.shape[-1] != b.shape[0]:
             raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim {a.ndim - 1}) != "
                              f"{b.shape[0]} (dim 0)")
-        return matmul(a, b, out)
+        r = matmul(a, b)
+        return _with_out(r, out, "dot", True)
     if b.ndim == 1:
         r = tensordot(a, b, axes=([-1], [0]))
-        return _with_out(r[()] if r.ndim == 0 else r, out)
-    return _with_out(tensordot(a, b, axes=([-1], [-2])), out)
+        return _with_out(r[()] if r.ndim == 0 else r, out, "dot", True)
+    return _with_out(tensordot(a, b, axes=([-1], [-2])), out, "dot", True)
 
 
 def vdot(a, b):
@@ -107,7 +116,7 @@ def outer(a, b, out=None):
     a, b = asarray(a), asarray(b)
     a = _flat(a)
     b = _flat(b)
-    return _with_out((a[:, None] * b[None, :]).copy(), out)
+    return _with_out((a[:, None] * b[None, :]).copy(), out, "multiply")
 
 
 def tensordot(a, b, axes=2):
@@ -192,7 +201,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     d = diagonal(a, offset, axis1, axis2)
     r = _sum(d, axis=-1, dtype=dtype)
-    return _with_out(r, out)
+    return _with_out(r, out, unsafe=True)  # numpy.trace casts into out as it must
 
 
 def vecdot(x1, x2, /, *, axis=-1):
@@ -304,7 +313,7 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
                 tb = "".join(c for c in tb if c not in summed_b)
             r = tensordot(a, b, axes=([ta.index(c) for c in common], [tb.index(c) for c in common]))
             rt = "".join(c for c in ta if c not in common) + "".join(c for c in tb if c not in common)
-            return _with_out(_scalar0(_order(r, rt, target)), out)
+            return _with_out(_scalar0(_order(r, rt, target)), out, "einsum")
     # general: broadcast product over every letter, then sums
     letters = "".join(dict.fromkeys(c for _, t in pairs for c in t))
     prod = None
@@ -321,7 +330,7 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     r = _order(r, rt, target)
     if isinstance(r, ndarray) and r._expr is not None:
         r = r.copy()
-    return _with_out(_scalar0(r), out)
+    return _with_out(_scalar0(r), out, "einsum")
 
 
 def _esum(x, axes):
