@@ -191,7 +191,9 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
       char *p = obase + off * (int64_t)oes;
       switch (out->dtype) {
       case MN_BOOL: *(uint8_t *)p = f != 0; break;
-      case MN_INT32: *(int32_t *)p = (int32_t)(v.dtype == MN_FLOAT32 || v.dtype == MN_FLOAT64 ? f : (double)v.v.i); break;
+      case MN_INT32: /* an integer result wraps into int32 (as NumPy's int32 accumulation) */
+        *(int32_t *)p = v.dtype == MN_FLOAT32 || v.dtype == MN_FLOAT64 ? (int32_t)f : (int32_t)(uint32_t)(uint64_t)v.v.i;
+        break;
       case MN_INT64: *(int64_t *)p = (v.dtype == MN_FLOAT32 || v.dtype == MN_FLOAT64) ? (int64_t)f : v.v.i; break;
       case MN_FLOAT32: *(float *)p = (float)f; break;
       default: *(double *)p = f; break;

@@ -105,6 +105,19 @@ done:
 
 int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
   MN_CALL(check_args(x, idx, v, "the values"));
+  if (idx->map.ndim > 1) {
+    /* a repeated index keeps the value last in C order, which is rank
+     * order only in 1-d: both go 1-d first */
+    int64_t n = mn_array_size(idx);
+    mn_array *i1 = NULL, *v1 = NULL;
+    int err = mn_array_reshape(idx, 1, &n, &i1);
+    if (!err) err = mn_array_reshape(v, 1, &n, &v1);
+    if (!err) err = mn_array_put(x, i1, v1);
+    mn_array_destroy(&i1);
+    mn_array_destroy(&v1);
+    if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+    return MN_SUCCESS;
+  }
   mn_ctx *ctx = x->ctx;
   int P = ctx->size, own_i = 0, own_v = 0, err = 0;
   size_t es = mn_dtype_size(x->dtype), rs = 8 + es;

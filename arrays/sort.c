@@ -173,6 +173,10 @@ static int sort_lines(const mn_array *x, int axis, mn_array **sorted, mn_array *
   memcpy(shp, x->map.shape, sizeof(int64_t) * (size_t)nd);
   shp[axis] = 1; /* extent-1 axes get one part */
   MN_CALL(mn_grid_dims(ctx->size, nd, shp, dims));
+  if (dims[axis] != 1) { /* every other axis has extent 1: the grid went on axis 0 */
+    dims[axis] = 1;
+    dims[axis == 0 ? 1 : 0] = ctx->size;
+  }
   mn_layout *lay = NULL;
   mn_array *X = NULL, *S = NULL, *I = NULL;
   MN_CALL(mn_layout_create_block(ctx, nd, x->map.shape, dims, &lay));

@@ -347,6 +347,18 @@ int main(int argc, char **argv) {
       T_CHECK(g[j] == (double)w, "sum(int32 near 2e9, axis=0)[%d] = %.17g, expected %lld", j, g[j], (long long)w);
     }
     free(g);
+    /* the same sums into an int32 out wrap, as NumPy's sum(dtype=int32) */
+    mn_array *o32 = mk(ctx, MN_INT32, 1, s7, NULL);
+    T_OK(mn_array_reduce_axis(MN_RED_SUM, big, 0, o32));
+    g = mt_all(o32);
+    for (int j = 0; j < 7; j++) {
+      int64_t w = 0;
+      for (int i = 0; i < 11; i++) w += 2000000000 - (i * 7 + j);
+      int32_t w32 = (int32_t)(uint32_t)(uint64_t)w;
+      T_CHECK(g[j] == (double)w32, "sum(int32 near 2e9, axis=0) into int32 [%d] = %.17g, expected %d", j, g[j], (int)w32);
+    }
+    free(g);
+    mn_array_destroy(&o32);
     /* axis out of range and a wrongly shaped out are refused */
     int rc = mn_array_reduce_axis(MN_RED_SUM, m, 2, o);
     T_CHECK(rc == MN_ERR_INDEX, "reduce_axis(axis=2) of a 2-d array returned %s, expected MN_ERR_INDEX", mn_err_name(rc));

@@ -102,6 +102,27 @@ int main(int argc, char **argv) {
   rc = mn_array_take(v, g, ov);
   T_CHECK(rc == MN_ERR_DTYPE, "float indices returned %s", mn_err_name(rc));
 
+  /* a 2-d index array with many repeats: the value last in C order wins,
+   * whatever the blocks of the index array */
+  {
+    int64_t rs[] = {6, 7}, tn = 13;
+    mn_array *ri = NULL, *rv = NULL, *t = NULL;
+    T_OK(mn_array_create(ctx, MN_INT64, 2, rs, 0, &ri));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 2, rs, 0, &rv));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &tn, 0, &t));
+    int64_t rix[42];
+    uint64_t sd = 9;
+    double want[13] = {0};
+    for (int k = 0; k < 42; k++) { rix[k] = (int64_t)(lcg(&sd) % 13); want[rix[k]] = f(k); }
+    set_idx(ri, rix);
+    mt_set(rv, f);
+    T_OK(mn_array_put(t, ri, rv));
+    double *tv = mt_all(t);
+    for (int k = 0; k < 13; k++) T_CHECK(tv[k] == want[k], "put with repeats from a 2-d index: t[%d] = %g, expected %g", k, tv[k], want[k]);
+    free(tv);
+    mn_array_destroy(&ri); mn_array_destroy(&rv); mn_array_destroy(&t);
+  }
+
   /* compress: a 2-d mask over a view, against the serial C order */
   mn_array *mask = NULL, *c = NULL;
   int64_t ms[] = {4, 3};

@@ -125,6 +125,12 @@ int main(int argc, char **argv) {
   check_nd(ctx, 3, s3, 1);
   check_nd(ctx, 3, s3, 2);
   check_nd(ctx, 2, s0, 1);
+  /* the other axes of extent 1: lines must not be split across ranks */
+  int64_t c2[] = {9, 1}, r2[] = {1, 9}, c3[] = {1, 1, 11};
+  check_nd(ctx, 2, c2, 0);
+  check_nd(ctx, 2, r2, 1);
+  check_nd(ctx, 3, c3, 2);
+  check_nd(ctx, 3, c3, 0);
   /* bad axis, agreed everywhere */
   mn_array *x = NULL, *s = NULL;
   T_OK(mn_array_create(ctx, MN_FLOAT64, 2, s2, 0, &x));

@@ -140,8 +140,12 @@ def _reduce(op, a, axis=None, dtype=None, out=None, keepdims=False):
         raise TypeError("'tuple' object cannot be interpreted as an integer")
     axes = _axes(axis, a.ndim)
     rdt = _result_dtype(op, a._dtype)
+    if dtype is not None and op in ("sum", "prod"):
+        rdt = a._dtype  # an explicit dtype is the accumulator's and the result's
     if len(axes) == a.ndim:  # every axis: one fused pass to a scalar
-        v = _scalar(_core.reduce(_compile(a._node()), op), rdt)
+        v = _core.reduce(_compile(a._node()), op)
+        # integers wrap into a narrower result dtype, as NumPy's accumulation does
+        v = _np.asarray(v).astype(rdt)[()] if rdt != _result_dtype(op, a._dtype) else _scalar(v, rdt)
         if keepdims and a.ndim:
             v = asarray(_np.full((1,) * a.ndim, v, dtype=rdt))
         return _with_out(v, out) if out is not None else v

@@ -36,9 +36,17 @@ def _as_index(k):
         y = _np.asarray(k)
         if y.size == 0 and y.dtype.kind == "f":  # [] indexes nothing
             y = y.astype(_np.int64)
+        if y.dtype.kind in "iu" and y.dtype.name not in ("int32", "int64"):
+            # other NumPy integer indices (uint8, int16, uint64, ...) as int64: exact, but
+            # a uint64 past int64's range is out of bounds of any array
+            if y.dtype == _np.uint64 and y.size and int(y.max()) > _np.iinfo(_np.int64).max:
+                raise IndexError(f"index {int(y.max())} is out of bounds (larger than any array)")
+            y = y.astype(_np.int64)
+        if y.dtype.kind not in "biu":
+            raise IndexError(f"arrays used as indices must be of integer (or boolean) type, not {y.dtype}")
         a = asarray(y)
     if a._dtype not in ("bool", "int32", "int64"):
-        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+        raise IndexError(f"arrays used as indices must be of integer (or boolean) type, not {a._dtype}")
     return a
 
 
@@ -53,15 +61,16 @@ def _expand(x, key):
     for k in key:
         if k is None or k is Ellipsis or isinstance(k, slice):
             items.append(k)
-        elif isinstance(k, (bool, _np.bool_)):
-            raise NotImplementedError("maniple.numpy: indexing with a boolean scalar is not implemented")
+        elif isinstance(k, (bool, _np.bool_)) or (isinstance(k, ndarray) and k.ndim == 0 and k._dtype == "bool"):
+            # a 0-d boolean index: a new axis of extent 1 (True) or 0 (False)
+            items.append(("bool0", bool(k)))
         elif isinstance(k, (int, _np.integer)) or (isinstance(k, ndarray) and k.ndim == 0 and k._dtype != "bool"):
             items.append(("int", int(k)))
         else:
             a = _as_index(k)
             items.append(("bool", a) if a._dtype == "bool" else ("arr", a))
-    span = builtins.sum(1 if (isinstance(k, tuple) and k[0] != "bool") or isinstance(k, slice)
-                        else (k[1].ndim if isinstance(k, tuple) else 0) for k in items)
+    span = builtins.sum(1 if (isinstance(k, tuple) and k[0] not in ("bool", "bool0")) or isinstance(k, slice)
+                        else (k[1].ndim if isinstance(k, tuple) and k[0] == "bool" else 0) for k in items)
     if span > x.ndim:
         raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but {span} were indexed")
     out, axis = [], 0
@@ -70,11 +79,11 @@ def _expand(x, key):
             for _ in range(x.ndim - span):
                 out.append(slice(None))
                 axis += 1
-        elif k is None:
-            out.append(None)
         elif isinstance(k, slice):
             out.append(k)
             axis += 1
+        elif k is None or k[0] == "bool0":
+            out.append(k)
         elif k[0] == "bool":
             m = k[1]
             want = x.shape[axis:axis + m.ndim]
@@ -98,7 +107,12 @@ def _flat_index(v, adv, orig_axes):
     from ._creation import arange
     from ._functions import where
     arrs = [a for _, a in adv]
-    bshape = _np.broadcast_shapes(*[a.shape for a in arrs])
+    try:
+        bshape = _np.broadcast_shapes(*[a.shape for a in arrs])
+    except ValueError:
+        shapes = " ".join("(" + ",".join(str(n) for n in a.shape) + ("," if a.ndim == 1 else "") + ")" for a in arrs)
+        raise IndexError(f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}") \
+            from None
     axes = [ax for ax, _ in adv]
     consecutive = axes == list(range(axes[0], axes[0] + len(axes)))
     rest = [d for d in range(v.ndim) if d not in axes]
@@ -146,6 +160,12 @@ def _split(x, key):
             basic.append(k)
             orig.append(axis)
             axis += 1
+            vaxis += 1
+        elif k[0] == "bool0":
+            from ._creation import asarray
+            basic.append(None)
+            adv.append((vaxis, asarray(_np.zeros(1 if k[1] else 0, _np.int64))))
+            orig.append(None)
             vaxis += 1
         else:
             a = k[1]
@@ -195,22 +215,32 @@ def setitem(x, key, value):
         return
     v, adv, orig = _split(x, key)
     shape, flat = _flat_index(v, adv, orig)
+    vals = _fit_value(asarray(value), shape)
     if not builtins.all(s > 0 for s in shape):
-        asarray(value)  # still checked for being an array
         return
-    vals = asarray(value)
-    if vals.shape != shape:
-        try:
-            _np.broadcast_shapes(vals.shape, shape)
-        except ValueError:
-            raise ValueError(f"shape mismatch: value array of shape {vals.shape} could not be broadcast to "
-                             f"indexing result of shape {shape}") from None
     full = empty(shape, x._dtype)
     _assign(full._arr, vals)
     idx = _index_array(shape, flat)
     target = v._materialize()
     _flush(target.base)
     _core.put(target, idx, full._arr)
+
+
+def _fit_value(vals, shape):
+    """vals checked to broadcast to shape (leading axes of extent 1 dropped,
+    as NumPy's assignment does), on every rank alike."""
+    try:
+        b = _np.broadcast_shapes(vals.shape, shape)
+    except ValueError:
+        b = None
+    extra = len(b) - len(shape) if b is not None else 0
+    if b is None or b[extra:] != shape or builtins.any(d != 1 for d in b[:extra]):
+        raise ValueError(f"shape mismatch: value array of shape {vals.shape} could not be broadcast to "
+                         f"indexing result of shape {shape}")
+    if vals.ndim > len(shape):
+        from ._ndarray import _reshaped
+        vals = _reshaped(vals, vals.shape[vals.ndim - len(shape):])
+    return vals
 
 
 def nonzero(a):

@@ -84,8 +84,12 @@ def atleast_2d(a):
 
 def expand_dims(a, axis):
     a = asarray(a)
-    ax = _axis(axis, a.ndim + 1)
-    return a[(slice(None),) * ax + (None,)]
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    nd = a.ndim + len(axes)
+    axes = [_axis(x, nd) for x in axes]
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis")
+    return a[tuple(None if d in axes else slice(None) for d in range(nd))]
 
 
 def squeeze(a, axis=None):
@@ -148,16 +152,26 @@ def split(a, indices_or_sections, axis=0):
         if k <= 0 or n % k:
             raise ValueError("array split does not result in an equal division")
         bounds = [i * (n // k) for i in range(k + 1)]
-    else:
-        bounds = [0] + [builtins.min(builtins.max(int(i), 0), n) for i in indices_or_sections] + [n]
-    return [a[(slice(None),) * ax + (slice(bounds[i], builtins.max(bounds[i], bounds[i + 1])),)]
-            for i in range(len(bounds) - 1)]
+    else:  # Python slices between the points, as NumPy (negative points count from the end)
+        bounds = [0] + [int(i) for i in indices_or_sections] + [None]
+    return [a[(slice(None),) * ax + (slice(bounds[i], bounds[i + 1]),)] for i in range(len(bounds) - 1)]
 
 
 def roll(a, shift, axis=None):
     a = asarray(a)
     if axis is None:
         return _reshaped(roll(_flat(a), shift, 0), a.shape)
+    if isinstance(axis, (tuple, list)) or _np.ndim(shift):
+        # shifts and axes broadcast together; shifts along one axis add up
+        pairs = _np.broadcast(_np.asarray(shift), _np.asarray(axis))
+        total = {}
+        for sh, ax in pairs:
+            ax = _axis(int(ax), a.ndim)
+            total[ax] = total.get(ax, 0) + int(sh)
+        r = a
+        for ax, sh in total.items():
+            r = roll(r, sh, ax)
+        return r.copy() if r is a else r
     ax = _axis(axis, a.ndim)
     n = a.shape[ax]
     if n == 0:
@@ -263,7 +277,8 @@ def rollaxis(a, axis, start=0):
     if not -a.ndim <= start <= a.ndim:
         raise _np.exceptions.AxisError(f"'start' arg requires {-a.ndim} <= start < {a.ndim + 1}, but {start} was "
                                        "passed in")
-    start = start % (a.ndim + 1) if start < 0 else start
+    start = int(start)
+    start = start + a.ndim if start < 0 else start  # NumPy adds ndim (not ndim + 1)
     if ax < start:
         start -= 1
     if ax == start:
@@ -359,17 +374,37 @@ def column_stack(tup):
     arrs = []
     for a in tup:
         a = asarray(a)
-        arrs.append(a[:, None] if a.ndim < 2 else a)
+        arrs.append(_reshaped(a, (1, 1)) if a.ndim == 0 else (a[:, None] if a.ndim == 1 else a))
     return concatenate(arrs, axis=1)
 
 
 row_stack = vstack
 
 
+def _block_depth(x, index=()):
+    """The depth of x's lists, checked as NumPy: lists only, none empty,
+    every element at the same depth."""
+    where = "arrays" + "".join(f"[{i}]" for i in index)
+    if type(x) is tuple:
+        raise TypeError(f"{where} is a tuple. Only lists can be used to arrange blocks, and np.block does not allow "
+                        "implicit conversion from tuple to ndarray.")
+    if type(x) is not list:
+        return len(index), where
+    if not x:
+        raise ValueError(f"List at {where} cannot be empty")
+    first = None
+    for i, e in enumerate(x):
+        d, w = _block_depth(e, index + (i,))
+        if first is None:
+            first = d
+        elif d != first:
+            raise ValueError(f"List depths are mismatched. First element was at depth {first}, but there is an "
+                             f"element at depth {d} ({w})")
+    return first, where
+
+
 def block(arrays):
-    def depth(x):
-        return 1 + depth(x[0]) if isinstance(x, list) and x else (1 if isinstance(x, list) else 0)
-    d = depth(arrays)
+    d = _block_depth(arrays)[0]
 
     def rec(x, lvl):
         if not isinstance(x, list):
@@ -378,7 +413,8 @@ def block(arrays):
         nd = builtins.max([p.ndim for p in parts] + [d])
         parts = [p[(None,) * (nd - p.ndim)] if p.ndim < nd else p for p in parts]
         return concatenate(parts, axis=-(d - lvl))
-    return rec(arrays, 0)
+    r = rec(arrays, 0)
+    return r.copy() if r is arrays else r
 
 
 def append(arr, values, axis=None):
@@ -399,7 +435,14 @@ def delete(arr, obj, axis=None):
     n = arr.shape[ax]
     keep = _np.ones(n, dtype=bool)
     idx = obj if isinstance(obj, slice) else _np.asarray(obj.__array__() if isinstance(obj, ndarray) else obj)
+    if not isinstance(idx, slice) and idx.size == 0 and idx.dtype.kind == "f":
+        idx = idx.astype(_np.int64)  # [] deletes nothing
+    if not isinstance(idx, slice) and idx.dtype.kind not in "biu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
     if not isinstance(idx, slice) and idx.dtype == bool:
+        if idx.shape != (n,):
+            raise ValueError(f"boolean array argument obj to delete must be one dimensional and match the axis "
+                             f"length of {n}")
         keep = ~idx
     else:
         if not isinstance(idx, slice) and idx.size and (idx.max() >= n or idx.min() < -n):
@@ -417,6 +460,8 @@ def insert(arr, obj, values, axis=None):
     n = arr.shape[ax]
     if isinstance(obj, slice):
         obj = _np.arange(*obj.indices(n))
+    if isinstance(obj, ndarray):
+        obj = obj.__array__()
     scalar = _np.ndim(obj) == 0
     pos = _np.atleast_1d(_np.asarray(obj, dtype=_np.int64))
     if pos.size and (pos.max() > n or pos.min() < -n):
@@ -480,6 +525,8 @@ def rot90(m, k=1, axes=(0, 1)):
 def trim_zeros(filt, trim="fb", axis=None):
     from ._indexing import nonzero
     a = asarray(filt)
+    if set(trim.lower()) - {"f", "b"}:
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
     if a.ndim != 1:
         raise NotImplementedError("maniple.numpy: trim_zeros of 1-d arrays only")
     (nz,) = nonzero(a)

@@ -18,11 +18,22 @@ def _promote(a, b):
     return a.astype(dt, copy=False), b.astype(dt, copy=False), dt
 
 
-def _with_out(r, out):
+def _with_out(r, out, name="matmul", exact=False, unsafe=False):
     if out is None:
         return r
-    if tuple(out.shape) != tuple(_np.shape(r)):
-        raise ValueError(f"output array has shape {out.shape}, the result has shape {_np.shape(r)}")
+    from ._ndarray import _KIND
+    shape = r.shape if isinstance(r, ndarray) else ()
+    rdt = r._dtype if isinstance(r, ndarray) else _np.asarray(r).dtype.name
+    if not isinstance(out, ndarray):
+        raise TypeError("out must be a maniple.numpy array")
+    if tuple(out.shape) != tuple(shape):
+        raise ValueError(f"output array has shape {out.shape}, the result has shape {shape}")
+    if exact and out._dtype != rdt:  # numpy.dot takes only an out of the result's dtype
+        raise ValueError(f"output array is not acceptable (must have the right datatype {rdt}, got "
+                         f"{out._dtype})")
+    if _KIND[rdt] > _KIND[out._dtype] and not unsafe:
+        raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('{rdt}') to dtype('{out._dtype}') with "
+                        "casting rule 'same_kind'")
     _assign(out._materialize(), r)
     return out
 
@@ -70,16 +81,17 @@ def matmul(a, b, out=None):
 def dot(a, b, out=None):
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
-        return _with_out(a * b, out)
+        return _with_out(_scalar0(a * b) if out is None else a * b, out, "dot", True)
     if a.ndim <= 2 and b.ndim <= 2:
         if a.shape[-1] != b.shape[0]:
             raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim {a.ndim - 1}) != "
                              f"{b.shape[0]} (dim 0)")
-        return matmul(a, b, out)
+        r = matmul(a, b)
+        return _with_out(r, out, "dot", True)
     if b.ndim == 1:
         r = tensordot(a, b, axes=([-1], [0]))
-        return _with_out(r[()] if r.ndim == 0 else r, out)
-    return _with_out(tensordot(a, b, axes=([-1], [-2])), out)
+        return _with_out(r[()] if r.ndim == 0 else r, out, "dot", True)
+    return _with_out(tensordot(a, b, axes=([-1], [-2])), out, "dot", True)
 
 
 def vdot(a, b):
@@ -92,7 +104,7 @@ def vdot(a, b):
 def inner(a, b):
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
-        return a * b
+        return _scalar0(a * b)
     if a.shape[-1] != b.shape[-1]:
         raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim {a.ndim - 1}) != "
                          f"{b.shape[-1]} (dim {b.ndim - 1})")
@@ -104,7 +116,7 @@ def outer(a, b, out=None):
     a, b = asarray(a), asarray(b)
     a = _flat(a)
     b = _flat(b)
-    return _with_out((a[:, None] * b[None, :]).copy(), out)
+    return _with_out((a[:, None] * b[None, :]).copy(), out, "multiply")
 
 
 def tensordot(a, b, axes=2):
@@ -112,9 +124,11 @@ def tensordot(a, b, axes=2):
     a, b = asarray(a), asarray(b)
     if isinstance(axes, (int, _np.integer)):
         n = int(axes)
-        if n < 0 or n > a.ndim or n > b.ndim:
-            raise ValueError("tensordot: axes out of range")
-        ax_a, ax_b = list(range(a.ndim - n, a.ndim)), list(range(n))
+        if n > a.ndim or n > b.ndim:
+            raise IndexError(f"tensordot: axes={n} sums over more axes than the operands have ({a.ndim} and "
+                             f"{b.ndim})")
+        # NumPy's ranges: a negative count sums over no axis (an outer product)
+        ax_a, ax_b = list(range(a.ndim - n, a.ndim)) if n > 0 else [], list(range(n)) if n > 0 else []
     else:
         ax_a, ax_b = axes
         ax_a = [ax_a] if isinstance(ax_a, (int, _np.integer)) else list(ax_a)
@@ -156,7 +170,7 @@ def kron(a, b):
     a = a[(None,) * (nd - a.ndim)] if a.ndim < nd else a
     b = b[(None,) * (nd - b.ndim)] if b.ndim < nd else b
     if nd == 0:
-        return a * b
+        return _scalar0(a * b)
     ka = tuple(x for d in range(nd) for x in (slice(None), None))
     kb = tuple(x for d in range(nd) for x in (None, slice(None)))
     prod = a[ka] * b[kb]
@@ -187,7 +201,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     d = diagonal(a, offset, axis1, axis2)
     r = _sum(d, axis=-1, dtype=dtype)
-    return _with_out(r, out)
+    return _with_out(r, out, unsafe=True)  # numpy.trace casts into out as it must
 
 
 def vecdot(x1, x2, /, *, axis=-1):
@@ -237,6 +251,12 @@ def _parse(subscripts, operands):
         terms2.append(t)
     if explicit:
         out = out.replace("...", ell)
+        for c in out:
+            if not any(c in t for t in terms2):
+                raise ValueError(f"einstein sum subscripts string included output subscript '{c}' which never "
+                                 "appeared in an input")
+            if out.count(c) > 1:
+                raise ValueError(f"einstein sum subscripts string includes output subscript '{c}' multiple times")
     else:
         counts = {}
         for t in terms2:
@@ -286,14 +306,14 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
             summed_a = [c for c in ta if c not in target and c not in tb]
             summed_b = [c for c in tb if c not in target and c not in ta]
             if summed_a:
-                a = _sum(a, axis=tuple(ta.index(c) for c in summed_a))
+                a = _esum(a, tuple(ta.index(c) for c in summed_a))
                 ta = "".join(c for c in ta if c not in summed_a)
             if summed_b:
-                b = _sum(b, axis=tuple(tb.index(c) for c in summed_b))
+                b = _esum(b, tuple(tb.index(c) for c in summed_b))
                 tb = "".join(c for c in tb if c not in summed_b)
             r = tensordot(a, b, axes=([ta.index(c) for c in common], [tb.index(c) for c in common]))
             rt = "".join(c for c in ta if c not in common) + "".join(c for c in tb if c not in common)
-            return _with_out(_scalar0(_order(r, rt, target)), out)
+            return _with_out(_scalar0(_order(r, rt, target)), out, "einsum")
     # general: broadcast product over every letter, then sums
     letters = "".join(dict.fromkeys(c for _, t in pairs for c in t))
     prod = None
@@ -305,12 +325,21 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
         v = o[key] if key else o
         prod = v if prod is None else prod * v
     summed = [i for i, c in enumerate(letters) if c not in target]
-    r = _sum(prod, axis=tuple(summed)) if summed else prod
+    r = _esum(prod, tuple(summed)) if summed else prod
     rt = "".join(c for c in letters if c in target)
     r = _order(r, rt, target)
     if isinstance(r, ndarray) and r._expr is not None:
         r = r.copy()
-    return _with_out(_scalar0(r), out)
+    return _with_out(_scalar0(r), out, "einsum")
+
+
+def _esum(x, axes):
+    """einsum's sum: in the operands' dtype (NumPy does not widen int32),
+    a logical or for bool."""
+    from ._functions import any as _any
+    if x._dtype == "bool":
+        return _any(x, axis=axes)
+    return _sum(x, axis=axes, dtype=x._dtype)
 
 
 def _scalar0(r):

@@ -64,22 +64,27 @@ def nanmin(a, axis=None, out=None, keepdims=False):
     return _with_out(r, out)
 
 
-def _nan_arg(a, axis, fill, fn, name):
+def _nan_arg(a, axis, fill, fn, name, keepdims=False):
     a = asarray(a)
-    if not _is_float(a):
-        return fn(a, axis)
-    nan = _U["isnan"](a)
-    if (axis is None and bool(nan.all())) or (axis is not None and bool(nan.all(axis=axis).any())):
-        raise ValueError("All-NaN slice encountered")
-    return fn(_where(nan, fill, a).astype(a._dtype), axis)
+    if _is_float(a):
+        nan = _U["isnan"](a)
+        if (axis is None and bool(nan.all())) or (axis is not None and bool(nan.all(axis=axis).any())):
+            raise ValueError("All-NaN slice encountered")
+        a = _where(nan, fill, a).astype(a._dtype)
+    r = fn(a, axis)
+    if keepdims:  # the reduced axis (or every axis) kept with extent 1
+        from ._ndarray import _reshaped
+        shape = tuple(1 if axis is None or d == _axis(axis, a.ndim) else n for d, n in enumerate(a.shape))
+        r = _reshaped(asarray(r), shape)
+    return r
 
 
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
-    return _with_out(_nan_arg(a, axis, -_np.inf, _argmax, "nanargmax"), out)
+    return _with_out(_nan_arg(a, axis, -_np.inf, _argmax, "nanargmax", keepdims), out)
 
 
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
-    return _with_out(_nan_arg(a, axis, _np.inf, _argmin, "nanargmin"), out)
+    return _with_out(_nan_arg(a, axis, _np.inf, _argmin, "nanargmin", keepdims), out)
 
 
 def _count(a, axis, keepdims):
@@ -108,7 +113,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=N
     fdt = dtype or a._dtype
     x = a.astype(fdt) if fdt != a._dtype else a
     m = nanmean(x, axis, keepdims=True)
-    d = _nan_to(x - m, 0)
+    d = _where(_U["isnan"](x), 0, x - m).astype(fdt)  # only the NaN inputs count as nothing
     ss = _sum(d * d, axis, None, None, keepdims)
     n = _count(a, axis, keepdims)
     div = n - ddof
@@ -142,18 +147,22 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         if not returned:
             return r
         rdt = r._dtype if isinstance(r, ndarray) else _np.asarray(r).dtype.name
-        scl = a.size / builtins.max(_np.size(r), 1)
+        scl = a.size / builtins.max(r.size if isinstance(r, ndarray) else 1, 1)
         return r, (full(r.shape, scl, rdt) if isinstance(r, ndarray) else _scalar(scl, rdt))
     w = asarray(weights)
     if w.shape != a.shape:
         if axis is None:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        if w.ndim != 1:
-            raise TypeError("1D weights expected when shapes of a and weights differ.")
-        ax = _axis(axis, a.ndim)
-        if w.shape[0] != a.shape[ax]:
-            raise ValueError("Length of weights not compatible with specified axis.")
-        w = w[tuple(slice(None) if d == ax else None for d in range(a.ndim))]
+        axes = [_axis(x, a.ndim) for x in (axis if isinstance(axis, (tuple, list)) else (axis,))]
+        if len(set(axes)) != len(axes):
+            raise ValueError("repeated axis")
+        if w.shape != tuple(a.shape[d] for d in axes):
+            raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+        # weights' axes in a's order, broadcast over the others
+        order = sorted(range(len(axes)), key=lambda i: axes[i])
+        if order != list(range(len(axes))):
+            w = w.transpose(order)
+        w = w[tuple(slice(None) if d in axes else None for d in range(a.ndim))]
     dt = _np.result_type(_np.dtype(a._dtype), _np.dtype(w._dtype), _np.float64 if a._dtype in
                          ("bool", "int32", "int64") else _np.dtype(a._dtype)).name
     ws = _sum((w + a * 0).astype(dt) if w.shape != a.shape else w.astype(dt), axis, None, None, keepdims)
@@ -201,12 +210,19 @@ def ediff1d(ary, to_end=None, to_begin=None):
     a = asarray(ary)
     a = _flat(a)
     d = (a[1:] - a[:-1]).copy() if a.size else a
+    from ._ndarray import _KIND
     parts = []
+
+    def edge(v, name):
+        v = asarray(v)
+        if _KIND[v._dtype] > _KIND[a._dtype]:  # same_kind: never to a lower kind (bool < int < float)
+            raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under the `same_kind` rule.")
+        return _flat(v).astype(a._dtype) if v.ndim != 1 else v.astype(a._dtype)
     if to_begin is not None:
-        parts.append(_flat(asarray(to_begin)).astype(a._dtype))
+        parts.append(edge(to_begin, "to_begin"))
     parts.append(d)
     if to_end is not None:
-        parts.append(_flat(asarray(to_end)).astype(a._dtype))
+        parts.append(edge(to_end, "to_end"))
     return concatenate(parts) if len(parts) > 1 else d
 
 
@@ -215,15 +231,23 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     one-sided at the edges, for uniform spacings (scalars)."""
     from ._manipulation import concatenate
     f = asarray(f)
+    if f._dtype == "bool":
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                        "operator, or the logical_xor function instead.")
     axes = _axes(axis, f.ndim)
+    if len(varargs) not in (0, 1, len(axes)):
+        raise TypeError("invalid number of arguments")
+
+    def scalar(v):
+        return v.ndim == 0 if isinstance(v, ndarray) else _np.ndim(v) == 0
+    if not builtins.all(scalar(v) for v in varargs):
+        raise NotImplementedError("maniple.numpy: gradient with coordinate arrays is not implemented yet")
     if len(varargs) == 0:
         h = [1.0] * len(axes)
-    elif len(varargs) == 1 and _np.ndim(varargs[0]) == 0:
+    elif len(varargs) == 1:
         h = [float(varargs[0])] * len(axes)
-    elif len(varargs) == len(axes) and builtins.all(_np.ndim(v) == 0 for v in varargs):
-        h = [float(v) for v in varargs]
     else:
-        raise NotImplementedError("maniple.numpy: gradient with coordinate arrays is not implemented yet")
+        h = [float(v) for v in varargs]
     if edge_order not in (1, 2):
         raise ValueError("'edge_order' greater than 2 not supported")
     fdt = f._dtype if _is_float(f) else "float64"

@@ -15,11 +15,23 @@ from ._ndarray import ndarray, _assign, _flat, _flush, _reshaped
 
 
 def _index_of(indices):
+    if not isinstance(indices, ndarray):
+        y = _np.asarray(indices)
+        if y.size == 0 and y.dtype.kind == "f":
+            indices = _np.zeros(y.shape, _np.int64)  # [] indexes nothing
+        elif y.dtype.kind in "iu" and y.dtype.name not in ("int32", "int64"):
+            from ._indexing import _as_index
+            return _as_index(y)  # other NumPy integer dtypes as int64
     a = asarray(indices)
     if a._dtype not in ("int32", "int64", "bool"):
         raise TypeError(f"Cannot cast array data from dtype('{a._dtype}') to dtype('int64') according to the "
                         "rule 'safe'")
     return a
+
+
+def _is_scalar(x):
+    """A Python or NumPy scalar, or a 0-d array: NumPy then returns scalars."""
+    return x.ndim == 0 if isinstance(x, ndarray) else _np.ndim(x) == 0
 
 
 def _flat_indices(ind, n, mode):
@@ -43,7 +55,7 @@ def _flat_indices(ind, n, mode):
 
 def take(a, indices, axis=None, out=None, mode="raise"):
     a = asarray(a)
-    scalar = not isinstance(indices, ndarray) and _np.ndim(indices) == 0
+    scalar = _is_scalar(indices)
     if axis is None:
         flat = _flat(a)
         idx = _flat_indices(indices, a.size, mode)
@@ -69,9 +81,9 @@ def put(a, ind, v, mode="raise"):
     if not isinstance(a, ndarray):
         raise TypeError("put: first argument must be a maniple array")
     idx = _flat(_flat_indices(ind, a.size, mode))
-    vals = _cycle(v, idx.size, a._dtype)
-    if idx.size == 0:
+    if idx.size == 0 or asarray(v).size == 0:  # nothing to put (NumPy ignores empty values)
         return
+    vals = _cycle(v, idx.size, a._dtype)
     flat_view = a._materialize()
     ia = empty(idx.shape, "int64")
     _assign(ia._arr, idx)
@@ -88,7 +100,6 @@ def put(a, ind, v, mode="raise"):
 
 def _cycle(v, n, dtype):
     """v (scalar or array) repeated cyclically to n elements of dtype."""
-    from ._manipulation import concatenate
     v = asarray(v).astype(dtype)
     if v.ndim != 1:
         v = _flat(v) if v.ndim else _reshaped(v, (1,))
@@ -98,9 +109,14 @@ def _cycle(v, n, dtype):
         if n:
             raise ValueError("cannot put a non-empty array of values from an empty sequence")
         return v
-    reps = -(-n // v.size)
-    full = concatenate([v] * reps) if reps > 1 else v
-    return full[:n].copy()
+    if n <= v.size:
+        return v[:n].copy()
+    # element k is v[k % len(v)]: one take, however many repeats
+    r = empty((n,), dtype)
+    ia = empty((n,), "int64")
+    _assign(ia._arr, arange(n) % v.size)
+    _core.take(v._materialize(), ia._arr, r._arr)
+    return r
 
 
 def compress(condition, a, axis=None, out=None):
@@ -131,8 +147,13 @@ def extract(condition, arr):
     flat = _flat(arr)
     m = _flat(cond)
     m = m != 0 if m._dtype != "bool" else m
-    if m.size != flat.size:  # numpy.extract looks at the first len(arr) of condition
-        return compress(m[:flat.size], flat)
+    if m.size > flat.size:  # true positions past the end of arr are out of bounds
+        (past,) = nonzero(m[flat.size:])
+        if past.size:
+            raise IndexError(f"index {int(past[0]) + flat.size} is out of bounds for axis 0 with size {flat.size}")
+        m = m[:flat.size]
+    if m.size != flat.size:  # a shorter condition selects among the first len(condition)
+        return compress(m, flat)
     return ndarray(_core.compress(flat._materialize(), m._materialize()))
 
 
@@ -149,10 +170,20 @@ def argwhere(a):
     return stack(nonzero(a), axis=1)
 
 
+def _same_size_mask(a, mask, name):
+    """mask as bool of a's shape: NumPy needs only the same size."""
+    if not isinstance(a, ndarray):
+        raise TypeError(f"{name}: first argument must be an array")
+    m = asarray(mask)
+    if m.size != a.size:
+        raise ValueError(f"{name}: mask and data must be the same size")
+    m = m != 0 if m._dtype != "bool" else m
+    return _reshaped(_flat(m), a.shape) if m.shape != a.shape else m
+
+
 def place(arr, mask, vals):
     """arr[mask] = vals, vals repeated as needed (in place)."""
-    m = asarray(mask)
-    m = m != 0 if m._dtype != "bool" else m
+    m = _same_size_mask(arr, mask, "place")
     n = int(m.sum())
     if n == 0:
         return
@@ -164,8 +195,9 @@ def place(arr, mask, vals):
 
 def putmask(a, mask, values):
     """a.flat[k] = values.flat[k % len(values)] where mask.flat[k] (in place)."""
-    m = asarray(mask)
-    m = m != 0 if m._dtype != "bool" else m
+    m = _same_size_mask(a, mask, "putmask")
+    if asarray(values).size == 0:  # NumPy ignores empty values
+        return
     if isinstance(values, (bool, int, float, _np.generic)):
         _assign(a._materialize(), _where3(m, values, a).astype(a._dtype))
         return
@@ -174,7 +206,9 @@ def putmask(a, mask, values):
 
 
 def _along_axis_key(arr, indices, axis):
-    idx = _index_of(indices)
+    idx = asarray(indices)
+    if idx._dtype not in ("int32", "int64"):
+        raise IndexError("`indices` must be an integer array")
     if axis is None:
         return None, idx
     ax = _axis(axis, arr.ndim)
@@ -241,6 +275,8 @@ def choose(a, choices, out=None, mode="raise"):
     if out is not None:
         _assign(out._materialize(), r)
         return out
+    if r.ndim == 0:
+        return r[()]
     return r.copy() if r._expr is not None else r
 
 
@@ -257,19 +293,25 @@ def tri(N, M=None, k=0, dtype=float):
     return _tri_mask(N, M, k).astype(_dt(dtype))
 
 
-def tril(m, k=0):
+def _tri_input(m):
+    """m and the shape of its triangle mask: a 1-d m is broadcast over the
+    rows of a square result, as in NumPy."""
     m = asarray(m)
-    if m.ndim < 2:
-        raise ValueError("input array must be at least 2-d")
-    mask = _tri_mask(m.shape[-2], m.shape[-1], k)
+    if m.ndim == 0:
+        raise TypeError("tril/triu: the input must be at least 1-d (NumPy: tri() missing 1 required positional "
+                        "argument: 'N')")
+    return m, (m.shape[-2:] if m.ndim > 1 else (m.shape[0], m.shape[0]))
+
+
+def tril(m, k=0):
+    m, (r, c) = _tri_input(m)
+    mask = _tri_mask(r, c, k)
     return _where3(mask, m, 0).astype(m._dtype)
 
 
 def triu(m, k=0):
-    m = asarray(m)
-    if m.ndim < 2:
-        raise ValueError("input array must be at least 2-d")
-    mask = _tri_mask(m.shape[-2], m.shape[-1], k, lower=False)
+    m, (r, c) = _tri_input(m)
+    mask = _tri_mask(r, c, k, lower=False)
     return _where3(mask, m, 0).astype(m._dtype)
 
 
@@ -336,6 +378,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if len(multi_index) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    scalar = builtins.all(_is_scalar(i) for i in multi_index)
     flat, s = 0, 1
     strides = [0] * len(dims)
     for d in range(len(dims) - 1, -1, -1):
@@ -351,6 +394,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         elif md == "clip":
             i = i.clip(0, n - 1)
         flat = flat + i * strides[d]
+    if scalar and isinstance(flat, ndarray):
+        return flat[()]
     return flat.copy() if isinstance(flat, ndarray) and flat._expr is not None else flat
 
 
@@ -358,9 +403,10 @@ def unravel_index(indices, shape, order="C"):
     if order != "C":
         raise NotImplementedError("maniple.numpy: unravel_index supports order='C' only")
     shape = (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(int(s) for s in shape)
-    scalar = not isinstance(indices, ndarray) and _np.ndim(indices) == 0
-    if scalar:
-        return tuple(_np.int64(v) for v in _np.unravel_index(int(indices), shape))
+    if _is_scalar(indices):
+        if isinstance(indices, ndarray):
+            indices = indices[()]
+        return tuple(_np.int64(v) for v in _np.unravel_index(indices, shape))
     i = _index_of(indices).astype("int64")
     size = int(_np.prod(shape))
     if i.size and (int(i.min()) < 0 or int(i.max()) >= size):
@@ -395,6 +441,8 @@ def ix_(*args):
     out = []
     nd = len(args)
     for k, a in enumerate(args):
+        if not isinstance(a, ndarray) and _np.size(a) == 0:
+            a = _np.zeros(_np.shape(a), _np.int64)  # an empty sequence indexes nothing
         a = asarray(a)
         if a.ndim != 1:
             raise ValueError("Cross index must be 1 dimensional")

@@ -8,6 +8,7 @@ from maniple import _core
 
 from ._creation import arange, asarray, empty, full
 from ._functions import _axis, where as _where3, UFUNCS as _U
+from ._indexing import nonzero
 from ._ndarray import ndarray, _assign, _flat, _flush, _reshaped
 
 
@@ -31,6 +32,9 @@ def sort(a, axis=-1, kind=None, order=None, stable=None):
 def argsort(a, axis=-1, kind=None, order=None, stable=None):
     if order is not None:
         raise NotImplementedError("maniple.numpy: argsort with order= (structured arrays) is not supported")
+    a = asarray(a)
+    if a.ndim == 0:  # NumPy argsorts a 0-d array as one of shape (1,)
+        a = _reshaped(a, (1,))
     return _sorted(a, axis, values=False, perm=True)[1]
 
 
@@ -43,6 +47,8 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     a = asarray(a)
+    if a.ndim == 0:  # as argsort
+        a = _reshaped(a, (1,))
     _check_kth(a, kth, axis)
     return argsort(a, axis)
 
@@ -74,7 +80,16 @@ def searchsorted(a, v, side="left", sorter=None):
     if a.ndim != 1:
         raise ValueError("object too deep for desired array")
     if sorter is not None:
-        a = a[asarray(sorter)]
+        sorter = asarray(sorter)
+        if sorter.ndim != 1:
+            raise TypeError("could not parse sorter argument")
+        if sorter._dtype not in ("int32", "int64"):
+            raise TypeError("sorter must only contain integers")
+        if sorter.size != a.size:
+            raise ValueError("sorter.size must equal a.size")
+        if sorter.size and (int(sorter.min()) < 0 or int(sorter.max()) >= a.size):
+            raise ValueError("Sorter index out of range.")
+        a = a[sorter]
     scalar = not isinstance(v, ndarray) and _np.ndim(v) == 0
     v = asarray(v)
     dt = str(_np.result_type(_np.dtype(a._dtype), _np.dtype(v._dtype)))
@@ -207,22 +222,36 @@ def setxor1d(ar1, ar2, assume_unique=False):
 
 
 def digitize(x, bins, right=False):
-    x, bins = asarray(x), asarray(bins)
+    bins = asarray(bins)
+    if not isinstance(x, (bool, int, float, _np.generic)):  # Python and NumPy scalars give a scalar
+        x = asarray(x)
     if bins.ndim != 1:
         raise ValueError("object of too small depth for desired array" if bins.ndim == 0 else
                          "object too deep for desired array")
+    decreasing = False
     if bins.size > 1:
-        d = bins[1:] - bins[:-1] if bins._dtype != "bool" else bins[1:].astype("int64") - bins[:-1]
-        if not (bool((d >= 0).all()) or bool((d <= 0).all())):
-            raise ValueError("bins must be monotonically increasing or decreasing")
-    if bins.size > 1 and bool(bins[0] > bins[-1]):  # decreasing bins
-        return (bins.size - searchsorted(bins[::-1], x, side="left" if right else "right")).copy()
-    return searchsorted(bins, x, side="left" if right else "right")
+        # NumPy's test: the first pair that differs sets the direction
+        # (a NaN there means decreasing); no later pair may go against it
+        lo, hi = bins[:-1], bins[1:]
+        (differ,) = nonzero(hi != lo)
+        if differ.size:
+            i = int(differ[0])
+            decreasing = not bool(bins[i] < bins[i + 1])
+            against = (lo < hi) if decreasing else (lo > hi)
+            if bool(against.any()):
+                raise ValueError("bins must be monotonically increasing or decreasing")
+    side = "left" if right else "right"
+    r = (bins.size - searchsorted(bins[::-1], x, side=side)) if decreasing else searchsorted(bins, x, side=side)
+    if isinstance(r, ndarray) and r._expr is not None:
+        r = r.copy()
+    return r
 
 
 # ---- cumulative operations ----
 def _scan(op, a, axis, dtype, out):
     a = asarray(a)
+    if a.ndim == 0:  # NumPy scans a 0-d array as one of shape (1,)
+        a = _reshaped(a, (1,))
     if axis is None:
         a, ax = _flat(a), 0
     else:
@@ -235,7 +264,10 @@ def _scan(op, a, axis, dtype, out):
     r = empty(a.shape, dt) if out is None else out
     if out is not None and out.shape != a.shape:
         raise ValueError(f"provided out has shape {out.shape}, the result has shape {a.shape}")
-    if a.size:
+    if a.size and dt == "bool":  # logical or/and: counted in int64, then tested
+        t = _scan(op, a.astype("bool"), ax, "int64", None)
+        _assign(r._materialize(), t != 0)
+    elif a.size:
         src = a if a._dtype == dt else a.astype(dt)
         target = r._materialize()
         _flush(target.base)
@@ -262,6 +294,8 @@ def cumulative_prod(x, *, axis=None, dtype=None, out=None, include_initial=False
 def _cumulative(op, x, axis, dtype, out, include_initial):
     from ._manipulation import concatenate
     x = asarray(x)
+    if x.ndim == 0:
+        x = _reshaped(x, (1,))
     if axis is None:
         if x.ndim > 1:
             raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
@@ -297,7 +331,7 @@ def _reduce_axis_arg(a, axis):
     a = asarray(a)
     if axis is None:
         return _flat(a), 0, None
-    if isinstance(axis, tuple):
+    if isinstance(axis, (tuple, list)):
         axes = [_axis(x, a.ndim) for x in axis]
         if len(set(axes)) != len(axes):
             raise ValueError("duplicate value in 'axis'")
@@ -341,10 +375,6 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
     from ._select import take_along_axis
     n = s.shape[ax]
     qa = _np.asarray(q, dtype=_np.float64)
-    if qa.ndim > 1:
-        raise NotImplementedError("maniple.numpy: quantiles with a q of more than one dimension")
-    if ((qa < 0) | (qa > 1)).any():
-        raise ValueError("Quantiles must be in the range [0, 1]")
     fdt = s._dtype if s._dtype in ("float32", "float64") else "float64"
     if nan_aware:
         cnt = _U["logical_not"](_U["isnan"](s)).sum(axis=ax, keepdims=True) if fdt == s._dtype else \
@@ -355,14 +385,13 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
         last = float(n - 1)
     outs = []
     for qq in _np.atleast_1d(qa):
-        if method not in ("linear", "lower", "higher", "nearest", "midpoint"):
-            raise NotImplementedError(f"maniple.numpy: quantile method '{method}' is not implemented yet")
         vi = last * float(qq)
         if isinstance(vi, ndarray):
             lo = _U["floor"](vi)
             frac = vi - lo
             lo_i = lo.astype("int64").clip(0, builtins.max(n - 1, 0))
-            hi_i = (lo_i + 1).clip(0, builtins.max(n - 1, 0))
+            # the next value, but never past the last non-NaN one
+            hi_i = _U["minimum"](lo_i + 1, _U["maximum"](cnt - 1, 0))
             x0 = take_along_axis(s, lo_i, ax)
             x1 = take_along_axis(s, hi_i, ax)
         else:
@@ -371,8 +400,9 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
             key = (slice(None),) * ax
             x0 = s[key + (slice(int(lo), int(lo) + 1),)]
             x1 = s[key + (slice(builtins.min(int(lo) + 1, n - 1), builtins.min(int(lo) + 1, n - 1) + 1),)]
-        if method not in _DISCRETE:
-            x0, x1 = x0.astype(fdt), x1.astype(fdt)
+        cdt = rdt if rdt in ("float32", "float64") else fdt  # interpolated in the result's precision
+        if method not in _DISCRETE and fdt == s._dtype:
+            x0, x1 = x0.astype(cdt), x1.astype(cdt)  # integers stay: their difference is exact, as NumPy's
         if method == "lower":
             r = x0
         elif method == "higher":
@@ -382,11 +412,10 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
             up = (frac > 0.5) | ((frac == 0.5) & (lo % 2 == 1)) if isinstance(frac, ndarray) else \
                 (frac > 0.5 or (frac == 0.5 and int(lo) % 2 == 1))
             r = _where3(up, x1, x0) if isinstance(up, ndarray) else (x1 if up else x0)
-        elif method == "midpoint":
-            r = _where3(frac > 0, (x0 + x1) / 2, x0) if isinstance(frac, ndarray) else \
-                ((x0 + x1) / 2 if frac > 0 else x0)
-        else:
-            t = frac if isinstance(frac, ndarray) else _np.dtype(fdt).type(frac)
+        else:  # linear, or midpoint: NumPy's weight 0.5 (0 on a whole virtual index)
+            if method == "midpoint":
+                frac = _where3(frac > 0, 0.5, 0.0) if isinstance(frac, ndarray) else (0.5 if frac > 0 else 0.0)
+            t = frac.astype(cdt) if isinstance(frac, ndarray) else _np.dtype(cdt).type(frac)
             r = _lerp(x0, x1, t)
         if not nan_aware and fdt == s._dtype and n:  # a NaN anywhere makes the result NaN
             tail = s[(slice(None),) * ax + (slice(n - 1, n),)]
@@ -400,27 +429,54 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
 def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
     from ._manipulation import stack
     a0 = asarray(a)
-    if a0.size == 0:
-        raise NotImplementedError("maniple.numpy: quantiles of an empty array")
-    m, ax, axes = _reduce_axis_arg(a0, axis)
-    s = sort(m, axis=ax)
-    qa = _np.asarray(q, dtype=_np.float64) / scale
+    if isinstance(q, ndarray):
+        q = q.__array__()
+    if method not in _METHODS:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: {_METHODS}")
+    if method not in ("linear", "lower", "higher", "nearest", "midpoint"):
+        raise NotImplementedError(f"maniple.numpy: quantile method '{method}' is not implemented yet")
+    qn = _np.asanyarray(q) if scale == 1.0 else _np.true_divide(q, scale)
+    if qn.ndim > 1:
+        raise NotImplementedError("maniple.numpy: quantiles with a q of more than one dimension")
+    if qn.dtype.kind not in "biuf" or not bool(((qn >= 0) & (qn <= 1)).all()):
+        raise ValueError("Quantiles must be in the range [0, 1]" if scale == 1.0 else
+                         "Percentiles must be in the range [0, 100]")
+    qa = qn.astype(_np.float64)
+    if method == "linear" and qn.dtype.kind in "biu":  # whole-number virtual indices: elements, exactly
+        method = "lower"
     if method in _DISCRETE:
         rdt = a0._dtype
-    else:  # NumPy's promotion with q (a Python float is weak)
-        qw = q / scale if isinstance(q, (int, float)) and not isinstance(q, bool) else qa
-        rdt = str(_np.result_type(_np.dtype(a0._dtype), qw))
+    else:  # NumPy's promotion with the interpolation weight (a Python float q is weak)
+        if a0._dtype == "bool":
+            raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
+                            "`^` operator, or the logical_xor function instead.")
+        weak = type(q) in (int, float)
+        rdt = str(_np.result_type(_np.dtype(a0._dtype), 0.5 if weak else qn.dtype))
+    m, ax, axes = _reduce_axis_arg(a0, axis)
+    if m.shape[ax] == 0:
+        if not nan_aware:
+            raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+        if qn.ndim:
+            raise NotImplementedError("maniple.numpy: nan-quantiles of an empty slice with several q")
+        r = full(m.shape[:ax] + m.shape[ax + 1:], _np.nan, rdt if rdt in ("float32", "float64") else "float64")
+        return _finish(_keep(r, a0, axes, keepdims), out)
+    s = sort(m, axis=ax)
     outs = _quantile_sorted(s, ax, qa, method, nan_aware, rdt)
     res = []
     for r in outs:
         r = r[(slice(None),) * ax + (0,)] if r.ndim else r
         res.append(_keep(r, a0, axes, keepdims))
     r = res[0] if qa.ndim == 0 else stack(res)
-    if isinstance(r, ndarray) and r.ndim == 0:
-        r = r[()]
+    return _finish(r, out)
+
+
+def _finish(r, out):
+    """A 0-d result as NumPy's scalar, or the result written into out."""
     if out is not None:
         _assign(out._materialize(), r)
         return out
+    if isinstance(r, ndarray) and r.ndim == 0:
+        r = r[()]
     return r
 
 
@@ -454,10 +510,14 @@ def _median(a, axis, out, keepdims, nan_aware):
     a0 = asarray(a)
     m, ax, axes = _reduce_axis_arg(a0, axis)
     n = m.shape[ax]
+    fdt = m._dtype if m._dtype in ("float32", "float64") else "float64"
     if n == 0:
-        raise NotImplementedError("maniple.numpy: the median of an empty array")
+        import warnings
+        if m.size == 0 and builtins.all(d > 0 for i, d in enumerate(m.shape) if i != ax):
+            warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
+        r = full(m.shape[:ax] + m.shape[ax + 1:], _np.nan, fdt)
+        return _finish(_keep(r, a0, axes, keepdims), out)
     s = sort(m, axis=ax)
-    fdt = s._dtype if s._dtype in ("float32", "float64") else "float64"
     key = (slice(None),) * ax
     if nan_aware and fdt == s._dtype:
         cnt = _U["logical_not"](_U["isnan"](s)).sum(axis=ax, keepdims=True)
@@ -473,13 +533,7 @@ def _median(a, axis, out, keepdims, nan_aware):
         if fdt == s._dtype:
             r = _where3(_U["isnan"](s[key + (slice(n - 1, n),)]), _np.nan, r)
     r = asarray(r).astype(fdt)[key + (0,)]
-    r = _keep(r, a0, axes, keepdims)
-    if isinstance(r, ndarray) and r.ndim == 0:
-        r = r[()]
-    if out is not None:
-        _assign(out._materialize(), r)
-        return out
-    return r
+    return _finish(_keep(r, a0, axes, keepdims), out)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):

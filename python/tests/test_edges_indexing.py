@@ -1,0 +1,188 @@
+"""Edge cases of advanced indexing and the selection functions against
+NumPy (found in review), on every rank under mpiexec -n 1, 2, 3."""
+import numpy
+import pytest
+
+from xp import check, data, raises_like
+
+
+def test_repeated_index_from_a_2d_index_array_last_wins():
+    """The value last in C order wins, whatever the blocks of the index."""
+    idx = numpy.full((2, 9), 1)
+    idx[0, 8] = idx[1, 0] = 0
+    rng = numpy.random.default_rng(3)
+    idx2 = rng.integers(0, 13, size=(6, 7))
+
+    def run(xp):
+        x = xp.zeros(5)
+        x[xp.asarray(idx)] = xp.asarray(numpy.arange(18.0).reshape(2, 9))
+        y = xp.zeros((13, 2))
+        y[xp.asarray(idx2), 1] = xp.asarray(numpy.arange(42.0).reshape(6, 7))
+        z = xp.zeros(13)
+        xp.put(z, xp.asarray(idx2), xp.asarray(numpy.arange(42.0).reshape(6, 7)))
+        return x, y, z
+    check(run)
+
+
+@pytest.mark.parametrize("key", [True, False, (True, [1, 2]), (False, slice(1, 3)), (Ellipsis, True), (True, 2)])
+def test_boolean_scalar_keys(key):
+    check(lambda xp: xp.asarray(data((7, 5), seed=1))[key])
+
+
+def test_boolean_scalar_and_0d_keys():
+    check(lambda xp: xp.asarray(data((7,), seed=1))[xp.asarray(True)])
+    check(lambda xp: xp.asarray(data((7,), seed=1))[xp.asarray(False)])
+    check(lambda xp: xp.asarray(3.0)[xp.asarray(True)])
+    check(lambda xp: xp.asarray(3.0)[True])
+
+    def run(xp):
+        x = xp.asarray(data((4, 3), seed=2))
+        x[True] = 1.5
+        y = xp.asarray(data((4, 3), seed=2))
+        y[False] = 1.5
+        z = xp.asarray(data((4, 3), seed=2))
+        z[xp.asarray(True), 1] = xp.arange(3.0)
+        return x, y, z
+    check(run)
+
+
+def test_index_arrays_that_do_not_broadcast_raise_index_error():
+    x = data((7, 5))
+    raises_like(lambda xp: xp.asarray(x)[[0, 1, 2], [1, 2]], IndexError,
+                r"shape mismatch: indexing arrays could not be broadcast together with shapes \(3,\) \(2,\)")
+    raises_like(lambda xp: xp.take_along_axis(xp.asarray(x), xp.asarray(numpy.zeros((3, 1), int)), axis=1),
+                IndexError, "shape mismatch")
+
+
+def test_assignment_values_checked_when_nothing_is_selected():
+    x = data((7, 5))
+
+    def empty_mask(xp):
+        a = xp.asarray(x)
+        a[a > 100] = xp.asarray([1.0, 2.0])
+
+    def empty_list(xp):
+        a = xp.asarray(x)
+        a[[]] = xp.asarray([1.0, 2.0, 3.0])
+    raises_like(empty_mask, ValueError)
+    raises_like(empty_list, ValueError, r"value array of shape \(3,\) could not be broadcast")
+
+    def ok(xp):
+        a = xp.asarray(x)
+        a[a > 100] = xp.asarray([1.0])             # broadcasts to (0,)
+        a[[0, 1]] = xp.ones((1, 2, 5))             # a leading axis of extent 1 is dropped
+        a[[]] = 7.0
+        return a
+    check(ok)
+
+    def bad_lead(xp):
+        a = xp.asarray(x)
+        a[[0, 1]] = xp.ones((2, 2, 5))
+    raises_like(bad_lead, ValueError, "shape mismatch")
+
+
+def test_selection_functions_return_numpy_scalars_for_scalar_input():
+    x = data((7, 5), seed=1)
+    check(lambda xp: xp.take(xp.asarray(x), xp.asarray(2)))
+    check(lambda xp: xp.choose(1, [10, 20]))
+    check(lambda xp: xp.choose(xp.asarray(1), [10, 20]))
+    check(lambda xp: xp.ravel_multi_index((1, 2), (7, 5)))
+    check(lambda xp: xp.ravel_multi_index((numpy.int64(1), 2), (7, 5)))
+    check(lambda xp: xp.ravel_multi_index(([1], 2), (7, 5)))
+    check(lambda xp: xp.unravel_index(xp.asarray(3), (7, 5)))
+
+
+def test_empty_index_lists_are_integer():
+    x = data((7, 5), seed=1)
+    check(lambda xp: xp.take(xp.asarray(x), []))
+    check(lambda xp: xp.take(xp.asarray(x), [], axis=1))
+    check(lambda xp: xp.ix_([]))
+    check(lambda xp: xp.ix_([1.0]))
+
+    def run(xp):
+        a = xp.asarray(x)
+        xp.put(a, [], [])
+        xp.put(a, [3], [])            # empty values: nothing is put
+        xp.putmask(a, a > 0, [])
+        return a
+    check(run)
+
+
+def test_place_putmask_extract_sizes():
+    x = data((7, 5), seed=1)
+
+    def same_size(xp):
+        a, b = xp.asarray(x), xp.asarray(x)
+        xp.place(a, xp.asarray(x.reshape(35) > 0), [1.0, 2.0])   # same size, another shape
+        xp.putmask(b, xp.asarray(x.reshape(5, 7) > 0), [1.0, 2.0])
+        return a, b
+    check(same_size)
+    raises_like(lambda xp: xp.place(xp.asarray(x), numpy.ones(3, bool), [1.0]), ValueError,
+                "place: mask and data must be the same size")
+    raises_like(lambda xp: xp.putmask(xp.asarray(x), numpy.ones(5, bool), 1.0), ValueError,
+                "putmask: mask and data must be the same size")
+    raises_like(lambda xp: xp.putmask([1.0, 2.0], [True, False], 3.0), TypeError, "first argument must be an array")
+    raises_like(lambda xp: xp.place([1.0, 2.0], [True, False], [3.0]), TypeError)
+    raises_like(lambda xp: xp.extract(numpy.ones(40), xp.asarray(x)), IndexError,
+                "index 35 is out of bounds for axis 0 with size 35")
+    check(lambda xp: xp.extract(numpy.r_[numpy.ones(35), numpy.zeros(5)], xp.asarray(x)))
+    check(lambda xp: xp.extract([1, 0, 1], xp.asarray(x)))
+
+
+def test_take_along_axis_needs_integer_indices():
+    raises_like(lambda xp: xp.take_along_axis(xp.asarray(data((7, 5))), xp.asarray([[0.0]]), axis=1), IndexError,
+                "`indices` must be an integer array")
+
+
+@pytest.mark.parametrize("fn", ["tril", "triu"])
+def test_tril_triu_of_1d_broadcast_over_rows(fn):
+    check(lambda xp: getattr(xp, fn)(xp.asarray(data((4,), "int32", seed=2)), 1))
+    check(lambda xp: getattr(xp, fn)(xp.asarray(data((4,), seed=2))))
+    raises_like(lambda xp: getattr(xp, fn)(xp.asarray(3.0)), TypeError)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "uint32", "uint64", "int8"])
+def test_other_numpy_integer_index_dtypes(dtype):
+    x = data((7, 5), seed=4)
+    check(lambda xp: xp.asarray(x)[numpy.array([1, 3], dtype=dtype)])
+    check(lambda xp: xp.asarray(x)[:, numpy.array([4, 0], dtype=dtype)])
+
+    def run(xp):
+        a = xp.asarray(x)
+        a[numpy.array([1, 1], dtype=dtype)] = 5.0
+        return a
+    check(run)
+
+
+def test_non_integer_index_arrays_name_their_dtype():
+    x = data((7, 5))
+    raises_like(lambda xp: xp.asarray(x)[numpy.array([1.0])], IndexError, "integer .or boolean. type, not float64")
+    raises_like(lambda xp: xp.asarray(x)[numpy.array([1j])], IndexError, "complex128")
+    raises_like(lambda xp: xp.asarray(x)[numpy.array([2**63 + 5], dtype=numpy.uint64)], IndexError, "out of bounds")
+
+
+def test_take_put_with_other_numpy_integer_indices():
+    x = data((7, 5), seed=4)
+    idx = numpy.array([1, 3, 34], dtype=numpy.uint8)
+    check(lambda xp: xp.take(xp.asarray(x), idx))
+    check(lambda xp: xp.take(xp.asarray(x), idx[:2], axis=0))
+
+    def run(xp):
+        a = xp.asarray(x)
+        xp.put(a, idx, [1.0, 2.0, 3.0])
+        return a
+    check(run)
+
+
+def test_values_repeated_cyclically_over_many_elements():
+    """putmask, place, resize and put repeat short values with one take
+    (not one concatenation per repeat)."""
+    def run(xp):
+        a = xp.zeros(20000)
+        xp.putmask(a, a == 0, [1.0, 2.0, 3.0])
+        b = xp.zeros((30, 70))
+        xp.place(b, xp.asarray(data((30, 70), seed=5)) > 0, [1.0, 2.0])
+        c = xp.zeros(500)
+        xp.put(c, xp.arange(0, 500, 3), [7.0, 8.0])
+        return a, b, c, xp.resize(xp.asarray([1, 2, 3]), (30, 70)), xp.resize(xp.asarray([1, 2, 3]), (2,))
+    check(run)

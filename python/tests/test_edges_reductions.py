@@ -1,0 +1,61 @@
+"""Edge cases of reductions and differences against NumPy (found in
+review), on every rank under mpiexec -n 1, 2, 3."""
+import numpy
+import pytest
+
+from xp import check, data, raises_like
+
+
+def test_sum_prod_with_an_explicit_dtype_keep_it():
+    x = numpy.arange(-5, 7, dtype=numpy.int32).reshape(3, 4)
+    big = numpy.full((3, 4), 2**30, dtype=numpy.int64)
+    for dt in ("int32", "int64", "bool"):
+        check(lambda xp: xp.sum(xp.asarray(x), dtype=dt))
+        check(lambda xp: xp.sum(xp.asarray(x), axis=0, dtype=dt))
+        check(lambda xp: xp.prod(xp.asarray(x), axis=1, dtype=dt))
+    check(lambda xp: xp.sum(xp.asarray(big), dtype="int32"))          # wraps, as NumPy's int32 accumulation
+    check(lambda xp: xp.sum(xp.asarray(big), axis=0, dtype="int32"))
+    check(lambda xp: xp.prod(xp.asarray(big), dtype="int32"))
+    check(lambda xp: xp.trace(xp.asarray(x), dtype="int32"))
+    check(lambda xp: xp.cumsum(xp.asarray(x), axis=1, dtype="bool"))
+    check(lambda xp: xp.cumprod(xp.asarray(x), axis=0, dtype="bool"))
+
+
+@pytest.mark.filterwarnings("ignore:invalid value")
+def test_nanvar_keeps_nan_from_infinities():
+    check(lambda xp: xp.nanvar(xp.asarray([numpy.nan, -numpy.inf, numpy.nan])))
+    check(lambda xp: xp.nanstd(xp.asarray([[numpy.nan, -numpy.inf], [1.0, 2.0]]), axis=1))
+
+
+def test_nanargmax_nanargmin_keepdims():
+    x = data((7, 5), seed=0, nan=True)
+    x[:, 0] = 1.0  # no all-NaN row
+    check(lambda xp: xp.nanargmax(xp.asarray(x), axis=1, keepdims=True))
+    check(lambda xp: xp.nanargmin(xp.asarray(x), keepdims=True))
+    check(lambda xp: xp.nanargmin(xp.asarray(data((7, 5), "int32")), axis=0, keepdims=True))
+
+
+def test_average_returned_and_weights_over_several_axes():
+    x = data((3, 4, 5), seed=1)
+    w = data((3, 4, 5), seed=3) ** 2 + 1
+    check(lambda xp: xp.average(xp.asarray(x), axis=1, returned=True))
+    check(lambda xp: xp.average(xp.asarray(x), axis=0, weights=xp.asarray(w), returned=True), rtol=1e-12)
+    check(lambda xp: xp.average(xp.asarray(x), axis=(1, 2), weights=xp.asarray(w[0])), rtol=1e-12)
+    check(lambda xp: xp.average(xp.asarray(x), axis=(2, 0), weights=xp.asarray(w[:, 0].T)), rtol=1e-12)
+    check(lambda xp: xp.average(xp.asarray(x), axis=-1, weights=xp.arange(1.0, 6.0)), rtol=1e-12)
+    raises_like(lambda xp: xp.average(xp.asarray(x), axis=(2, 0), weights=xp.asarray(w[:, 0])), ValueError,
+                "Shape of weights must be consistent")
+
+
+def test_ediff1d_ends_cast_same_kind():
+    x = data((6,), "int32")
+    check(lambda xp: xp.ediff1d(xp.asarray(x), to_end=xp.asarray([1, 2]), to_begin=-1))
+    check(lambda xp: xp.ediff1d(xp.asarray(data((6,), "float32")), to_begin=[[1.5, 2.0]]))
+    raises_like(lambda xp: xp.ediff1d(xp.asarray(x), to_end=1.5), TypeError, "same_kind")
+
+
+def test_gradient_argument_errors():
+    raises_like(lambda xp: xp.gradient(xp.asarray(data((4,), "bool"))), TypeError, "boolean subtract")
+    raises_like(lambda xp: xp.gradient(xp.asarray(data((4, 3))), 1.0, 2.0, 3.0), TypeError,
+                "invalid number of arguments")
+    check(lambda xp: xp.gradient(xp.asarray(data((5,))), xp.asarray(2.0)))

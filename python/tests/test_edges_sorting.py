@@ -1,0 +1,121 @@
+"""Edge cases of sorting, searching, sets, scans and order statistics
+against NumPy (found in review), on every rank under mpiexec -n 1, 2, 3."""
+import numpy
+import pytest
+
+from xp import check, data, raises_like
+
+DTYPES = ["float64", "float32", "int64", "int32", "bool"]
+
+
+@pytest.mark.parametrize("shape,axis", [((9, 1), 0), ((9, 1), -2), ((1, 1, 11), 2), ((11, 1, 1), 0)])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sort_when_the_other_axes_have_extent_one(shape, axis, dtype):
+    """Lines along the sort axis must stay whole on one rank."""
+    x = data(shape, dtype, seed=5, nan=True)
+    check(lambda xp: xp.sort(xp.asarray(x), axis=axis))
+    check(lambda xp: xp.argsort(xp.asarray(x), axis=axis, kind="stable"))
+
+
+@pytest.mark.parametrize("fn", ["quantile", "nanquantile", "percentile", "nanpercentile"])
+def test_quantile_result_dtypes_follow_numpy(fn):
+    s = 100 if "perc" in fn else 1
+    f32, i32, b = (data((5,), dt, seed=6) for dt in ("float32", "int32", "bool"))
+    q = getattr(numpy, "float32")
+    for a, qq, method in [(f32, q(0.3 * s), "linear"), (f32, q(0.3 * s), "midpoint"), (f32, 0.3 * s, "midpoint"),
+                          (f32, [0.3 * s], "linear"), (f32, 30 if s == 100 else 0.3, "linear"),
+                          (i32, q(0.3 * s), "linear"), (i32, q(0.3 * s), "nearest"), (i32, 1 * s, "linear"),
+                          (i32, numpy.int64(1 * s), "linear"), (i32, [0, 1 * s], "linear"), (b, 1 * s, "lower"),
+                          (b, 0.5 * s, "higher")]:
+        check(lambda xp: getattr(xp, fn)(xp.asarray(a), qq, method=method), rtol=1e-6)
+    check(lambda xp: getattr(xp, fn)(xp.asarray(data((4, 3), seed=7)), xp.asarray([0.1 * s, 0.9 * s]), axis=0),
+          rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn", ["quantile", "nanquantile", "percentile", "nanpercentile"])
+def test_quantile_bad_arguments_raise_as_numpy(fn):
+    s = 100 if "perc" in fn else 1
+    x = data((7, 5), seed=8)
+    raises_like(lambda xp: getattr(xp, fn)(xp.asarray(x), numpy.nan), ValueError, "must be in the range")
+    raises_like(lambda xp: getattr(xp, fn)(xp.asarray(x), 1.5 * s), ValueError, "must be in the range")
+    raises_like(lambda xp: getattr(xp, fn)(xp.asarray(x), 0.5 * s, method="foo"), ValueError,
+                "'foo' is not a valid method")
+    raises_like(lambda xp: getattr(xp, fn)(xp.asarray(data((5,), "bool")), 0.5 * s), TypeError, "boolean subtract")
+
+
+@pytest.mark.filterwarnings("ignore:All-NaN")
+def test_nanquantile_top_quantile_ignores_the_nans():
+    x = data((7, 5), seed=0, nan=True)
+    check(lambda xp: xp.nanquantile(xp.asarray(x), [0.0, 0.5, 1.0], axis=0))
+    check(lambda xp: xp.nanpercentile(xp.asarray(x), 100.0, axis=1))
+    check(lambda xp: xp.nanquantile(xp.asarray(numpy.array([1.0, numpy.nan])), 1.0))
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_order_statistics_of_empty_slices():
+    z = numpy.zeros((0, 3))
+    for fn in ("median", "nanmedian"):
+        check(lambda xp: getattr(xp, fn)(xp.asarray(numpy.zeros(0))))
+        check(lambda xp: getattr(xp, fn)(xp.asarray(z), axis=0))
+        check(lambda xp: getattr(xp, fn)(xp.asarray(z), axis=1))
+        check(lambda xp: getattr(xp, fn)(xp.asarray(z.astype("float32")), axis=0, keepdims=True))
+        check(lambda xp: getattr(xp, fn)(xp.asarray(z.astype("int32")), axis=0))
+    check(lambda xp: xp.nanquantile(xp.asarray(z), 0.5, axis=0))
+    check(lambda xp: xp.quantile(xp.asarray(z), 0.5, axis=1))
+    raises_like(lambda xp: xp.quantile(xp.asarray(z), 0.5, axis=0), IndexError)
+
+
+def test_digitize_scalars_and_nan_bins():
+    x = data((7, 5), seed=9, nan=True)
+    check(lambda xp: xp.digitize(1.0, [0.0, 2.0]))
+    check(lambda xp: xp.digitize(1.0, [2.0, 0.0]))
+    for bins in ([0.0, 2.0, numpy.nan], [2.0, 2.0, 0.0], [2.0, 2.0], [numpy.nan, 2.0, 0.0]):
+        check(lambda xp: xp.digitize(xp.asarray(x), bins))
+        check(lambda xp: xp.digitize(xp.asarray(x), bins, right=True))
+    raises_like(lambda xp: xp.digitize(xp.asarray(x), [numpy.nan, 0.0, 2.0]), ValueError, "monotonically")
+    raises_like(lambda xp: xp.digitize(xp.asarray(x), [0.0, 2.0, 1.0]), ValueError, "monotonically")
+
+
+def test_scans_of_0d_arrays():
+    check(lambda xp: xp.cumsum(xp.asarray(3.0), axis=0))
+    check(lambda xp: xp.cumprod(xp.asarray(3), axis=-1))
+    check(lambda xp: xp.cumulative_sum(xp.asarray(3.0)))
+    check(lambda xp: xp.cumulative_prod(xp.asarray(3.0), include_initial=True))
+
+
+@pytest.mark.filterwarnings("ignore:invalid value")
+@pytest.mark.parametrize("method", ["linear", "midpoint"])
+def test_quantile_interpolation_as_numpy(method):
+    """Integers interpolate from their exact difference; midpoint is NumPy's
+    lerp with weight 0.5 (no overflow of x0 + x1)."""
+    big = numpy.array([2**53 + 1, 2**53 + 3, 2**60 + 7], dtype=numpy.int64)
+    check(lambda xp: xp.quantile(xp.asarray(big), [0.25, 0.5, 0.8], method=method))
+    check(lambda xp: xp.nanquantile(xp.asarray(big), [0.25, 0.5, 0.8], method=method))
+    check(lambda xp: xp.percentile(xp.asarray(big[:2]), 50, method=method))
+    check(lambda xp: xp.quantile(xp.asarray([1e308, 1.7e308]), 0.5, method=method))
+    check(lambda xp: xp.quantile(xp.asarray([1.0, numpy.inf, -numpy.inf]), [0.0, 0.2, 0.5, 0.7], method=method))
+    f32 = numpy.array([[0.1, 0.7, 0.3, numpy.nan]], numpy.float32)
+    check(lambda xp: xp.quantile(xp.asarray(f32[:, :3]), 0.3, axis=1, method=method))
+    check(lambda xp: xp.nanquantile(xp.asarray(f32), 0.3, axis=1, method=method))
+
+
+def test_searchsorted_checks_sorter():
+    a = data((5,), seed=2)
+    check(lambda xp: xp.searchsorted(xp.asarray(a), [1.0, -2.0], sorter=numpy.argsort(a)))
+    raises_like(lambda xp: xp.searchsorted(xp.asarray(a), 1.0, sorter=[0, 1]), ValueError,
+                "sorter.size must equal a.size")
+    raises_like(lambda xp: xp.searchsorted(xp.asarray(a), 1.0, sorter=[0, 1, 2, 3, 9]), ValueError,
+                "Sorter index out of range")
+    raises_like(lambda xp: xp.searchsorted(xp.asarray(a), 1.0, sorter=[0.0, 1, 2, 3, 4]), TypeError, "integers")
+
+
+def test_median_axis_as_a_list():
+    check(lambda xp: xp.median(xp.asarray(data((3, 4, 5))), axis=[0, 2]))
+
+
+def test_argsort_of_0d():
+    for axis in (-1, 0, None):
+        check(lambda xp: xp.argsort(xp.asarray(3.0), axis=axis))
+    check(lambda xp: xp.argpartition(xp.asarray(3.0), 0))
+    raises_like(lambda xp: xp.argsort(xp.asarray(3.0), axis=1), numpy.exceptions.AxisError)
+    raises_like(lambda xp: xp.sort(xp.asarray(3.0)), numpy.exceptions.AxisError)
