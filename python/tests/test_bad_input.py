@@ -72,3 +72,32 @@ def test_failed_operations_leave_inputs_unchanged():
         with pytest.raises((IndexError, ValueError)):
             bad()
         numpy.testing.assert_array_equal(numpy.asarray(a), X)
+
+
+def test_scalars_integer_arrays_cannot_hold():
+    for dt, v, exc in (("int32", 2 ** 40, OverflowError), ("int64", numpy.nan, ValueError),
+                       ("int32", numpy.inf, OverflowError), ("int64", -2 ** 70, OverflowError)):
+        for xp in (numpy, mnp):
+            a = xp.zeros(4, dtype=dt)
+            with pytest.raises(exc):
+                a[1:] = v
+            with pytest.raises(exc):
+                a.fill(v)
+        numpy.testing.assert_array_equal(numpy.asarray(a), numpy.zeros(4, dt))
+
+
+def test_same_kind_allows_int64_into_int32_as_numpy():
+    a, b = mnp.ones(3, dtype="int32"), mnp.ones(3, dtype="int64")
+    a += b
+    numpy.testing.assert_array_equal(numpy.asarray(a), numpy.full(3, 2, "int32"))
+
+
+def test_broadcast_views_are_read_only():
+    a = mnp.arange(4.0)
+    b = mnp.broadcast_to(a, (3, 4))
+    for bad in (lambda: b.__setitem__((0, 1), 99.0), lambda: b[1].__setitem__(0, 1.0), lambda: b.fill(0.0),
+                lambda: b.__iadd__(1.0), lambda: mnp.add(a, 1.0, out=b), lambda: mnp.copyto(b, 1.0),
+                lambda: mnp.put(b, [0], [1.0])):
+        with pytest.raises(ValueError, match="read-only"):
+            bad()
+    numpy.testing.assert_array_equal(numpy.asarray(a), numpy.arange(4.0))

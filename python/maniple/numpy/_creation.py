@@ -123,9 +123,10 @@ def copy(a):
 
 
 def copyto(dst, src):
-    from ._ndarray import _assign
+    from ._ndarray import _assign, _check_writable
     if not isinstance(dst, ndarray):
         raise TypeError("copyto: destination must be a maniple array")
+    _check_writable(dst)
     _assign(dst._materialize(), src)
 
 

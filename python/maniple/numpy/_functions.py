@@ -6,7 +6,7 @@ import numpy as _np
 from maniple import _core
 
 from ._creation import asarray, empty
-from ._ndarray import ndarray, _binary, _compile, _scalar, _ternary, _unary, _assign
+from ._ndarray import ndarray, _binary, _check_writable, _compile, _scalar, _ternary, _unary, _assign
 
 # ---- ufuncs (the names are NumPy's) ----
 _UNARY = ["negative", "positive", "absolute", "sqrt", "exp", "log", "log2", "log10", "expm1", "log1p", "sin",
@@ -23,6 +23,7 @@ _BINARY = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remain
 def _with_out(r, out):
     if out is None:
         return r
+    _check_writable(out)
     _assign(out._materialize(), r, same_kind=True)
     return out
 

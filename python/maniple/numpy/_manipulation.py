@@ -309,8 +309,6 @@ def broadcast_shapes(*args):
 def broadcast_to(array, shape, subok=False):
     a = asarray(array)
     shape = (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(int(s) for s in shape)
-    if a.shape == shape:
-        return a
     try:
         _np.broadcast_shapes(a.shape, shape)
         if len(shape) < a.ndim:
@@ -318,7 +316,9 @@ def broadcast_to(array, shape, subok=False):
     except ValueError:
         raise ValueError(f"operands could not be broadcast together with remapped shapes [original->remapped]: "
                          f"{a.shape} and requested shape {shape}") from None
-    return ndarray(a._materialize().broadcast_to(shape))
+    v = ndarray(a._materialize().broadcast_to(shape))
+    v._ro = True  # as NumPy's: writing would change several elements at once
+    return v
 
 
 def broadcast_arrays(*args, subok=False):

@@ -106,7 +106,7 @@ def _count(expr, seen=None):
 class ndarray:
     """A distributed array with NumPy's semantics."""
 
-    __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "_n", "__weakref__")
+    __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "_n", "_ro", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, arr=None, expr=None, shape=None, dtype=None):
@@ -329,10 +329,13 @@ class ndarray:
         v = ndarray(a.index(self._items(key)))
         if v.ndim == 0:  # NumPy returns a scalar for a single element
             return _scalar(v._arr.get(()), v._dtype)
+        if getattr(self, "_ro", False):
+            v._ro = True
         return v
 
     def __setitem__(self, key, value):
         from . import _indexing
+        _check_writable(self)
         if _indexing.is_advanced_key(key):
             return _indexing.setitem(self, key, value)
         a = self._materialize()
@@ -399,6 +402,7 @@ class ndarray:
     __hash__ = None
 
     def _inplace(self, name, o):
+        _check_writable(self)
         if self._expr is not None:  # nothing else holds this value yet
             r = _binary(name, self, o)
             if r._dtype != self._dtype:
@@ -434,6 +438,8 @@ class ndarray:
         return ndarray(out)
 
     def fill(self, value):
+        _check_writable(self)
+        _check_scalar_into(value, self._dtype)
         a = self._materialize()
         _flush(a.base)
         a.fill(_pyscalar(value))
@@ -851,10 +857,34 @@ def _ternary(name, x, y, z):
 
 
 _CAN_CAST_SAME_KIND = {
-    "bool": {"bool"}, "int32": {"bool", "int32"}, "int64": {"bool", "int32", "int64"},
+    "bool": {"bool"}, "int32": {"bool", "int32", "int64"}, "int64": {"bool", "int32", "int64"},
     "float32": {"bool", "int32", "int64", "float32", "float64"},
     "float64": {"bool", "int32", "int64", "float32", "float64"},
 }
+
+
+def _check_writable(a):
+    """NumPy's error for arrays it makes read-only (broadcast_to's views and
+    views of them: the `_ro` slot, unset elsewhere)."""
+    if getattr(a, "_ro", False):
+        raise ValueError("assignment destination is read-only")
+
+
+_INT_RANGE = {"int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1)}
+
+
+def _check_scalar_into(v, dtype):
+    """NumPy's errors for a scalar that an integer array cannot hold."""
+    r = _INT_RANGE.get(dtype)
+    if r is None or isinstance(v, (bool, _np.bool_)):
+        return
+    if isinstance(v, (float, _np.floating)):
+        if v != v:
+            raise ValueError("cannot convert float NaN to integer")
+        if v in (float("inf"), float("-inf")):
+            raise OverflowError("cannot convert float infinity to integer")
+    elif isinstance(v, int) and not r[0] <= v <= r[1]:
+        raise OverflowError(f"Python integer {v} out of bounds for {dtype}")
 
 
 def _assign(target, value, same_kind=False):
@@ -862,6 +892,8 @@ def _assign(target, value, same_kind=False):
     evaluated first, except value itself (whose evaluation reads the old
     values, as NumPy's right-hand side does)."""
     keep, vdt = (value, value._dtype) if isinstance(value, ndarray) else (None, None)
+    if keep is None and isinstance(value, (bool, int, float, _np.generic)):
+        _check_scalar_into(value, target.dtype)
     if same_kind and vdt is not None and vdt not in _CAN_CAST_SAME_KIND[target.dtype]:
         raise TypeError(f"Cannot cast ufunc output from dtype('{vdt}') to dtype('{target.dtype}') "
                         "with casting rule 'same_kind'")

@@ -78,6 +78,9 @@ def take(a, indices, axis=None, out=None, mode="raise"):
 
 def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v, with v repeated as needed (in place)."""
+    from ._ndarray import _check_writable
+    if isinstance(a, ndarray):
+        _check_writable(a)
     if not isinstance(a, ndarray):
         raise TypeError("put: first argument must be a maniple array")
     idx = _flat(_flat_indices(ind, a.size, mode))
@@ -183,6 +186,9 @@ def _same_size_mask(a, mask, name):
 
 def place(arr, mask, vals):
     """arr[mask] = vals, vals repeated as needed (in place)."""
+    from ._ndarray import _check_writable
+    if isinstance(arr, ndarray):
+        _check_writable(arr)
     m = _same_size_mask(arr, mask, "place")
     n = int(m.sum())
     if n == 0:
@@ -195,6 +201,9 @@ def place(arr, mask, vals):
 
 def putmask(a, mask, values):
     """a.flat[k] = values.flat[k % len(values)] where mask.flat[k] (in place)."""
+    from ._ndarray import _check_writable
+    if isinstance(a, ndarray):
+        _check_writable(a)
     m = _same_size_mask(a, mask, "putmask")
     if asarray(values).size == 0:  # NumPy ignores empty values
         return
@@ -234,6 +243,9 @@ def take_along_axis(arr, indices, axis=-1):
 
 
 def put_along_axis(arr, indices, values, axis):
+    from ._ndarray import _check_writable
+    if isinstance(arr, ndarray):
+        _check_writable(arr)
     if axis is None:
         return put(arr, indices, values)
     key, _ = _along_axis_key(arr, indices, axis)
@@ -356,6 +368,9 @@ def diag_indices_from(arr):
 
 def fill_diagonal(a, val, wrap=False):
     """In place, as numpy.fill_diagonal: a.flat[:end:step] = val."""
+    from ._ndarray import _check_writable
+    if isinstance(a, ndarray):
+        _check_writable(a)
     if a.ndim < 2:
         raise ValueError("array must be at least 2-d")
     if a.ndim == 2:
