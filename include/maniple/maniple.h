@@ -7,4 +7,6 @@
 #include "mn_select.h"
 #include "mn_sort.h"
 #include "mn_linalg.h"
+#include "mn_partition.h"
+#include "mn_sparse.h"
 #endif
