@@ -171,6 +171,8 @@ typedef struct {
   int64_t cnt[MN_MAXDIM];
   int64_t stride[MN_MAXDIM];
   int64_t mem_off;   /* element offset from the buffer base pointer */
+  int64_t *idx;      /* or: count element offsets (index-list messages, as
+                        sparse ghosts need); owned by the plan */
 } mn_msg;
 
 struct mn_plan_s {

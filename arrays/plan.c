@@ -42,6 +42,8 @@ int mn_plan_alloc(mn_plan *p) {
 
 void mn_plan_free(mn_plan *p) {
   if (!p) return;
+  for (int i = 0; p->sends && i < p->nsend; i++) free(p->sends[i].idx);
+  for (int i = 0; p->recvs && i < p->nrecv; i++) free(p->recvs[i].idx);
   free(p->sends);
   free(p->recvs);
   mn_free(p->sendbuf);
@@ -62,10 +64,17 @@ int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem) {
   }
   for (int i = 0; i < p->nsend; i++) {
     const mn_msg *m = &p->sends[i];
-    int64_t dst[MN_MAXDIM];
-    mn_dense_strides(m->nd, m->cnt, dst);
-    mn_strided_copy(m->nd, m->cnt, es, send_mem + m->mem_off * (int64_t)es, m->stride,
-                    p->sendbuf + m->off * (int64_t)es, dst);
+    char *sb = p->sendbuf + m->off * (int64_t)es;
+    if (m->idx) { /* gather listed elements */
+      if (es == 8)
+        for (int64_t k = 0; k < m->count; k++) memcpy(sb + k * 8, send_mem + m->idx[k] * 8, 8);
+      else
+        for (int64_t k = 0; k < m->count; k++) memcpy(sb + k * (int64_t)es, send_mem + m->idx[k] * (int64_t)es, es);
+    } else {
+      int64_t dst[MN_MAXDIM];
+      mn_dense_strides(m->nd, m->cnt, dst);
+      mn_strided_copy(m->nd, m->cnt, es, send_mem + m->mem_off * (int64_t)es, m->stride, sb, dst);
+    }
     MN_CALL(mn_mpi_post(1, p->sendbuf + m->off * (int64_t)es, m->count * (int64_t)es, m->peer, m->tag, ctx->comm,
                  p->reqs, &nr));
   }
@@ -91,10 +100,14 @@ int mn_plan_end(mn_plan *p) {
     size_t es = p->elsize;
     for (int i = 0; i < p->nrecv; i++) {
       const mn_msg *m = &p->recvs[i];
+      const char *rb = p->recvbuf + m->off * (int64_t)es;
+      if (m->idx) { /* scatter to listed elements */
+        for (int64_t k = 0; k < m->count; k++) memcpy(p->mem + m->idx[k] * (int64_t)es, rb + k * (int64_t)es, es);
+        continue;
+      }
       int64_t src[MN_MAXDIM];
       mn_dense_strides(m->nd, m->cnt, src);
-      mn_strided_copy(m->nd, m->cnt, es, p->recvbuf + m->off * (int64_t)es, src,
-                      p->mem + m->mem_off * (int64_t)es, m->stride);
+      mn_strided_copy(m->nd, m->cnt, es, rb, src, p->mem + m->mem_off * (int64_t)es, m->stride);
     }
   }
   return MN_SUCCESS;

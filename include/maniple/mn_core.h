@@ -62,6 +62,9 @@ mn_backend mn_ctx_backend(const mn_ctx *ctx);
 /* Message of the last error on this context, with the values involved and
  * the file:line trace. Identical on every rank after a collective error. */
 const char *mn_ctx_errmsg(const mn_ctx *ctx);
+/* Release memory that a maniple function allocated for the caller (as
+ * mn_csr_get_rows does). */
+void mn_free(void *p);
 /* Print errors as they are raised (default off; MN_VERBOSE=1 turns it on). */
 void mn_ctx_set_verbose(mn_ctx *ctx, int on);
 /* Number of cached communication plans, and how often the cache was hit. */

@@ -1,0 +1,360 @@
+/* Row-distributed CSR: assembly from COO triplets or local rows, the split
+ * into diagonal and off-diagonal blocks, and the ghost plan. */
+#include "csr_impl.h"
+#include <stdlib.h>
+#include <string.h>
+
+enum { GHOST_TAG = 300 };
+
+double mn_csr_val(mn_dtype t, const void *v, int64_t k) {
+  return t == MN_FLOAT32 ? (double)((const float *)v)[k] : ((const double *)v)[k];
+}
+
+static void put_val(mn_dtype t, void *v, int64_t k, double x) {
+  if (t == MN_FLOAT32) ((float *)v)[k] = (float)x;
+  else ((double *)v)[k] = x;
+}
+
+static int64_t get_index(mn_dtype it, const void *a, int64_t k) {
+  return it == MN_INT32 ? (int64_t)((const int32_t *)a)[k] : ((const int64_t *)a)[k];
+}
+
+/* The ghost plan: each owner sends the x entries my ghost columns name
+ * (its index list, learnt once here); they land in the plan's receive
+ * buffer in garray's order, which is the ghost vector. */
+static int ghost_plan(mn_csr *A) {
+  mn_ctx *ctx = A->ctx;
+  int P = ctx->size, me = ctx->rank, err = 0;
+  int64_t *cnt = calloc((size_t)P * 3, sizeof(int64_t)), *rdisp = cnt + P, *rcnt = cnt + 2 * P;
+  mn_plan *p = calloc(1, sizeof *p);
+  char *rbuf = NULL;
+  MN_CALL(mn_agree(ctx, cnt && p ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate a ghost plan")));
+  /* garray is sorted, so grouped by owner in rank order: the receives,
+   * posted in rank order, fill the ghost vector in garray's order */
+  for (int64_t k = 0; k < A->nghost; k++) cnt[mn_split_owner(A->ncols, P, A->garray[k])] += 8; /* bytes */
+  int64_t *sb = cnt;
+  /* ask each owner for its entries: send my ghost column lists */
+  int64_t *req = malloc(sizeof(int64_t) * (size_t)(A->nghost + 1));
+  err = mn_agree(ctx, req ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate ghost requests"));
+  if (!err) {
+    memcpy(req, A->garray, sizeof(int64_t) * (size_t)A->nghost);
+    err = mn_exchange(ctx, (const char *)req, sb, &rbuf, rcnt, rdisp);
+  }
+  free(req);
+  if (!err) {
+    p->ctx = ctx;
+    p->refs = 1;
+    p->elsize = mn_dtype_size(A->dtype);
+    p->tag = GHOST_TAG;
+    p->sends = calloc((size_t)P, sizeof(mn_msg));
+    p->recvs = calloc((size_t)P, sizeof(mn_msg));
+    if (!p->sends || !p->recvs) err = MN_ERR(MN_ERR_MEM, "cannot allocate ghost messages");
+    for (int q = 0; q < P && !err; q++) {
+      if (q == me) continue;
+      if (cnt[q]) { /* I receive cnt[q] / 8 entries from q */
+        mn_msg *r = &p->recvs[p->nrecv++];
+        r->peer = q;
+        r->tag = GHOST_TAG;
+        r->count = cnt[q] / 8;
+        r->nd = 1;
+        r->cnt[0] = r->count;
+        r->stride[0] = 1;
+      }
+      if (rcnt[q]) { /* q wants these of my columns */
+        mn_msg *s = &p->sends[p->nsend++];
+        s->peer = q;
+        s->tag = GHOST_TAG;
+        s->count = rcnt[q] / 8;
+        s->idx = malloc(sizeof(int64_t) * (size_t)s->count);
+        if (!s->idx) { err = MN_ERR(MN_ERR_MEM, "cannot allocate a ghost index list"); break; }
+        const int64_t *g = (const int64_t *)(rbuf + rdisp[q]);
+        for (int64_t k = 0; k < s->count; k++) s->idx[k] = g[k] - A->col0;
+      }
+    }
+    if (!err) err = mn_plan_alloc(p);
+  }
+  mn_free(rbuf);
+  free(cnt);
+  err = mn_agree(ctx, err);
+  if (err) { mn_plan_free(p); return mn_trace(err, __FILE__, __LINE__, __func__); }
+  A->ghost = p;
+  return MN_SUCCESS;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static int64_t find(const int64_t *a, int64_t n, int64_t v) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t m = (lo + hi) / 2;
+    if (a[m] < v) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
+}
+
+int mn_csr_from_sorted_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, const int64_t *rowptr,
+                            const int64_t *cols, const void *vals, mn_csr **out) {
+  int P = ctx->size, me = ctx->rank, err = 0;
+  mn_csr *A = calloc(1, sizeof *A);
+  MN_CALL(mn_agree(ctx, A ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate a matrix header")));
+  A->ctx = ctx;
+  A->nrows = nrows;
+  A->ncols = ncols;
+  A->dtype = dtype;
+  A->row0 = mn_split_start(nrows, P, me);
+  A->nlocal = mn_split_size(nrows, P, me);
+  A->col0 = mn_split_start(ncols, P, me);
+  A->ncloc = mn_split_size(ncols, P, me);
+  int64_t n = A->nlocal, nnz = rowptr[n], nd = 0, no = 0, c1 = A->col0 + A->ncloc;
+  for (int64_t k = 0; k < nnz; k++) {
+    if (cols[k] >= A->col0 && cols[k] < c1) nd++;
+    else no++;
+  }
+  size_t es = mn_dtype_size(dtype);
+  A->dptr = malloc(sizeof(int64_t) * (size_t)(n + 1));
+  A->optr = malloc(sizeof(int64_t) * (size_t)(n + 1));
+  A->dcol = malloc(sizeof(int32_t) * (size_t)(nd + 1));
+  A->ocol = malloc(sizeof(int32_t) * (size_t)(no + 1));
+  A->dval = mn_malloc(es * (size_t)(nd + 1));
+  A->oval = mn_malloc(es * (size_t)(no + 1));
+  A->garray = malloc(sizeof(int64_t) * (size_t)(no + 1));
+  if (!A->dptr || !A->optr || !A->dcol || !A->ocol || !A->dval || !A->oval || !A->garray)
+    err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld local entries", (long long)nnz);
+  else if (A->ncloc > INT32_MAX || no > INT32_MAX)
+    err = MN_ERR(MN_ERR_NOTIMPL, "a rank holds %lld columns and %lld off-diagonal entries; local indices are 32-bit",
+                 (long long)A->ncloc, (long long)no);
+  if (!err) {
+    /* ghosts: the sorted distinct off-diagonal columns */
+    int64_t m = 0;
+    for (int64_t k = 0; k < nnz; k++)
+      if (!(cols[k] >= A->col0 && cols[k] < c1)) A->garray[m++] = cols[k];
+    qsort(A->garray, (size_t)m, sizeof(int64_t), cmp_i64);
+    int64_t u = 0;
+    for (int64_t k = 0; k < m; k++)
+      if (u == 0 || A->garray[k] != A->garray[u - 1]) A->garray[u++] = A->garray[k];
+    A->nghost = u;
+    int64_t a = 0, b = 0;
+    A->dptr[0] = A->optr[0] = 0;
+    for (int64_t i = 0; i < n; i++) {
+      for (int64_t k = rowptr[i]; k < rowptr[i + 1]; k++) {
+        double v = mn_csr_val(dtype, vals, k);
+        if (cols[k] >= A->col0 && cols[k] < c1) {
+          A->dcol[a] = (int32_t)(cols[k] - A->col0);
+          put_val(dtype, A->dval, a++, v);
+        } else {
+          A->ocol[b] = (int32_t)find(A->garray, u, cols[k]);
+          put_val(dtype, A->oval, b++, v);
+        }
+      }
+      A->dptr[i + 1] = a;
+      A->optr[i + 1] = b;
+    }
+  }
+  err = mn_agree(ctx, err);
+  if (!err) {
+    int64_t mine = nnz;
+    MPI_Allreduce(&mine, &A->nnz, 1, MPI_INT64_T, MPI_SUM, ctx->comm);
+    err = ghost_plan(A);
+  }
+  if (err) { mn_csr_destroy(&A); return mn_trace(err, __FILE__, __LINE__, __func__); }
+  *out = A;
+  return MN_SUCCESS;
+}
+
+static int cmp_rec(const void *a, const void *b) {
+  const mn_coo_rec *x = a, *y = b;
+  if (x->row != y->row) return x->row < y->row ? -1 : 1;
+  if (x->col != y->col) return x->col < y->col ? -1 : 1;
+  return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+int mn_csr_from_records(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, mn_coo_rec *r, int64_t n,
+                        mn_csr **A) {
+  int P = ctx->size, me = ctx->rank, err = 0;
+  int64_t row0 = mn_split_start(nrows, P, me), nl = mn_split_size(nrows, P, me);
+  qsort(r, (size_t)n, sizeof *r, cmp_rec);
+  int64_t *rowptr = calloc((size_t)(nl + 1), sizeof(int64_t)), *cols = malloc(sizeof(int64_t) * (size_t)(n + 1));
+  void *vals = mn_malloc(mn_dtype_size(dtype) * (size_t)(n + 1));
+  err = mn_agree(ctx, rowptr && cols && vals ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld entries", (long long)n));
+  if (!err) { /* duplicates summed in (row, col, arrival) order */
+    int64_t m = 0;
+    for (int64_t k = 0; k < n;) {
+      double s = 0;
+      int64_t j = k;
+      for (; j < n && r[j].row == r[k].row && r[j].col == r[k].col; j++) s += r[j].val;
+      cols[m] = r[k].col;
+      put_val(dtype, vals, m, s);
+      rowptr[r[k].row - row0 + 1]++;
+      m++;
+      k = j;
+    }
+    for (int64_t i = 0; i < nl; i++) rowptr[i + 1] += rowptr[i];
+    err = mn_csr_from_sorted_rows(ctx, nrows, ncols, dtype, rowptr, cols, vals, A);
+  }
+  free(rowptr);
+  free(cols);
+  mn_free(vals);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+static int check_common(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, mn_dtype itype) {
+  MN_CHECK(ctx, MN_ERR_ARG, "NULL context");
+  MN_CHECK(nrows >= 0 && ncols >= 0, MN_ERR_SHAPE, "a matrix cannot have %lld rows and %lld columns",
+           (long long)nrows, (long long)ncols);
+  MN_CHECK(dtype == MN_FLOAT64 || dtype == MN_FLOAT32, MN_ERR_DTYPE,
+           "sparse matrices hold float64 or float32 values, not %s", mn_dtype_name(dtype));
+  MN_CHECK(itype == MN_INT32 || itype == MN_INT64, MN_ERR_DTYPE, "indices must be int32 or int64, not %s",
+           mn_dtype_name(itype));
+  return MN_SUCCESS;
+}
+
+int mn_csr_create_coo(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, int64_t n, mn_dtype itype,
+                      const void *rows, const void *cols, const void *vals, mn_csr **A) {
+  MN_CHECK(A, MN_ERR_ARG, "NULL output");
+  *A = NULL;
+  int err = check_common(ctx, nrows, ncols, dtype, itype);
+  if (!err && n < 0) err = MN_ERR(MN_ERR_ARG, "negative entry count %lld", (long long)n);
+  if (!err && n > 0 && (!rows || !cols || !vals)) err = MN_ERR(MN_ERR_ARG, "NULL triplet arrays");
+  for (int64_t k = 0; !err && k < n; k++) {
+    int64_t i = get_index(itype, rows, k), j = get_index(itype, cols, k);
+    if (i < 0 || i >= nrows)
+      err = MN_ERR(MN_ERR_INDEX, "entry %lld: row index %lld is out of range for a matrix of %lld rows", (long long)k,
+                   (long long)i, (long long)nrows);
+    else if (j < 0 || j >= ncols)
+      err = MN_ERR(MN_ERR_INDEX, "entry %lld: column index %lld is out of range for a matrix of %lld columns",
+                   (long long)k, (long long)j, (long long)ncols);
+  }
+  err = mn_agree(ctx, err);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  /* every entry to its row's owner, in my order */
+  int P = ctx->size;
+  int64_t *cnt = calloc((size_t)P * 4, sizeof(int64_t)), *pos = cnt + P, *rcnt = cnt + 2 * P, *rdisp = cnt + 3 * P;
+  mn_coo_rec *s = mn_malloc(sizeof(mn_coo_rec) * (size_t)(n + 1));
+  char *rb = NULL;
+  err = mn_agree(ctx, cnt && s ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld triplets", (long long)n));
+  if (!err) {
+    for (int64_t k = 0; k < n; k++) cnt[mn_split_owner(nrows, P, get_index(itype, rows, k))]++;
+    mn_prefix(P, cnt, pos);
+    for (int64_t k = 0; k < n; k++) {
+      int64_t i = get_index(itype, rows, k);
+      mn_coo_rec *q = &s[pos[mn_split_owner(nrows, P, i)]++];
+      q->row = i;
+      q->col = get_index(itype, cols, k);
+      q->seq = 0;
+      q->val = mn_csr_val(dtype, vals, k);
+    }
+    for (int q = 0; q < P; q++) cnt[q] *= (int64_t)sizeof(mn_coo_rec);
+    err = mn_exchange(ctx, (const char *)s, cnt, &rb, rcnt, rdisp);
+  }
+  mn_free(s);
+  if (!err) {
+    int64_t m = 0;
+    for (int q = 0; q < P; q++) m += rcnt[q];
+    m /= (int64_t)sizeof(mn_coo_rec);
+    mn_coo_rec *r = (mn_coo_rec *)rb;
+    for (int64_t k = 0; k < m; k++) r[k].seq = k; /* arrival order: by sender, then its order */
+    err = mn_csr_from_records(ctx, nrows, ncols, dtype, r, m, A);
+  }
+  mn_free(rb);
+  free(cnt);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+int mn_csr_create_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, int64_t nlocal,
+                       const int64_t *rowptr, mn_dtype itype, const void *cols, const void *vals, mn_csr **A) {
+  MN_CHECK(A, MN_ERR_ARG, "NULL output");
+  *A = NULL;
+  int err = check_common(ctx, nrows, ncols, dtype, itype);
+  int64_t want = err ? 0 : mn_split_size(nrows, ctx->size, ctx->rank), row0 = err ? 0 : mn_split_start(nrows, ctx->size, ctx->rank);
+  if (!err && nlocal != want)
+    err = MN_ERR(MN_ERR_ARG, "rank %d owns %lld rows of %lld, but %lld were given", ctx->rank, (long long)want,
+                 (long long)nrows, (long long)nlocal);
+  if (!err && !rowptr) err = MN_ERR(MN_ERR_ARG, "NULL rowptr");
+  for (int64_t i = 0; !err && i < nlocal; i++)
+    if (rowptr[i + 1] < rowptr[i] || rowptr[0] != 0)
+      err = MN_ERR(MN_ERR_ARG, "rowptr must start at 0 and not decrease (row %lld: %lld after %lld)",
+                   (long long)(row0 + i), (long long)rowptr[i + 1], (long long)rowptr[i]);
+  int64_t n = err ? 0 : rowptr[nlocal];
+  for (int64_t k = 0; !err && k < n; k++) {
+    int64_t j = get_index(itype, cols, k);
+    if (j < 0 || j >= ncols)
+      err = MN_ERR(MN_ERR_INDEX, "entry %lld: column index %lld is out of range for a matrix of %lld columns",
+                   (long long)k, (long long)j, (long long)ncols);
+  }
+  err = mn_agree(ctx, err);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  mn_coo_rec *r = mn_malloc(sizeof(mn_coo_rec) * (size_t)(n + 1));
+  MN_CALL(mn_agree(ctx, r ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld entries", (long long)n)));
+  for (int64_t i = 0; i < nlocal; i++)
+    for (int64_t k = rowptr[i]; k < rowptr[i + 1]; k++) {
+      r[k].row = row0 + i;
+      r[k].col = get_index(itype, cols, k);
+      r[k].seq = k;
+      r[k].val = mn_csr_val(dtype, vals, k);
+    }
+  err = mn_csr_from_records(ctx, nrows, ncols, dtype, r, n, A);
+  mn_free(r);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+int mn_csr_destroy(mn_csr **A) {
+  if (!A || !*A) return MN_SUCCESS;
+  mn_csr *a = *A;
+  free(a->dptr); free(a->optr); free(a->dcol); free(a->ocol);
+  mn_free(a->dval); mn_free(a->oval);
+  free(a->garray);
+  mn_plan_destroy(&a->ghost);
+  free(a);
+  *A = NULL;
+  return MN_SUCCESS;
+}
+
+mn_ctx *mn_csr_ctx(const mn_csr *A) { return A->ctx; }
+void mn_csr_shape(const mn_csr *A, int64_t *nrows, int64_t *ncols) { *nrows = A->nrows; *ncols = A->ncols; }
+mn_dtype mn_csr_dtype(const mn_csr *A) { return A->dtype; }
+int64_t mn_csr_nnz(const mn_csr *A) { return A->nnz; }
+
+void mn_csr_local_rows(const mn_csr *A, int64_t *row0, int64_t *nlocal, int64_t *nnz_local) {
+  *row0 = A->row0;
+  *nlocal = A->nlocal;
+  *nnz_local = A->dptr[A->nlocal] + A->optr[A->nlocal];
+}
+
+void mn_csr_ghosts(const mn_csr *A, int64_t *nghost, int *nmsg, int64_t *bytes) {
+  *nghost = A->nghost;
+  mn_plan_volume(A->ghost, nmsg, bytes);
+}
+
+int mn_csr_get_rows(const mn_csr *A, int64_t **rowptr, int64_t **cols, void **vals) {
+  MN_CHECK(A && rowptr && cols && vals, MN_ERR_ARG, "NULL matrix or output");
+  int64_t n = A->nlocal, nnz = A->dptr[n] + A->optr[n];
+  size_t es = mn_dtype_size(A->dtype);
+  *rowptr = mn_malloc(sizeof(int64_t) * (size_t)(n + 1));
+  *cols = mn_malloc(sizeof(int64_t) * (size_t)(nnz + 1));
+  *vals = mn_malloc(es * (size_t)(nnz + 1));
+  int err = *rowptr && *cols && *vals ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld entries", (long long)nnz);
+  if (!err) { /* merge the two blocks, each ascending by global column */
+    int64_t m = 0;
+    (*rowptr)[0] = 0;
+    for (int64_t i = 0; i < n; i++) {
+      int64_t a = A->dptr[i], b = A->optr[i];
+      while (a < A->dptr[i + 1] || b < A->optr[i + 1]) {
+        int64_t ca = a < A->dptr[i + 1] ? A->col0 + A->dcol[a] : INT64_MAX;
+        int64_t cb = b < A->optr[i + 1] ? A->garray[A->ocol[b]] : INT64_MAX;
+        if (ca < cb) { (*cols)[m] = ca; memcpy((char *)*vals + m * (int64_t)es, (char *)A->dval + a++ * (int64_t)es, es); }
+        else { (*cols)[m] = cb; memcpy((char *)*vals + m * (int64_t)es, (char *)A->oval + b++ * (int64_t)es, es); }
+        m++;
+      }
+      (*rowptr)[i + 1] = m;
+    }
+  }
+  if (err) { mn_free(*rowptr); mn_free(*cols); mn_free(*vals); *rowptr = NULL; *cols = NULL; *vals = NULL; }
+  return err;
+}

@@ -1,0 +1,45 @@
+/* Private: the row-distributed CSR matrix (see include/maniple/mn_sparse.h). */
+#ifndef MANIPLE_CSR_IMPL_H
+#define MANIPLE_CSR_IMPL_H
+#include "../arrays/exchange.h"
+#include <maniple/mn_sparse.h>
+
+struct mn_csr_s {
+  mn_ctx *ctx;
+  int64_t nrows, ncols;
+  mn_dtype dtype;           /* MN_FLOAT64 or MN_FLOAT32 */
+  int64_t row0, nlocal;     /* my rows */
+  int64_t col0, ncloc;      /* my columns: the diagonal block */
+  int64_t *dptr;            /* diagonal block: nlocal + 1 */
+  int32_t *dcol;            /* local column, ascending within a row */
+  void *dval;
+  int64_t *optr;            /* off-diagonal block */
+  int32_t *ocol;            /* ghost number, ascending within a row */
+  void *oval;
+  int64_t nghost;
+  int64_t *garray;          /* global column of each ghost, ascending */
+  mn_plan *ghost;           /* x's owned entries -> ghost values (its recvbuf) */
+  int64_t nnz;              /* over all ranks */
+};
+
+/* A matrix from this rank's rows, sorted by column with no duplicates
+ * (global int64 columns, values of dtype): splits them into the two
+ * blocks and builds the ghost plan. Takes ownership of nothing. */
+int mn_csr_from_sorted_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, const int64_t *rowptr,
+                            const int64_t *cols, const void *vals, mn_csr **A);
+/* Local rows as COO-like records sorted by (row, col), duplicates summed in
+ * their order, into CSR with global columns (rowptr nlocal + 1). */
+typedef struct { int64_t row, col, seq; double val; } mn_coo_rec;
+int mn_csr_from_records(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, mn_coo_rec *r, int64_t n,
+                        mn_csr **A);
+/* x's owned entries as a dense local vector of A's dtype: x's own memory
+ * when it qualifies (*tmp NULL), else a converted copy (*tmp to destroy). */
+int mn_csr_vec_in(const mn_csr *A, const mn_array *x, int64_t n, int64_t start, int64_t len, const char **data,
+                  mn_array **tmp);
+/* Where y's owned entries go: y's memory, or a temporary copied out by
+ * mn_csr_vec_out. */
+int mn_csr_vec_out_begin(const mn_csr *A, mn_array *y, int64_t n, int64_t start, int64_t len, char **data,
+                         mn_array **tmp);
+int mn_csr_vec_out_end(mn_array *y, mn_array **tmp);
+double mn_csr_val(mn_dtype t, const void *v, int64_t k);
+#endif

@@ -1,0 +1,193 @@
+/* Sparse products with dense vectors: y = A x (ghost exchange overlapping
+ * the diagonal block), y = A^T x (ghost contributions sent back and summed
+ * by their owners in rank order) and Y = A X for a block of vectors. */
+#include "csr_impl.h"
+#include "kernels/csr.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Is a the base 1-d array of n elements of dtype t whose owned part is
+ * [start, start + len), contiguous? */
+static int direct(const mn_array *a, mn_dtype t, int64_t n, int64_t start, int64_t len, mn_local *l) {
+  if (a->is_view || a->dtype != t || a->map.ndim != 1 || a->map.shape[0] != n) return 0;
+  mn_array_local(a, l);
+  int64_t cnt = l->data ? l->count[0] : 0;
+  return (cnt == len && (len == 0 || (l->lo[0] == start && l->stride[0] == 1)));
+}
+
+static int check_vec(const mn_csr *A, const mn_array *v, int64_t n, const char *what) {
+  MN_CHECK(v, MN_ERR_ARG, "NULL %s", what);
+  MN_CHECK(v->ctx == A->ctx, MN_ERR_ARG, "%s belongs to another context", what);
+  MN_CHECK(v->map.ndim == 1 && v->map.shape[0] == n, MN_ERR_SHAPE,
+           "%s must be 1-d of %lld elements for a %lld x %lld matrix, got %d-d of %lld", what, (long long)n,
+           (long long)A->nrows, (long long)A->ncols, v->map.ndim, (long long)(v->map.ndim ? v->map.shape[0] : 1));
+  return MN_SUCCESS;
+}
+
+int mn_csr_vec_in(const mn_csr *A, const mn_array *x, int64_t n, int64_t start, int64_t len, const char **data,
+                  mn_array **tmp) {
+  mn_local l;
+  *tmp = NULL;
+  /* the decision is the same on every rank only if agreed: a copy is collective */
+  int ok = direct(x, A->dtype, n, start, len, &l), all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, A->ctx->comm);
+  if (all) { *data = l.data; return MN_SUCCESS; }
+  MN_CALL(mn_array_create(A->ctx, A->dtype, 1, &n, 0, tmp));
+  int err = mn_array_copy(x, *tmp);
+  if (err) { mn_array_destroy(tmp); return mn_trace(err, __FILE__, __LINE__, __func__); }
+  mn_array_local(*tmp, &l);
+  *data = l.data;
+  return MN_SUCCESS;
+}
+
+int mn_csr_vec_out_begin(const mn_csr *A, mn_array *y, int64_t n, int64_t start, int64_t len, char **data,
+                         mn_array **tmp) {
+  mn_local l;
+  *tmp = NULL;
+  int ok = direct(y, A->dtype, n, start, len, &l), all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, A->ctx->comm);
+  if (all) { *data = l.data; return MN_SUCCESS; }
+  MN_CALL(mn_array_create(A->ctx, A->dtype, 1, &n, 0, tmp));
+  mn_array_local(*tmp, &l);
+  *data = l.data;
+  return MN_SUCCESS;
+}
+
+int mn_csr_vec_out_end(mn_array *y, mn_array **tmp) {
+  if (!*tmp) return MN_SUCCESS;
+  int err = mn_array_copy(*tmp, y);
+  mn_array_destroy(tmp);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+/* y = D x_local (+ O x_ghost when ghost is not NULL, added) over rows */
+static void rows_product(const mn_csr *A, const char *x, const char *ghost, char *y, int add_off) {
+  int64_t n = A->nlocal;
+  if (A->dtype == MN_FLOAT64) {
+    const double *xv = (const double *)x, *gv = (const double *)ghost;
+    double *yv = (double *)y;
+    if (!add_off) {
+#pragma omp parallel for schedule(static) if (n > 20000)
+      for (int64_t i = 0; i < n; i++)
+        yv[i] = mn_k_csr_row_f64(A->dptr[i], A->dptr[i + 1], A->dcol, (const double *)A->dval, xv);
+    } else {
+#pragma omp parallel for schedule(static) if (n > 20000)
+      for (int64_t i = 0; i < n; i++)
+        yv[i] += mn_k_csr_row_f64(A->optr[i], A->optr[i + 1], A->ocol, (const double *)A->oval, gv);
+    }
+  } else {
+    const float *xv = (const float *)x, *gv = (const float *)ghost;
+    float *yv = (float *)y;
+    if (!add_off) {
+#pragma omp parallel for schedule(static) if (n > 20000)
+      for (int64_t i = 0; i < n; i++)
+        yv[i] = mn_k_csr_row_f32(A->dptr[i], A->dptr[i + 1], A->dcol, (const float *)A->dval, xv);
+    } else {
+#pragma omp parallel for schedule(static) if (n > 20000)
+      for (int64_t i = 0; i < n; i++)
+        yv[i] += mn_k_csr_row_f32(A->optr[i], A->optr[i + 1], A->ocol, (const float *)A->oval, gv);
+    }
+  }
+}
+
+int mn_csr_spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
+  MN_CHECK(A, MN_ERR_ARG, "NULL matrix");
+  int err = check_vec(A, x, A->ncols, "x");
+  if (!err) err = check_vec(A, y, A->nrows, "y");
+  MN_CALL(mn_agree(A->ctx, err));
+  const char *xd = NULL;
+  char *yd = NULL;
+  mn_array *xt = NULL, *yt = NULL;
+  MN_CALL(mn_csr_vec_in(A, x, A->ncols, A->col0, A->ncloc, &xd, &xt));
+  err = mn_csr_vec_out_begin(A, y, A->nrows, A->row0, A->nlocal, &yd, &yt);
+  if (!err) err = mn_plan_begin_mem(A->ghost, (char *)xd, NULL);
+  if (!err) {
+    rows_product(A, xd, NULL, yd, 0); /* while the ghosts travel */
+    err = mn_plan_end(A->ghost);
+  }
+  if (!err && A->nghost) rows_product(A, NULL, A->ghost->recvbuf, yd, 1);
+  if (!err) err = mn_csr_vec_out_end(y, &yt);
+  mn_array_destroy(&xt);
+  mn_array_destroy(&yt);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y) {
+  MN_CHECK(A, MN_ERR_ARG, "NULL matrix");
+  int err = check_vec(A, x, A->nrows, "x");
+  if (!err) err = check_vec(A, y, A->ncols, "y");
+  MN_CALL(mn_agree(A->ctx, err));
+  mn_ctx *ctx = A->ctx;
+  const char *xd = NULL;
+  char *yd = NULL;
+  mn_array *xt = NULL, *yt = NULL;
+  MN_CALL(mn_csr_vec_in(A, x, A->nrows, A->row0, A->nlocal, &xd, &xt));
+  err = mn_csr_vec_out_begin(A, y, A->ncols, A->col0, A->ncloc, &yd, &yt);
+  double *g = calloc((size_t)(A->nghost + 1), sizeof(double)), *yl = calloc((size_t)(A->ncloc + 1), sizeof(double));
+  if (!err && (!g || !yl)) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld ghost sums", (long long)A->nghost);
+  err = mn_agree(ctx, err);
+  if (!err) { /* contributions, accumulated in double */
+    for (int64_t i = 0; i < A->nlocal; i++) {
+      double xi = mn_csr_val(A->dtype, xd, i);
+      for (int64_t k = A->dptr[i]; k < A->dptr[i + 1]; k++) yl[A->dcol[k]] += mn_csr_val(A->dtype, A->dval, k) * xi;
+      for (int64_t k = A->optr[i]; k < A->optr[i + 1]; k++) g[A->ocol[k]] += mn_csr_val(A->dtype, A->oval, k) * xi;
+    }
+    /* the reverse of the ghost plan: my ghost sums to their owners, who add
+     * what each rank sends at the positions it once asked for, rank order */
+    int P = ctx->size;
+    int64_t *cnt = calloc((size_t)P * 4, sizeof(int64_t)), *rc = cnt + P, *rd = cnt + 2 * P;
+    char *rb = NULL;
+    err = mn_agree(ctx, cnt ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate counts"));
+    if (!err) {
+      for (int64_t k = 0; k < A->nghost; k++) cnt[mn_split_owner(A->ncols, P, A->garray[k])] += 8;
+      err = mn_exchange(ctx, (const char *)g, cnt, &rb, rc, rd);
+    }
+    if (!err) {
+      const mn_plan *p = A->ghost;
+      for (int s = 0; s < p->nsend; s++) { /* the sends list each peer's wanted positions */
+        const mn_msg *m = &p->sends[s];
+        const double *v = (const double *)(rb + rd[m->peer]);
+        for (int64_t k = 0; k < m->count; k++) yl[m->idx[k]] += v[k];
+      }
+      for (int64_t j = 0; j < A->ncloc; j++) {
+        if (A->dtype == MN_FLOAT64) ((double *)yd)[j] = yl[j];
+        else ((float *)yd)[j] = (float)yl[j];
+      }
+    }
+    mn_free(rb);
+    free(cnt);
+  }
+  free(g);
+  free(yl);
+  if (!err) err = mn_csr_vec_out_end(y, &yt);
+  mn_array_destroy(&xt);
+  mn_array_destroy(&yt);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+int mn_csr_spmm(const mn_csr *A, const mn_array *X, mn_array *Y) {
+  MN_CHECK(A && X && Y, MN_ERR_ARG, "NULL matrix or block");
+  int ok = X->map.ndim == 2 && Y->map.ndim == 2 && X->map.shape[0] == A->ncols && Y->map.shape[0] == A->nrows &&
+           X->map.shape[1] == Y->map.shape[1];
+  MN_CHECK(ok, MN_ERR_SHAPE, "A (%lld x %lld) times a block of shape (%lld, %lld) into (%lld, %lld)",
+           (long long)A->nrows, (long long)A->ncols, (long long)(X->map.ndim > 0 ? X->map.shape[0] : 0),
+           (long long)(X->map.ndim > 1 ? X->map.shape[1] : 0), (long long)(Y->map.ndim > 0 ? Y->map.shape[0] : 0),
+           (long long)(Y->map.ndim > 1 ? Y->map.shape[1] : 0));
+  /* one product per column: each column is a view, moved once into the
+   * vector layout (a block SpMM would share one ghost exchange) */
+  int64_t k = X->map.shape[1];
+  for (int64_t c = 0; c < k; c++) {
+    mn_index ix[2] = {mn_all(), mn_at(c)};
+    mn_array *xc = NULL, *yc = NULL;
+    int err = mn_array_index((mn_array *)X, 2, ix, &xc);
+    if (!err) err = mn_array_index(Y, 2, ix, &yc);
+    if (!err) err = mn_csr_spmv(A, xc, yc);
+    mn_array_destroy(&xc);
+    mn_array_destroy(&yc);
+    if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  }
+  return MN_SUCCESS;
+}
