@@ -22,7 +22,7 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv"
   "$PY" -m venv .venv
 fi
-pkgs=(numpy pytest mpi4py)
+pkgs=(numpy pytest mpi4py scipy)
 need=()
 for p in "${pkgs[@]}"; do
   .venv/bin/python -c "import $p" 2>/dev/null || need+=("$p")

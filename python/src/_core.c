@@ -5,12 +5,13 @@
 #include <Python.h>
 #include <maniple/maniple.h>
 #include <stdio.h>
+#include "_core.h"
 #include <string.h>
 
-static mn_ctx *g_ctx = NULL;
+mn_ctx *g_ctx = NULL;
 
 /* ---- errors ---- */
-static PyObject *raise_mn(int code) {
+PyObject *raise_mn(int code) {
   PyObject *type = PyExc_RuntimeError;
   switch (code) {
   case MN_ERR_SHAPE: type = PyExc_ValueError; break;
@@ -35,7 +36,7 @@ static PyObject *raise_mn(int code) {
   return NULL;
 }
 
-static int need_ctx(void) {
+int need_ctx(void) {
   if (g_ctx) return 1;
   PyErr_SetString(PyExc_RuntimeError, "maniple is not initialised: call maniple._core.init() first");
   return 0;
@@ -48,7 +49,7 @@ enum { NOGIL_MIN = 1 << 16 };
   do { if (big) { Py_BEGIN_ALLOW_THREADS stmt; Py_END_ALLOW_THREADS } else { stmt; } } while (0)
 
 /* ---- dtypes and names ---- */
-static int dtype_of(PyObject *o, mn_dtype *t) {
+int dtype_of(PyObject *o, mn_dtype *t) {
   const char *s = PyUnicode_AsUTF8(o);
   if (!s) return 0;
   for (int k = 0; k < MN_NDTYPE; k++)
@@ -157,9 +158,9 @@ typedef struct {
   PyObject_HEAD
   mn_array *a;
 } ArrayObject;
-static PyTypeObject ArrayType;
+PyTypeObject ArrayType;
 
-static PyObject *wrap(mn_array *a) {
+PyObject *wrap(mn_array *a) {
   ArrayObject *o = PyObject_New(ArrayObject, &ArrayType);
   if (!o) { mn_array_destroy(&a); return NULL; }
   o->a = a;
@@ -171,8 +172,8 @@ static void Array_dealloc(ArrayObject *self) {
   PyObject_Free(self);
 }
 
-static int is_array(PyObject *o) { return PyObject_TypeCheck(o, &ArrayType); }
-static mn_array *arr(PyObject *o) { return ((ArrayObject *)o)->a; }
+int is_array(PyObject *o) { return PyObject_TypeCheck(o, &ArrayType); }
+mn_array *arr(PyObject *o) { return ((ArrayObject *)o)->a; }
 
 static PyObject *Array_shape(ArrayObject *self, void *c) {
   (void)c;
@@ -508,7 +509,7 @@ static PyGetSetDef Array_getset[] = {
   {"base", (getter)Array_base, NULL, "key of the storage shared with views", NULL},
   {NULL, NULL, NULL, NULL, NULL}};
 
-static PyTypeObject ArrayType = {
+PyTypeObject ArrayType = {
   PyVarObject_HEAD_INIT(NULL, 0)
   .tp_name = "maniple._core.Array",
   .tp_basicsize = sizeof(ArrayObject),
@@ -964,6 +965,10 @@ PyMODINIT_FUNC PyInit__core(void) {
   Py_INCREF(&ArrayType);
   if (PyModule_AddObject(m, "Array", (PyObject *)&ArrayType) < 0) {
     Py_DECREF(&ArrayType);
+    Py_DECREF(m);
+    return NULL;
+  }
+  if (mnpy_sparse_init(m) < 0) {
     Py_DECREF(m);
     return NULL;
   }
