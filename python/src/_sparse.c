@@ -251,7 +251,39 @@ static PyObject *Csr_eliminate_zeros(CsrObject *self, PyObject *u) {
   Py_RETURN_NONE;
 }
 
+static PyObject *Csr_write_mtx(CsrObject *self, PyObject *args) {
+  const char *path, *field;
+  int sym;
+  if (!PyArg_ParseTuple(args, "ssp", &path, &field, &sym)) return NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_csr_write_mtx(self->A, path, field, sym);
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+/* read_mtx(path, dtype, parallel) -> Csr */
+static PyObject *py_read_mtx(PyObject *m, PyObject *args) {
+  (void)m;
+  const char *path;
+  PyObject *dt;
+  int par;
+  if (!PyArg_ParseTuple(args, "sOp", &path, &dt, &par)) return NULL;
+  if (!need_ctx()) return NULL;
+  mn_dtype t;
+  if (!dtype_of(dt, &t)) return NULL;
+  mn_csr *A = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_csr_read_mtx(g_ctx, path, t, par, &A);
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  return wrap_csr(A);
+}
+
 static PyMethodDef Csr_methods[] = {
+  {"write_mtx", (PyCFunction)Csr_write_mtx, METH_VARARGS, "write_mtx(path, field, symmetric): Matrix Market."},
   {"local_rows", (PyCFunction)Csr_local_rows, METH_NOARGS, "(first row, rows, stored entries) of this rank."},
   {"ghosts", (PyCFunction)Csr_ghosts, METH_NOARGS, "(ghost columns, messages, bytes) of one product."},
   {"get_rows", (PyCFunction)Csr_get_rows, METH_NOARGS, "(rowptr, cols, vals) bytes of this rank's rows."},
@@ -289,6 +321,7 @@ static PyTypeObject CsrType = {
 static PyMethodDef sparse_functions[] = {
   {"csr_coo", py_csr_coo, METH_VARARGS, "csr_coo(nrows, ncols, dtype, rows, cols, vals) -> Csr from my triplets."},
   {"csr_rows", py_csr_rows, METH_VARARGS, "csr_rows(nrows, ncols, dtype, rowptr, cols, vals) -> Csr from my rows."},
+  {"read_mtx", py_read_mtx, METH_VARARGS, "read_mtx(path, dtype, parallel) -> Csr from a Matrix Market file."},
   {NULL, NULL, 0, NULL}};
 
 int mnpy_sparse_init(PyObject *m) {
