@@ -130,6 +130,9 @@ int mn_metis_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_
   MN_CHECK(g->n <= IDX_MAX && tot[0] <= (double)IDX_MAX && tot[1] <= (double)IDX_MAX, MN_ERR_NOTIMPL,
            "METIS here counts in %d-bit integers (IDX_MAX %lld) but the graph has %lld vertices, %.0f edge "
            "entries and total vertex weight %.0f", IDXTYPEWIDTH, (long long)IDX_MAX, (long long)g->n, tot[0], tot[1]);
+  /* weights all zero say nothing about balance (and make METIS print
+   * failed bisections): balance vertex counts then */
+  if (tot[1] == 0) has_w = 0;
   MN_CALL(gather_partition_scatter(ctx, g, vwgt, has_w, part));
   return MN_SUCCESS;
 #else

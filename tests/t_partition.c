@@ -302,6 +302,8 @@ int main(int argc, char **argv) {
   for (int64_t i = 0; i < g.n; i++) w[i] = 1 + (i * 7) % 5;
   free(check_part(ctx, &g, MN_PART_METIS, 0, w, "METIS, weighted", NULL));
   free(check_part(ctx, &g, MN_PART_EQUAL, 0, w, "equal, weighted", NULL));
+  memset(w, 0, sizeof(int64_t) * (size_t)g.n);
+  free(check_part(ctx, &g, MN_PART_METIS, 0, w, "METIS, zero weights", NULL));
   free(w);
   check_errors(ctx, &g);
   graph_free(&g);
