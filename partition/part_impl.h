@@ -32,9 +32,10 @@ void mn_graph_free(mn_graph *g);
 
 /* MN_ERR_NOTIMPL (local, no communication) when built without METIS. */
 int mn_metis_available(void);
-/* Part (0 .. P-1) of each of this rank's vertices; vwgt NULL on every rank
- * or on none (NULL where nlocal = 0 is fine). */
-int mn_metis_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_w, int *part);
+/* Part (0 .. P-1) of each of this rank's vertices and its place within the
+ * part (key: breadth-first order, see metis.c); vwgt NULL on every rank or
+ * on none (NULL where nlocal = 0 is fine). */
+int mn_metis_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_w, int *part, int64_t *key);
 
 /* Edge cut, ghosts and imbalance of g under the ownership that the equal
  * split of the new numbering gives (vwgt NULL: weights 1). */

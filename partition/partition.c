@@ -57,19 +57,18 @@ static int check_collective(mn_ctx *ctx, mn_part_kind kind, int64_t n, int64_t n
 
 /* new index = vertices of lower parts anywhere + vertices of the same part
  * on lower ranks (an exclusive scan) + those before it on this rank. */
-static int renumber(mn_ctx *ctx, int64_t nlocal, const int *part, int64_t *new_of_old) {
+/* new index = the vertices of lower parts + the place within the part */
+static int renumber(mn_ctx *ctx, int64_t nlocal, const int *part, const int64_t *key, int64_t *new_of_old) {
   int P = ctx->size;
-  int64_t *c = calloc(3 * (size_t)P, sizeof(int64_t));
-  MN_CALL(mn_agree(ctx, c ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d part counts", 3 * P)));
-  int64_t *below = c + P, *base = c + 2 * P;
+  int64_t *c = calloc(2 * (size_t)P, sizeof(int64_t));
+  MN_CALL(mn_agree(ctx, c ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d part counts", 2 * P)));
+  int64_t *base = c + P;
   for (int64_t k = 0; k < nlocal; k++) c[part[k]]++;
-  int rc = MPI_Exscan(c, below, P, MPI_INT64_T, MPI_SUM, ctx->comm);
-  if (rc == MPI_SUCCESS) rc = MPI_Allreduce(c, base, P, MPI_INT64_T, MPI_SUM, ctx->comm);
-  if (ctx->rank == 0) memset(below, 0, sizeof(int64_t) * (size_t)P); /* Exscan leaves rank 0's undefined */
+  int rc = MPI_Allreduce(c, base, P, MPI_INT64_T, MPI_SUM, ctx->comm);
   for (int64_t s = 0, p = 0; p < P; p++) { int64_t t = base[p]; base[p] = s; s += t; }
-  for (int64_t k = 0; k < nlocal; k++) new_of_old[k] = base[part[k]] + below[part[k]]++;
+  for (int64_t k = 0; k < nlocal; k++) new_of_old[k] = base[part[k]] + key[k];
   free(c);
-  MN_CHECK(rc == MPI_SUCCESS, MN_ERR_MPI, "MPI_Exscan or MPI_Allreduce of the part counts failed");
+  MN_CHECK(rc == MPI_SUCCESS, MN_ERR_MPI, "MPI_Allreduce of the part counts failed");
   return MN_SUCCESS;
 }
 
@@ -124,11 +123,11 @@ static int argsort(const int64_t *v, int64_t n, int64_t *out) {
 
 /* Permutations, receive orders and quality of a partition whose vertex
  * parts are known (part NULL: the identity). */
-static int build(mn_partition *p, const mn_graph *g, const int *part, const int64_t *vwgt) {
+static int build(mn_partition *p, const mn_graph *g, const int *part, const int64_t *key, const int64_t *vwgt) {
   mn_ctx *ctx = p->ctx;
   int64_t nl = p->nlocal;
   if (part) {
-    MN_CALL(renumber(ctx, nl, part, p->new_of_old));
+    MN_CALL(renumber(ctx, nl, part, key, p->new_of_old));
     MN_CALL(invert(ctx, p->n, p->start, nl, p->new_of_old, p->old_of_new));
   } else {
     for (int64_t k = 0; k < nl; k++) p->new_of_old[k] = p->old_of_new[k] = p->start + k;
@@ -150,19 +149,21 @@ int mn_partition_create(mn_ctx *ctx, mn_part_kind kind, int64_t n, int64_t nloca
   mn_partition *r = calloc(1, sizeof *r);
   size_t sz = sizeof(int64_t) * (size_t)(nlocal ? nlocal : 1);
   int *part = kind == MN_PART_METIS ? malloc(sizeof(int) * (size_t)(nlocal ? nlocal : 1)) : NULL;
+  int64_t *key = kind == MN_PART_METIS ? malloc(sizeof(int64_t) * (size_t)(nlocal ? nlocal : 1)) : NULL;
   if (r) {
     *r = (mn_partition){ctx, kind, n, mn_split_start(n, ctx->size, ctx->rank), nlocal,
                         mn_malloc(sz), mn_malloc(sz), mn_malloc(sz), mn_malloc(sz), {0}};
   }
-  if (!r || !r->new_of_old || !r->old_of_new || !r->recv_new || !r->recv_old || (kind == MN_PART_METIS && !part))
+  if (!r || !r->new_of_old || !r->old_of_new || !r->recv_new || !r->recv_old || (kind == MN_PART_METIS && (!part || !key)))
     err = MN_ERR(MN_ERR_MEM, "cannot allocate a partition of %lld local vertices", (long long)nlocal);
   err = mn_agree(ctx, err);
   mn_graph g = {0};
   if (!err) err = mn_graph_symmetrize(ctx, n, nlocal, rowptr, adj, &g);
-  if (!err && part) err = mn_metis_parts(ctx, &g, has_w ? vwgt : NULL, has_w, part);
-  if (!err) err = build(r, &g, part, has_w ? vwgt : NULL);
+  if (!err && part) err = mn_metis_parts(ctx, &g, has_w ? vwgt : NULL, has_w, part, key);
+  if (!err) err = build(r, &g, part, key, has_w ? vwgt : NULL);
   mn_graph_free(&g);
   free(part);
+  free(key);
   if (err) {
     mn_partition_destroy(&r);
     return mn_trace(err, __FILE__, __LINE__, __func__);
