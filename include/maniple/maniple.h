@@ -9,4 +9,5 @@
 #include "mn_linalg.h"
 #include "mn_partition.h"
 #include "mn_sparse.h"
+#include "mn_solver.h"
 #endif

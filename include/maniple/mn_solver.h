@@ -1,0 +1,103 @@
+/* maniple linear operators, preconditioners and Krylov solvers (solvers/
+ * layer), for simulation codes as PETSc's KSP serves them: hand over an
+ * operator and a right-hand side, get the solution, the iteration count,
+ * the residual history and why it stopped. Every function is collective
+ * over the context. Vectors are 1-d mn_arrays of the operator's size (any
+ * layout; the default layout is the fast path). */
+#ifndef MANIPLE_MN_SOLVER_H
+#define MANIPLE_MN_SOLVER_H
+
+#include "mn_array.h"
+#include "mn_sparse.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- operators ---- */
+typedef struct mn_op_s mn_op;
+/* y = A x for a user's operator; returns a maniple error code (0: fine). */
+typedef int (*mn_op_apply_fn)(void *user, const mn_array *x, mn_array *y);
+/* Over a square CSR matrix (not copied: A must outlive the operator); its
+ * diagonal is known. */
+int mn_op_create_csr(const mn_csr *A, mn_op **op);
+/* Matrix-free: n x n, values of dtype, apply called with the user's data. */
+int mn_op_create_shell(mn_ctx *ctx, int64_t n, mn_dtype dtype, mn_op_apply_fn apply, void *user, mn_op **op);
+/* Give a shell operator its diagonal (copied), for Jacobi preconditioning. */
+int mn_op_set_diagonal(mn_op *op, const mn_array *d);
+int mn_op_apply(const mn_op *op, const mn_array *x, mn_array *y);
+/* MN_ERR_NOTIMPL when the operator has no known diagonal. */
+int mn_op_get_diagonal(const mn_op *op, mn_array *d);
+int64_t mn_op_size(const mn_op *op);
+int mn_op_destroy(mn_op **op);
+
+/* ---- solvers ---- */
+typedef enum {
+  MN_KSP_CG = 0,     /* preconditioned conjugate gradients (two reductions per iteration) */
+  MN_KSP_CG1,        /* CG with one fused reduction per iteration (Chronopoulos-Gear) */
+  MN_KSP_JACOBI,     /* stationary weighted Jacobi: x += omega D^-1 (b - A x) */
+  MN_KSP_BICGSTAB,
+  MN_KSP_GMRES,      /* restarted GMRES(m), left preconditioned */
+  MN_KSP_MINRES
+} mn_ksp_type;
+
+typedef enum {
+  MN_PC_NONE = 0,
+  MN_PC_JACOBI,          /* the operator's diagonal */
+  MN_PC_BJACOBI_ILU0,    /* ILU(0) of each rank's diagonal block (CSR operators) */
+  MN_PC_BJACOBI_SGS,     /* one symmetric Gauss-Seidel sweep on each rank's block */
+  MN_PC_SHELL            /* the user's z = M^-1 r (mn_solver_set_pc_shell) */
+} mn_pc_type;
+
+typedef enum {
+  MN_STOP_NONE = 0,          /* not solved yet */
+  MN_CONVERGED_RTOL,         /* ||r|| <= rtol ||b|| */
+  MN_CONVERGED_ATOL,         /* ||r|| <= atol */
+  MN_CONVERGED_ITS,          /* the iterations asked for, with no convergence test */
+  MN_DIVERGED_MAXIT,         /* maxit reached without converging */
+  MN_DIVERGED_BREAKDOWN,     /* a zero divisor (BiCGStab's rho or omega, GMRES's, ...) */
+  MN_DIVERGED_INDEFINITE,    /* CG met p.Ap <= 0 (or a preconditioner that is not positive) */
+  MN_DIVERGED_NAN,           /* NaN or Inf in the residual */
+  MN_STOPPED_BY_MONITOR      /* the monitor returned nonzero */
+} mn_stop_reason;
+const char *mn_stop_reason_name(mn_stop_reason r);
+/* positive: converged; negative-like reasons (DIVERGED_*, STOPPED) are not */
+int mn_stop_reason_converged(mn_stop_reason r);
+
+typedef struct mn_solver_s mn_solver;
+/* Called after every iteration with the residual norm that the method
+ * tracks (the preconditioned one for GMRES, as PETSc's default); a
+ * nonzero return stops the solve (MN_STOPPED_BY_MONITOR). */
+typedef int (*mn_monitor_fn)(void *user, int64_t it, double rnorm);
+
+int mn_solver_create(mn_ctx *ctx, mn_solver **s);
+int mn_solver_destroy(mn_solver **s);
+/* The operator is not copied: it must outlive the solves. */
+int mn_solver_set_operator(mn_solver *s, mn_op *A);
+int mn_solver_set_method(mn_solver *s, mn_ksp_type t);
+int mn_solver_set_pc(mn_solver *s, mn_pc_type t);
+int mn_solver_set_pc_shell(mn_solver *s, mn_op_apply_fn apply, void *user);
+/* rtol relative to ||b||, atol absolute, maxit iterations (defaults 1e-8,
+ * 0, 10000). rtol = atol = 0 with skip_test: exactly maxit iterations. */
+int mn_solver_set_tolerances(mn_solver *s, double rtol, double atol, int64_t maxit);
+/* No convergence test and no residual norm (PETSc's -ksp_convergence_test
+ * skip -ksp_norm_type none): exactly maxit iterations. */
+int mn_solver_set_skip_test(mn_solver *s, int skip);
+int mn_solver_set_restart(mn_solver *s, int m);       /* GMRES (default 30) */
+int mn_solver_set_omega(mn_solver *s, double omega);  /* weighted Jacobi (default 1) */
+int mn_solver_set_monitor(mn_solver *s, mn_monitor_fn fn, void *user);
+/* PETSc-style options, e.g. "-solver cg -pc jacobi -rtol 1e-8 -atol 0
+ * -maxit 200 -restart 30 -omega 0.8 -skip_test": names are cg, cg1,
+ * jacobi, bicgstab, gmres, minres; none, jacobi, bjacobi_ilu0, bjacobi_sgs.
+ * An unknown option or value is MN_ERR_ARG naming it. */
+int mn_solver_set_options(mn_solver *s, const char *options);
+/* Solve A x = b; x holds the initial guess on entry. */
+int mn_solver_solve(mn_solver *s, const mn_array *b, mn_array *x);
+int mn_solver_get_result(const mn_solver *s, int64_t *iterations, double *rnorm, mn_stop_reason *reason);
+/* Residual norms after each iteration (index 0: the initial residual). */
+int mn_solver_get_history(const mn_solver *s, int64_t *n, const double **norms);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
