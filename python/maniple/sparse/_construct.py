@@ -36,6 +36,9 @@ def _eye(m, n, k, dtype, format, is_array):
     n = m if n is None else int(n)
     _check_shape((m, n))
     dt = _dt(dtype)
+    k = int(k)
+    if not -m <= k <= n:
+        raise ValueError(f"Offset {k} (index 0) out of bounds")
     s, c = _dist.split(m)
     rows = _np.arange(s, s + c, dtype=_np.int64)
     cols = rows + int(k)
@@ -271,7 +274,8 @@ def _bmat(blocks, format, dtype, is_array, default_fmt=None):
     cat = (lambda xs, t: _np.concatenate(xs) if xs else _np.zeros(0, t))
     A = from_local_coo((int(r0[-1]), int(c0[-1])), dt, cat(rows, _np.int64), cat(cols, _np.int64), cat(vals, dt))
     if format is None:
-        format = default_fmt or ("csr" if present and all(b.format == "csr" for b in present) else "coo")
+        full = len(present) == nr * nc  # SciPy's CSR path takes grids without None blocks
+        format = default_fmt or ("csr" if full and all(b.format == "csr" for b in present) else "coo")
     return _result(A, format, is_array)
 
 

@@ -33,17 +33,6 @@ def split(n, r=None, p=None):
     return r * q + min(r, m), q + (1 if r < m else 0)
 
 
-def owners(n, idx, p=None):
-    """The part that owns each of the indices idx (NumPy) of n items. Local."""
-    p = size() if p is None else p
-    q, m = divmod(int(n), p)
-    idx = _np.asarray(idx, dtype=_np.int64)
-    big = m * (q + 1)
-    if q == 0:
-        return idx // 1  # n < p: item i is on part i
-    return _np.where(idx < big, idx // (q + 1), m + (idx - big) // max(q, 1))
-
-
 def bcast_obj(obj, root=0):
     """root's Python object on every rank (pickled)."""
     b = _core.bcast(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL) if rank() == root else None, root)
