@@ -20,3 +20,12 @@ if [ -d "$BUILD/python/maniple" ]; then
       benchmarks/bench_numpy.py 4000 10 5 "$BUILD" | tee -a benchmarks/results/numpy.jsonl
   done
 fi
+# SpMV on the 2-d Poisson matrix (2000 x 2000 grid), natural and shuffled
+# numbering, equal and METIS partitions, beside SciPy and STREAM
+if [ -d "$BUILD/python/maniple" ]; then
+  : > benchmarks/results/spmv.jsonl
+  for np in 1 2; do
+    PYTHONPATH="$BUILD/python" timeout -k 5 900 mpiexec -n "$np" --bind-to core .venv/bin/python \
+      benchmarks/bench_spmv.py 2000 15 "$BUILD" | tee -a benchmarks/results/spmv.jsonl
+  done
+fi

@@ -24,6 +24,58 @@ static void Csr_dealloc(CsrObject *self) {
 }
 
 static int is_csr(PyObject *o) { return PyObject_TypeCheck(o, &CsrType); }
+
+/* ---- Partition: a renumbering of a matrix's rows (mn_partition.h) ---- */
+typedef struct {
+  PyObject_HEAD
+  mn_partition *p;
+} PartObject;
+static PyTypeObject PartType;
+
+static void Part_dealloc(PartObject *self) {
+  mn_partition_destroy(&self->p);
+  PyObject_Free(self);
+}
+
+#define PART_MOVE(NAME, FN)                                                                  \
+  static PyObject *Part_##NAME(PartObject *self, PyObject *args) {                           \
+    PyObject *x, *y;                                                                         \
+    if (!PyArg_ParseTuple(args, "O!O!", &ArrayType, &x, &ArrayType, &y)) return NULL;       \
+    int rc;                                                                                  \
+    Py_BEGIN_ALLOW_THREADS                                                                   \
+    rc = FN(self->p, arr(x), arr(y));                                                        \
+    Py_END_ALLOW_THREADS                                                                     \
+    if (rc) return raise_mn(rc);                                                             \
+    Py_RETURN_NONE;                                                                          \
+  }
+PART_MOVE(to_new, mn_partition_to_new)
+PART_MOVE(to_old, mn_partition_to_old)
+
+static PyObject *Part_quality(PartObject *self, PyObject *u) {
+  (void)u;
+  mn_partition_quality q;
+  int rc = mn_partition_get_quality(self->p, &q);
+  if (rc) return raise_mn(rc);
+  return Py_BuildValue("{sLsLsLsLsd}", "edge_cut", (long long)q.edge_cut, "ghost_min", (long long)q.ghost_min,
+                       "ghost_max", (long long)q.ghost_max, "ghost_total", (long long)q.ghost_total, "imbalance",
+                       q.imbalance);
+}
+
+static PyMethodDef Part_methods[] = {
+  {"to_new", (PyCFunction)Part_to_new, METH_VARARGS, "to_new(x_old, x_new): x_new[new(i)] = x_old[i]."},
+  {"to_old", (PyCFunction)Part_to_old, METH_VARARGS, "to_old(x_new, x_old): back."},
+  {"quality", (PyCFunction)Part_quality, METH_NOARGS, "edge cut, ghost volumes and load imbalance."},
+  {NULL, NULL, 0, NULL}};
+
+static PyTypeObject PartType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "maniple._core.Partition",
+  .tp_basicsize = sizeof(PartObject),
+  .tp_dealloc = (destructor)Part_dealloc,
+  .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_doc = "A renumbering of a matrix's rows (equal or METIS).",
+  .tp_methods = Part_methods,
+};
 static mn_csr *csr(PyObject *o) { return ((CsrObject *)o)->A; }
 
 /* An index buffer (int32 or int64) and its element count. */
@@ -251,7 +303,71 @@ static PyObject *Csr_eliminate_zeros(CsrObject *self, PyObject *u) {
   Py_RETURN_NONE;
 }
 
+static PyObject *Csr_partition(CsrObject *self, PyObject *kind) {
+  const char *k = PyUnicode_AsUTF8(kind);
+  if (!k) return NULL;
+  mn_part_kind pk;
+  if (!strcmp(k, "equal")) pk = MN_PART_EQUAL;
+  else if (!strcmp(k, "metis")) pk = MN_PART_METIS;
+  else { PyErr_Format(PyExc_ValueError, "partition must be 'equal' or 'metis', not '%s'", k); return NULL; }
+  mn_partition *p = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_csr_partition(self->A, pk, &p);
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  PartObject *o = PyObject_New(PartObject, &PartType);
+  if (!o) { mn_partition_destroy(&p); return NULL; }
+  o->p = p;
+  return (PyObject *)o;
+}
+
+static PyObject *Csr_permute(CsrObject *self, PyObject *part) {
+  if (!PyObject_TypeCheck(part, &PartType)) { PyErr_SetString(PyExc_TypeError, "permute needs a Partition"); return NULL; }
+  mn_csr *B = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_csr_permute(self->A, ((PartObject *)part)->p, &B);
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  return wrap_csr(B);
+}
+
+static PyObject *Csr_write_mtx(CsrObject *self, PyObject *args) {
+  const char *path, *field;
+  int sym;
+  if (!PyArg_ParseTuple(args, "ssp", &path, &field, &sym)) return NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_csr_write_mtx(self->A, path, field, sym);
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+/* read_mtx(path, dtype, parallel) -> Csr */
+static PyObject *py_read_mtx(PyObject *m, PyObject *args) {
+  (void)m;
+  const char *path;
+  PyObject *dt;
+  int par;
+  if (!PyArg_ParseTuple(args, "sOp", &path, &dt, &par)) return NULL;
+  if (!need_ctx()) return NULL;
+  mn_dtype t;
+  if (!dtype_of(dt, &t)) return NULL;
+  mn_csr *A = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_csr_read_mtx(g_ctx, path, t, par, &A);
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  return wrap_csr(A);
+}
+
 static PyMethodDef Csr_methods[] = {
+  {"write_mtx", (PyCFunction)Csr_write_mtx, METH_VARARGS, "write_mtx(path, field, symmetric): Matrix Market."},
+  {"partition", (PyCFunction)Csr_partition, METH_O, "partition('equal' | 'metis') -> Partition of A's graph."},
+  {"permute", (PyCFunction)Csr_permute, METH_O, "permute(Partition) -> A renumbered."},
   {"local_rows", (PyCFunction)Csr_local_rows, METH_NOARGS, "(first row, rows, stored entries) of this rank."},
   {"ghosts", (PyCFunction)Csr_ghosts, METH_NOARGS, "(ghost columns, messages, bytes) of one product."},
   {"get_rows", (PyCFunction)Csr_get_rows, METH_NOARGS, "(rowptr, cols, vals) bytes of this rank's rows."},
@@ -289,10 +405,13 @@ static PyTypeObject CsrType = {
 static PyMethodDef sparse_functions[] = {
   {"csr_coo", py_csr_coo, METH_VARARGS, "csr_coo(nrows, ncols, dtype, rows, cols, vals) -> Csr from my triplets."},
   {"csr_rows", py_csr_rows, METH_VARARGS, "csr_rows(nrows, ncols, dtype, rowptr, cols, vals) -> Csr from my rows."},
+  {"read_mtx", py_read_mtx, METH_VARARGS, "read_mtx(path, dtype, parallel) -> Csr from a Matrix Market file."},
   {NULL, NULL, 0, NULL}};
 
 int mnpy_sparse_init(PyObject *m) {
-  if (PyType_Ready(&CsrType) < 0) return -1;
+  if (PyType_Ready(&CsrType) < 0 || PyType_Ready(&PartType) < 0) return -1;
+  Py_INCREF(&PartType);
+  if (PyModule_AddObject(m, "Partition", (PyObject *)&PartType) < 0) { Py_DECREF(&PartType); return -1; }
   Py_INCREF(&CsrType);
   if (PyModule_AddObject(m, "Csr", (PyObject *)&CsrType) < 0) { Py_DECREF(&CsrType); return -1; }
   return PyModule_AddFunctions(m, sparse_functions);
