@@ -528,7 +528,11 @@ class _spbase:
         """Nothing to check: maniple builds only canonical CSR."""
 
     def eliminate_zeros(self):
-        self._A.eliminate_zeros()
+        """Drop stored zeros (in this matrix only: matrices made from it
+        without a copy keep theirs)."""
+        A = self._A.copy(None)
+        A.eliminate_zeros()
+        self._A = A
 
     # ---- element-wise maps of the stored values ----
     def _map(self, fn, dtype=None):
@@ -559,11 +563,6 @@ class _spbase:
             raise NotImplementedError("maniple.sparse: count_nonzero(axis=...) is not implemented")
         _, _, v = local_coo(self._A)
         return _np.intp(sum(_dist.allgather_obj(int(_np.count_nonzero(v)))))
-
-    def getnnz(self, axis=None):
-        if axis is not None:
-            raise NotImplementedError("maniple.sparse: getnnz(axis=...) is not implemented")
-        return self.nnz
 
     def _axis(self, axis):
         if axis is None:
@@ -987,6 +986,11 @@ class spmatrix:
         from maniple.numpy import ndarray
         n = vec.shape[0]
         return ndarray(vec._materialize().reshape((1, n) if axis == 0 else (n, 1)))
+
+    def getnnz(self, axis=None):
+        if axis is not None:
+            raise NotImplementedError("maniple.sparse: getnnz(axis=...) is not implemented")
+        return self.nnz
 
     def getH(self):
         return self.transpose()
