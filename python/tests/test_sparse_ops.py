@@ -282,3 +282,32 @@ def test_numpy_operands_defer_to_sparse():
     numpy.testing.assert_array_equal(numpy.asarray(got), x @ a)
     got = mnp.asarray(x) @ msp.csr_array(a)
     numpy.testing.assert_array_equal(numpy.asarray(got), x @ a)
+
+
+def test_integer_data_reductions_and_products_are_float64():
+    d = numpy.array([[1, 0, 2], [0, 0, 3], [4, 5, 0]])
+    for name in ("csr_array", "csr_matrix"):
+        A = lambda sp: getattr(sp, name)(d)  # noqa: E731
+        check(lambda sp, xp: A(sp).sum())
+        check(lambda sp, xp: A(sp).sum(axis=0))
+        check(lambda sp, xp: A(sp).mean())
+        check(lambda sp, xp: A(sp) @ numpy.arange(3))
+        check(lambda sp, xp: A(sp).dot(2))
+        check(lambda sp, xp: A(sp).diagonal())
+        assert getattr(msp, name)(d).sum().dtype == numpy.float64
+
+
+def test_matrix_only_methods():
+    a = mat((4, 3), seed=28)
+    m, s = msp.csr_matrix(a), ssp.csr_matrix(a)
+    assert m.getnnz() == s.getnnz() and m.get_shape() == s.get_shape() and m.getformat() == s.getformat()
+    compare(m.getH(), s.getH())
+    assert not hasattr(msp.csr_array, "getnnz") and not hasattr(ssp.csr_array, "getnnz")
+
+
+def test_eliminate_zeros_leaves_shared_copies_alone():
+    a = msp.csr_array(([0.0, 1.0], ([0, 1], [0, 1])), shape=(2, 2))
+    b = a.tocsc()
+    c = msp.csr_array(a)
+    b.eliminate_zeros()
+    assert (a.nnz, b.nnz, c.nnz) == (2, 1, 2)
