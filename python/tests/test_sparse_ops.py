@@ -311,3 +311,20 @@ def test_eliminate_zeros_leaves_shared_copies_alone():
     c = msp.csr_array(a)
     b.eliminate_zeros()
     assert (a.nnz, b.nnz, c.nnz) == (2, 1, 2)
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (7, 5), (1, 4), (4, 1), (5, 5)])
+@pytest.mark.parametrize("density", [0.3, 1.0])
+def test_argmax_argmin_maximum_minimum(shape, density):
+    a, b = mat(shape, density=density, seed=29), mat(shape, density=0.5, seed=30)
+    A, B = both(a), both(b)
+    check(lambda sp, xp: A(sp).argmax())
+    check(lambda sp, xp: A(sp).argmin())
+    check(lambda sp, xp: abs(A(sp)).argmin())
+    check(lambda sp, xp: (-abs(A(sp))).argmax())
+    check(lambda sp, xp: sp.csr_array(shape).argmax())
+    check(lambda sp, xp: A(sp).maximum(B(sp)), fmt=False)
+    check(lambda sp, xp: A(sp).minimum(B(sp)), fmt=False)
+    check(lambda sp, xp: A(sp).maximum(-1.0), fmt=False)
+    check(lambda sp, xp: A(sp).minimum(0.5), fmt=False)
+    raises_like(lambda sp, xp: A(sp).maximum(sp.csr_array((shape[0] + 1, shape[1]))), ValueError)

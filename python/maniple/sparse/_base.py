@@ -653,6 +653,83 @@ class _spbase:
     def nanmin(self, axis=None, out=None, *, explicit=False):
         return self._extreme("nanmin", axis)
 
+    def _argextreme(self, which, axis):
+        """The flat (C-order) index of the first largest (smallest) element,
+        implicit zeros included, as SciPy's argmax/argmin with axis None."""
+        if self._axis(axis) is not None:
+            raise NotImplementedError(f"maniple.sparse: {which}(axis=...) is not implemented")
+        m, n = self.shape
+        if m * n == 0:
+            raise ValueError(f"Cannot apply {which} along a zero-sized dimension.")
+        r0, rp, c, v = local_rows(self._A)
+        better = _np.greater if which == "argmax" else _np.less
+        best = None  # (value, flat index) of my stored entries
+        if len(v):
+            k = int(_np.argmax(v) if which == "argmax" else _np.argmin(v))  # first in C order
+            rows = r0 + _np.repeat(_np.arange(len(rp) - 1), _np.diff(rp))
+            best = (v[k], int(rows[k]) * n + int(c[k]))
+        gap = None  # my first implicit zero's flat index
+        full = _np.flatnonzero(_np.diff(rp) < n)
+        if len(full):
+            i = int(full[0])
+            cols = c[rp[i]:rp[i + 1]]
+            j = int(_np.flatnonzero(cols != _np.arange(len(cols)))[0]) if _np.any(cols != _np.arange(len(cols))) \
+                else len(cols)
+            gap = (r0 + i) * n + j
+        parts = _dist.allgather_obj((best, gap))
+        cands = [b for b, _ in parts if b is not None]
+        gaps = [g for _, g in parts if g is not None]
+        if gaps:
+            cands.append((self.dtype.type(0), min(gaps)))
+        value, index = cands[0]
+        for v2, i2 in cands[1:]:
+            if better(v2, value) or (v2 == value and i2 < index):
+                value, index = v2, i2
+        return _np.intp(index)
+
+    def argmax(self, axis=None, out=None, *, explicit=False):
+        return self._argextreme("argmax", axis)
+
+    def argmin(self, axis=None, out=None, *, explicit=False):
+        return self._argextreme("argmin", axis)
+
+    def _elementwise_extreme(self, other, fn):
+        B = self._check_other_sparse(other)
+        if B is None:
+            if _scalar_like(other) and fn(0, other) == 0:  # zeros stay zeros
+                return self._map(lambda v: fn(v, other))._pruned()
+            raise NotImplementedError("maniple.sparse: maximum/minimum with a dense operand or with a scalar that "
+                                      "would fill the zeros is not implemented")
+        if B.shape != self.shape:
+            raise ValueError(f"inconsistent shapes {self.shape} and {B.shape}")
+        dt = _result_float(self.dtype, B.dtype)
+        n = max(self.shape[1], 1)
+        r0, rpa, ca, va = local_rows(self._A)
+        _, rpb, cb, vb = local_rows(B._A)
+        ka = _np.repeat(_np.arange(len(rpa) - 1), _np.diff(rpa)) * n + ca
+        kb = _np.repeat(_np.arange(len(rpb) - 1), _np.diff(rpb)) * n + cb
+        keys = _np.union1d(ka, kb)
+        x = _np.zeros(len(keys), dt)
+        y = _np.zeros(len(keys), dt)
+        x[_np.searchsorted(keys, ka)] = va
+        y[_np.searchsorted(keys, kb)] = vb
+        w = fn(x, y)
+        keep = w != 0
+        rows = keys[keep] // n
+        rowptr = _np.zeros(len(rpa), _np.int64)
+        _np.cumsum(_np.bincount(rows, minlength=len(rpa) - 1), out=rowptr[1:])
+        return self._like(from_local_rows(self.shape, dt, rowptr, keys[keep] % n, w[keep]), "csr")
+
+    def maximum(self, other):
+        """Element-wise maximum with a sparse matrix of the same shape (or a
+        scalar <= 0)."""
+        return self._elementwise_extreme(other, _np.maximum)
+
+    def minimum(self, other):
+        """Element-wise minimum with a sparse matrix of the same shape (or a
+        scalar >= 0)."""
+        return self._elementwise_extreme(other, _np.minimum)
+
     def diagonal(self, k=0):
         """The k-th diagonal as a maniple.numpy 1-d array."""
         import maniple.numpy as mnp
