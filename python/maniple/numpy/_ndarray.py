@@ -372,6 +372,8 @@ class ndarray:
     def __eq__(self, o): return _binary("equal", self, o)
     def __ne__(self, o): return _binary("not_equal", self, o)
     def __matmul__(self, o):
+        if getattr(type(o), "_mn_sparse", False):  # maniple.sparse's reflected product
+            return NotImplemented
         from . import _products
         return _products.matmul(self, o)
 
@@ -810,8 +812,11 @@ _BIN = {}  # (name, dtype, shape, dtype or scalar type, shape) -> (dtype, shape)
 
 def _binary(name, x, y):
     """x (op) y, deferred: the common cases (arrays and Python floats and
-    ints) without the general path's lists and loops."""
+    ints) without the general path's lists and loops. A maniple.sparse
+    operand gets NotImplemented, so that its reflected operator runs."""
     if type(x) is not ndarray:
+        if getattr(type(x), "_mn_sparse", False):
+            return NotImplemented
         return _make("bin", name, x, y)
     ty = type(y)
     if ty is ndarray:
@@ -820,6 +825,8 @@ def _binary(name, x, y):
         key = (name, x._dtype, x._shape, float, None)
     elif ty is int and -2147483648 <= y < 2147483648:
         key = (name, x._dtype, x._shape, int, None)
+    elif getattr(ty, "_mn_sparse", False):
+        return NotImplemented
     else:
         return _make("bin", name, x, y)
     info = _BIN.get(key)

@@ -1,0 +1,330 @@
+"""maniple.sparse's operators and methods against scipy.sparse, on every
+rank under mpiexec -n 1, 2, 3: products with maniple and NumPy vectors and
+blocks and with sparse matrices, sums and differences, scalar and
+element-wise products, transposes, conversions, reductions, diagonals,
+element-wise maps, gathered attributes, *_matrix semantics, errors."""
+import numpy
+import pytest
+import scipy.sparse as ssp
+
+import maniple.numpy as mnp
+import maniple.sparse as msp
+from spxp import check, compare, mat, raises_like
+
+SHAPES = [(2, 2), (7, 5), (4, 9), (6, 6), (1, 3), (3, 1)]
+DT = ["float64", "float32"]
+
+
+def tol(*dts):
+    return dict(rtol=1e-6, atol=1e-5) if "float32" in dts else {}
+
+
+def both(s, kind="array"):
+    """A body's operand: the same matrix in the module it is given."""
+    return lambda sp: getattr(sp, f"csr_{kind}")(s)
+
+
+@pytest.mark.parametrize("shape", SHAPES + [(0, 3), (3, 0)])
+@pytest.mark.parametrize("dtype", DT)
+@pytest.mark.parametrize("kind", ["array", "matrix"])
+def test_matvec_matmat(shape, dtype, kind):
+    s = mat(shape, dtype=dtype, seed=5)
+    m, n = shape
+    x = numpy.arange(n, dtype=float) - 2
+    X = numpy.arange(2 * n, dtype=float).reshape(n, 2) - 3
+    w = numpy.arange(m, dtype=float) + 1
+    W = numpy.arange(3 * m, dtype=float).reshape(3, m) - 1
+    A = both(s, kind)
+    check(lambda sp, xp: A(sp) @ x)
+    check(lambda sp, xp: A(sp) @ xp.asarray(x))
+    check(lambda sp, xp: A(sp) @ X)
+    check(lambda sp, xp: A(sp).dot(xp.asarray(X)))
+    check(lambda sp, xp: A(sp) @ x.astype(numpy.float32))
+    check(lambda sp, xp: A(sp) @ numpy.arange(n))  # an integer vector
+    check(lambda sp, xp: w @ A(sp))
+    check(lambda sp, xp: xp.asarray(w) @ A(sp))
+    check(lambda sp, xp: W @ A(sp))
+    check(lambda sp, xp: A(sp) @ X[:, :1])
+
+
+@pytest.mark.parametrize("kind", ["array", "matrix"])
+def test_star_is_elementwise_for_arrays_and_matmul_for_matrices(kind):
+    s, t = mat((5, 4), seed=6), mat((5, 4), seed=7)
+    u = mat((4, 3), seed=8)
+    x = numpy.arange(4.0)
+    check(lambda sp, xp: 2 * getattr(sp, f"csr_{kind}")(s))
+    check(lambda sp, xp: getattr(sp, f"csr_{kind}")(s) * 0.5)
+    if kind == "array":
+        check(lambda sp, xp: sp.csr_array(s) * sp.csr_array(t))
+    else:
+        check(lambda sp, xp: sp.csr_matrix(s) * sp.csr_matrix(u))
+        check(lambda sp, xp: sp.csr_matrix(s) * x)
+        check(lambda sp, xp: numpy.arange(5.0) * sp.csr_matrix(s))
+        sq = mat((4, 4), seed=9)
+        for p in (1, 2, 3, 5):
+            check(lambda sp, xp: sp.csr_matrix(sq) ** p)
+        # SciPy 1.17 gives a dia_array for a matrix's zeroth power; maniple the identity matrix
+        check(lambda sp, xp: (sp.csr_matrix(sq) ** 0).toarray())
+        raises_like(lambda sp, xp: sp.csr_matrix(s) ** 2, TypeError)
+
+
+@pytest.mark.parametrize("sa,sb", [((5, 4), (4, 6)), ((2, 2), (2, 2)), ((1, 3), (3, 1)), ((6, 3), (3, 0)),
+                                   ((4, 7), (7, 4))])
+@pytest.mark.parametrize("da,db", [("float64", "float64"), ("float32", "float32"), ("float32", "float64")])
+def test_sparse_matmul(sa, sb, da, db):
+    a, b = mat(sa, dtype=da, seed=10), mat(sb, dtype=db, seed=11)
+    check(lambda sp, xp: sp.csr_array(a) @ sp.csr_array(b))
+    check(lambda sp, xp: sp.csr_matrix(a) @ sp.csc_matrix(b))
+    check(lambda sp, xp: sp.csr_array(a) @ ssp.csr_array(b))  # a SciPy operand is converted
+
+
+@pytest.mark.parametrize("shape", SHAPES + [(0, 0)])
+@pytest.mark.parametrize("da,db", [("float64", "float64"), ("float32", "float32"), ("float32", "float64")])
+def test_add_sub_neg(shape, da, db):
+    a, b = mat(shape, dtype=da, seed=12), mat(shape, dtype=db, seed=13)
+    A, B = both(a), both(b)
+    check(lambda sp, xp: A(sp) + B(sp))
+    check(lambda sp, xp: A(sp) - B(sp))
+    check(lambda sp, xp: -A(sp))
+    check(lambda sp, xp: A(sp) + 0)
+    check(lambda sp, xp: A(sp) - A(sp))
+    d = numpy.arange(shape[0] * shape[1], dtype=float).reshape(shape)
+    check(lambda sp, xp: A(sp) + d)
+    check(lambda sp, xp: A(sp) - xp.asarray(d))
+    check(lambda sp, xp: d - A(sp))
+    check(lambda sp, xp: xp.asarray(d) + A(sp))
+
+
+def test_add_errors():
+    a, b = mat((3, 4), seed=14), mat((4, 3), seed=15)
+    raises_like(lambda sp, xp: sp.csr_array(a) + sp.csr_array(b), ValueError)
+    raises_like(lambda sp, xp: sp.csr_array(a) - sp.csr_array(b), ValueError)
+    raises_like(lambda sp, xp: sp.csr_array(a) + 1.0, NotImplementedError)
+    raises_like(lambda sp, xp: sp.csr_array(a) + numpy.ones((4, 3)), ValueError)
+
+
+def test_product_errors():
+    a = mat((3, 4), seed=16)
+    A = both(a)
+    raises_like(lambda sp, xp: A(sp) @ numpy.ones(3), ValueError)
+    raises_like(lambda sp, xp: A(sp) @ xp.ones(3), ValueError)
+    raises_like(lambda sp, xp: A(sp) @ numpy.ones((3, 2)), ValueError)
+    raises_like(lambda sp, xp: numpy.ones(4) @ A(sp), ValueError)
+    raises_like(lambda sp, xp: A(sp) @ sp.csr_array(a), ValueError)
+    raises_like(lambda sp, xp: A(sp) @ 2.0, ValueError)
+    raises_like(lambda sp, xp: A(sp) / 0, ZeroDivisionError)
+    raises_like(lambda sp, xp: A(sp).multiply(numpy.ones((4, 4))), ValueError)
+    raises_like(lambda sp, xp: A(sp).multiply(sp.csr_array(numpy.ones((4, 3)))), ValueError)
+    raises_like(lambda sp, xp: A(sp).sum(axis=2), ValueError)
+    raises_like(lambda sp, xp: len(A(sp)), TypeError)
+    raises_like(lambda sp, xp: bool(A(sp)), ValueError)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("dtype", DT)
+def test_multiply(shape, dtype):
+    a, b = mat(shape, dtype=dtype, seed=17), mat(shape, dtype=dtype, density=0.7, seed=18)
+    A = both(a)
+    m, n = shape
+    d = numpy.arange(m * n, dtype=float).reshape(shape) - 3
+    check(lambda sp, xp: A(sp).multiply(sp.csr_array(b)))
+    check(lambda sp, xp: A(sp).multiply(2.5))
+    check(lambda sp, xp: A(sp).multiply(d))
+    check(lambda sp, xp: A(sp).multiply(xp.asarray(d)))
+    # broadcast over rows and columns (SciPy's format of the result varies with the shapes)
+    check(lambda sp, xp: A(sp).multiply(numpy.arange(n, dtype=float)), fmt=False)
+    check(lambda sp, xp: A(sp).multiply(xp.asarray(numpy.arange(m, dtype=float).reshape(m, 1))), fmt=False)
+    check(lambda sp, xp: A(sp) * d)
+    check(lambda sp, xp: sp.csr_matrix(a).multiply(d))
+
+
+@pytest.mark.parametrize("dtype", DT)
+def test_scalar_ops(dtype):
+    a = mat((6, 5), dtype=dtype, seed=19)
+    A = both(a)
+    for s in (2, 0.1, -3.0, numpy.float32(1.5), numpy.float64(0.3)):
+        check(lambda sp, xp: A(sp) * s)
+        check(lambda sp, xp: s * A(sp))
+        check(lambda sp, xp: A(sp) / s)
+    B = msp.csr_array(a)
+    B *= 3
+    compare(B, a * 3)
+    B /= 3
+    compare(B, a * 3 / 3)
+
+
+@pytest.mark.parametrize("shape", SHAPES + [(0, 2)])
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_transpose_and_conversions(shape, fmt):
+    a = mat(shape, seed=20)
+    A = lambda sp: getattr(sp, f"{fmt}_array")(a)  # noqa: E731
+    check(lambda sp, xp: A(sp).T)
+    check(lambda sp, xp: A(sp).transpose())
+    check(lambda sp, xp: A(sp).T.T)
+    check(lambda sp, xp: A(sp).tocsr())
+    check(lambda sp, xp: A(sp).tocsc())
+    check(lambda sp, xp: A(sp).tocoo())
+    check(lambda sp, xp: A(sp).asformat("csr"))
+    check(lambda sp, xp: A(sp).toarray())
+    check(lambda sp, xp: A(sp).todense())
+    check(lambda sp, xp: A(sp).copy())
+    check(lambda sp, xp: A(sp).astype(numpy.float32))
+    check(lambda sp, xp: A(sp).astype(numpy.float32).astype("float64"))
+    check(lambda sp, xp: sp.csr_matrix(a).T)
+
+
+@pytest.mark.parametrize("shape", SHAPES + [(0, 3)])
+@pytest.mark.parametrize("dtype", DT)
+@pytest.mark.parametrize("kind", ["array", "matrix"])
+def test_reductions(shape, dtype, kind):
+    a = mat(shape, dtype=dtype, seed=21)
+    A = both(a, kind)
+    check(lambda sp, xp: A(sp).sum())
+    check(lambda sp, xp: A(sp).sum(axis=0))
+    check(lambda sp, xp: A(sp).sum(axis=1))
+    check(lambda sp, xp: A(sp).sum(axis=-1))
+    check(lambda sp, xp: A(sp).sum(axis=0, dtype=numpy.float64))
+    if shape[0] and shape[1]:
+        check(lambda sp, xp: A(sp).mean(), **tol(dtype, "float32"))
+        check(lambda sp, xp: A(sp).mean(axis=0), **tol(dtype, "float32"))
+        check(lambda sp, xp: A(sp).mean(axis=1), **tol(dtype, "float32"))
+        check(lambda sp, xp: A(sp).max())
+        check(lambda sp, xp: A(sp).min())
+    check(lambda sp, xp: A(sp).count_nonzero())
+    check(lambda sp, xp: A(sp).nnz)
+    check(lambda sp, xp: A(sp).shape)
+    check(lambda sp, xp: A(sp).ndim)
+    check(lambda sp, xp: A(sp).size)
+    for k in (0, 1, -1, 2, -4, 10):
+        check(lambda sp, xp: A(sp).diagonal(k))
+        check(lambda sp, xp: A(sp).trace(k))
+
+
+def test_matrix_axis_sums_are_2d():
+    a = mat((4, 3), seed=22)
+    s0, s1 = msp.csr_matrix(a).sum(axis=0), msp.csr_matrix(a).sum(axis=1)
+    assert s0.shape == (1, 3) and s1.shape == (4, 1)
+    assert msp.csr_array(a).sum(axis=0).shape == (3,)
+
+
+@pytest.mark.parametrize("dtype", DT)
+def test_elementwise_maps(dtype):
+    a = mat((6, 5), dtype=dtype, seed=23)
+    A = both(a)
+    check(lambda sp, xp: abs(A(sp)))
+    check(lambda sp, xp: A(sp).power(2))
+    check(lambda sp, xp: A(sp).power(3, dtype=numpy.float64))
+    check(lambda sp, xp: A(sp) ** 2)
+    for name in ("sign", "floor", "ceil", "trunc", "rint", "sin", "tanh", "expm1", "deg2rad", "arctan"):
+        check(lambda sp, xp: getattr(A(sp), name)(), **tol(dtype))
+    p = abs(a)
+    check(lambda sp, xp: sp.csr_array(p).sqrt(), **tol(dtype))
+    check(lambda sp, xp: sp.csr_array(p).log1p(), **tol(dtype))
+    check(lambda sp, xp: A(sp).conj())
+    check(lambda sp, xp: A(sp).real)
+    check(lambda sp, xp: A(sp).imag)
+    raises_like(lambda sp, xp: A(sp).power(0), NotImplementedError)
+
+
+def test_zero_handling_and_canonical_no_ops():
+    d = numpy.array([[0.0, 1.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 3.0]])
+    r, c, v = [0, 0, 1, 2, 2], [0, 1, 0, 2, 1], [0.0, 1.0, 2.0, 3.0, 0.0]
+    for sp in (ssp, msp):
+        a = sp.csr_array((v, (r, c)), shape=(3, 3))
+        assert a.nnz == 5 and a.count_nonzero() == 3
+        a.sum_duplicates()
+        a.sort_indices()
+        assert a.has_sorted_indices and a.has_canonical_format
+        a.eliminate_zeros()
+        assert a.nnz == 3
+        numpy.testing.assert_array_equal(numpy.asarray(a.toarray()), d)
+        assert a.sorted_indices().nnz == 3
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (7, 5), (3, 0), (1, 6)])
+def test_gathered_attributes(shape):
+    a = mat(shape, seed=24)
+    for fmt in ("csr", "csc"):
+        s, g = getattr(ssp, f"{fmt}_array")(a), getattr(msp, f"{fmt}_array")(a)
+        for attr in ("data", "indices", "indptr"):
+            numpy.testing.assert_array_equal(getattr(g, attr), getattr(s, attr))
+            assert getattr(g, attr).dtype == getattr(s, attr).dtype, attr
+    s, g = ssp.coo_array(a), msp.coo_array(a)
+    for attr in ("row", "col", "data"):
+        numpy.testing.assert_array_equal(getattr(g, attr), getattr(s, attr))
+    numpy.testing.assert_array_equal(g.coords, s.coords)
+    s, g = ssp.csr_array(a), msp.csr_array(a)
+    for x, y in zip(g.nonzero(), s.nonzero()):
+        numpy.testing.assert_array_equal(x, y)
+    if shape == (7, 5):
+        s, g = ssp.dia_array(a.toarray()), msp.dia_array(a.toarray())
+        numpy.testing.assert_array_equal(g.offsets, s.offsets)
+        numpy.testing.assert_array_equal(g.data, s.data)
+
+
+def test_str_and_repr():
+    a = mat((5, 4), seed=25)
+    for kind in ("array", "matrix"):
+        for fmt in ("csr", "csc", "coo"):
+            s = getattr(ssp, f"{fmt}_{kind}")(a)
+            g = getattr(msp, f"{fmt}_{kind}")(a)
+            assert repr(g) == repr(s)
+        assert str(msp.csr_array(a)) == str(ssp.csr_array(a))
+    big = mat((30, 30), density=0.5, seed=26)
+    assert str(msp.csr_array(big)).splitlines()[:5] == str(ssp.csr_array(big)).splitlines()[:5]
+
+
+def test_numpy_operands_defer_to_sparse():
+    a = mat((3, 4), seed=27)
+    x = numpy.arange(3.0)
+    got = x @ msp.csr_array(a)
+    assert isinstance(got, mnp.ndarray)
+    numpy.testing.assert_array_equal(numpy.asarray(got), x @ a)
+    got = mnp.asarray(x) @ msp.csr_array(a)
+    numpy.testing.assert_array_equal(numpy.asarray(got), x @ a)
+
+
+def test_integer_data_reductions_and_products_are_float64():
+    d = numpy.array([[1, 0, 2], [0, 0, 3], [4, 5, 0]])
+    for name in ("csr_array", "csr_matrix"):
+        A = lambda sp: getattr(sp, name)(d)  # noqa: E731
+        check(lambda sp, xp: A(sp).sum())
+        check(lambda sp, xp: A(sp).sum(axis=0))
+        check(lambda sp, xp: A(sp).mean())
+        check(lambda sp, xp: A(sp) @ numpy.arange(3))
+        check(lambda sp, xp: A(sp).dot(2))
+        check(lambda sp, xp: A(sp).diagonal())
+        assert getattr(msp, name)(d).sum().dtype == numpy.float64
+
+
+def test_matrix_only_methods():
+    a = mat((4, 3), seed=28)
+    m, s = msp.csr_matrix(a), ssp.csr_matrix(a)
+    assert m.getnnz() == s.getnnz() and m.get_shape() == s.get_shape() and m.getformat() == s.getformat()
+    compare(m.getH(), s.getH())
+    assert not hasattr(msp.csr_array, "getnnz") and not hasattr(ssp.csr_array, "getnnz")
+
+
+def test_eliminate_zeros_leaves_shared_copies_alone():
+    a = msp.csr_array(([0.0, 1.0], ([0, 1], [0, 1])), shape=(2, 2))
+    b = a.tocsc()
+    c = msp.csr_array(a)
+    b.eliminate_zeros()
+    assert (a.nnz, b.nnz, c.nnz) == (2, 1, 2)
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (7, 5), (1, 4), (4, 1), (5, 5)])
+@pytest.mark.parametrize("density", [0.3, 1.0])
+def test_argmax_argmin_maximum_minimum(shape, density):
+    a, b = mat(shape, density=density, seed=29), mat(shape, density=0.5, seed=30)
+    A, B = both(a), both(b)
+    check(lambda sp, xp: A(sp).argmax())
+    check(lambda sp, xp: A(sp).argmin())
+    check(lambda sp, xp: abs(A(sp)).argmin())
+    check(lambda sp, xp: (-abs(A(sp))).argmax())
+    check(lambda sp, xp: sp.csr_array(shape).argmax())
+    check(lambda sp, xp: A(sp).maximum(B(sp)), fmt=False)
+    check(lambda sp, xp: A(sp).minimum(B(sp)), fmt=False)
+    check(lambda sp, xp: A(sp).maximum(-1.0), fmt=False)
+    check(lambda sp, xp: A(sp).minimum(0.5), fmt=False)
+    raises_like(lambda sp, xp: A(sp).maximum(sp.csr_array((shape[0] + 1, shape[1]))), ValueError)
