@@ -328,3 +328,31 @@ def test_argmax_argmin_maximum_minimum(shape, density):
     check(lambda sp, xp: A(sp).maximum(-1.0), fmt=False)
     check(lambda sp, xp: A(sp).minimum(0.5), fmt=False)
     raises_like(lambda sp, xp: A(sp).maximum(sp.csr_array((shape[0] + 1, shape[1]))), ValueError)
+
+
+@pytest.mark.parametrize("kind", ["equal", "metis"])
+@pytest.mark.parametrize("fmt", ["csr_array", "csr_matrix", "coo_array", "csc_array"])
+def test_products_of_partitioned_matrices_are_in_the_users_numbering(kind, fmt):
+    """partition= renumbers the matrix behind the scenes; A @ x and A.dot(x)
+    give SciPy's answers in the user's numbering."""
+    import numpy
+    import scipy.sparse as ss
+    import maniple.numpy as mnp
+    import maniple.sparse as msp
+    g = 12
+    n = g * g
+    rng = numpy.random.default_rng(5)
+    perm = rng.permutation(n)
+    L = ss.diags([-1.0, -1.0, 4.0, -1.0, -1.0], [-g, -1, 0, 1, g], shape=(n, n), format="csr")
+    S = L[perm][:, perm].tocsr()  # a shuffled numbering
+    x = rng.standard_normal(n)
+    A = getattr(msp, fmt)(S, partition=kind)
+    numpy.testing.assert_allclose(numpy.asarray(A @ mnp.asarray(x)), S @ x, rtol=1e-13, atol=1e-13)
+    numpy.testing.assert_allclose(numpy.asarray(A.dot(x)), S @ x, rtol=1e-13, atol=1e-13)
+    q = A.partition_quality
+    assert set(q) == {"edge_cut", "ghost_min", "ghost_max", "ghost_total", "imbalance"}
+    import maniple
+    if maniple.size() == 1:
+        assert q["ghost_total"] == 0 and q["edge_cut"] == 0
+    with pytest.raises(ValueError, match="partition"):
+        getattr(msp, fmt)(S, partition="spectral")

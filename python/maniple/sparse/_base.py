@@ -327,18 +327,37 @@ class _spbase:
     __array_ufunc__ = None  # NumPy operators defer to ours; NumPy functions refuse sparse operands
     _format = "csr"
     _is_array = True
-    __slots__ = ("_A", "maxprint")
+    __slots__ = ("_A", "maxprint", "_part", "_Ap")
 
-    def __init__(self, arg1, shape=None, dtype=None, copy=False, *, maxprint=None):
+    def __init__(self, arg1, shape=None, dtype=None, copy=False, *, maxprint=None, partition=None):
+        """partition="equal" or "metis" (maniple's own keyword; square
+        matrices): products with vectors run on a copy renumbered by that
+        partition of the matrix's graph, the vectors moved to the new
+        numbering and back, so results come in the user's numbering."""
         self._A = build(arg1, shape, dtype, copy, self._format, not self._is_array)
         self.maxprint = 50 if maxprint is None else maxprint
+        self._part = self._Ap = None
+        if partition is not None:
+            if partition not in ("equal", "metis"):
+                raise ValueError(f"partition must be 'equal' or 'metis', not {partition!r}")
+            if self._A.shape[0] != self._A.shape[1]:
+                raise ValueError(f"partition needs a square matrix, not shape {tuple(self._A.shape)}")
+            self._part = self._A.partition(partition)
+            self._Ap = self._A.permute(self._part)
 
     @classmethod
     def _new(cls, A):
         o = cls.__new__(cls)
         o._A = A
         o.maxprint = 50
+        o._part = o._Ap = None
         return o
+
+    @property
+    def partition_quality(self):
+        """Edge cut, ghost columns per rank (min, max, total) and load
+        imbalance of the partition the matrix was built with (None: none)."""
+        return None if self._part is None else self._part.quality()
 
     def _like(self, A, fmt=None):
         """A result of self's family (array or matrix), in format fmt."""
@@ -789,7 +808,13 @@ class _spbase:
             raise ValueError(f"matmul: dimension mismatch with signature (n,k={n}),{sig}->(n,{'1?' if x.ndim == 1 else 'm'})")
         dt = _result_float(self.dtype, x.dtype)
         A = self._A if self._A.dtype == dt else self._A.copy(dt)
-        if x.ndim == 1:
+        if x.ndim == 1 and self._Ap is not None:  # renumbered: there and back
+            Ap = self._Ap if self._Ap.dtype == dt else self._Ap.copy(dt)
+            xn, yn, y = _core.create((n,), dt), _core.create((m,), dt), _core.create((m,), dt)
+            self._part.to_new(x._materialize(), xn)
+            Ap.spmv(xn, yn)
+            self._part.to_old(yn, y)
+        elif x.ndim == 1:
             y = _core.create((m,), dt)
             A.spmv(x._materialize(), y)
         else:
