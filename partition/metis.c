@@ -182,6 +182,20 @@ int mn_metis_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_
       part[k] = P == 1 ? 0 : (int)(g->start + k);
       key[k] = P == 1 ? g->start + k : 0;
     }
+#ifdef MANIPLE_HAVE_METIS
+    if (P == 1 && g->n > 1) { /* one part: still breadth first, for locality */
+      int64_t n = g->n, m = g->rowptr[n];
+      idx_t *xadj = malloc(sizeof(idx_t) * (size_t)(n + 1)), *adj = malloc(sizeof(idx_t) * (size_t)(m + 1));
+      idx_t *pt = calloc((size_t)n, sizeof(idx_t)), *kk = malloc(sizeof(idx_t) * (size_t)n);
+      int err = xadj && adj && pt && kk ? 0 : MN_ERR(MN_ERR_MEM, "cannot order %lld vertices", (long long)n);
+      for (int64_t i = 0; !err && i <= n; i++) xadj[i] = (idx_t)g->rowptr[i];
+      for (int64_t e = 0; !err && e < m; e++) adj[e] = (idx_t)g->adj[e];
+      if (!err) err = order_parts(1, n, xadj, adj, pt, kk);
+      for (int64_t i = 0; !err && i < n; i++) key[i] = kk[i];
+      free(xadj); free(adj); free(pt); free(kk);
+      if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+    }
+#endif
     return MN_SUCCESS;
   }
 #ifdef MANIPLE_HAVE_METIS
