@@ -16,4 +16,8 @@ mn_array *arr(PyObject *o);
 PyObject *wrap(mn_array *a);
 /* The sparse types and functions (_sparse.c), added to the module. */
 int mnpy_sparse_init(PyObject *m);
+/* The matrix of a _core.Csr, or NULL when o is not one. */
+mn_csr *mnpy_csr_of(PyObject *o);
+/* The solver type and functions (_solver.c). */
+int mnpy_solver_init(PyObject *m);
 #endif

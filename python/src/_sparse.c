@@ -24,6 +24,7 @@ static void Csr_dealloc(CsrObject *self) {
 }
 
 static int is_csr(PyObject *o) { return PyObject_TypeCheck(o, &CsrType); }
+mn_csr *mnpy_csr_of(PyObject *o) { return is_csr(o) ? ((CsrObject *)o)->A : NULL; }
 
 /* ---- Partition: a renumbering of a matrix's rows (mn_partition.h) ---- */
 typedef struct {
