@@ -7,31 +7,37 @@
 #include "stencil_impl.h"
 
 /* Layers k = 1..r on one side of axis d: ghost at -k mirrors k-1 (low),
- * ghost at n-1+k mirrors n-k (high); other axes e over [-r_e, n_e + r_e). */
+ * ghost at n-1+k mirrors n-k (high); other axes e over [-r_e, n_e + r_e).
+ * Rows along the last axis, walked with an odometer (no divisions). */
 #define MN_ST_FILL(T)                                                                                      \
   static void fill_##T(T *o, int nd, const int64_t *n, const int64_t *st, const int *reach, int d,        \
                        int side, mn_bc_kind kind, double value) {                                          \
-    int64_t ext[MN_MAXDIM], total = 1;                                                                     \
+    int64_t ext[MN_MAXDIM], idx[MN_MAXDIM] = {0}, rows = 1;                                                \
     for (int e = 0; e < nd; e++) {                                                                         \
       ext[e] = e == d ? reach[d] : n[e] + 2 * (int64_t)reach[e];                                           \
-      total *= ext[e];                                                                                     \
+      if (e < nd - 1) rows *= ext[e];                                                                      \
     }                                                                                                      \
-    for (int64_t q = 0; q < total; q++) {                                                                  \
-      int64_t r = q, at = 0, mirror = 0;                                                                   \
-      for (int e = nd - 1; e >= 0; e--) {                                                                  \
-        int64_t i = r % ext[e];                                                                            \
-        r /= ext[e];                                                                                       \
-        if (e == d) {                                                                                      \
-          int64_t k = i + 1;                                                                               \
-          at += (side ? n[d] - 1 + k : -k) * st[e];                                                        \
-          mirror += (side ? n[d] - k : k - 1) * st[e];                                                     \
-        } else {                                                                                           \
-          at += (i - reach[e]) * st[e];                                                                    \
-          mirror += (i - reach[e]) * st[e];                                                                \
-        }                                                                                                  \
+    /* position along axis e of odometer value i: ghost and mirror */                                     \
+    int64_t last = nd - 1, len = ext[last];                                                                \
+    for (int64_t q = 0; q < rows; q++) {                                                                   \
+      int64_t at = 0, mirror = 0;                                                                          \
+      for (int e = 0; e < last; e++) {                                                                     \
+        int64_t g = idx[e] - reach[e], m = g;                                                              \
+        if (e == d) { g = side ? n[d] + idx[e] : -1 - idx[e]; m = side ? n[d] - 1 - idx[e] : idx[e]; }    \
+        at += g * st[e];                                                                                   \
+        mirror += m * st[e];                                                                               \
       }                                                                                                    \
-      double m = (double)o[mirror];                                                                        \
-      o[at] = (T)(kind == MN_BC_DIRICHLET ? value : kind == MN_BC_DIRICHLET_FACE ? 2 * value - m : m);     \
+      for (int64_t i = 0; i < len; i++) {                                                                  \
+        int64_t g = i - reach[last], m = g;                                                                \
+        if (last == d) { g = side ? n[d] + i : -1 - i; m = side ? n[d] - 1 - i : i; }                      \
+        double mv = (double)o[mirror + m * st[last]];                                                      \
+        o[at + g * st[last]] =                                                                             \
+            (T)(kind == MN_BC_DIRICHLET ? value : kind == MN_BC_DIRICHLET_FACE ? 2 * value - mv : mv);     \
+      }                                                                                                    \
+      for (int e = last - 1; e >= 0; e--) {                                                                \
+        if (++idx[e] < ext[e]) break;                                                                      \
+        idx[e] = 0;                                                                                        \
+      }                                                                                                    \
     }                                                                                                      \
   }
 MN_ST_FILL(float)

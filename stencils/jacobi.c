@@ -1,7 +1,9 @@
 /* Weighted Jacobi sweeps u <- u + omega D^-1 (f - A u), ping-ponging
  * between u and a work grid of u's layout (each sweep overlaps its halo
  * exchange with the interior, as apply does), so no sweep copies; an odd
- * count copies the last result back once. */
+ * count copies the last result back once. The work grid stays with the
+ * stencil for the next call (a time loop calling one sweep at a time
+ * would otherwise fault in a fresh grid each call). */
 #include "stencil_impl.h"
 #include <math.h>
 #include <string.h>
@@ -10,7 +12,7 @@ int mn_stencil_jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omeg
   MN_CHECK(s, MN_ERR_ARG, "NULL stencil");
   mn_ctx *ctx = s->ctx;
   mn_plan *plan = NULL;
-  mn_array *w = NULL, *ftmp = NULL;
+  mn_array *ftmp = NULL;
   mn_st_job job[2];
   memset(job, 0, sizeof job);
   int err = mn_st_check_grid(s, u);
@@ -29,7 +31,12 @@ int mn_stencil_jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omeg
   err = mn_agree(ctx, err);
   if (err || sweeps == 0) goto done;
   MN_CALLG(err, mn_st_prepare_coef(s, u), done);
-  MN_CALLG(err, mn_array_create_on(u->buf->lay, u->dtype, u->buf->halo, &w), done);
+  mn_array *w = s->work;
+  if (!w || w->dtype != u->dtype || w->buf->halo != u->buf->halo || !mn_st_direct(w, u)) {
+    mn_array_destroy(&s->work);
+    MN_CALLG(err, mn_array_create_on(u->buf->lay, u->dtype, u->buf->halo, &s->work), done);
+    w = s->work;
+  }
   const mn_array *fd = f;
   if (!mn_st_direct(f, u)) {
     MN_CALLG(err, mn_array_create_on(u->buf->lay, u->dtype, 0, &ftmp), done);
@@ -55,16 +62,11 @@ int mn_stencil_jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omeg
     mn_st_fill_bc(s, src);
     for (int q = 0; q < nb; q++) mn_st_run_box(j, slo[q], scnt[q]);
   }
-  if (sweeps % 2 && owned) { /* the result is in w: same layout, a local copy */
-    mn_local lw;
-    mn_array_local(w, &lw);
-    mn_strided_copy(s->nd, l.count, mn_dtype_size(u->dtype), lw.data, lw.stride, l.data, l.stride);
-  }
+  if (sweeps % 2 && owned) mn_st_copy_owned(w, u); /* the result is in w */
 done:
   mn_st_job_free(&job[0]);
   mn_st_job_free(&job[1]);
   mn_plan_destroy(&plan);
-  mn_array_destroy(&w);
   mn_array_destroy(&ftmp);
   return err;
 }

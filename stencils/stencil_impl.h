@@ -28,6 +28,7 @@ struct mn_stencil_s {
   int nctr;            /* zero-offset points (the diagonal) */
   int *ctr;
   mn_st_bc bc[MN_MAXDIM][2];
+  mn_array *work;      /* Jacobi's work grid, kept between calls */
 };
 
 /* One stencil evaluation over boxes of a rank's owned block: dst = A src,
@@ -37,6 +38,7 @@ typedef struct {
   mn_dtype t;
   int nd;
   int kind;                      /* MN_ST_GENERAL / CROSS5 / CROSS7 */
+  int sym;                       /* cross with equal weights on both sides of every axis */
   const char *u;                 /* source grid (with halo) */
   int64_t ust[MN_MAXDIM];
   char *y;                       /* destination */
@@ -73,6 +75,9 @@ void mn_st_run_box(const mn_st_job *j, const int64_t *lo, const int64_t *cnt);
 int mn_st_interior(int nd, const int64_t *n, const int *reach, int64_t *lo, int64_t *cnt);
 int mn_st_strips(int nd, const int64_t *n, const int *reach, int64_t (*lo)[MN_MAXDIM],
                  int64_t (*cnt)[MN_MAXDIM]);
+
+/* dst's owned block = src's (same layout and dtype), threaded over rows. */
+void mn_st_copy_owned(const mn_array *src, mn_array *dst);
 
 /* Write the physical-boundary ghosts of u (up to the reach) from the
  * boundary conditions, axis by axis (see docs/design.md). */

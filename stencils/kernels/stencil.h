@@ -1,7 +1,7 @@
 /* Point updates of the stencils, written once for the CPU (C) and CUDA
  * (MN_HD = __host__ __device__). u points at the grid point in a buffer
  * with halo; off[k] are the points' element offsets in that buffer. The
- * sums run in the grid's type, in point order, so every rank and backend
+ * sums run in the grid's type in a fixed order, so every rank and backend
  * adds the same terms in the same order. */
 #ifndef MANIPLE_STENCIL_KERNELS_H
 #define MANIPLE_STENCIL_KERNELS_H
@@ -32,10 +32,17 @@
   MN_HD static inline T mn_st_cross5_##S(const T *u, int64_t sx, const T *w) {                            \
     return w[0] * u[0] + w[1] * u[-sx] + w[2] * u[sx] + w[3] * u[-1] + w[4] * u[1];                        \
   }                                                                                                        \
+  /* the same with equal weights on the two sides of each axis (the Laplacian): fewer products */ \
+  MN_HD static inline T mn_st_sym5_##S(const T *u, int64_t sx, const T *w) {                              \
+    return w[0] * u[0] + w[1] * (u[-sx] + u[sx]) + w[3] * (u[-1] + u[1]);                                  \
+  }                                                                                                        \
   /* 3-d 7-point cross, w = {centre, -x, +x, -y, +y, -z, +z} */                                            \
   MN_HD static inline T mn_st_cross7_##S(const T *u, int64_t sx, int64_t sy, const T *w) {                \
     return w[0] * u[0] + w[1] * u[-sx] + w[2] * u[sx] + w[3] * u[-sy] + w[4] * u[sy] + w[5] * u[-1] +      \
            w[6] * u[1];                                                                                    \
+  }                                                                                                        \
+  MN_HD static inline T mn_st_sym7_##S(const T *u, int64_t sx, int64_t sy, const T *w) {                  \
+    return w[0] * u[0] + w[1] * (u[-sx] + u[sx]) + w[3] * (u[-sy] + u[sy]) + w[5] * (u[-1] + u[1]);        \
   }                                                                                                        \
   /* weighted Jacobi: u + (omega / D) (f - A u), wd = omega / D */                                        \
   MN_HD static inline T mn_st_relax_##S(T u0, T au, T f, T wd) { return u0 + wd * (f - au); }
