@@ -436,6 +436,27 @@ done:
   free(want); free(scale); free(cg);
 }
 
+/* Grids above the threading threshold (32768 points), so the row shares
+ * of several threads run (np = 1 runs with 2 OpenMP threads). */
+static void check_large(mn_ctx *ctx) {
+  int64_t s2[2] = {203, 181}, s3[3] = {41, 35, 29};
+  double h[3] = {0.5, 0.25, 0.2};
+  static const int ch[2][3] = {{3, 5, 8}, {7, 9, 3}};
+  mn_stencil *s = NULL;
+  T_OK(mn_stencil_create_laplacian(ctx, 2, 5, h, &s));
+  if (s) check_combos(ctx, s, "large 2-d 5-point", s2, 1, MN_FLOAT64, 2, ch);
+  mn_stencil_destroy(&s);
+  s = random_stencil(ctx, 2, 9, 77);
+  if (s) check_combos(ctx, s, "large 2-d random", s2, 2, MN_FLOAT32, 2, ch);
+  mn_stencil_destroy(&s);
+  T_OK(mn_stencil_create_laplacian(ctx, 3, 7, h, &s));
+  if (s) check_combos(ctx, s, "large 3-d 7-point", s3, 1, MN_FLOAT64, 2, ch);
+  mn_stencil_destroy(&s);
+  T_OK(mn_stencil_create_laplacian(ctx, 3, 27, h, &s));
+  if (s) check_combos(ctx, s, "large 3-d 27-point", s3, 1, MN_FLOAT32, 1, ch);
+  mn_stencil_destroy(&s);
+}
+
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   make_choices();
@@ -453,5 +474,6 @@ int main(int argc, char **argv) {
   check_fields(ctx, MN_FLOAT64, 0);
   check_fields(ctx, MN_FLOAT32, 0);
   check_fields(ctx, MN_FLOAT64, 1);
+  check_large(ctx);
   return mt_finish(&ctx);
 }

@@ -109,6 +109,12 @@ static void check_all_sweeps(mn_ctx *ctx) {
     mn_stencil_destroy(&s);
     free(c);
   }
+  /* above the threading threshold (the row shares and the copy back) */
+  int64_t big[2] = {211, 173};
+  mn_stencil *s = NULL;
+  T_OK(mn_stencil_create_laplacian(ctx, 2, 5, h, &s));
+  if (s) check_sweeps(ctx, s, "large 2-d 5-point", big, 1, MN_FLOAT64, NULL, 0);
+  mn_stencil_destroy(&s);
 }
 
 /* -Laplace u = f with one mode per axis: kind per axis 0 vertex-centred
