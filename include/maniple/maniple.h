@@ -10,4 +10,5 @@
 #include "mn_partition.h"
 #include "mn_sparse.h"
 #include "mn_solver.h"
+#include "mn_stencil.h"
 #endif

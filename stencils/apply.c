@@ -1,0 +1,200 @@
+/* y = A u: start every field's halo exchange, compute the interior points
+ * while the messages travel, complete the exchanges, fill the boundary
+ * ghosts, then compute the boundary strips. */
+#include "stencil_impl.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void shape_str(int nd, const int64_t *sh, char *buf, size_t n) {
+  size_t k = 0;
+  buf[0] = 0;
+  for (int d = 0; d < nd && k < n; d++)
+    k += (size_t)snprintf(buf + k, n - k, d ? " x %lld" : "%lld", (long long)sh[d]);
+}
+
+static int same_layout(const mn_layout *a, const mn_layout *b) {
+  if (a == b) return 1;
+  if (a->kind != b->kind || a->ndim != b->ndim) return 0;
+  for (int d = 0; d < a->ndim; d++)
+    if (a->shape[d] != b->shape[d] || a->dims[d] != b->dims[d]) return 0;
+  return 1;
+}
+
+int mn_st_check_grid(const mn_stencil *s, const mn_array *u) {
+  MN_CHECK(u, MN_ERR_ARG, "NULL grid array");
+  MN_CHECK(u->ctx == s->ctx, MN_ERR_ARG, "grid array belongs to another context");
+  MN_CHECK(!u->is_view, MN_ERR_ARG,
+           "the grid must be a base array with a halo (mn_array_create(ctx, dtype, nd, shape, halo, &u)), not a view");
+  MN_CHECK(mn_is_float(u->dtype), MN_ERR_DTYPE, "stencils work on float32 or float64 grids, not %s",
+           mn_dtype_name(u->dtype));
+  MN_CHECK(u->map.ndim == s->nd, MN_ERR_SHAPE, "a %d-d stencil cannot act on a %d-d grid", s->nd, u->map.ndim);
+  const mn_buf *b = u->buf;
+  MN_CHECK(b->lay->kind == MN_LAYOUT_BLOCK, MN_ERR_ARG, "the grid needs a block layout");
+  for (int d = 0; d < s->nd; d++) {
+    int r = s->reach[d];
+    MN_CHECK(u->map.shape[d] >= r, MN_ERR_SHAPE,
+             "grid smaller than the stencil: axis %d has extent %lld, the stencil reaches %d", d,
+             (long long)u->map.shape[d], r);
+    MN_CHECK(b->halo >= r, MN_ERR_SHAPE,
+             "grid halo width %d is narrower than the stencil's reach %d on axis %d (create the grid with halo >= %d)",
+             b->halo, r, d, s->maxreach);
+    int64_t own = b->hi[d] - b->lo[d];
+    MN_CHECK(own == 0 || own >= r, MN_ERR_SHAPE,
+             "grid smaller than the stencil: this rank's block has extent %lld on axis %d, the stencil reaches %d",
+             (long long)own, d, r);
+  }
+  for (int k = 0; k < s->npts; k++) {
+    if (!s->coef[k]) continue;
+    char a[160], c[160];
+    shape_str(s->nd, u->map.shape, a, sizeof a);
+    shape_str(s->nd, s->coef[k]->map.shape, c, sizeof c);
+    MN_CHECK(!memcmp(u->map.shape, s->coef[k]->map.shape, sizeof(int64_t) * (size_t)s->nd), MN_ERR_SHAPE,
+             "coefficient array of point %d has shape %s, the grid %s", k, c, a);
+  }
+  return MN_SUCCESS;
+}
+
+int mn_st_check_same_shape(const mn_array *u, const mn_array *y, const char *what) {
+  MN_CHECK(y, MN_ERR_ARG, "NULL %s", what);
+  MN_CHECK(y->ctx == u->ctx, MN_ERR_ARG, "%s belongs to another context", what);
+  int same = y->map.ndim == u->map.ndim &&
+             !memcmp(y->map.shape, u->map.shape, sizeof(int64_t) * (size_t)u->map.ndim);
+  if (!same) {
+    char a[160], b[160];
+    shape_str(u->map.ndim, u->map.shape, a, sizeof a);
+    shape_str(y->map.ndim, y->map.shape, b, sizeof b);
+    return MN_ERR(MN_ERR_SHAPE, "%s has shape %s (%d-d), the grid %s (%d-d)", what, b, y->map.ndim, a, u->map.ndim);
+  }
+  return MN_SUCCESS;
+}
+
+int mn_st_direct(const mn_array *a, const mn_array *u) {
+  return !a->is_view && a->dtype == u->dtype && a->buf != u->buf && same_layout(a->buf->lay, u->buf->lay);
+}
+
+int mn_st_plan(const mn_stencil *s, mn_array *u, int slot, mn_plan **p) {
+  const mn_buf *b = u->buf;
+  struct {
+    char kind;
+    int slot;
+    mn_dtype t;
+    int halo, nd;
+    int64_t shape[MN_MAXDIM];
+    int dims[MN_MAXDIM];
+    int periodic[MN_MAXDIM];
+  } key;
+  memset(&key, 0, sizeof key);
+  key.kind = 'S';
+  key.slot = slot;
+  key.t = b->dtype;
+  key.halo = b->halo;
+  key.nd = b->ndim;
+  memcpy(key.shape, b->lay->shape, sizeof key.shape);
+  memcpy(key.dims, b->lay->dims, sizeof key.dims);
+  for (int d = 0; d < s->nd; d++) key.periodic[d] = s->bc[d][0].kind == MN_BC_PERIODIC;
+  *p = mn_cache_get(s->ctx, &key, sizeof key);
+  if (*p) return MN_SUCCESS;
+  MN_CALL(mn_plan_create_halo(u, key.periodic, p));
+  mn_cache_put(s->ctx, &key, sizeof key, *p);
+  return MN_SUCCESS;
+}
+
+int mn_st_prepare_coef(mn_stencil *s, const mn_array *u) {
+  for (int k = 0; k < s->npts; k++) {
+    mn_array *c = s->coef[k], **v = &s->conv[k];
+    if (!c) continue;
+    if (*v && (*v)->dtype == u->dtype && same_layout((*v)->buf->lay, u->buf->lay)) continue;
+    mn_array_destroy(v);
+    if (c->dtype == u->dtype && same_layout(c->buf->lay, u->buf->lay)) {
+      /* the copy itself serves: a second handle on its storage */
+      MN_CALL(mn_array_index(c, 0, NULL, v));
+      continue;
+    }
+    MN_CALL(mn_array_create_on(u->buf->lay, u->dtype, 0, v));
+    int err = mn_array_copy(c, *v);
+    if (err) {
+      mn_array_destroy(v);
+      return mn_trace(err, __FILE__, __LINE__, __func__);
+    }
+  }
+  return MN_SUCCESS;
+}
+
+static int check_fields(const mn_stencil *s, int nf, mn_array *const *u, mn_array *const *y) {
+  for (int i = 0; i < nf; i++) {
+    MN_CALL(mn_st_check_grid(s, u[i]));
+    MN_CALL(mn_st_check_same_shape(u[i], y[i], "output y"));
+    if (i == 0) continue;
+    MN_CHECK(u[i]->dtype == u[0]->dtype, MN_ERR_DTYPE, "field %d is %s, field 0 %s: fields of one call share a dtype",
+             i, mn_dtype_name(u[i]->dtype), mn_dtype_name(u[0]->dtype));
+    MN_CALL(mn_st_check_same_shape(u[0], u[i], "a field"));
+    MN_CHECK(same_layout(u[i]->buf->lay, u[0]->buf->lay), MN_ERR_ARG,
+             "field %d is split over another process grid than field 0", i);
+    for (int k = 0; k < i; k++)
+      MN_CHECK(u[i]->buf != u[k]->buf, MN_ERR_ARG, "fields %d and %d are the same grid", k, i);
+  }
+  return MN_SUCCESS;
+}
+
+int mn_stencil_apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const *y) {
+  MN_CHECK(s, MN_ERR_ARG, "NULL stencil");
+  MN_CHECK(nf >= 1 && u && y, MN_ERR_ARG, "need nf >= 1 fields (got %d) and their arrays", nf);
+  mn_ctx *ctx = s->ctx;
+  mn_plan **plan = calloc((size_t)nf, sizeof *plan);
+  mn_array **tmp = calloc((size_t)nf, sizeof *tmp);
+  mn_st_job *job = calloc((size_t)nf, sizeof *job);
+  int err = plan && tmp && job ? MN_SUCCESS : MN_ERR(MN_ERR_MEM, "cannot allocate %d field records", nf);
+  if (!err) err = check_fields(s, nf, u, y);
+  for (int i = 0; i < nf && !err; i++) err = mn_st_plan(s, u[i], i, &plan[i]);
+  for (int i = 0; i < nf && !err; i++) err = mn_st_job_alloc(s, &job[i]);
+  /* every rank the same answer before any message */
+  err = mn_agree(ctx, err);
+  if (err) goto done;
+  MN_CALLG(err, mn_st_prepare_coef(s, u[0]), done);
+  for (int i = 0; i < nf; i++) {
+    int direct = mn_st_direct(y[i], u[i]);
+    for (int k = 0; k < nf && direct; k++) direct = y[i]->buf != u[k]->buf;
+    if (!direct) MN_CALLG(err, mn_array_create_on(u[i]->buf->lay, u[i]->dtype, 0, &tmp[i]), done);
+  }
+  for (int i = 0; i < nf; i++) mn_st_job_init(s, u[i], tmp[i] ? tmp[i] : y[i], NULL, 0, &job[i]);
+
+  int64_t n[MN_MAXDIM], lo[MN_MAXDIM], cnt[MN_MAXDIM], slo[2 * MN_MAXDIM][MN_MAXDIM], scnt[2 * MN_MAXDIM][MN_MAXDIM];
+  mn_local l;
+  mn_array_local(u[0], &l);
+  memcpy(n, l.count, sizeof n);
+  int owned = l.data != NULL;
+  int begun = 0;
+  for (; begun < nf && !err; begun++) err = mn_plan_begin_mem(plan[begun], u[begun]->buf->data, u[begun]->buf->data);
+  if (err) begun--; /* the failed one is not active */
+  if (!err && owned && mn_st_interior(s->nd, n, s->reach, lo, cnt))
+    for (int i = 0; i < nf; i++) mn_st_run_box(&job[i], lo, cnt);
+  for (int i = 0; i < begun; i++) {
+    int e = mn_plan_end(plan[i]);
+    if (!err) err = e;
+  }
+  if (err) {
+    mn_trace(err, __FILE__, __LINE__, __func__);
+    goto done;
+  }
+  int nb = owned ? mn_st_strips(s->nd, n, s->reach, slo, scnt) : 0;
+  for (int i = 0; i < nf; i++) {
+    mn_st_fill_bc(s, u[i]);
+    for (int q = 0; q < nb; q++) mn_st_run_box(&job[i], slo[q], scnt[q]);
+  }
+  for (int i = 0; i < nf; i++)
+    if (tmp[i]) MN_CALLG(err, mn_array_copy(tmp[i], y[i]), done);
+done:
+  for (int i = 0; job && i < nf; i++) mn_st_job_free(&job[i]);
+  for (int i = 0; plan && i < nf; i++) mn_plan_destroy(&plan[i]);
+  for (int i = 0; tmp && i < nf; i++) mn_array_destroy(&tmp[i]);
+  free(plan);
+  free(tmp);
+  free(job);
+  return err;
+}
+
+int mn_stencil_apply(mn_stencil *s, mn_array *u, mn_array *y) {
+  MN_CALL(mn_stencil_apply_many(s, 1, &u, &y));
+  return MN_SUCCESS;
+}

@@ -1,0 +1,98 @@
+/* Private structures of the stencils/ layer. */
+#ifndef MANIPLE_STENCIL_IMPL_H
+#define MANIPLE_STENCIL_IMPL_H
+
+#include "mn_impl.h"
+#include <maniple/mn_stencil.h>
+
+/* The fast paths a stencil may take (all weights constant). */
+enum { MN_ST_GENERAL = 0, MN_ST_CROSS5 = 5, MN_ST_CROSS7 = 7 };
+
+typedef struct {
+  mn_bc_kind kind;
+  double value;
+} mn_st_bc;
+
+struct mn_stencil_s {
+  mn_ctx *ctx;
+  int nd, npts;
+  int *off;            /* npts * nd offsets */
+  double *w;           /* npts constant weights */
+  mn_array **coef;     /* npts: the user's coefficient arrays, copied (NULL: constant) */
+  int ncoef;           /* how many coef[] are set */
+  mn_array **conv;     /* coef[] converted to the last grid's dtype and layout */
+  int reach[MN_MAXDIM];
+  int maxreach;
+  int cross;           /* MN_ST_CROSS5 / 7 when it applies, else MN_ST_GENERAL */
+  int cross_pt[7];     /* point of each cross entry: centre, -x, +x, -y, +y, (-z, +z) */
+  int nctr;            /* zero-offset points (the diagonal) */
+  int *ctr;
+  mn_st_bc bc[MN_MAXDIM][2];
+  mn_array *work;      /* Jacobi's work grid, kept between calls */
+};
+
+/* One stencil evaluation over boxes of a rank's owned block: dst = A src,
+ * or (f != NULL) dst = src + omega D^-1 (f - A src). Pointers are at the
+ * owned origin; the last axis is contiguous in every array. */
+typedef struct {
+  mn_dtype t;
+  int nd;
+  int kind;                      /* MN_ST_GENERAL / CROSS5 / CROSS7 */
+  int sym;                       /* cross with equal weights on both sides of every axis */
+  const char *u;                 /* source grid (with halo) */
+  int64_t ust[MN_MAXDIM];
+  char *y;                       /* destination */
+  int64_t yst[MN_MAXDIM];
+  int relax;                     /* Jacobi: f is the right-hand side */
+  const char *f;
+  int64_t fst[MN_MAXDIM];
+  int var;                       /* any variable coefficient */
+  const char **c;                /* npts coefficient origins (NULL: constant) */
+  int64_t cst[MN_MAXDIM];
+  int npts;
+  int64_t *off;                  /* npts offsets in u's buffer */
+  void *w;                       /* npts weights, of type t (cross: in cross order) */
+  const int *ctr;
+  int nctr;
+  double omega;
+  double wd;                     /* omega / D for a constant D */
+} mn_st_job;
+
+/* A job's buffers (before the errors are agreed: filling it cannot fail),
+ * then the job for grid u (base array, halo >= reach) writing into dst (a
+ * base array of u's layout and dtype); f (Jacobi) may be NULL. The
+ * coefficient copies must be prepared for u. Free with mn_st_job_free. */
+int mn_st_job_alloc(const mn_stencil *s, mn_st_job *j);
+void mn_st_job_init(const mn_stencil *s, const mn_array *u, mn_array *dst, const mn_array *f, double omega,
+                    mn_st_job *j);
+void mn_st_job_free(mn_st_job *j);
+/* Run the job on the box of local indices [lo, lo + cnt) (relative to the
+ * owned origin); threads over rows when the box is large. */
+void mn_st_run_box(const mn_st_job *j, const int64_t *lo, const int64_t *cnt);
+/* The points whose neighbours are all owned, and the boundary strips
+ * around them (up to 2 nd boxes, disjoint; together with the interior
+ * they cover the block). Return the number of boxes. */
+int mn_st_interior(int nd, const int64_t *n, const int *reach, int64_t *lo, int64_t *cnt);
+int mn_st_strips(int nd, const int64_t *n, const int *reach, int64_t (*lo)[MN_MAXDIM],
+                 int64_t (*cnt)[MN_MAXDIM]);
+
+/* dst's owned block = src's (same layout and dtype), threaded over rows. */
+void mn_st_copy_owned(const mn_array *src, mn_array *dst);
+
+/* Write the physical-boundary ghosts of u (up to the reach) from the
+ * boundary conditions, axis by axis (see docs/design.md). */
+void mn_st_fill_bc(const mn_stencil *s, mn_array *u);
+
+/* Check u (and y, f when given) as grids for s, locally: MN_ERR_SHAPE for a
+ * grid smaller than the stencil or mismatched shapes. Not agreed. */
+int mn_st_check_grid(const mn_stencil *s, const mn_array *u);
+int mn_st_check_same_shape(const mn_array *u, const mn_array *y, const char *what);
+/* Is a a base array of u's layout and dtype, not sharing u's storage? */
+int mn_st_direct(const mn_array *a, const mn_array *u);
+/* The halo plan of u under s's periodic axes, cached on the context per
+ * slot (plans run at the same time need different slots). */
+int mn_st_plan(const mn_stencil *s, mn_array *u, int slot, mn_plan **p);
+/* Bring the coefficient copies to u's dtype and layout (collective). */
+int mn_st_prepare_coef(mn_stencil *s, const mn_array *u);
+
+#endif
