@@ -198,6 +198,11 @@ int main(int argc, char **argv) {
           mn_stop_reason_name(j.reason), j.err);
   /* symmetric indefinite: MINRES, also with a positive preconditioner */
   expect(ctx, "shifted Poisson", &sh, MN_KSP_MINRES, MN_PC_NONE, 1e-7);
+  /* fewer rows than ranks: some ranks own nothing */
+  mt_prob tiny = {MT_POISSON2, 3, 1, 1, 0.3};
+  for (int m = MN_KSP_CG; m <= MN_KSP_MINRES; m++)
+    for (int pc = MN_PC_NONE; pc <= MN_PC_BJACOBI_SGS; pc++)
+      if (m != MN_KSP_JACOBI || pc != MN_PC_BJACOBI_ILU0) expect(ctx, "3 x 3", &tiny, m, pc, 1e-7);
   /* rank-independent counts */
   check_counts(ctx, 20, 20, 0.3);
   check_counts(ctx, 33, 17, 0.1);
