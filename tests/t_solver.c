@@ -168,6 +168,45 @@ static void check_layouts(mn_ctx *ctx) {
   mn_csr_destroy(&A);
 }
 
+/* a float32 matrix: the generic product, preconditioners from its values
+ * (the answer is that of a matrix rounded to float32: 1e-5) */
+static void check_float32(mn_ctx *ctx) {
+  mt_prob p = {MT_POISSON2, 10, 9, 1, 0.3};
+  int64_t n = mt_n(&p);
+  mn_csr *A = mt_csr(ctx, &p), *A32 = NULL;
+  T_OK(mn_csr_copy(A, MN_FLOAT32, &A32));
+  double bs[90], ref[90] = {0};
+  for (int64_t i = 0; i < n; i++) bs[i] = mt_rhs(i);
+  mt_dense_solve(&p, bs, ref);
+  const char *opts[] = {"-solver cg -pc jacobi", "-solver gmres -pc bjacobi_ilu0", "-solver cg1 -pc bjacobi_sgs"};
+  for (int k = 0; k < 3; k++) {
+    mn_op *op = NULL;
+    mn_solver *s = NULL;
+    mn_array *b = NULL, *x = NULL;
+    T_OK(mn_op_create_csr(A32, &op));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &b));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x));
+    mt_set(b, mt_rhs);
+    T_OK(mn_solver_create(ctx, &s));
+    T_OK(mn_solver_set_operator(s, op));
+    T_OK(mn_solver_set_options(s, opts[k]));
+    T_OK(mn_solver_set_options(s, "-rtol 1e-10"));
+    T_OK(mn_solver_solve(s, b, x));
+    mn_stop_reason why;
+    T_OK(mn_solver_get_result(s, NULL, NULL, &why));
+    double *xs = mt_all(x);
+    T_CHECK(why == MN_CONVERGED_RTOL && mt_err(xs, ref, n) < 1e-5, "float32 matrix, %s: %s, error %g", opts[k],
+            mn_stop_reason_name(why), mt_err(xs, ref, n));
+    free(xs);
+    mn_solver_destroy(&s);
+    mn_array_destroy(&b);
+    mn_array_destroy(&x);
+    mn_op_destroy(&op);
+  }
+  mn_csr_destroy(&A32);
+  mn_csr_destroy(&A);
+}
+
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   mt_prob p2 = {MT_POISSON2, 12, 10, 1, 0}, p3 = {MT_POISSON3, 6, 5, 4, 0};
@@ -208,5 +247,6 @@ int main(int argc, char **argv) {
   check_counts(ctx, 33, 17, 0.1);
   check_counts(ctx, 50, 40, 0.0);
   check_layouts(ctx);
+  check_float32(ctx);
   return mt_finish(&ctx);
 }
