@@ -5,7 +5,8 @@
  * same iteration written as PETSc sequences it (product, p.q, two axpys,
  * z = D^-1 r, r.z, p = z + beta p: one pass each) in plain C runs beside
  * it, as the unfused reference. One JSON line per configuration.
- * Usage: bench_cg [m=2000] [iterations=200] [repeats=3] */
+ * Usage: bench_cg [m=2000] [iterations=200] [repeats=3] [rtol]: with rtol,
+ * one solve to that tolerance instead, printing its iteration count. */
 #include <maniple/maniple.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,20 @@ int main(int argc, char **argv) {
   CK(mn_solver_create(ctx, &s));
   CK(mn_solver_set_operator(s, op));
   char opts[100];
+  if (argc > 4) { /* to a tolerance: the count */
+    snprintf(opts, sizeof opts, "-solver cg -pc jacobi -maxit 100000 -rtol %s", argv[4]);
+    CK(mn_solver_set_options(s, opts));
+    CK(mn_solver_solve(s, b, x));
+    int64_t k;
+    double rn;
+    mn_stop_reason why;
+    CK(mn_solver_get_result(s, &k, &rn, &why));
+    if (mn_ctx_rank(ctx) == 0)
+      printf("{\"bench\": \"cg_jacobi_count\", \"grid\": %lld, \"ranks\": %d, \"rtol\": %s, \"iterations\": %lld, "
+             "\"reason\": \"%s\", \"rnorm\": %.6e}\n", (long long)m, mn_ctx_size(ctx), argv[4], (long long)k,
+             mn_stop_reason_name(why), rn);
+    reps = 0;
+  }
   snprintf(opts, sizeof opts, "-solver cg -pc jacobi -maxit %d -skip_test", its);
   CK(mn_solver_set_options(s, opts));
   double best = 1e30, best_ref = 1e30;
@@ -116,7 +131,7 @@ int main(int argc, char **argv) {
       if (tr < best_ref) best_ref = tr;
     }
   }
-  if (mn_ctx_rank(ctx) == 0) {
+  if (mn_ctx_rank(ctx) == 0 && reps > 0) {
     printf("{\"bench\": \"cg_jacobi_poisson2d\", \"grid\": %lld, \"ranks\": %d, \"iterations\": %d, \"solve_s\": %.4f, "
            "\"per_iteration_ms\": %.3f",
            (long long)m, mn_ctx_size(ctx), its, best, 1e3 * best / its);
