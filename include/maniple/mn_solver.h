@@ -16,14 +16,20 @@ extern "C" {
 
 /* ---- operators ---- */
 typedef struct mn_op_s mn_op;
-/* y = A x for a user's operator; returns a maniple error code (0: fine). */
+/* y = A x for a user's operator; returns a maniple error code (0: fine).
+ * Collective: every rank makes the same maniple calls (a rank that fails
+ * still takes part, and raises its error with MN_CHECK / MN_ERR; the code
+ * is agreed after the call). The solvers pass 1-d float64 vectors in the
+ * default layout. Preconditioner shells have the same form (y = M^-1 x). */
 typedef int (*mn_op_apply_fn)(void *user, const mn_array *x, mn_array *y);
 /* Over a square CSR matrix (not copied: A must outlive the operator); its
  * diagonal is known. */
 int mn_op_create_csr(const mn_csr *A, mn_op **op);
-/* Matrix-free: n x n, values of dtype, apply called with the user's data. */
+/* Matrix-free: n x n, values of dtype (float32 or float64; the solvers
+ * work in float64), apply called with the user's data. */
 int mn_op_create_shell(mn_ctx *ctx, int64_t n, mn_dtype dtype, mn_op_apply_fn apply, void *user, mn_op **op);
-/* Give a shell operator its diagonal (copied), for Jacobi preconditioning. */
+/* Give a shell operator its diagonal (copied), for Jacobi preconditioning
+ * and the Jacobi iteration (MN_ERR_ARG for a CSR operator). */
 int mn_op_set_diagonal(mn_op *op, const mn_array *d);
 int mn_op_apply(const mn_op *op, const mn_array *x, mn_array *y);
 /* MN_ERR_NOTIMPL when the operator has no known diagonal. */
@@ -35,16 +41,16 @@ int mn_op_destroy(mn_op **op);
 typedef enum {
   MN_KSP_CG = 0,     /* preconditioned conjugate gradients (two reductions per iteration) */
   MN_KSP_CG1,        /* CG with one fused reduction per iteration (Chronopoulos-Gear) */
-  MN_KSP_JACOBI,     /* stationary weighted Jacobi: x += omega D^-1 (b - A x) */
+  MN_KSP_JACOBI,     /* stationary: x += omega M^-1 (b - A x), M = D unless another pc is set */
   MN_KSP_BICGSTAB,
-  MN_KSP_GMRES,      /* restarted GMRES(m), left preconditioned */
-  MN_KSP_MINRES
+  MN_KSP_GMRES,      /* restarted GMRES(m), left preconditioned: tests ||M^-1 r|| <= rtol ||M^-1 b|| */
+  MN_KSP_MINRES      /* symmetric A, SPD M: tests sqrt(r.M^-1 r) <= rtol sqrt(b.M^-1 b) */
 } mn_ksp_type;
 
 typedef enum {
   MN_PC_NONE = 0,
-  MN_PC_JACOBI,          /* the operator's diagonal */
-  MN_PC_BJACOBI_ILU0,    /* ILU(0) of each rank's diagonal block (CSR operators) */
+  MN_PC_JACOBI,          /* the operator's diagonal (a zero entry: MN_ERR_ARG naming the row) */
+  MN_PC_BJACOBI_ILU0,    /* ILU(0) of each rank's diagonal block (CSR operators; zero pivot: MN_ERR_ARG) */
   MN_PC_BJACOBI_SGS,     /* one symmetric Gauss-Seidel sweep on each rank's block */
   MN_PC_SHELL            /* the user's z = M^-1 r (mn_solver_set_pc_shell) */
 } mn_pc_type;
@@ -52,7 +58,7 @@ typedef enum {
 typedef enum {
   MN_STOP_NONE = 0,          /* not solved yet */
   MN_CONVERGED_RTOL,         /* ||r|| <= rtol ||b|| */
-  MN_CONVERGED_ATOL,         /* ||r|| <= atol */
+  MN_CONVERGED_ATOL,         /* ||r|| <= atol; b = 0 (x = 0) */
   MN_CONVERGED_ITS,          /* the iterations asked for, with no convergence test */
   MN_DIVERGED_MAXIT,         /* maxit reached without converging */
   MN_DIVERGED_BREAKDOWN,     /* a zero divisor (BiCGStab's rho or omega, GMRES's, ...) */
@@ -61,18 +67,20 @@ typedef enum {
   MN_STOPPED_BY_MONITOR      /* the monitor returned nonzero */
 } mn_stop_reason;
 const char *mn_stop_reason_name(mn_stop_reason r);
-/* positive: converged; negative-like reasons (DIVERGED_*, STOPPED) are not */
+/* 1 for the CONVERGED_* reasons, 0 for the others */
 int mn_stop_reason_converged(mn_stop_reason r);
 
 typedef struct mn_solver_s mn_solver;
-/* Called after every iteration with the residual norm that the method
- * tracks (the preconditioned one for GMRES, as PETSc's default); a
- * nonzero return stops the solve (MN_STOPPED_BY_MONITOR). */
+/* Called with the initial residual (it = 0) and after every iteration with
+ * the residual norm that the method tests (the preconditioned one for
+ * GMRES, as PETSc's default; NaN under skip_test); a nonzero return on any
+ * rank stops the solve on every rank (MN_STOPPED_BY_MONITOR). */
 typedef int (*mn_monitor_fn)(void *user, int64_t it, double rnorm);
 
 int mn_solver_create(mn_ctx *ctx, mn_solver **s);
 int mn_solver_destroy(mn_solver **s);
-/* The operator is not copied: it must outlive the solves. */
+/* The operator is not copied: it must outlive the solves. Settings must be
+ * the same on every rank (checked at each solve: MN_ERR_ARG). */
 int mn_solver_set_operator(mn_solver *s, mn_op *A);
 int mn_solver_set_method(mn_solver *s, mn_ksp_type t);
 int mn_solver_set_pc(mn_solver *s, mn_pc_type t);
@@ -81,20 +89,27 @@ int mn_solver_set_pc_shell(mn_solver *s, mn_op_apply_fn apply, void *user);
  * 0, 10000). rtol = atol = 0 with skip_test: exactly maxit iterations. */
 int mn_solver_set_tolerances(mn_solver *s, double rtol, double atol, int64_t maxit);
 /* No convergence test and no residual norm (PETSc's -ksp_convergence_test
- * skip -ksp_norm_type none): exactly maxit iterations. */
+ * skip -ksp_norm_type none): exactly maxit iterations, MN_CONVERGED_ITS, no
+ * history, rnorm NaN; the method's own dot products still catch NaN. */
 int mn_solver_set_skip_test(mn_solver *s, int skip);
 int mn_solver_set_restart(mn_solver *s, int m);       /* GMRES (default 30) */
 int mn_solver_set_omega(mn_solver *s, double omega);  /* weighted Jacobi (default 1) */
 int mn_solver_set_monitor(mn_solver *s, mn_monitor_fn fn, void *user);
 /* PETSc-style options, e.g. "-solver cg -pc jacobi -rtol 1e-8 -atol 0
  * -maxit 200 -restart 30 -omega 0.8 -skip_test": names are cg, cg1,
- * jacobi, bicgstab, gmres, minres; none, jacobi, bjacobi_ilu0, bjacobi_sgs.
- * An unknown option or value is MN_ERR_ARG naming it. */
+ * jacobi, bicgstab, gmres, minres; none, jacobi, bjacobi_ilu0, bjacobi_sgs,
+ * shell (after mn_solver_set_pc_shell). An unknown option or value, or a
+ * malformed number, is MN_ERR_ARG naming it (every rank), and nothing is
+ * changed. */
 int mn_solver_set_options(mn_solver *s, const char *options);
-/* Solve A x = b; x holds the initial guess on entry. */
+/* Solve A x = b; x holds the initial guess on entry. b and x: any arrays of
+ * the operator's size (copied when not float64 1-d in the default layout).
+ * Not converging is no error: see the stop reason. The preconditioner is
+ * set up anew at every solve. */
 int mn_solver_solve(mn_solver *s, const mn_array *b, mn_array *x);
 int mn_solver_get_result(const mn_solver *s, int64_t *iterations, double *rnorm, mn_stop_reason *reason);
-/* Residual norms after each iteration (index 0: the initial residual). */
+/* Residual norms after each iteration (index 0: the initial residual),
+ * valid until the next solve or destroy; none under skip_test. */
 int mn_solver_get_history(const mn_solver *s, int64_t *n, const double **norms);
 
 #ifdef __cplusplus

@@ -1,0 +1,24 @@
+/* Several dot products in one pass over the vectors and one
+ * MPI_Allreduce of the partial sums: the reductions a Krylov iteration
+ * needs, fused so that it waits on the network once. */
+#include "solver_impl.h"
+
+int mn_sv_allsum(mn_ctx *ctx, int k, double *v) {
+  MN_CHECK(k >= 1 && k <= 16, MN_ERR_ARG, "%d sums at once (1 to 16)", k);
+  if (ctx->size == 1) return MN_SUCCESS;
+  double in[16];
+  for (int j = 0; j < k; j++) in[j] = v[j];
+  MN_MPI(MPI_Allreduce(in, v, k, MPI_DOUBLE, MPI_SUM, ctx->comm));
+  return MN_SUCCESS;
+}
+
+int mn_sv_dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const double *const *y, double *out) {
+  MN_CHECK(k >= 1 && k <= 8, MN_ERR_ARG, "%d dot products at once (1 to 8)", k);
+  double acc[8] = {0};
+#pragma omp parallel for schedule(static) reduction(+ : acc[:8]) if (n > 20000)
+  for (int64_t i = 0; i < n; i++)
+    for (int j = 0; j < k; j++) acc[j] += x[j][i] * y[j][i];
+  for (int j = 0; j < k; j++) out[j] = acc[j];
+  MN_CALL(mn_sv_allsum(ctx, k, out));
+  return MN_SUCCESS;
+}

@@ -1,0 +1,252 @@
+/* Krylov methods and preconditioners against a dense direct solve in the
+ * test: every method and preconditioner on 2-d and 3-d Poisson, GMRES and
+ * BiCGStab on convection-diffusion, the stationary Jacobi iteration on a
+ * diagonally dominant matrix, MINRES on an indefinite one, CG + Jacobi's
+ * iteration count against a serial PCG run here, CG1 against CG, and
+ * vectors outside the default layout. */
+#include "mt_solver.h"
+
+static const char *ksp_name[] = {"cg", "cg1", "jacobi", "bicgstab", "gmres", "minres"};
+static const char *pc_name[] = {"none", "jacobi", "bjacobi_ilu0", "bjacobi_sgs", "shell"};
+
+typedef struct {
+  int64_t its;
+  double rnorm, err;
+  mn_stop_reason reason;
+} outcome;
+
+/* solve p with (method, pc), compare with the dense solution */
+static outcome run(mn_ctx *ctx, const mt_prob *p, mn_ksp_type m, mn_pc_type pc, double rtol, const char *opts) {
+  outcome o = {-1, -1, 1, MN_STOP_NONE};
+  int64_t n = mt_n(p);
+  mn_csr *A = mt_csr(ctx, p);
+  mn_op *op = NULL;
+  mn_solver *s = NULL;
+  mn_array *b = NULL, *x = NULL;
+  T_OK(mn_op_create_csr(A, &op));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &b));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x));
+  mt_set(b, mt_rhs);
+  T_OK(mn_solver_create(ctx, &s));
+  T_OK(mn_solver_set_operator(s, op));
+  T_OK(mn_solver_set_method(s, m));
+  T_OK(mn_solver_set_pc(s, pc));
+  T_OK(mn_solver_set_tolerances(s, rtol, 0, 2000));
+  if (opts) T_OK(mn_solver_set_options(s, opts));
+  T_OK(mn_solver_solve(s, b, x));
+  T_OK(mn_solver_get_result(s, &o.its, &o.rnorm, &o.reason));
+  double *xs = mt_all(x), *bs = calloc((size_t)n + 1, sizeof(double)), *ref = malloc(sizeof(double) * (size_t)n);
+  for (int64_t i = 0; i < n; i++) bs[i] = mt_rhs(i);
+  mt_dense_solve(p, bs, ref);
+  o.err = mt_err(xs, ref, n);
+  /* the history: its + 1 norms, the last one reported */
+  int64_t nh;
+  const double *h;
+  T_OK(mn_solver_get_history(s, &nh, &h));
+  T_CHECK(nh == o.its + 1 && h[nh - 1] == o.rnorm, "%s/%s: history of %lld norms for %lld iterations",
+          ksp_name[m], pc_name[pc], (long long)nh, (long long)o.its);
+  free(xs);
+  free(bs);
+  free(ref);
+  mn_solver_destroy(&s);
+  mn_array_destroy(&b);
+  mn_array_destroy(&x);
+  mn_op_destroy(&op);
+  mn_csr_destroy(&A);
+  return o;
+}
+
+static void expect(mn_ctx *ctx, const char *what, const mt_prob *p, mn_ksp_type m, mn_pc_type pc, double tol) {
+  outcome o = run(ctx, p, m, pc, 1e-10, NULL);
+  T_CHECK(mn_stop_reason_converged(o.reason) && o.err <= tol,
+          "%s, %s + %s: %s after %lld iterations, error %.3g (tol %g)", what, ksp_name[m], pc_name[pc],
+          mn_stop_reason_name(o.reason), (long long)o.its, o.err, tol);
+  if (getenv("MT_VERBOSE") && mt_rank == 0)
+    printf("%s, %s + %s: %s, %lld iterations, error %.2g\n", what, ksp_name[m], pc_name[pc],
+           mn_stop_reason_name(o.reason), (long long)o.its, o.err);
+}
+
+/* serial PCG with Jacobi, as the solver defines it; its history in h */
+static int64_t serial_cg(const mt_prob *p, double rtol, double *h, int64_t maxh) {
+  int64_t n = mt_n(p), c[8], k = 0;
+  double v[8], *x = calloc((size_t)n, 8), *r = malloc((size_t)n * 8), *z = malloc((size_t)n * 8),
+         *pp = malloc((size_t)n * 8), *q = malloc((size_t)n * 8), *dg = malloc((size_t)n * 8);
+  double bb = 0, rz = 0, rr;
+  for (int64_t i = 0; i < n; i++) {
+    int m = mt_row(p, i, c, v);
+    for (int j = 0; j < m; j++)
+      if (c[j] == i) dg[i] = v[j];
+    r[i] = mt_rhs(i);
+    bb += r[i] * r[i];
+    z[i] = r[i] / dg[i];
+    pp[i] = z[i];
+    rz += r[i] * z[i];
+  }
+  rr = bb;
+  h[0] = sqrt(rr);
+  while (sqrt(rr) > rtol * sqrt(bb) && k < maxh - 1) {
+    mt_mult(p, pp, q);
+    double pq = 0;
+    for (int64_t i = 0; i < n; i++) pq += pp[i] * q[i];
+    double a = rz / pq, rz1 = 0;
+    rr = 0;
+    for (int64_t i = 0; i < n; i++) {
+      x[i] += a * pp[i];
+      r[i] -= a * q[i];
+      z[i] = r[i] / dg[i];
+      rz1 += r[i] * z[i];
+      rr += r[i] * r[i];
+    }
+    for (int64_t i = 0; i < n; i++) pp[i] = z[i] + rz1 / rz * pp[i];
+    rz = rz1;
+    h[++k] = sqrt(rr);
+  }
+  free(x); free(r); free(z); free(pp); free(q); free(dg);
+  return k;
+}
+
+static void check_counts(mn_ctx *ctx, int64_t nx, int64_t ny, double pert) {
+  mt_prob p = {MT_POISSON2, nx, ny, 1, pert};
+  double rtol = 1e-8, h[4000];
+  int64_t ks = serial_cg(&p, rtol, h, 4000);
+  double tol = rtol * h[0];
+  /* a count is rank-independent only away from the threshold */
+  T_CHECK(h[ks - 1] > 1.02 * tol && h[ks] < 0.98 * tol,
+          "%lldx%lld: the serial history crosses rtol too closely (%g, %g for %g)", (long long)nx, (long long)ny,
+          h[ks - 1], h[ks], tol);
+  outcome o = run(ctx, &p, MN_KSP_CG, MN_PC_JACOBI, rtol, NULL);
+  T_CHECK(o.reason == MN_CONVERGED_RTOL && o.its == ks, "%lldx%lld CG+Jacobi: %lld iterations (%s), serial %lld",
+          (long long)nx, (long long)ny, (long long)o.its, mn_stop_reason_name(o.reason), (long long)ks);
+  T_CHECK(fabs(o.rnorm - h[ks]) <= 1e-6 * h[ks], "final residual %.17g, serial %.17g", o.rnorm, h[ks]);
+  if (getenv("MT_VERBOSE") && mt_rank == 0)
+    printf("CG+Jacobi %lldx%lld at %d ranks: %lld iterations\n", (long long)nx, (long long)ny, mn_ctx_size(ctx),
+           (long long)o.its);
+  /* CG1: the same solution, a similar count */
+  outcome o1 = run(ctx, &p, MN_KSP_CG1, MN_PC_JACOBI, rtol, NULL);
+  T_CHECK(o1.reason == MN_CONVERGED_RTOL && llabs(o1.its - ks) <= 2 && o1.err <= 1e-6,
+          "CG1: %s after %lld iterations (CG %lld), error %.3g", mn_stop_reason_name(o1.reason), (long long)o1.its,
+          (long long)ks, o1.err);
+}
+
+/* b as a 2-d grid array and x as a strided view: copied in and out */
+static void check_layouts(mn_ctx *ctx) {
+  mt_prob p = {MT_POISSON2, 9, 7, 1, 0};
+  int64_t n = 63, shp[2] = {7, 9}, big = 2 * n;
+  mn_csr *A = mt_csr(ctx, &p);
+  mn_op *op = NULL;
+  mn_solver *s = NULL;
+  mn_array *b = NULL, *xb = NULL, *x = NULL, *b1 = NULL;
+  T_OK(mn_op_create_csr(A, &op));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &b1));
+  mt_set(b1, mt_rhs);
+  T_OK(mn_array_reshape(b1, 2, shp, &b));
+  T_OK(mn_array_create(ctx, MN_FLOAT32, 1, &big, 0, &xb));
+  mn_index every2[1] = {mn_slice(1, MN_NONE, 2)};
+  T_OK(mn_array_index(xb, 1, every2, &x));
+  T_OK(mn_solver_create(ctx, &s));
+  T_OK(mn_solver_set_operator(s, op));
+  T_OK(mn_solver_set_options(s, "-solver cg -pc jacobi -rtol 1e-10"));
+  T_OK(mn_solver_solve(s, b, x));
+  mn_stop_reason why;
+  T_OK(mn_solver_get_result(s, NULL, NULL, &why));
+  double *xs = mt_all(xb), bs[63] = {0}, ref[63] = {0};
+  for (int64_t i = 0; i < n; i++) bs[i] = mt_rhs(i);
+  mt_dense_solve(&p, bs, ref);
+  double e = 0;
+  for (int64_t i = 0; i < n; i++) {
+    e = fmax(e, fabs(xs[2 * i + 1] - ref[i]) / (1 + fabs(ref[i])));
+    T_CHECK(xs[2 * i] == 0, "the view's gaps were written: %g at %lld", xs[2 * i], (long long)(2 * i));
+  }
+  T_CHECK(why == MN_CONVERGED_RTOL && e < 1e-6, "views and 2-d b: %s, error %g", mn_stop_reason_name(why), e);
+  free(xs);
+  mn_solver_destroy(&s);
+  mn_array_destroy(&x);
+  mn_array_destroy(&xb);
+  mn_array_destroy(&b);
+  mn_array_destroy(&b1);
+  mn_op_destroy(&op);
+  mn_csr_destroy(&A);
+}
+
+/* a float32 matrix: the generic product, preconditioners from its values
+ * (the answer is that of a matrix rounded to float32: 1e-5) */
+static void check_float32(mn_ctx *ctx) {
+  mt_prob p = {MT_POISSON2, 10, 9, 1, 0.3};
+  int64_t n = mt_n(&p);
+  mn_csr *A = mt_csr(ctx, &p), *A32 = NULL;
+  T_OK(mn_csr_copy(A, MN_FLOAT32, &A32));
+  double bs[90], ref[90] = {0};
+  for (int64_t i = 0; i < n; i++) bs[i] = mt_rhs(i);
+  mt_dense_solve(&p, bs, ref);
+  const char *opts[] = {"-solver cg -pc jacobi", "-solver gmres -pc bjacobi_ilu0", "-solver cg1 -pc bjacobi_sgs"};
+  for (int k = 0; k < 3; k++) {
+    mn_op *op = NULL;
+    mn_solver *s = NULL;
+    mn_array *b = NULL, *x = NULL;
+    T_OK(mn_op_create_csr(A32, &op));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &b));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x));
+    mt_set(b, mt_rhs);
+    T_OK(mn_solver_create(ctx, &s));
+    T_OK(mn_solver_set_operator(s, op));
+    T_OK(mn_solver_set_options(s, opts[k]));
+    T_OK(mn_solver_set_options(s, "-rtol 1e-10"));
+    T_OK(mn_solver_solve(s, b, x));
+    mn_stop_reason why;
+    T_OK(mn_solver_get_result(s, NULL, NULL, &why));
+    double *xs = mt_all(x);
+    T_CHECK(why == MN_CONVERGED_RTOL && mt_err(xs, ref, n) < 1e-5, "float32 matrix, %s: %s, error %g", opts[k],
+            mn_stop_reason_name(why), mt_err(xs, ref, n));
+    free(xs);
+    mn_solver_destroy(&s);
+    mn_array_destroy(&b);
+    mn_array_destroy(&x);
+    mn_op_destroy(&op);
+  }
+  mn_csr_destroy(&A32);
+  mn_csr_destroy(&A);
+}
+
+int main(int argc, char **argv) {
+  mn_ctx *ctx = mt_init(argc, argv);
+  mt_prob p2 = {MT_POISSON2, 12, 10, 1, 0}, p3 = {MT_POISSON3, 6, 5, 4, 0};
+  mt_prob cd = {MT_CONVDIFF, 11, 10, 1, 3.0}, dd = {MT_DIAGDOM, 10, 9, 1, 0};
+  mt_prob sh = {MT_SHIFTED, 9, 8, 1, 2.7};
+  /* SPD: every method with every preconditioner */
+  for (int m = MN_KSP_CG; m <= MN_KSP_MINRES; m++) {
+    if (m == MN_KSP_JACOBI) continue;
+    for (int pc = MN_PC_NONE; pc <= MN_PC_BJACOBI_SGS; pc++) {
+      expect(ctx, "2-d Poisson", &p2, m, pc, 1e-7);
+      expect(ctx, "3-d Poisson", &p3, m, pc, 1e-7);
+    }
+  }
+  /* nonsymmetric */
+  for (int pc = MN_PC_NONE; pc <= MN_PC_BJACOBI_SGS; pc++) {
+    expect(ctx, "convection-diffusion", &cd, MN_KSP_GMRES, pc, 1e-7);
+    expect(ctx, "convection-diffusion", &cd, MN_KSP_BICGSTAB, pc, 1e-7);
+    expect(ctx, "diagonally dominant", &dd, MN_KSP_GMRES, pc, 1e-7);
+  }
+  /* GMRES restarted often still converges */
+  outcome g = run(ctx, &cd, MN_KSP_GMRES, MN_PC_NONE, 1e-10, "-restart 5");
+  T_CHECK(g.reason == MN_CONVERGED_RTOL && g.err < 1e-7, "GMRES(5): %s, error %g", mn_stop_reason_name(g.reason), g.err);
+  /* the stationary iteration: weighted Jacobi, and Richardson with SGS */
+  expect(ctx, "diagonally dominant", &dd, MN_KSP_JACOBI, MN_PC_NONE, 1e-7);
+  expect(ctx, "diagonally dominant", &dd, MN_KSP_JACOBI, MN_PC_BJACOBI_SGS, 1e-7);
+  outcome j = run(ctx, &dd, MN_KSP_JACOBI, MN_PC_JACOBI, 1e-10, "-omega 0.8");
+  T_CHECK(j.reason == MN_CONVERGED_RTOL && j.err < 1e-7, "Jacobi, omega 0.8: %s, error %g",
+          mn_stop_reason_name(j.reason), j.err);
+  /* symmetric indefinite: MINRES, also with a positive preconditioner */
+  expect(ctx, "shifted Poisson", &sh, MN_KSP_MINRES, MN_PC_NONE, 1e-7);
+  /* fewer rows than ranks: some ranks own nothing */
+  mt_prob tiny = {MT_POISSON2, 3, 1, 1, 0.3};
+  for (int m = MN_KSP_CG; m <= MN_KSP_MINRES; m++)
+    for (int pc = MN_PC_NONE; pc <= MN_PC_BJACOBI_SGS; pc++)
+      if (m != MN_KSP_JACOBI || pc != MN_PC_BJACOBI_ILU0) expect(ctx, "3 x 3", &tiny, m, pc, 1e-7);
+  /* rank-independent counts */
+  check_counts(ctx, 20, 20, 0.3);
+  check_counts(ctx, 33, 17, 0.1);
+  check_counts(ctx, 50, 40, 0.0);
+  check_layouts(ctx);
+  check_float32(ctx);
+  return mt_finish(&ctx);
+}
