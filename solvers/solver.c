@@ -220,6 +220,15 @@ static int copy_out(const mn_wvec *src, mn_array *dst) {
   return err ? mn_trace(err, __FILE__, __LINE__, __func__) : MN_SUCCESS;
 }
 
+int mn_solver_get_iterate(const mn_solver *s, mn_array *x) {
+  MN_CHECK(s && x, MN_ERR_ARG, "NULL solver or output");
+  MN_CHECK(s->cur, MN_ERR_ARG, "mn_solver_get_iterate is for the monitor, during a solve");
+  MN_CHECK(mn_array_size(x) == s->A->n, MN_ERR_ARG, "the iterate's array has %lld elements, not %lld",
+           (long long)mn_array_size(x), (long long)s->A->n);
+  MN_CALL(copy_out(s->cur, x));
+  return MN_SUCCESS;
+}
+
 /* A hash of the settings: they must agree between ranks, or ranks would
  * take different branches and wait on each other. */
 int mn_sv_settings_hash(const mn_solver *s) {
@@ -309,7 +318,11 @@ int mn_solver_solve(mn_solver *s, const mn_array *b, mn_array *x) {
   s->bnorm = sqrt(bb);
   int t = trivial(s, &xw);
   if (t < 0) err = -t;
-  else if (!t) err = dispatch(s, &bw, &xw);
+  else if (!t) {
+    s->cur = &xw;
+    err = dispatch(s, &bw, &xw);
+    s->cur = NULL;
+  }
   if (!err && xw.a != x) err = copy_out(&xw, x);
 done:
   mn_sv_pc_reset(&s->pc);

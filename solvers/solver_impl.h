@@ -55,6 +55,7 @@ struct mn_solver_s {
   int64_t nloc;
   double bnorm;           /* the norm tests are relative to */
   mn_pc pc;
+  const mn_wvec *cur;     /* the iterate, during a solve (mn_solver_get_iterate) */
   /* results */
   int64_t its;
   double rnorm;

@@ -2,8 +2,9 @@
  * with array views gives the CSR matrix's answer and iteration counts; a
  * shell wrapping the CSR product gives the CSR operator's answer with
  * every method; a diagonal given to a shell feeds Jacobi; a user's Jacobi
- * preconditioner matches the built-in one; a callback that fails on one
- * rank fails the solve on every rank. */
+ * preconditioner matches the built-in one; the iterate the monitor takes
+ * has the residual the monitor is given and ends as the solution; a
+ * callback that fails on one rank fails the solve on every rank. */
 #include "mt_solver.h"
 
 /* y = T x, T = tridiag(-1, 2, -1), through views of x and y */
@@ -94,6 +95,93 @@ static int quarter(void *u, const mn_array *r, mn_array *z) {
   return mn_array_axpby(0.25, r, 0, r, z);
 }
 
+/* The monitor takes the iterate and checks the norm it is given against
+ * the true residual of that iterate, computed serially. */
+typedef struct {
+  mn_solver *s;
+  const mt_prob *p;
+  mn_array *xk;
+  double *b, *last, worst;
+  int64_t n, calls;
+  int err;
+} watch;
+
+static int watch_monitor(void *u, int64_t it, double rnorm) {
+  watch *w = u;
+  (void)it;
+  if ((w->err = mn_solver_get_iterate(w->s, w->xk))) return 1;
+  double *x = mt_all(w->xk), *y = malloc(sizeof(double) * (size_t)w->n), rr = 0, bb = 0;
+  mt_mult(w->p, x, y);
+  for (int64_t i = 0; i < w->n; i++) {
+    rr += (w->b[i] - y[i]) * (w->b[i] - y[i]);
+    bb += w->b[i] * w->b[i];
+  }
+  w->worst = fmax(w->worst, fabs(sqrt(rr) - rnorm) / sqrt(bb));
+  free(w->last);
+  w->last = x;
+  free(y);
+  w->calls++;
+  return 0;
+}
+
+static void check_iterates(mn_ctx *ctx) {
+  mt_prob p = {MT_POISSON2, 9, 8, 1, 0};
+  mn_csr *A = mt_csr(ctx, &p);
+  mn_op *op = NULL;
+  mn_solver *s = NULL;
+  int64_t n = mt_n(&p);
+  mn_array *b = NULL, *x = NULL;
+  T_OK(mn_op_create_csr(A, &op));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &b));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x));
+  mt_set(b, mt_rhs);
+  watch w = {NULL, &p, NULL, mt_all(b), NULL, 0, n, 0, 0};
+  int64_t shape2[2] = {8, 9};
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 2, shape2, 0, &w.xk)); /* any layout */
+  T_OK(mn_solver_create(ctx, &s));
+  w.s = s;
+  int err = mn_solver_get_iterate(s, w.xk);
+  T_CHECK(err == MN_ERR_ARG, "an iterate outside a solve: %s", mn_err_name(err));
+  T_OK(mn_solver_set_operator(s, op));
+  T_OK(mn_solver_set_monitor(s, watch_monitor, &w));
+  const char *opts[] = {"-solver cg -rtol 1e-10", "-solver cg1 -pc none -rtol 1e-10",
+                        "-solver bicgstab -rtol 1e-10", "-solver minres -rtol 1e-10", "-solver jacobi -rtol 1e-6"};
+  for (int i = 0; i < 5; i++) {
+    T_OK(mn_array_fill(x, mn_scalar_f64(0)));
+    w.calls = 0;
+    w.worst = 0;
+    T_OK(mn_solver_set_options(s, opts[i]));
+    T_OK(mn_solver_solve(s, b, x));
+    int64_t its;
+    T_OK(mn_solver_get_result(s, &its, NULL, NULL));
+    double *xv = mt_all(x);
+    T_CHECK(w.calls == its + 1 && mt_err(w.last, xv, n) == 0, "%s: %lld monitor calls for %lld iterations, "
+            "last iterate off by %g", opts[i], (long long)w.calls, (long long)its, mt_err(w.last, xv, n));
+    T_CHECK(w.worst < 1e-8, "%s: the monitor's norm is %g (relative) from the iterate's residual", opts[i], w.worst);
+    free(xv);
+  }
+  mn_array *wrong = NULL;
+  int64_t m = n - 1;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &m, 0, &wrong));
+  mn_array *keep = w.xk;
+  w.xk = wrong;
+  T_OK(mn_array_fill(x, mn_scalar_f64(0)));
+  T_OK(mn_solver_solve(s, b, x));
+  mn_stop_reason why;
+  T_OK(mn_solver_get_result(s, NULL, NULL, &why));
+  T_CHECK(w.err == MN_ERR_ARG && why == MN_STOPPED_BY_MONITOR && strstr(mn_ctx_errmsg(ctx), "71 elements, not 72"),
+          "a wrong-sized iterate: %s, %s, %s", mn_err_name(w.err), mn_stop_reason_name(why), mn_ctx_errmsg(ctx));
+  free(w.last);
+  free(w.b);
+  mn_array_destroy(&wrong);
+  mn_array_destroy(&keep);
+  mn_solver_destroy(&s);
+  mn_array_destroy(&b);
+  mn_array_destroy(&x);
+  mn_op_destroy(&op);
+  mn_csr_destroy(&A);
+}
+
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   /* the 1-d Laplacian, matrix-free and as a matrix */
@@ -157,6 +245,7 @@ int main(int argc, char **argv) {
   b = solve(ctx, pop, "-solver gmres -pc jacobi -rtol 1e-10", NULL);
   same(&a, &b, mt_n(&q), "shell preconditioner, GMRES");
   mn_solver_destroy(&s);
+  check_iterates(ctx);
   /* the operator fails on the last rank only: every rank gets the error */
   l.fail_on = mn_ctx_size(ctx) - 1;
   l.calls = 0;

@@ -108,6 +108,11 @@ int mn_solver_set_options(mn_solver *s, const char *options);
  * set up anew at every solve. */
 int mn_solver_solve(mn_solver *s, const mn_array *b, mn_array *x);
 int mn_solver_get_result(const mn_solver *s, int64_t *iterations, double *rnorm, mn_stop_reason *reason);
+/* From the monitor, during a solve (collective): the current iterate into
+ * x (the operator's size, any layout). CG, CG1, Jacobi, BiCGStab and
+ * MINRES update x every iteration; GMRES forms it at the end of each
+ * restart cycle, so it gives the iterate of the last restart. */
+int mn_solver_get_iterate(const mn_solver *s, mn_array *x);
 /* Residual norms after each iteration (index 0: the initial residual),
  * valid until the next solve or destroy; none under skip_test. */
 int mn_solver_get_history(const mn_solver *s, int64_t *n, const double **norms);
