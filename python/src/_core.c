@@ -968,7 +968,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_DECREF(m);
     return NULL;
   }
-  if (mnpy_sparse_init(m) < 0) {
+  if (mnpy_sparse_init(m) < 0 || mnpy_solver_init(m) < 0) {
     Py_DECREF(m);
     return NULL;
   }

@@ -26,6 +26,7 @@ from ._csr import csr_array, csr_matrix, isspmatrix_csr
 from ._dia import dia_array, dia_matrix, isspmatrix_dia
 from ._matrix_io import load_npz, save_npz
 from ._partition import Partition, partition, permute
+from . import linalg
 
 
 class SparseWarning(Warning):
@@ -47,7 +48,6 @@ _WITHHELD = {
     "dok_array": "incremental construction by element assignment is not implemented (build from triplets)",
     "dok_matrix": "incremental construction by element assignment is not implemented (build from triplets)",
     "expand_dims": "maniple.sparse holds 2-d matrices only",
-    "linalg": "scipy.sparse.linalg is not part of maniple.sparse",
     "csgraph": "scipy.sparse.csgraph is not part of maniple.sparse",
 }
 
