@@ -33,7 +33,11 @@ test-asan: build-asan
 
 test: test-c test-asan
 
-bench: build
+# the benchmarks also need their peers (PETSc); CMake then finds them
+bench:
+	@tools/setup.sh bench
+	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	$(CMAKE) --build $(BUILD) -j $(JOBS)
 	@benchmarks/run_bench.sh $(BUILD)
 
 clean:

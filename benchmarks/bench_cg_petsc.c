@@ -68,8 +68,10 @@ int main(int argc, char **argv) {
   double med = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
   if (rank == 0)
     printf("{\"bench\": \"cg_jacobi_poisson\", \"impl\": \"petsc\", \"ranks\": %d, \"G\": %d, \"iterations\": %d, "
-           "\"median_s\": %.6g, \"min_s\": %.6g, \"max_s\": %.6g, \"ms_per_iteration\": %.6g}\n",
+           "\"median_s\": %.6g, \"min_s\": %.6g, \"max_s\": %.6g, \"ms_per_iteration\": %.6g, \"times_s\": [",
            size, (int)G, (int)done, med, t[0], t[reps - 1], med / (double)done * 1e3);
+  for (int r = 0; rank == 0 && r < reps; r++) printf("%s%.6g", r ? ", " : "", t[r]);
+  if (rank == 0) printf("]}\n");
   free(t);
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x));

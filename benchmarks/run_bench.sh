@@ -29,3 +29,9 @@ if [ -d "$BUILD/python/maniple" ]; then
       benchmarks/bench_spmv.py 2000 15 "$BUILD" | tee -a benchmarks/results/spmv.jsonl
   done
 fi
+# CG + Jacobi on the 2-d Poisson matrix (2000 x 2000), 200 iterations without
+# a convergence test: maniple and PETSc interleaved at 1 and 2 ranks, SciPy
+# on one rank (PETSc only where Debian's petsc-dev was found by CMake)
+if [ -x "$BUILD/benchmarks/bench_cg" ]; then
+  timeout -k 5 1800 .venv/bin/python benchmarks/bench_cg.py 2000 200 3 3 "$BUILD" | tee benchmarks/results/cg.jsonl
+fi

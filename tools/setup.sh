@@ -5,6 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debs=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libmetis-dev libopenblas-dev python3-venv python3-dev)
+# `setup.sh bench`: also the peers the benchmarks compare with (PETSc)
+if [ "${1:-}" = "bench" ]; then
+  debs+=(petsc-dev)
+fi
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
