@@ -366,9 +366,9 @@ def check(sim):
         b = numpy.asarray(sim.interior(sim.Bc))
         hb = swe_exact.bernoulli(b, q, hout, G)
         eh, eq = float(numpy.abs(h - hb).max()), float(numpy.abs(hu - q).max())
-        tol = 1.0 / sim.nx
+        tol = 0.5 / sim.nx  # first order: the bed's slope jumps at x = 8 and 12
         return dict(name=f"bump vs Bernoulli max|h - hB| (max|hu - {q:g}| = {eq:.3e})", error=eh, tol=tol,
-                    ok=eh < tol and eq < 4.0 * tol, error_q=eq)
+                    ok=eh < tol and eq < 5.0 * tol, error_q=eq)
     drift = abs(sim.mass() - sim.mass0) / sim.mass0
     return dict(name="relative mass drift", error=drift, tol=1e-13, ok=drift < 1e-13)
 

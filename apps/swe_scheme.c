@@ -302,9 +302,9 @@ int swe_check(swe *s, swe_result *r) {
     MPI_Allreduce(e, ge, 2, MPI_DOUBLE, MPI_MAX, comm);
     r->error = ge[0];
     r->error_q = ge[1];
-    r->tol = 1.0 / (double)s->nx;
+    r->tol = 0.5 / (double)s->nx; /* first order: the bed's slope jumps at x = 8 and 12 */
     snprintf(r->name, sizeof r->name, "bump vs Bernoulli max|h - hB| (max|hu - %g| = %.3e)", q, ge[1]);
-    r->ok = r->error < r->tol && r->error_q < 4.0 * r->tol;
+    r->ok = r->error < r->tol && r->error_q < 5.0 * r->tol;
     return MN_SUCCESS;
   }
   default: {
