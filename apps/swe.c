@@ -139,6 +139,11 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
   swe *s = NULL, *fine = NULL;
   MN_CALL(swe_create(ctx, &a->o, &s));
   const swe_case *c = swe_case_find(a->o.case_name ? a->o.case_name : "dambreak1d");
+  if (a->converge && c->check != SWE_CHECK_DAMBREAK && c->check != SWE_CHECK_BUMP) {
+    swe_destroy(&s);
+    MN_CHECK(0, MN_ERR_ARG, "--converge needs a case whose error drops with resolution (dambreak1d, ritter, bump), "
+             "not %s", c->name);
+  }
   double t_end = a->t_end > 0 ? a->t_end : c->t_end, secs, m;
   swe_result r = {0}, r2 = {0};
   int err = run(s, a, t_end, a->dt, a->steps, &secs);

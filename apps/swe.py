@@ -399,6 +399,11 @@ def main(argv=None):
     np, rank = load_backend(a.backend)
     say = print if rank == 0 else (lambda *x, **k: None)
     try:
+        if a.steps is not None and a.steps < 0:
+            raise InputError(f"--steps {a.steps} is negative")
+        if a.converge and CASES.get(a.case, {}).get("check") not in ("dambreak", "bump"):
+            raise InputError(f"--converge needs a case whose error drops with resolution (dambreak1d, ritter, bump), "
+                             f"not {a.case}")
         sim = Solver(np, a.case, a.nx, a.ny, a.theta, a.bc, a.hl, a.hr)
         t_end = CASES[a.case]["t_end"] if a.t_end is None else a.t_end
         secs = sim.run(t_end, a.cfl, a.dt, a.steps)
