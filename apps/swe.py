@@ -401,6 +401,8 @@ def main(argv=None):
     try:
         if a.steps is not None and a.steps < 0:
             raise InputError(f"--steps {a.steps} is negative")
+        if a.t_end is not None and not a.t_end > 0:
+            raise InputError(f"--t-end {a.t_end} must be positive")
         if a.converge and CASES.get(a.case, {}).get("check") not in ("dambreak", "bump"):
             raise InputError(f"--converge needs a case whose error drops with resolution (dambreak1d, ritter, bump), "
                              f"not {a.case}")
@@ -417,7 +419,7 @@ def main(argv=None):
     except InputError as e:
         say(f"swe: error: {e}", file=sys.stderr)
         return 2
-    cells = sim.nx * sim.ny
+    cells, secs = sim.nx * sim.ny, max(secs, 1e-9)
     say(f"swe {a.case} {sim.nx}x{sim.ny}, {sim.steps} steps to t = {sim.t:.6g}, {a.backend} on "
         f"{size_of(a.backend)} rank(s)")
     say(f"check: {res['name']} = {res['error']:.3e} (tol {res['tol']:.1e}) {'PASS' if res['ok'] else 'FAIL'}")
@@ -433,9 +435,12 @@ def main(argv=None):
     if a.png:
         picture_of(sim, a.png)
         say(f"picture: {a.png} (depth h, {sim.nx}x{sim.ny})")
-    if a.save:
+    if a.save:  # maniple's save is collective; plain NumPy's is rank 0's alone
         for name, f in zip(("h", "hu", "hv"), (sim.depth(), sim.interior(sim.hu), sim.interior(sim.hv))):
-            np.save(f"{a.save}_{name}.npy", f if a.backend == "maniple" else numpy.asarray(f))
+            if a.backend == "maniple":
+                np.save(f"{a.save}_{name}.npy", f)
+            elif rank == 0:
+                numpy.save(f"{a.save}_{name}.npy", f)
     return 0 if ok else 1
 
 
