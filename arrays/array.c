@@ -168,7 +168,8 @@ static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_buf
     if (over) err = MN_ERR(MN_ERR_MEM, "local block with halo %d is too large to address", halo);
     if (lay->ndim == 0) n = owned;
     b->nbytes = (size_t)n * mn_dtype_size(dtype);
-    b->data = err ? NULL : zero ? mn_calloc(b->nbytes) : mn_malloc(b->nbytes);
+    b->data = err ? NULL : mn_pool_take(b->nbytes);
+    if (b->data && zero) memset(b->data, 0, b->nbytes);
     if (!err && !b->data)
       err = MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes for the local block of a %s array",
                    b->nbytes, mn_dtype_name(dtype));
@@ -188,7 +189,7 @@ static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_buf
 
 static void buf_release(mn_buf *b) {
   if (--b->refs) return;
-  mn_free(b->data);
+  mn_pool_give(b->data, b->nbytes);
   mn_layout_destroy(&b->lay);
   free(b);
 }

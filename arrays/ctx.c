@@ -58,6 +58,7 @@ int mn_ctx_destroy(mn_ctx **ctx) {
   if (!ctx || !*ctx) return MN_SUCCESS;
   mn_ctx *c = *ctx;
   mn_cache_destroy(c);
+  mn_pool_drain();
   mn_free(c->scratch);
   mn_free(c->alias);
   int fin = 0;

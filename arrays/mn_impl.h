@@ -24,6 +24,11 @@ int mn_agree(mn_ctx *ctx, int code);
 void *mn_malloc(size_t n);  /* 64-byte aligned; NULL on failure */
 void *mn_calloc(size_t n);
 void mn_free(void *p);
+/* Array buffers through a pool of recently freed blocks (pool.c): take
+ * gives n bytes (64-byte aligned, contents undefined), give returns them. */
+void *mn_pool_take(size_t n);
+void mn_pool_give(void *p, size_t n);
+void mn_pool_drain(void);
 
 /* ---- small shared helpers ---- */
 static inline int mn_is_float(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64; }
