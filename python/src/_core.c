@@ -592,13 +592,15 @@ static int build(PyObject *program, mn_expr **out, int *root) {
 /* Expression trees straight from Python's nested tuples (as
  * maniple.numpy builds them), without a program list in between:
  * ("in", Array) | ("sc", v) | ("un", name, x) | ("bin", name, x, y) |
- * ("ter", name, x, y, z) | ("cast", x, dtype). Shared subtrees and arrays
+ * ("ter", name, x, y, z) | ("cast", x, dtype), and cells ["ref", node]
+ * (a pending array's value as its consumers see it). Shared subtrees and arrays
  * become one node each (memo by object identity; trees are small, so a
  * linear table beats a dict). */
 enum { MEMO_MAX = 128 };
 typedef struct { int n; const void *key[MEMO_MAX]; int id[MEMO_MAX]; } tree_memo;
 
 static int tree_node(PyObject *t, mn_expr *e, tree_memo *memo, int *id) {
+  if (PyList_Check(t) && PyList_GET_SIZE(t) == 2) t = PyList_GET_ITEM(t, 1); /* a cell ["ref", node] */
   if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < 2) {
     PyErr_SetString(PyExc_ValueError, "malformed expression tree node");
     return 0;

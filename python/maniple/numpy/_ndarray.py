@@ -18,7 +18,17 @@ from maniple import init as _init
 # Expression nodes (tuples):
 #   ("in", Array) | ("sc", python scalar or (value, dtype)) | ("un", name, x)
 #   ("bin", name, x, y) | ("ter", name, x, y, z) | ("cast", x, dtype)
+# and cells ["ref", node]: a pending array's expression as its consumers see
+# it. A value used by a second consumer is computed once when it is costly
+# (its cell then holds ("in", Array) for every consumer), else recomputed.
 _MAX_NODES = 48  # past this an operand is materialised, bounding loops' trees
+_SHARE_COST = 6  # cost (below) from which a shared value is computed once
+# relative cost of an operation per element (others 1)
+_COST = {"true_divide": 4, "floor_divide": 4, "remainder": 4, "divmod": 4, "sqrt": 8, "cbrt": 8, "power": 8,
+         "float_power": 8, "exp": 8, "exp2": 8, "expm1": 8, "log": 8, "log2": 8, "log10": 8, "log1p": 8,
+         "sin": 8, "cos": 8, "tan": 8, "arcsin": 8, "arccos": 8, "arctan": 8, "arctan2": 8, "sinh": 8,
+         "cosh": 8, "tanh": 8, "arcsinh": 8, "arccosh": 8, "arctanh": 8, "hypot": 8, "logaddexp": 8,
+         "logaddexp2": 8}
 
 # storage key -> [weak references to pending ndarrays whose expression
 # reads it] (an expression nobody holds any more needs no evaluation)
@@ -59,6 +69,8 @@ def _compile(expr):
     prog, memo = [], {}
 
     def walk(n):
+        if type(n) is list:
+            n = n[1]
         k = id(n[1]) if n[0] == "in" else id(n)
         if k in memo:
             return memo[k]
@@ -84,6 +96,8 @@ def _compile(expr):
 
 def _bases(expr, out=None):
     out = set() if out is None else out
+    if type(expr) is list:
+        expr = expr[1]
     if expr[0] == "in":
         out.add(expr[1].base)
     elif expr[0] == "cast":
@@ -96,21 +110,23 @@ def _bases(expr, out=None):
 
 def _count(expr, seen=None):
     seen = set() if seen is None else seen
+    if type(expr) is list:
+        expr = expr[1]
     if id(expr) in seen:
         return 0
     seen.add(id(expr))
-    return 1 + sum(_count(c, seen) for c in expr[2:] if isinstance(c, tuple)) + (
+    return 1 + sum(_count(c, seen) for c in expr[2:] if isinstance(c, (tuple, list))) + (
         _count(expr[1], seen) if expr[0] == "cast" else 0)
 
 
 class ndarray:
     """A distributed array with NumPy's semantics."""
 
-    __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "_n", "_ro", "__weakref__")
+    __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "_n", "_cell", "_cost", "_ro", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, arr=None, expr=None, shape=None, dtype=None):
-        self._arr, self._expr = arr, expr
+        self._arr, self._expr, self._cell, self._cost = arr, expr, None, 1
         if arr is not None:
             self._shape, self._dtype, self._bases, self._n = tuple(arr.shape), arr.dtype, (), 1
         else:
@@ -124,6 +140,8 @@ class ndarray:
         if self._expr is not None:
             self._arr = _core.eval_tree(self._expr, self._shape, self._dtype)
             self._expr, self._bases = None, ()
+            if self._cell is not None:  # consumers now read the values
+                self._cell[1] = ("in", self._arr)
         return self._arr
 
     def _node(self):
@@ -132,7 +150,7 @@ class ndarray:
             if self._n > _MAX_NODES:
                 self._materialize()
             else:
-                return self._expr
+                return _share(self)
         return ("in", self._arr)
 
     # ---- attributes ----
@@ -409,7 +427,8 @@ class ndarray:
             r = _binary(name, self, o)
             if r._dtype != self._dtype:
                 r = r.astype(self._dtype)
-            self._expr, self._bases, self._n = r._expr, r._bases, r._n
+            self._expr, self._bases, self._n, self._cost = r._expr, r._bases, r._n, r._cost
+            self._cell = None  # earlier consumers keep the value before
             _register(self)
             return self
         _assign(self._arr, _binary(name, self, o), same_kind=True)
@@ -774,15 +793,21 @@ def _info(kind, name, xs):
 def _make(kind, name, *xs):
     """A deferred operation: its expression node, dtype and shape, and the
     storage it reads (kept incrementally: no walk over the tree)."""
-    nodes, bases, n = [], set(), 1
+    nodes, bases, n, cost = [], set(), 1, _COST.get(name, 1)
     xs = [x if type(x) is ndarray or type(x) in _PYSCALAR else _prep(x) for x in xs]
     dtype, shape = _info(kind, name, xs)
     for x in xs:
         if type(x) is ndarray:
             if x._expr is not None and x._n <= _MAX_NODES:
-                nodes.append(x._expr)
-                bases.update(x._bases)
-                n += x._n
+                b, xn, xc = x._bases, x._n, x._cost
+                nodes.append(_share(x))
+                if x._expr is not None:  # else computed just now: a leaf
+                    bases.update(b)
+                    n += xn
+                    cost += xc
+                    continue
+                bases.add(x._arr.base)
+                n += 1
                 continue
             a = x._materialize()
             nodes.append(("in", a))
@@ -793,6 +818,7 @@ def _make(kind, name, *xs):
     r = _new_pending()
     r._arr, r._expr, r._shape, r._dtype, r._bases, r._n = None, (kind, name) + tuple(nodes), shape, dtype, \
         tuple(bases), n
+    r._cell, r._cost = None, cost
     if not shape and name != "where":  # a ufunc's 0-d result is a scalar in NumPy
         return _scalar(r._materialize().get(()), dtype)
     _register(r)
@@ -801,6 +827,17 @@ def _make(kind, name, *xs):
 
 def _new_pending():
     return ndarray.__new__(ndarray)
+
+
+def _share(x):
+    """x's cell for a consumer that inlines pending x. A second consumer of
+    a costly value computes it now, so that no consumer recomputes it."""
+    c = x._cell
+    if c is None:
+        c = x._cell = ["ref", x._expr]
+    elif x._cost >= _SHARE_COST and x._expr is not None:
+        x._materialize()
+    return c
 
 
 def _unary(name, x):
@@ -832,16 +869,31 @@ def _binary(name, x, y):
     info = _BIN.get(key)
     if info is None:
         info = _BIN[key] = _info("bin", name, [x, y])
+    cost = _COST.get(name, 1)
     if x._expr is not None and x._n <= _MAX_NODES:
-        nx, bases, n = x._expr, set(x._bases), x._n + 1
+        b, xn, xc = x._bases, x._n, x._cost
+        nx = _share(x)
+        if x._expr is not None:
+            bases, n = set(b), xn + 1
+            cost += xc
+        else:  # computed just now (shared): a leaf
+            bases, n = {x._arr.base}, 2
     else:
         a = x._materialize()
         nx, bases, n = ("in", a), {a.base}, 2
     if ty is ndarray:
-        if y._expr is not None and y._n <= _MAX_NODES:
-            ny = y._expr
-            bases.update(y._bases)
-            n += y._n
+        if y is x and type(nx) is list:  # x (op) x: one consumer
+            ny = nx
+        elif y._expr is not None and y._n <= _MAX_NODES:
+            b, yn, yc = y._bases, y._n, y._cost
+            ny = _share(y)
+            if y._expr is not None:
+                bases.update(b)
+                n += yn
+                cost += yc
+            else:
+                bases.add(y._arr.base)
+                n += 1
         else:
             b = y._materialize()
             ny = ("in", b)
@@ -853,6 +905,7 @@ def _binary(name, x, y):
     r = _new_pending()
     r._arr, r._expr, r._dtype, r._shape, r._bases, r._n = None, ("bin", name, nx, ny), info[0], info[1], \
         tuple(bases), n
+    r._cell, r._cost = None, cost
     if not info[1]:  # NumPy gives a scalar for a 0-d result
         return _scalar(r._materialize().get(()), info[0])
     _register(r)
@@ -917,3 +970,5 @@ def _assign(target, value, same_kind=False):
     _core.evaluate(_compile(node), target)
     if alias_ok:
         keep._expr, keep._bases, keep._n = ("in", target), (target.base,), 1
+        if keep._cell is not None:
+            keep._cell[1] = keep._expr
