@@ -22,7 +22,7 @@ from maniple import init as _init
 # it. A value used by a second consumer is computed once when it is costly
 # (its cell then holds ("in", Array) for every consumer), else recomputed.
 _MAX_NODES = 48  # past this an operand is materialised, bounding loops' trees
-_SHARE_COST = 6  # cost (below) from which a shared value is computed once
+_SHARE_COST = 2  # cost (below) from which a shared value is computed once
 # relative cost of an operation per element (others 1)
 _COST = {"true_divide": 4, "floor_divide": 4, "remainder": 4, "divmod": 4, "sqrt": 8, "cbrt": 8, "power": 8,
          "float_power": 8, "exp": 8, "exp2": 8, "expm1": 8, "log": 8, "log2": 8, "log10": 8, "log1p": 8,
