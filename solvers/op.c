@@ -1,6 +1,6 @@
 /* Linear operators: over a square CSR matrix (the product and diagonal
- * are the matrix's) or matrix-free (the user's product, and a diagonal
- * the user may give). */
+ * are the matrix's), over a stencil (stencil_op.c), or matrix-free (the
+ * user's product, and a diagonal the user may give). */
 #include "solver_impl.h"
 #include <stdlib.h>
 
@@ -59,7 +59,8 @@ static int check_vec(const mn_op *op, const mn_array *v, const char *what) {
 
 int mn_op_set_diagonal(mn_op *op, const mn_array *d) {
   MN_CHECK(op, MN_ERR_ARG, "NULL operator");
-  MN_CHECK(!op->A, MN_ERR_ARG, "a CSR operator's diagonal is the matrix's; only shell operators take one");
+  MN_CHECK(!op->A && !op->st, MN_ERR_ARG, "a %s operator's diagonal is the %s's; only shell operators take one",
+           op->A ? "CSR" : "stencil", op->A ? "matrix" : "stencil");
   MN_CALL(check_vec(op, d, "diagonal"));
   mn_array *c = NULL;
   MN_CALL(mn_array_create(op->ctx, MN_FLOAT64, 1, &op->n, 0, &c));
@@ -86,6 +87,7 @@ int mn_op_apply(const mn_op *op, const mn_array *x, mn_array *y) {
   MN_CALL(check_vec(op, x, "x"));
   MN_CALL(check_vec(op, y, "y"));
   if (op->A) MN_CALL(mn_csr_spmv(op->A, x, y));
+  else if (op->st) MN_CALL(mn_sv_stencil_apply(op, x, y));
   else MN_CALL(mn_sv_call_user(op->ctx, op->fn, op->user, x, y));
   return MN_SUCCESS;
 }
@@ -93,9 +95,10 @@ int mn_op_apply(const mn_op *op, const mn_array *x, mn_array *y) {
 int mn_op_get_diagonal(const mn_op *op, mn_array *d) {
   MN_CHECK(op, MN_ERR_ARG, "NULL operator");
   MN_CALL(check_vec(op, d, "diagonal"));
-  MN_CHECK(op->A || op->diag, MN_ERR_NOTIMPL,
+  MN_CHECK(op->A || op->st || op->diag, MN_ERR_NOTIMPL,
            "the shell operator has no known diagonal (give it one with mn_op_set_diagonal)");
   if (op->A) MN_CALL(mn_csr_diagonal(op->A, d));
+  else if (op->st) MN_CALL(mn_sv_stencil_diagonal(op, d));
   else MN_CALL(mn_array_copy(op->diag, d));
   return MN_SUCCESS;
 }
@@ -105,6 +108,7 @@ int64_t mn_op_size(const mn_op *op) { return op ? op->n : -1; }
 int mn_op_destroy(mn_op **op) {
   if (!op || !*op) return MN_SUCCESS;
   mn_array_destroy(&(*op)->diag);
+  mn_sv_stencil_free(&(*op)->st);
   free((*op)->brow);
   free(*op);
   *op = NULL;

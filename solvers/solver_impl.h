@@ -8,6 +8,8 @@
 #include "../sparse/csr_impl.h"
 #include <maniple/mn_solver.h>
 
+typedef struct mn_sv_stencil_s mn_sv_stencil;
+
 struct mn_op_s {
   mn_ctx *ctx;
   int64_t n;
@@ -18,6 +20,7 @@ struct mn_op_s {
   mn_op_apply_fn fn;      /* shell */
   void *user;
   mn_array *diag;         /* shell: the diagonal given, else NULL */
+  mn_sv_stencil *st;      /* stencil operators (stencil_op.c), else NULL */
 };
 
 /* A work vector: a default-layout float64 array and its local block. */
@@ -63,6 +66,11 @@ struct mn_solver_s {
   double *hist;
   int64_t nhist, hcap;
 };
+
+/* ---- stencil operators (stencil_op.c) ---- */
+int mn_sv_stencil_apply(const mn_op *op, const mn_array *x, mn_array *y);
+int mn_sv_stencil_diagonal(const mn_op *op, mn_array *d);
+void mn_sv_stencil_free(mn_sv_stencil **st);
 
 /* ---- operators on work vectors ---- */
 /* y = A x; *xy (if not NULL) = the local part of x.y. */

@@ -9,6 +9,7 @@
 
 #include "mn_array.h"
 #include "mn_sparse.h"
+#include "mn_stencil.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,8 +29,18 @@ int mn_op_create_csr(const mn_csr *A, mn_op **op);
 /* Matrix-free: n x n, values of dtype (float32 or float64; the solvers
  * work in float64), apply called with the user's data. */
 int mn_op_create_shell(mn_ctx *ctx, int64_t n, mn_dtype dtype, mn_op_apply_fn apply, void *user, mn_op **op);
+/* Matrix-free over a stencil (not copied: s must outlive the operator) on
+ * a grid of grid's shape, split as grid is (its layout; its values, dtype
+ * and halo do not matter). Vectors are 1-d of the grid's size, the grid
+ * points in C order; the product moves x into a halo'd grid, applies the
+ * stencil with its boundary conditions and moves the result into y. The
+ * conditions must be homogeneous (Dirichlet values 0), else A x + g is
+ * not linear: MN_ERR_ARG, at creation and at every product. The diagonal
+ * is known (mn_stencil_diagonal), so Jacobi works. float32 or float64
+ * (grid's dtype; float64 when grid is not a float array). */
+int mn_op_create_stencil(mn_stencil *s, const mn_array *grid, mn_op **op);
 /* Give a shell operator its diagonal (copied), for Jacobi preconditioning
- * and the Jacobi iteration (MN_ERR_ARG for a CSR operator). */
+ * and the Jacobi iteration (MN_ERR_ARG for a CSR or stencil operator). */
 int mn_op_set_diagonal(mn_op *op, const mn_array *d);
 int mn_op_apply(const mn_op *op, const mn_array *x, mn_array *y);
 /* MN_ERR_NOTIMPL when the operator has no known diagonal. */

@@ -75,6 +75,14 @@ int mn_stencil_apply(mn_stencil *s, mn_array *u, mn_array *y);
 /* Several fields on one grid (same shape, dtype and layout): every halo
  * exchange is started before any interior work. */
 int mn_stencil_apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const *y);
+/* The diagonal of A as a linear operator on a grid of d's shape (any
+ * layout, float dtype): the factor of u(x) in (A u)(x), the boundary
+ * conditions included. A Neumann or face-Dirichlet ghost that mirrors x
+ * adds its weight (times +1 or -1), a periodic wrap onto x adds it, a
+ * Dirichlet ghost holds a constant and adds nothing; elsewhere it is the
+ * centre weight (or coefficient). What Jacobi preconditioning of a
+ * matrix-free stencil operator needs (mn_op_create_stencil). */
+int mn_stencil_diagonal(mn_stencil *s, mn_array *d);
 /* sweeps of weighted Jacobi, u <- u + omega D^-1 (f - A u), D the centre
  * weight (the sum of the zero-offset points' weights, or coefficient
  * arrays). f has u's shape (any layout). A work array is allocated inside. */
