@@ -163,7 +163,7 @@ def test_classes_and_predicates():
 
 
 def test_missing_names_raise_attribute_error():
-    for name in ("lil_array", "dok_matrix", "bsr_array", "linalg", "get_index_dtype"):
+    for name in ("lil_array", "dok_matrix", "bsr_array", "csgraph", "get_index_dtype"):
         with pytest.raises(AttributeError, match="maniple.sparse does not implement"):
             getattr(msp, name)
     with pytest.raises(AttributeError, match="not implemented"):

@@ -1,0 +1,217 @@
+/* swe: the shallow-water application in C over maniple (the twin of
+ * apps/swe.py; docs/apps.md). Runs a case, prints its check and the
+ * throughput, and can write the depth as a PNG and the fields as .npy.
+ *
+ *   mpiexec -n 4 ./swe --case lake --nx 200 --ny 200 --png h.png
+ *
+ * Exit status: 0 when the check passes, 1 when it fails, 2 on bad input
+ * (the same on every rank: every decision is made on global values). */
+#include "swe.h"
+#include "common/png.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  swe_opts o;
+  double t_end, cfl, dt;
+  long steps;
+  int converge;
+  const char *png, *save;
+} args;
+
+static const char usage[] =
+  "usage: swe [--case NAME] [--nx N] [--ny N] [--t-end T | --steps N] [--cfl C] [--dt DT]\n"
+  "           [--theta TH] [--bc KIND|W,E,S,N] [--hl H] [--hr H] [--converge] [--png PATH] [--save PREFIX]\n"
+  "  cases: %s\n"
+  "  KIND: periodic, wall, outflow[:h], inflow:q\n";
+
+static int num(const char *flag, const char *v, double *out) {
+  char *end;
+  MN_CHECK(v, MN_ERR_ARG, "%s needs a value", flag);
+  *out = strtod(v, &end);
+  MN_CHECK(*v && !*end, MN_ERR_ARG, "%s '%s' is not a number", flag, v);
+  return MN_SUCCESS;
+}
+
+static int integer(const char *flag, const char *v, long *out) {
+  char *end;
+  MN_CHECK(v, MN_ERR_ARG, "%s needs a value", flag);
+  *out = strtol(v, &end, 10);
+  MN_CHECK(*v && !*end, MN_ERR_ARG, "%s '%s' is not an integer", flag, v);
+  return MN_SUCCESS;
+}
+
+/* --flag value or --flag=value */
+static int parse(int argc, char **argv, args *a) {
+  memset(a, 0, sizeof *a);
+  a->o.theta = 1.3;
+  a->o.hl = a->o.hr = NAN;
+  a->o.nx = a->o.ny = -1;
+  a->t_end = -1.0;
+  a->cfl = 0.25; /* KP's positivity bound in 2-d */
+  a->steps = -1;
+  for (int k = 1; k < argc; k++) {
+    char flag[64];
+    const char *v = NULL, *eq = strchr(argv[k], '=');
+    size_t len = eq ? (size_t)(eq - argv[k]) : strlen(argv[k]);
+    MN_CHECK(len < sizeof flag, MN_ERR_ARG, "unknown option '%s'", argv[k]);
+    memcpy(flag, argv[k], len);
+    flag[len] = 0;
+    if (!strcmp(flag, "--converge")) { a->converge = 1; continue; }
+    if (!strcmp(flag, "--help") || !strcmp(flag, "-h")) return -1;
+    v = eq ? eq + 1 : (k + 1 < argc ? argv[++k] : NULL);
+    long iv;
+    if (!strcmp(flag, "--case")) a->o.case_name = v;
+    else if (!strcmp(flag, "--bc")) a->o.bc = v;
+    else if (!strcmp(flag, "--png")) a->png = v;
+    else if (!strcmp(flag, "--save")) a->save = v;
+    else if (!strcmp(flag, "--nx") || !strcmp(flag, "--ny")) {
+      MN_CALL(integer(flag, v, &iv));
+      MN_CHECK(iv >= 0, MN_ERR_ARG, "%s %ld is negative", flag, iv);
+      *(flag[3] == 'x' ? &a->o.nx : &a->o.ny) = iv;
+    }
+    else if (!strcmp(flag, "--steps")) { MN_CALL(integer(flag, v, &a->steps)); MN_CHECK(a->steps >= 0, MN_ERR_ARG, "--steps %ld is negative", a->steps); }
+    else if (!strcmp(flag, "--t-end")) { MN_CALL(num(flag, v, &a->t_end)); MN_CHECK(a->t_end > 0, MN_ERR_ARG, "--t-end %g must be positive", a->t_end); }
+    else if (!strcmp(flag, "--cfl")) { MN_CALL(num(flag, v, &a->cfl)); MN_CHECK(a->cfl > 0, MN_ERR_ARG, "--cfl %g must be positive", a->cfl); }
+    else if (!strcmp(flag, "--dt")) { MN_CALL(num(flag, v, &a->dt)); MN_CHECK(a->dt > 0, MN_ERR_ARG, "--dt %g must be positive", a->dt); }
+    else if (!strcmp(flag, "--theta")) MN_CALL(num(flag, v, &a->o.theta));
+    else if (!strcmp(flag, "--hl")) MN_CALL(num(flag, v, &a->o.hl));
+    else if (!strcmp(flag, "--hr")) MN_CALL(num(flag, v, &a->o.hr));
+    else MN_CHECK(0, MN_ERR_ARG, "unknown option '%s'", flag);
+    MN_CHECK(v, MN_ERR_ARG, "%s needs a value", flag);
+  }
+  return MN_SUCCESS;
+}
+
+/* Run to t_end (or a fixed number of steps); wall seconds in *secs. */
+static int run(swe *s, const args *a, double t_end, double dt, long steps, double *secs) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = MPI_Wtime();
+  if (steps >= 0)
+    for (long k = 0; k < steps; k++) MN_CALL(swe_step(s, a->cfl, dt, -1.0, NULL));
+  else
+    while (swe_time(s) < t_end) MN_CALL(swe_step(s, a->cfl, dt, t_end, NULL));
+  *secs = fmax(MPI_Wtime() - t0, 1e-9);
+  return MN_SUCCESS;
+}
+
+static int write_png(swe *s, const char *path, int rank) {
+  mn_array *h = NULL;
+  MN_CALL(swe_depth(s, &h));
+  int64_t nx = swe_nx(s), ny = swe_ny(s);
+  double *buf = rank == 0 ? malloc(sizeof(double) * (size_t)(nx * ny)) : NULL;
+  int ok = rank != 0 || buf;
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int err = ok ? mn_array_gather(h, 0, buf) : MN_ERR(MN_ERR_MEM, "cannot allocate %lld doubles for the picture",
+                                                          (long long)(nx * ny));
+  mn_array_destroy(&h);
+  if (!err && rank == 0) err = app_png_write_field(path, buf, nx, ny, 1);
+  MPI_Bcast(&err, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  free(buf);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+static int save(swe *s, const char *prefix) {
+  char path[4096];
+  mn_array *h = NULL;
+  MN_CALL(swe_depth(s, &h));
+  mn_array *f[3] = {h, swe_hu(s), swe_hv(s)};
+  const char *names[3] = {"h", "hu", "hv"};
+  int err = 0;
+  for (int k = 0; k < 3 && !err; k++) {
+    snprintf(path, sizeof path, "%s_%s.npy", prefix, names[k]);
+    err = mn_array_save_npy(f[k], path);
+  }
+  mn_array_destroy(&h);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+static int closed(const char *bc) { /* only walls and periodic sides: mass is conserved */
+  return !strstr(bc, "inflow") && !strstr(bc, "outflow");
+}
+
+static int body(mn_ctx *ctx, const args *a, int *ok) {
+  int rank = mn_ctx_rank(ctx);
+  swe *s = NULL, *fine = NULL;
+  MN_CALL(swe_create(ctx, &a->o, &s));
+  const swe_case *c = swe_case_find(a->o.case_name ? a->o.case_name : "dambreak1d");
+  if (a->converge && c->check != SWE_CHECK_DAMBREAK && c->check != SWE_CHECK_BUMP) {
+    swe_destroy(&s);
+    MN_CHECK(0, MN_ERR_ARG, "--converge needs a case whose error drops with resolution (dambreak1d, ritter, bump), "
+             "not %s", c->name);
+  }
+  double t_end = a->t_end > 0 ? a->t_end : c->t_end, secs, m;
+  swe_result r = {0}, r2 = {0};
+  int err = run(s, a, t_end, a->dt, a->steps, &secs);
+  if (!err) err = swe_check(s, &r);
+  if (!err && a->converge) { /* twice the resolution (a channel keeps its rows) */
+    swe_opts o = a->o;
+    o.nx = 2 * swe_nx(s);
+    o.ny = c->ly > 0 ? 2 * swe_ny(s) : swe_ny(s);
+    double secs2;
+    err = swe_create(ctx, &o, &fine);
+    if (!err) err = run(fine, a, t_end, a->dt / 2, a->steps >= 0 ? 2 * a->steps : -1, &secs2);
+    if (!err) err = swe_check(fine, &r2);
+  }
+  if (!err) err = swe_mass(s, &m);
+  if (!err && rank == 0) {
+    int size = mn_ctx_size(ctx);
+    long steps = swe_steps(s);
+    printf("swe %s %lldx%lld, %ld steps to t = %.6g, C on %d rank(s)\n", c->name, (long long)swe_nx(s),
+           (long long)swe_ny(s), steps, swe_time(s), size);
+    printf("check: %s = %.3e (tol %.1e) %s\n", r.name, r.error, r.tol, r.ok ? "PASS" : "FAIL");
+    if (fine) {
+      int dropped = r2.error < 0.8 * r.error;
+      printf("check: at %lld cells %.3e (ratio %.2f) %s\n", (long long)swe_nx(fine), r2.error, r.error / r2.error,
+             dropped && r2.ok ? "PASS" : "FAIL");
+    }
+    if (closed(a->o.bc ? a->o.bc : c->bc)) printf("mass drift: %.3e\n", fabs(m - swe_mass0(s)) / swe_mass0(s));
+    double cells = (double)(swe_nx(s) * swe_ny(s));
+    printf("throughput: %.3f M cell updates/s, %.3f ms/step\n", cells * (double)steps / secs / 1e6,
+           1e3 * secs / (double)(steps > 0 ? steps : 1));
+  }
+  *ok = !err && r.ok && (!fine || (r2.error < 0.8 * r.error && r2.ok));
+  if (!err && a->png) {
+    err = write_png(s, a->png, rank);
+    if (!err && rank == 0)
+      printf("picture: %s (depth h, %lldx%lld)\n", a->png, (long long)swe_nx(s), (long long)swe_ny(s));
+  }
+  if (!err && a->save) err = save(s, a->save);
+  swe_destroy(&fine);
+  swe_destroy(&s);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+int main(int argc, char **argv) {
+  int provided;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  mn_ctx *ctx = NULL;
+  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, &ctx)) {
+    fprintf(stderr, "swe: cannot create a maniple context: %s\n", mn_ctx_errmsg(NULL));
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  int rank = mn_ctx_rank(ctx), ok = 0, status;
+  args a;
+  int err = parse(argc, argv, &a);
+  if (err == -1) {
+    if (rank == 0) printf(usage, swe_case_names());
+    status = 0;
+  } else {
+    if (!err) err = body(ctx, &a, &ok);
+    if (err && rank == 0) { /* bad input: the first line names the values; else the whole trace */
+      const char *msg = mn_ctx_errmsg(ctx), *colon = strstr(msg, ": ");
+      int len = err == MN_ERR_ARG ? (int)strcspn(msg, "\n") : (int)strlen(msg);
+      if (colon && colon < msg + len) { len -= (int)(colon + 2 - msg); msg = colon + 2; }
+      fprintf(stderr, "swe: error: %.*s\n", len, msg);
+    }
+    status = err ? 2 : ok ? 0 : 1;
+  }
+  mn_ctx_destroy(&ctx);
+  MPI_Finalize();
+  return status;
+}
