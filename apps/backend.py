@@ -32,9 +32,16 @@ def error_exit(prog, err):
     return 2
 
 
+PICTURE_MIN = 400  # pixels across, at least: small grids are magnified
+
+
 def write_picture(path, field, **kw):
     """apps/picture.py's write_png, imported only when a picture is asked
-    for (collective for maniple arrays; rank 0 writes)."""
+    for; collective (a maniple array is gathered), rank 0 writes. A small
+    grid gets k x k pixels a point, as apps/common/picture.c draws it."""
+    import numpy
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from picture import write_png
-    write_png(path, field, **kw)
+    a = numpy.asarray(field, dtype=float)
+    k = max(1, -(-PICTURE_MIN // max(a.shape)))
+    write_png(path, numpy.repeat(numpy.repeat(a, k, axis=0), k, axis=1), **kw)

@@ -12,6 +12,7 @@
  * Exit status: 0, 1 when a check fails, 2 on bad input (every rank reports it). */
 #include "cavity.h"
 #include "common/cli.h"
+#include "common/picture.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,17 @@ static int save(cav *c, const char *prefix) {
     snprintf(path, sizeof path, "%s_%s.npy", prefix, names[k]);
     MN_CALL(mn_array_save_npy(f[k], path));
   }
+  return MN_SUCCESS;
+}
+
+/* the speed sqrt(u^2 + v^2), y up */
+static int picture(cav *c, const char *path, const cav_opts *o, int rank) {
+  mn_array *speed = NULL;
+  MN_CALL(app_speed(cav_u(c), cav_v(c), &speed));
+  int err = app_picture(speed, path, 1);
+  mn_array_destroy(&speed);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  if (rank == 0) printf("picture: %s (speed, %ldx%ld, y up)\n", path, o->nx, o->ny);
   return MN_SUCCESS;
 }
 
@@ -168,6 +180,7 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
            pts / secs / 1e6, pts * (double)o->nit / secs / 1e6, 1e3 * secs / (double)(steps > 0 ? steps : 1));
   }
   if (!err && a->save) err = save(c, a->save);
+  if (!err && a->png) err = picture(c, a->png, o, rank);
   int ok1 = 1, ok2 = 1;
   if (!err && a->check) err = shape_check(c, o, &f, steps, rank, &ok1);
   if (!err && a->check && mn_ctx_size(ctx) > 1) err = rank_check(ctx, c, o, steps, &ok2);

@@ -16,6 +16,7 @@
  * Exit status: 0, 1 when the check fails, 2 on bad input (every rank
  * reports it). */
 #include "common/cli.h"
+#include "common/picture.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +157,8 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
            16 * pts / sec / 1e9);
   }
   if (!err && a->save) err = mn_array_save_npy(g, a->save);
+  if (!err && a->png) err = app_picture(g, a->png, 0); /* row 0 (the warm side) on top, as printed */
+  if (!err && a->png && rank == 0) printf("picture: %s (%lldx%lld grid)\n", a->png, (long long)(n + 2), (long long)(n + 2));
   *ok = 1;
   if (!err && a->check) err = check_serial(ctx, g, n, a->iterations, ok);
   mn_array_destroy(&g);

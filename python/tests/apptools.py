@@ -38,3 +38,30 @@ def run_singleton(exe, args, timeout=120):
            if not k.startswith(("OMPI_", "PMIX_", "PRTE_", "OPAL_", "PMI_", "HYDRA_"))}
     env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1")
     return subprocess.run([exe] + list(args), env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def decode_png(path):
+    """(ny, nx, 3) pixels of an 8-bit RGB PNG whose rows are unfiltered (as
+    both apps/picture.py and apps/common/png.c write them), checking the
+    signature and every chunk's CRC."""
+    import struct
+    import zlib
+
+    import numpy
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, size = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        assert struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])[0] == zlib.crc32(kind + body) & 0xFFFFFFFF, kind
+        if kind == b"IHDR":
+            size = struct.unpack(">II", body[:8])
+            assert body[8:] == b"\x08\x02\x00\x00\x00"
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    nx, ny = size
+    rows = numpy.frombuffer(zlib.decompress(idat), numpy.uint8).reshape(ny, 1 + 3 * nx)
+    assert (rows[:, 0] == 0).all()
+    return rows[:, 1:].reshape(ny, nx, 3)

@@ -8,7 +8,7 @@ import pytest
 import maniple
 import maniple.numpy as mnp
 
-from apptools import c_program, load, run_singleton, shared_path
+from apptools import c_program, decode_png, load, run_singleton, shared_path
 
 cavity = load("cavity")
 SMALL = dict(nx=17, ny=13, nt=6, nit=8)
@@ -71,12 +71,17 @@ def test_c_program_equals_python(case, perturb):
         pytest.skip("rank 0 runs the C program")
     prefix = shared_path(f"cavity_c_{case}_{perturb}")
     args = ["--case", case, "--perturb", repr(perturb)] + [x for k, v in SMALL.items() for x in (f"--{k}", str(v))]
-    r = run_singleton(exe, args + ["--save", prefix])
+    r = run_singleton(exe, args + ["--save", prefix, "--png", prefix + ".png"])
     assert r.returncode == 0, r.stderr
     assert f"{SMALL['nt']} steps" in r.stdout
     f = cavity.run(numpy, case, perturb=perturb, **SMALL)
     for k in "uvp":
         numpy.testing.assert_allclose(numpy.load(f"{prefix}_{k}.npy"), f[k], rtol=1e-12, atol=1e-13, err_msg=k)
+    # the same picture of the speed (17 x 13 points, 24 pixels each)
+    assert cavity.main(args + ["--png", prefix + "_py.png"]) == 0
+    px = decode_png(prefix + ".png")
+    assert px.shape == (13 * 24, 17 * 24, 3)
+    numpy.testing.assert_array_equal(px, decode_png(prefix + "_py.png"))
 
 
 # ---- bad input: the same error on every rank ----

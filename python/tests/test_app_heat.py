@@ -7,7 +7,7 @@ import pytest
 import maniple
 import maniple.numpy as mnp
 
-from apptools import c_program, load, run_singleton, shared_path
+from apptools import c_program, decode_png, load, run_singleton, shared_path
 
 heat = load("heat")
 
@@ -47,7 +47,7 @@ def test_c_program_equals_python():
     if maniple.rank() != 0:
         pytest.skip("rank 0 runs the C program")
     path = shared_path("heat_c") + ".npy"
-    r = run_singleton(exe, ["--n", "23", "--iterations", "12", "--save", path])
+    r = run_singleton(exe, ["--n", "23", "--iterations", "12", "--save", path, "--png", path + ".png"])
     assert r.returncode == 0, r.stderr
     py = heat.run(numpy, 23, 12)
     c = numpy.load(path)
@@ -55,6 +55,11 @@ def test_c_program_equals_python():
     numpy.testing.assert_allclose(c, py, rtol=1e-13, atol=1e-12)
     checksum = float(r.stdout.split("checksum:")[1].split()[0])
     assert checksum == pytest.approx(float(py.sum()), rel=1e-12)
+    # the same picture (a 25 x 25 grid drawn 16 pixels a point)
+    assert heat.main(["--n", "23", "--iterations", "12", "--png", path + "_py.png"]) == 0
+    px = decode_png(path + ".png")
+    assert px.shape == (400, 400, 3)
+    numpy.testing.assert_array_equal(px, decode_png(path + "_py.png"))
 
 
 @pytest.mark.parametrize("n,iterations,msg", [
@@ -69,10 +74,15 @@ def test_bad_input_on_every_rank(n, iterations, msg):
 
 
 def test_main_output_and_exit_status(capsys):
-    assert heat.main(["--n", "12", "--iterations", "4", "--backend", "maniple"]) == 0
+    png = shared_path("heat_main") + ".png"
+    assert heat.main(["--n", "12", "--iterations", "4", "--backend", "maniple", "--png", png]) == 0
     out, _ = capsys.readouterr()
     if maniple.rank() == 0:
         assert f"maniple on {maniple.size()} rank(s)" in out and "M points/s" in out
+        px = decode_png(png)  # 14 x 14 points, 29 pixels each
+        assert px.shape == (406, 406, 3)
+        numpy.testing.assert_array_equal(px[0, 0], [253, 231, 37])  # the warm top row: the map's top colour
+        numpy.testing.assert_array_equal(px[-1, 0], [68, 1, 84])    # the cold sides: its bottom
         checksum = float(out.split("checksum:")[1].split()[0])
         assert checksum == pytest.approx(float(heat.run(numpy, 12, 4).sum()), rel=1e-13)
     else:
