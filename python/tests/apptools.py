@@ -3,6 +3,7 @@ name a file that every rank names alike, and run a C app as a singleton."""
 import importlib.util
 import os
 import subprocess
+import tempfile
 
 import maniple
 
@@ -19,7 +20,7 @@ def load(name):
 
 def shared_path(name):
     """A path every rank names alike, distinct per rank count."""
-    d = os.environ.get("MN_TEST_TMP") or os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
+    d = os.environ.get("MN_TEST_TMP") or os.path.join(tempfile.gettempdir(), "maniple_apps")
     os.makedirs(d, exist_ok=True)
     return os.path.join(d, f"app_{name}_np{maniple.size()}")
 
