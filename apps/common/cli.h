@@ -1,0 +1,26 @@
+/* Command-line options and error reports shared by the C apps (heat,
+ * cavity): --flag value or --flag=value, numbers parsed whole, and bad
+ * input reported by every rank (each rank parses the same arguments and
+ * meets the same error, so no rank is left waiting in a collective). */
+#ifndef APP_CLI_H
+#define APP_CLI_H
+
+#include <maniple/maniple.h>
+
+typedef enum { APP_INT, APP_REAL, APP_STR, APP_SET } app_kind;
+
+typedef struct {
+  const char *name; /* "--nx" */
+  app_kind kind;    /* APP_INT: long *, APP_REAL: double *, APP_STR: const char **, APP_SET: int * = 1 */
+  void *dst;
+} app_opt;
+
+/* MN_SUCCESS, MN_ERR_ARG (unknown flag, missing or malformed value; the
+ * message names it), or -1 for --help / -h. */
+int app_parse(int argc, char **argv, const app_opt *opts, int nopts);
+
+/* Every rank prints "prog: error: <message>" (for bad input only the first
+ * line, without the code name; otherwise the whole trace). */
+void app_report(const char *prog, mn_ctx *ctx, int err);
+
+#endif
