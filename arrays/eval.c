@@ -12,7 +12,7 @@
 #include <omp.h>
 #endif
 
-enum { BLK = 512, MAXOPS = 40 };
+enum { BLK = 512, MAXOPS = 40, MAXX = 16 };
 /* band_mode buffers: about this many bytes per band (cache-sized), and at
  * most this many when the backward reach forces taller bands */
 #define BAND_BYTES (256.0 * 1024)
@@ -49,6 +49,11 @@ typedef struct {
   int reduce;
   mn_reduce_op rop;
   int stream;          /* output too large for cache: fused sums stream it */
+  /* extra outputs: node xnode[k] also stored in a fresh array aligned with
+   * the iteration box (xbase[k]: its element at the box start) */
+  int nx, xnode[MAXX];
+  char *xbase[MAXX];
+  int64_t xst[MAXX][MN_MAXDIM];
 } prog;
 
 typedef struct {
@@ -57,6 +62,7 @@ typedef struct {
   int64_t ost[MAXOPS][MN_MAXDIM];
   char *out;
   int64_t outst[MN_MAXDIM];
+  char *xout[MAXX];
 } cell;
 
 static size_t es_of(mn_dtype t) { return mn_dtype_size(t); }
@@ -138,6 +144,15 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
           break;
         }
         val[j] = dst;
+      }
+      for (int k = 0; k < P->nx; k++) {
+        const int64_t *xs = P->xst[k];
+        size_t xes = es_of(e->v[P->xnode[k]].dtype);
+        int64_t off = 0;
+        for (int d = 0; d < nd; d++) off += idx[d] * xs[d];
+        char *o = C->xout[k] + off * (int64_t)xes;
+        if (xs[nd - 1] == 1) memcpy(o, val[P->xnode[k]], (size_t)len * xes);
+        else strided_store(len, val[P->xnode[k]], xes, o, xs[nd - 1]);
       }
       const mn_node *rn = &e->v[P->root];
       char *v = val[P->root];
@@ -251,6 +266,15 @@ static int cell_inputs(prog *P, cell *C, int *local) {
   return MN_SUCCESS;
 }
 
+/* Extra outputs' pointers at a cell (Rlo: the iteration box's start). */
+static void cell_xouts(const prog *P, cell *C, const int64_t *Rlo) {
+  for (int k = 0; k < P->nx; k++) {
+    int64_t off = 0;
+    for (int d = 0; d < P->nd; d++) off += (C->lo[d] - Rlo[d]) * P->xst[k][d];
+    C->xout[k] = P->xbase[k] + off * (int64_t)es_of(P->e->v[P->xnode[k]].dtype);
+  }
+}
+
 /* Copy a band back to out: rows of 8-byte elements with streaming stores
  * (the band is in cache; out's lines need not be read first). */
 static void band_store(int nd, const int64_t *cnt, size_t es, const char *src, const int64_t *sst, char *dst,
@@ -299,6 +323,7 @@ static int run_bands(prog *P, const band_mode *bm, int64_t *const *cuts, const i
       for (int d = 1; d < nd; d++) off += (C.lo[d] - Rlo[d]) * bst[d];
       memcpy(C.outst, bst, sizeof bst);
       C.out = bm->buf[cur] + off * (int64_t)oes;
+      cell_xouts(P, &C, Rlo);
       run_cell(P, &C, scratch, per, NULL);
     }
     if (have_prev) { /* no later band reads the previous one any more */
@@ -430,6 +455,7 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
         for (int d = 0; d < nd; d++) { off += (C.lo[d] - Rlo[d]) * outst_at_Rlo[d]; C.outst[d] = outst_at_Rlo[d]; }
         C.out = out + off * (int64_t)es_of(P->odt);
       }
+      cell_xouts(P, &C, Rlo);
       if (nd == 0) { C.outst[0] = 1; for (int i = 0; i < P->nops; i++) C.ost[i][0] = 1; }
       run_cell(P, &C, scratch, per, accs);
     }
@@ -466,10 +492,13 @@ static int nthreads_max(void) {
 #endif
 }
 
-static int prog_init(prog *P, const mn_expr *e, int root, int nd, const int64_t *shape) {
+static int prog_init(prog *P, const mn_expr *e, int root, int nx, const int *xnode, int nd, const int64_t *shape) {
   memset(P, 0, sizeof *P);
   P->e = e;
   P->root = root;
+  P->nx = nx;
+  int top = root; /* the highest node needed */
+  for (int k = 0; k < nx; k++) { P->xnode[k] = xnode[k]; if (xnode[k] > top) top = xnode[k]; }
   P->nd = nd;
   mn_dense_strides(nd, shape, P->cstride);
   P->lastext = nd ? shape[nd - 1] : 1;
@@ -483,9 +512,10 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nd, const int64_t 
   P->opi = ints;
   P->live = ints + n;
   int *need = ints + 2 * n, *uses = ints + 3 * n, *absorbed = ints + 4 * n;
-  /* references among the nodes the root needs */
+  /* references among the nodes the root (and the extras) need */
   need[root] = 1;
-  for (int j = root; j >= 0; j--) {
+  for (int k = 0; k < nx; k++) { need[xnode[k]] = 1; uses[xnode[k]]++; } /* stored: never absorbed */
+  for (int j = top; j >= 0; j--) {
     if (!need[j]) continue;
     const mn_node *n = &e->v[j];
     int args[3] = {n->a, n->b, n->c}, na = n->kind == MN_N_UNARY || n->kind == MN_N_CAST ? 1
@@ -494,11 +524,12 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nd, const int64_t 
   }
   uses[root]++;
   /* fuse linear chains from the top down, then recompute what is needed */
-  for (int j = root; j >= 0; j--)
+  for (int j = top; j >= 0; j--)
     if (need[j] && !absorbed[j]) mn_fuse_node(e, uses, j, &P->lc[j], absorbed);
   memset(need, 0, sizeof(int) * (size_t)e->n);
   need[root] = 1;
-  for (int j = root; j >= 0; j--) {
+  for (int k = 0; k < nx; k++) need[xnode[k]] = 1;
+  for (int j = top; j >= 0; j--) {
     if (!need[j]) continue;
     const mn_node *n = &e->v[j];
     if (P->lc[j].n) {
@@ -509,7 +540,7 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nd, const int64_t 
     if (n->kind == MN_N_BINARY) need[n->a] = need[n->b] = 1;
     if (n->kind == MN_N_TERNARY) need[n->a] = need[n->b] = need[n->c] = 1;
   }
-  for (int j = 0; j <= root; j++) {
+  for (int j = 0; j <= top; j++) {
     P->opi[j] = -1;
     if (!need[j]) continue;
     P->live[P->nlive++] = j;
@@ -574,16 +605,87 @@ static int check_eval(const mn_expr *e, int node, const mn_array *out) {
   return MN_SUCCESS;
 }
 
+/* Per-rank checks of extra outputs: fresh arrays of the iteration shape
+ * and the node's dtype, read by no input. */
+static int check_extras(const mn_expr *e, int nd, const int64_t *shape, int nx, const int *xnode,
+                        mn_array *const *xout) {
+  MN_CHECK(nx >= 0 && nx <= MAXX, MN_ERR_ARG, "%d extra outputs (at most %d)", nx, (int)MAXX);
+  for (int k = 0; k < nx; k++) {
+    MN_CHECK(xout && xout[k] && xnode, MN_ERR_ARG, "NULL extra output %d", k);
+    MN_CHECK(xnode[k] >= 0 && xnode[k] < e->n, MN_ERR_ARG, "expression node %d does not exist (have %d)",
+             xnode[k], e->n);
+    const mn_node *n = &e->v[xnode[k]];
+    const mn_array *x = xout[k];
+    MN_CHECK(x->ctx == e->ctx, MN_ERR_ARG, "extra output %d belongs to another context", k);
+    MN_CHECK(x->dtype == n->dtype, MN_ERR_DTYPE, "extra output %d is %s, node %d is %s", k,
+             mn_dtype_name(x->dtype), xnode[k], mn_dtype_name(n->dtype));
+    int same = x->map.ndim == nd && n->ndim == nd;
+    for (int d = 0; same && d < nd; d++) same = x->map.shape[d] == shape[d] && n->shape[d] == shape[d];
+    if (!same) {
+      char a[128], b[128];
+      mn_shape_str(x->map.ndim, x->map.shape, a, sizeof a);
+      mn_shape_str(nd, shape, b, sizeof b);
+      return MN_ERR(MN_ERR_SHAPE, "extra output %d has shape %s, the evaluation %s", k, a, b);
+    }
+    for (int j = 0; j < e->n; j++)
+      MN_CHECK(e->v[j].kind != MN_N_INPUT || !e->v[j].arr || e->v[j].arr->buf != x->buf, MN_ERR_ARG,
+               "extra output %d is read by the expression (node %d)", k, j);
+  }
+  return MN_SUCCESS;
+}
+
+/* ok[k]: extra k owns exactly the iteration box (R, or nothing) on every
+ * rank, so the pass stores it; the others are evaluated after, alone. */
+static int extras_aligned(mn_ctx *ctx, int nx, mn_array *const *xout, int haveR, const int64_t *Rlo,
+                          const int64_t *Rcnt, int nd, int *ok) {
+  for (int k = 0; k < nx; k++) {
+    int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
+    int have = mn_map_owned_box(&xout[k]->map, xout[k]->buf->lay, ctx->rank, lo, cnt);
+    ok[k] = have == haveR;
+    for (int d = 0; ok[k] && have && d < nd; d++) ok[k] = lo[d] == Rlo[d] && cnt[d] == Rcnt[d];
+  }
+  if (ctx->size > 1 && nx > 0 && MPI_Allreduce(MPI_IN_PLACE, ok, nx, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS)
+    return MN_ERR(MN_ERR_MPI, "MPI_Allreduce of extra outputs' alignment failed");
+  return MN_SUCCESS;
+}
+
+/* The aligned extras into P (pointers at Rlo); the others listed in rest. */
+static void extras_setup(prog *P, int nx, const int *xnode, mn_array *const *xout, const int *ok, int haveR,
+                         const int64_t *Rlo, int *nrest, int *rest) {
+  int m = 0;
+  *nrest = 0;
+  for (int k = 0; k < nx; k++) {
+    if (!ok[k]) { rest[(*nrest)++] = k; continue; }
+    P->xnode[m] = xnode[k];
+    P->xbase[m] = haveR ? mn_map_ptr(&xout[k]->map, xout[k]->buf, Rlo) : NULL;
+    mn_map_strides(&xout[k]->map, xout[k]->buf, P->xst[m]);
+    if (P->nd == 0) P->xst[m][0] = 1;
+    m++;
+  }
+  P->nx = m;
+}
+
+static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout);
+
 int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
+  return eval_extras(e, node, out, 0, NULL, NULL);
+}
+
+int mn_expr_eval_extra(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout) {
+  return eval_extras(e, node, out, nx, xnode, xout);
+}
+
+static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout) {
   MN_CHECK(e, MN_ERR_ARG, "NULL expression"); /* no communicator to agree on */
   int err = check_eval(e, node, out);
+  if (!err && nx) err = check_extras(e, out->map.ndim, out->map.shape, nx, xnode, xout);
   if (err) {
     err = mn_agree(e->ctx, err); /* matches the agreement inside execute */
     return mn_trace(err, __FILE__, __LINE__, __func__);
   }
   int ond = out->map.ndim;
   prog P;
-  err = prog_init(&P, e, node, ond, out->map.shape);
+  err = prog_init(&P, e, node, nx, xnode, ond, out->map.shape);
   P.odt = out->dtype;
   /* an input reading out's buffer through another map must not see
    * partial results: when every such input reads out shifted by whole
@@ -602,6 +704,12 @@ int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
   }
   int64_t Rlo[MN_MAXDIM], Rcnt[MN_MAXDIM], st[MN_MAXDIM];
   int haveR = mn_map_owned_box(&out->map, out->buf->lay, e->ctx->rank, Rlo, Rcnt);
+  int ok[MAXX], rest[MAXX], nrest = 0;
+  if (nx) {
+    int e2 = extras_aligned(e->ctx, nx, xout, haveR, Rlo, Rcnt, ond, ok);
+    if (!err) err = e2;
+    if (!err) extras_setup(&P, nx, xnode, xout, ok, haveR, Rlo, &nrest, rest);
+  }
   char *dst = NULL, *tmp = NULL;
   size_t oes = es_of(out->dtype);
   band_mode bm, *bmp = NULL;
@@ -647,6 +755,7 @@ int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
     mn_strided_copy(ond, Rcnt, oes, tmp, st, mn_map_ptr(&out->map, out->buf, Rlo), ost);
   }
   prog_free(&P);
+  for (int k = 0; k < nrest && !err; k++) err = eval_extras(e, xnode[rest[k]], xout[rest[k]], 0, NULL, NULL);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
@@ -691,8 +800,14 @@ static int check_reduce(const mn_expr *e, int node, mn_reduce_op op, const mn_sc
 }
 
 int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result) {
+  return mn_expr_reduce_extra(e, node, op, result, 0, NULL, NULL);
+}
+
+int mn_expr_reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result, int nx, const int *xnode,
+                         mn_array *const *xout) {
   MN_CHECK(e, MN_ERR_ARG, "NULL expression"); /* no communicator to agree on */
   int err = check_reduce(e, node, op, result);
+  if (!err && nx) err = check_extras(e, e->v[node].ndim, e->v[node].shape, nx, xnode, xout);
   if (err) {
     err = mn_agree(e->ctx, err); /* matches the agreement inside execute */
     return mn_trace(err, __FILE__, __LINE__, __func__);
@@ -700,7 +815,7 @@ int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result) {
   const mn_node *rn = &e->v[node];
   mn_dtype t = rn->dtype;
   prog P;
-  err = prog_init(&P, e, node, rn->ndim, rn->shape);
+  err = prog_init(&P, e, node, nx, xnode, rn->ndim, rn->shape);
   P.reduce = 1;
   P.rop = op;
   /* anchor: an input spanning the whole iteration space, else a block layout */
@@ -719,6 +834,14 @@ int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result) {
     am = &idm;
     alay = own;
   }
+  int ok[MAXX], rest[MAXX], nrest = 0;
+  if (nx) { /* collective: on every rank, even one that failed */
+    int64_t Rlo[MN_MAXDIM] = {0}, Rcnt[MN_MAXDIM] = {0};
+    int haveR = am ? mn_map_owned_box(am, alay, e->ctx->rank, Rlo, Rcnt) : 0;
+    int e2 = extras_aligned(e->ctx, nx, xout, haveR, Rlo, Rcnt, rn->ndim, ok);
+    if (!err) err = e2;
+    if (!err) extras_setup(&P, nx, xnode, xout, ok, haveR, Rlo, &nrest, rest);
+  }
   int nt = nthreads_max();
   mn_acc *accs = err ? NULL : malloc(sizeof(mn_acc) * (size_t)nt);
   if (!err && !accs) err = MN_ERR(MN_ERR_MEM, "cannot allocate accumulators");
@@ -733,6 +856,7 @@ int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result) {
   free(accs);
   mn_layout_destroy(&own);
   prog_free(&P);
+  for (int k = 0; k < nrest && !err; k++) err = mn_expr_eval(e, xnode[rest[k]], xout[rest[k]]);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }

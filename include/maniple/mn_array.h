@@ -188,6 +188,11 @@ mn_dtype mn_expr_dtype(const mn_expr *e, int node);
 int mn_expr_shape(const mn_expr *e, int node, int *ndim, int64_t *shape);
 /* out = node; out's shape must equal the node's broadcast shape. */
 int mn_expr_eval(mn_expr *e, int node, mn_array *out);
+/* The same, also storing nodes xnode[0..nx-1] (at most 16) into xout (fresh
+ * arrays of out's shape and the nodes' dtypes) in the same pass: values a
+ * later evaluation reuses are computed once, with no extra sweep. An
+ * extra whose distribution differs from out's is evaluated after, alone. */
+int mn_expr_eval_extra(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout);
 
 /* ---- reductions ---- */
 typedef enum {
@@ -205,6 +210,9 @@ mn_dtype mn_reduce_result(mn_reduce_op op, mn_dtype x);
 int mn_array_reduce(mn_reduce_op op, const mn_array *x, mn_scalar *result);
 /* Reduce node of an expression without materialising it. */
 int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result);
+/* The same, also storing nodes into xout as mn_expr_eval_extra does. */
+int mn_expr_reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result, int nx, const int *xnode,
+                         mn_array *const *xout);
 /* Over one axis: out has x's shape without that axis (any layout). */
 int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis,
                          mn_array *out);
