@@ -521,7 +521,7 @@ PyTypeObject ArrayType = {
 };
 
 /* ---- programs: list of node tuples, arguments referring to earlier nodes ---- */
-static int build(PyObject *program, mn_expr **out, int *root) {
+static int build_ids(PyObject *program, mn_expr **out, int *root, int **ids_keep, Py_ssize_t *nids) {
   PyObject *seq = PySequence_Fast(program, "program must be a sequence of nodes");
   if (!seq) return 0;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -582,11 +582,43 @@ static int build(PyObject *program, mn_expr **out, int *root) {
   }
 #undef ARG
   *root = ids[n - 1];
-  PyMem_Free(ids);
+  if (ok && ids_keep) { *ids_keep = ids; *nids = n; }
+  else PyMem_Free(ids);
   Py_DECREF(seq);
   if (!ok) { mn_expr_destroy(&e); return 0; }
   *out = e;
   return 1;
+}
+
+static int build(PyObject *program, mn_expr **out, int *root) { return build_ids(program, out, root, NULL, NULL); }
+
+/* extras: None or a sequence of (program index, Array) pairs: nodes also
+ * stored, in the same pass, into those (fresh) arrays. */
+enum { XMAX = 16 };
+static int extras_of(PyObject *extras, const int *ids, Py_ssize_t n, int *nx, int *xnode, mn_array **xout) {
+  *nx = 0;
+  if (!extras || extras == Py_None) return 1;
+  PyObject *seq = PySequence_Fast(extras, "extras must be a sequence of (index, Array)");
+  if (!seq) return 0;
+  Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+  int ok = m <= XMAX;
+  if (!ok) PyErr_Format(PyExc_ValueError, "%zd extra outputs (at most %d)", m, (int)XMAX);
+  for (Py_ssize_t k = 0; k < m && ok; k++) {
+    PyObject *it = PySequence_Fast_GET_ITEM(seq, k);
+    long i = -1;
+    if (PyTuple_Check(it) && PyTuple_GET_SIZE(it) == 2 && is_array(PyTuple_GET_ITEM(it, 1)))
+      i = PyLong_AsLong(PyTuple_GET_ITEM(it, 0));
+    if (i < 0 || i >= n) {
+      if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "malformed extra output %zd", k);
+      ok = 0;
+      break;
+    }
+    xnode[k] = ids[i];
+    xout[k] = arr(PyTuple_GET_ITEM(it, 1));
+    (*nx)++;
+  }
+  Py_DECREF(seq);
+  return ok;
 }
 
 /* Expression trees straight from Python's nested tuples (as
@@ -600,7 +632,7 @@ enum { MEMO_MAX = 128 };
 typedef struct { int n; const void *key[MEMO_MAX]; int id[MEMO_MAX]; } tree_memo;
 
 static int tree_node(PyObject *t, mn_expr *e, tree_memo *memo, int *id) {
-  if (PyList_Check(t) && PyList_GET_SIZE(t) == 2) t = PyList_GET_ITEM(t, 1); /* a cell ["ref", node] */
+  if (PyList_Check(t) && PyList_GET_SIZE(t) >= 2) t = PyList_GET_ITEM(t, 1); /* a cell ["ref", node, ...] */
   if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < 2) {
     PyErr_SetString(PyExc_ValueError, "malformed expression tree node");
     return 0;
@@ -688,13 +720,18 @@ static PyObject *py_result_info(PyObject *m, PyObject *program) {
 
 static PyObject *py_evaluate(PyObject *m, PyObject *args) {
   (void)m;
-  PyObject *program, *out;
-  if (!PyArg_ParseTuple(args, "OO!", &program, &ArrayType, &out)) return NULL;
+  PyObject *program, *out, *extras = NULL;
+  if (!PyArg_ParseTuple(args, "OO!|O", &program, &ArrayType, &out, &extras)) return NULL;
   if (!need_ctx()) return NULL;
   mn_expr *e;
-  int root, rc;
-  if (!build(program, &e, &root)) return NULL;
-  CALL_NOGIL(mn_array_size(arr(out)) >= NOGIL_MIN, rc = mn_expr_eval(e, root, arr(out)));
+  int root, rc, *ids = NULL, nx = 0, xnode[XMAX];
+  mn_array *xout[XMAX];
+  Py_ssize_t nids = 0;
+  if (!build_ids(program, &e, &root, &ids, &nids)) return NULL;
+  int ok = extras_of(extras, ids, nids, &nx, xnode, xout);
+  PyMem_Free(ids);
+  if (!ok) { mn_expr_destroy(&e); return NULL; }
+  CALL_NOGIL(mn_array_size(arr(out)) >= NOGIL_MIN, rc = mn_expr_eval_extra(e, root, arr(out), nx, xnode, xout));
   mn_expr_destroy(&e);
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
@@ -702,18 +739,23 @@ static PyObject *py_evaluate(PyObject *m, PyObject *args) {
 
 static PyObject *py_reduce(PyObject *m, PyObject *args) {
   (void)m;
-  PyObject *program, *opname;
-  if (!PyArg_ParseTuple(args, "OO", &program, &opname)) return NULL;
+  PyObject *program, *opname, *extras = NULL;
+  if (!PyArg_ParseTuple(args, "OO|O", &program, &opname, &extras)) return NULL;
   if (!need_ctx()) return NULL;
   int op;
   if (!op_of(opname, MN_NREDUCE, rname, "reduction", &op)) return NULL;
   mn_expr *e;
-  int root, rc;
+  int root, rc, *ids = NULL, nx = 0, xnode[XMAX];
+  mn_array *xout[XMAX];
+  Py_ssize_t nids = 0;
   mn_scalar s;
-  if (!build(program, &e, &root)) return NULL;
+  if (!build_ids(program, &e, &root, &ids, &nids)) return NULL;
+  int ok = extras_of(extras, ids, nids, &nx, xnode, xout);
+  PyMem_Free(ids);
+  if (!ok) { mn_expr_destroy(&e); return NULL; }
   int64_t rsz = 1;
   { int nd; int64_t shp[MN_MAXDIM]; mn_expr_shape(e, root, &nd, shp); for (int d = 0; d < nd; d++) rsz *= shp[d]; }
-  CALL_NOGIL(rsz >= NOGIL_MIN, rc = mn_expr_reduce(e, root, (mn_reduce_op)op, &s));
+  CALL_NOGIL(rsz >= NOGIL_MIN, rc = mn_expr_reduce_extra(e, root, (mn_reduce_op)op, &s, nx, xnode, xout));
   mn_expr_destroy(&e);
   if (rc) return raise_mn(rc);
   return from_scalar(s);
@@ -744,6 +786,22 @@ static PyObject *py_create(PyObject *m, PyObject *args) {
   if (!to_shape(shape, &nd, s) || !dtype_of(dt, &t)) return NULL;
   mn_array *a = NULL;
   int rc = mn_array_create(g_ctx, t, nd, s, 0, &a);
+  if (rc) return raise_mn(rc);
+  return wrap(a);
+}
+
+/* empty(shape, dtype): values unset, for a result that writes every element */
+static PyObject *py_empty(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *shape, *dt;
+  if (!PyArg_ParseTuple(args, "OO", &shape, &dt)) return NULL;
+  if (!need_ctx()) return NULL;
+  int nd;
+  int64_t s[MN_MAXDIM];
+  mn_dtype t;
+  if (!to_shape(shape, &nd, s) || !dtype_of(dt, &t)) return NULL;
+  mn_array *a = NULL;
+  int rc = mn_array_create_empty(g_ctx, t, nd, s, &a);
   if (rc) return raise_mn(rc);
   return wrap(a);
 }
@@ -940,11 +998,12 @@ static PyMethodDef module_methods[] = {
   {"rank", py_rank, METH_NOARGS, "This rank."},
   {"size", py_size, METH_NOARGS, "Number of ranks."},
   {"create", py_create, METH_VARARGS, "create(shape, dtype) -> zero-filled Array."},
+  {"empty", py_empty, METH_VARARGS, "empty(shape, dtype) -> Array of unset values (every element to be written)."},
   {"load_npy", py_load_npy, METH_O, "Read a .npy file collectively."},
   {"result_info", py_result_info, METH_O, "(dtype, shape) of a program's last node."},
-  {"evaluate", py_evaluate, METH_VARARGS, "evaluate(program, out): fused evaluation into out."},
+  {"evaluate", py_evaluate, METH_VARARGS, "evaluate(program, out[, extras]): fused evaluation into out; extras: (program index, Array) pairs also stored in the pass."},
   {"eval_tree", py_eval_tree, METH_VARARGS, "eval_tree(tree, shape, dtype) -> new Array, evaluated fused."},
-  {"reduce", py_reduce, METH_VARARGS, "reduce(program, op) -> scalar, same on every rank."},
+  {"reduce", py_reduce, METH_VARARGS, "reduce(program, op[, extras]) -> scalar, same on every rank; extras as evaluate's."},
   {"reduce_axis", py_reduce_axis, METH_VARARGS, "reduce_axis(op, x, axis, out)."},
   {"bcast", py_bcast, METH_VARARGS, "bcast(bytes_or_None, root=0) -> the root's bytes on every rank."},
   {"plan_stats", py_plan_stats, METH_NOARGS, "(cached plans, hits, misses)."},

@@ -5,6 +5,7 @@ used it, and when the storage it reads is written; against NumPy, on every
 rank under mpiexec -n 1, 2, 3."""
 import numpy
 import numpy.testing as nt
+import pytest
 
 import maniple.numpy as mnp
 from maniple import _core
@@ -35,6 +36,8 @@ def test_shared_costly_value_three_consumers():
 
 
 def test_costly_shared_value_is_evaluated_once():
+    if nd._GROUP_MIN <= 40 * 50:
+        pytest.skip("MANIPLE_GROUP_MIN: these arrays take the large arrays' path (tested below)")
     a, b = data(mnp, (40, 50))
     calls = []
     real = nd._core.eval_tree
@@ -122,3 +125,143 @@ def test_float32_and_int_shared():
         k = j % 5 + j
         return u, v, k
     both(body)
+
+
+# ---- large arrays (nd._GROUP_MIN elements and more): shared values are
+# decided when evaluated, and one pass computes every array that shares them
+
+BIG = (190, 230)  # 43700 elements, uneven splits at 2 and 3 ranks
+
+
+class Passes:
+    """Counts fused passes over the data (every evaluation entry point)."""
+    def __init__(self):
+        self.n = 0
+
+    def __enter__(self):
+        self.real = {k: getattr(_core, k) for k in ("eval_tree", "evaluate", "reduce")}
+        fake = type("C", (), {k: staticmethod(getattr(_core, k)) for k in dir(_core) if not k.startswith("__")})
+        for k, f in self.real.items():
+            setattr(fake, k, staticmethod(self.wrap(f)))
+        self.mods = [nd, fn]
+        self.saved = [m._core for m in self.mods]
+        for m in self.mods:
+            m._core = fake
+        return self
+
+    def wrap(self, f):
+        def w(*a):
+            self.n += 1
+            self.extras = len(a[2]) if len(a) > 2 else 0
+            return f(*a)
+        return w
+
+    def __exit__(self, *exc):
+        for m, c in zip(self.mods, self.saved):
+            m._core = c
+
+
+import maniple.numpy._functions as fn  # noqa: E402
+
+
+def flux(xp, a, b):
+    """Three results sharing costly values (as a flux's Fw, Fn, Ft), and
+    the wave-speed bound over them."""
+    u = xp.sqrt(a) / (b + 1.0)
+    c = xp.sqrt(9.81 * b)
+    ap = xp.maximum(u + c, 0.0)
+    am = xp.minimum(u - c, 0.0)
+    inv = 1.0 / xp.maximum(ap - am, 1e-12)
+    f1 = (ap * a - am * b) * inv
+    f2 = (ap * a * u - am * b * u) * inv + ap * am * inv * (b - a)
+    f3 = (ap * u - am * u) * inv
+    return f1, f2, f3, ap, am
+
+
+def test_large_siblings_share_one_pass():
+    a, b = data(mnp, BIG)
+    na, nb = numpy.asarray(a), numpy.asarray(b)
+    want = flux(numpy, na, nb)
+    f1, f2, f3, ap, am = flux(mnp, a, b)
+    del ap, am
+    with Passes() as p:
+        f1._materialize()
+    assert p.n == 1, f"{p.n} passes: f1, f2 and f3 share values and should take one"
+    assert f2._expr is None and f3._expr is None, "the siblings were not computed with f1"
+    for g, w in zip((f1, f2, f3), want):
+        nt.assert_allclose(numpy.asarray(g), w, rtol=1e-14)
+
+
+def test_large_reduction_stores_what_live_arrays_hold():
+    a, b = data(mnp, BIG)
+    na, nb = numpy.asarray(a), numpy.asarray(b)
+    want = flux(numpy, na, nb)
+    f1, f2, f3, ap, am = flux(mnp, a, b)
+    with Passes() as p:
+        s = float(mnp.maximum(ap, -am).max())
+    assert p.n == 1
+    assert all(x._expr is None for x in (f1, f2, f3, ap, am)), "a live value was left pending"
+    assert s == float(numpy.maximum(want[3], -want[4]).max())
+    with Passes() as p:
+        r = (f1 + f2 + f3 + ap)._materialize()
+    for g, w in zip((f1, f2, f3, ap, am), want):
+        nt.assert_allclose(numpy.asarray(g), w, rtol=1e-14)
+    nt.assert_allclose(numpy.asarray(mnp.ndarray(r)), want[0] + want[1] + want[2] + want[3], rtol=1e-14)
+
+
+def test_large_held_value_computed_once():
+    a, b = data(mnp, BIG)
+    x = mnp.sqrt(a * b) / (a + 1.0)  # costly and held
+    y = x * 2.0
+    with Passes() as p:
+        y._materialize()
+        z = (x - b)._materialize()
+    assert p.n == 2 and x._expr is None, "x was not stored by the pass that computed y"
+    wx = numpy.sqrt(numpy.asarray(a) * numpy.asarray(b)) / (numpy.asarray(a) + 1.0)
+    nt.assert_allclose(numpy.asarray(y), 2.0 * wx, rtol=1e-14)
+    nt.assert_allclose(numpy.asarray(mnp.ndarray(z)), wx - numpy.asarray(b), rtol=1e-14)
+
+
+def test_large_assignment_into_view_and_ancestors():
+    def body(xp):
+        a, b = data(xp, BIG)
+        out = xp.zeros((BIG[0] + 2, BIG[1] + 2))
+        f1, f2, f3, ap, am = flux(xp, a, b)
+        g = f1 * 2.0 + ap           # computed from f1: f1 is a part of it
+        out[1:-1, 1:-1] = f2 - am   # a view: its stored values may lie elsewhere
+        if xp is mnp:
+            f1._materialize()  # f1 is a part of g, still pending
+        h = f1
+        return out, g, f3, h, ap, am
+    both(body)
+
+
+def test_large_inplace_after_sharing():
+    def body(xp):
+        a, b = data(xp, BIG)
+        x = xp.exp(a) * b
+        y = x * 3.0
+        x += 1.0
+        z = x * 3.0
+        b[...] = 0.0  # writes storage the pending values read
+        return y, z, x, b
+    both(body)
+
+
+def test_large_stencil_assignment_stores_nothing_else():
+    """The seeds' sweep: the value assigned is alive, yet one pass writes
+    only the target (no copy of the value on the side)."""
+    g = mnp.asarray(numpy.random.default_rng(1).random((BIG[0] + 2, BIG[1] + 2)))
+    ng = numpy.asarray(g).copy()
+    for xp, grid in ((mnp, g), (numpy, ng)):
+        c, n, s, e, w = grid[1:-1, 1:-1], grid[:-2, 1:-1], grid[2:, 1:-1], grid[1:-1, 2:], grid[1:-1, :-2]
+        for _ in range(3):
+            average = c + n + e + w + s
+            average = 0.2 * average
+            if xp is mnp:
+                with Passes() as p:
+                    c[:] = average
+                assert p.n == 1 and p.extras == 0, f"{p.n} passes, {p.extras} values stored besides the grid"
+            else:
+                c[:] = average
+    nt.assert_allclose(numpy.asarray(g), ng, rtol=1e-14)

@@ -6,7 +6,8 @@ import numpy as _np
 from maniple import _core
 
 from ._creation import asarray, empty
-from ._ndarray import ndarray, _binary, _check_writable, _compile, _scalar, _ternary, _unary, _assign
+from ._ndarray import ndarray, _binary, _check_writable, _compile, _scalar, _ternary, _unary, _assign, \
+    _has_cells, _eval_shared, _NOTHING
 
 # ---- ufuncs (the names are NumPy's) ----
 _UNARY = ["negative", "positive", "absolute", "sqrt", "exp", "log", "log2", "log10", "expm1", "log1p", "sin",
@@ -144,7 +145,12 @@ def _reduce(op, a, axis=None, dtype=None, out=None, keepdims=False):
     if dtype is not None and op in ("sum", "prod"):
         rdt = a._dtype  # an explicit dtype is the accumulator's and the result's
     if len(axes) == a.ndim:  # every axis: one fused pass to a scalar
-        v = _core.reduce(_compile(a._node()), op)
+        node = a._node()
+        v = _NOTHING
+        if a._big and a._expr is not None and _has_cells(node):
+            v = _eval_shared(node, a._shape, reduce=op)
+        if v is _NOTHING:
+            v = _core.reduce(_compile(node), op)
         # integers wrap into a narrower result dtype, as NumPy's accumulation does
         v = _np.asarray(v).astype(rdt)[()] if rdt != _result_dtype(op, a._dtype) else _scalar(v, rdt)
         if keepdims and a.ndim:

@@ -7,7 +7,9 @@ indexing. NumPy's eager semantics are kept by dependency tracking: before
 anything writes into an array's storage, every pending expression that reads
 that storage is evaluated first.
 """
+import math
 import operator
+import os
 import weakref
 
 import numpy as _np
@@ -18,11 +20,20 @@ from maniple import init as _init
 # Expression nodes (tuples):
 #   ("in", Array) | ("sc", python scalar or (value, dtype)) | ("un", name, x)
 #   ("bin", name, x, y) | ("ter", name, x, y, z) | ("cast", x, dtype)
-# and cells ["ref", node]: a pending array's expression as its consumers see
-# it. A value used by a second consumer is computed once when it is costly
-# (its cell then holds ("in", Array) for every consumer), else recomputed.
+# and cells ["ref", node, weakref to the pending array]: a pending array's
+# expression as its consumers see it; once computed the cell holds
+# ("in", Array) for every consumer. Small arrays compute a costly value at
+# its second consumer. Large ones (_GROUP_MIN elements) decide when
+# evaluated: the pass also stores every costly value that a live array
+# still holds, and computes every live pending array of the same shape that
+# shares a value with it (Fw, Fn, Ft of one flux), so that each value is
+# computed once and no full-size temporary is written that NumPy would not.
 _MAX_NODES = 48  # past this an operand is materialised, bounding loops' trees
 _SHARE_COST = 2  # cost (below) from which a shared value is computed once
+# elements from which values are shared at evaluation (MANIPLE_GROUP_MIN:
+# tests set 1 to run every array through that path)
+_GROUP_MIN = int(os.environ.get("MANIPLE_GROUP_MIN", 1 << 15))
+_XMAX = 16  # values stored by one pass besides its result (the C side's limit)
 # relative cost of an operation per element (others 1)
 _COST = {"true_divide": 4, "floor_divide": 4, "remainder": 4, "divmod": 4, "sqrt": 8, "cbrt": 8, "power": 8,
          "float_power": 8, "exp": 8, "exp2": 8, "expm1": 8, "log": 8, "log2": 8, "log10": 8, "log1p": 8,
@@ -66,32 +77,33 @@ def _flush(key, keep=None):
 
 def _compile(expr):
     """Expression tree -> _core program (list of nodes referring back)."""
-    prog, memo = [], {}
-
-    def walk(n):
-        if type(n) is list:
-            n = n[1]
-        k = id(n[1]) if n[0] == "in" else id(n)
-        if k in memo:
-            return memo[k]
-        kind = n[0]
-        if kind in ("in", "sc"):
-            prog.append(n)
-        elif kind == "un":
-            prog.append(("un", n[1], walk(n[2])))
-        elif kind == "bin":
-            a, b = walk(n[2]), walk(n[3])
-            prog.append(("bin", n[1], a, b))
-        elif kind == "ter":
-            a, b, c = walk(n[2]), walk(n[3]), walk(n[4])
-            prog.append(("ter", n[1], a, b, c))
-        else:  # cast
-            prog.append(("cast", walk(n[1]), n[2]))
-        memo[k] = len(prog) - 1
-        return memo[k]
-
-    walk(expr)
+    prog = []
+    _walk(expr, prog, {})
     return prog
+
+
+def _walk(n, prog, memo):
+    """Append n's nodes not yet in prog (memo: identity -> index); n's index."""
+    if type(n) is list:
+        n = n[1]
+    k = id(n[1]) if n[0] == "in" else id(n)
+    if k in memo:
+        return memo[k]
+    kind = n[0]
+    if kind in ("in", "sc"):
+        prog.append(n)
+    elif kind == "un":
+        prog.append(("un", n[1], _walk(n[2], prog, memo)))
+    elif kind == "bin":
+        a, b = _walk(n[2], prog, memo), _walk(n[3], prog, memo)
+        prog.append(("bin", n[1], a, b))
+    elif kind == "ter":
+        a, b, c = _walk(n[2], prog, memo), _walk(n[3], prog, memo), _walk(n[4], prog, memo)
+        prog.append(("ter", n[1], a, b, c))
+    else:  # cast
+        prog.append(("cast", _walk(n[1], prog, memo), n[2]))
+    memo[k] = len(prog) - 1
+    return memo[k]
 
 
 def _bases(expr, out=None):
@@ -122,15 +134,18 @@ def _count(expr, seen=None):
 class ndarray:
     """A distributed array with NumPy's semantics."""
 
-    __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "_n", "_cell", "_cost", "_ro", "__weakref__")
+    __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "_n", "_cell", "_cost", "_big", "_ro",
+                 "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, arr=None, expr=None, shape=None, dtype=None):
         self._arr, self._expr, self._cell, self._cost = arr, expr, None, 1
         if arr is not None:
             self._shape, self._dtype, self._bases, self._n = tuple(arr.shape), arr.dtype, (), 1
+            self._big = False
         else:
             self._shape, self._dtype = tuple(shape), dtype
+            self._big = math.prod(self._shape) >= _GROUP_MIN
             self._bases = tuple(_bases(expr))
             self._n = _count(expr)
             _register(self)
@@ -138,6 +153,9 @@ class ndarray:
     # ---- evaluation ----
     def _materialize(self):
         if self._expr is not None:
+            if self._big and _has_cells(self._expr):
+                if _eval_shared(self._expr, self._shape, self, _core.empty(self._shape, self._dtype)) is not _NOTHING:
+                    return self._arr
             self._arr = _core.eval_tree(self._expr, self._shape, self._dtype)
             self._expr, self._bases = None, ()
             if self._cell is not None:  # consumers now read the values
@@ -799,7 +817,9 @@ def _make(kind, name, *xs):
     for x in xs:
         if type(x) is ndarray:
             if x._expr is not None and x._n <= _MAX_NODES:
-                b, xn, xc = x._bases, x._n, x._cost
+                # a large value already shared counts once: its consumers
+                # meet in one program (one node each after memoisation)
+                b, xn, xc = x._bases, 1 if x._big and x._cell is not None else x._n, x._cost
                 nodes.append(_share(x))
                 if x._expr is not None:  # else computed just now: a leaf
                     bases.update(b)
@@ -820,7 +840,11 @@ def _make(kind, name, *xs):
         tuple(bases), n
     r._cell, r._cost = None, cost
     if not shape and name != "where":  # a ufunc's 0-d result is a scalar in NumPy
+        r._big = False
         return _scalar(r._materialize().get(()), dtype)
+    r._big = big = math.prod(shape) >= _GROUP_MIN
+    if big:
+        _recent.append(_ref(r))
     _register(r)
     return r
 
@@ -831,13 +855,136 @@ def _new_pending():
 
 def _share(x):
     """x's cell for a consumer that inlines pending x. A second consumer of
-    a costly value computes it now, so that no consumer recomputes it."""
+    a costly small value computes it now, so that no consumer recomputes
+    it (large ones: _eval_shared)."""
     c = x._cell
     if c is None:
-        c = x._cell = ["ref", x._expr]
-    elif x._cost >= _SHARE_COST and x._expr is not None:
+        c = x._cell = ["ref", x._expr, _ref(x)]
+    elif x._cost >= _SHARE_COST and x._expr is not None and not x._big:
         x._materialize()
     return c
+
+
+_recent = []  # weak references to large pending arrays: the candidates to share a pass
+
+
+def _has_cells(expr):
+    if type(expr) is list:
+        expr = expr[1]
+    k = expr[0]
+    if k == "cast":
+        return type(expr[1]) is list
+    if k in ("in", "sc"):
+        return False
+    for x in expr[2:]:
+        if type(x) is list:
+            return True
+    return False
+
+
+def _cells_in(expr, acc):
+    """Add the pending cells reachable from expr to acc (id -> cell)."""
+    stack = [expr]
+    while stack:
+        n = stack.pop()
+        if type(n) is list:
+            if id(n) in acc or n[1][0] == "in":
+                continue
+            acc[id(n)] = n
+            n = n[1]
+        k = n[0]
+        if k == "bin":
+            stack.append(n[2])
+            stack.append(n[3])
+        elif k == "un":
+            stack.append(n[2])
+        elif k == "ter":
+            stack.extend(n[2:5])
+        elif k == "cast":
+            stack.append(n[1])
+
+
+_NOTHING = object()
+
+
+def _eval_shared(expr, shape, me=None, out=None, reduce=None):
+    """Evaluate expr (a large pending value) into out, or reduce it with
+    op reduce (the scalar is returned), storing in the same pass the live
+    pending arrays of its shape that share values with it and the costly
+    values live arrays hold (see _GROUP_MIN). me: the array being
+    materialised, out its fresh array. _NOTHING: nothing to share, nothing
+    done."""
+    cells = {}
+    _cells_in(expr, cells)
+    own, self_ = None, me  # the value's own cell and array (never a store of its own pass)
+    if type(expr) is list:
+        own = expr
+        cells.pop(id(expr), None)
+        if self_ is None:
+            self_ = expr[2]()
+    elif me is not None:
+        own = me._cell
+    if not cells:
+        return _NOTHING
+    anc_ok = me is not None  # a fresh result: an array computed from it may share the pass
+    stores, live = [], []
+    for r in _recent:  # siblings: live, pending, same shape, sharing a value
+        y = r()
+        if y is None or y._expr is None:
+            continue
+        live.append(r)
+        if y is self_ or y._shape != shape or len(stores) >= _XMAX or \
+                (y._cell is not None and id(y._cell) in cells):
+            continue
+        yc = {}
+        _cells_in(y._expr, yc)
+        if own is not None and id(own) in yc and not anc_ok:
+            continue
+        if any(k in cells for k in yc):
+            stores.append(y)
+    _recent[:] = live
+    for y in stores:
+        _cells_in(y._expr, cells)
+    if own is not None:
+        cells.pop(id(own), None)
+    held, sid = [], {id(y) for y in stores}
+    for c in cells.values():  # values a live array holds: computed once, here
+        o = c[2]()
+        if o is None or o is self_ or o._cell is not c or o._expr is None or o._shape != shape or \
+                o._cost < _SHARE_COST or id(o) in sid:
+            continue
+        held.append(o)
+    if len(held) + len(stores) > _XMAX:
+        held.sort(key=lambda o: -o._cost)
+    stores = (stores + held)[:_XMAX]
+    if not stores:
+        return _NOTHING
+    prog, memo = [], {}
+    idx = [_walk(y._cell if y._cell is not None else y._expr, prog, memo) for y in stores]
+    top = _walk(expr, prog, memo)
+    arrs = [_core.empty(y._shape, y._dtype) for y in stores]
+    extras = list(zip(idx, arrs))
+    root_out = out
+    if top != len(prog) - 1:  # expr is a part of a stored value, which is the root
+        if me is None:
+            return _NOTHING
+        k = idx.index(len(prog) - 1)
+        root_out = arrs[k]
+        extras[k] = (top, out)
+    if reduce is not None:
+        result = _core.reduce(prog, reduce, extras)
+    else:
+        _core.evaluate(prog, root_out, extras)
+        result = None
+    for y, a in zip(stores, arrs):
+        y._arr, y._expr, y._bases = a, None, ()
+        if y._cell is not None:
+            y._cell[1] = ("in", a)
+    if me is not None:
+        me._arr, me._expr, me._bases = out, None, ()
+        if me._cell is not None:
+            me._cell[1] = ("in", out)
+    return result
 
 
 def _unary(name, x):
@@ -871,7 +1018,7 @@ def _binary(name, x, y):
         info = _BIN[key] = _info("bin", name, [x, y])
     cost = _COST.get(name, 1)
     if x._expr is not None and x._n <= _MAX_NODES:
-        b, xn, xc = x._bases, x._n, x._cost
+        b, xn, xc = x._bases, 1 if x._big and x._cell is not None else x._n, x._cost
         nx = _share(x)
         if x._expr is not None:
             bases, n = set(b), xn + 1
@@ -885,7 +1032,7 @@ def _binary(name, x, y):
         if y is x and type(nx) is list:  # x (op) x: one consumer
             ny = nx
         elif y._expr is not None and y._n <= _MAX_NODES:
-            b, yn, yc = y._bases, y._n, y._cost
+            b, yn, yc = y._bases, 1 if y._big and y._cell is not None else y._n, y._cost
             ny = _share(y)
             if y._expr is not None:
                 bases.update(b)
@@ -907,7 +1054,11 @@ def _binary(name, x, y):
         tuple(bases), n
     r._cell, r._cost = None, cost
     if not info[1]:  # NumPy gives a scalar for a 0-d result
+        r._big = False
         return _scalar(r._materialize().get(()), info[0])
+    r._big = big = math.prod(info[1]) >= _GROUP_MIN
+    if big:
+        _recent.append(_ref(r))
     _register(r)
     return r
 
@@ -967,7 +1118,9 @@ def _assign(target, value, same_kind=False):
         keep._materialize()
     node = _operand(value)
     _flush(target.base, keep if alias_ok else None)
-    _core.evaluate(_compile(node), target)
+    if not (type(value) is ndarray and value._big and value._expr is not None and _has_cells(node)
+            and _eval_shared(node, value._shape, out=target) is not _NOTHING):
+        _core.evaluate(_compile(node), target)
     if alias_ok:
         keep._expr, keep._bases, keep._n = ("in", target), (target.base,), 1
         if keep._cell is not None:
