@@ -6,6 +6,7 @@ import importlib.util
 import os
 import struct
 import subprocess
+import tempfile
 import sys
 import zlib
 
@@ -32,7 +33,7 @@ BACKENDS = {"numpy": numpy, "maniple": mnp}
 
 def shared_path(name):
     """A path every rank names alike (rank 0 writes, rank 0 reads)."""
-    d = os.environ.get("MN_TEST_TMP") or os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
+    d = os.environ.get("MN_TEST_TMP") or os.path.join(tempfile.gettempdir(), "maniple_apps")  # not the source tree
     os.makedirs(d, exist_ok=True)
     return os.path.join(d, f"swe_{name}_np{maniple.size()}")
 
