@@ -718,19 +718,27 @@ static PyObject *py_result_info(PyObject *m, PyObject *program) {
   return r;
 }
 
+/* build(program) plus its extras, resolved to node ids */
+static int build_extras(PyObject *program, PyObject *extras, mn_expr **e, int *root, int *nx, int *xnode,
+                        mn_array **xout) {
+  int *ids = NULL;
+  Py_ssize_t nids = 0;
+  if (!build_ids(program, e, root, &ids, &nids)) return 0;
+  int ok = extras_of(extras, ids, nids, nx, xnode, xout);
+  PyMem_Free(ids);
+  if (!ok) mn_expr_destroy(e);
+  return ok;
+}
+
 static PyObject *py_evaluate(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *program, *out, *extras = NULL;
   if (!PyArg_ParseTuple(args, "OO!|O", &program, &ArrayType, &out, &extras)) return NULL;
   if (!need_ctx()) return NULL;
   mn_expr *e;
-  int root, rc, *ids = NULL, nx = 0, xnode[XMAX];
+  int root, rc, nx = 0, xnode[XMAX];
   mn_array *xout[XMAX];
-  Py_ssize_t nids = 0;
-  if (!build_ids(program, &e, &root, &ids, &nids)) return NULL;
-  int ok = extras_of(extras, ids, nids, &nx, xnode, xout);
-  PyMem_Free(ids);
-  if (!ok) { mn_expr_destroy(&e); return NULL; }
+  if (!build_extras(program, extras, &e, &root, &nx, xnode, xout)) return NULL;
   CALL_NOGIL(mn_array_size(arr(out)) >= NOGIL_MIN, rc = mn_expr_eval_extra(e, root, arr(out), nx, xnode, xout));
   mn_expr_destroy(&e);
   if (rc) return raise_mn(rc);
@@ -745,14 +753,10 @@ static PyObject *py_reduce(PyObject *m, PyObject *args) {
   int op;
   if (!op_of(opname, MN_NREDUCE, rname, "reduction", &op)) return NULL;
   mn_expr *e;
-  int root, rc, *ids = NULL, nx = 0, xnode[XMAX];
+  int root, rc, nx = 0, xnode[XMAX];
   mn_array *xout[XMAX];
-  Py_ssize_t nids = 0;
   mn_scalar s;
-  if (!build_ids(program, &e, &root, &ids, &nids)) return NULL;
-  int ok = extras_of(extras, ids, nids, &nx, xnode, xout);
-  PyMem_Free(ids);
-  if (!ok) { mn_expr_destroy(&e); return NULL; }
+  if (!build_extras(program, extras, &e, &root, &nx, xnode, xout)) return NULL;
   int64_t rsz = 1;
   { int nd; int64_t shp[MN_MAXDIM]; mn_expr_shape(e, root, &nd, shp); for (int d = 0; d < nd; d++) rsz *= shp[d]; }
   CALL_NOGIL(rsz >= NOGIL_MIN, rc = mn_expr_reduce_extra(e, root, (mn_reduce_op)op, &s, nx, xnode, xout));
@@ -775,8 +779,8 @@ static PyObject *py_reduce_axis(PyObject *m, PyObject *args) {
   Py_RETURN_NONE;
 }
 
-static PyObject *py_create(PyObject *m, PyObject *args) {
-  (void)m;
+/* create(shape, dtype) zero-filled, or empty (values unset) */
+static PyObject *create_array(PyObject *args, int empty) {
   PyObject *shape, *dt;
   if (!PyArg_ParseTuple(args, "OO", &shape, &dt)) return NULL;
   if (!need_ctx()) return NULL;
@@ -785,26 +789,15 @@ static PyObject *py_create(PyObject *m, PyObject *args) {
   mn_dtype t;
   if (!to_shape(shape, &nd, s) || !dtype_of(dt, &t)) return NULL;
   mn_array *a = NULL;
-  int rc = mn_array_create(g_ctx, t, nd, s, 0, &a);
+  int rc = empty ? mn_array_create_empty(g_ctx, t, nd, s, &a) : mn_array_create(g_ctx, t, nd, s, 0, &a);
   if (rc) return raise_mn(rc);
   return wrap(a);
 }
 
+static PyObject *py_create(PyObject *m, PyObject *args) { (void)m; return create_array(args, 0); }
+
 /* empty(shape, dtype): values unset, for a result that writes every element */
-static PyObject *py_empty(PyObject *m, PyObject *args) {
-  (void)m;
-  PyObject *shape, *dt;
-  if (!PyArg_ParseTuple(args, "OO", &shape, &dt)) return NULL;
-  if (!need_ctx()) return NULL;
-  int nd;
-  int64_t s[MN_MAXDIM];
-  mn_dtype t;
-  if (!to_shape(shape, &nd, s) || !dtype_of(dt, &t)) return NULL;
-  mn_array *a = NULL;
-  int rc = mn_array_create_empty(g_ctx, t, nd, s, &a);
-  if (rc) return raise_mn(rc);
-  return wrap(a);
-}
+static PyObject *py_empty(PyObject *m, PyObject *args) { (void)m; return create_array(args, 1); }
 
 static PyObject *py_load_npy(PyObject *m, PyObject *path) {
   (void)m;
