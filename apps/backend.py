@@ -6,8 +6,12 @@ import os
 import sys
 
 
+CHOICES = ("numpy", "maniple", "cupynumeric")
+
+
 def load(name):
-    """(array module, rank, size) for backend name 'numpy' or 'maniple'."""
+    """(array module, rank, size) for backend name 'numpy', 'maniple' or
+    'cupynumeric' (the peer, run by its own launcher as one process)."""
     if name == "maniple":
         import maniple
         import maniple.numpy as mnp
@@ -15,7 +19,10 @@ def load(name):
     if name == "numpy":
         import numpy
         return numpy, int(os.environ.get("OMPI_COMM_WORLD_RANK", os.environ.get("PMI_RANK", "0"))), 1
-    raise ValueError(f"--backend {name!r} is not one of numpy, maniple")
+    if name == "cupynumeric":
+        import cupynumeric
+        return cupynumeric, 0, 1
+    raise ValueError(f"--backend {name!r} is not one of {', '.join(CHOICES)}")
 
 
 def printer(rank):

@@ -291,7 +291,7 @@ def main(argv=None):
     p.add_argument("--nu", type=float, default=0.1)
     p.add_argument("--tol", type=float, default=1e-3, help="channel: stop when the change of sum(u) / sum(u) <= tol")
     p.add_argument("--perturb", type=float, default=0.0, help="amplitude of an initial v varying along x")
-    p.add_argument("--backend", choices=["numpy", "maniple"], default="numpy")
+    p.add_argument("--backend", choices=backend.CHOICES, default="numpy")
     p.add_argument("--png", help="write the speed sqrt(u^2 + v^2) as a PNG picture")
     a = p.parse_args(argv)
     np, rank, size = backend.load(a.backend)

@@ -61,7 +61,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--n", type=int, default=1000, help="interior points per axis (grid is N+2 square)")
     p.add_argument("--iterations", type=int, default=100)
-    p.add_argument("--backend", choices=["numpy", "maniple"], default="numpy")
+    p.add_argument("--backend", choices=backend.CHOICES, default="numpy")
     p.add_argument("--png", help="write the final grid as a PNG picture")
     a = p.parse_args(argv)
     np, rank, size = backend.load(a.backend)

@@ -24,6 +24,7 @@ import time
 import numpy  # plain NumPy: reference solutions and checks on gathered arrays
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import backend  # noqa: E402
 import picture  # noqa: E402
 import swe_exact  # noqa: E402
 
@@ -392,11 +393,11 @@ def main(argv=None):
     p.add_argument("--hl", type=float, help="dam-break depth upstream / inside")
     p.add_argument("--hr", type=float, help="dam-break depth downstream / outside")
     p.add_argument("--converge", action="store_true", help="also run at twice the resolution; the error must drop")
-    p.add_argument("--backend", choices=["numpy", "maniple"], default="numpy")
+    p.add_argument("--backend", choices=backend.CHOICES, default="numpy")
     p.add_argument("--png", help="write the depth h as a PNG picture")
     p.add_argument("--save", help="write h, hu, hv as PREFIX_h.npy, PREFIX_hu.npy, PREFIX_hv.npy")
     a = p.parse_args(argv)
-    np, rank = load_backend(a.backend)
+    np, rank, size = backend.load(a.backend)
     say = print if rank == 0 else (lambda *x, **k: None)
     try:
         if a.steps is not None and a.steps < 0:
@@ -421,7 +422,7 @@ def main(argv=None):
         return 2
     cells, secs = sim.nx * sim.ny, max(secs, 1e-9)
     say(f"swe {a.case} {sim.nx}x{sim.ny}, {sim.steps} steps to t = {sim.t:.6g}, {a.backend} on "
-        f"{size_of(a.backend)} rank(s)")
+        f"{size} rank(s)")
     say(f"check: {res['name']} = {res['error']:.3e} (tol {res['tol']:.1e}) {'PASS' if res['ok'] else 'FAIL'}")
     ok = res["ok"]
     if fine is not None:
@@ -442,23 +443,6 @@ def main(argv=None):
             elif rank == 0:
                 numpy.save(f"{a.save}_{name}.npy", f)
     return 0 if ok else 1
-
-
-def load_backend(name):
-    """The array module and this process's rank, chosen once at startup."""
-    if name == "maniple":
-        import maniple
-        import maniple.numpy as mnp
-        return mnp, maniple.rank()
-    # plain NumPy runs whole on every rank; only rank 0 prints
-    return numpy, int(os.environ.get("OMPI_COMM_WORLD_RANK", os.environ.get("PMI_RANK", "0")))
-
-
-def size_of(backend):
-    if backend == "maniple":
-        import maniple
-        return maniple.size()
-    return 1
 
 
 if __name__ == "__main__":
