@@ -33,12 +33,14 @@ test-asan: build-asan
 
 test: test-c test-asan
 
-# the benchmarks also need their peers (PETSc); CMake then finds them
+# the benchmark suite (python -m maniple.bench) also needs its peers (PETSc,
+# cuPyNumeric); CMake then finds PETSc. make bench BENCH_ARGS=--quick: ~3 min
+BENCH_ARGS ?=
 bench:
 	@tools/setup.sh bench
 	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
-	@benchmarks/run_bench.sh $(BUILD)
+	@benchmarks/run_bench.sh $(BUILD) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN)

@@ -26,7 +26,7 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv"
   "$PY" -m venv .venv
 fi
-pkgs=(numpy pytest mpi4py scipy)
+pkgs=(numpy pytest mpi4py scipy matplotlib)
 need=()
 for p in "${pkgs[@]}"; do
   .venv/bin/python -c "import $p" 2>/dev/null || need+=("$p")
@@ -34,4 +34,14 @@ done
 if ((${#need[@]})); then
   echo "setup: pip installing ${need[*]} into .venv"
   .venv/bin/pip install -q --disable-pip-version-check "${need[@]}"
+fi
+
+# `setup.sh bench`: cuPyNumeric, the peer, in its own venv (it pins its own
+# NumPy and Legate); the suite records why when it cannot run
+if [ "${1:-}" = "bench" ] && [ ! -x .venv-cupynumeric/bin/python ]; then
+  echo "setup: creating .venv-cupynumeric (pip install nvidia-cupynumeric)"
+  if "$PY" -m venv .venv-cupynumeric; then
+    .venv-cupynumeric/bin/pip install -q --disable-pip-version-check nvidia-cupynumeric ||
+      echo "setup: nvidia-cupynumeric did not install; the suite marks the peer 'not installed'"
+  fi
 fi

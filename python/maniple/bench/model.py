@@ -1,0 +1,276 @@
+"""The performance model (docs/scaling.md): time per step on P devices as
+
+    T(P) = B n / bw  +  k L  +  h (m a + m s / beta)  +  r ceil(log2 P) a_r
+
+for n points per device: B bytes moved per point and step, k kernel
+passes of launch cost L, h halo exchanges of m messages of s bytes on the
+slowest link (latency a, bandwidth beta), and r allreduces, a tree of
+log2 P latencies. Where maniple overlaps the halo with the interior (the C
+stencils, the SpMV) the first and third terms become their maximum.
+
+    python -m maniple.bench.model [--machine h100|v100-summit] [--results DIR] [--out DIR]
+
+prints the predictions from 1 to 4096 devices, validates the model on this
+machine against a suite run (benchmarks/results) and draws scaling_model.png."""
+import argparse
+import math
+import os
+from dataclasses import dataclass
+
+SIZES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
+
+
+@dataclass(frozen=True)
+class Machine:
+    name: str
+    bw: float            # sustained memory bandwidth per device, B/s
+    per_node: int        # devices sharing the fast link
+    lat_intra: float     # message latency inside a node, s
+    bw_intra: float      # point-to-point bandwidth inside a node, B/s
+    lat_inter: float     # between nodes
+    bw_inter: float
+    lat_reduce: float    # one step of an allreduce tree (sync of device and host included), s
+    launch: float        # one kernel pass (launch and scheduling), s
+    shared: tuple = ()   # ((ranks, aggregate B/s), ...): devices that share memory (CPU cores)
+
+
+# Stated parameters (not measured here): H100 SXM HBM3 3.35 TB/s at 85%
+# sustained; DGX H100 nodes of 8 GPUs on NVLink 4 (450 GB/s a direction,
+# 300 GB/s assumed point to point); one 400 Gb/s NDR InfiniBand port per GPU.
+H100 = Machine("H100 SXM, 8 per node, NVLink 4 + NDR InfiniBand", bw=0.85 * 3.35e12, per_node=8,
+               lat_intra=3e-6, bw_intra=300e9, lat_inter=5e-6, bw_inter=45e9, lat_reduce=8e-6, launch=5e-6)
+# Summit (where the Legate Sparse / PETSc CG points were measured): V100
+# 900 GB/s, 6 per node on NVLink 2 (50 GB/s), dual EDR InfiniBand per node.
+V100 = Machine("V100 (Summit), 6 per node, NVLink 2 + EDR InfiniBand", bw=0.85 * 900e9, per_node=6,
+               lat_intra=5e-6, bw_intra=50e9, lat_inter=8e-6, bw_inter=4e9, lat_reduce=10e-6, launch=8e-6)
+MACHINES = {"h100": H100, "v100-summit": V100}
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    points: int          # per device (weak scaling)
+    bytes_per_point: float
+    passes: float        # kernel passes per step
+    exchanges: float     # halo exchanges per step
+    fields: int          # fields per exchange
+    width: int           # halo width
+    allreduces: float    # per step
+    layout: str = "2d"   # 2d: square blocks, 4 neighbours; rows: 1-d row blocks of a square grid
+    overlap: bool = False  # halo messages travel while the interior is computed
+
+
+def grid2(p):
+    """The most square px x py = p."""
+    px = int(math.isqrt(p))
+    while p % px:
+        px -= 1
+    return px, p // px
+
+
+def halo(w, p):
+    """(messages, bytes per message) a device sends in one exchange."""
+    if p == 1:
+        return 0, 0.0
+    if w.layout == "rows":  # a row of the whole square grid each way
+        side = math.sqrt(w.points * p)
+        return min(p - 1, 2), side * 8.0 * w.width * w.fields
+    px, py = grid2(p)
+    side = math.sqrt(w.points)
+    return min(px - 1, 2) + min(py - 1, 2), side * 8.0 * w.width * w.fields
+
+
+def bandwidth(m, p):
+    """Memory bandwidth one of p devices gets (shared: the aggregate the
+    busy cores reach, split over all p ranks)."""
+    if not m.shared:
+        return m.bw
+    agg = dict(m.shared)
+    k = max(q for q in agg if q <= p) if any(q <= p for q in agg) else min(agg)
+    return agg[k] / p
+
+
+def step_time(w, m, p):
+    """Seconds per step on each of p devices, and its parts."""
+    msgs, size = halo(w, p)
+    inter = p > m.per_node
+    lat, bw = (m.lat_inter, m.bw_inter) if inter else (m.lat_intra, m.bw_intra)
+    parts = {"memory": w.bytes_per_point * w.points / bandwidth(m, p), "launch": w.passes * m.launch,
+             "halo": w.exchanges * msgs * (lat + size / bw),
+             "allreduce": w.allreduces * math.ceil(math.log2(p)) * (m.lat_reduce if inter or not m.shared
+                                                                    else m.lat_intra) if p > 1 else 0.0}
+    if w.overlap:  # the messages hide behind the memory time, or it behind them
+        return max(parts["memory"], parts["halo"]) + parts["launch"] + parts["allreduce"], parts
+    return sum(parts.values()), parts
+
+
+def predict(w, m, sizes=SIZES):
+    """[(P, points/s per device, efficiency against P = 1)]."""
+    t1 = step_time(w, m, 1)[0]
+    return [(p, w.points / step_time(w, m, p)[0], t1 / step_time(w, m, p)[0]) for p in sizes]
+
+
+# What maniple runs per step. Heat: the fused sweep (16 B/point, one pass,
+# one halo exchange, overlapped by mn_stencil). CG + Jacobi on the 5-point matrix, rows split in
+# blocks: the matrix (5 x 12 B + 8 B row pointer) and 8 vector streams,
+# about 6 passes, one exchange, 2 allreduces (1 single-reduction). SWE:
+# KP with SSP-RK2 as maniple.numpy evaluates it (about 100 fused passes a
+# step, each about 3 arrays), 2 exchanges of 3 fields 2 wide, 1 allreduce
+# for dt. Channel (CFD step 12): nit = 50 pressure sweeps (24 B each) and
+# the momentum update, 51 exchanges, 1 allreduce (the stop test).
+def workloads(measured=None):
+    m = measured or {}
+    return {
+        "heat": Workload("heat stencil", 12_264_004, 16.0, 1, 1, 1, 1, 0, overlap=True),
+        "cg": Workload("CG + Jacobi", 6000 * 6000, 132.0, 6, 1, 1, 1, 2, layout="rows", overlap=True),
+        "cg1": Workload("CG, single reduction", 6000 * 6000, 132.0, 6, 1, 1, 1, 1, layout="rows", overlap=True),
+        "swe": Workload("shallow water", 4096 * 4096, m.get("swe_bytes", 100 * 3 * 8.0), m.get("swe_passes", 100),
+                        2, 3, 2, 1),
+        "channel": Workload("channel flow (CFD step 12)", 12_264_004, 24.0 * 50 + 64, 53, 51, 1, 1, 1),
+    }
+
+
+# Published points (../shared/anchors/README.md): (P, per-device value)
+ANCHORS = {
+    "heat": ("cuPyNumeric stencil, 12.3 M points/GPU: flat to 1024 GPUs", [(1, 1.0), (1024, 1.0)], "efficiency"),
+    "channel": ("cuPyNumeric CFD port: 153 -> 104 M points/s per GPU", [(1, 153e6), (2048, 104e6)], "rate"),
+    "cg": ("Legate Sparse CG, 6000^2/GPU (Summit): 76.0 -> 49.6 it/s", [(1, 76.0), (192, 49.6)], "its"),
+    "cg_petsc": ("PETSc CG aijcusparse (Summit): 89.7 -> 81.3 it/s", [(1, 89.7), (192, 81.3)], "its"),
+}
+
+
+def this_machine(stream, pingpong_lat, pingpong_bw, cores):
+    """This machine from a suite run: the STREAM triad measured at each rank
+    count (busy cores share it) and the ping-pong between two ranks."""
+    return Machine(f"this machine ({cores} cores, measured)", bw=max(stream.values()), per_node=1 << 30,
+                   lat_intra=pingpong_lat, bw_intra=pingpong_bw, lat_inter=pingpong_lat, bw_inter=pingpong_bw,
+                   lat_reduce=pingpong_lat, launch=0.0,
+                   shared=tuple(sorted((p, s) for p, s in stream.items() if p <= cores)))
+
+
+def validate(recs, cores):
+    """Model against measured per-rank throughput: heat C weak scaling at
+    every rank count run (the fused C sweep: 16 B/point, one exchange) and
+    CG strong scaling. [(case, P, predicted, measured, relative error)]."""
+    from .report import find
+    stream = {r["ranks"]: r["median"] * 24.0 for r in recs
+              if r["bench"] == "stream" and r["variant"] == "reference" and r["median"]}
+    pl = find(recs, "pingpong", "mpi", 2, variant="8B")
+    pb = find(recs, "pingpong", "mpi", 2, variant="4194304B")
+    if not stream or not pl or not pb:
+        return []
+    m = this_machine(stream, pl["seconds"], pb["median"], cores)
+    out = []
+    ok = ("ok", "dry run")
+    for r in sorted((r for r in recs if r["bench"] == "heat" and r["impl"] == "c" and r["status"] in ok
+                     and r["scaling"] in ("serial", "weak")), key=lambda r: r["ranks"]):
+        p = r["ranks"]
+        w = Workload("heat", r["size"] // p, 16.0, 1, 1, 1, 1, 0, overlap=True)
+        pred = w.points / step_time(w, m, p)[0]
+        out.append(("heat C (weak)", p, pred, r["per_rank"], pred / r["per_rank"] - 1))
+    for r in sorted((r for r in recs if r["bench"] == "cg" and r["impl"] == "maniple" and r["status"] in ok),
+                    key=lambda r: r["ranks"]):
+        p = r["ranks"]
+        rows = int(r["variant"].split("=")[1]) ** 2  # variant G=<grid side>
+        w = Workload("cg", rows / p, 132.0, 0, 1, 1, 1, 2, layout="rows", overlap=True)
+        pred = rows / p / step_time(w, m, p)[0]
+        out.append(("CG + Jacobi (strong)", p, pred, r["per_rank"], pred / r["per_rank"] - 1))
+    return out
+
+
+def table(m, ws):
+    lines = [f"weak-scaling predictions on {m.name}", f"{'P':>6} " + " ".join(f"{k:>22}" for k in ws)]
+    preds = {k: predict(w, m) for k, w in ws.items()}
+    for i, p in enumerate(SIZES):
+        lines.append(f"{p:>6} " + " ".join(f"{preds[k][i][1] / 1e6:>11.1f} M/s {preds[k][i][2]:>6.3f}" for k in ws))
+    lines.append("(per device: M points/s (CG: M row-iterations/s), then efficiency against 1 device)")
+    return "\n".join(lines), preds
+
+
+def anchor_efficiency(key):
+    _, pts, _ = ANCHORS[key]
+    return [(p, v / pts[0][1]) for p, v in pts]
+
+
+def plot(path, m, ws, preds, checks):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axs = plt.subplots(1, 2, figsize=(12, 4.5))
+    ax = axs[0]
+    colors = dict(heat="tab:blue", cg="tab:orange", cg1="tab:red", swe="tab:green", channel="tab:purple")
+    for k, pr in preds.items():
+        ax.plot([p for p, _, _ in pr], [e for _, _, e in pr], "-", color=colors[k], label=f"model: {ws[k].name}")
+    for key, col, mk in (("heat", "tab:blue", "s"), ("channel", "tab:purple", "D"), ("cg", "tab:orange", "^"),
+                         ("cg_petsc", "k", "v")):
+        pts = anchor_efficiency(key)
+        ax.plot([p for p, _ in pts], [e for _, e in pts], mk, color=col, ms=7, ls=":", label=ANCHORS[key][0])
+    ax.set_xscale("log", base=2)
+    ax.set_ylim(0, 1.1)
+    ax.set_xlabel("GPUs (weak scaling)")
+    ax.set_ylabel("efficiency: per-GPU throughput / 1 GPU")
+    ax.set_title(f"model on {m.name}\nbeside the published peer points (their own hardware)", fontsize=9)
+    ax.legend(fontsize=6, loc="lower left")
+    ax = axs[1]
+    if checks:
+        for case, mk in (("heat C (weak)", "o"), ("CG + Jacobi (strong)", "s")):
+            c = [x for x in checks if x[0] == case]
+            if c:
+                ax.plot([x[1] for x in c], [x[3] / 1e6 for x in c], mk, label=f"{case}: measured")
+                ax.plot([x[1] for x in c], [x[2] / 1e6 for x in c], mk + "--", mfc="none", label=f"{case}: model")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("ranks on this machine (beyond the cores: oversubscribed)")
+        ax.set_ylabel("M units/s per rank")
+        ax.legend(fontsize=7)
+        ax.set_title("validation on this machine", fontsize=9)
+    else:
+        ax.text(0.5, 0.5, "no suite results to validate against:\nrun python -m maniple.bench first",
+                ha="center", transform=ax.transAxes)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv=None):
+    import json
+    from . import records
+    p = argparse.ArgumentParser(prog="python -m maniple.bench.model", description=__doc__.split("\n\n")[0])
+    p.add_argument("--machine", choices=sorted(MACHINES), default="h100")
+    p.add_argument("--results", default=os.path.join("benchmarks", "results"), help="a suite run to validate against")
+    p.add_argument("--out", help="where scaling_model.png and model.json go (default: --results)")
+    a = p.parse_args(argv)
+    m = MACHINES[a.machine]
+    ws = workloads()
+    text, preds = table(m, ws)
+    print(text)
+    path = os.path.join(a.results, "results.jsonl")
+    checks = []
+    if os.path.exists(path):
+        recs = records.read_jsonl(path)
+        with open(os.path.join(a.results, "meta.json")) as f:
+            meta = json.load(f)
+        checks = validate(recs, meta["cores"])
+        if meta.get("dry_run"):
+            print("(validating against a DRY RUN: made-up figures)")
+    print("\nvalidation on this machine (model / measured - 1):")
+    for case, pr, pred, meas, err in checks:
+        print(f"  {case:22s} P={pr}: model {pred / 1e6:9.2f} M/s, measured {meas / 1e6:9.2f} M/s, error {err:+.1%}")
+    if checks:
+        worst = max(abs(x[4]) for x in checks)
+        print(f"  largest error {worst:.1%} over {len(checks)} points")
+    else:
+        print(f"  nothing to validate: {path} is missing or has no heat/CG/STREAM/ping-pong records")
+    out = a.out or a.results
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "model.json"), "w") as f:
+        json.dump({"machine": m.name, "predictions": {k: pr for k, pr in preds.items()},
+                   "validation": [dict(case=c, ranks=r, model=x, measured=y, error=e) for c, r, x, y, e in checks]},
+                  f, indent=1)
+    plot(os.path.join(out, "scaling_model.png"), m, ws, preds, checks)
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main())

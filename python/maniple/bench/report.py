@@ -1,0 +1,84 @@
+"""The suite's outputs: results.jsonl, results.csv, meta.json, the plots
+and the summary table of headline ratios."""
+import json
+import os
+import shutil
+import subprocess
+
+from . import records
+
+
+def gpu_status():
+    """The GPU column: what this run had."""
+    smi = shutil.which("nvidia-smi")
+    if smi:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True)
+        if out.returncode == 0 and "GPU" in out.stdout:
+            return "GPU present (" + out.stdout.strip().splitlines()[0] + "): the CUDA rows need a CUDA build"
+    return "no GPU on this machine: no GPU figures (nothing was run on a GPU)"
+
+
+def find(recs, bench, impl, ranks, scaling=None, variant=None):
+    for r in recs:
+        if (r["bench"], r["impl"], r["ranks"]) == (bench, impl, ranks) and r["status"] in ("ok", "dry run") \
+                and r["median"] and (scaling is None or r["scaling"] == scaling) \
+                and (variant is None or r["variant"] == variant):
+            return r
+    return None
+
+
+def ratio(a, b):
+    return a["median"] / b["median"] if a and b else None
+
+
+def headlines(recs, ranks=(1, 2)):
+    """(description, value) pairs: maniple against each peer and the roofs."""
+    out = []
+    for p in ranks:
+        s = "serial" if p == 1 else "strong"
+        for app in ("heat", "swe", "cavity"):
+            m, c, n = find(recs, app, "maniple.numpy", p, s), find(recs, app, "c", p, s), find(recs, app, "numpy", 1)
+            out.append((f"{app}: maniple.numpy / NumPy(1 process), {p} rank(s)", ratio(m, n)))
+            out.append((f"{app}: maniple.numpy / C, {p} rank(s)", ratio(m, c)))
+            if app == "heat" and c:
+                out.append((f"heat: C fraction of STREAM, {p} rank(s)", c["fraction_of_stream"]))
+        st = find(recs, "stencil5", "maniple", p)
+        roof = find(recs, "stencil5", "fused_c", p)
+        out.append((f"stencil (C views): maniple / fused C loop, {p} rank(s)", ratio(st, roof)))
+        sp = find(recs, "spmv", "maniple", p, variant="natural/equal")
+        out.append((f"spmv: maniple / SciPy, {p} rank(s)", ratio(sp, find(recs, "spmv", "scipy", 1))))
+        out.append((f"spmv: maniple fraction of STREAM, {p} rank(s)", sp["fraction_of_stream"] if sp else None))
+        cg = find(recs, "cg", "maniple", p)
+        out.append((f"cg: maniple / PETSc, {p} rank(s)", ratio(cg, find(recs, "cg", "petsc", p))))
+        out.append((f"cg: maniple / SciPy, {p} rank(s)", ratio(cg, find(recs, "cg", "scipy", 1))))
+    for p in sorted({r["ranks"] for r in recs if r["bench"] == "heat" and r["scaling"] == "weak"}):
+        c1, cp = find(recs, "heat", "c", 1), find(recs, "heat", "c", p, "weak")
+        tag = " (oversubscribed: communication overhead, not speed)" if cp and cp["oversubscribed"] else ""
+        eff = cp["per_rank"] / c1["per_rank"] if c1 and cp else None
+        out.append((f"heat C weak-scaling efficiency, {p} ranks{tag}", eff))
+    return out
+
+
+def summary(recs, meta):
+    lines = [f"maniple.bench: {len(recs)} records in {meta['seconds']} s on {meta['cores']} cores"
+             + (" (DRY RUN: made-up figures)" if meta["dry_run"] else ""), f"GPU: {meta['gpu']}",
+             "Ratios are of throughput (medians): above 1, maniple is faster."]
+    for d, v in headlines(recs):
+        lines.append(f"  {d:70s} {'-' if v is None else f'{v:.3g}'}")
+    for r in recs:
+        if r["status"] in ("not installed", "failed"):
+            last = r["note"].strip().splitlines()[-1] if r["note"].strip() else ""
+            lines.append(f"  {r['bench']} {r['impl']} x{r['ranks']}: {r['status']}: {r['note'][:150]}"
+                         + (f" ... {last[-200:]}" if last and last not in r["note"][:150] else ""))
+    return "\n".join(lines)
+
+
+def write_all(out, recs, meta, plots=True):
+    records.write_jsonl(os.path.join(out, "results.jsonl"), recs)
+    records.write_csv(os.path.join(out, "results.csv"), recs)
+    meta = dict(meta, headlines={d: v for d, v in headlines(recs)})
+    with open(os.path.join(out, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    if plots:
+        from . import plots as pl
+        pl.draw_all(out, recs, meta)

@@ -1,0 +1,232 @@
+"""What the suite runs: every job with its command, its scaling label and
+how its output becomes records. Sizes are per rank for weak scaling (the
+global problem grows with the ranks) and global for strong scaling."""
+import json
+import math
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+
+from . import records
+
+# Minimal memory traffic per unit of work (bytes), the same figures the
+# model uses: heat reads the old grid and writes the new one; swe reads
+# h, hu, hv and b and writes h, hu, hv in each of its two RK stages;
+# cavity makes nit pressure sweeps (read p and the source, write p) and one
+# momentum update (read u, v, p, write u, v, and the source).
+BYTES = {"heat": 16.0, "swe": 2 * 7 * 8.0, "stream": 24.0, "triad": 24.0, "stencil5": 16.0}
+
+
+def cavity_bytes(nit):
+    return 24.0 * nit + 64.0
+
+
+@dataclass
+class Job:
+    bench: str
+    impl: str
+    ranks: int
+    scaling: str          # weak | strong | serial
+    size: int             # global units of work per run (points, cells, rows)
+    unit: str
+    cmd: list
+    kind: str = "app"     # app: one rate per launch; program: JSON lines out
+    variant: str = ""
+    bytes_per_unit: float = None
+    launcher: str = "mpi"
+    env: dict = field(default_factory=dict)
+    timeout: int = 600
+    group: str = ""       # app jobs of one group run interleaved, run by run
+
+    def label(self):
+        v = f" {self.variant}" if self.variant else ""
+        return f"{self.bench}{v} {self.impl} x{self.ranks} ({self.scaling})"
+
+
+def rate_from_app(text):
+    """The first figure of an app's 'throughput: X M ...' line, per second."""
+    m = re.search(r"^throughput:\D*?([0-9.]+(?:e[+-]?\d+)?) M", text, re.M)
+    if not m:
+        raise RuntimeError(f"no 'throughput: X M ...' line in the output: {text[-300:]!r}")
+    return float(m.group(1)) * 1e6
+
+
+def json_lines(text):
+    return [json.loads(ln) for ln in text.splitlines() if ln.startswith("{")]
+
+
+class Config:
+    def __init__(self, build, quick, ranks, oversub, runs, python=None, cupynumeric_python=None):
+        self.build, self.quick, self.ranks, self.oversub, self.runs = build, quick, ranks, oversub, runs
+        self.python = python or sys.executable
+        self.cpn = cupynumeric_python or os.path.join(".venv-cupynumeric", "bin", "python")
+        self.pyenv = {"PYTHONPATH": os.path.join(os.path.abspath(build), "python")}
+
+    def exe(self, *parts):
+        return os.path.join(self.build, *parts)
+
+
+def _weak(n1, p):
+    """Side of a square grid with p times the points of n1 x n1."""
+    return int(round(n1 * math.sqrt(p)))
+
+
+def app_jobs(cfg, name, n1, c_args, py_args, unit, bpu, c_oversub, py_oversub):
+    """C, maniple.numpy at every rank count (strong: n1 fixed; weak: the
+    grid grows with the ranks), NumPy and cuPyNumeric on one process."""
+    script = os.path.join("apps", f"{name}.py")
+    jobs = []
+
+    def add(impl, p, scaling, n):
+        if impl == "c":
+            cmd, env, launcher = [cfg.exe("apps", name), *c_args(n)], {}, "mpi"
+        elif impl == "cupynumeric":
+            cmd = [cfg.cpn, script, *py_args(n), "--backend", "cupynumeric"]
+            env, launcher = {"LEGATE_CONFIG": "--cpus 1"}, "plain"
+        else:
+            backend = "maniple" if impl == "maniple.numpy" else "numpy"
+            cmd, env, launcher = [cfg.python, script, *py_args(n), "--backend", backend], cfg.pyenv, "mpi"
+        jobs.append(Job(name, impl, p, scaling, n * n, unit, cmd, bytes_per_unit=bpu, env=env, launcher=launcher,
+                        group=name))
+
+    for impl in ("c", "maniple.numpy"):
+        over = c_oversub if impl == "c" else py_oversub
+        for p in cfg.ranks + [q for q in cfg.oversub if q in over]:
+            if p == 1:
+                add(impl, 1, "serial", n1)
+                continue
+            add(impl, p, "weak", _weak(n1, p))
+            if p in cfg.ranks:
+                add(impl, p, "strong", n1)
+    add("numpy", 1, "serial", n1)
+    add("cupynumeric", 1, "serial", n1)
+    return jobs
+
+
+def plan(cfg):
+    """Every job of the suite, in the order it runs."""
+    q = cfg.quick
+    allr = sorted(set(cfg.ranks + cfg.oversub))
+    jobs = []
+    # STREAM triad, maniple's triad and its view stencil beside the fused C
+    # loop: weak scaling, per rank n elements and an m x m block
+    n, m, reps = (4_000_000, 800, 5) if q else (20_000_000, 2000, 7)
+    for p in allr:
+        jobs.append(Job("core", "bench_core", p, "weak", n * p, "elements",
+                        [cfg.exe("benchmarks", "bench_core"), str(n), str(m), str(reps)], kind="program"))
+    # message latency and bandwidth between two ranks (for the model)
+    if max(allr) >= 2:
+        jobs.append(Job("pingpong", "mpi", 2, "serial", 1, "messages/s",
+                        [cfg.python, os.path.join("benchmarks", "pingpong.py"), "7"], kind="program", env=cfg.pyenv))
+    hn, hit = (1000, 20) if q else (2000, 50)
+    jobs += app_jobs(cfg, "heat", hn, lambda n: ["--n", str(n), "--iterations", str(hit)],
+                     lambda n: ["--n", str(n), "--iterations", str(hit)], "points/s", BYTES["heat"],
+                     c_oversub=cfg.oversub, py_oversub=cfg.oversub[:1])
+    sn, st = (192, 4) if q else (512, 10)
+    args = lambda n: ["--case", "dambreak2d", "--nx", str(n), "--ny", str(n), "--steps", str(st)]
+    jobs += app_jobs(cfg, "swe", sn, args, args, "cells/s", BYTES["swe"], c_oversub=[], py_oversub=[])
+    cn, ct, nit = (160, 4, 20) if q else (512, 10, 50)
+    # dt well inside the viscous limit nu dt / dx^2 < 1/4 on the largest grid
+    dt = 0.05 * (2.0 / _weak(cn, max(allr))) ** 2 / 0.1
+    args = lambda n: ["--nx", str(n), "--ny", str(n), "--nt", str(ct), "--nit", str(nit), "--dt", f"{dt:.3g}"]
+    jobs += app_jobs(cfg, "cavity", cn, args, args, "points/s", cavity_bytes(nit), c_oversub=[], py_oversub=[])
+    # SpMV (equal and METIS partitions, SciPy on rank 0) and CG + Jacobi
+    # beside PETSc and SciPy: strong scaling on a G x G Poisson matrix
+    g, sreps = (600, 7) if q else (2000, 15)
+    for p in cfg.ranks:
+        jobs.append(Job("spmv", "bench_spmv", p, "strong", g * g, "rows/s",
+                        [cfg.python, os.path.join("benchmarks", "bench_spmv.py"), str(g), str(sreps), cfg.build],
+                        kind="program", env=cfg.pyenv, timeout=900))
+    g, its, creps = (600, 50, 5) if q else (2000, 200, 5)
+    for p in cfg.ranks:
+        for prog, impl in (("bench_cg", "maniple"), ("bench_cg_petsc", "petsc")):
+            jobs.append(Job("cg", impl, p, "strong", g * g, "row-iterations/s",
+                            [cfg.exe("benchmarks", prog), str(g), str(its), str(creps)], kind="program"))
+    jobs.append(Job("cg", "scipy", 1, "serial", g * g, "row-iterations/s",
+                    [cfg.python, os.path.join("benchmarks", "bench_cg.py"), str(g), str(its), "1", str(creps),
+                     cfg.build, "--scipy-only"], kind="program", env=cfg.pyenv))
+    return jobs
+
+
+# ---- turning program output into records ----
+
+def from_core(job, lines, ncores):
+    """bench_core: the STREAM triad (the faster of its two store kinds is
+    the reference), maniple's triad and stencil, the fused C loop."""
+    out = []
+    names = {"stream_c_loop": ("stream", "c"), "stream_c_loop_nt": ("stream", "c_nt"), "maniple": ("triad", "maniple"),
+             "maniple_views": ("stencil5", "maniple"), "fused_c_loop": ("stencil5", "fused_c"),
+             "fused_c_loop_nt": ("stencil5", "fused_c_nt")}
+    best = {}
+    for d in lines:
+        bench, impl = names[d["impl"]]
+        e = d["elements"]
+        r = records.record(bench, impl, job.ranks, ncores, "weak", e, "elements/s",
+                           [e / d["max_s"], e / d["median_s"], e / d["min_s"]], bytes_per_unit=BYTES[bench],
+                           seconds=d["median_s"])
+        r["runs"] = int(job.cmd[-1])  # bench_core repeats inside
+        r["stream_GBps"] = d["stream_triad_GBps"]
+        if bench == "stream":
+            best.setdefault("s", []).append(r)
+        out.append(r)
+    # the reference STREAM row: whichever store kind was faster
+    s = max(best.get("s", []), key=lambda r: r["median"], default=None)
+    if s:
+        s["variant"] = "reference"
+    return out
+
+
+def from_spmv(job, lines, ncores):
+    out = []
+    for d in lines:
+        if d["bench"] != "spmv_poisson":
+            continue
+        rows = d.get("rows", job.size)
+        impl = d.get("impl", "maniple")
+        variant = f"{d['numbering']}/{d['partition']}" if impl == "maniple" else d["numbering"]
+        t = [d.get("max_s", d["median_s"]), d["median_s"], d.get("min_s", d["median_s"])]
+        bpu = d["GBps"] * 1e9 * d["median_s"] / rows
+        r = records.record("spmv", impl, d["ranks"], ncores, "strong" if impl == "maniple" else "serial", rows,
+                           "rows/s", [rows / x for x in t], variant=variant, bytes_per_unit=bpu, seconds=d["median_s"])
+        r["runs"] = int(job.cmd[3])
+        out.append(r)
+    return out
+
+
+def from_pingpong(job, lines, ncores):
+    """One-way message time as a rate: messages/s for 8 B, bytes/s for 4 MiB."""
+    out = []
+    for d in lines:
+        small = d["bytes"] <= 8
+        k = 1 if small else d["bytes"]
+        r = records.record("pingpong", "mpi", job.ranks, ncores, "serial", k, "messages/s" if small else "bytes/s",
+                           [k / d["max_s"], k / d["median_s"], k / d["min_s"]], variant=f"{d['bytes']}B",
+                           seconds=d["median_s"])
+        r["runs"] = d["reps"]
+        out.append(r)
+    return out
+
+
+def from_cg(job, lines, ncores):
+    d = lines[-1]
+    its = d["iterations"]
+    rates = [job.size * its / t for t in d["times_s"]]  # job.size: rows
+    # per iteration: the matrix (5 entries of 12 B per row), 8 B of row
+    # pointer, and 8 vectors of 8 B touched by CG + Jacobi
+    return [records.record("cg", job.impl, job.ranks, ncores, job.scaling, job.size * its, "row-iterations/s", rates,
+                           bytes_per_unit=5 * 12 + 8 + 8 * 8, variant=f"G={math.isqrt(job.size)}")]
+
+
+def records_of(job, text, ncores):
+    """The records of a program job from its stdout."""
+    lines = json_lines(text)
+    if not lines:
+        raise RuntimeError(f"{job.label()}: no JSON lines in the output: {text[-300:]!r}")
+    if job.bench == "core":
+        return from_core(job, lines, ncores)
+    if job.bench == "spmv":
+        return from_spmv(job, lines, ncores)
+    if job.bench == "pingpong":
+        return from_pingpong(job, lines, ncores)
+    return from_cg(job, lines, ncores)

@@ -1,0 +1,150 @@
+"""The benchmark suite's own pieces (maniple.bench): the model's arithmetic
+on hand-checked cases, the record schema, the JSON/CSV/PNG outputs of a
+--quick --dry-run, and the parsers on real output of the C programs."""
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from maniple.bench import model, records, suite
+
+import apptools
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, os.pardir, os.pardir)
+
+
+def test_grid_and_halo():
+    assert model.grid2(1) == (1, 1)
+    assert model.grid2(8) == (2, 4)
+    assert model.grid2(12) == (3, 4)
+    assert model.grid2(7) == (1, 7)
+    w = model.Workload("w", 10_000, 16.0, 1, 1, 2, 3, 0)
+    assert model.halo(w, 1) == (0, 0.0)
+    # 2 x 2 devices: one neighbour each way; a side of 100 points, 2 fields 3 wide
+    assert model.halo(w, 4) == (2, 100 * 8.0 * 3 * 2)
+    # 4 x 4: interior devices have 4 neighbours
+    assert model.halo(w, 16)[0] == 4
+    r = model.Workload("r", 10_000, 16.0, 1, 1, 1, 1, 0, layout="rows")
+    # 1-d row blocks of the whole square grid (side sqrt(4e4) = 200)
+    assert model.halo(r, 4) == (2, 200 * 8.0)
+    assert model.halo(r, 2)[0] == 1
+
+
+def test_step_time_by_hand():
+    m = model.Machine("m", bw=1e9, per_node=4, lat_intra=1e-6, bw_intra=1e9, lat_inter=1e-5, bw_inter=1e8,
+                      lat_reduce=2e-5, launch=3e-6)
+    w = model.Workload("w", 1_000_000, 16.0, 2, 1, 1, 1, 2)
+    # P = 4 (one node): memory 16e6/1e9, 2 launches, 2 messages of 1000*8 B, 2 allreduces of log2(4) steps
+    t, parts = model.step_time(w, m, 4)
+    assert parts["memory"] == pytest.approx(0.016)
+    assert parts["launch"] == pytest.approx(6e-6)
+    assert parts["halo"] == pytest.approx(2 * (1e-6 + 8000 / 1e9))
+    assert parts["allreduce"] == pytest.approx(2 * 2 * 2e-5)
+    assert t == pytest.approx(sum(parts.values()))
+    # P = 16 crosses nodes: the inter-node link and 4 neighbours
+    t16, p16 = model.step_time(w, m, 16)
+    assert p16["halo"] == pytest.approx(4 * (1e-5 + 8000 / 1e8))
+    assert p16["allreduce"] == pytest.approx(2 * 4 * 2e-5)
+    # P = 1: memory and launches only; efficiency 1
+    assert model.step_time(w, m, 1)[0] == pytest.approx(0.016 + 6e-6)
+    pr = model.predict(w, m, [1, 4, 16])
+    assert pr[0][2] == 1.0
+    assert pr[1][1] == pytest.approx(1e6 / t)
+    assert pr[2][2] == pytest.approx((0.016 + 6e-6) / t16)
+
+
+def test_shared_bandwidth():
+    # two cores reach 12 GB/s together; 8 ranks on them get an eighth each
+    m = model.this_machine({1: 10e9, 2: 12e9, 8: 5e9}, 1e-6, 1e9, cores=2)
+    assert model.bandwidth(m, 1) == 10e9
+    assert model.bandwidth(m, 2) == 6e9
+    assert model.bandwidth(m, 8) == pytest.approx(12e9 / 8)
+    w = model.Workload("w", 1000, 16.0, 0, 0, 1, 1, 0)
+    assert model.step_time(w, m, 8)[0] == pytest.approx(16e3 / (12e9 / 8))
+
+
+def test_record_schema():
+    r = records.record("heat", "c", 2, 2, "strong", 100, "points/s", [3.0, 1.0, 2.0], bytes_per_unit=16.0)
+    assert (r["median"], r["min"], r["max"], r["runs"], r["per_rank"]) == (2.0, 1.0, 3.0, 3, 1.0)
+    assert r["GBps"] == pytest.approx(32e-9) and not r["oversubscribed"]
+    records.check(r)
+    s = records.record("stream", "c", 2, 2, "weak", 1, "elements/s", [1e9], bytes_per_unit=24.0)
+    records.attach_stream([r, s])
+    assert r["fraction_of_stream"] == pytest.approx(32e-9 / 24.0)
+    bad = dict(r, status="fine")
+    with pytest.raises(ValueError, match="status 'fine'"):
+        records.check(bad)
+    with pytest.raises(ValueError, match="median"):
+        records.check(dict(r, median=5.0))
+    with pytest.raises(ValueError, match="fields"):
+        records.check({k: v for k, v in r.items() if k != "unit"})
+    gone = records.missing("cg", "petsc", 4, 2, "strong", "not installed", "why")
+    assert gone["oversubscribed"] and gone["runs"] == 0
+    records.check(gone)
+
+
+def test_dry_run_outputs():
+    """--quick --dry-run: every job's made-up output through parsing,
+    records, JSON lines, CSV, plots and the model, in seconds."""
+    out = tempfile.mkdtemp(prefix="mn_bench_")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    env = {k: v for k, v in env.items() if not k.startswith(("OMPI_", "PMIX_", "PRTE_", "OPAL_", "PMI_", "HYDRA_"))}
+    env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    run = subprocess.run([sys.executable, "-m", "maniple.bench", "--quick", "--dry-run", "-q", "--out", out],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "DRY RUN" in run.stdout and "GPU:" in run.stdout
+    recs = records.read_jsonl(os.path.join(out, "results.jsonl"))
+    benches = {r["bench"] for r in recs}
+    assert {"stream", "triad", "stencil5", "heat", "swe", "cavity", "spmv", "cg", "pingpong"} <= benches
+    assert all(r["status"] == "dry run" for r in recs)
+    with open(os.path.join(out, "results.csv")) as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == len(recs) and list(rows[0]) == records.FIELDS
+    assert [row["bench"] for row in rows] == [r["bench"] for r in recs]
+    with open(os.path.join(out, "meta.json")) as f:
+        meta = json.load(f)
+    assert meta["dry_run"] and meta["headlines"]
+    for png in ("scaling.png", "stream_fraction.png", "peers.png"):
+        with open(os.path.join(out, png), "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    mod = subprocess.run([sys.executable, "-m", "maniple.bench.model", "--results", out], capture_output=True,
+                         text=True, env=env, cwd=ROOT, timeout=300)
+    assert mod.returncode == 0, mod.stderr[-2000:]
+    assert "largest error" in mod.stdout
+    with open(os.path.join(out, "model.json")) as f:
+        mj = json.load(f)
+    assert len(mj["predictions"]["heat"]) == len(model.SIZES) and mj["validation"]
+
+
+def test_parsers_on_real_output():
+    """The suite reads what the programs really print."""
+    heat = apptools.c_program("MN_HEAT_EXE")
+    if heat is None:
+        pytest.skip("MN_HEAT_EXE not set (the C apps are not built)")
+    run = apptools.run_singleton(heat, ["--n", "64", "--iterations", "3"])
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    line = [ln for ln in out.splitlines() if ln.startswith("throughput:")][0]
+    assert suite.rate_from_app(out) == pytest.approx(float(line.split()[1]) * 1e6)
+    core = os.path.join(os.path.dirname(os.path.dirname(heat)), "benchmarks", "bench_core")
+    if not os.path.exists(core):
+        pytest.skip("bench_core not built")
+    job = suite.Job("core", "bench_core", 1, "weak", 1000, "elements", [core, "1000", "20", "5"], kind="program")
+    run = apptools.run_singleton(core, ["1000", "20", "5"])
+    assert run.returncode == 0, run.stderr
+    recs = suite.records_of(job, run.stdout, 2)
+    kinds = {(r["bench"], r["impl"]) for r in recs}
+    assert {("stream", "c"), ("triad", "maniple"), ("stencil5", "fused_c"), ("stencil5", "maniple")} <= kinds
+    for r in recs:
+        records.check(r)
+        assert r["runs"] == 5 and r["stream_GBps"] > 0 and math.isfinite(r["median"])
+    assert sum(r["variant"] == "reference" for r in recs) == 1
+    with pytest.raises(RuntimeError, match="throughput"):
+        suite.rate_from_app("no figures here")
