@@ -51,12 +51,16 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
     return mn_trace(err, __FILE__, __LINE__, __func__);
   }
   *ctx = c;
+  /* the profiling summary, as PETSc's -log_view (printed at destroy) */
+  const char *lv = getenv("MANIPLE_LOG_VIEW");
+  if (lv && *lv && *lv != '0') MN_CALL(mn_log_view_on_destroy(c));
   return MN_SUCCESS;
 }
 
 int mn_ctx_destroy(mn_ctx **ctx) {
   if (!ctx || !*ctx) return MN_SUCCESS;
   mn_ctx *c = *ctx;
+  mn_log_finish(c);
   mn_cache_destroy(c);
   mn_pool_drain();
   mn_free(c->scratch);
