@@ -1,8 +1,8 @@
 /* The profiling log (PETSc's -log_view): per kind of operation, calls and
- * inclusive time, memory traffic, and the messages and allreduces issued
- * while it ran, taken as differences of running totals so that nested
- * operations count in each enclosing one. The summary reduces over ranks on
- * a communicator of its own. */
+ * inclusive time, memory traffic, messages and allreduces, taken as
+ * differences of running totals so that nested operations count in each
+ * enclosing one. The summary reduces over ranks on a communicator of its
+ * own. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
 #include "mn_impl.h"
 #include <stdlib.h>
@@ -36,12 +36,14 @@ void mn_log_begin_(mn_log *L, mn_log_event ev) {
   e->msgs0 = L->msgs;
   e->bytes0 = L->msg_bytes;
   e->ar0 = L->allreduces;
+  e->mem0 = L->mem;
 }
 
 void mn_log_end_(mn_log *L, mn_log_event ev, int64_t mem_bytes) {
   mn_log_ev *e = &L->ev[ev];
-  e->s.mem_bytes += mem_bytes;
+  L->mem += mem_bytes; /* this operation's own bytes, beside those nested in it */
   if (e->depth <= 0 || --e->depth) return; /* begun before enable, or nested */
+  e->s.mem_bytes += L->mem - e->mem0;
   e->s.calls++;
   e->s.time += now() - e->t0;
   e->s.messages += L->msgs - e->msgs0;
@@ -77,6 +79,17 @@ int mn_log_enabled(const mn_ctx *ctx) { return ctx && ctx->log != NULL; }
 int mn_log_view_on_destroy(mn_ctx *ctx) {
   MN_CALL(mn_log_enable(ctx));
   ctx->logst->view_at_destroy = 1;
+  return MN_SUCCESS;
+}
+
+int mn_log_is_flag(const char *arg) {
+  return arg && (!strcmp(arg, "-log_view") || !strcmp(arg, "--log-view"));
+}
+
+int mn_log_view_from_args(mn_ctx *ctx, int argc, char **argv) {
+  MN_CHECK(ctx, MN_ERR_ARG, "NULL context");
+  for (int k = 1; k < argc; k++)
+    if (mn_log_is_flag(argv[k])) return mn_log_view_on_destroy(ctx);
   return MN_SUCCESS;
 }
 
@@ -182,7 +195,7 @@ static void print_table(FILE *f, const mn_log_row *rows, int nranks, double elap
              "everything it called.\n");
   fprintf(f, "Calls: max over ranks. Time: mean over ranks of each rank's total; Max: max over ranks; Ratio: Max/Time "
              "(load imbalance).\n");
-  fprintf(f, "Mem: bytes read+written by the kernels (estimate), sum over ranks; GB/s: Mem / Max. Msgs, MsgMB: "
+  fprintf(f, "Mem: bytes read+written by the kernels (estimate, inclusive), sum over ranks; GB/s: Mem / Max. Msgs, MsgMB: "
              "point-to-point\nsends, sum over ranks. Allred: MPI allreduces issued inside, max over ranks.\n\n");
   fprintf(f, "%-11s %9s %10s %10s %6s %10s %8s %9s %10s %8s\n", "Event", "Calls", "Time(s)", "Max(s)", "Ratio", "Mem(MB)",
           "GB/s", "Msgs", "MsgMB", "Allred");

@@ -48,13 +48,13 @@ typedef struct {
   mn_log_stats s;
   int depth;                /* open begins of this kind (nested ones count once) */
   double t0;                /* at the outermost begin: */
-  int64_t msgs0, bytes0, ar0;
+  int64_t msgs0, bytes0, ar0, mem0;
 } mn_log_ev;
 typedef struct {
   int view_at_destroy;
   MPI_Comm comm;            /* the summary's own communicator */
   double t_start;
-  int64_t msgs, msg_bytes, allreduces; /* running totals; events take differences */
+  int64_t msgs, msg_bytes, allreduces, mem; /* running totals; events take differences */
   mn_log_ev ev[MN_LOG_NEVENTS];
 } mn_log;
 void mn_log_begin_(mn_log *log, mn_log_event ev);

@@ -38,7 +38,7 @@ typedef enum {
 typedef struct {
   int64_t calls;
   double time;         /* seconds, inclusive */
-  int64_t mem_bytes;   /* bytes the kernels read and wrote (an estimate) */
+  int64_t mem_bytes;   /* bytes the kernels read and wrote (an estimate, inclusive) */
   int64_t messages;    /* point-to-point messages sent */
   int64_t msg_bytes;   /* their bytes */
   int64_t allreduces;  /* allreduces issued inside */
@@ -66,6 +66,11 @@ int mn_log_enabled(const mn_ctx *ctx);
 /* Enable, and print the table to stdout when the context is destroyed (what
  * MANIPLE_LOG_VIEW=1 and the apps' -log_view do). Collective. */
 int mn_log_view_on_destroy(mn_ctx *ctx);
+/* mn_log_view_on_destroy when argv holds -log_view or --log-view (the
+ * flag of the C apps; a program's own parser should skip it, see
+ * mn_log_is_flag). Collective: every rank passes the same arguments. */
+int mn_log_view_from_args(mn_ctx *ctx, int argc, char **argv);
+int mn_log_is_flag(const char *arg);
 /* This rank's counters of one kind (zero when logging was never on). */
 int mn_log_get(const mn_ctx *ctx, mn_log_event ev, mn_log_stats *out);
 /* Zero every counter (this rank). */
