@@ -53,7 +53,11 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
   *ctx = c;
   /* the profiling summary, as PETSc's -log_view (printed at destroy) */
   const char *lv = getenv("MANIPLE_LOG_VIEW");
-  if (lv && *lv && *lv != '0') MN_CALL(mn_log_view_on_destroy(c));
+  int e = lv && *lv && *lv != '0' ? mn_log_set_view_on_destroy(c, 1) : 0;
+  if (e) {
+    mn_ctx_destroy(ctx);
+    return mn_trace(e, __FILE__, __LINE__, __func__);
+  }
   return MN_SUCCESS;
 }
 

@@ -76,7 +76,12 @@ int mn_log_disable(mn_ctx *ctx) {
 
 int mn_log_enabled(const mn_ctx *ctx) { return ctx && ctx->log != NULL; }
 
-int mn_log_view_on_destroy(mn_ctx *ctx) {
+int mn_log_set_view_on_destroy(mn_ctx *ctx, int on) {
+  MN_CHECK(ctx, MN_ERR_ARG, "NULL context");
+  if (!on) {
+    if (ctx->logst) ctx->logst->view_at_destroy = 0;
+    return MN_SUCCESS;
+  }
   MN_CALL(mn_log_enable(ctx));
   ctx->logst->view_at_destroy = 1;
   return MN_SUCCESS;
@@ -89,7 +94,7 @@ int mn_log_is_flag(const char *arg) {
 int mn_log_view_from_args(mn_ctx *ctx, int argc, char **argv) {
   MN_CHECK(ctx, MN_ERR_ARG, "NULL context");
   for (int k = 1; k < argc; k++)
-    if (mn_log_is_flag(argv[k])) return mn_log_view_on_destroy(ctx);
+    if (mn_log_is_flag(argv[k])) return mn_log_set_view_on_destroy(ctx, 1);
   return MN_SUCCESS;
 }
 

@@ -63,10 +63,12 @@ int mn_log_enable(mn_ctx *ctx);
 /* Stop recording; the counters are kept. */
 int mn_log_disable(mn_ctx *ctx);
 int mn_log_enabled(const mn_ctx *ctx);
-/* Enable, and print the table to stdout when the context is destroyed (what
- * MANIPLE_LOG_VIEW=1 and the apps' -log_view do). Collective. */
-int mn_log_view_on_destroy(mn_ctx *ctx);
-/* mn_log_view_on_destroy when argv holds -log_view or --log-view (the
+/* on = 1: enable, and print the table to stdout when the context is
+ * destroyed (what MANIPLE_LOG_VIEW=1 and the apps' -log_view do);
+ * collective. on = 0: no table at destroy (a program that fails on some
+ * ranks only; local). */
+int mn_log_set_view_on_destroy(mn_ctx *ctx, int on);
+/* mn_log_set_view_on_destroy(ctx, 1) when argv holds -log_view or --log-view (the
  * flag of the C apps; a program's own parser should skip it, see
  * mn_log_is_flag). Collective: every rank passes the same arguments. */
 int mn_log_view_from_args(mn_ctx *ctx, int argc, char **argv);
