@@ -13,10 +13,14 @@ static const char *names[MN_LOG_NEVENTS] = {
   "eval", "reduce", "allreduce", "plan_begin", "plan_end", "halo", "stencil", "spmv",
   "solve", "sv_setup", "sv_op", "sv_pc", "sv_dot", "sv_update"};
 
-/* A destroy-time summary waits this long for the other ranks, then prints
- * this rank's counters alone: a rank that ended on its own must not hang
- * the job there. */
-#define FINISH_WAIT_S 60.0
+/* A destroy-time summary waits this long (MANIPLE_LOG_VIEW_WAIT seconds,
+ * default 60) for the other ranks, then prints this rank's counters
+ * alone: a rank that ended on its own must not hang the job there. */
+static double finish_wait(void) {
+  const char *v = getenv("MANIPLE_LOG_VIEW_WAIT");
+  double w = v && *v ? strtod(v, NULL) : 60.0;
+  return w > 0 ? w : 60.0;
+}
 
 /* a monotonic clock that works after MPI_Finalize too */
 static double now(void) {
@@ -150,35 +154,39 @@ static void unpack(const double *mx, const double *sm, int nranks, mn_log_row *r
 /* The reductions on the log's communicator; with wait_s > 0 give up after
  * that many seconds (*alone = 1: rows hold this rank's counters alone). */
 static int reduce_rows(mn_log *L, int nranks, double wait_s, mn_log_row *rows, double *elapsed, int *alone_out) {
-  double mx[NMAX * MN_LOG_NEVENTS + 1], sm[NSUM * MN_LOG_NEVENTS], gmx[NMAX * MN_LOG_NEVENTS + 1],
-      gsm[NSUM * MN_LOG_NEVENTS];
+  enum { NX = NMAX * MN_LOG_NEVENTS + 1, NS = NSUM * MN_LOG_NEVENTS };
+  /* on the heap: after a timeout MPI may still write the results, so the
+   * buffers are then left allocated (as the communicator is left alone) */
+  double *mx = malloc(sizeof(double) * 2 * (NX + NS)), *sm = mx + NX, *gmx = sm + NS, *gsm = gmx + NX;
+  MN_CHECK(mx, MN_ERR_MEM, "cannot allocate the profiling summary");
   pack(L, mx, sm);
-  int alone = 1;
+  int alone = 0, kept = 0;
   if (nranks > 1) {
     MPI_Request req[2];
-    int rc = MPI_Iallreduce(mx, gmx, NMAX * MN_LOG_NEVENTS + 1, MPI_DOUBLE, MPI_MAX, L->comm, &req[0]);
-    if (rc == MPI_SUCCESS)
-      rc = MPI_Iallreduce(sm, gsm, NSUM * MN_LOG_NEVENTS, MPI_DOUBLE, MPI_SUM, L->comm, &req[1]);
-    if (rc != MPI_SUCCESS) return MN_ERR(MN_ERR_MPI, "MPI_Iallreduce of the profiling log failed");
-    int done = 0;
-    if (wait_s <= 0) MPI_Waitall(2, req, MPI_STATUSES_IGNORE), done = 1;
+    int rc = MPI_Iallreduce(mx, gmx, NX, MPI_DOUBLE, MPI_MAX, L->comm, &req[0]);
+    if (rc == MPI_SUCCESS) rc = MPI_Iallreduce(sm, gsm, NS, MPI_DOUBLE, MPI_SUM, L->comm, &req[1]);
+    if (rc == MPI_SUCCESS && wait_s <= 0) rc = MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    if (rc != MPI_SUCCESS) {
+      free(mx);
+      return MN_ERR(MN_ERR_MPI, "MPI_Iallreduce of the profiling log failed");
+    }
+    int done = wait_s <= 0;
     for (double t0 = now(); !done && now() - t0 < wait_s;) {
       MPI_Testall(2, req, &done, MPI_STATUSES_IGNORE);
       if (!done) nanosleep(&(struct timespec){0, 1000000}, NULL);
     }
     if (done) {
-      memcpy(mx, gmx, sizeof mx);
-      memcpy(sm, gsm, sizeof sm);
-      alone = 0;
+      memcpy(mx, gmx, sizeof(double) * NX);
+      memcpy(sm, gsm, sizeof(double) * NS);
     } else {
+      alone = kept = 1;
       L->comm = MPI_COMM_NULL; /* requests still pending on it: never freed */
     }
-  } else {
-    alone = 0;
   }
   unpack(mx, sm, alone ? 1 : nranks, rows);
-  *elapsed = mx[NMAX * MN_LOG_NEVENTS];
+  *elapsed = mx[NX - 1];
   *alone_out = alone;
+  if (!kept) free(mx);
   return MN_SUCCESS;
 }
 
@@ -194,8 +202,9 @@ int mn_log_summary(mn_ctx *ctx, mn_log_row *rows) {
 
 static void print_table(FILE *f, const mn_log_row *rows, int nranks, double elapsed, int alone) {
   fprintf(f, "\n---------------------------------------------- maniple -log_view ----------------------------------------------\n");
-  fprintf(f, "%d rank%s, %.4g s since logging started (max over ranks)%s\n", nranks, nranks == 1 ? "" : "s", elapsed,
-          alone ? "; OTHER RANKS DID NOT ANSWER: THIS RANK'S COUNTERS ONLY" : "");
+  fprintf(f, "%d rank%s, %.4g s since logging started %s\n", nranks, nranks == 1 ? "" : "s", elapsed,
+          alone ? "(this rank); OTHER RANKS DID NOT ANSWER (MANIPLE_LOG_VIEW_WAIT): THIS RANK'S COUNTERS ONLY"
+                : "(max over ranks)");
   fprintf(f, "Times are inclusive: an SpMV's includes its ghost exchange, a stencil's its halo exchange, a solve's "
              "everything it called.\n");
   fprintf(f, "Calls: max over ranks. Time: mean over ranks of each rank's total; Max: max over ranks; Ratio: Max/Time "
@@ -249,7 +258,7 @@ void mn_log_finish(mn_ctx *ctx) {
       print_table(stdout, rows, 1, mx[NMAX * MN_LOG_NEVENTS], 0);
     }
   } else if (L->view_at_destroy) {
-    view(ctx, stdout, FINISH_WAIT_S);
+    view(ctx, stdout, finish_wait());
   }
   if (!fin && L->comm != MPI_COMM_NULL) MPI_Comm_free(&L->comm);
   free(L);
