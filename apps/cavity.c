@@ -21,8 +21,9 @@
 static const char usage[] =
   "usage: cavity [--case cavity|channel] [--nx N] [--ny N] [--nt STEPS] [--nit SWEEPS] [--dt DT]\n"
   "              [--rho RHO] [--nu NU] [--tol TOL] [--perturb A] [--save PREFIX] [--png PATH] [--check]\n"
+  "              [-log_view]\n"
   "  defaults: 41 x 41, nit 50, rho 1, nu 0.1; cavity nt 500, dt 0.001; channel dt 0.01, F 1,\n"
-  "  until the relative change of sum(u) is below tol 1e-3 (nt caps the steps)\n";
+  "  until the relative change of sum(u) is below tol 1e-3 (nt caps the steps)\n" APP_LOG_VIEW_HELP;
 
 typedef struct {
   cav_opts o;
@@ -220,6 +221,7 @@ int main(int argc, char **argv) {
   if (err == -1) {
     if (mn_ctx_rank(ctx) == 0) fputs(usage, stdout);
   } else {
+    if (!err) err = mn_log_view_from_args(ctx, argc, argv);
     if (!err) err = body(ctx, &a, &ok);
     if (err) app_report("cavity", ctx, err);
     status = err == MN_ERR_ARG ? 2 : err ? 1 : ok ? 0 : 1;

@@ -26,8 +26,8 @@
 #define T_OTHER -273.15 /* the other three sides */
 
 static const char usage[] =
-  "usage: heat [--n N] [--iterations I] [--save PATH.npy] [--png PATH] [--check]\n"
-  "  N x N interior points (grid N+2 square), I Jacobi sweeps of the 5-point average\n";
+  "usage: heat [--n N] [--iterations I] [--save PATH.npy] [--png PATH] [--check] [-log_view]\n"
+  "  N x N interior points (grid N+2 square), I Jacobi sweeps of the 5-point average\n" APP_LOG_VIEW_HELP;
 
 typedef struct {
   long n, iterations;
@@ -187,6 +187,7 @@ int main(int argc, char **argv) {
   if (err == -1) {
     if (mn_ctx_rank(ctx) == 0) fputs(usage, stdout);
   } else {
+    if (!err) err = mn_log_view_from_args(ctx, argc, argv);
     if (!err) err = check(ctx, &a);
     if (!err) err = body(ctx, &a, &ok);
     if (err) app_report("heat", ctx, err);

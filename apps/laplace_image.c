@@ -29,7 +29,8 @@ typedef struct {
 } args;
 
 static const char usage[] = "usage: laplace_image [--image PATH.pgm] [--iterations N] [--every K] [--rtol R]\n"
-                            "                     [--png PATH] [--pgm PREFIX]\n";
+                            "                     [--png PATH] [--pgm PREFIX] [-log_view]\n"
+                            "  -log_view, --log-view: print the profiling summary at exit (docs/profiling.md)\n";
 
 static int agree(mn_ctx *ctx, int err) { /* all go on or all stop */
   MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_INT, MPI_MAX, mn_ctx_comm(ctx));
@@ -247,6 +248,7 @@ static int parse(int argc, char **argv, args *a) {
   *a = (args){APP_DATA_DIR "/shapes.pgm", NULL, NULL, 25000, 1000, 1e-10};
   static const char *known[] = {"--image", "--iterations", "--every", "--rtol", "--png", "--pgm"};
   for (int k = 1; k < argc; k++) {
+    if (mn_log_is_flag(argv[k])) continue; /* -log_view: mn_log_view_from_args */
     char flag[64];
     const char *eq = strchr(argv[k], '='), *v;
     size_t len = eq ? (size_t)(eq - argv[k]) : strlen(argv[k]);
@@ -292,6 +294,7 @@ int main(int argc, char **argv) {
     if (rank == 0) printf("%s", usage);
     status = 0;
   } else {
+    if (!err) err = mn_log_view_from_args(ctx, argc, argv);
     if (!err) err = body(ctx, &a, &ok);
     if (err && rank == 0) { /* bad input: the first line names the values; else the whole trace */
       const char *msg = mn_ctx_errmsg(ctx), *colon = strstr(msg, ": ");

@@ -34,7 +34,9 @@ typedef struct {
 static const double C[3] = {1.0, -0.5, 1.0 / 3.0}; /* the exp(c_d x_d) factors */
 static const double PI = 3.14159265358979323846;
 
-static const char usage[] = "usage: poisson [--dim 2|3] [--n N] [--levels L] [--rtol R] [--pc none|jacobi] [--png PATH]\n";
+static const char usage[] =
+  "usage: poisson [--dim 2|3] [--n N] [--levels L] [--rtol R] [--pc none|jacobi] [--png PATH] [-log_view]\n"
+  "  -log_view, --log-view: print the profiling summary at exit (docs/profiling.md)\n";
 
 /* u and f = -lap(u) at the point x */
 static void manufactured(int dim, const double *x, double *u, double *f) {
@@ -212,6 +214,7 @@ static int integer(const char *flag, const char *v, long *out) {
 static int parse(int argc, char **argv, args *a) {
   *a = (args){2, -1, 3, 1e-10, 0, NULL};
   for (int k = 1; k < argc; k++) {
+    if (mn_log_is_flag(argv[k])) continue; /* -log_view: mn_log_view_from_args */
     char flag[64];
     const char *eq = strchr(argv[k], '='), *v;
     size_t len = eq ? (size_t)(eq - argv[k]) : strlen(argv[k]);
@@ -318,6 +321,7 @@ int main(int argc, char **argv) {
     if (rank == 0) printf("%s", usage);
     status = 0;
   } else {
+    if (!err) err = mn_log_view_from_args(ctx, argc, argv);
     if (!err) err = body(ctx, &a, &ok);
     if (err && rank == 0) { /* bad input: the first line names the values; else the whole trace */
       const char *msg = mn_ctx_errmsg(ctx), *colon = strstr(msg, ": ");

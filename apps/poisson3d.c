@@ -5,7 +5,8 @@
  *
  *   mpiexec -n 2 build/apps/poisson3d -n 32 -solver cg -pc jacobi -rtol 1e-8
  *
- * Every argument but -n N goes to mn_solver_set_options. Exit status 0
+ * Every argument but -n N and -log_view (the profiling table, docs/profiling.md)
+ * goes to mn_solver_set_options. Exit status 0
  * when the solver converged. */
 #include <maniple/maniple.h>
 #include <math.h>
@@ -103,7 +104,8 @@ int main(int argc, char **argv) {
   }
   int64_t n = 32;
   char opts[1024] = "";
-  for (int i = 1; i < argc; i++) { /* -n N here, the rest for the solver */
+  for (int i = 1; i < argc; i++) { /* -n N and -log_view here, the rest for the solver */
+    if (mn_log_is_flag(argv[i])) continue;
     if (!strcmp(argv[i], "-n") && i + 1 < argc) {
       char *end;
       n = strtoll(argv[++i], &end, 10);
@@ -117,7 +119,8 @@ int main(int argc, char **argv) {
       strcat(opts, argv[i]);
     }
   }
-  int rc = run(ctx, n, *opts ? opts : "-solver cg -pc jacobi -rtol 1e-8");
+  int rc = mn_log_view_from_args(ctx, argc, argv);
+  if (!rc) rc = run(ctx, n, *opts ? opts : "-solver cg -pc jacobi -rtol 1e-8");
   if (rc > 0 && mn_ctx_rank(ctx) == 0) fprintf(stderr, "poisson3d: %s\n", mn_ctx_errmsg(ctx));
   mn_ctx_destroy(&ctx);
   MPI_Finalize();

@@ -24,8 +24,10 @@ typedef struct {
 static const char usage[] =
   "usage: swe [--case NAME] [--nx N] [--ny N] [--t-end T | --steps N] [--cfl C] [--dt DT]\n"
   "           [--theta TH] [--bc KIND|W,E,S,N] [--hl H] [--hr H] [--converge] [--png PATH] [--save PREFIX]\n"
+  "           [-log_view]\n"
   "  cases: %s\n"
-  "  KIND: periodic, wall, outflow[:h], inflow:q\n";
+  "  KIND: periodic, wall, outflow[:h], inflow:q\n"
+  "  -log_view, --log-view: print the profiling summary at exit (docs/profiling.md)\n";
 
 static int num(const char *flag, const char *v, double *out) {
   char *end;
@@ -53,6 +55,7 @@ static int parse(int argc, char **argv, args *a) {
   a->cfl = 0.25; /* KP's positivity bound in 2-d */
   a->steps = -1;
   for (int k = 1; k < argc; k++) {
+    if (mn_log_is_flag(argv[k])) continue; /* -log_view: mn_log_view_from_args */
     char flag[64];
     const char *v = NULL, *eq = strchr(argv[k], '=');
     size_t len = eq ? (size_t)(eq - argv[k]) : strlen(argv[k]);
@@ -202,6 +205,7 @@ int main(int argc, char **argv) {
     if (rank == 0) printf(usage, swe_case_names());
     status = 0;
   } else {
+    if (!err) err = mn_log_view_from_args(ctx, argc, argv);
     if (!err) err = body(ctx, &a, &ok);
     if (err && rank == 0) { /* bad input: the first line names the values; else the whole trace */
       const char *msg = mn_ctx_errmsg(ctx), *colon = strstr(msg, ": ");

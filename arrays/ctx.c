@@ -51,12 +51,20 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
     return mn_trace(err, __FILE__, __LINE__, __func__);
   }
   *ctx = c;
+  /* the profiling summary, as PETSc's -log_view (printed at destroy) */
+  const char *lv = getenv("MANIPLE_LOG_VIEW");
+  int e = lv && *lv && *lv != '0' ? mn_log_set_view_on_destroy(c, 1) : 0;
+  if (e) {
+    mn_ctx_destroy(ctx);
+    return mn_trace(e, __FILE__, __LINE__, __func__);
+  }
   return MN_SUCCESS;
 }
 
 int mn_ctx_destroy(mn_ctx **ctx) {
   if (!ctx || !*ctx) return MN_SUCCESS;
   mn_ctx *c = *ctx;
+  mn_log_finish(c);
   mn_cache_destroy(c);
   mn_pool_drain();
   mn_free(c->scratch);

@@ -48,7 +48,7 @@ int mn_trace(int code, const char *file, int line, const char *func) {
 int mn_agree(mn_ctx *ctx, int code) {
   if (ctx->size == 1) return code;
   int mine = code ? ctx->rank : ctx->size, first = ctx->size;
-  if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS)
+  if (mn_allreduce(ctx, &mine, &first, 1, MPI_INT, MPI_MIN) != MPI_SUCCESS)
     return MN_ERR(MN_ERR_MPI, "MPI_Allreduce failed while agreeing on an error");
   if (first == ctx->size) return MN_SUCCESS;
   struct { int code; char msg[sizeof errbuf]; } pkt;

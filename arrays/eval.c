@@ -563,6 +563,15 @@ static void prog_free(prog *P) {
   free(P->ops); /* the whole block (prog_init) */
 }
 
+/* Bytes a pass over n iteration points reads and writes, for the log: an
+ * estimate that reads every operand once per point (broadcast ones too). */
+static int64_t prog_bytes(const prog *P, int64_t n) {
+  int64_t per = P->reduce ? 0 : (int64_t)es_of(P->odt);
+  for (int i = 0; i < P->nops; i++) per += (int64_t)es_of(P->e->v[P->ops[i].node].arr->dtype);
+  for (int k = 0; k < P->nx; k++) per += (int64_t)es_of(P->e->v[P->xnode[k]].dtype);
+  return n * per;
+}
+
 /* How input map a reads the elements out map o writes: 0 never (disjoint
  * along some axis), 1 shifted by whole elements delta (same base axes and
  * steps), 2 some other way. */
@@ -644,7 +653,7 @@ static int extras_aligned(mn_ctx *ctx, int nx, mn_array *const *xout, int haveR,
     ok[k] = have == haveR;
     for (int d = 0; ok[k] && have && d < nd; d++) ok[k] = lo[d] == Rlo[d] && cnt[d] == Rcnt[d];
   }
-  if (ctx->size > 1 && nx > 0 && MPI_Allreduce(MPI_IN_PLACE, ok, nx, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS)
+  if (ctx->size > 1 && nx > 0 && mn_allreduce(ctx, MPI_IN_PLACE, ok, nx, MPI_INT, MPI_MIN) != MPI_SUCCESS)
     return MN_ERR(MN_ERR_MPI, "MPI_Allreduce of extra outputs' alignment failed");
   return MN_SUCCESS;
 }
@@ -665,18 +674,29 @@ static void extras_setup(prog *P, int nx, const int *xnode, mn_array *const *xou
   P->nx = m;
 }
 
-static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout);
+static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout,
+                       int64_t *mem);
+
+/* the logged evaluation; nested ones (extras evaluated apart) count once */
+static int eval_logged(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout) {
+  MN_CHECK(e, MN_ERR_ARG, "NULL expression"); /* no communicator to agree on */
+  mn_log_begin(e->ctx, MN_LOG_EVAL);
+  int64_t mem = 0;
+  int err = eval_extras(e, node, out, nx, xnode, xout, &mem);
+  mn_log_end(e->ctx, MN_LOG_EVAL, mem);
+  return err;
+}
 
 int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
-  return eval_extras(e, node, out, 0, NULL, NULL);
+  return eval_logged(e, node, out, 0, NULL, NULL);
 }
 
 int mn_expr_eval_extra(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout) {
-  return eval_extras(e, node, out, nx, xnode, xout);
+  return eval_logged(e, node, out, nx, xnode, xout);
 }
 
-static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout) {
-  MN_CHECK(e, MN_ERR_ARG, "NULL expression"); /* no communicator to agree on */
+static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout,
+                       int64_t *mem) {
   int err = check_eval(e, node, out);
   if (!err && nx) err = check_extras(e, out->map.ndim, out->map.shape, nx, xnode, xout);
   if (err) {
@@ -754,8 +774,9 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
     mn_map_strides(&out->map, out->buf, ost);
     mn_strided_copy(ond, Rcnt, oes, tmp, st, mn_map_ptr(&out->map, out->buf, Rlo), ost);
   }
+  if (!err && haveR) *mem += prog_bytes(&P, mn_box_size(ond, Rcnt));
   prog_free(&P);
-  for (int k = 0; k < nrest && !err; k++) err = eval_extras(e, xnode[rest[k]], xout[rest[k]], 0, NULL, NULL);
+  for (int k = 0; k < nrest && !err; k++) err = eval_extras(e, xnode[rest[k]], xout[rest[k]], 0, NULL, NULL, mem);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
@@ -765,7 +786,11 @@ int mn_acc_allreduce(mn_ctx *ctx, mn_reduce_op op, mn_dtype t, mn_acc *acc) {
   if (ctx->size == 1) return MN_SUCCESS;
   mn_acc *all = malloc(sizeof(mn_acc) * (size_t)ctx->size);
   MN_CHECK(all, MN_ERR_MEM, "cannot allocate %d accumulators", ctx->size);
+  /* an allreduce in effect (ranks' partials merged in rank order): logged as one */
+  mn_log_begin(ctx, MN_LOG_ALLREDUCE);
+  if (ctx->log) ctx->log->allreduces++;
   int rc = MPI_Allgather(acc, (int)sizeof *acc, MPI_BYTE, all, (int)sizeof *acc, MPI_BYTE, ctx->comm);
+  mn_log_end(ctx, MN_LOG_ALLREDUCE, 0);
   if (rc != MPI_SUCCESS) { free(all); return MN_ERR(MN_ERR_MPI, "MPI_Allgather of reduction partials failed"); }
   mn_acc r;
   mn_acc_init(op, t, &r);
@@ -803,9 +828,8 @@ int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result) {
   return mn_expr_reduce_extra(e, node, op, result, 0, NULL, NULL);
 }
 
-int mn_expr_reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result, int nx, const int *xnode,
-                         mn_array *const *xout) {
-  MN_CHECK(e, MN_ERR_ARG, "NULL expression"); /* no communicator to agree on */
+static int reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result, int nx, const int *xnode,
+                        mn_array *const *xout, int64_t *mem) {
   int err = check_reduce(e, node, op, result);
   if (!err && nx) err = check_extras(e, e->v[node].ndim, e->v[node].shape, nx, xnode, xout);
   if (err) {
@@ -854,9 +878,21 @@ int mn_expr_reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *resul
   if (!err) err = mn_acc_allreduce(e->ctx, op, t, &acc);
   if (!err) err = mn_acc_to_scalar(op, t, &acc, result);
   free(accs);
+  int64_t Rlo[MN_MAXDIM], Rcnt[MN_MAXDIM];
+  if (!err && mn_map_owned_box(am, alay, e->ctx->rank, Rlo, Rcnt)) *mem = prog_bytes(&P, mn_box_size(rn->ndim, Rcnt));
   mn_layout_destroy(&own);
   prog_free(&P);
   for (int k = 0; k < nrest && !err; k++) err = mn_expr_eval(e, xnode[rest[k]], xout[rest[k]]);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
+}
+
+int mn_expr_reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result, int nx, const int *xnode,
+                         mn_array *const *xout) {
+  MN_CHECK(e, MN_ERR_ARG, "NULL expression"); /* no communicator to agree on */
+  mn_log_begin(e->ctx, MN_LOG_REDUCE);
+  int64_t mem = 0;
+  int err = reduce_extra(e, node, op, result, nx, xnode, xout, &mem);
+  mn_log_end(e->ctx, MN_LOG_REDUCE, mem);
+  return err;
 }

@@ -27,9 +27,9 @@ int mn_exchange(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char **rbu
   if (!err) {
     mn_prefix(P, scount, sdisp);
     for (int q = 0; q < P && !err; q++)
-      if (q != me && rcount[q]) err = mn_mpi_post(0, r + rdisp[q], rcount[q], q, 93, ctx->comm, req, &nr);
+      if (q != me && rcount[q]) err = mn_mpi_post(0, r + rdisp[q], rcount[q], q, 93, ctx, req, &nr);
     for (int q = 0; q < P && !err; q++)
-      if (q != me && scount[q]) err = mn_mpi_post(1, (char *)sbuf + sdisp[q], scount[q], q, 93, ctx->comm, req, &nr);
+      if (q != me && scount[q]) err = mn_mpi_post(1, (char *)sbuf + sdisp[q], scount[q], q, 93, ctx, req, &nr);
     if (rcount[me]) memcpy(r + rdisp[me], sbuf + sdisp[me], (size_t)rcount[me]);
     if (nr) MPI_Waitall(nr, req, MPI_STATUSES_IGNORE);
   }
@@ -52,7 +52,7 @@ int mn_same_blocks(const mn_array *a, const mn_array *b) {
     for (int d = 0; ok && d < la.ndim; d++) ok = la.lo[d] == lb.lo[d] && la.count[d] == lb.count[d];
   }
   int all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, a->ctx->comm);
+  mn_allreduce(a->ctx, &ok, &all, 1, MPI_INT, MPI_MIN);
   return all;
 }
 

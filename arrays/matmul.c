@@ -200,13 +200,13 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   int nreq = 0;
   for (int q = 0; q < P && !err; q++) {
     if (q == me) continue;
-    if (rb[q]) err = mn_mpi_post(0, rb[q], rbox[q][2] * rbox[q][3] * (int64_t)es, q, 95, ctx->comm, req, &nreq);
+    if (rb[q]) err = mn_mpi_post(0, rb[q], rbox[q][2] * rbox[q][3] * (int64_t)es, q, 95, ctx, req, &nreq);
     if (!err && sb[q]) {
       int64_t bytes = 0, olo[2], ocnt[2], lo[2], c[2];
       box2(R, r_row, q, olo, ocnt);
       mn_box_intersect(2, olo, ocnt, plo, pcnt, lo, c);
       bytes = c[0] * c[1] * (int64_t)es;
-      err = mn_mpi_post(1, sb[q], bytes, q, 95, ctx->comm, req, &nreq);
+      err = mn_mpi_post(1, sb[q], bytes, q, 95, ctx, req, &nreq);
     }
   }
   if (nreq) MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);

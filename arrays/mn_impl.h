@@ -3,6 +3,7 @@
 #define MANIPLE_MN_IMPL_H
 
 #include <maniple/mn_array.h>
+#include <maniple/mn_log.h>
 #include <stdarg.h>
 
 /* ---- errors (mn_error, mn_trace, MN_ERR, MN_CHECK, MN_CALL: mn_core.h) ---- */
@@ -42,6 +43,25 @@ static inline int mn_reduce_needs_data(mn_reduce_op op) {
   return op == MN_RED_MIN || op == MN_RED_MAX || op == MN_RED_ARGMIN || op == MN_RED_ARGMAX || op == MN_RED_MAXABS;
 }
 
+/* ---- profiling log (log.c) ---- */
+typedef struct {
+  mn_log_stats s;
+  int depth;                /* open begins of this kind (nested ones count once) */
+  double t0;                /* at the outermost begin: */
+  int64_t msgs0, bytes0, ar0, mem0;
+} mn_log_ev;
+typedef struct {
+  int view_at_destroy;
+  MPI_Comm comm;            /* the summary's own communicator */
+  double t_start;
+  int64_t msgs, msg_bytes, allreduces, mem; /* running totals; events take differences */
+  mn_log_ev ev[MN_LOG_NEVENTS];
+} mn_log;
+void mn_log_begin_(mn_log *log, mn_log_event ev);
+void mn_log_end_(mn_log *log, mn_log_event ev, int64_t mem_bytes);
+/* At the context's destroy: the table if asked for, then the log freed. */
+void mn_log_finish(mn_ctx *ctx);
+
 /* ---- context ---- */
 typedef struct mn_plan_cache_s mn_plan_cache;
 struct mn_ctx_s {
@@ -55,7 +75,25 @@ struct mn_ctx_s {
   size_t scratch_size;
   char *alias;          /* result buffer for aliased assignments, kept: a */
   size_t alias_size;    /* time loop would otherwise fault in fresh pages */
+  mn_log *log;          /* the profiling log while recording, else NULL */
+  mn_log *logst;        /* its storage, kept while recording is off */
 };
+/* Logged operations: one predictable branch when logging is off. Every
+ * begin must meet its end, on error paths too. */
+static inline void mn_log_begin(mn_ctx *ctx, mn_log_event ev) {
+  if (ctx->log) mn_log_begin_(ctx->log, ev);
+}
+static inline void mn_log_end(mn_ctx *ctx, mn_log_event ev, int64_t mem_bytes) {
+  if (ctx->log) mn_log_end_(ctx->log, ev, mem_bytes);
+}
+/* MPI_Allreduce on the context's communicator, counted; returns MPI's code. */
+static inline int mn_allreduce(mn_ctx *ctx, const void *in, void *out, int n, MPI_Datatype t, MPI_Op op) {
+  mn_log_begin(ctx, MN_LOG_ALLREDUCE);
+  if (ctx->log) ctx->log->allreduces++;
+  int rc = MPI_Allreduce(in, out, n, t, op, ctx->comm);
+  mn_log_end(ctx, MN_LOG_ALLREDUCE, 0);
+  return rc;
+}
 /* At least n bytes for an aliased result (contents not kept). */
 char *mn_ctx_alias_buffer(mn_ctx *ctx, size_t n);
 /* At least n bytes of the context's scratch (contents not kept). */
@@ -196,8 +234,9 @@ struct mn_plan_s {
   int active;
 };
 /* Non-blocking send (send = 1) or receive of bytes, split into messages of
- * at most 1 GiB (MPI counts are ints); appends to reqs[*nr]. */
-int mn_mpi_post(int send, char *buf, int64_t bytes, int peer, int tag, MPI_Comm comm, MPI_Request *reqs, int *nr);
+ * at most 1 GiB (MPI counts are ints) on ctx's communicator; appends to
+ * reqs[*nr]. Sends are counted in the profiling log. */
+int mn_mpi_post(int send, char *buf, int64_t bytes, int peer, int tag, mn_ctx *ctx, MPI_Request *reqs, int *nr);
 int64_t mn_mpi_npieces(int64_t bytes);
 /* Execute with an explicit memory base pointer for packing/unpacking. */
 int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem);

@@ -38,14 +38,14 @@ int mn_array_concat_local(mn_ctx *ctx, mn_dtype t, int64_t n, const void *data, 
     if (hi <= lo) continue;
     char *dst = mine + (lo - b0) * (int64_t)es;
     if (q == me) memcpy(dst, (const char *)data + (lo - off[me]) * (int64_t)es, (size_t)(hi - lo) * es);
-    else err = mn_mpi_post(0, dst, (hi - lo) * (int64_t)es, q, 94, ctx->comm, req, &nr);
+    else err = mn_mpi_post(0, dst, (hi - lo) * (int64_t)es, q, 94, ctx, req, &nr);
   }
   for (int q = 0; q < P && !err; q++) {
     if (q == me) continue;
     int64_t s0 = mn_split_start(N, P, q), s1 = s0 + mn_split_size(N, P, q);
     int64_t lo = off[me] > s0 ? off[me] : s0, hi = off[me] + n < s1 ? off[me] + n : s1;
     if (hi > lo)
-      err = mn_mpi_post(1, (char *)data + (lo - off[me]) * (int64_t)es, (hi - lo) * (int64_t)es, q, 94, ctx->comm,
+      err = mn_mpi_post(1, (char *)data + (lo - off[me]) * (int64_t)es, (hi - lo) * (int64_t)es, q, 94, ctx,
                         req, &nr);
   }
   if (nr) MPI_Waitall(nr, req, MPI_STATUSES_IGNORE);

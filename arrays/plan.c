@@ -12,7 +12,12 @@
 enum { PIECE = 1 << 30 };
 int64_t mn_mpi_npieces(int64_t bytes) { return bytes <= PIECE ? 1 : (bytes + PIECE - 1) / PIECE; }
 
-int mn_mpi_post(int send, char *buf, int64_t bytes, int peer, int tag, MPI_Comm comm, MPI_Request *reqs, int *nr) {
+int mn_mpi_post(int send, char *buf, int64_t bytes, int peer, int tag, mn_ctx *ctx, MPI_Request *reqs, int *nr) {
+  MPI_Comm comm = ctx->comm;
+  if (send && ctx->log) { /* counted where posted, so every kind that sends is seen */
+    ctx->log->msgs += mn_mpi_npieces(bytes);
+    ctx->log->msg_bytes += bytes;
+  }
   for (int64_t off = 0, k = 0, n = mn_mpi_npieces(bytes); k < n; k++, off += PIECE) {
     int len = (int)(bytes - off < PIECE ? bytes - off : PIECE);
     int rc = send ? MPI_Isend(buf + off, len, MPI_BYTE, peer, tag, comm, &reqs[(*nr)++])
@@ -52,14 +57,14 @@ void mn_plan_free(mn_plan *p) {
   free(p);
 }
 
-int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem) {
+static int plan_begin(mn_plan *p, char *send_mem, char *recv_mem) {
   MN_CHECK(!p->active, MN_ERR_ARG, "plan begun twice without end");
   mn_ctx *ctx = p->ctx;
   size_t es = p->elsize;
   int nr = 0;
   for (int i = 0; i < p->nrecv; i++) {
     const mn_msg *m = &p->recvs[i];
-    MN_CALL(mn_mpi_post(0, p->recvbuf + m->off * (int64_t)es, m->count * (int64_t)es, m->peer, m->tag, ctx->comm,
+    MN_CALL(mn_mpi_post(0, p->recvbuf + m->off * (int64_t)es, m->count * (int64_t)es, m->peer, m->tag, ctx,
                  p->reqs, &nr));
   }
   for (int i = 0; i < p->nsend; i++) {
@@ -75,13 +80,20 @@ int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem) {
       mn_dense_strides(m->nd, m->cnt, dst);
       mn_strided_copy(m->nd, m->cnt, es, send_mem + m->mem_off * (int64_t)es, m->stride, sb, dst);
     }
-    MN_CALL(mn_mpi_post(1, p->sendbuf + m->off * (int64_t)es, m->count * (int64_t)es, m->peer, m->tag, ctx->comm,
+    MN_CALL(mn_mpi_post(1, p->sendbuf + m->off * (int64_t)es, m->count * (int64_t)es, m->peer, m->tag, ctx,
                  p->reqs, &nr));
   }
   p->mem = recv_mem;
   p->nreq = nr;
   p->active = 1;
   return MN_SUCCESS;
+}
+
+int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem) {
+  mn_log_begin(p->ctx, MN_LOG_PLAN_BEGIN);
+  int err = plan_begin(p, send_mem, recv_mem);
+  mn_log_end(p->ctx, MN_LOG_PLAN_BEGIN, 2 * p->send_total * (int64_t)p->elsize); /* packed: read and written */
+  return err;
 }
 
 int mn_plan_begin(mn_plan *p) {
@@ -91,8 +103,7 @@ int mn_plan_begin(mn_plan *p) {
   return MN_SUCCESS;
 }
 
-int mn_plan_end(mn_plan *p) {
-  MN_CHECK(p, MN_ERR_ARG, "NULL plan");
+static int plan_end(mn_plan *p) {
   MN_CHECK(p->active, MN_ERR_ARG, "plan ended without begin");
   MN_MPI(MPI_Waitall(p->nreq, p->reqs, MPI_STATUSES_IGNORE));
   p->active = 0;
@@ -111,6 +122,14 @@ int mn_plan_end(mn_plan *p) {
     }
   }
   return MN_SUCCESS;
+}
+
+int mn_plan_end(mn_plan *p) {
+  MN_CHECK(p, MN_ERR_ARG, "NULL plan");
+  mn_log_begin(p->ctx, MN_LOG_PLAN_END);
+  int err = plan_end(p);
+  mn_log_end(p->ctx, MN_LOG_PLAN_END, p->unpack ? 2 * p->recv_total * (int64_t)p->elsize : 0);
+  return err;
 }
 
 int mn_plan_destroy(mn_plan **p) {

@@ -64,9 +64,7 @@ static int check_axis(mn_reduce_op op, const mn_array *x, int axis, const mn_arr
   return MN_SUCCESS;
 }
 
-int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
-  MN_CHECK(x && out, MN_ERR_ARG, "NULL array or output");
-  MN_CHECK(x->ctx == out->ctx, MN_ERR_ARG, "arrays belong to different contexts");
+static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
   int e0 = mn_agree(x->ctx, check_axis(op, x, axis, out));
   if (e0) return mn_trace(e0, __FILE__, __LINE__, __func__);
   int nd = x->map.ndim;
@@ -157,8 +155,8 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
   err = mn_agree(ctx, err);
   int nreq = 0;
   for (int q = 0; !err && q < P; q++) {
-    if (rsz[q]) err = mn_mpi_post(0, (char *)rbuf[q], rsz[q], q, 77, ctx->comm, req, &nreq);
-    if (!err && ssz[q]) err = mn_mpi_post(1, (char *)sbuf[q], ssz[q], q, 77, ctx->comm, req, &nreq);
+    if (rsz[q]) err = mn_mpi_post(0, (char *)rbuf[q], rsz[q], q, 77, ctx, req, &nreq);
+    if (!err && ssz[q]) err = mn_mpi_post(1, (char *)sbuf[q], ssz[q], q, 77, ctx, req, &nreq);
   }
   if (nreq) MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
   if (!err && haveo) {
@@ -211,4 +209,18 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
   free(part);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
+}
+
+int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
+  MN_CHECK(x && out, MN_ERR_ARG, "NULL array or output");
+  MN_CHECK(x->ctx == out->ctx, MN_ERR_ARG, "arrays belong to different contexts");
+  mn_log_begin(x->ctx, MN_LOG_REDUCE);
+  int err = reduce_axis(op, x, axis, out);
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], mem = 0; /* x read, out written */
+  if (!err && mn_map_owned_box(&x->map, x->buf->lay, x->ctx->rank, lo, cnt))
+    mem += mn_box_size(x->map.ndim, cnt) * (int64_t)mn_dtype_size(x->dtype);
+  if (!err && mn_map_owned_box(&out->map, out->buf->lay, out->ctx->rank, lo, cnt))
+    mem += mn_box_size(out->map.ndim, cnt) * (int64_t)mn_dtype_size(out->dtype);
+  mn_log_end(x->ctx, MN_LOG_REDUCE, mem);
+  return err;
 }

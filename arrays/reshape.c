@@ -150,10 +150,10 @@ int mn_array_reshape(const mn_array *src, int ndim, const int64_t *shape, mn_arr
     walk(s->buf, t->buf->lay, me, move_seg, &snd);
     for (int q = 0; q < P && !err; q++)
       if (rcv.count[q] && q != me)
-        err = mn_mpi_post(0, rcv.buf + rcv.start[q] * (int64_t)es, rcv.count[q] * (int64_t)es, q, 91, ctx->comm, req, &nr);
+        err = mn_mpi_post(0, rcv.buf + rcv.start[q] * (int64_t)es, rcv.count[q] * (int64_t)es, q, 91, ctx, req, &nr);
     for (int q = 0; q < P && !err; q++)
       if (snd.count[q] && q != me)
-        err = mn_mpi_post(1, snd.buf + snd.start[q] * (int64_t)es, snd.count[q] * (int64_t)es, q, 91, ctx->comm, req, &nr);
+        err = mn_mpi_post(1, snd.buf + snd.start[q] * (int64_t)es, snd.count[q] * (int64_t)es, q, 91, ctx, req, &nr);
     if (rcv.count[me]) /* my own part moves locally */
       memcpy(rcv.buf + rcv.start[me] * (int64_t)es, snd.buf + snd.start[me] * (int64_t)es, (size_t)rcv.count[me] * es);
     if (nr) MPI_Waitall(nr, req, MPI_STATUSES_IGNORE);

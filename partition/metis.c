@@ -202,7 +202,7 @@ int mn_metis_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_
   /* METIS counts in idx_t; the sums are doubles so that they cannot wrap */
   double loc[2] = {(double)g->rowptr[g->nlocal], 0}, tot[2];
   for (int64_t k = 0; k < g->nlocal; k++) loc[1] += has_w ? (double)vwgt[k] : 1.0;
-  MN_MPI(MPI_Allreduce(loc, tot, 2, MPI_DOUBLE, MPI_SUM, ctx->comm));
+  MN_MPI(mn_allreduce(ctx, loc, tot, 2, MPI_DOUBLE, MPI_SUM));
   MN_CHECK(g->n <= IDX_MAX && tot[0] <= (double)IDX_MAX && tot[1] <= (double)IDX_MAX, MN_ERR_NOTIMPL,
            "METIS here counts in %d-bit integers (IDX_MAX %lld) but the graph has %lld vertices, %.0f edge "
            "entries and total vertex weight %.0f", IDXTYPEWIDTH, (long long)IDX_MAX, (long long)g->n, tot[0], tot[1]);

@@ -46,7 +46,7 @@ static int check_local(mn_ctx *ctx, mn_part_kind kind, int64_t n, int64_t nlocal
 static int check_collective(mn_ctx *ctx, mn_part_kind kind, int64_t n, int64_t nlocal, const int64_t *vwgt,
                             int *has_w) {
   int64_t v[6] = {n, -n, kind, -(int64_t)kind, nlocal && vwgt, nlocal && !vwgt}, r[6];
-  MN_MPI(MPI_Allreduce(v, r, 6, MPI_INT64_T, MPI_MAX, ctx->comm));
+  MN_MPI(mn_allreduce(ctx, v, r, 6, MPI_INT64_T, MPI_MAX));
   MN_CHECK(r[0] == -r[1], MN_ERR_ARG, "n differs between ranks: from %lld to %lld", (long long)-r[1], (long long)r[0]);
   MN_CHECK(r[2] == -r[3], MN_ERR_ARG, "the partition kind differs between ranks: from %lld to %lld",
            (long long)-r[3], (long long)r[2]);
@@ -64,7 +64,7 @@ static int renumber(mn_ctx *ctx, int64_t nlocal, const int *part, const int64_t 
   MN_CALL(mn_agree(ctx, c ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d part counts", 2 * P)));
   int64_t *base = c + P;
   for (int64_t k = 0; k < nlocal; k++) c[part[k]]++;
-  int rc = MPI_Allreduce(c, base, P, MPI_INT64_T, MPI_SUM, ctx->comm);
+  int rc = mn_allreduce(ctx, c, base, P, MPI_INT64_T, MPI_SUM);
   for (int64_t s = 0, p = 0; p < P; p++) { int64_t t = base[p]; base[p] = s; s += t; }
   for (int64_t k = 0; k < nlocal; k++) new_of_old[k] = base[part[k]] + key[k];
   free(c);

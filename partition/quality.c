@@ -111,8 +111,8 @@ int mn_partition_measure(mn_ctx *ctx, const mn_graph *g, const int64_t *new_of_o
     int64_t mx[3], sm[3];
     int rc = MPI_Reduce_scatter_block(w, &mine, 1, MPI_INT64_T, MPI_SUM, ctx->comm);
     int64_t a[3] = {ghosts, -ghosts, mine}, b[3] = {cut, ghosts, mine};
-    if (rc == MPI_SUCCESS) rc = MPI_Allreduce(a, mx, 3, MPI_INT64_T, MPI_MAX, ctx->comm);
-    if (rc == MPI_SUCCESS) rc = MPI_Allreduce(b, sm, 3, MPI_INT64_T, MPI_SUM, ctx->comm);
+    if (rc == MPI_SUCCESS) rc = mn_allreduce(ctx, a, mx, 3, MPI_INT64_T, MPI_MAX);
+    if (rc == MPI_SUCCESS) rc = mn_allreduce(ctx, b, sm, 3, MPI_INT64_T, MPI_SUM);
     if (rc != MPI_SUCCESS) err = MN_ERR(MN_ERR_MPI, "reducing the partition quality failed");
     else {
       *q = (mn_partition_quality){sm[0], -mx[1], mx[0], sm[1], 1.0};

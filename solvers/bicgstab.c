@@ -18,16 +18,17 @@ int mn_sv_bicgstab(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   mn_wvec *ph = none ? p : &w[5], *sh = none ? r : &w[6];
   int err = 0;
   MN_CALLG(err, mn_sv_apply(s->A, x, v, NULL), done);
-  double rho = mn_k_residual(n, b->v, v->v, r->v);
+  double rho;
+  MN_SV_UPDATE(s, 3, rho = mn_k_residual(n, b->v, v->v, r->v));
   MN_CALLG(err, mn_sv_allsum(s->ctx, 1, &rho), done);
-  mn_k_copy(n, r->v, rh->v);
+  MN_SV_UPDATE(s, 2, mn_k_copy(n, r->v, rh->v));
   if (mn_sv_test(s, 0, sqrt(rho), &err)) goto done;
   double rho_old = 1, alpha = 1, omega = 1;
   for (int64_t k = 1;; k++) {
     if (mn_sv_bad(rho)) { mn_sv_stop(s, k - 1, MN_DIVERGED_NAN); break; }
     if (rho == 0) { mn_sv_stop(s, k - 1, MN_DIVERGED_BREAKDOWN); break; }
-    if (k == 1) mn_k_copy(n, r->v, p->v);
-    else mn_k_bicg_p(n, (rho / rho_old) * (alpha / omega), omega, r->v, v->v, p->v);
+    if (k == 1) MN_SV_UPDATE(s, 2, mn_k_copy(n, r->v, p->v));
+    else MN_SV_UPDATE(s, 4, mn_k_bicg_p(n, (rho / rho_old) * (alpha / omega), omega, r->v, v->v, p->v));
     if (!none) MN_CALLG(err, mn_sv_pc_apply(s, p, ph), done);
     double rv;
     MN_CALLG(err, mn_sv_apply(s->A, ph, v, NULL), done);
@@ -36,7 +37,7 @@ int mn_sv_bicgstab(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     if (mn_sv_bad(rv)) { mn_sv_stop(s, k - 1, MN_DIVERGED_NAN); break; }
     if (rv == 0) { mn_sv_stop(s, k - 1, MN_DIVERGED_BREAKDOWN); break; }
     alpha = rho / rv;
-    mn_k_axpy(n, -alpha, v->v, r->v); /* s */
+    MN_SV_UPDATE(s, 3, mn_k_axpy(n, -alpha, v->v, r->v)); /* s */
     if (!none) MN_CALLG(err, mn_sv_pc_apply(s, r, sh), done);
     MN_CALLG(err, mn_sv_apply(s->A, sh, t, NULL), done);
     double d[3];
@@ -44,16 +45,18 @@ int mn_sv_bicgstab(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     MN_CALLG(err, mn_sv_dots(s->ctx, n, 3, x3, y3, d), done);
     if (mn_sv_bad(d[0]) || mn_sv_bad(d[1]) || mn_sv_bad(d[2])) { mn_sv_stop(s, k - 1, MN_DIVERGED_NAN); break; }
     if (converged(s, sqrt(d[2]))) { /* the half step is enough */
-      mn_k_axpy(n, alpha, ph->v, x->v);
+      MN_SV_UPDATE(s, 3, mn_k_axpy(n, alpha, ph->v, x->v));
       mn_sv_test(s, k, sqrt(d[2]), &err);
       break;
     }
     if (d[1] == 0) { mn_sv_stop(s, k - 1, MN_DIVERGED_BREAKDOWN); break; }
     omega = d[0] / d[1];
     /* x += alpha ph + omega sh (sh before r changes: it may be r) */
-    mn_k_axpy(n, alpha, ph->v, x->v);
-    mn_k_axpy(n, omega, sh->v, x->v);
-    mn_k_axpy(n, -omega, t->v, r->v);
+    MN_SV_UPDATE(s, 9, {
+      mn_k_axpy(n, alpha, ph->v, x->v);
+      mn_k_axpy(n, omega, sh->v, x->v);
+      mn_k_axpy(n, -omega, t->v, r->v);
+    });
     const double *x2[2] = {rh->v, r->v}, *y2[2] = {r->v, r->v};
     MN_CALLG(err, mn_sv_dots(s->ctx, n, 2, x2, y2, d), done);
     rho_old = rho;

@@ -33,15 +33,15 @@ int mn_sv_cg(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   double d[2], rz, pq;
   /* r = b - A x, z = M^-1 r */
   MN_CALLG(err, mn_sv_apply(s->A, x, q, NULL), done);
-  d[1] = mn_k_residual(n, b->v, q->v, r->v);
-  if (dinv) mn_k_mul(n, dinv, r->v, z->v);
+  MN_SV_UPDATE(s, 3, d[1] = mn_k_residual(n, b->v, q->v, r->v));
+  if (dinv) MN_SV_UPDATE(s, 3, mn_k_mul(n, dinv, r->v, z->v));
   d[0] = none ? d[1] : dinv ? mn_k_dot(n, r->v, z->v) : 0;
   MN_CALLG(err, precondition(s, r, z, &d[0]), done);
   MN_CALLG(err, mn_sv_allsum(s->ctx, 2, d), done);
   rz = d[0];
   if (!skip && mn_sv_test(s, 0, sqrt(d[1]), &err)) goto done;
   if (check_rz(s, 0, rz) || (skip && mn_sv_test(s, 0, 0, &err))) goto done;
-  mn_k_copy(n, z->v, p->v);
+  MN_SV_UPDATE(s, 2, mn_k_copy(n, z->v, p->v));
   for (int64_t k = 1;; k++) {
     MN_CALLG(err, mn_sv_apply(s->A, p, q, &pq), done);
     MN_CALLG(err, mn_sv_allsum(s->ctx, 1, &pq), done);
@@ -49,7 +49,7 @@ int mn_sv_cg(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     if (pq <= 0) { mn_sv_stop(s, k - 1, MN_DIVERGED_INDEFINITE); break; }
     double alpha = rz / pq;
     /* norms are wanted unless skip_test; without a preconditioner r.r is r.z */
-    mn_k_cg_update(n, alpha, p->v, q->v, x->v, r->v, dinv, z->v, !skip || none, d);
+    MN_SV_UPDATE(s, dinv ? 8 : 6, mn_k_cg_update(n, alpha, p->v, q->v, x->v, r->v, dinv, z->v, !skip || none, d));
     if (none) d[0] = d[1];
     MN_CALLG(err, precondition(s, r, z, &d[0]), done);
     MN_CALLG(err, mn_sv_allsum(s->ctx, skip || none ? 1 : 2, d), done);
@@ -58,7 +58,7 @@ int mn_sv_cg(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     if (check_rz(s, k, d[0]) || (skip && mn_sv_test(s, k, 0, &err))) break;
     double beta = d[0] / rz;
     rz = d[0];
-    mn_k_aypx(n, beta, z->v, p->v);
+    MN_SV_UPDATE(s, 3, mn_k_aypx(n, beta, z->v, p->v));
   }
 done:
   mn_sv_vecs_free(4, w);
@@ -76,8 +76,8 @@ int mn_sv_cg1(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   int err = 0;
   double d[3]; /* r.u, u.w, r.r: summed together */
   MN_CALLG(err, mn_sv_apply(s->A, x, w, NULL), done);
-  d[2] = mn_k_residual(n, b->v, w->v, r->v);
-  if (dinv) mn_k_mul(n, dinv, r->v, u->v);
+  MN_SV_UPDATE(s, 3, d[2] = mn_k_residual(n, b->v, w->v, r->v));
+  if (dinv) MN_SV_UPDATE(s, 3, mn_k_mul(n, dinv, r->v, u->v));
   d[0] = none ? d[2] : dinv ? mn_k_dot(n, r->v, u->v) : 0;
   MN_CALLG(err, precondition(s, r, u, &d[0]), done);
   MN_CALLG(err, mn_sv_apply(s->A, u, w, &d[1]), done);
@@ -92,7 +92,8 @@ int mn_sv_cg1(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     if (pap <= 0) { mn_sv_stop(s, k - 1, MN_DIVERGED_INDEFINITE); break; }
     double alpha = gamma / pap;
     double o[2]; /* r.u (Jacobi), r.r */
-    mn_k_cg1_update(n, alpha, beta, u->v, w->v, p->v, sv->v, x->v, r->v, dinv, !skip || none, o);
+    MN_SV_UPDATE(s, dinv ? 12 : 10,
+                 mn_k_cg1_update(n, alpha, beta, u->v, w->v, p->v, sv->v, x->v, r->v, dinv, !skip || none, o));
     d[0] = none ? o[1] : o[0];
     d[2] = o[1];
     MN_CALLG(err, precondition(s, r, u, &d[0]), done);

@@ -4,7 +4,16 @@
 #include "solver_impl.h"
 #include "../sparse/kernels/csr.h"
 
+static int csr_apply(const mn_op *op, const double *x, double *y, double *xy);
+
 int mn_sv_csr_apply(const mn_op *op, const double *x, double *y, double *xy) {
+  mn_log_begin(op->ctx, MN_LOG_SPMV);
+  int err = csr_apply(op, x, y, xy);
+  mn_log_end(op->ctx, MN_LOG_SPMV, err ? 0 : mn_csr_log_bytes(op->A));
+  return err;
+}
+
+static int csr_apply(const mn_op *op, const double *x, double *y, double *xy) {
   const mn_csr *A = op->A;
   const int64_t n = A->nlocal, *dptr = A->dptr;
   const int32_t *dcol = A->dcol;

@@ -3,16 +3,24 @@
  * needs, fused so that it waits on the network once. */
 #include "solver_impl.h"
 
-int mn_sv_allsum(mn_ctx *ctx, int k, double *v) {
+static int allsum(mn_ctx *ctx, int k, double *v) {
   MN_CHECK(k >= 1 && k <= 16, MN_ERR_ARG, "%d sums at once (1 to 16)", k);
   if (ctx->size == 1) return MN_SUCCESS;
   double in[16];
   for (int j = 0; j < k; j++) in[j] = v[j];
-  MN_MPI(MPI_Allreduce(in, v, k, MPI_DOUBLE, MPI_SUM, ctx->comm));
+  MN_MPI(mn_allreduce(ctx, in, v, k, MPI_DOUBLE, MPI_SUM));
   return MN_SUCCESS;
 }
 
-int mn_sv_dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const double *const *y, double *out) {
+/* logged as one sv_dot (nested in mn_sv_dots, counted once) */
+int mn_sv_allsum(mn_ctx *ctx, int k, double *v) {
+  mn_log_begin(ctx, MN_LOG_SV_DOT);
+  int err = allsum(ctx, k, v);
+  mn_log_end(ctx, MN_LOG_SV_DOT, 0);
+  return err;
+}
+
+static int dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const double *const *y, double *out) {
   MN_CHECK(k >= 1 && k <= 8, MN_ERR_ARG, "%d dot products at once (1 to 8)", k);
   double acc[8] = {0};
 #pragma omp parallel for schedule(static) reduction(+ : acc[:8]) if (n > 20000)
@@ -21,4 +29,11 @@ int mn_sv_dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const doub
   for (int j = 0; j < k; j++) out[j] = acc[j];
   MN_CALL(mn_sv_allsum(ctx, k, out));
   return MN_SUCCESS;
+}
+
+int mn_sv_dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const double *const *y, double *out) {
+  mn_log_begin(ctx, MN_LOG_SV_DOT);
+  int err = dots(ctx, n, k, x, y, out);
+  mn_log_end(ctx, MN_LOG_SV_DOT, err ? 0 : 2 * (int64_t)k * n * 8);
+  return err;
 }

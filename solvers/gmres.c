@@ -35,11 +35,12 @@ static void update_x(const arnoldi *a, int k, mn_wvec *V, mn_wvec *x, int64_t n)
 /* r = M^-1 (b - A x) into z, using q; returns ||r|| through *nrm */
 static int residual(mn_solver *s, const mn_wvec *b, const mn_wvec *x, mn_wvec *q, mn_wvec *z, double *nrm) {
   MN_CALL(mn_sv_apply(s->A, x, q, NULL));
-  double rr = mn_k_residual(s->nloc, b->v, q->v, q->v);
+  double rr;
+  MN_SV_UPDATE(s, 3, rr = mn_k_residual(s->nloc, b->v, q->v, q->v));
   if (s->pc.type != MN_PC_NONE) {
     MN_CALL(mn_sv_pc_apply(s, q, z));
     rr = mn_k_dot(s->nloc, z->v, z->v);
-  } else mn_k_copy(s->nloc, q->v, z->v);
+  } else MN_SV_UPDATE(s, 2, mn_k_copy(s->nloc, q->v, z->v));
   MN_CALL(mn_sv_allsum(s->ctx, 1, &rr));
   *nrm = sqrt(rr);
   return MN_SUCCESS;
@@ -60,14 +61,14 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
       double h = mn_k_dot(n, w->v, V[i].v);
       if (!(*err = mn_sv_allsum(s->ctx, 1, &h))) {
         HH(a, i, j) = h;
-        mn_k_axpy(n, -h, V[i].v, w->v);
+        MN_SV_UPDATE(s, 3, mn_k_axpy(n, -h, V[i].v, w->v));
       }
     }
     double hn = *err ? 0 : mn_k_dot(n, w->v, w->v);
     if (*err || (*err = mn_sv_allsum(s->ctx, 1, &hn))) return 1;
     hn = sqrt(hn);
     if (mn_sv_bad(hn) || mn_sv_bad(HH(a, j, j))) return mn_sv_stop(s, *it - 1, MN_DIVERGED_NAN); /* x as at the restart */
-    if (hn > 0) mn_k_scale(n, 1.0 / hn, w->v);
+    if (hn > 0) MN_SV_UPDATE(s, 2, mn_k_scale(n, 1.0 / hn, w->v));
     for (int i = 0; i < j; i++) { /* the earlier rotations, on the new column */
       double t = a->c[i] * HH(a, i, j) + a->sn[i] * HH(a, i + 1, j);
       HH(a, i + 1, j) = -a->sn[i] * HH(a, i, j) + a->c[i] * HH(a, i + 1, j);
@@ -75,7 +76,7 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
     }
     double d = hypot(HH(a, j, j), hn);
     if (d == 0) { /* H is singular: keep what the first j columns give */
-      update_x(a, j, V, x, n);
+      MN_SV_UPDATE(s, j + 2, update_x(a, j, V, x, n));
       return mn_sv_stop(s, *it - 1, MN_DIVERGED_BREAKDOWN);
     }
     a->c[j] = HH(a, j, j) / d;
@@ -86,7 +87,7 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
     int stop = mn_sv_test(s, *it, fabs(a->g[j + 1]), err);
     if (!stop && hn == 0) stop = mn_sv_stop(s, *it, MN_CONVERGED_ATOL); /* exact (skip_test) */
     if (stop || j == a->m - 1) {
-      if (!*err) update_x(a, j + 1, V, x, n);
+      if (!*err) MN_SV_UPDATE(s, j + 3, update_x(a, j + 1, V, x, n));
       return stop;
     }
   }
@@ -116,7 +117,7 @@ int mn_sv_gmres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   if (mn_sv_test(s, 0, beta, &err)) goto done;
   for (;;) {
     if (beta == 0) { mn_sv_stop(s, it, MN_CONVERGED_ATOL); break; } /* exact, under skip_test */
-    mn_k_scale(s->nloc, 1.0 / beta, V[0].v);
+    MN_SV_UPDATE(s, 2, mn_k_scale(s->nloc, 1.0 / beta, V[0].v));
     if (cycle(s, &a, x, V, q, &it, beta, &err)) break;
     MN_CALLG(err, residual(s, b, x, q, &V[0], &beta), done);
   }

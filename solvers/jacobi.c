@@ -14,12 +14,13 @@ int mn_sv_jacobi(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   int err = 0;
   for (int64_t k = 0;; k++) {
     MN_CALLG(err, mn_sv_apply(s->A, x, q, NULL), done);
-    double rr = mn_k_residual(n, b->v, q->v, r->v);
+    double rr;
+    MN_SV_UPDATE(s, 3, rr = mn_k_residual(n, b->v, q->v, r->v));
     MN_CALLG(err, mn_sv_allsum(s->ctx, 1, &rr), done);
     if (s->skip && mn_sv_bad(rr)) { mn_sv_stop(s, k, MN_DIVERGED_NAN); break; }
     if (mn_sv_test(s, k, sqrt(rr), &err)) break;
     MN_CALLG(err, mn_sv_pc_apply(s, r, z), done);
-    mn_k_axpy(n, s->omega, z->v, x->v);
+    MN_SV_UPDATE(s, 3, mn_k_axpy(n, s->omega, z->v, x->v));
   }
 done:
   mn_sv_vecs_free(3, v);

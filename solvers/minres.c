@@ -29,22 +29,22 @@ int mn_sv_minres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     s->bnorm = sqrt(bb);
   }
   MN_CALLG(err, mn_sv_apply(s->A, x, y, NULL), done);
-  mn_k_residual(n, b->v, y->v, r1->v);
+  MN_SV_UPDATE(s, 3, mn_k_residual(n, b->v, y->v, r1->v));
   MN_CALLG(err, precondition(s, r1, y, &beta1), done);
   if (mn_sv_bad(beta1)) { mn_sv_stop(s, 0, MN_DIVERGED_NAN); goto done; }
   if (beta1 < 0) { mn_sv_stop(s, 0, MN_DIVERGED_INDEFINITE); goto done; }
   beta1 = sqrt(beta1);
   if (mn_sv_test(s, 0, beta1, &err)) goto done;
-  mn_k_copy(n, r1->v, r2->v);
+  MN_SV_UPDATE(s, 2, mn_k_copy(n, r1->v, r2->v));
   double oldb = 0, beta = beta1, dbar = 0, epsln = 0, phibar = beta1, cs = -1, sn = 0;
   for (int64_t k = 1;; k++) {
     if (beta == 0) { mn_sv_stop(s, k - 1, MN_CONVERGED_ATOL); break; } /* exact, under skip_test */
-    mn_k_axpby(n, 1.0 / beta, y->v, 0.0, y->v, v->v);
+    MN_SV_UPDATE(s, 2, mn_k_axpby(n, 1.0 / beta, y->v, 0.0, y->v, v->v));
     MN_CALLG(err, mn_sv_apply(s->A, v, y, NULL), done);
-    if (k >= 2) mn_k_axpy(n, -beta / oldb, r1->v, y->v);
+    if (k >= 2) MN_SV_UPDATE(s, 3, mn_k_axpy(n, -beta / oldb, r1->v, y->v));
     double alfa = mn_k_dot(n, v->v, y->v);
     MN_CALLG(err, mn_sv_allsum(s->ctx, 1, &alfa), done);
-    mn_k_axpy(n, -alfa / beta, r2->v, y->v);
+    MN_SV_UPDATE(s, 3, mn_k_axpy(n, -alfa / beta, r2->v, y->v));
     mn_wvec *t = r1; /* r1 = r2, r2 = y, y = M^-1 r2 */
     r1 = r2;
     r2 = y;
@@ -66,7 +66,7 @@ int mn_sv_minres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     double phi = cs * phibar;
     phibar = sn * phibar;
     mn_wvec *wn = w1; /* w1 = w2, w2 = w, w = (v - oldeps w1 - delta w2) / gamma: into the old w1 */
-    mn_k_minres_w(n, oldeps, delta, 1.0 / gamma, phi, v->v, w2->v, w->v, wn->v, x->v);
+    MN_SV_UPDATE(s, 7, mn_k_minres_w(n, oldeps, delta, 1.0 / gamma, phi, v->v, w2->v, w->v, wn->v, x->v));
     w1 = w2;
     w2 = w;
     w = wn;

@@ -153,7 +153,7 @@ int mn_sv_test(mn_solver *s, int64_t it, double rnorm, int *err) {
   if (s->mon) { /* the user's answer may differ between ranks: agree */
     int mine = s->mon(s->mon_user, it, s->skip ? NAN : rnorm) != 0;
     stop = mine;
-    if (s->ctx->size > 1) MPI_Allreduce(&mine, &stop, 1, MPI_INT, MPI_MAX, s->ctx->comm);
+    if (s->ctx->size > 1) mn_allreduce(s->ctx, &mine, &stop, 1, MPI_INT, MPI_MAX);
   }
   if (s->skip) {
     if (stop) return mn_sv_stop(s, it, MN_STOPPED_BY_MONITOR);
@@ -288,8 +288,7 @@ static int trivial(mn_solver *s, mn_wvec *x) {
   return 1;
 }
 
-int mn_solver_solve(mn_solver *s, const mn_array *b, mn_array *x) {
-  MN_CHECK(s, MN_ERR_ARG, "NULL solver");
+static int solve(mn_solver *s, const mn_array *b, mn_array *x) {
   mn_ctx *ctx = s->ctx;
   MN_CALL(mn_agree(ctx, check_args(s, b, x)));
   int64_t n = s->A->n, start = mn_split_start(n, ctx->size, ctx->rank);
@@ -297,7 +296,7 @@ int mn_solver_solve(mn_solver *s, const mn_array *b, mn_array *x) {
   /* one reduction: equal settings, and whether b and x are used in place */
   mn_wvec bw = {(mn_array *)b, direct(b, n, start, s->nloc)}, xw = {x, direct(x, n, start, s->nloc)};
   int h = mn_sv_settings_hash(s), v[4] = {h, -h, bw.v != NULL, xw.v != NULL}, all[4];
-  MPI_Allreduce(v, all, 4, MPI_INT, MPI_MIN, ctx->comm);
+  mn_allreduce(ctx, v, all, 4, MPI_INT, MPI_MIN);
   MN_CHECK(all[0] == -all[1], MN_ERR_ARG,
            "the solver's settings (method, preconditioner, tolerances, maxit, restart, omega, skip_test, monitor) "
            "differ between ranks");
@@ -329,4 +328,12 @@ done:
   mn_sv_vecs_free(2, tmp);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
+}
+
+int mn_solver_solve(mn_solver *s, const mn_array *b, mn_array *x) {
+  MN_CHECK(s, MN_ERR_ARG, "NULL solver");
+  mn_log_begin(s->ctx, MN_LOG_SOLVE);
+  int err = solve(s, b, x);
+  mn_log_end(s->ctx, MN_LOG_SOLVE, 0);
+  return err;
 }

@@ -95,6 +95,14 @@ int mn_sv_dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const doub
 /* v[0..k) summed over ranks in one MPI_Allreduce */
 int mn_sv_allsum(mn_ctx *ctx, int k, double *v);
 
+/* ---- the profiling log's solver phases ---- */
+/* stmt (local kernels over nvec vectors of the solve's length) logged as
+ * kind ev: vector updates, or the local part of dot products */
+#define MN_SV_LOG(s, ev, nvec, stmt) \
+  do { mn_log_begin((s)->ctx, (ev)); stmt; \
+       mn_log_end((s)->ctx, (ev), (int64_t)(nvec) * 8 * (s)->nloc); } while (0)
+#define MN_SV_UPDATE(s, nvec, stmt) MN_SV_LOG(s, MN_LOG_SV_UPDATE, nvec, stmt)
+
 /* ---- local kernels (kernels.c) ---- */
 double mn_k_dot(int64_t n, const double *x, const double *y);
 void mn_k_copy(int64_t n, const double *x, double *y);

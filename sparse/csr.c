@@ -157,7 +157,7 @@ int mn_csr_from_sorted_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype 
   err = mn_agree(ctx, err);
   if (!err) {
     int64_t mine = nnz;
-    MPI_Allreduce(&mine, &A->nnz, 1, MPI_INT64_T, MPI_SUM, ctx->comm);
+    mn_allreduce(ctx, &mine, &A->nnz, 1, MPI_INT64_T, MPI_SUM);
     err = ghost_plan(A);
   }
   if (err) { mn_csr_destroy(&A); return mn_trace(err, __FILE__, __LINE__, __func__); }

@@ -42,4 +42,7 @@ int mn_csr_vec_out_begin(const mn_csr *A, mn_array *y, int64_t n, int64_t start,
                          mn_array **tmp);
 int mn_csr_vec_out_end(mn_array *y, mn_array **tmp);
 double mn_csr_val(mn_dtype t, const void *v, int64_t k);
+/* Bytes one product y = A x reads and writes (matrix, x and its ghosts,
+ * y), for the profiling log. */
+int64_t mn_csr_log_bytes(const mn_csr *A);
 #endif

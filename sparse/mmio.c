@@ -217,7 +217,7 @@ int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel,
   }
   long long total = 0;
   if (!err) {
-    MN_MPI(MPI_Allreduce(&nent, &total, 1, MPI_LONG_LONG, MPI_SUM, ctx->comm));
+    MN_MPI(mn_allreduce(ctx, &nent, &total, 1, MPI_LONG_LONG, MPI_SUM));
     if (total != h.nnz)
       err = MN_ERR(MN_ERR_FORMAT, "%s:%lld: the size line announces %lld entries, the file holds %lld", path,
                    h.line - 1, h.nnz, total);
@@ -280,7 +280,7 @@ int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int s
   }
   err = mn_agree(ctx, err);
   if (!err) {
-    MN_MPI(MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, ctx->comm));
+    MN_MPI(mn_allreduce(ctx, &mine, &total, 1, MPI_LONG_LONG, MPI_SUM));
     if (me == 0) { /* the header, then each rank appends in turn */
       FILE *o = fopen(path, "w");
       if (!o) err = MN_ERR(MN_ERR_IO, "cannot write %s: %s", path, strerror(errno));

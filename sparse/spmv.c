@@ -30,7 +30,7 @@ int mn_csr_vec_in(const mn_csr *A, const mn_array *x, int64_t n, int64_t start, 
   *tmp = NULL;
   /* the decision is the same on every rank only if agreed: a copy is collective */
   int ok = direct(x, A->dtype, n, start, len, &l), all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, A->ctx->comm);
+  mn_allreduce(A->ctx, &ok, &all, 1, MPI_INT, MPI_MIN);
   if (all) { *data = l.data; return MN_SUCCESS; }
   MN_CALL(mn_array_create(A->ctx, A->dtype, 1, &n, 0, tmp));
   int err = mn_array_copy(x, *tmp);
@@ -45,7 +45,7 @@ int mn_csr_vec_out_begin(const mn_csr *A, mn_array *y, int64_t n, int64_t start,
   mn_local l;
   *tmp = NULL;
   int ok = direct(y, A->dtype, n, start, len, &l), all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, A->ctx->comm);
+  mn_allreduce(A->ctx, &ok, &all, 1, MPI_INT, MPI_MIN);
   if (all) { *data = l.data; return MN_SUCCESS; }
   MN_CALL(mn_array_create(A->ctx, A->dtype, 1, &n, 0, tmp));
   mn_array_local(*tmp, &l);
@@ -91,8 +91,23 @@ static void rows_product(const mn_csr *A, const char *x, const char *ghost, char
   }
 }
 
+int64_t mn_csr_log_bytes(const mn_csr *A) {
+  int64_t es = (int64_t)mn_dtype_size(A->dtype), nnz = A->dptr[A->nlocal] + A->optr[A->nlocal];
+  return nnz * (es + 4) + 2 * (A->nlocal + 1) * 8 /* the two row pointers */
+         + (A->ncloc + A->nghost) * es + A->nlocal * es;
+}
+
+static int spmv(const mn_csr *A, const mn_array *x, mn_array *y);
+
 int mn_csr_spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
   MN_CHECK(A, MN_ERR_ARG, "NULL matrix");
+  mn_log_begin(A->ctx, MN_LOG_SPMV);
+  int err = spmv(A, x, y);
+  mn_log_end(A->ctx, MN_LOG_SPMV, err ? 0 : mn_csr_log_bytes(A));
+  return err;
+}
+
+static int spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
   int err = check_vec(A, x, A->ncols, "x");
   if (!err) err = check_vec(A, y, A->nrows, "y");
   MN_CALL(mn_agree(A->ctx, err));

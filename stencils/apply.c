@@ -137,9 +137,7 @@ static int check_fields(const mn_stencil *s, int nf, mn_array *const *u, mn_arra
   return MN_SUCCESS;
 }
 
-int mn_stencil_apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const *y) {
-  MN_CHECK(s, MN_ERR_ARG, "NULL stencil");
-  MN_CHECK(nf >= 1 && u && y, MN_ERR_ARG, "need nf >= 1 fields (got %d) and their arrays", nf);
+static int apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const *y) {
   mn_ctx *ctx = s->ctx;
   mn_plan **plan = calloc((size_t)nf, sizeof *plan);
   mn_array **tmp = calloc((size_t)nf, sizeof *tmp);
@@ -191,6 +189,23 @@ done:
   free(plan);
   free(tmp);
   free(job);
+  return err;
+}
+
+/* bytes a pass reads and writes, for the log: each grid point of u read
+ * and of y written once per field (an estimate: coefficients left out) */
+int64_t mn_st_log_bytes(const mn_array *u, int nf, int passes) {
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
+  if (!mn_map_owned_box(&u->map, u->buf->lay, u->ctx->rank, lo, cnt)) return 0;
+  return (int64_t)nf * passes * mn_box_size(u->map.ndim, cnt) * (int64_t)mn_dtype_size(u->dtype);
+}
+
+int mn_stencil_apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const *y) {
+  MN_CHECK(s, MN_ERR_ARG, "NULL stencil");
+  MN_CHECK(nf >= 1 && u && y, MN_ERR_ARG, "need nf >= 1 fields (got %d) and their arrays", nf);
+  mn_log_begin(s->ctx, MN_LOG_STENCIL);
+  int err = apply_many(s, nf, u, y);
+  mn_log_end(s->ctx, MN_LOG_STENCIL, err || !u[0] ? 0 : mn_st_log_bytes(u[0], nf, 2));
   return err;
 }
 

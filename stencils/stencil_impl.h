@@ -95,4 +95,6 @@ int mn_st_plan(const mn_stencil *s, mn_array *u, int slot, mn_plan **p);
 /* Bring the coefficient copies to u's dtype and layout (collective). */
 int mn_st_prepare_coef(mn_stencil *s, const mn_array *u);
 
+/* Bytes passes over u's owned points move (nf fields), for the log. */
+int64_t mn_st_log_bytes(const mn_array *u, int nf, int passes);
 #endif

@@ -25,6 +25,7 @@ static int set(const app_opt *o, const char *v) {
 int app_parse(int argc, char **argv, const app_opt *opts, int nopts) {
   for (int k = 1; k < argc; k++) {
     if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) return -1;
+    if (mn_log_is_flag(argv[k])) continue; /* app_log_view's */
     const char *eq = strchr(argv[k], '=');
     size_t len = eq ? (size_t)(eq - argv[k]) : strlen(argv[k]);
     const app_opt *o = NULL;

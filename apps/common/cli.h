@@ -19,6 +19,9 @@ typedef struct {
  * message names it), or -1 for --help / -h. */
 int app_parse(int argc, char **argv, const app_opt *opts, int nopts);
 
+/* -log_view / --log-view (every app): the profiling table at exit. */
+#define APP_LOG_VIEW_HELP "  -log_view, --log-view: print the profiling summary at exit (docs/profiling.md)\n"
+
 /* Every rank prints "prog: error: <message>" (for bad input only the first
  * line, without the code name; otherwise the whole trace). */
 void app_report(const char *prog, mn_ctx *ctx, int err);

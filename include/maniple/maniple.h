@@ -2,6 +2,7 @@
 #ifndef MANIPLE_H
 #define MANIPLE_H
 #include "mn_core.h"
+#include "mn_log.h"
 #include "mn_layout.h"
 #include "mn_array.h"
 #include "mn_select.h"

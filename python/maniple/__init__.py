@@ -9,7 +9,7 @@ import sys
 
 from . import _core
 
-__all__ = ["init", "rank", "size"]
+__all__ = ["init", "rank", "size", "log_enable", "log_reset", "log_view", "log_print"]
 
 
 def init(comm=None):
@@ -33,4 +33,57 @@ def size():
     return _core.size()
 
 
-atexit.register(_core.finalize)
+def log_enable(on=True):
+    """Start (collective) or stop maniple's profiling log (docs/profiling.md).
+    MANIPLE_LOG_VIEW=1 starts it at init and prints the table at exit."""
+    init()
+    _core.log_enable(on)
+
+
+def log_reset():
+    """Zero the profiling log's counters (this rank)."""
+    init()
+    _core.log_reset()
+
+
+def log_view():
+    """The profiling log over all ranks (collective): {kind: {"calls",
+    "time" (mean over ranks, seconds, inclusive), "time_max", "imbalance"
+    (time_max / time), "mem_bytes", "messages", "msg_bytes" (sums over
+    ranks), "allreduces"}} for every kind, zeros when logging is off.
+    Pending maniple.numpy expressions are not evaluated by this call."""
+    init()
+    return _core.log_view()
+
+
+def log_print():
+    """Print the profiling table on rank 0 (collective)."""
+    init()
+    sys.stdout.flush()
+    _core.log_print()
+
+
+# An uncaught exception may have stopped some ranks only: the summary at
+# exit, a collective, is then skipped rather than risked.
+_uncaught = False
+_excepthook = sys.excepthook
+
+
+def _note_uncaught(*args):
+    global _uncaught
+    _uncaught = True
+    _excepthook(*args)
+
+
+sys.excepthook = _note_uncaught
+
+
+def _finalize():
+    try:
+        sys.stdout.flush()  # the table (C stdio) after what the script printed
+    except Exception:
+        pass
+    _core.finalize(_uncaught)
+
+
+atexit.register(_finalize)

@@ -1,0 +1,117 @@
+"""maniple's profiling log from Python: maniple.log_view() counts of a known
+sequence of maniple.numpy operations (calls, bytes and messages computed
+here from the sizes), and MANIPLE_LOG_VIEW=1 printing the table at exit
+(a script run as a singleton)."""
+import os
+import re
+import subprocess
+import sys
+
+import numpy
+import pytest
+
+import maniple
+import maniple.numpy as mnp
+
+KINDS = ("eval", "reduce", "allreduce", "plan_begin", "plan_end", "halo", "stencil", "spmv",
+         "solve", "sv_setup", "sv_op", "sv_pc", "sv_dot", "sv_update")
+FIELDS = {"calls", "time", "time_max", "imbalance", "mem_bytes", "messages", "msg_bytes", "allreduces"}
+
+
+@pytest.fixture
+def logging_on():
+    maniple.log_enable()
+    maniple.log_reset()
+    yield
+    maniple.log_enable(False)
+    maniple.log_reset()
+
+
+def sane(d):
+    assert set(d) == set(KINDS)
+    for kind, row in d.items():
+        assert set(row) == FIELDS, kind
+        assert row["time"] >= 0 and row["time_max"] >= row["time"] * (1 - 1e-12), (kind, row)
+        assert row["imbalance"] >= 1 - 1e-12, (kind, row)
+        assert min(row["calls"], row["mem_bytes"], row["messages"], row["msg_bytes"], row["allreduces"]) >= 0
+
+
+def test_counts_of_known_operations(logging_on):
+    n, P = 1000, maniple.size()
+    x, y, out = mnp.ones(n), mnp.arange(n, dtype=float), mnp.empty(n)
+    numpy.asarray(x), numpy.asarray(y)  # x and y computed before the count starts
+    maniple.log_reset()
+    for k in range(4):  # one fused evaluation each: x and y read, out written
+        out[:] = x + k * y
+    d = maniple.log_view()
+    sane(d)
+    assert d["eval"]["calls"] == 4 and d["eval"]["mem_bytes"] == 4 * 3 * 8 * n
+    assert d["reduce"]["calls"] == 0 and d["eval"]["messages"] == 0  # aligned: nothing moves
+    sums = [float((x * y).sum()) for _ in range(3)]  # one reduction each, x and y read
+    d = maniple.log_view()
+    assert sums == [float(numpy.arange(n, dtype=float).sum())] * 3
+    assert d["reduce"]["calls"] == 3 and d["reduce"]["mem_bytes"] == 3 * 2 * 8 * n
+    # a reduction's partials are combined over the ranks: allreduces only when there are some
+    assert (d["reduce"]["allreduces"] >= 3) if P > 1 else (d["allreduce"]["calls"] == 0)
+    maniple.log_reset()
+    out[1:] = x[:-1]  # shifted by one: each rank but the last sends its last element on
+    d = maniple.log_view()
+    sane(d)
+    assert d["eval"]["calls"] == 1
+    assert d["eval"]["messages"] == P - 1 and d["eval"]["msg_bytes"] == 8 * (P - 1)
+    assert d["plan_begin"]["messages"] == P - 1
+    numpy.testing.assert_array_equal(numpy.asarray(out)[1:], numpy.ones(n - 1))
+
+
+def test_off_counts_nothing():
+    maniple.log_reset()
+    a = mnp.arange(100.0)
+    float((a * 2).sum())
+    d = maniple.log_view()
+    sane(d)
+    assert all(row["calls"] == 0 for row in d.values()), d
+
+
+SCRIPT = """
+import maniple.numpy as np
+x = np.ones(500)
+y = np.arange(500.0)
+for k in range(3):
+    print("sum", float((x + k * y).sum()))
+{tail}
+"""
+
+
+def singleton(tail="", **env_extra):
+    """The script as one process, with no trace of this mpiexec job in its
+    environment (it would otherwise try to join it)."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OMPI_", "PMIX_", "PRTE_", "OPAL_", "PMI_", "HYDRA_", "MANIPLE_LOG"))}
+    env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1", **env_extra)
+    return subprocess.run([sys.executable, "-c", SCRIPT.format(tail=tail)], env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_table_at_exit():
+    r = singleton(MANIPLE_LOG_VIEW="1")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "maniple -log_view" in out and "inclusive" in out, out
+    assert out.index("sum") < out.index("maniple -log_view"), out  # after what the script printed
+    rows = {m.group(1): m.group(2).split() for m in re.finditer(r"^(\w+) +(\d.*)$", out, re.M)}
+    assert int(rows["reduce"][0]) == 3, out
+    assert "allreduce" not in rows and "spmv" not in rows, out  # one rank, no product: no rows
+    # calls, time, max, ratio, Mem(MB): three reductions of two float64 vectors
+    assert float(rows["reduce"][4]) == pytest.approx(3 * 2 * 8 * 500 * 1e-6, rel=1e-3), out
+
+
+def test_no_table_without_the_variable():
+    r = singleton()
+    assert r.returncode == 0, r.stderr
+    assert "sum" in r.stdout and "log_view" not in r.stdout, r.stdout
+
+
+def test_no_table_after_an_uncaught_exception():
+    r = singleton(tail="raise ValueError('boom')", MANIPLE_LOG_VIEW="1")
+    assert r.returncode != 0 and "boom" in r.stderr
+    assert "maniple -log_view" not in r.stdout and "uncaught exception" in r.stderr, (r.stdout, r.stderr)
