@@ -11,7 +11,7 @@ import tempfile
 
 import pytest
 
-from maniple.bench import model, records, suite
+from maniple.bench import counters, model, records, suite
 
 import apptools
 
@@ -111,6 +111,8 @@ def test_dry_run_outputs():
     with open(os.path.join(out, "meta.json")) as f:
         meta = json.load(f)
     assert meta["dry_run"] and meta["headlines"]
+    assert set(meta["counters"]) == {"heat", "swe", "cavity", "heat_c", "cg"}
+    assert all("error" not in c for c in meta["counters"].values()), meta["counters"]
     for png in ("scaling.png", "stream_fraction.png", "peers.png"):
         with open(os.path.join(out, png), "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n"
@@ -148,3 +150,37 @@ def test_parsers_on_real_output():
     assert sum(r["variant"] == "reference" for r in recs) == 1
     with pytest.raises(RuntimeError, match="throughput"):
         suite.rate_from_app("no figures here")
+
+
+def test_counters_per_step():
+    """Per-step figures are the difference of the s- and 2s-step tables / s."""
+    short, long_ = counters.parse_table(counters.fake_table(3)), counters.parse_table(counters.fake_table(6))
+    assert short["eval"]["calls"] == 30 and short["plan_begin"]["messages"] == 12
+    d = counters.per_step(short, long_, 3, 1000, ("eval", "reduce"))
+    assert d["passes"] == pytest.approx(11)             # 10 evals + 1 reduce a step
+    assert d["bytes_per_point"] == pytest.approx(9e6 / 1000)
+    assert d["messages_per_rank"] == pytest.approx(4 / counters.RANKS)
+    assert d["bytes_per_message"] == pytest.approx(0.1e6 / 4)
+    assert d["allreduces"] == pytest.approx(3)
+    w = model.workloads({"swe": dict(d, bytes_per_message=8 * 256 * 3)})
+    assert w["swe"].passes == pytest.approx(11) and w["swe"].fields == 3
+    with pytest.raises(RuntimeError, match="log_view"):
+        counters.parse_table("nothing")
+
+
+def test_counters_from_real_table():
+    """The parser reads the table heat -log_view really prints."""
+    heat = apptools.c_program("MN_HEAT_EXE")
+    if heat is None:
+        pytest.skip("MN_HEAT_EXE not set (the C apps are not built)")
+    t = {}
+    for its in (3, 6):
+        run = apptools.run_singleton(heat, ["--n", "64", "--iterations", str(its), "-log_view"])
+        assert run.returncode == 0, run.stderr
+        t[its] = counters.parse_table(run.stdout)
+        assert t[its]["stencil"]["calls"] == its
+    d = counters.per_step(t[3], t[6], 3, 64 * 64, ("stencil",))
+    assert d["passes"] == pytest.approx(1.0)
+    # one sweep reads the old grid and writes the new one: 16 B a point
+    # (the boundary rows and columns are counted apart: within 5%)
+    assert d["bytes_per_point"] == pytest.approx(16.0, rel=0.05)

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from . import dryrun, launch, records, report, suite
+from . import counters, dryrun, launch, records, report, suite
 
 CUPYNUMERIC_HINT = "pip install nvidia-cupynumeric into .venv-cupynumeric (tools/setup.sh bench does)"
 
@@ -59,7 +59,18 @@ def unavailable(job, cfg, cpn_error):
     return ""
 
 
-def execute(jobs, cfg, dry, ncores, progress):
+def count(job, cfg, dry, ncores):
+    """The per-step counters of a counters job (see counters.py)."""
+    if dry:
+        short, long_ = counters.fake_table(job.steps), counters.fake_table(2 * job.steps)
+    else:
+        short, long_ = (launch.run(c, job.ranks, ncores, job.timeout, job.env) for c in (job.cmd, job.alt))
+    kinds = {"cg": ("sv_op", "sv_update", "sv_pc"), "heat_c": ("stencil",)}.get(job.variant)
+    kinds = kinds or counters.APPS[job.variant][1]
+    return counters.per_step(counters.parse_table(short), counters.parse_table(long_), job.steps, job.size, kinds)
+
+
+def execute(jobs, cfg, dry, ncores, progress, counted):
     recs = []
     cpn_error = "" if dry else probe_cupynumeric(cfg)
 
@@ -75,6 +86,14 @@ def execute(jobs, cfg, dry, ncores, progress):
     i = 0
     while i < len(jobs):
         job = jobs[i]
+        if job.kind == "counters":
+            try:
+                counted[job.variant] = count(job, cfg, dry, ncores)
+            except (RuntimeError, KeyError, ValueError) as e:
+                counted[job.variant] = {"error": str(e)[-500:]}
+            progress.step(f"counters {job.variant}")
+            i += 1
+            continue
         if job.kind == "program":
             why = "" if dry else unavailable(job, cfg, cpn_error)
             if why:
@@ -125,7 +144,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m maniple.bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="small sizes: the whole suite in about 3 minutes")
     p.add_argument("--dry-run", action="store_true", help="run nothing: made-up outputs through every later step")
-    p.add_argument("--only", help="comma-separated benches: core, heat, swe, cavity, spmv, cg")
+    p.add_argument("--only", help="comma-separated benches: core, pingpong, heat, swe, cavity, spmv, cg, counters")
     p.add_argument("--ranks", default="1,2", help="rank counts measured as speed (default 1,2)")
     p.add_argument("--oversub", default="4,8", help="oversubscribed rank counts: communication overhead only")
     p.add_argument("--runs", type=int, default=5, help="launches per app job (median, min, max); at least 5")
@@ -163,10 +182,11 @@ def main(argv=None):
     os.makedirs(a.out, exist_ok=True)
     prog = Progress(steps(jobs, cfg.runs), a.quiet)
     t0 = time.time()
-    recs = execute(jobs, cfg, a.dry_run, ncores, prog)
+    counted = {}
+    recs = execute(jobs, cfg, a.dry_run, ncores, prog, counted)
     prog.close()
     meta = dict(cores=ncores, quick=a.quick, dry_run=a.dry_run, seconds=round(time.time() - t0, 1),
-                date=time.strftime("%Y-%m-%d %H:%M"), gpu=report.gpu_status())
+                date=time.strftime("%Y-%m-%d %H:%M"), gpu=report.gpu_status(), counters=counted)
     report.write_all(a.out, recs, meta, plots=not a.no_plots)
     print(report.summary(recs, meta))
     bad = [r for r in recs if r["status"] == "failed" and r["impl"] not in ("cupynumeric", "petsc")]

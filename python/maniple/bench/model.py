@@ -110,23 +110,48 @@ def predict(w, m, sizes=SIZES):
     return [(p, w.points / step_time(w, m, p)[0], t1 / step_time(w, m, p)[0]) for p in sizes]
 
 
-# What maniple runs per step. Heat: the fused sweep (16 B/point, one pass,
-# one halo exchange, overlapped by mn_stencil). CG + Jacobi on the 5-point matrix, rows split in
-# blocks: the matrix (5 x 12 B + 8 B row pointer) and 8 vector streams,
-# about 6 passes, one exchange, 2 allreduces (1 single-reduction). SWE:
-# KP with SSP-RK2 as maniple.numpy evaluates it (about 100 fused passes a
-# step, each about 3 arrays), 2 exchanges of 3 fields 2 wide, 1 allreduce
-# for dt. Channel (CFD step 12): nit = 50 pressure sweeps (24 B each) and
-# the momentum update, 51 exchanges, 1 allreduce (the stop test).
-def workloads(measured=None):
-    m = measured or {}
+# What maniple runs per step, from the -log_view counters of a suite run
+# (meta.json "counters", counters.py: 2 ranks, per step) where there is
+# one; otherwise the figures measured on 2026-11-22, the same way. Heat:
+# the C app's mn_stencil sweep (16 B/point, 1 pass, 1 halo exchange
+# overlapped, 1 allreduce: the error agreement of each call). CG + Jacobi
+# (C solver): 180 B per row and iteration, 3 passes, 1 exchange overlapped
+# by the SpMV, 2 allreduces; CG1 (Chronopoulos-Gear) has 1. SWE and the
+# cavity as maniple.numpy runs them: passes, bytes, messages and
+# allreduces per step as counted (most allreduces are the agreement on
+# errors each evaluation makes).
+DEFAULTS = {
+    "heat_c": dict(passes=1, bytes_per_point=16.1, messages_per_rank=1, bytes_per_message=4096, allreduces=1),
+    "cg": dict(passes=3, bytes_per_point=180.0, messages_per_rank=1, bytes_per_message=3200, allreduces=2),
+    "swe": dict(passes=86, bytes_per_point=3106, messages_per_rank=56, bytes_per_message=85357, allreduces=464),
+    "cavity": dict(passes=315, bytes_per_point=3599, messages_per_rank=57, bytes_per_message=2035, allreduces=1074),
+}
+COUNTED_SIDE = {"heat_c": 512, "cg": 400, "swe": 256, "cavity": 256}  # grid side of the counted runs
+
+
+def workloads(counted=None):
+    c = {k: dict(v) for k, v in DEFAULTS.items()}
+    for k, v in (counted or {}).items():
+        if k in c and "error" not in v and v.get("bytes_per_point", 0) > 0:
+            c[k].update(v)
+
+    def fields(k):  # rows of the counted grid one message carries: fields x width
+        return max(1, round(c[k]["bytes_per_message"] / (8 * COUNTED_SIDE[k])))
+
+    h, g, sw, cv = c["heat_c"], c["cg"], c["swe"], c["cavity"]
     return {
-        "heat": Workload("heat stencil", 12_264_004, 16.0, 1, 1, 1, 1, 0, overlap=True),
-        "cg": Workload("CG + Jacobi", 6000 * 6000, 132.0, 6, 1, 1, 1, 2, layout="rows", overlap=True),
-        "cg1": Workload("CG, single reduction", 6000 * 6000, 132.0, 6, 1, 1, 1, 1, layout="rows", overlap=True),
-        "swe": Workload("shallow water", 4096 * 4096, m.get("swe_bytes", 100 * 3 * 8.0), m.get("swe_passes", 100),
-                        2, 3, 2, 1),
-        "channel": Workload("channel flow (CFD step 12)", 12_264_004, 24.0 * 50 + 64, 53, 51, 1, 1, 1),
+        "heat": Workload("heat stencil (C)", 12_264_004, h["bytes_per_point"], h["passes"], 1, 1, 1,
+                         h["allreduces"], overlap=True),
+        "heat0": Workload("heat, no per-call allreduce (what-if)", 12_264_004, h["bytes_per_point"], h["passes"],
+                          1, 1, 1, 0, overlap=True),
+        "cg": Workload("CG + Jacobi", 6000 * 6000, g["bytes_per_point"], g["passes"], 1, 1, 1, g["allreduces"],
+                       layout="rows", overlap=True),
+        "cg1": Workload("CG1, single reduction", 6000 * 6000, g["bytes_per_point"], g["passes"], 1, 1, 1, 1,
+                        layout="rows", overlap=True),
+        "swe": Workload("shallow water (maniple.numpy)", 4096 * 4096, sw["bytes_per_point"], sw["passes"],
+                        sw["messages_per_rank"], fields("swe"), 1, sw["allreduces"]),
+        "channel": Workload("cavity/channel (maniple.numpy)", 12_264_004, cv["bytes_per_point"], cv["passes"],
+                            cv["messages_per_rank"], fields("cavity"), 1, cv["allreduces"]),
     }
 
 
@@ -165,7 +190,7 @@ def validate(recs, cores):
     for r in sorted((r for r in recs if r["bench"] == "heat" and r["impl"] == "c" and r["status"] in ok
                      and r["scaling"] in ("serial", "weak")), key=lambda r: r["ranks"]):
         p = r["ranks"]
-        w = Workload("heat", r["size"] // p, 16.0, 1, 1, 1, 1, 0, overlap=True)
+        w = Workload("heat", r["size"] // p, 16.0, 1, 1, 1, 1, 1, overlap=True)
         pred = w.points / step_time(w, m, p)[0]
         out.append(("heat C (weak)", p, pred, r["per_rank"], pred / r["per_rank"] - 1))
     for r in sorted((r for r in recs if r["bench"] == "cg" and r["impl"] == "maniple" and r["status"] in ok),
@@ -198,7 +223,8 @@ def plot(path, m, ws, preds, checks):
     import matplotlib.pyplot as plt
     fig, axs = plt.subplots(1, 2, figsize=(12, 4.5))
     ax = axs[0]
-    colors = dict(heat="tab:blue", cg="tab:orange", cg1="tab:red", swe="tab:green", channel="tab:purple")
+    colors = dict(heat="tab:blue", heat0="tab:cyan", cg="tab:orange", cg1="tab:red", swe="tab:green",
+                  channel="tab:purple")
     for k, pr in preds.items():
         ax.plot([p for p, _, _ in pr], [e for _, _, e in pr], "-", color=colors[k], label=f"model: {ws[k].name}")
     for key, col, mk in (("heat", "tab:blue", "s"), ("channel", "tab:purple", "D"), ("cg", "tab:orange", "^"),
@@ -241,16 +267,20 @@ def main(argv=None):
     p.add_argument("--out", help="where scaling_model.png and model.json go (default: --results)")
     a = p.parse_args(argv)
     m = MACHINES[a.machine]
-    ws = workloads()
-    text, preds = table(m, ws)
-    print(text)
     path = os.path.join(a.results, "results.jsonl")
-    checks = []
+    checks, meta = [], {}
     if os.path.exists(path):
-        recs = records.read_jsonl(path)
         with open(os.path.join(a.results, "meta.json")) as f:
             meta = json.load(f)
-        checks = validate(recs, meta["cores"])
+    ws = workloads(meta.get("counters"))
+    print("inputs per step: " + ("counted in that suite run" if meta.get("counters") else "the defaults in model.py"))
+    for k, w in ws.items():
+        print(f"  {w.name:40s} {w.bytes_per_point:8.1f} B/point {w.passes:6.0f} passes {w.exchanges:5.0f} exchanges "
+              f"{w.allreduces:6.0f} allreduces")
+    text, preds = table(m, ws)
+    print(text)
+    if meta:
+        checks = validate(records.read_jsonl(path), meta["cores"])
         if meta.get("dry_run"):
             print("(validating against a DRY RUN: made-up figures)")
     print("\nvalidation on this machine (model / measured - 1):")

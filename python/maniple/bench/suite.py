@@ -38,6 +38,8 @@ class Job:
     env: dict = field(default_factory=dict)
     timeout: int = 600
     group: str = ""       # app jobs of one group run interleaved, run by run
+    alt: list = None      # counters: the command with twice the steps
+    steps: int = 0        # counters: steps (iterations) the first command takes
 
     def label(self):
         v = f" {self.variant}" if self.variant else ""
@@ -146,6 +148,32 @@ def plan(cfg):
     jobs.append(Job("cg", "scipy", 1, "serial", g * g, "row-iterations/s",
                     [cfg.python, os.path.join("benchmarks", "bench_cg.py"), str(g), str(its), "1", str(creps),
                      cfg.build, "--scipy-only"], kind="program", env=cfg.pyenv))
+    jobs += counter_jobs(cfg)
+    return jobs
+
+
+def counter_jobs(cfg):
+    """The -log_view counters per step of maniple.numpy's heat, swe and
+    cavity and of the C CG solver, at 2 ranks: the model's inputs."""
+    from .counters import APPS, RANKS
+    env = dict(cfg.pyenv, MANIPLE_LOG_VIEW="1")
+    grids = {"heat": (512, 5), "swe": (256, 3), "cavity": (256, 2)}
+    extra = {"heat": [], "swe": ["--case", "dambreak2d"], "cavity": ["--nit", "50", "--dt", "1e-5"]}
+    jobs = []
+    for app, (flag, _) in APPS.items():
+        n, st = grids[app]
+        size = ["--n", str(n)] if app == "heat" else ["--nx", str(n), "--ny", str(n)]
+        base = [cfg.python, os.path.join("apps", f"{app}.py"), *extra[app], *size, "--backend", "maniple"]
+        jobs.append(Job("counters", "maniple.numpy", RANKS, "serial", n * n, "", base + [flag, str(st)],
+                        kind="counters", variant=app, env=env, alt=base + [flag, str(2 * st)], steps=st))
+    heat = [cfg.exe("apps", "heat"), "--n", "512", "-log_view", "--iterations"]
+    jobs.append(Job("counters", "c", RANKS, "serial", 512 * 512, "", heat + ["5"], kind="counters", variant="heat_c",
+                    alt=heat + ["10"], steps=5))
+    g, its = 400, 20
+    cg = [cfg.exe("benchmarks", "bench_cg"), str(g)]
+    # bench_cg solves twice (a warm-up and one timed): 2 its iterations
+    jobs.append(Job("counters", "maniple", RANKS, "serial", g * g, "", cg + [str(its), "1"], kind="counters",
+                    variant="cg", env={"MANIPLE_LOG_VIEW": "1"}, alt=cg + [str(2 * its), "1"], steps=2 * its))
     return jobs
 
 
