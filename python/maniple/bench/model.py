@@ -32,6 +32,7 @@ class Machine:
     lat_reduce: float    # one step of an allreduce tree (sync of device and host included), s
     launch: float        # one kernel pass (launch and scheduling), s
     shared: tuple = ()   # ((ranks, aggregate B/s), ...): devices that share memory (CPU cores)
+    write_allocate: bool = False  # a store first reads its cache line (CPUs; not GPUs' full-sector writes)
 
 
 # Stated parameters (not measured here): H100 SXM HBM3 3.35 TB/s at 85%
@@ -58,6 +59,7 @@ class Workload:
     allreduces: float    # per step
     layout: str = "2d"   # 2d: square blocks, 4 neighbours; rows: 1-d row blocks of a square grid
     overlap: bool = False  # halo messages travel while the interior is computed
+    written: float = 0.0   # of bytes_per_point, those stored (read again where stores allocate)
 
 
 def grid2(p):
@@ -95,7 +97,8 @@ def step_time(w, m, p):
     msgs, size = halo(w, p)
     inter = p > m.per_node
     lat, bw = (m.lat_inter, m.bw_inter) if inter else (m.lat_intra, m.bw_intra)
-    parts = {"memory": w.bytes_per_point * w.points / bandwidth(m, p), "launch": w.passes * m.launch,
+    b = w.bytes_per_point + (w.written if m.write_allocate else 0.0)
+    parts = {"memory": b * w.points / bandwidth(m, p), "launch": w.passes * m.launch,
              "halo": w.exchanges * msgs * (lat + size / bw),
              "allreduce": w.allreduces * math.ceil(math.log2(p)) * (m.lat_reduce if inter or not m.shared
                                                                     else m.lat_intra) if p > 1 else 0.0}
@@ -169,14 +172,20 @@ def this_machine(stream, pingpong_lat, pingpong_bw, cores):
     count (busy cores share it) and the ping-pong between two ranks."""
     return Machine(f"this machine ({cores} cores, measured)", bw=max(stream.values()), per_node=1 << 30,
                    lat_intra=pingpong_lat, bw_intra=pingpong_bw, lat_inter=pingpong_lat, bw_inter=pingpong_bw,
-                   lat_reduce=pingpong_lat, launch=0.0,
+                   lat_reduce=pingpong_lat, launch=0.0, write_allocate=True,
                    shared=tuple(sorted((p, s) for p, s in stream.items() if p <= cores)))
 
 
-def validate(recs, cores):
+def validate(recs, cores, counted=None):
     """Model against measured per-rank throughput: heat C weak scaling at
-    every rank count run (the fused C sweep: 16 B/point, one exchange) and
-    CG strong scaling. [(case, P, predicted, measured, relative error)]."""
+    every rank count run and CG strong scaling, with the bytes, passes and
+    allreduces counted, and the stores' write-allocate reads (8 B a point
+    for heat's new grid, 24 B a row for CG's x, r and p).
+    [(case, P, predicted, measured, relative error)]."""
+    c = {k: dict(v) for k, v in DEFAULTS.items()}
+    for k, v in (counted or {}).items():
+        if k in c and "error" not in v and v.get("bytes_per_point", 0) > 0:
+            c[k].update(v)
     from .report import find
     stream = {r["ranks"]: r["median"] * 24.0 for r in recs
               if r["bench"] == "stream" and r["variant"] == "reference" and r["median"]}
@@ -190,14 +199,18 @@ def validate(recs, cores):
     for r in sorted((r for r in recs if r["bench"] == "heat" and r["impl"] == "c" and r["status"] in ok
                      and r["scaling"] in ("serial", "weak")), key=lambda r: r["ranks"]):
         p = r["ranks"]
-        w = Workload("heat", r["size"] // p, 16.0, 1, 1, 1, 1, 1, overlap=True)
+        h = c["heat_c"]
+        w = Workload("heat", r["size"] // p, h["bytes_per_point"], 0, 1, 1, 1, h["allreduces"], overlap=True,
+                     written=8.0)
         pred = w.points / step_time(w, m, p)[0]
         out.append(("heat C (weak)", p, pred, r["per_rank"], pred / r["per_rank"] - 1))
     for r in sorted((r for r in recs if r["bench"] == "cg" and r["impl"] == "maniple" and r["status"] in ok),
                     key=lambda r: r["ranks"]):
         p = r["ranks"]
         rows = int(r["variant"].split("=")[1]) ** 2  # variant G=<grid side>
-        w = Workload("cg", rows / p, 132.0, 0, 1, 1, 1, 2, layout="rows", overlap=True)
+        g = c["cg"]
+        w = Workload("cg", rows / p, g["bytes_per_point"], 0, 1, 1, 1, g["allreduces"], layout="rows", overlap=True,
+                     written=24.0)
         pred = rows / p / step_time(w, m, p)[0]
         out.append(("CG + Jacobi (strong)", p, pred, r["per_rank"], pred / r["per_rank"] - 1))
     return out
@@ -280,7 +293,7 @@ def main(argv=None):
     text, preds = table(m, ws)
     print(text)
     if meta:
-        checks = validate(records.read_jsonl(path), meta["cores"])
+        checks = validate(records.read_jsonl(path), meta["cores"], meta.get("counters"))
         if meta.get("dry_run"):
             print("(validating against a DRY RUN: made-up figures)")
     print("\nvalidation on this machine (model / measured - 1):")

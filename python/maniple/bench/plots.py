@@ -37,6 +37,11 @@ def scaling(out, recs, meta):
             x = [p[0] for p in pts]
             y = [p[1] / 1e6 for p in pts] if kind == "weak" else [p[1] / pts[0][1] for p in pts]
             ax.plot(x, y, "o-", label=f"{bench} {impl}")
+        ref = sorted((r["ranks"], r["per_rank"]) for r in recs
+                     if r["bench"] == "stream" and r["variant"] == "reference" and _ok(r))
+        if len(ref) > 1:  # what the memory bus allows: the ceiling of bandwidth-bound kernels
+            y = [v / 1e6 for _, v in ref] if kind == "weak" else [v / ref[0][1] for _, v in ref]
+            ax.plot([p for p, _ in ref], y, "k--", lw=1, label="STREAM triad (bandwidth ceiling)")
         over = [r["ranks"] for r in recs if r["oversubscribed"]]
         if over:
             ax.axvspan(meta["cores"] + 0.5, max(over) * 1.1, color="0.9", zorder=0)
@@ -82,7 +87,7 @@ def peers(out, recs, meta):
             m = find(recs, app, "maniple.numpy", p, s)
             for peer in ("numpy", "cupynumeric"):
                 pairs.append((f"{app} x{p} vs {peer}", ratio(m, find(recs, app, peer, 1))))
-            pairs.append((f"{app} x{p} vs C", ratio(m, find(recs, app, "c", p, s))))
+            pairs.append((f"{app} x{p} vs C (roof)", ratio(m, find(recs, app, "c", p, s))))
         sp = find(recs, "spmv", "maniple", p, variant="natural/equal")
         pairs.append((f"spmv x{p} vs SciPy", ratio(sp, find(recs, "spmv", "scipy", 1))))
         cg = find(recs, "cg", "maniple", p)
@@ -90,12 +95,18 @@ def peers(out, recs, meta):
         pairs.append((f"cg x{p} vs SciPy", ratio(cg, find(recs, "cg", "scipy", 1))))
     pairs = [(k, v) for k, v in pairs if v]
     fig, ax = plt.subplots(figsize=(8, 0.28 * len(pairs) + 1.2))
-    ax.barh(range(len(pairs)), [v for _, v in pairs], color=["tab:green" if v >= 1 else "tab:red" for _, v in pairs])
+    ax.barh(range(len(pairs)), [v for _, v in pairs],
+            color=["0.6" if "roof" in k else "tab:green" if v >= 1 else "tab:red" for k, v in pairs])
     ax.axvline(1.0, color="k", lw=0.8)
     ax.set_xscale("log")
     ax.set_yticks(range(len(pairs)), [k for k, _ in pairs], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("maniple throughput / peer throughput (>1: maniple faster)")
+    gone = sorted({f"{r['impl']}: {r['status']}" + (" (" + r["note"].split(": ")[-1][:60] + ")" if r["note"] else "")
+                   for r in recs if r["status"] in ("not installed", "failed")})
+    if gone:
+        ax.text(0.99, 0.01, "no bars for:\n" + "\n".join(gone), transform=ax.transAxes, ha="right", va="bottom",
+                fontsize=6, color="0.3")
     _title(ax, meta, "maniple against each peer")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "peers.png"), dpi=110)

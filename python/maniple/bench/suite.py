@@ -212,6 +212,8 @@ def from_spmv(job, lines, ncores):
             continue
         rows = d.get("rows", job.size)
         impl = d.get("impl", "maniple")
+        if impl != "maniple" and job.ranks > 1:  # SciPy (one process) is kept from the 1-rank run
+            continue
         variant = f"{d['numbering']}/{d['partition']}" if impl == "maniple" else d["numbering"]
         t = [d.get("max_s", d["median_s"]), d["median_s"], d.get("min_s", d["median_s"])]
         bpu = d["GBps"] * 1e9 * d["median_s"] / rows
