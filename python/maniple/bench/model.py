@@ -132,11 +132,17 @@ DEFAULTS = {
 COUNTED_SIDE = {"heat_c": 512, "cg": 400, "swe": 256, "cavity": 256}  # grid side of the counted runs
 
 
-def workloads(counted=None):
+def inputs(counted=None):
+    """DEFAULTS, replaced by what a suite run counted (where it counted)."""
     c = {k: dict(v) for k, v in DEFAULTS.items()}
     for k, v in (counted or {}).items():
         if k in c and "error" not in v and v.get("bytes_per_point", 0) > 0:
             c[k].update(v)
+    return c
+
+
+def workloads(counted=None):
+    c = inputs(counted)
 
     def fields(k):  # rows of the counted grid one message carries: fields x width
         return max(1, round(c[k]["bytes_per_message"] / (8 * COUNTED_SIDE[k])))
@@ -182,10 +188,7 @@ def validate(recs, cores, counted=None):
     allreduces counted, and the stores' write-allocate reads (8 B a point
     for heat's new grid, 24 B a row for CG's x, r and p).
     [(case, P, predicted, measured, relative error)]."""
-    c = {k: dict(v) for k, v in DEFAULTS.items()}
-    for k, v in (counted or {}).items():
-        if k in c and "error" not in v and v.get("bytes_per_point", 0) > 0:
-            c[k].update(v)
+    c = inputs(counted)
     from .report import find
     stream = {r["ranks"]: r["median"] * 24.0 for r in recs
               if r["bench"] == "stream" and r["variant"] == "reference" and r["median"]}
