@@ -102,7 +102,8 @@ def test_dry_run_outputs():
     assert "DRY RUN" in run.stdout and "GPU:" in run.stdout
     recs = records.read_jsonl(os.path.join(out, "results.jsonl"))
     benches = {r["bench"] for r in recs}
-    assert {"stream", "triad", "stencil5", "heat", "swe", "cavity", "spmv", "cg", "pingpong"} <= benches
+    assert {"stream", "triad", "stencil5", "heat", "swe", "cavity", "spmv", "cg", "pingpong", "small_add",
+            "stencil_idiom"} <= benches
     assert all(r["status"] == "dry run" for r in recs)
     with open(os.path.join(out, "results.csv")) as f:
         rows = list(csv.DictReader(f))

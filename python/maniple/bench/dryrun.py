@@ -32,6 +32,14 @@ def output(job):
             out.append(dict(bench="spmv_poisson", numbering="natural", partition="-", impl="scipy", ranks=1,
                             median_s=2e-2, GBps=5.0))
         return "\n".join(json.dumps(d) for d in out) + "\n"
+    if job.bench == "numpy":
+        n = int(job.cmd[2])
+        out = [dict(bench="stencil_idiom", impl=i, ranks=job.ranks if i != "numpy" else 1, N=n, iter_median_s=t,
+                    iter_min_s=0.9 * t, iter_max_s=1.2 * t) for i, t in (("maniple.numpy", 2e-3), ("numpy", 8e-3),
+                                                                         ("c_fused_sweep", 1e-3))]
+        out.append(dict(bench="small_add_1000", impl="maniple.numpy", ranks=job.ranks, us_per_op=5.0,
+                        numpy_us_per_op=1.0, ratio_to_numpy=5.0))
+        return "".join(json.dumps(d) + "\n" for d in out)
     if job.bench == "pingpong":
         return "".join(json.dumps(dict(bench="pingpong", bytes=b, median_s=t, min_s=0.9 * t, max_s=1.5 * t, reps=7))
                        + "\n" for b, t in ((8, 1e-6), (1 << 22, 5e-4)))

@@ -42,6 +42,9 @@ def headlines(recs, ranks=(1, 2)):
             out.append((f"{app}: maniple.numpy / C, {p} rank(s)", ratio(m, c)))
             if app == "heat" and c:
                 out.append((f"heat: C fraction of STREAM, {p} rank(s)", c["fraction_of_stream"]))
+        sa = find(recs, "small_add", "maniple.numpy", p)
+        out.append((f"c = a + b on 1000 elements: maniple.numpy / NumPy, {p} rank(s)",
+                    ratio(sa, find(recs, "small_add", "numpy", 1))))
         st = find(recs, "stencil5", "maniple", p)
         roof = find(recs, "stencil5", "fused_c", p)
         out.append((f"stencil (C views): maniple / fused C loop, {p} rank(s)", ratio(st, roof)))

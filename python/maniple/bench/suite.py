@@ -133,6 +133,13 @@ def plan(cfg):
     dt = 0.05 * (2.0 / _weak(cn, max(allr))) ** 2 / 0.1
     args = lambda n: ["--nx", str(n), "--ny", str(n), "--nt", str(ct), "--nit", str(nit), "--dt", f"{dt:.3g}"]
     jobs += app_jobs(cfg, "cavity", cn, args, args, "points/s", cavity_bytes(nit), c_oversub=[], py_oversub=[])
+    # the per-call cost on small arrays (c = a + b on 1000 elements) and the
+    # seeds' stencil idiom, maniple.numpy beside NumPy (bench_numpy.py)
+    nn, nreps = (500, 5) if q else (1000, 5)
+    for p in cfg.ranks:
+        jobs.append(Job("numpy", "bench_numpy", p, "strong", nn * nn, "points/s",
+                        [cfg.python, os.path.join("benchmarks", "bench_numpy.py"), str(nn), "10", str(nreps),
+                         cfg.build], kind="program", env=cfg.pyenv))
     # SpMV (equal and METIS partitions, SciPy on rank 0) and CG + Jacobi
     # beside PETSc and SciPy: strong scaling on a G x G Poisson matrix
     g, sreps = (600, 7) if q else (2000, 15)
@@ -224,6 +231,35 @@ def from_spmv(job, lines, ncores):
     return out
 
 
+def from_numpy(job, lines, ncores):
+    """bench_numpy.py: the stencil idiom (per iteration) and c = a + b on
+    1000 elements (operations per second), maniple.numpy beside NumPy."""
+    out, reps = [], int(job.cmd[4])
+    for d in lines:
+        if d["bench"] == "stencil_idiom":
+            if d["impl"] == "numpy" and job.ranks > 1:
+                continue  # NumPy (one process) is kept from the 1-rank run
+            pts = d["N"] ** 2
+            impl = {"c_fused_sweep": "fused_c"}.get(d["impl"], d["impl"])
+            rates = [pts / d["iter_max_s"], pts / d["iter_median_s"], pts / d["iter_min_s"]]
+            r = records.record("stencil_idiom", impl, d["ranks"], ncores, "serial" if impl == "numpy" else "strong",
+                               pts, "points/s", rates, bytes_per_unit=16.0, seconds=d["iter_median_s"])
+        elif d["bench"] == "small_add_1000":
+            r = records.record("small_add", "maniple.numpy", d["ranks"], ncores, "strong", 1000, "elements/s",
+                               [1000 / (d["us_per_op"] * 1e-6)], seconds=d["us_per_op"] * 1e-6)
+            r["runs"] = reps
+            out.append(r)
+            if job.ranks > 1:
+                continue
+            r = records.record("small_add", "numpy", 1, ncores, "serial", 1000, "elements/s",
+                               [1000 / (d["numpy_us_per_op"] * 1e-6)], seconds=d["numpy_us_per_op"] * 1e-6)
+        else:
+            continue
+        r["runs"] = reps
+        out.append(r)
+    return out
+
+
 def from_pingpong(job, lines, ncores):
     """One-way message time as a rate: messages/s for 8 B, bytes/s for 4 MiB."""
     out = []
@@ -259,4 +295,6 @@ def records_of(job, text, ncores):
         return from_spmv(job, lines, ncores)
     if job.bench == "pingpong":
         return from_pingpong(job, lines, ncores)
+    if job.bench == "numpy":
+        return from_numpy(job, lines, ncores)
     return from_cg(job, lines, ncores)
