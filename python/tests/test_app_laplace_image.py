@@ -2,10 +2,7 @@
 picture, maniple's run equal to NumPy's run of the same code, the C program
 (apps/laplace_image.c) equal to the Python, the PGM reader and writer, and
 bad files rejected on every rank with the file's name."""
-import importlib.util
 import os
-import subprocess
-import tempfile
 
 import numpy
 import pytest
@@ -15,19 +12,12 @@ import maniple.numpy as mnp
 import maniple.sparse.linalg as mspla
 import scipy.sparse.linalg as sspla
 
-APPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "apps")
+import apptools
+
 pytestmark = pytest.mark.filterwarnings("ignore:maniple.numpy. reshape")
 
-
-def _load(name):
-    spec = importlib.util.spec_from_file_location(f"app_{name}", os.path.join(APPS, f"{name}.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-li = _load("laplace_image")
-pgm = _load("pgm")
+li = apptools.load("laplace_image")
+pgm = apptools.load("pgm")
 BACKENDS = {"numpy": (numpy, sspla), "maniple": (mnp, mspla)}
 
 
@@ -96,9 +86,7 @@ def test_main_with_the_shipped_picture(capsys):
 
 def shared_path(name):
     """A path every rank names alike (rank 0 writes, rank 0 reads)."""
-    d = os.environ.get("MN_TEST_TMP") or os.path.join(tempfile.gettempdir(), "maniple_apps")  # not the source tree
-    os.makedirs(d, exist_ok=True)
-    return os.path.join(d, f"laplace_image_{name}_np{maniple.size()}")
+    return apptools.shared_path(f"laplace_image_{name}")
 
 
 # ---- PGM files ----
@@ -143,13 +131,6 @@ def test_missing_file_named(tmp_path):
 
 
 # ---- the C program ----
-def _clean_env():
-    """the C program as a single process of its own, not a rank of this job"""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("OMPI_", "PMIX_", "PRTE_", "OPAL_", "PMI_", "HYDRA_"))}
-    env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1")
-    return env
-
 
 def test_c_program_equals_python():
     exe = os.environ.get("MN_LAPLACE_IMAGE_EXE")
@@ -160,8 +141,7 @@ def test_c_program_equals_python():
     path = shared_path("c") + ".pgm"
     pix = picture()
     pgm.write_pgm(path, pix)
-    r = subprocess.run([exe, "--image", path, "--iterations", "900", "--every", "300"], env=_clean_env(),
-                       capture_output=True, text=True, timeout=120)
+    r = apptools.run_singleton(exe, ["--image", path, "--iterations", "900", "--every", "300"])
     assert r.returncode == 0, r.stdout + r.stderr
     rows = [tuple(float(v) for v in line.split()) for line in r.stdout.splitlines()
             if len(line.split()) == 3 and line.split()[0].isdigit()]

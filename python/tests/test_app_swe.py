@@ -2,13 +2,7 @@
 breaks, lake at rest, Bernoulli over a bump, mass), maniple's run equal to
 NumPy's run of the same code, the C program (apps/swe.c) equal to the
 Python, the pictures, and the bad-input errors on every rank."""
-import importlib.util
 import os
-import struct
-import subprocess
-import tempfile
-import sys
-import zlib
 
 import numpy
 import pytest
@@ -16,26 +10,16 @@ import pytest
 import maniple
 import maniple.numpy as mnp
 
-APPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "apps")
+import apptools
 
-
-def _load(name):
-    spec = importlib.util.spec_from_file_location(f"app_{name}", os.path.join(APPS, f"{name}.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-swe = _load("swe")
-picture = _load("picture")
+swe = apptools.load("swe")
+picture = apptools.load("picture")
 BACKENDS = {"numpy": numpy, "maniple": mnp}
 
 
 def shared_path(name):
     """A path every rank names alike (rank 0 writes, rank 0 reads)."""
-    d = os.environ.get("MN_TEST_TMP") or os.path.join(tempfile.gettempdir(), "maniple_apps")  # not the source tree
-    os.makedirs(d, exist_ok=True)
-    return os.path.join(d, f"swe_{name}_np{maniple.size()}")
+    return apptools.shared_path(f"swe_{name}")
 
 
 def run(backend, case, steps=None, t_end=None, **kw):
@@ -95,36 +79,6 @@ def test_maniple_equals_numpy(case, bc):
 
 
 # ---- the C program gives the same fields ----
-def _clean_env():
-    """The C program runs as a singleton: no trace of this mpiexec job."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("OMPI_", "PMIX_", "PRTE_", "OPAL_", "PMI_", "HYDRA_"))}
-    env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1")
-    return env
-
-
-def _decode_png(path):
-    """(ny, nx, 3) pixels of an 8-bit RGB PNG with unfiltered rows, checking
-    the signature and every chunk's CRC."""
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, size = 8, b"", None
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        assert struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])[0] == zlib.crc32(kind + body) & 0xFFFFFFFF, kind
-        if kind == b"IHDR":
-            size = struct.unpack(">II", body[:8])
-            assert body[8:] == b"\x08\x02\x00\x00\x00"
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    nx, ny = size
-    rows = numpy.frombuffer(zlib.decompress(idat), numpy.uint8).reshape(ny, 1 + 3 * nx)
-    assert (rows[:, 0] == 0).all()
-    return rows[:, 1:].reshape(ny, nx, 3)
-
-
 @pytest.mark.parametrize("case", ["mass", "ritter", "bump"])
 def test_c_program_equals_python(case):
     exe = os.environ.get("MN_SWE_EXE")
@@ -134,14 +88,13 @@ def test_c_program_equals_python(case):
         pytest.skip("rank 0 runs the C program")
     prefix = shared_path(f"c_{case}")
     args = ["--case", case, "--nx", "24", "--ny", "12", "--steps", "10"]
-    r = subprocess.run([exe] + args + ["--save", prefix, "--png", prefix + ".png"], env=_clean_env(),
-                       capture_output=True, text=True, timeout=120)
+    r = apptools.run_singleton(exe, args + ["--save", prefix, "--png", prefix + ".png"])
     assert r.returncode in (0, 1), r.stderr  # 1: a check not met after 10 steps
     sim = run("numpy", case, steps=10, nx=24, ny=12)
     for name, f in zip(("h", "hu", "hv"), sim.fields()):
         numpy.testing.assert_allclose(numpy.load(f"{prefix}_{name}.npy"), f, rtol=1e-12, atol=1e-13, err_msg=name)
     picture.write_png(prefix + "_py.png", sim.fields()[0], origin="lower")
-    numpy.testing.assert_array_equal(_decode_png(prefix + ".png"), _decode_png(prefix + "_py.png"))
+    numpy.testing.assert_array_equal(apptools.decode_png(prefix + ".png"), apptools.decode_png(prefix + "_py.png"))
 
 
 # ---- pictures ----
@@ -150,14 +103,14 @@ def test_png_of_a_maniple_array_written_by_rank_0():
     path = shared_path("pic") + ".png"
     picture.write_png(path, a, vmin=0.0, vmax=11.0)
     if maniple.rank() == 0:
-        px = _decode_png(path)
+        px = apptools.decode_png(path)
         assert px.shape == (3, 4, 3)
         numpy.testing.assert_array_equal(px[0, 0], [68, 1, 84])     # vmin: the map's first colour
         numpy.testing.assert_array_equal(px[2, 3], [253, 231, 37])  # vmax: its last
         assert (numpy.diff(px[..., 1].ravel().astype(int)) >= 0).all()  # green rises along the map
     picture.write_png(path, a, origin="lower", cmap="gray")
     if maniple.rank() == 0:
-        px = _decode_png(path)
+        px = apptools.decode_png(path)
         assert px[0, 0, 0] == 185 and px[2, 0, 0] == 0  # 8/11 of white on top; row 0 at the bottom
 
 
