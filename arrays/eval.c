@@ -774,7 +774,7 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
     mn_map_strides(&out->map, out->buf, ost);
     mn_strided_copy(ond, Rcnt, oes, tmp, st, mn_map_ptr(&out->map, out->buf, Rlo), ost);
   }
-  if (!err && haveR) *mem += prog_bytes(&P, mn_box_size(ond, Rcnt));
+  if (!err && haveR && mn_log_on(e->ctx)) *mem += prog_bytes(&P, mn_box_size(ond, Rcnt));
   prog_free(&P);
   for (int k = 0; k < nrest && !err; k++) err = eval_extras(e, xnode[rest[k]], xout[rest[k]], 0, NULL, NULL, mem);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
@@ -879,7 +879,8 @@ static int reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result
   if (!err) err = mn_acc_to_scalar(op, t, &acc, result);
   free(accs);
   int64_t Rlo[MN_MAXDIM], Rcnt[MN_MAXDIM];
-  if (!err && mn_map_owned_box(am, alay, e->ctx->rank, Rlo, Rcnt)) *mem = prog_bytes(&P, mn_box_size(rn->ndim, Rcnt));
+  if (!err && mn_log_on(e->ctx) && mn_map_owned_box(am, alay, e->ctx->rank, Rlo, Rcnt))
+    *mem = prog_bytes(&P, mn_box_size(rn->ndim, Rcnt));
   mn_layout_destroy(&own);
   prog_free(&P);
   for (int k = 0; k < nrest && !err; k++) err = mn_expr_eval(e, xnode[rest[k]], xout[rest[k]]);

@@ -78,8 +78,10 @@ struct mn_ctx_s {
   mn_log *log;          /* the profiling log while recording, else NULL */
   mn_log *logst;        /* its storage, kept while recording is off */
 };
-/* Logged operations: one predictable branch when logging is off. Every
- * begin must meet its end, on error paths too. */
+/* Logged operations: one predictable branch when logging is off (byte
+ * estimates are computed only under mn_log_on). Every begin must meet its
+ * end, on error paths too. */
+static inline int mn_log_on(const mn_ctx *ctx) { return ctx->log != NULL; }
 static inline void mn_log_begin(mn_ctx *ctx, mn_log_event ev) {
   if (ctx->log) mn_log_begin_(ctx->log, ev);
 }

@@ -217,9 +217,10 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
   mn_log_begin(x->ctx, MN_LOG_REDUCE);
   int err = reduce_axis(op, x, axis, out);
   int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], mem = 0; /* x read, out written */
-  if (!err && mn_map_owned_box(&x->map, x->buf->lay, x->ctx->rank, lo, cnt))
+  int est = !err && mn_log_on(x->ctx);
+  if (est && mn_map_owned_box(&x->map, x->buf->lay, x->ctx->rank, lo, cnt))
     mem += mn_box_size(x->map.ndim, cnt) * (int64_t)mn_dtype_size(x->dtype);
-  if (!err && mn_map_owned_box(&out->map, out->buf->lay, out->ctx->rank, lo, cnt))
+  if (est && mn_map_owned_box(&out->map, out->buf->lay, out->ctx->rank, lo, cnt))
     mem += mn_box_size(out->map.ndim, cnt) * (int64_t)mn_dtype_size(out->dtype);
   mn_log_end(x->ctx, MN_LOG_REDUCE, mem);
   return err;

@@ -9,7 +9,7 @@ static int csr_apply(const mn_op *op, const double *x, double *y, double *xy);
 int mn_sv_csr_apply(const mn_op *op, const double *x, double *y, double *xy) {
   mn_log_begin(op->ctx, MN_LOG_SPMV);
   int err = csr_apply(op, x, y, xy);
-  mn_log_end(op->ctx, MN_LOG_SPMV, err ? 0 : mn_csr_log_bytes(op->A));
+  mn_log_end(op->ctx, MN_LOG_SPMV, err || !mn_log_on(op->ctx) ? 0 : mn_csr_log_bytes(op->A));
   return err;
 }
 

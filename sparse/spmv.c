@@ -103,7 +103,7 @@ int mn_csr_spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
   MN_CHECK(A, MN_ERR_ARG, "NULL matrix");
   mn_log_begin(A->ctx, MN_LOG_SPMV);
   int err = spmv(A, x, y);
-  mn_log_end(A->ctx, MN_LOG_SPMV, err ? 0 : mn_csr_log_bytes(A));
+  mn_log_end(A->ctx, MN_LOG_SPMV, err || !mn_log_on(A->ctx) ? 0 : mn_csr_log_bytes(A));
   return err;
 }
 

@@ -205,7 +205,7 @@ int mn_stencil_apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *c
   MN_CHECK(nf >= 1 && u && y, MN_ERR_ARG, "need nf >= 1 fields (got %d) and their arrays", nf);
   mn_log_begin(s->ctx, MN_LOG_STENCIL);
   int err = apply_many(s, nf, u, y);
-  mn_log_end(s->ctx, MN_LOG_STENCIL, err || !u[0] ? 0 : mn_st_log_bytes(u[0], nf, 2));
+  mn_log_end(s->ctx, MN_LOG_STENCIL, err || !u[0] || !mn_log_on(s->ctx) ? 0 : mn_st_log_bytes(u[0], nf, 2));
   return err;
 }
 

@@ -75,6 +75,7 @@ int mn_stencil_jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omeg
   mn_log_begin(s->ctx, MN_LOG_STENCIL);
   int err = jacobi(s, u, f, omega, sweeps);
   /* per sweep: the grid and f read, the other grid written */
-  mn_log_end(s->ctx, MN_LOG_STENCIL, err || !u || sweeps <= 0 ? 0 : mn_st_log_bytes(u, 1, 3 * sweeps));
+  mn_log_end(s->ctx, MN_LOG_STENCIL,
+             err || !u || sweeps <= 0 || !mn_log_on(s->ctx) ? 0 : mn_st_log_bytes(u, 1, 3 * sweeps));
   return err;
 }
