@@ -65,9 +65,8 @@ def count(job, cfg, dry, ncores):
         short, long_ = counters.fake_table(job.steps), counters.fake_table(2 * job.steps)
     else:
         short, long_ = (launch.run(c, job.ranks, ncores, job.timeout, job.env) for c in (job.cmd, job.alt))
-    kinds = {"cg": ("sv_op", "sv_update", "sv_pc"), "heat_c": ("stencil",)}.get(job.variant)
-    kinds = kinds or counters.APPS[job.variant][1]
-    return counters.per_step(counters.parse_table(short), counters.parse_table(long_), job.steps, job.size, kinds)
+    return counters.per_step(counters.parse_table(short), counters.parse_table(long_), job.steps, job.size,
+                             counters.PASSES[job.variant])
 
 
 def execute(jobs, cfg, dry, ncores, progress, counted):
@@ -75,9 +74,9 @@ def execute(jobs, cfg, dry, ncores, progress, counted):
     cpn_error = "" if dry else probe_cupynumeric(cfg)
 
     def one(job):
-        text = dryrun.output(job) if dry else launch.run(job.cmd, job.ranks, ncores, job.timeout, job.env,
-                                                          job.launcher)
-        return text
+        if dry:
+            return dryrun.output(job)
+        return launch.run(job.cmd, job.ranks, ncores, job.timeout, job.env, job.launcher)
 
     def fail(job, why):
         status = "not installed" if why.startswith("not installed") else "failed"
@@ -108,8 +107,10 @@ def execute(jobs, cfg, dry, ncores, progress, counted):
             i += 1
             continue
         # a group of app jobs: run r of every job, then run r + 1 (noise falls alike)
-        group = [j for j in jobs[i:] if j.kind == "app" and j.group == job.group]
-        i += len(group)
+        end = i
+        while end < len(jobs) and jobs[end].kind == "app" and jobs[end].group == job.group:
+            end += 1
+        group, i = jobs[i:end], end
         rates = {id(j): [] for j in group}
         errors = {}
         for j in group:

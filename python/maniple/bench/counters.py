@@ -35,9 +35,11 @@ def per_step(short, long_, steps, points, passes_from):
                 bytes_per_message=mbytes / msgs if msgs else 0.0, allreduces=d("allreduce", "calls"))
 
 
-# app -> (steps flag, points of the grid, kinds whose calls are kernel passes)
-APPS = {"heat": ("--iterations", ("eval", "reduce")), "swe": ("--steps", ("eval", "reduce")),
-        "cavity": ("--nt", ("eval", "reduce"))}
+# the maniple.numpy apps counted, and the flag that sets their steps
+APPS = {"heat": "--iterations", "swe": "--steps", "cavity": "--nt"}
+# per counted program: the log kinds whose calls are kernel passes
+PASSES = {"heat": ("eval", "reduce"), "swe": ("eval", "reduce"), "cavity": ("eval", "reduce"), "heat_c": ("stencil",),
+          "cg": ("sv_op", "sv_update", "sv_pc")}
 
 
 def fake_table(steps):

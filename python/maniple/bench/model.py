@@ -13,9 +13,13 @@ stencils, the SpMV) the first and third terms become their maximum.
 prints the predictions from 1 to 4096 devices, validates the model on this
 machine against a suite run (benchmarks/results) and draws scaling_model.png."""
 import argparse
+import json
 import math
 import os
 from dataclasses import dataclass
+
+from . import records
+from .report import find
 
 SIZES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
 
@@ -189,7 +193,6 @@ def validate(recs, cores, counted=None):
     for heat's new grid, 24 B a row for CG's x, r and p).
     [(case, P, predicted, measured, relative error)]."""
     c = inputs(counted)
-    from .report import find
     stream = {r["ranks"]: r["median"] * 24.0 for r in recs
               if r["bench"] == "stream" and r["variant"] == "reference" and r["median"]}
     pl = find(recs, "pingpong", "mpi", 2, variant="8B")
@@ -275,8 +278,6 @@ def plot(path, m, ws, preds, checks):
 
 
 def main(argv=None):
-    import json
-    from . import records
     p = argparse.ArgumentParser(prog="python -m maniple.bench.model", description=__doc__.split("\n\n")[0])
     p.add_argument("--machine", choices=sorted(MACHINES), default="h100")
     p.add_argument("--results", default=os.path.join("benchmarks", "results"), help="a suite run to validate against")

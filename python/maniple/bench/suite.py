@@ -167,7 +167,7 @@ def counter_jobs(cfg):
     grids = {"heat": (512, 5), "swe": (256, 3), "cavity": (256, 2)}
     extra = {"heat": [], "swe": ["--case", "dambreak2d"], "cavity": ["--nit", "50", "--dt", "1e-5"]}
     jobs = []
-    for app, (flag, _) in APPS.items():
+    for app, flag in APPS.items():
         n, st = grids[app]
         size = ["--n", str(n)] if app == "heat" else ["--nx", str(n), "--ny", str(n)]
         base = [cfg.python, os.path.join("apps", f"{app}.py"), *extra[app], *size, "--backend", "maniple"]
