@@ -73,33 +73,6 @@ int mn_st_direct(const mn_array *a, const mn_array *u) {
   return !a->is_view && a->dtype == u->dtype && a->buf != u->buf && same_layout(a->buf->lay, u->buf->lay);
 }
 
-int mn_st_plan(const mn_stencil *s, mn_array *u, int slot, mn_plan **p) {
-  const mn_buf *b = u->buf;
-  struct {
-    char kind;
-    int slot;
-    mn_dtype t;
-    int halo, nd;
-    int64_t shape[MN_MAXDIM];
-    int dims[MN_MAXDIM];
-    int periodic[MN_MAXDIM];
-  } key;
-  memset(&key, 0, sizeof key);
-  key.kind = 'S';
-  key.slot = slot;
-  key.t = b->dtype;
-  key.halo = b->halo;
-  key.nd = b->ndim;
-  memcpy(key.shape, b->lay->shape, sizeof key.shape);
-  memcpy(key.dims, b->lay->dims, sizeof key.dims);
-  for (int d = 0; d < s->nd; d++) key.periodic[d] = s->bc[d][0].kind == MN_BC_PERIODIC;
-  *p = mn_cache_get(s->ctx, &key, sizeof key);
-  if (*p) return MN_SUCCESS;
-  MN_CALL(mn_plan_create_halo(u, key.periodic, p));
-  mn_cache_put(s->ctx, &key, sizeof key, *p);
-  return MN_SUCCESS;
-}
-
 int mn_st_prepare_coef(mn_stencil *s, const mn_array *u) {
   for (int k = 0; k < s->npts; k++) {
     mn_array *c = s->coef[k], **v = &s->conv[k];
@@ -138,24 +111,25 @@ static int check_fields(const mn_stencil *s, int nf, mn_array *const *u, mn_arra
 }
 
 static int apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const *y) {
-  mn_ctx *ctx = s->ctx;
-  mn_plan **plan = calloc((size_t)nf, sizeof *plan);
-  mn_array **tmp = calloc((size_t)nf, sizeof *tmp);
-  mn_st_job *job = calloc((size_t)nf, sizeof *job);
-  int err = plan && tmp && job ? MN_SUCCESS : MN_ERR(MN_ERR_MEM, "cannot allocate %d field records", nf);
-  if (!err) err = check_fields(s, nf, u, y);
-  for (int i = 0; i < nf && !err; i++) err = mn_st_plan(s, u[i], i, &plan[i]);
-  for (int i = 0; i < nf && !err; i++) err = mn_st_job_alloc(s, &job[i]);
-  /* every rank the same answer before any message */
-  err = mn_agree(ctx, err);
-  if (err) goto done;
-  MN_CALLG(err, mn_st_prepare_coef(s, u[0]), done);
+  MN_CALL(mn_st_keep_get(s, nf, u, nf, check_fields(s, nf, u, y)));
+  mn_plan **plan = s->keep.plan;
+  mn_st_job *job = s->keep.job;
+  int err = MN_SUCCESS;
+  MN_CALL(mn_st_prepare_coef(s, u[0]));
+  /* an output that is not a plain grid of u's layout (or is one of the
+   * inputs) gets a temporary: a collective create, with its own agreement */
+  mn_array *tmp1 = NULL, **tmp = nf == 1 ? &tmp1 : NULL;
   for (int i = 0; i < nf; i++) {
     int direct = mn_st_direct(y[i], u[i]);
     for (int k = 0; k < nf && direct; k++) direct = y[i]->buf != u[k]->buf;
-    if (!direct) MN_CALLG(err, mn_array_create_on(u[i]->buf->lay, u[i]->dtype, 0, &tmp[i]), done);
+    if (direct) continue;
+    if (!tmp) {
+      tmp = calloc((size_t)nf, sizeof *tmp);
+      MN_CALL(mn_agree(s->ctx, tmp ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d field records", nf)));
+    }
+    MN_CALLG(err, mn_array_create_on(u[i]->buf->lay, u[i]->dtype, 0, &tmp[i]), done);
   }
-  for (int i = 0; i < nf; i++) mn_st_job_init(s, u[i], tmp[i] ? tmp[i] : y[i], NULL, 0, &job[i]);
+  for (int i = 0; i < nf; i++) mn_st_job_init(s, u[i], tmp && tmp[i] ? tmp[i] : y[i], NULL, 0, &job[i]);
 
   int64_t n[MN_MAXDIM], lo[MN_MAXDIM], cnt[MN_MAXDIM], slo[2 * MN_MAXDIM][MN_MAXDIM], scnt[2 * MN_MAXDIM][MN_MAXDIM];
   mn_local l;
@@ -180,15 +154,11 @@ static int apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const
     mn_st_fill_bc(s, u[i]);
     for (int q = 0; q < nb; q++) mn_st_run_box(&job[i], slo[q], scnt[q]);
   }
-  for (int i = 0; i < nf; i++)
+  for (int i = 0; tmp && i < nf; i++)
     if (tmp[i]) MN_CALLG(err, mn_array_copy(tmp[i], y[i]), done);
 done:
-  for (int i = 0; job && i < nf; i++) mn_st_job_free(&job[i]);
-  for (int i = 0; plan && i < nf; i++) mn_plan_destroy(&plan[i]);
   for (int i = 0; tmp && i < nf; i++) mn_array_destroy(&tmp[i]);
-  free(plan);
-  free(tmp);
-  free(job);
+  if (tmp != &tmp1) free(tmp);
   return err;
 }
 

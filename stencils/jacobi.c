@@ -3,17 +3,15 @@
  * exchange with the interior, as apply does), so no sweep copies; an odd
  * count copies the last result back once. The work grid stays with the
  * stencil for the next call (a time loop calling one sweep at a time
- * would otherwise fault in a fresh grid each call). */
+ * would otherwise fault in a fresh grid each call), as do its plan and
+ * jobs (keep.c): a call on the grid of the last one makes no collective
+ * beyond its halo messages. */
 #include "stencil_impl.h"
 #include <math.h>
 #include <string.h>
 
 static int jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omega, int sweeps) {
-  mn_ctx *ctx = s->ctx;
-  mn_plan *plan = NULL;
   mn_array *ftmp = NULL;
-  mn_st_job job[2];
-  memset(job, 0, sizeof job);
   int err = mn_st_check_grid(s, u);
   if (!err) err = mn_st_check_same_shape(u, f, "right-hand side f");
   if (!err && !isfinite(omega)) err = MN_ERR(MN_ERR_ARG, "omega = %g is not finite", omega);
@@ -25,10 +23,10 @@ static int jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omega, i
     for (int q = 0; q < s->nctr; q++) d += s->w[s->ctr[q]];
     if (d == 0) err = MN_ERR(MN_ERR_ARG, "the centre weight D is 0: Jacobi divides by it");
   }
-  if (!err) err = mn_st_plan(s, u, 0, &plan);
-  for (int i = 0; i < 2 && !err; i++) err = mn_st_job_alloc(s, &job[i]);
-  err = mn_agree(ctx, err);
-  if (err || sweeps == 0) goto done;
+  MN_CALL(mn_st_keep_get(s, 1, &u, 2, err));
+  if (sweeps == 0) return MN_SUCCESS;
+  mn_plan *plan = s->keep.plan[0];
+  mn_st_job *job = s->keep.job;
   MN_CALLG(err, mn_st_prepare_coef(s, u), done);
   mn_array *w = s->work;
   if (!w || w->dtype != u->dtype || w->buf->halo != u->buf->halo || !mn_st_direct(w, u)) {
@@ -63,9 +61,6 @@ static int jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omega, i
   }
   if (sweeps % 2 && owned) mn_st_copy_owned(w, u); /* the result is in w */
 done:
-  mn_st_job_free(&job[0]);
-  mn_st_job_free(&job[1]);
-  mn_plan_destroy(&plan);
   mn_array_destroy(&ftmp);
   return err;
 }

@@ -142,6 +142,7 @@ int mn_stencil_destroy(mn_stencil **sp) {
   if (!sp || !*sp) return MN_SUCCESS;
   mn_stencil *s = *sp;
   drop_conv(s);
+  mn_st_keep_drop(s);
   mn_array_destroy(&s->work);
   for (int k = 0; s->coef && k < s->npts; k++) mn_array_destroy(&s->coef[k]);
   free(s->coef);

@@ -13,6 +13,27 @@ typedef struct {
   double value;
 } mn_st_bc;
 
+/* The halo plan key of one field: global metadata only. */
+typedef struct {
+  char kind;
+  int slot;
+  mn_dtype t;
+  int halo, nd;
+  int64_t shape[MN_MAXDIM];
+  int dims[MN_MAXDIM];
+  int periodic[MN_MAXDIM];
+} mn_st_key;
+
+typedef struct mn_st_job_s mn_st_job;
+
+/* Plans and job buffers kept for the fields of the last call (keep.c). */
+typedef struct {
+  int nkey, njob;
+  mn_st_key *key;  /* nkey */
+  mn_plan **plan;  /* nkey, one reference each */
+  mn_st_job *job;  /* njob (>= nkey) */
+} mn_st_keep;
+
 struct mn_stencil_s {
   mn_ctx *ctx;
   int nd, npts;
@@ -29,12 +50,13 @@ struct mn_stencil_s {
   int *ctr;
   mn_st_bc bc[MN_MAXDIM][2];
   mn_array *work;      /* Jacobi's work grid, kept between calls */
+  mn_st_keep keep;
 };
 
 /* One stencil evaluation over boxes of a rank's owned block: dst = A src,
  * or (f != NULL) dst = src + omega D^-1 (f - A src). Pointers are at the
  * owned origin; the last axis is contiguous in every array. */
-typedef struct {
+struct mn_st_job_s {
   mn_dtype t;
   int nd;
   int kind;                      /* MN_ST_GENERAL / CROSS5 / CROSS7 */
@@ -56,7 +78,7 @@ typedef struct {
   int nctr;
   double omega;
   double wd;                     /* omega / D for a constant D */
-} mn_st_job;
+};
 
 /* A job's buffers (before the errors are agreed: filling it cannot fail),
  * then the job for grid u (base array, halo >= reach) writing into dst (a
@@ -92,6 +114,13 @@ int mn_st_direct(const mn_array *a, const mn_array *u);
 /* The halo plan of u under s's periodic axes, cached on the context per
  * slot (plans run at the same time need different slots). */
 int mn_st_plan(const mn_stencil *s, mn_array *u, int slot, mn_plan **p);
+/* s->keep ready for nf fields u (checked: err is the checks' code) and
+ * njob jobs. When the fields match what is kept this returns err as is,
+ * with no message and no allocation (every check it follows is either
+ * global or passed before on this very layout); otherwise it builds anew
+ * and agrees on the error over the ranks. */
+int mn_st_keep_get(mn_stencil *s, int nf, mn_array *const *u, int njob, int err);
+void mn_st_keep_drop(mn_stencil *s);
 /* Bring the coefficient copies to u's dtype and layout (collective). */
 int mn_st_prepare_coef(mn_stencil *s, const mn_array *u);
 
