@@ -129,7 +129,7 @@ static int rank_check(mn_ctx *ctx, cav *c, const cav_opts *o, long steps, int *o
   if (rank == 0) { /* the one-rank run first; its errors are then shared */
     all = malloc(sizeof(double) * (size_t)(2 * n));
     err = all ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld doubles for the rank check", (long long)(2 * n));
-    if (!err) err = mn_ctx_create(MPI_COMM_SELF, MN_BACKEND_CPU, &self);
+    if (!err) err = mn_ctx_create(MPI_COMM_SELF, MN_BACKEND_DEFAULT, &self);
     if (!err) err = cav_create(self, o, &c1);
     if (!err) err = cav_run(c1, &steps1);
   }
@@ -195,7 +195,7 @@ int main(int argc, char **argv) {
   int provided;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   mn_ctx *ctx = NULL;
-  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, &ctx)) {
+  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &ctx)) {
     fprintf(stderr, "cavity: cannot create a maniple context: %s\n", mn_ctx_errmsg(NULL));
     MPI_Abort(MPI_COMM_WORLD, 2);
   }

@@ -310,7 +310,7 @@ int main(int argc, char **argv) {
   int provided;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   mn_ctx *ctx = NULL;
-  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, &ctx)) {
+  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &ctx)) {
     fprintf(stderr, "poisson: cannot create a maniple context: %s\n", mn_ctx_errmsg(NULL));
     MPI_Abort(MPI_COMM_WORLD, 2);
   }

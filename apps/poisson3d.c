@@ -98,7 +98,7 @@ static int run(mn_ctx *ctx, int64_t n, const char *opts) {
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   mn_ctx *ctx = NULL;
-  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, &ctx)) {
+  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &ctx)) {
     fprintf(stderr, "poisson3d: %s\n", mn_ctx_errmsg(NULL));
     MPI_Abort(MPI_COMM_WORLD, 2);
   }

@@ -11,6 +11,18 @@ static void finalize_mpi(void) {
   if (!fin) MPI_Finalize();
 }
 
+/* MANIPLE_BACKEND, for MN_BACKEND_DEFAULT */
+static int backend_from_env(mn_backend *b) {
+  const char *v = getenv("MANIPLE_BACKEND");
+  *b = MN_BACKEND_CPU;
+  if (!v || !*v || !strcmp(v, "cpu")) return MN_SUCCESS;
+  if (!strcmp(v, "cuda")) {
+    *b = MN_BACKEND_CUDA;
+    return MN_SUCCESS;
+  }
+  return MN_ERR(MN_ERR_ARG, "MANIPLE_BACKEND=%.64s: expected cpu or cuda", v);
+}
+
 int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
   MN_CHECK(ctx, MN_ERR_ARG, "ctx output pointer is NULL");
   *ctx = NULL;
@@ -24,18 +36,18 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
     if (comm == MPI_COMM_NULL) comm = MPI_COMM_WORLD;
   }
   MN_CHECK(comm != MPI_COMM_NULL, MN_ERR_ARG, "communicator is MPI_COMM_NULL");
-  MN_CHECK(backend == MN_BACKEND_CPU || backend == MN_BACKEND_CUDA, MN_ERR_ARG,
-           "unknown backend %d (expected 0 = cpu or 1 = cuda)", (int)backend);
+  MN_CHECK(backend == MN_BACKEND_DEFAULT || backend == MN_BACKEND_CPU || backend == MN_BACKEND_CUDA, MN_ERR_ARG,
+           "unknown backend %d (expected -1 = MANIPLE_BACKEND, 0 = cpu or 1 = cuda)", (int)backend);
   mn_ctx *c = calloc(1, sizeof *c);
   MN_CHECK(c, MN_ERR_MEM, "cannot allocate a context");
   MN_MPI(MPI_Comm_dup(comm, &c->comm));
   MPI_Comm_rank(c->comm, &c->rank);
   MPI_Comm_size(c->comm, &c->size);
-  c->backend = backend;
   const char *v = getenv("MN_VERBOSE");
   c->verbose = v && *v && *v != '0';
-  int err = 0;
-  if (backend == MN_BACKEND_CUDA) {
+  int err = backend == MN_BACKEND_DEFAULT ? backend_from_env(&backend) : 0;
+  c->backend = backend;
+  if (!err && backend == MN_BACKEND_CUDA) {
     int n = 0;
     const char *why = "";
     mn_cuda_device_count(&n, &why);

@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
   int64_t m = argc > 1 ? atoll(argv[1]) : 2000;
   int its = argc > 2 ? atoi(argv[2]) : 200, reps = argc > 3 ? atoi(argv[3]) : 3;
   mn_ctx *ctx = NULL;
-  CK(mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, &ctx));
+  CK(mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &ctx));
   int64_t n = m * m;
   mn_csr *A = poisson(ctx, m);
   mn_op *op = NULL;

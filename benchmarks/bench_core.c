@@ -95,7 +95,7 @@ int main(int argc, char **argv) {
   int provided;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   mn_ctx *ctx;
-  CK(mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, &ctx));
+  CK(mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &ctx));
   int P = mn_ctx_size(ctx), reps = 21;
   int64_t n = argc > 1 ? atoll(argv[1]) : 20000000; /* triad elements per rank */
   int64_t m = argc > 2 ? atoll(argv[2]) : 2000;     /* stencil interior m x m per rank */

@@ -56,7 +56,7 @@ int main(int argc, char **argv) {
   int provided;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   mn_ctx *ctx;
-  CK(mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, &ctx));
+  CK(mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &ctx));
   int64_t N = argc > 1 ? atoll(argv[1]) : 2000;
   int reps = argc > 2 ? atoi(argv[2]) : 21;
   int64_t shape[2] = {N, N};

@@ -16,7 +16,7 @@ int main(int argc, char **argv) {
   int64_t N = argc > 1 ? atoll(argv[1]) : 1000;
   int I = argc > 2 ? atoi(argv[2]) : 100;
   mn_ctx *ctx;
-  CK(mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, &ctx));
+  CK(mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &ctx));
   int64_t shape[2] = {N + 2, N + 2};
   mn_array *grid, *edge, *c, *n, *e, *w, *s;
   CK(mn_array_create(ctx, MN_FLOAT64, 2, shape, 0, &grid));

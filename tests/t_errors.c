@@ -8,6 +8,7 @@
  * magic, truncated, unsupported dtypes, Fortran order, big-endian, bad bool
  * bytes, unwritable path), and a CUDA context where none can run. The
  * library still works afterwards. */
+#define _POSIX_C_SOURCE 200809L /* setenv, strdup */
 #include "mn_test.h"
 #include <stdarg.h>
 
@@ -444,7 +445,8 @@ static void test_npy(mn_ctx *ctx) {
 
 /* A CUDA context is refused on every rank, never silently run on the host:
  * without a device (MN_ERR_BACKEND) or, until device arrays exist, with one
- * (MN_ERR_NOTIMPL); a bad backend code is MN_ERR_ARG naming it. */
+ * (MN_ERR_NOTIMPL); a bad backend code is MN_ERR_ARG naming it, as is a
+ * bad MANIPLE_BACKEND under MN_BACKEND_DEFAULT. */
 static void test_backend(void) {
   int n = 0;
   const char *why = "";
@@ -459,6 +461,30 @@ static void test_backend(void) {
   rc = mn_ctx_create(MPI_COMM_WORLD, (mn_backend)7, &c);
   EXPECT_ERR(rc, MN_ERR_ARG, "unknown backend", "7");
   T_CHECK(c == NULL, "failed context creation left a handle");
+  /* MN_BACKEND_DEFAULT: MANIPLE_BACKEND names it, cpu when unset */
+  const char *was = getenv("MANIPLE_BACKEND");
+  char *keep = was ? strdup(was) : NULL;
+  const char *set[] = {NULL, "cpu", "cuda", "gpu"};
+  for (int k = 0; k < 4; k++) {
+    if (set[k]) setenv("MANIPLE_BACKEND", set[k], 1);
+    else unsetenv("MANIPLE_BACKEND");
+    rc = mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &c);
+    if (k < 2) {
+      T_CHECK(rc == MN_SUCCESS && c && mn_ctx_backend(c) == MN_BACKEND_CPU, "MANIPLE_BACKEND=%s: %s",
+              set[k] ? set[k] : "(unset)", mn_err_name(rc));
+      mn_ctx_destroy(&c);
+    } else if (k == 2 && least == 0) {
+      EXPECT_ERR(rc, MN_ERR_BACKEND, "MANIPLE_BACKEND=cuda without a device", "CUDA");
+    } else if (k == 2) {
+      EXPECT_ERR(rc, MN_ERR_NOTIMPL, "MANIPLE_BACKEND=cuda with a device", "CUDA");
+    } else {
+      EXPECT_ERR(rc, MN_ERR_ARG, "MANIPLE_BACKEND=gpu", "MANIPLE_BACKEND=gpu");
+    }
+    T_CHECK(k < 2 || c == NULL, "failed context creation left a handle");
+  }
+  if (keep) setenv("MANIPLE_BACKEND", keep, 1);
+  else unsetenv("MANIPLE_BACKEND");
+  free(keep);
 }
 
 /* A placeholder answers type questions but cannot be evaluated. */

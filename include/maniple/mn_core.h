@@ -46,7 +46,9 @@ size_t mn_dtype_size(mn_dtype t);
 /* NumPy's promotion of two array dtypes (e.g. int32 + float32 -> float64). */
 mn_dtype mn_dtype_promote(mn_dtype a, mn_dtype b);
 
-typedef enum { MN_BACKEND_CPU = 0, MN_BACKEND_CUDA = 1 } mn_backend;
+/* MN_BACKEND_DEFAULT: the one the MANIPLE_BACKEND environment variable
+ * names (cpu or cuda; cpu when unset), so one program runs on either. */
+typedef enum { MN_BACKEND_DEFAULT = -1, MN_BACKEND_CPU = 0, MN_BACKEND_CUDA = 1 } mn_backend;
 
 typedef struct mn_ctx_s mn_ctx;
 

@@ -949,7 +949,7 @@ static PyObject *py_init(PyObject *m, PyObject *args) {
     if (f == -1 && PyErr_Occurred()) return NULL;
     comm = MPI_Comm_f2c((MPI_Fint)f);
   }
-  int rc = mn_ctx_create(comm, MN_BACKEND_CPU, &g_ctx);
+  int rc = mn_ctx_create(comm, MN_BACKEND_DEFAULT, &g_ctx);
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
 }

@@ -32,12 +32,13 @@ def c_program(var):
     return exe if exe and os.path.exists(exe) else None
 
 
-def run_singleton(exe, args, timeout=120):
+def run_singleton(exe, args, timeout=120, extra_env=None):
     """Run a C app as one process, with no trace of this mpiexec job in its
     environment (it would otherwise try to join it)."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("OMPI_", "PMIX_", "PRTE_", "OPAL_", "PMI_", "HYDRA_"))}
     env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1")
+    env.update(extra_env or {})
     return subprocess.run([exe] + list(args), env=env, capture_output=True, text=True, timeout=timeout)
 
 

@@ -96,7 +96,8 @@ def test_dry_run_outputs():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     env = {k: v for k, v in env.items() if not k.startswith(("OMPI_", "PMIX_", "PRTE_", "OPAL_", "PMI_", "HYDRA_"))}
     env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    run = subprocess.run([sys.executable, "-m", "maniple.bench", "--quick", "--dry-run", "-q", "--out", out],
+    run = subprocess.run([sys.executable, "-m", "maniple.bench", "--quick", "--dry-run", "--gpu", "yes", "-q",
+                          "--out", out],
                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "DRY RUN" in run.stdout and "GPU:" in run.stdout
@@ -105,6 +106,8 @@ def test_dry_run_outputs():
     assert {"stream", "triad", "stencil5", "heat", "swe", "cavity", "spmv", "cg", "pingpong", "small_add",
             "stencil_idiom"} <= benches
     assert all(r["status"] == "dry run" for r in recs)
+    assert {(r["bench"], r["impl"]) for r in recs if r["impl"].endswith("/cuda")} == {
+        (a, i + "/cuda") for a in ("heat", "swe", "cavity") for i in ("c", "maniple.numpy")}
     with open(os.path.join(out, "results.csv")) as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == len(recs) and list(rows[0]) == records.FIELDS
@@ -124,6 +127,30 @@ def test_dry_run_outputs():
     with open(os.path.join(out, "model.json")) as f:
         mj = json.load(f)
     assert len(mj["predictions"]["heat"]) == len(model.SIZES) and mj["validation"]
+
+
+def test_gpu_column():
+    """The GPU column runs maniple's own programs unchanged, with
+    MANIPLE_BACKEND=cuda; where that cannot run, the row keeps the
+    program's exact refusal."""
+    cfg = suite.Config("build", True, [1, 2], [], 5, gpu=True)
+    jobs = suite.plan(cfg)
+    gpu = [j for j in jobs if j.impl.endswith(suite.GPU)]
+    assert len(gpu) == 6 and all(j.env.get("MANIPLE_BACKEND") == "cuda" and j.ranks == 1 for j in gpu)
+    for j in gpu:
+        cpu = [c for c in jobs if (c.bench, c.impl, c.ranks) == (j.bench, j.impl[:-len(suite.GPU)], 1)]
+        assert len(cpu) == 1 and cpu[0].cmd == j.cmd and "MANIPLE_BACKEND" not in cpu[0].env
+    assert not [j for j in suite.plan(suite.Config("build", True, [1], [], 5)) if j.impl.endswith(suite.GPU)]
+    heat = apptools.c_program("MN_HEAT_EXE")
+    if heat is None:
+        pytest.skip("MN_HEAT_EXE not set (the C apps are not built)")
+    run = apptools.run_singleton(heat, ["--n", "32", "--iterations", "2"], extra_env={"MANIPLE_BACKEND": "cuda"})
+    if run.returncode == 0:  # a device and device arrays: the same figures line as on the CPU
+        assert suite.rate_from_app(run.stdout) > 0
+    else:  # no device (MN_ERR_BACKEND) or device arrays not there yet (MN_ERR_NOTIMPL)
+        assert "MN_ERR_BACKEND" in run.stderr or "MN_ERR_NOTIMPL" in run.stderr, run.stderr
+    bad = apptools.run_singleton(heat, ["--n", "32", "--iterations", "2"], extra_env={"MANIPLE_BACKEND": "tpu"})
+    assert bad.returncode != 0 and "MANIPLE_BACKEND=tpu: expected cpu or cuda" in bad.stderr
 
 
 def test_parsers_on_real_output():

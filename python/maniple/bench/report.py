@@ -8,14 +8,24 @@ import subprocess
 from . import records
 
 
-def gpu_status():
-    """The GPU column: what this run had."""
+def gpu_found():
+    """The first line of nvidia-smi -L, or '' when there is no GPU."""
     smi = shutil.which("nvidia-smi")
     if smi:
         out = subprocess.run([smi, "-L"], capture_output=True, text=True)
         if out.returncode == 0 and "GPU" in out.stdout:
-            return "GPU present (" + out.stdout.strip().splitlines()[0] + "): the CUDA rows need a CUDA build"
-    return "no GPU on this machine: no GPU figures (nothing was run on a GPU)"
+            return out.stdout.strip().splitlines()[0]
+    return ""
+
+
+def gpu_status(ran):
+    """The GPU column: what this run had and did."""
+    found = gpu_found()
+    if found:
+        did = "rows marked /cuda ran with MANIPLE_BACKEND=cuda" if ran else "the GPU rows were left out (--gpu no)"
+        return f"GPU present ({found}): {did}"
+    did = "the GPU rows ran to record why they cannot" if ran else "no GPU figures (nothing was run on a GPU)"
+    return f"no GPU on this machine: {did}"
 
 
 def find(recs, bench, impl, ranks, scaling=None, variant=None):
@@ -54,6 +64,11 @@ def headlines(recs, ranks=(1, 2)):
         cg = find(recs, "cg", "maniple", p)
         out.append((f"cg: maniple / PETSc, {p} rank(s)", ratio(cg, find(recs, "cg", "petsc", p))))
         out.append((f"cg: maniple / SciPy, {p} rank(s)", ratio(cg, find(recs, "cg", "scipy", 1))))
+    for app in ("heat", "swe", "cavity"):  # the GPU column, where it ran
+        for impl in ("c", "maniple.numpy"):
+            g = find(recs, app, impl + "/cuda", 1)
+            if g:
+                out.append((f"{app}: {impl} on CUDA / on CPU, 1 rank", ratio(g, find(recs, app, impl, 1))))
     for p in sorted({r["ranks"] for r in recs if r["bench"] == "heat" and r["scaling"] == "weak"}):
         c1, cp = find(recs, "heat", "c", 1), find(recs, "heat", "c", p, "weak")
         tag = " (oversubscribed: communication overhead, not speed)" if cp and cp["oversubscribed"] else ""

@@ -18,6 +18,10 @@ from . import records
 BYTES = {"heat": 16.0, "swe": 2 * 7 * 8.0, "stream": 24.0, "triad": 24.0, "stencil5": 16.0}
 
 
+# suffix of the GPU column's implementations ("c/cuda", "maniple.numpy/cuda")
+GPU = "/cuda"
+
+
 def cavity_bytes(nit):
     return 24.0 * nit + 64.0
 
@@ -59,8 +63,9 @@ def json_lines(text):
 
 
 class Config:
-    def __init__(self, build, quick, ranks, oversub, runs, python=None, cupynumeric_python=None):
+    def __init__(self, build, quick, ranks, oversub, runs, python=None, cupynumeric_python=None, gpu=False):
         self.build, self.quick, self.ranks, self.oversub, self.runs = build, quick, ranks, oversub, runs
+        self.gpu = gpu  # add the GPU column: maniple's own programs with MANIPLE_BACKEND=cuda
         self.python = python or sys.executable
         self.cpn = cupynumeric_python or os.path.join(".venv-cupynumeric", "bin", "python")
         self.pyenv = {"PYTHONPATH": os.path.join(os.path.abspath(build), "python")}
@@ -81,14 +86,18 @@ def app_jobs(cfg, name, n1, c_args, py_args, unit, bpu, c_oversub, py_oversub):
     jobs = []
 
     def add(impl, p, scaling, n):
-        if impl == "c":
+        on_gpu = impl.endswith(GPU)
+        impl_cpu = impl[:-len(GPU)] if on_gpu else impl
+        if impl_cpu == "c":
             cmd, env, launcher = [cfg.exe("apps", name), *c_args(n)], {}, "mpi"
         elif impl == "cupynumeric":
             cmd = [cfg.cpn, script, *py_args(n), "--backend", "cupynumeric"]
             env, launcher = {"LEGATE_CONFIG": "--cpus 1"}, "plain"
         else:
-            backend = "maniple" if impl == "maniple.numpy" else "numpy"
+            backend = "maniple" if impl_cpu == "maniple.numpy" else "numpy"
             cmd, env, launcher = [cfg.python, script, *py_args(n), "--backend", backend], cfg.pyenv, "mpi"
+        if on_gpu:
+            env = dict(env, MANIPLE_BACKEND="cuda")
         jobs.append(Job(name, impl, p, scaling, n * n, unit, cmd, bytes_per_unit=bpu, env=env, launcher=launcher,
                         group=name))
 
@@ -103,6 +112,9 @@ def app_jobs(cfg, name, n1, c_args, py_args, unit, bpu, c_oversub, py_oversub):
                 add(impl, p, "strong", n1)
     add("numpy", 1, "serial", n1)
     add("cupynumeric", 1, "serial", n1)
+    if cfg.gpu:  # the same programs, unchanged, on the CUDA backend
+        add("c" + GPU, 1, "serial", n1)
+        add("maniple.numpy" + GPU, 1, "serial", n1)
     return jobs
 
 
