@@ -24,7 +24,8 @@ def parse_table(text):
 
 def per_step(short, long_, steps, points, passes_from):
     """Per step (and per point for bytes), from the tables of s and 2s steps.
-    Messages are per rank; allreduces are what each rank issues."""
+    Messages are per rank; allreduces are what each rank issues, and
+    reduce_allreduces those inside reductions (the ones a result needs)."""
     def d(kind, key):
         return (long_.get(kind, {}).get(key, 0) - short.get(kind, {}).get(key, 0)) / steps
     passes = sum(d(k, "calls") for k in passes_from)
@@ -32,7 +33,8 @@ def per_step(short, long_, steps, points, passes_from):
     msgs = d("plan_begin", "messages") or d("sv_op", "messages") or d("stencil", "messages")
     mbytes = d("plan_begin", "msg_bytes") or d("sv_op", "msg_bytes") or d("stencil", "msg_bytes")
     return dict(passes=passes, bytes_per_point=mem / points, messages_per_rank=msgs / RANKS,
-                bytes_per_message=mbytes / msgs if msgs else 0.0, allreduces=d("allreduce", "calls"))
+                bytes_per_message=mbytes / msgs if msgs else 0.0, allreduces=d("allreduce", "calls"),
+                reduce_allreduces=d("reduce", "allreduces"))
 
 
 # the maniple.numpy apps counted, and the flag that sets their steps

@@ -128,10 +128,14 @@ def predict(w, m, sizes=SIZES):
 # allreduces per step as counted (most allreduces are the agreement on
 # errors each evaluation makes).
 DEFAULTS = {
-    "heat_c": dict(passes=1, bytes_per_point=16.1, messages_per_rank=1, bytes_per_message=4096, allreduces=1),
-    "cg": dict(passes=3, bytes_per_point=180.0, messages_per_rank=1, bytes_per_message=3200, allreduces=2),
-    "swe": dict(passes=86, bytes_per_point=3106, messages_per_rank=56, bytes_per_message=85357, allreduces=464),
-    "cavity": dict(passes=315, bytes_per_point=3599, messages_per_rank=57, bytes_per_message=2035, allreduces=1074),
+    "heat_c": dict(passes=1, bytes_per_point=16.1, messages_per_rank=1, bytes_per_message=4096, allreduces=0,
+                   reduce_allreduces=0),
+    "cg": dict(passes=3, bytes_per_point=180.0, messages_per_rank=1, bytes_per_message=3200, allreduces=2,
+               reduce_allreduces=0),
+    "swe": dict(passes=86, bytes_per_point=3106, messages_per_rank=56, bytes_per_message=85357, allreduces=464,
+                reduce_allreduces=8),
+    "cavity": dict(passes=315, bytes_per_point=3599, messages_per_rank=57, bytes_per_message=2035, allreduces=1074,
+                   reduce_allreduces=0),
 }
 COUNTED_SIDE = {"heat_c": 512, "cg": 400, "swe": 256, "cavity": 256}  # grid side of the counted runs
 
@@ -155,8 +159,6 @@ def workloads(counted=None):
     return {
         "heat": Workload("heat stencil (C)", 12_264_004, h["bytes_per_point"], h["passes"], 1, 1, 1,
                          h["allreduces"], overlap=True),
-        "heat0": Workload("heat, no per-call allreduce (what-if)", 12_264_004, h["bytes_per_point"], h["passes"],
-                          1, 1, 1, 0, overlap=True),
         "cg": Workload("CG + Jacobi", 6000 * 6000, g["bytes_per_point"], g["passes"], 1, 1, 1, g["allreduces"],
                        layout="rows", overlap=True),
         "cg1": Workload("CG1, single reduction", 6000 * 6000, g["bytes_per_point"], g["passes"], 1, 1, 1, 1,
@@ -165,6 +167,11 @@ def workloads(counted=None):
                         sw["messages_per_rank"], fields("swe"), 1, sw["allreduces"]),
         "channel": Workload("cavity/channel (maniple.numpy)", 12_264_004, cv["bytes_per_point"], cv["passes"],
                             cv["messages_per_rank"], fields("cavity"), 1, cv["allreduces"]),
+        # what-if: only the allreduces the reductions need (no per-call error agreement)
+        "swe0": Workload("swe, reductions' allreduces only (what-if)", 4096 * 4096, sw["bytes_per_point"],
+                         sw["passes"], sw["messages_per_rank"], fields("swe"), 1, sw["reduce_allreduces"]),
+        "channel0": Workload("channel, reductions' allreduces only (what-if)", 12_264_004, cv["bytes_per_point"],
+                             cv["passes"], cv["messages_per_rank"], fields("cavity"), 1, cv["reduce_allreduces"]),
     }
 
 
@@ -242,10 +249,11 @@ def plot(path, m, ws, preds, checks):
     import matplotlib.pyplot as plt
     fig, axs = plt.subplots(1, 2, figsize=(12, 4.5))
     ax = axs[0]
-    colors = dict(heat="tab:blue", heat0="tab:cyan", cg="tab:orange", cg1="tab:red", swe="tab:green",
-                  channel="tab:purple")
+    colors = dict(heat="tab:blue", cg="tab:orange", cg1="tab:red", swe="tab:green", channel="tab:purple",
+                  swe0="tab:olive", channel0="tab:pink")
     for k, pr in preds.items():
-        ax.plot([p for p, _, _ in pr], [e for _, _, e in pr], "-", color=colors[k], label=f"model: {ws[k].name}")
+        ax.plot([p for p, _, _ in pr], [e for _, _, e in pr], "--" if k.endswith("0") else "-", color=colors[k],
+                label=f"model: {ws[k].name}")
     for key, col, mk in (("heat", "tab:blue", "s"), ("channel", "tab:purple", "D"), ("cg", "tab:orange", "^"),
                          ("cg_petsc", "k", "v")):
         pts = anchor_efficiency(key)
