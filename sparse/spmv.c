@@ -24,13 +24,32 @@ static int check_vec(const mn_csr *A, const mn_array *v, int64_t n, const char *
   return MN_SUCCESS;
 }
 
+/* The same test from global metadata alone, so every rank answers alike
+ * with no message: a base 1-d block array over all ranks is split as the
+ * matrix splits its rows and columns (mn_split_start). */
+static int direct_everywhere(const mn_csr *A, const mn_array *a, int64_t n) {
+  const mn_layout *lay = a->buf->lay;
+  return !a->is_view && a->dtype == A->dtype && a->map.ndim == 1 && a->map.shape[0] == n &&
+         lay->kind == MN_LAYOUT_BLOCK && lay->ndim == 1 && lay->dims[0] == A->ctx->size;
+}
+
+/* 1 when a's memory serves on every rank; else agreed over the ranks (a
+ * copy is collective, so the decision must be the same everywhere) */
+static int direct_agreed(const mn_csr *A, const mn_array *a, int64_t n, int64_t start, int64_t len, mn_local *l) {
+  if (direct_everywhere(A, a, n)) {
+    mn_array_local(a, l);
+    return 1;
+  }
+  int ok = direct(a, A->dtype, n, start, len, l), all = 0;
+  mn_allreduce(A->ctx, &ok, &all, 1, MPI_INT, MPI_MIN);
+  return all;
+}
+
 int mn_csr_vec_in(const mn_csr *A, const mn_array *x, int64_t n, int64_t start, int64_t len, const char **data,
                   mn_array **tmp) {
   mn_local l;
   *tmp = NULL;
-  /* the decision is the same on every rank only if agreed: a copy is collective */
-  int ok = direct(x, A->dtype, n, start, len, &l), all = 0;
-  mn_allreduce(A->ctx, &ok, &all, 1, MPI_INT, MPI_MIN);
+  int all = direct_agreed(A, x, n, start, len, &l);
   if (all) { *data = l.data; return MN_SUCCESS; }
   MN_CALL(mn_array_create(A->ctx, A->dtype, 1, &n, 0, tmp));
   int err = mn_array_copy(x, *tmp);
@@ -44,9 +63,7 @@ int mn_csr_vec_out_begin(const mn_csr *A, mn_array *y, int64_t n, int64_t start,
                          mn_array **tmp) {
   mn_local l;
   *tmp = NULL;
-  int ok = direct(y, A->dtype, n, start, len, &l), all = 0;
-  mn_allreduce(A->ctx, &ok, &all, 1, MPI_INT, MPI_MIN);
-  if (all) { *data = l.data; return MN_SUCCESS; }
+  if (direct_agreed(A, y, n, start, len, &l)) { *data = l.data; return MN_SUCCESS; }
   MN_CALL(mn_array_create(A->ctx, A->dtype, 1, &n, 0, tmp));
   mn_array_local(*tmp, &l);
   *data = l.data;
@@ -108,14 +125,14 @@ int mn_csr_spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
 }
 
 static int spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
-  int err = check_vec(A, x, A->ncols, "x");
-  if (!err) err = check_vec(A, y, A->nrows, "y");
-  MN_CALL(mn_agree(A->ctx, err));
+  /* global metadata: every rank finds the same error, with no agreement */
+  MN_CALL(check_vec(A, x, A->ncols, "x"));
+  MN_CALL(check_vec(A, y, A->nrows, "y"));
   const char *xd = NULL;
   char *yd = NULL;
   mn_array *xt = NULL, *yt = NULL;
   MN_CALL(mn_csr_vec_in(A, x, A->ncols, A->col0, A->ncloc, &xd, &xt));
-  err = mn_csr_vec_out_begin(A, y, A->nrows, A->row0, A->nlocal, &yd, &yt);
+  int err = mn_csr_vec_out_begin(A, y, A->nrows, A->row0, A->nlocal, &yd, &yt);
   if (!err) err = mn_plan_begin_mem(A->ghost, (char *)xd, NULL);
   if (!err) {
     rows_product(A, xd, NULL, yd, 0); /* while the ghosts travel */

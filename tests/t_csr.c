@@ -3,7 +3,8 @@
  * rows, products with vectors and blocks, transpose products, sums,
  * transposes, sparse products, scaling, diagonals and sums, on square,
  * rectangular and tiny matrices (fewer rows than ranks, empty rows), in
- * float64 and float32; bad indices rejected on every rank. */
+ * float64 and float32; vectors that are views or of another dtype; bad
+ * indices and vector sizes rejected on every rank. */
 #include "mn_test.h"
 
 static uint64_t lcg(uint64_t *s) { *s = *s * 6364136223846793005ULL + 1442695040888963407ULL; return *s >> 33; }
@@ -218,6 +219,60 @@ static void check_poisson(mn_ctx *ctx, int64_t g) {
   mn_array_destroy(&x); mn_array_destroy(&y); mn_csr_destroy(&A);
 }
 
+/* y = A x with vectors that are not plain arrays of the matrix's split (a
+ * view, a float32 output) takes the copying path and gives
+ * the same y; vectors of the wrong size fail alike on every rank and
+ * leave y alone */
+static void check_vectors(mn_ctx *ctx) {
+  coo a = make(40, 40, 300, 9);
+  mn_csr *A = assemble(ctx, &a, MN_FLOAT64);
+  const int64_t n = 40, n1 = 41;
+  mn_array *x = NULL, *y = NULL, *xb = NULL, *xv = NULL, *yv = NULL, *yb = NULL, *yf = NULL;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &y));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n1, 0, &xb));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n1, 0, &yb));
+  T_OK(mn_array_create(ctx, MN_FLOAT32, 1, &n, 0, &yf));
+  if (!A || !x || !y || !xb || !yb || !yf) { drop(&a); return; }
+  mt_set(x, fx);
+  mt_set(xb, fx);
+  mn_index head = mn_slice(0, 40, 1);
+  T_OK(mn_array_index(xb, 1, &head, &xv)); /* x as a view of a longer array */
+  T_OK(mn_array_index(yb, 1, &head, &yv));
+  T_OK(mn_csr_spmv(A, xv, yv));
+  T_OK(mn_csr_spmv(A, x, yf));
+  double *got = mt_all(yb), *gf = mt_all(yf);
+  for (int64_t i = 0; i < n; i++) {
+    double s = 0;
+    for (int64_t j = 0; j < n; j++) s += a.dense[i * n + j] * fx(j);
+    if (fabs(got[i] - s) > 1e-12 * (1 + fabs(s)) || fabs(gf[i] - s) > 1e-5 * (1 + fabs(s))) {
+      T_CHECK(0, "spmv through a view / into float32: y[%lld] = %g / %g, expected %g", (long long)i, got[i], gf[i], s);
+      break;
+    }
+  }
+  free(got);
+  free(gf);
+  T_OK(mn_array_fill(y, mn_scalar_f64(7)));
+  int rc = mn_csr_spmv(A, xb, y), lo = rc, hi = rc;
+  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  T_CHECK(rc == MN_ERR_SHAPE && lo == hi, "spmv with x of 41 returned %s", mn_err_name(rc));
+  T_CHECK(strstr(mn_ctx_errmsg(ctx), "x must be 1-d of 40 elements for a 40 x 40 matrix, got 1-d of 41"),
+          "message: %s", mn_ctx_errmsg(ctx));
+  rc = mn_csr_spmv(A, x, yb);
+  T_CHECK(rc == MN_ERR_SHAPE && strstr(mn_ctx_errmsg(ctx), "y must be 1-d of 40"), "spmv into y of 41: %s: %s",
+          mn_err_name(rc), mn_ctx_errmsg(ctx));
+  double *yk = mt_all(y);
+  int64_t changed = 0;
+  for (int64_t i = 0; i < n; i++) changed += yk[i] != 7;
+  T_CHECK(changed == 0, "failed products changed %lld values of y", (long long)changed);
+  free(yk);
+  mn_array *all[] = {x, y, xb, xv, yv, yb, yf};
+  for (size_t k = 0; k < sizeof all / sizeof *all; k++) mn_array_destroy(&all[k]);
+  mn_csr_destroy(&A);
+  drop(&a);
+}
+
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   check_products(ctx, 50, 50, 400, MN_FLOAT64, 1);
@@ -240,5 +295,6 @@ int main(int argc, char **argv) {
   T_CHECK(mn_ctx_size(ctx) == 3 ? rc == MN_SUCCESS : rc == MN_ERR_ARG, "2 local rows of 6 at %d ranks returned %s",
           mn_ctx_size(ctx), mn_err_name(rc));
   mn_csr_destroy(&A);
+  check_vectors(ctx);
   return mt_finish(&ctx);
 }

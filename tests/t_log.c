@@ -182,6 +182,9 @@ int main(int argc, char **argv) {
           (long long)sp.messages, (long long)sp.msg_bytes, (long long)sm, (long long)sb);
   T_CHECK(get(ctx, MN_LOG_PLAN_BEGIN).calls == 1 && get(ctx, MN_LOG_PLAN_END).calls == 1,
           "an SpMV is one ghost plan begin and end");
+  /* vectors on the matrix's own split: no collective beyond the ghosts */
+  T_CHECK(sp.allreduces == 0 && get(ctx, MN_LOG_ALLREDUCE).calls == 0, "an SpMV made %lld allreduces",
+          (long long)sp.allreduces);
 
   /* CG: the counters of a 7-iteration solve minus those of a 3-iteration one */
   mn_op *op = NULL;
