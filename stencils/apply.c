@@ -114,22 +114,17 @@ static int apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const
   MN_CALL(mn_st_keep_get(s, nf, u, nf, check_fields(s, nf, u, y)));
   mn_plan **plan = s->keep.plan;
   mn_st_job *job = s->keep.job;
+  mn_array **tmp = s->keep.tmp;
   int err = MN_SUCCESS;
   MN_CALL(mn_st_prepare_coef(s, u[0]));
   /* an output that is not a plain grid of u's layout (or is one of the
    * inputs) gets a temporary: a collective create, with its own agreement */
-  mn_array *tmp1 = NULL, **tmp = nf == 1 ? &tmp1 : NULL;
   for (int i = 0; i < nf; i++) {
     int direct = mn_st_direct(y[i], u[i]);
     for (int k = 0; k < nf && direct; k++) direct = y[i]->buf != u[k]->buf;
-    if (direct) continue;
-    if (!tmp) {
-      tmp = calloc((size_t)nf, sizeof *tmp);
-      MN_CALL(mn_agree(s->ctx, tmp ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d field records", nf)));
-    }
-    MN_CALLG(err, mn_array_create_on(u[i]->buf->lay, u[i]->dtype, 0, &tmp[i]), done);
+    if (!direct) MN_CALLG(err, mn_array_create_on(u[i]->buf->lay, u[i]->dtype, 0, &tmp[i]), done);
   }
-  for (int i = 0; i < nf; i++) mn_st_job_init(s, u[i], tmp && tmp[i] ? tmp[i] : y[i], NULL, 0, &job[i]);
+  for (int i = 0; i < nf; i++) mn_st_job_init(s, u[i], tmp[i] ? tmp[i] : y[i], NULL, 0, &job[i]);
 
   int64_t n[MN_MAXDIM], lo[MN_MAXDIM], cnt[MN_MAXDIM], slo[2 * MN_MAXDIM][MN_MAXDIM], scnt[2 * MN_MAXDIM][MN_MAXDIM];
   mn_local l;
@@ -154,11 +149,10 @@ static int apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const
     mn_st_fill_bc(s, u[i]);
     for (int q = 0; q < nb; q++) mn_st_run_box(&job[i], slo[q], scnt[q]);
   }
-  for (int i = 0; tmp && i < nf; i++)
+  for (int i = 0; i < nf; i++)
     if (tmp[i]) MN_CALLG(err, mn_array_copy(tmp[i], y[i]), done);
 done:
-  for (int i = 0; tmp && i < nf; i++) mn_array_destroy(&tmp[i]);
-  if (tmp != &tmp1) free(tmp);
+  for (int i = 0; i < nf; i++) mn_array_destroy(&tmp[i]); /* the slots are NULL again */
   return err;
 }
 

@@ -1,5 +1,5 @@
-/* What a stencil keeps between calls: the halo plan and job buffers of
- * each field it last served. A call whose fields match the kept keys
+/* What a stencil keeps between calls: the halo plan, job buffer and
+ * temporary slot of each field it last served. A call whose fields match the kept keys
  * allocates nothing, so nothing can fail on one rank alone, and it skips
  * the error agreement (an allreduce) that a first call makes. The keys are
  * global metadata (dtype, halo, shape, process grid, periodic axes), so
@@ -21,7 +21,9 @@ static void key_of(const mn_stencil *s, const mn_array *u, int slot, mn_st_key *
   for (int d = 0; d < s->nd; d++) k->periodic[d] = s->bc[d][0].kind == MN_BC_PERIODIC;
 }
 
-int mn_st_plan(const mn_stencil *s, mn_array *u, int slot, mn_plan **p) {
+/* The halo plan of u under s's periodic axes, cached on the context per
+ * slot (plans run at the same time need different slots). */
+static int plan_of(const mn_stencil *s, mn_array *u, int slot, mn_plan **p) {
   mn_st_key key;
   key_of(s, u, slot, &key);
   *p = mn_cache_get(s->ctx, &key, sizeof key);
@@ -36,6 +38,7 @@ static void keep_free(mn_st_keep *k) {
   for (int i = 0; k->job && i < k->njob; i++) mn_st_job_free(&k->job[i]);
   free(k->key);
   free(k->plan);
+  free(k->tmp);
   free(k->job);
   memset(k, 0, sizeof *k);
 }
@@ -58,12 +61,13 @@ static int matches(const mn_stencil *s, int nf, mn_array *const *u, int njob) {
 static int build(mn_stencil *s, int nf, mn_array *const *u, int njob, mn_st_keep *k) {
   k->key = calloc((size_t)nf, sizeof *k->key);
   k->plan = calloc((size_t)nf, sizeof *k->plan);
+  k->tmp = calloc((size_t)nf, sizeof *k->tmp);
   k->job = calloc((size_t)njob, sizeof *k->job);
-  MN_CHECK(k->key && k->plan && k->job, MN_ERR_MEM, "cannot allocate %d field records", nf);
+  MN_CHECK(k->key && k->plan && k->tmp && k->job, MN_ERR_MEM, "cannot allocate %d field records", nf);
   k->nkey = nf;
   for (int i = 0; i < nf; i++) {
     key_of(s, u[i], i, &k->key[i]);
-    MN_CALL(mn_st_plan(s, u[i], i, &k->plan[i]));
+    MN_CALL(plan_of(s, u[i], i, &k->plan[i]));
   }
   for (int i = 0; i < njob; i++) {
     MN_CALL(mn_st_job_alloc(s, &k->job[i]));

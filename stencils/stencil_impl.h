@@ -31,6 +31,7 @@ typedef struct {
   int nkey, njob;
   mn_st_key *key;  /* nkey */
   mn_plan **plan;  /* nkey, one reference each */
+  mn_array **tmp;  /* nkey slots for a call's output temporaries, NULL between calls */
   mn_st_job *job;  /* njob (>= nkey) */
 } mn_st_keep;
 
@@ -111,9 +112,6 @@ int mn_st_check_grid(const mn_stencil *s, const mn_array *u);
 int mn_st_check_same_shape(const mn_array *u, const mn_array *y, const char *what);
 /* Is a a base array of u's layout and dtype, not sharing u's storage? */
 int mn_st_direct(const mn_array *a, const mn_array *u);
-/* The halo plan of u under s's periodic axes, cached on the context per
- * slot (plans run at the same time need different slots). */
-int mn_st_plan(const mn_stencil *s, mn_array *u, int slot, mn_plan **p);
 /* s->keep ready for nf fields u (checked: err is the checks' code) and
  * njob jobs. When the fields match what is kept this returns err as is,
  * with no message and no allocation (every check it follows is either
