@@ -84,4 +84,32 @@ static inline void mt_set(mn_array *a, double (*f)(int64_t)) {
   T_OK(mn_array_scatter(a, 0, raw));
   free(raw);
 }
+/* Messages and bytes rank me sends in a width-w halo exchange of a 2-d
+ * grid of shape n (es-byte elements) split by lay over P ranks: one message
+ * for each rank and periodic image of its box, widened by w, that meets
+ * mine (to itself too, across a periodic axis), of the points they share. */
+static inline void mt_halo_expect(const mn_layout *lay, int me, int P, const int64_t *n, int w, const int *periodic,
+                                  int es, int64_t *msgs, int64_t *bytes) {
+  int64_t lo[2], hi[2];
+  mn_layout_box(lay, me, lo, hi);
+  *msgs = *bytes = 0;
+  for (int q = 0; q < P; q++) {
+    int64_t qlo[2], qhi[2];
+    mn_layout_box(lay, q, qlo, qhi);
+    for (int w0 = -periodic[0]; w0 <= periodic[0]; w0++)
+      for (int w1 = -periodic[1]; w1 <= periodic[1]; w1++) {
+        if (q == me && !w0 && !w1) continue;
+        const int64_t sh[2] = {w0 * n[0], w1 * n[1]};
+        int64_t cnt = 1;
+        for (int d = 0; d < 2; d++) {
+          int64_t a = qlo[d] - w + sh[d], b = qhi[d] + w + sh[d];
+          if (!periodic[d]) { a = a < 0 ? 0 : a; b = b > n[d] ? n[d] : b; }
+          a = a > lo[d] ? a : lo[d];
+          b = b < hi[d] ? b : hi[d];
+          cnt *= b > a ? b - a : 0;
+        }
+        if (cnt) { (*msgs)++; *bytes += cnt * es; }
+      }
+  }
+}
 #endif

@@ -9,36 +9,6 @@
 
 enum { N0 = 24, N1 = 18, W = 2, K_EVAL = 5, R_RED = 3, H_HALO = 4 };
 
-static int64_t box_meet(const int64_t *alo, const int64_t *ahi, const int64_t *blo, const int64_t *bhi) {
-  int64_t n = 1;
-  for (int d = 0; d < 2; d++) {
-    int64_t lo = alo[d] > blo[d] ? alo[d] : blo[d], hi = ahi[d] < bhi[d] ? ahi[d] : bhi[d];
-    n *= hi > lo ? hi - lo : 0;
-  }
-  return n;
-}
-
-/* messages and bytes this rank sends in a halo exchange of width W: to
- * every rank whose box, widened by W (within the domain), meets mine, the
- * part of mine it covers */
-static void halo_expect(const mn_layout *lay, int me, int P, int64_t *msgs, int64_t *bytes) {
-  const int64_t shape[2] = {N0, N1};
-  int64_t lo[2], hi[2];
-  mn_layout_box(lay, me, lo, hi);
-  *msgs = *bytes = 0;
-  for (int q = 0; q < P; q++) {
-    if (q == me) continue;
-    int64_t qlo[2], qhi[2];
-    mn_layout_box(lay, q, qlo, qhi);
-    for (int d = 0; d < 2; d++) {
-      qlo[d] = qlo[d] - W < 0 ? 0 : qlo[d] - W;
-      qhi[d] = qhi[d] + W > shape[d] ? shape[d] : qhi[d] + W;
-    }
-    int64_t n = box_meet(lo, hi, qlo, qhi);
-    if (n) { (*msgs)++; *bytes += n * 8; }
-  }
-}
-
 /* messages and bytes this rank sends for an SpMV ghost exchange: to each
  * other rank, the distinct columns I own that its rows reference */
 static void spmv_expect(const mt_prob *p, int me, int P, int64_t *msgs, int64_t *bytes) {
@@ -151,7 +121,8 @@ int main(int argc, char **argv) {
   T_CHECK(P == 1 ? red.allreduces == 0 : red.allreduces >= R_RED, "reduce allreduces %lld at %d ranks",
           (long long)red.allreduces, P);
   int64_t hm, hb;
-  halo_expect(lay, me, P, &hm, &hb);
+  const int flat[2] = {0, 0};
+  mt_halo_expect(lay, me, P, shape, W, flat, 8, &hm, &hb);
   T_CHECK(halo.calls == H_HALO, "halo calls %lld, expected %d", (long long)halo.calls, H_HALO);
   T_CHECK(halo.messages == H_HALO * hm && halo.msg_bytes == H_HALO * hb,
           "halo sent %lld messages of %lld bytes, expected %lld of %lld", (long long)halo.messages,

@@ -8,35 +8,6 @@
 
 enum { N0 = 23, N1 = 17 };
 
-/* messages and bytes this rank sends in a width-1 halo exchange of an
- * N0 x N1 float64 grid: one message for each rank and periodic image of
- * its box, widened by 1, that meets mine (to itself too, across a
- * periodic axis), of the points they share */
-static void halo_expect(const mn_layout *lay, int me, int P, const int *periodic, int64_t *msgs, int64_t *bytes) {
-  const int64_t n[2] = {N0, N1};
-  int64_t lo[2], hi[2];
-  mn_layout_box(lay, me, lo, hi);
-  *msgs = *bytes = 0;
-  for (int q = 0; q < P; q++) {
-    int64_t qlo[2], qhi[2];
-    mn_layout_box(lay, q, qlo, qhi);
-    for (int w0 = -periodic[0]; w0 <= periodic[0]; w0++)
-      for (int w1 = -periodic[1]; w1 <= periodic[1]; w1++) {
-        if (q == me && !w0 && !w1) continue;
-        const int64_t sh[2] = {w0 * n[0], w1 * n[1]};
-        int64_t cnt = 1;
-        for (int d = 0; d < 2; d++) {
-          int64_t a = qlo[d] - 1 + sh[d], b = qhi[d] + 1 + sh[d];
-          if (!periodic[d]) { a = a < 0 ? 0 : a; b = b > n[d] ? n[d] : b; }
-          a = a > lo[d] ? a : lo[d];
-          b = b < hi[d] ? b : hi[d];
-          cnt *= b > a ? b - a : 0;
-        }
-        if (cnt) { (*msgs)++; *bytes += cnt * 8; }
-      }
-  }
-}
-
 static mn_log_stats stats(mn_ctx *ctx, mn_log_event ev) {
   mn_log_stats s;
   T_OK(mn_log_get(ctx, ev, &s));
@@ -95,8 +66,8 @@ int main(int argc, char **argv) {
   T_OK(mn_log_enable(ctx));
   int none[2] = {0, 0}, per[2] = {1, 0};
   int64_t hm, hb, pm, pb;
-  halo_expect(lay, me, P, none, &hm, &hb);
-  halo_expect(lay, me, P, per, &pm, &pb);
+  mt_halo_expect(lay, me, P, shape, 1, none, 8, &hm, &hb);
+  mt_halo_expect(lay, me, P, shape, 1, per, 8, &pm, &pb);
 
   /* the first call builds and agrees once */
   T_OK(mn_log_reset(ctx));
