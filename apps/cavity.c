@@ -192,13 +192,7 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
 }
 
 int main(int argc, char **argv) {
-  int provided;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-  mn_ctx *ctx = NULL;
-  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &ctx)) {
-    fprintf(stderr, "cavity: cannot create a maniple context: %s\n", mn_ctx_errmsg(NULL));
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mn_ctx *ctx = app_start(&argc, &argv, "cavity");
   args a = {.o = {.nx = 41, .ny = 41, .nit = 50, .rho = 1, .nu = 0.1, .F = 1, .tol = 1e-3}, .kase = "cavity"};
   const app_opt opts[] = {
     {"--case", APP_STR, &a.kase},   {"--nx", APP_INT, &a.o.nx},       {"--ny", APP_INT, &a.o.ny},

@@ -170,13 +170,7 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
 }
 
 int main(int argc, char **argv) {
-  int provided;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-  mn_ctx *ctx = NULL;
-  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &ctx)) {
-    fprintf(stderr, "heat: cannot create a maniple context: %s\n", mn_ctx_errmsg(NULL));
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mn_ctx *ctx = app_start(&argc, &argv, "heat");
   args a = {.n = 1000, .iterations = 100};
   const app_opt opts[] = {{"--n", APP_INT, &a.n},
                           {"--iterations", APP_INT, &a.iterations},

@@ -13,6 +13,7 @@
  * below 1e-3, 1 when not, 2 on bad input (on every rank). */
 #include "common/pgm.h"
 #include "common/png.h"
+#include "common/cli.h"
 #include <maniple/maniple.h>
 #include <math.h>
 #include <stdio.h>
@@ -280,13 +281,7 @@ static int parse(int argc, char **argv, args *a) {
 }
 
 int main(int argc, char **argv) {
-  int provided;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-  mn_ctx *ctx = NULL;
-  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &ctx)) {
-    fprintf(stderr, "laplace_image: cannot create a maniple context: %s\n", mn_ctx_errmsg(NULL));
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mn_ctx *ctx = app_start(&argc, &argv, "laplace_image");
   int rank = mn_ctx_rank(ctx), ok = 0, status;
   args a;
   int err = parse(argc, argv, &a);

@@ -11,6 +11,7 @@
  * Exit status: 0 when the checks pass (order 2 +- 0.2, matrix-free ==
  * assembled), 1 when one fails, 2 on bad input (on every rank). */
 #include "common/png.h"
+#include "common/cli.h"
 #include <maniple/maniple.h>
 #include <math.h>
 #include <stdio.h>
@@ -307,13 +308,7 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
 }
 
 int main(int argc, char **argv) {
-  int provided;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-  mn_ctx *ctx = NULL;
-  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &ctx)) {
-    fprintf(stderr, "poisson: cannot create a maniple context: %s\n", mn_ctx_errmsg(NULL));
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mn_ctx *ctx = app_start(&argc, &argv, "poisson");
   int rank = mn_ctx_rank(ctx), ok = 0, status;
   args a;
   int err = parse(argc, argv, &a);

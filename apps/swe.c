@@ -8,6 +8,7 @@
  * (the same on every rank: every decision is made on global values). */
 #include "swe.h"
 #include "common/png.h"
+#include "common/cli.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,13 +192,7 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
 }
 
 int main(int argc, char **argv) {
-  int provided;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-  mn_ctx *ctx = NULL;
-  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &ctx)) {
-    fprintf(stderr, "swe: cannot create a maniple context: %s\n", mn_ctx_errmsg(NULL));
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mn_ctx *ctx = app_start(&argc, &argv, "swe");
   int rank = mn_ctx_rank(ctx), ok = 0, status;
   args a;
   int err = parse(argc, argv, &a);

@@ -52,3 +52,14 @@ void app_report(const char *prog, mn_ctx *ctx, int err) {
   fprintf(stderr, "%s: error: %.*s\n", prog, len, msg);
   fflush(stderr);
 }
+
+mn_ctx *app_start(int *argc, char ***argv, const char *prog) {
+  int provided;
+  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  mn_ctx *ctx = NULL;
+  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &ctx)) {
+    fprintf(stderr, "%s: cannot create a maniple context: %s\n", prog, mn_ctx_errmsg(NULL));
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  return ctx;
+}

@@ -1,5 +1,5 @@
-/* Command-line options and error reports shared by the C apps (heat,
- * cavity): --flag value or --flag=value, numbers parsed whole, and bad
+/* Start-up, command-line options and error reports shared by the C apps
+ * (options: heat, cavity): --flag value or --flag=value, numbers parsed whole, and bad
  * input reported by every rank (each rank parses the same arguments and
  * meets the same error, so no rank is left waiting in a collective). */
 #ifndef APP_CLI_H
@@ -14,6 +14,11 @@ typedef struct {
   app_kind kind;    /* APP_INT: long *, APP_REAL: double *, APP_STR: const char **, APP_SET: int * = 1 */
   void *dst;
 } app_opt;
+
+/* MPI (funneled threads) and a context on MPI_COMM_WORLD with the backend
+ * MANIPLE_BACKEND names; on failure every rank prints "prog: cannot create
+ * a maniple context: <message>" and the job aborts with status 2. */
+mn_ctx *app_start(int *argc, char ***argv, const char *prog);
 
 /* MN_SUCCESS, MN_ERR_ARG (unknown flag, missing or malformed value; the
  * message names it), or -1 for --help / -h. */
