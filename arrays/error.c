@@ -6,6 +6,10 @@
 #include <string.h>
 
 static _Thread_local char errbuf[4096];
+/* the errno and file behind the last MN_ERR_IO error (0, "": none) */
+static _Thread_local int errbuf_errno;
+static _Thread_local char errbuf_path[1024];
+static _Thread_local int errbuf_rank; /* lowest failing rank at the last agreement */
 
 static const char *const err_names[MN_ERR_COUNT] = {
   "MN_SUCCESS", "MN_ERR_ARG", "MN_ERR_SHAPE", "MN_ERR_DTYPE", "MN_ERR_INDEX",
@@ -32,8 +36,25 @@ int mn_error(int code, const char *file, int line, const char *func,
   va_end(ap);
   snprintf(errbuf, sizeof errbuf, "%s: %s\n  at %s:%d (%s)", mn_err_name(code),
            msg, file, line, func);
+  errbuf_errno = 0;
+  errbuf_path[0] = 0;
+  errbuf_rank = -1;
   if (verbose_env()) fprintf(stderr, "maniple: %s\n", errbuf);
   return code;
+}
+
+int mn_error_io(int errnum, const char *path, const char *file, int line, const char *func,
+                const char *what) {
+  int code = mn_error(MN_ERR_IO, file, line, func, "%s '%s': %s", what, path, strerror(errnum));
+  errbuf_errno = errnum;
+  snprintf(errbuf_path, sizeof errbuf_path, "%s", path);
+  return code;
+}
+
+int mn_err_errno(const char **path, int *rank) {
+  if (path) *path = errbuf_path;
+  if (rank) *rank = errbuf_rank;
+  return errbuf_errno;
 }
 
 int mn_trace(int code, const char *file, int line, const char *func) {
@@ -51,14 +72,20 @@ int mn_agree(mn_ctx *ctx, int code) {
   if (mn_allreduce(ctx, &mine, &first, 1, MPI_INT, MPI_MIN) != MPI_SUCCESS)
     return MN_ERR(MN_ERR_MPI, "MPI_Allreduce failed while agreeing on an error");
   if (first == ctx->size) return MN_SUCCESS;
-  struct { int code; char msg[sizeof errbuf]; } pkt;
+  struct { int code, errnum; char msg[sizeof errbuf], path[sizeof errbuf_path]; } pkt;
   if (ctx->rank == first) {
     pkt.code = code;
+    pkt.errnum = errbuf_errno;
     memcpy(pkt.msg, errbuf, sizeof errbuf);
+    memcpy(pkt.path, errbuf_path, sizeof errbuf_path);
   }
   MPI_Bcast(&pkt, (int)sizeof pkt, MPI_BYTE, first, ctx->comm);
-  if (ctx->rank != first)
+  if (ctx->rank != first) {
     snprintf(errbuf, sizeof errbuf, "%.4000s\n  (raised on rank %d)", pkt.msg, first);
+    errbuf_errno = pkt.errnum;
+    memcpy(errbuf_path, pkt.path, sizeof errbuf_path);
+  }
+  errbuf_rank = first;
   return pkt.code;
 }
 

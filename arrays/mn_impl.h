@@ -11,6 +11,16 @@ const char *mn_errmsg(void);
 /* Collective agreement: every rank passes its local code; all return the
  * code (and message) of the lowest failing rank, or 0. */
 int mn_agree(mn_ctx *ctx, int code);
+/* MN_ERR_IO for a failed system call on path ("what 'path': strerror"),
+ * keeping errno and path for mn_err_errno. */
+int mn_error_io(int errnum, const char *path, const char *file, int line, const char *func, const char *what);
+#define MN_ERR_ERRNO(e, path, what) mn_error_io((e), (path), __FILE__, __LINE__, __func__, (what))
+/* Collective, before any collective I/O on path: every rank checks that it
+ * can read path (an existing regular file) or, with write, create or
+ * replace it (not a directory, in a writable directory). The outcome is
+ * agreed, so a file missing on some ranks is MN_ERR_IO on all of them
+ * (never a hang inside MPI_File_open). One allreduce. */
+int mn_file_check(mn_ctx *ctx, const char *path, int write);
 
 /* Jump to a cleanup label instead of returning. */
 #define MN_CALLG(err, expr, label) \

@@ -64,6 +64,10 @@ mn_backend mn_ctx_backend(const mn_ctx *ctx);
 /* Message of the last error on this context, with the values involved and
  * the file:line trace. Identical on every rank after a collective error. */
 const char *mn_ctx_errmsg(const mn_ctx *ctx);
+/* The errno and file name behind the last MN_ERR_IO error (0 and "" when it
+ * had none) and the lowest rank that failed (-1 when not agreed): the
+ * Python layer raises FileNotFoundError and its siblings from them. */
+int mn_err_errno(const char **path, int *rank);
 /* Release memory that a maniple function allocated for the caller (as
  * mn_csr_get_rows does). */
 void mn_free(void *p);

@@ -24,6 +24,19 @@ PyObject *raise_mn(int code) {
   case MN_ERR_NOTIMPL: type = PyExc_NotImplementedError; break;
   default: break;
   }
+  const char *path = NULL;
+  int rank = -1, e = code == MN_ERR_IO ? mn_err_errno(&path, &rank) : 0;
+  if (e) { /* OSError(errno, text, path): Python picks FileNotFoundError, IsADirectoryError, ... */
+    char text[256];
+    if (mn_ctx_size(g_ctx) > 1 && rank >= 0) snprintf(text, sizeof text, "%s (on rank %d)", strerror(e), rank);
+    else snprintf(text, sizeof text, "%s", strerror(e));
+    PyObject *args = Py_BuildValue("(isN)", e, text, PyUnicode_DecodeFSDefault(path));
+    if (args) {
+      PyErr_SetObject(PyExc_OSError, args);
+      Py_DECREF(args);
+    }
+    return NULL;
+  }
   /* the message's first line, without the code's name (the exception type
    * says it); the C trace stays available in mn_ctx_errmsg */
   const char *msg = mn_ctx_errmsg(g_ctx), *colon = strstr(msg, ": ");
