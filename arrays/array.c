@@ -272,6 +272,14 @@ int64_t mn_array_size(const mn_array *a) { return mn_box_size(a->map.ndim, a->ma
 int mn_array_is_view(const mn_array *a) { return a->is_view; }
 uintptr_t mn_array_base_key(const mn_array *a) { return (uintptr_t)a->buf; }
 mn_layout *mn_array_layout(const mn_array *a) { return a->buf->lay; }
+int mn_array_share_count(const mn_array *a) { return a->buf->refs; }
+
+void mn_array_view_axes(const mn_array *a, int *base_axis, int64_t *step) {
+  for (int k = 0; k < a->map.ndim; k++) {
+    base_axis[k] = a->map.bax[k];
+    step[k] = a->map.bax[k] >= 0 ? a->map.step[k] : 0;
+  }
+}
 int mn_array_halo_width(const mn_array *a) { return a->buf->halo; }
 
 int mn_array_local(const mn_array *a, mn_local *loc) {

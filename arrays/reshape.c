@@ -169,3 +169,13 @@ int mn_array_reshape(const mn_array *src, int ndim, const int64_t *shape, mn_arr
   *dst = t;
   return MN_SUCCESS;
 }
+
+int mn_array_copy_flat(const mn_array *src, mn_array *dst) {
+  MN_CHECK(src && dst, MN_ERR_ARG, "NULL array");
+  mn_array *t = NULL;
+  MN_CALL(mn_array_reshape(src, dst->map.ndim, dst->map.shape, &t));
+  int err = mn_array_copy(t, dst);
+  mn_array_destroy(&t);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}

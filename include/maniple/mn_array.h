@@ -55,6 +55,13 @@ int mn_array_is_view(const mn_array *a);
 /* Identity of the storage a base and all its views share (equal keys: the
  * same memory), for dependency tracking in deferred evaluation. */
 uintptr_t mn_array_base_key(const mn_array *a);
+/* How a reads its base: per axis k of a, the base axis it walks
+ * (base_axis[k], -1 for a new or broadcast axis) and the step there. NumPy's
+ * strides of a over a C-ordered base are step[k] times the base's C-order
+ * stride of base_axis[k]. */
+void mn_array_view_axes(const mn_array *a, int *base_axis, int64_t *step);
+/* Handles sharing a's storage, a included (1: no other view of it). */
+int mn_array_share_count(const mn_array *a);
 /* Layout of the base array. */
 mn_layout *mn_array_layout(const mn_array *a);
 int mn_array_halo_width(const mn_array *a);
@@ -107,6 +114,9 @@ int mn_array_index(mn_array *a, int nidx, const mn_index *idx, mn_array **v);
 /* A new array of the given shape holding src's elements in C order (NumPy's
  * reshape, always as a copy: blocks of the two shapes differ). */
 int mn_array_reshape(const mn_array *src, int ndim, const int64_t *shape, mn_array **dst);
+/* dst[...] = src's elements in C order: the same number of elements, any
+ * shapes (dst may be a view). reshape into an existing array. */
+int mn_array_copy_flat(const mn_array *src, mn_array *dst);
 /* View with axes permuted: view axis k is a's axis perm[k]. */
 int mn_array_transpose(mn_array *a, const int *perm, mn_array **v);
 /* View that broadcasts a to shape (NumPy's broadcast_to); read-only use. */

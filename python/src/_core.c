@@ -200,6 +200,22 @@ static PyObject *Array_base(ArrayObject *self, void *c) {
   (void)c;
   return PyLong_FromUnsignedLongLong((unsigned long long)mn_array_base_key(self->a));
 }
+/* ((base axis per axis, -1 for none), (step per axis), base shape) */
+static PyObject *Array_view_axes(ArrayObject *self, void *c) {
+  (void)c;
+  int nd = mn_array_ndim(self->a), bax[MN_MAXDIM];
+  int64_t step[MN_MAXDIM];
+  mn_array_view_axes(self->a, bax, step);
+  PyObject *b = PyTuple_New(nd), *st = shape_tuple(nd, step);
+  if (!b || !st) { Py_XDECREF(b); Py_XDECREF(st); return NULL; }
+  for (int k = 0; k < nd; k++) PyTuple_SET_ITEM(b, k, PyLong_FromLong(bax[k]));
+  mn_layout *lay = mn_array_layout(self->a);
+  return Py_BuildValue("(NNN)", b, st, shape_tuple(mn_layout_ndim(lay), mn_layout_shape(lay)));
+}
+static PyObject *Array_share_count(ArrayObject *self, void *c) {
+  (void)c;
+  return PyLong_FromLong(mn_array_share_count(self->a));
+}
 static PyObject *Array_is_view(ArrayObject *self, void *c) {
   (void)c;
   return PyBool_FromLong(mn_array_is_view(self->a));
@@ -488,6 +504,16 @@ static PyObject *Array_copy_to(ArrayObject *self, PyObject *dst) {
   Py_RETURN_NONE;
 }
 
+static PyObject *Array_copy_flat(ArrayObject *self, PyObject *dst) {
+  if (!is_array(dst)) { PyErr_SetString(PyExc_TypeError, "copy_flat needs an Array"); return NULL; }
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_copy_flat(self->a, arr(dst));
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
 static PyObject *Array_save_npy(ArrayObject *self, PyObject *path) {
   const char *p = PyUnicode_AsUTF8(path);
   if (!p) return NULL;
@@ -512,6 +538,7 @@ static PyMethodDef Array_methods[] = {
   {"random", (PyCFunction)Array_random, METH_VARARGS, "Counter-based random fill (kind, seed, p1, p2)."},
   {"get", (PyCFunction)Array_get, METH_O, "One element, on every rank."},
   {"copy_to", (PyCFunction)Array_copy_to, METH_O, "dst[...] = self, with a cast."},
+  {"copy_flat", (PyCFunction)Array_copy_flat, METH_O, "dst[...] = self's elements in C order (any shapes)."},
   {"save_npy", (PyCFunction)Array_save_npy, METH_O, "Write a .npy file collectively."},
   {NULL, NULL, 0, NULL}};
 
@@ -520,6 +547,8 @@ static PyGetSetDef Array_getset[] = {
   {"dtype", (getter)Array_dtype, NULL, "dtype name", NULL},
   {"is_view", (getter)Array_is_view, NULL, "whether this is a view", NULL},
   {"base", (getter)Array_base, NULL, "key of the storage shared with views", NULL},
+  {"view_axes", (getter)Array_view_axes, NULL, "(base axis per axis, step per axis, base shape)", NULL},
+  {"share_count", (getter)Array_share_count, NULL, "handles sharing the storage, this one included", NULL},
   {NULL, NULL, NULL, NULL, NULL}};
 
 PyTypeObject ArrayType = {

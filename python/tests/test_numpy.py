@@ -68,10 +68,8 @@ def test_seed_dot_of_random_vectors_and_inplace_add():
 
 
 def test_seed_arange_reshape_multiply():
-    np._ndarray._warned.discard("reshape")  # warned once per process: make this test's own
-    with pytest.warns(UserWarning, match="copies"):
-        a = np.arange(10000, dtype=int)
-        a = a.reshape((100, 100,))
+    a = np.arange(10000, dtype=int)
+    a = a.reshape((100, 100,))
     b = np.arange(10000, dtype=int)
     b = b.reshape((100, 100,))
     c = np.multiply(a, b)

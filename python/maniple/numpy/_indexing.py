@@ -10,7 +10,7 @@ import numpy as _np
 
 from maniple import _core
 
-from ._ndarray import ndarray, _flush, _compile, _assign
+from ._ndarray import ndarray, _flush, _compile, _assign, _wrote
 
 
 def _is_advanced(k):
@@ -224,6 +224,7 @@ def setitem(x, key, value):
     target = v._materialize()
     _flush(target.base)
     _core.put(target, idx, full._arr)
+    _wrote(target.base)
 
 
 def _fit_value(vals, shape):

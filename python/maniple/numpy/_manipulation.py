@@ -70,16 +70,17 @@ def hstack(tup):
     return concatenate(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1)
 
 
-def atleast_1d(a):
-    a = asarray(a)
-    return a if a.ndim >= 1 else _reshaped(a, (1,))
+def _each(fn, arys):
+    res = [fn(asarray(a)) for a in arys]
+    return res[0] if len(res) == 1 else tuple(res)
 
 
-def atleast_2d(a):
-    a = asarray(a)
-    if a.ndim >= 2:
-        return a
-    return _reshaped(a, (1, 1)) if a.ndim == 0 else a[None, :]
+def atleast_1d(*arys):
+    return _each(lambda a: a if a.ndim >= 1 else a[None], arys)  # views, as NumPy's
+
+
+def atleast_2d(*arys):
+    return _each(lambda a: a if a.ndim >= 2 else a[None, None] if a.ndim == 0 else a[None, :], arys)
 
 
 def expand_dims(a, axis):
@@ -293,7 +294,7 @@ def atleast_3d(*arys):
     for a in arys:
         a = asarray(a)
         if a.ndim == 0:
-            a = _reshaped(a, (1, 1, 1))
+            a = a[None, None, None]
         elif a.ndim == 1:
             a = a[None, :, None]
         elif a.ndim == 2:
@@ -324,7 +325,10 @@ def broadcast_to(array, shape, subok=False):
 def broadcast_arrays(*args, subok=False):
     arrs = [asarray(a) for a in args]
     shape = _np.broadcast_shapes(*[a.shape for a in arrs])
-    return tuple(broadcast_to(a, shape) for a in arrs)
+    out = tuple(broadcast_to(a, shape) for a in arrs)
+    for v in out:  # NumPy 2 still lets these be written, with a DeprecationWarning
+        v._ro = "warn"
+    return out
 
 
 def array_split(ary, indices_or_sections, axis=0):

@@ -10,12 +10,15 @@ that storage is evaluated first.
 import math
 import operator
 import os
+import sys
 import weakref
 
 import numpy as _np
 
 from maniple import _core
 from maniple import init as _init
+
+from . import _views
 
 # Expression nodes (tuples):
 #   ("in", Array) | ("sc", python scalar or (value, dtype)) | ("un", name, x)
@@ -45,6 +48,8 @@ _COST = {"true_divide": 4, "floor_divide": 4, "remainder": 4, "divmod": 4, "sqrt
 # reads it] (an expression nobody holds any more needs no evaluation)
 _readers = {}
 _ref = weakref.ref
+_refcount = sys.getrefcount
+_linked = _views.linked  # storage keys whose writes propagate (reshape views)
 
 
 def _register(arr):
@@ -365,8 +370,9 @@ class ndarray:
         v = ndarray(a.index(self._items(key)))
         if v.ndim == 0:  # NumPy returns a scalar for a single element
             return _scalar(v._arr.get(()), v._dtype)
-        if getattr(self, "_ro", False):
-            v._ro = True
+        ro = getattr(self, "_ro", False)
+        if ro:
+            v._ro = ro
         return v
 
     def __setitem__(self, key, value):
@@ -482,34 +488,37 @@ class ndarray:
         a = self._materialize()
         _flush(a.base)
         a.fill(_pyscalar(value))
+        _wrote(a.base)
 
     def reshape(self, *shape, order="C"):
-        """NumPy's reshape, always returning a copy (the blocks of two shapes
-        differ): writes through the result do not reach this array, as they
-        would for a NumPy view; a warning says so once."""
+        """NumPy's reshape: a view where NumPy gives one (writes through it
+        reach this array and back, _views), else a copy."""
+        count = _refcount(self)  # first: a temporary's reshape needs no link
         if order != "C":
             raise NotImplementedError("maniple.numpy: reshape supports order='C' only")
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        shape = tuple(int(s) for s in shape)
-        if shape.count(-1) > 1:
-            raise ValueError("can only specify one unknown dimension")
-        if -1 in shape:
-            known = 1
-            for s in shape:
-                if s != -1:
-                    known *= s
-            if known == 0 or self.size % known:
-                raise ValueError(f"cannot reshape array of size {self.size} into shape {shape}")
-            shape = tuple(self.size // known if s == -1 else s for s in shape)
-        if shape == self._shape:
-            return self
-        _warn_once("reshape", "maniple.numpy: reshape and ravel return copies; writes through the result "
-                   "do not reach the original array (NumPy may return a view)")
-        return ndarray(self._materialize().reshape(shape))
+        shape = _new_shape(shape, self.size)
+        return self._reshape(shape, count)
+
+    def _reshape(self, shape, count, ravel=False):
+        self._materialize()
+        temporary = _views.is_temporary(count, self._arr)  # before any other name holds the handle
+        a = self._arr
+        if ravel and not _views.contiguous(a):
+            return ndarray(a.reshape(shape))  # NumPy's ravel copies a non-contiguous array
+        h, view = _views.reshape(a, shape, temporary)
+        r = ndarray(h)
+        ro = getattr(self, "_ro", False)
+        if ro and view:
+            r._ro = ro
+        return r
 
     def ravel(self, order="C"):
-        return self.reshape(-1, order=order)
+        count = _refcount(self)
+        if order != "C":
+            raise NotImplementedError("maniple.numpy: ravel supports order='C' only")
+        return self._reshape((self.size,), count, ravel=True)
 
     def flatten(self, order="C"):
         if order != "C":
@@ -728,14 +737,23 @@ def _reshaped(a, shape):
     return a if shape == a.shape else ndarray(a._materialize().reshape(shape))
 
 
-_warned = set()
-
-
-def _warn_once(what, message):
-    if what not in _warned:
-        _warned.add(what)
-        import warnings
-        warnings.warn(message, stacklevel=3)
+def _new_shape(shape, size):
+    """shape (ints; one negative entry is the unknown one) checked against
+    size, with NumPy's errors."""
+    shape = tuple(operator.index(s) for s in shape)  # NumPy's TypeError for a float
+    unknown = [k for k, s in enumerate(shape) if s < 0]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    known = math.prod(s for s in shape if s >= 0)
+    if unknown:
+        if known == 0 or size % known:
+            text = ",".join("newaxis" if s < 0 else str(s) for s in shape)
+            raise ValueError(f"cannot reshape array of size {size} into shape ({text})")
+        shape = tuple(size // known if s < 0 else s for s in shape)
+    elif known != size:
+        text = ",".join(str(s) for s in shape) + ("," if len(shape) == 1 else "")
+        raise ValueError(f"cannot reshape array of size {size} into shape ({text})")
+    return shape
 
 
 _KIND = {"bool": 0, "int32": 1, "int64": 1, "float32": 2, "float64": 2}
@@ -1077,7 +1095,13 @@ _CAN_CAST_SAME_KIND = {
 def _check_writable(a):
     """NumPy's error for arrays it makes read-only (broadcast_to's views and
     views of them: the `_ro` slot, unset elsewhere)."""
-    if getattr(a, "_ro", False):
+    ro = getattr(a, "_ro", False)
+    if ro == "warn":  # broadcast_arrays' results, as NumPy 2 has them
+        import warnings
+        warnings.warn("Numpy has detected that you (may be) writing to an array with\noverlapping memory from "
+                      "np.broadcast_arrays. If this is intentional\nset the WRITEABLE flag True or make a copy "
+                      "immediately before writing.", DeprecationWarning, stacklevel=3)
+    elif ro:
         raise ValueError("assignment destination is read-only")
 
 
@@ -1125,3 +1149,10 @@ def _assign(target, value, same_kind=False):
         keep._expr, keep._bases, keep._n = ("in", target), (target.base,), 1
         if keep._cell is not None:
             keep._cell[1] = keep._expr
+    _wrote(target.base)
+
+
+def _wrote(key):
+    """After a write into storage key: reshapes linked to it follow (_views)."""
+    if key in _linked:
+        _views.propagate(key)

@@ -194,8 +194,11 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     i = arange(length)
     r0, c0 = builtins.max(-k, 0), builtins.max(k, 0)
     if length == 0:
-        return empty(m.shape[:-2] + (0,), a._dtype)
-    return m[..., i + r0, i + c0] if (r0 or c0) else m[..., i, i]
+        r = empty(m.shape[:-2] + (0,), a._dtype)
+    else:
+        r = m[..., i + r0, i + c0] if (r0 or c0) else m[..., i, i]
+    r._ro = True  # NumPy's diagonal is a read-only view (this is a copy: writes would be lost)
+    return r
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):

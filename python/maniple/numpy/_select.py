@@ -11,7 +11,7 @@ from maniple import _core
 from ._creation import arange, asarray, empty, zeros
 from ._functions import _axis, where as _where3
 from ._indexing import nonzero
-from ._ndarray import ndarray, _assign, _flat, _flush, _reshaped
+from ._ndarray import ndarray, _assign, _flat, _flush, _reshaped, _wrote
 
 
 def _index_of(indices):
@@ -99,6 +99,7 @@ def put(a, ind, v, mode="raise"):
         return
     _flush(flat_view.base)
     _core.put(flat_view, ia._arr, vals._materialize())
+    _wrote(flat_view.base)
 
 
 def _cycle(v, n, dtype):
