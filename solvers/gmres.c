@@ -2,9 +2,11 @@
  * Gram-Schmidt (one reduction per projection, as MGS orders them), the
  * Hessenberg matrix reduced by Givens rotations as it grows, so the
  * preconditioned residual norm |g[j+1]| is known after every iteration
- * without forming x. A column that the rotations cannot reduce (H
- * singular) is a breakdown; a zero new Arnoldi vector with a nonzero
- * pivot is the exact solution. */
+ * without forming x. A column that the rotations reduce to a pivot below
+ * 1e-13 of its norm (H singular to working precision) is a breakdown; a
+ * zero new Arnoldi vector with a nonzero pivot is the exact solution. A
+ * claim of convergence is checked against the true residual by the
+ * caller (solver.c). */
 #include "solver_impl.h"
 #include <math.h>
 #include <stdlib.h>
@@ -67,6 +69,9 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
     double hn = *err ? 0 : mn_k_dot(n, w->v, w->v);
     if (*err || (*err = mn_sv_allsum(s->ctx, 1, &hn))) return 1;
     hn = sqrt(hn);
+    double col = hn * hn; /* the new column's norm, to judge its pivot against */
+    for (int i = 0; i <= j; i++) col += HH(a, i, j) * HH(a, i, j);
+    col = sqrt(col);
     if (mn_sv_bad(hn) || mn_sv_bad(HH(a, j, j))) return mn_sv_stop(s, *it - 1, MN_DIVERGED_NAN); /* x as at the restart */
     if (hn > 0) MN_SV_UPDATE(s, 2, mn_k_scale(n, 1.0 / hn, w->v));
     for (int i = 0; i < j; i++) { /* the earlier rotations, on the new column */
@@ -75,7 +80,9 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
       HH(a, i, j) = t;
     }
     double d = hypot(HH(a, j, j), hn);
-    if (d == 0) { /* H is singular: keep what the first j columns give */
+    if (d <= 1e-13 * col) { /* H is (numerically) singular: keep what the first j columns give; a
+                               solve through this pivot would throw x far off (an inconsistent
+                               singular system) */
       MN_SV_UPDATE(s, j + 2, update_x(a, j, V, x, n));
       return mn_sv_stop(s, *it - 1, MN_DIVERGED_BREAKDOWN);
     }
@@ -96,7 +103,7 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
 
 int mn_sv_gmres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   int m = s->restart;
-  if (m > s->maxit && s->maxit > 0) m = (int)s->maxit;
+  if (m > s->maxit - s->it0 && s->maxit - s->it0 > 0) m = (int)(s->maxit - s->it0);
   arnoldi a = {m, calloc((size_t)(m + 1) * (size_t)m, sizeof(double)), calloc((size_t)m, sizeof(double)),
                calloc((size_t)m, sizeof(double)), calloc((size_t)(m + 1), sizeof(double)),
                calloc((size_t)(m + 1), sizeof(double))};

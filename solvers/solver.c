@@ -8,7 +8,8 @@
 
 const char *mn_stop_reason_name(mn_stop_reason r) {
   static const char *names[] = {"none", "converged_rtol", "converged_atol", "converged_its", "diverged_maxit",
-                                "diverged_breakdown", "diverged_indefinite", "diverged_nan", "stopped_by_monitor"};
+                                "diverged_breakdown", "diverged_indefinite", "diverged_nan", "stopped_by_monitor",
+                                "diverged_stagnation"};
   return (unsigned)r < sizeof names / sizeof names[0] ? names[r] : "unknown";
 }
 
@@ -137,17 +138,27 @@ static int push_history(mn_solver *s, double rnorm) {
   return MN_SUCCESS;
 }
 
+/* The test on a residual norm: NaN, rtol, atol (MN_STOP_NONE: go on). */
+static mn_stop_reason converged(const mn_solver *s, double rnorm) {
+  if (mn_sv_bad(rnorm)) return MN_DIVERGED_NAN;
+  if (rnorm <= s->rtol * s->bnorm) return MN_CONVERGED_RTOL;
+  if (rnorm <= s->atol) return MN_CONVERGED_ATOL;
+  return MN_STOP_NONE;
+}
+
 int mn_sv_stop(mn_solver *s, int64_t it, mn_stop_reason r) {
-  s->its = it;
+  s->its = s->it0 + it;
   s->reason = r;
   return 1;
 }
 
 int mn_sv_test(mn_solver *s, int64_t it, double rnorm, int *err) {
+  it += s->it0; /* a restarted run counts on from the earlier ones */
   s->its = it;
   if (!s->skip) {
     s->rnorm = rnorm;
-    if ((*err = push_history(s, rnorm))) return 1;
+    if (it > 0 && it == s->it0 && s->nhist) s->hist[s->nhist - 1] = rnorm; /* a restart's true residual */
+    else if ((*err = push_history(s, rnorm))) return 1;
   }
   int stop = 0;
   if (s->mon) { /* the user's answer may differ between ranks: agree */
@@ -155,15 +166,15 @@ int mn_sv_test(mn_solver *s, int64_t it, double rnorm, int *err) {
     stop = mine;
     if (s->ctx->size > 1) mn_allreduce(s->ctx, &mine, &stop, 1, MPI_INT, MPI_MAX);
   }
+  it -= s->it0; /* mn_sv_stop adds it0 */
   if (s->skip) {
     if (stop) return mn_sv_stop(s, it, MN_STOPPED_BY_MONITOR);
-    return it >= s->maxit ? mn_sv_stop(s, it, MN_CONVERGED_ITS) : 0;
+    return s->it0 + it >= s->maxit ? mn_sv_stop(s, it, MN_CONVERGED_ITS) : 0;
   }
-  if (mn_sv_bad(rnorm)) return mn_sv_stop(s, it, MN_DIVERGED_NAN);
-  if (rnorm <= s->rtol * s->bnorm) return mn_sv_stop(s, it, MN_CONVERGED_RTOL);
-  if (rnorm <= s->atol) return mn_sv_stop(s, it, MN_CONVERGED_ATOL);
+  mn_stop_reason r = converged(s, rnorm);
+  if (r != MN_STOP_NONE) return mn_sv_stop(s, it, r);
   if (stop) return mn_sv_stop(s, it, MN_STOPPED_BY_MONITOR);
-  if (it >= s->maxit) return mn_sv_stop(s, it, MN_DIVERGED_MAXIT);
+  if (s->it0 + it >= s->maxit) return mn_sv_stop(s, it, MN_DIVERGED_MAXIT);
   return 0;
 }
 
@@ -272,6 +283,36 @@ static int dispatch(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   }
 }
 
+/* Run the method; when it claims convergence, check the true residual. A
+ * claim it does not bear out restarts the method from x (the iterations
+ * count on) while restarts still halve the true residual; the solve ends
+ * at maxit (MN_DIVERGED_MAXIT), or when a restart did not
+ * (MN_DIVERGED_STAGNATION). Costs one product per solve. */
+static int run(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
+  double last = INFINITY;
+  s->it0 = 0;
+  for (;;) {
+    MN_CALL(dispatch(s, b, x));
+    if (s->reason != MN_CONVERGED_RTOL && s->reason != MN_CONVERGED_ATOL) break;
+    double t;
+    MN_CALL(mn_sv_true_norm(s, b, x, &t));
+    mn_stop_reason r = converged(s, t);
+    if (r == MN_CONVERGED_RTOL || r == MN_CONVERGED_ATOL) {
+      s->reason = r;
+      break;
+    }
+    s->rnorm = t;
+    if (r == MN_DIVERGED_NAN || s->its >= s->maxit || !(t < 0.5 * last)) {
+      s->reason = r == MN_DIVERGED_NAN ? r : s->its >= s->maxit ? MN_DIVERGED_MAXIT : MN_DIVERGED_STAGNATION;
+      break;
+    }
+    last = t;
+    s->it0 = s->its;
+  }
+  s->it0 = 0;
+  return MN_SUCCESS;
+}
+
 /* b = 0 (x = 0, converged) or NaN in b: no iteration */
 static int trivial(mn_solver *s, mn_wvec *x) {
   int err = 0;
@@ -319,7 +360,7 @@ static int solve(mn_solver *s, const mn_array *b, mn_array *x) {
   if (t < 0) err = -t;
   else if (!t) {
     s->cur = &xw;
-    err = dispatch(s, &bw, &xw);
+    err = run(s, &bw, &xw);
     s->cur = NULL;
   }
   if (!err && xw.a != x) err = copy_out(&xw, x);

@@ -59,6 +59,8 @@ struct mn_solver_s {
   double bnorm;           /* the norm tests are relative to */
   mn_pc pc;
   const mn_wvec *cur;     /* the iterate, during a solve (mn_solver_get_iterate) */
+  int64_t it0;            /* iterations of earlier runs of this solve (restarts after a claim the
+                             true residual did not bear out) */
   /* results */
   int64_t its;
   double rnorm;
@@ -138,6 +140,9 @@ void mn_k_minres_w(int64_t n, double e, double d, double g, double phi, const do
 int mn_sv_test(mn_solver *s, int64_t it, double rnorm, int *err);
 /* Stop for a reason found by the method (breakdown, NaN in a dot, ...). */
 int mn_sv_stop(mn_solver *s, int64_t it, mn_stop_reason r);
+/* The true residual's norm ||b - A x||, in the norm the method tests
+ * (confirm.c): GMRES ||M^-1 r||, MINRES sqrt(r.M^-1 r), others ||r||. */
+int mn_sv_true_norm(mn_solver *s, const mn_wvec *b, const mn_wvec *x, double *nrm);
 /* Equal on every rank when the settings are (solver.c). */
 int mn_sv_settings_hash(const mn_solver *s);
 static inline int mn_sv_bad(double v) { return !(v - v == 0); } /* NaN or Inf */

@@ -1,6 +1,7 @@
 /* Every stop reason produced on purpose (indefinite matrix and
  * preconditioner, NaN in b and during a solve, maxit, skip_test, a
- * monitor, breakdowns of BiCGStab and GMRES, b = 0, atol), and the errors
+ * monitor, breakdowns of BiCGStab and GMRES, b = 0, atol), claims of
+ * convergence the true residual does not bear out, and the errors
  * every rank must return alike: sizes, options, settings that differ
  * between ranks, zero diagonals and pivots, preconditioners that do not
  * fit the operator. */
@@ -231,6 +232,115 @@ static void breakdowns(mn_ctx *ctx) {
   mn_op_destroy(&op);
 }
 
+/* y = f D x with D diagonal (values 1..5): f changes when the monitor sees
+ * a residual that passes the test, so the x a method returns does not
+ * solve the operator the true residual is checked with */
+typedef struct { mn_csr *D; double f, tol; int mode, flips; } drift;
+static int drifting(void *u, const mn_array *x, mn_array *y) {
+  drift *d = u;
+  MN_CALL(mn_csr_spmv(d->D, x, y));
+  return mn_array_axpby(d->f, y, 0, y, y);
+}
+static int flip_on_claim(void *u, int64_t it, double rnorm) {
+  drift *d = u;
+  (void)it;
+  if (rnorm <= d->tol) { /* the same residual on every rank: the same flip */
+    d->f = d->mode == 0 ? 2.0 : (d->f == 1.0 ? 1.5 : 1.0); /* 0: to 2 D for good; 1: 1 <-> 1.5 */
+    d->flips++;
+  }
+  return 0;
+}
+/* y = sum(x) on every row: ones(n, n), singular */
+static int ones_op(void *u, const mn_array *x, mn_array *y) {
+  (void)u;
+  mn_scalar sum;
+  MN_CALL(mn_array_reduce(MN_RED_SUM, x, &sum));
+  return mn_array_fill(y, mn_scalar_f64(mn_scalar_as_f64(sum)));
+}
+static double mt_index(int64_t i) { return (double)i; }
+
+static double true_residual(mn_op *op, const mn_array *b, mn_array *x) {
+  mn_array *r = NULL;
+  double nr;
+  T_OK(mn_array_create_like(b, MN_NDTYPE, &r));
+  T_OK(mn_op_apply(op, x, r));
+  T_OK(mn_array_axpby(1, b, -1, r, r));
+  T_OK(mn_array_norm(r, 2, &nr));
+  mn_array_destroy(&r);
+  return nr;
+}
+
+/* A claim of convergence holds only if the true residual bears it out. */
+static void false_claims(mn_ctx *ctx) {
+  int64_t n = 40, its;
+  mt_prob dg = {MT_DIAG, n, 1, 1, -1};
+  drift d = {mt_csr(ctx, &dg), 1.0, 0, 0, 0};
+  mn_op *op = NULL;
+  mn_solver *s = NULL;
+  mn_array *b = NULL, *x = NULL, *dv = NULL;
+  T_OK(mn_op_create_shell(ctx, n, MN_FLOAT64, drifting, &d, &op));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &b));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &dv));
+  T_OK(mn_csr_diagonal(d.D, dv));
+  T_OK(mn_op_set_diagonal(op, dv));
+  mt_set(b, mt_rhs);
+  double bn;
+  T_OK(mn_array_norm(b, 2, &bn));
+  d.tol = 1e-8 * bn;
+  T_OK(mn_solver_create(ctx, &s));
+  T_OK(mn_solver_set_operator(s, op));
+  T_OK(mn_solver_set_monitor(s, flip_on_claim, &d));
+  rig z = {ctx, NULL, op, s, b, x, n};
+  double *bv = mt_all(b), *dd = mt_all(dv), *ref = malloc(sizeof(double) * (size_t)n);
+  for (int64_t i = 0; i < n; i++) ref[i] = bv[i] / (2 * dd[i]);
+  for (int m = 0; m < 6; m++) {
+    char o[120];
+    snprintf(o, sizeof o, "-solver %s -pc none -rtol 1e-8 -maxit 400 -omega 0.5", methods[m]);
+    /* the operator doubles at the first claim: the check finds x wrong,
+     * the restart solves 2 D x = b */
+    d.f = 1.0, d.mode = 0, d.flips = 0;
+    T_REASON(solve(&z, o, &its), MN_CONVERGED_RTOL, o);
+    double *xv = mt_all(x), e = mt_err(xv, ref, n), rn;
+    T_OK(mn_solver_get_result(s, NULL, &rn, NULL));
+    T_CHECK(d.flips >= 1 && e < 1e-6 && true_residual(op, b, x) <= 1e-8 * bn,
+            "%s: %d flips, error %g against b / 2D, true residual %g", o, d.flips, e, true_residual(op, b, x));
+    free(xv);
+    /* 1 <-> 1.5 at every claim: restarts stop helping, stagnation */
+    d.f = 1.0, d.mode = 1, d.flips = 0;
+    T_REASON(solve(&z, o, &its), MN_DIVERGED_STAGNATION, o);
+    T_CHECK(d.flips == 2, "%s: %d flips before stopping", o, d.flips);
+  }
+  /* ones(n, n) x = 0, 1, 2, ...: singular and inconsistent; no method may
+   * claim convergence, GMRES keeps its least-squares progress */
+  mn_op *one = NULL;
+  T_OK(mn_op_create_shell(ctx, n, MN_FLOAT64, ones_op, NULL, &one));
+  T_OK(mn_array_fill(dv, mn_scalar_f64(1)));
+  T_OK(mn_op_set_diagonal(one, dv));
+  T_OK(mn_solver_set_operator(s, one));
+  T_OK(mn_solver_set_monitor(s, NULL, NULL));
+  mt_set(b, mt_index);
+  T_OK(mn_array_norm(b, 2, &bn));
+  for (int m = 0; m < 6; m++) {
+    char o[120];
+    snprintf(o, sizeof o, "-solver %s -pc none -rtol 1e-8 -maxit 200 -omega 0.5", methods[m]);
+    mn_stop_reason why = solve(&z, o, &its);
+    double tr = true_residual(one, b, x);
+    T_CHECK(!mn_stop_reason_converged(why), "%s on ones(n, n): %s, true residual %g", o, mn_stop_reason_name(why), tr);
+    if (m == 4) T_CHECK(tr <= bn, "gmres on ones(n, n): true residual %g above ||b|| = %g", tr, bn);
+  }
+  free(bv);
+  free(dd);
+  free(ref);
+  mn_solver_destroy(&s);
+  mn_op_destroy(&one);
+  mn_op_destroy(&op);
+  mn_csr_destroy(&d.D);
+  mn_array_destroy(&b);
+  mn_array_destroy(&x);
+  mn_array_destroy(&dv);
+}
+
 /* an error every rank must return, with a message naming what */
 static void expect_err(mn_ctx *ctx, int got, int want, const char *needle, const char *what) {
   const char *msg = mn_ctx_errmsg(ctx);
@@ -309,6 +419,7 @@ int main(int argc, char **argv) {
   reasons(ctx);
   monitor(ctx);
   breakdowns(ctx);
+  false_claims(ctx);
   errors(ctx);
   return mt_finish(&ctx);
 }

@@ -75,7 +75,10 @@ typedef enum {
   MN_DIVERGED_BREAKDOWN,     /* a zero divisor (BiCGStab's rho or omega, GMRES's, ...) */
   MN_DIVERGED_INDEFINITE,    /* CG met p.Ap <= 0 (or a preconditioner that is not positive) */
   MN_DIVERGED_NAN,           /* NaN or Inf in the residual */
-  MN_STOPPED_BY_MONITOR      /* the monitor returned nonzero */
+  MN_STOPPED_BY_MONITOR,     /* the monitor returned nonzero */
+  MN_DIVERGED_STAGNATION     /* the method claimed convergence, the true residual b - A x was above the
+                                tolerance, and restarting from x no longer reduced it (the accuracy
+                                the operator allows, e.g. a float32 matrix under rtol 1e-10) */
 } mn_stop_reason;
 const char *mn_stop_reason_name(mn_stop_reason r);
 /* 1 for the CONVERGED_* reasons, 0 for the others */

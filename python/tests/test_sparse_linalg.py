@@ -359,3 +359,20 @@ def test_spsolve():
 def test_missing_names():
     with pytest.raises(AttributeError, match="does not implement scipy.sparse.linalg.eigsh"):
         mla.eigsh
+
+
+@pytest.mark.parametrize("method", ["gmres", "bicgstab", "cg", "minres"])
+def test_singular_inconsistent_system_is_not_reported_converged(method):
+    """ones((20, 20)) x = arange(20) has no solution: SciPy's gmres gives
+    info > 0; no maniple method may say 0, and GMRES's x keeps a true
+    residual no larger than ||b|| (the least-squares one here)."""
+    A, b = numpy.ones((20, 20)), numpy.arange(20.0)
+    x, info = getattr(mla, method)(msp.csr_matrix(A), b)
+    r = numpy.linalg.norm(b - A @ numpy.asarray(x))
+    if method == "gmres":
+        xs, infos = sla.gmres(ssp.csr_matrix(A), b)
+        assert infos > 0
+        assert r <= numpy.linalg.norm(b)
+        least = numpy.linalg.norm(b - b.mean())  # the best any x can do
+        assert r == pytest.approx(least, rel=1e-6)
+    assert info != 0, f"{method} reported convergence with true residual {r}"

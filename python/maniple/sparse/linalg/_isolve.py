@@ -8,7 +8,8 @@ A maniple sparse matrix goes to the C solver as it is (with partition=
 A SciPy sparse matrix is made a maniple one first (every rank must pass
 the same). Anything else goes through aslinearoperator and is called back.
 
-info: 0 converged; maxiter when the iterations ran out (SciPy's
+info: 0 converged; maxiter when the iterations ran out or the true residual
+stopped decreasing above the tolerance (SciPy's
 convention); negative when the method stopped early: -10 breakdown (a
 zero divisor), -20 an indefinite operator or preconditioner met by CG,
 -30 NaN or Inf in the residual. x is a maniple.numpy array."""

@@ -1,0 +1,26 @@
+/* A method's claim of convergence is checked against the true residual
+ * b - A x of the x it returns, in the norm the method tests: recurrences
+ * drift from the truth in floating point, and on a singular or nearly
+ * singular system (GMRES on an inconsistent one) they can report a small
+ * residual for an x whose true residual is huge. */
+#include "solver_impl.h"
+#include <math.h>
+
+/* GMRES tests ||M^-1 r||, MINRES sqrt(r.M^-1 r), the others ||r||. */
+int mn_sv_true_norm(mn_solver *s, const mn_wvec *b, const mn_wvec *x, double *nrm) {
+  mn_wvec w[2];
+  MN_CALL(mn_sv_vecs(s, 2, w));
+  int err = mn_sv_apply(s->A, x, &w[0], NULL);
+  double rr = 0;
+  if (!err) MN_SV_UPDATE(s, 3, rr = mn_k_residual(s->nloc, b->v, w[0].v, w[0].v));
+  int pre = s->pc.type != MN_PC_NONE && (s->ksp == MN_KSP_GMRES || s->ksp == MN_KSP_MINRES);
+  if (!err && pre) {
+    err = mn_sv_pc_apply(s, &w[0], &w[1]);
+    if (!err) rr = s->ksp == MN_KSP_GMRES ? mn_k_dot(s->nloc, w[1].v, w[1].v) : mn_k_dot(s->nloc, w[0].v, w[1].v);
+  }
+  if (!err) err = mn_sv_allsum(s->ctx, 1, &rr);
+  mn_sv_vecs_free(2, w);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  *nrm = rr >= 0 ? sqrt(rr) : NAN;
+  return MN_SUCCESS;
+}
