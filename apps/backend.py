@@ -2,6 +2,7 @@
 imports NumPy, --backend maniple imports maniple.numpy; the app's code is
 the same for both. Plain NumPy under mpiexec runs the whole problem on every
 rank, and only rank 0 prints."""
+import math
 import os
 import sys
 
@@ -37,6 +38,16 @@ def error_exit(prog, err):
     rank finds the same error) and the exit status is 2."""
     print(f"{prog}: error: {err}", file=sys.stderr, flush=True)
     return 2
+
+
+def check_finite(step, **sums):
+    """ValueError when a field's sum is NaN or Inf: the run blew up by
+    `step` (as apps/common/cli.c's app_finite; the sums are global, so every
+    rank raises)."""
+    for name, value in sums.items():
+        if not math.isfinite(value):
+            raise ValueError(f"the solution blew up: {name} holds NaN or Inf after step {step} "
+                             "(unstable parameters: a smaller --dt?)")
 
 
 PICTURE_MIN = 400  # pixels across, at least: small grids are magnified

@@ -299,6 +299,7 @@ def main(argv=None):
     try:
         t0 = time.perf_counter()
         f = run(np, a.case, a.nx, a.ny, a.nt, a.nit, a.dt, a.rho, a.nu, tol=a.tol, perturb=a.perturb)
+        backend.check_finite(f["steps"], **{k: float(np.sum(f[k])) for k in ("u", "v", "p")})
         s = summary(np, f)  # its reductions also wait for the last step
         secs = max(time.perf_counter() - t0, 1e-9)
     except ValueError as e:

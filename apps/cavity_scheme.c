@@ -14,6 +14,7 @@
  * its block and its halo, so it sets the boundary points of both: one
  * exchange per pressure sweep instead of one per slice copy. */
 #include "cavity.h"
+#include "common/cli.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,11 +251,26 @@ int cav_destroy(cav **pc) {
   return MN_SUCCESS;
 }
 
+/* NaN or Inf in a field: the run blew up (one reduction per field) */
+static int finite(cav *c, long step) {
+  mn_array *f[3] = {c->u[0], c->v[0], c->p[0]};
+  const char *names[3] = {"u", "v", "p"};
+  for (int k = 0; k < 3; k++) {
+    mn_scalar s;
+    MN_CALL(mn_array_reduce(MN_RED_SUM, f[k], &s));
+    MN_CALL(app_finite(names[k], s.v.f, step));
+  }
+  return MN_SUCCESS;
+}
+
+enum { CHECK_EVERY = 50 }; /* steps between blow-up checks: 3 sums, a few % of a step's work */
+
 int cav_run(cav *c, long *steps) {
   MN_CHECK(c && steps, MN_ERR_ARG, "NULL argument");
   double udiff = 1;
   long n = 0;
   while (n < c->o.nt && (!c->o.channel || udiff > c->o.tol)) {
+    if (n && n % CHECK_EVERY == 0) MN_CALL(finite(c, n));
     build_b(c);
     for (long q = 0; q < c->o.nit; q++) {
       pressure_sweep(c);
@@ -277,6 +293,7 @@ int cav_run(cav *c, long *steps) {
     n++;
   }
   *steps = n;
+  MN_CALL(finite(c, n)); /* a NaN udiff ends the channel's loop as if converged */
   return MN_SUCCESS;
 }
 

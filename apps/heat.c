@@ -149,6 +149,7 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
   double secs = MPI_Wtime() - t0;
   if (!err) err = padded(u, n, &g);
   if (!err) err = mn_array_reduce(MN_RED_SUM, g, &sum);
+  if (!err) err = app_finite("u", sum.v.f, a->iterations);
   if (!err && rank == 0) {
     double pts = (double)n * (double)n * (double)a->iterations, sec = secs > 1e-9 ? secs : 1e-9;
     printf("heat: N = %lld, %ld iterations, C on %d rank(s)\n", (long long)n, a->iterations, mn_ctx_size(ctx));

@@ -71,6 +71,7 @@ def main(argv=None):
         grid = run(np, a.n, a.iterations)
         checksum = float(grid.sum())  # also waits for the last sweep
         secs = max(time.perf_counter() - t0, 1e-9)
+        backend.check_finite(a.iterations, u=checksum)
     except ValueError as e:
         return backend.error_exit("heat", e)
     say(f"heat: N = {a.n}, {a.iterations} iterations, {a.backend} on {size} rank(s)")

@@ -229,7 +229,10 @@ static int parse(int argc, char **argv, args *a) {
     MN_CHECK(found, MN_ERR_ARG, "unknown option '%s'", argv[k]);
     v = eq ? eq + 1 : (k + 1 < argc ? argv[++k] : NULL);
     if (!strcmp(flag, "--dim")) MN_CALL(integer(flag, v, &a->dim));
-    else if (!strcmp(flag, "--n")) MN_CALL(integer(flag, v, &a->n));
+    else if (!strcmp(flag, "--n")) { /* checked here: -1 below means "not given" */
+      MN_CALL(integer(flag, v, &a->n));
+      MN_CHECK(a->n >= 0, MN_ERR_ARG, "--n %ld is negative", a->n);
+    }
     else if (!strcmp(flag, "--levels")) MN_CALL(integer(flag, v, &a->levels));
     else if (!strcmp(flag, "--rtol")) MN_CALL(num(flag, v, &a->rtol));
     else if (!strcmp(flag, "--png")) MN_CHECK(a->png = v, MN_ERR_ARG, "--png needs a file name");

@@ -1,5 +1,6 @@
 /* Option parsing and error reports of the C apps (see cli.h). */
 #include "cli.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,13 @@ int app_parse(int argc, char **argv, const app_opt *opts, int nopts) {
     }
     MN_CALL(set(o, eq ? eq + 1 : (k + 1 < argc ? argv[++k] : NULL)));
   }
+  return MN_SUCCESS;
+}
+
+int app_finite(const char *field, double value, long step) {
+  MN_CHECK(isfinite(value), MN_ERR_ARG,
+           "the solution blew up: %s holds NaN or Inf after step %ld (unstable parameters: a smaller --dt?)", field,
+           step);
   return MN_SUCCESS;
 }
 

@@ -27,6 +27,12 @@ int app_parse(int argc, char **argv, const app_opt *opts, int nopts);
 /* -log_view / --log-view (every app): the profiling table at exit. */
 #define APP_LOG_VIEW_HELP "  -log_view, --log-view: print the profiling summary at exit (docs/profiling.md)\n"
 
+/* MN_ERR_ARG when value, a sum over every element of a field, is NaN or
+ * Inf: the solution blew up (by step `step`; the parameters, --dt most
+ * often, are unstable). Every rank holds the same reduced value, so every
+ * rank returns the same. */
+int app_finite(const char *field, double value, long step);
+
 /* Every rank prints "prog: error: <message>" (for bad input only the first
  * line, without the code name; otherwise the whole trace). */
 void app_report(const char *prog, mn_ctx *ctx, int err);

@@ -116,3 +116,33 @@ def test_main_output_and_exit_status(capsys):
     assert cavity.main(["--nx", "2", "--backend", "maniple"]) == 2
     _, err = capsys.readouterr()
     assert "cavity: error: grid 2 x 41 is smaller than the 3-point stencil" in err  # on every rank
+
+
+BLOWUP = ["--nx", "41", "--ny", "41", "--dt", "0.05", "--nt", "100", "--nit", "10"]
+BLOWUP_MSG = "the solution blew up: u holds NaN or Inf after step"
+
+
+@pytest.mark.parametrize("backend", ["numpy", "maniple"])
+def test_blow_up_is_an_error_naming_the_step(backend, capsys):
+    """dt = 0.05 on 41 x 41 is unstable: NumPy's own run overflows to NaN;
+    the app must say so and exit 2, not print nan and exit 0."""
+    f = cavity.run(numpy, "cavity", nx=41, ny=41, nt=100, nit=10, dt=0.05)
+    with numpy.errstate(all="ignore"):
+        assert not numpy.isfinite(numpy.sum(f["u"]))  # the reference really blows up
+    with numpy.errstate(all="ignore"):  # NumPy's overflow warnings on the way
+        rc = cavity.main(BLOWUP + ["--backend", backend])
+    assert rc == 2
+    _, err = capsys.readouterr()
+    assert f"cavity: error: {BLOWUP_MSG} 100" in err  # on every rank
+
+
+def test_c_program_blow_up_names_the_step():
+    exe = c_program("MN_CAVITY_EXE")
+    if exe is None:
+        pytest.skip("the C program is not built (MN_CAVITY_EXE)")
+    r = run_singleton(exe, BLOWUP)
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert f"cavity: error: {BLOWUP_MSG} 50" in r.stderr, r.stderr  # found by the check every 50 steps
+    assert "nan" not in r.stdout
+    r = run_singleton(exe, ["--nx", "401", "--ny", "401", "--dt", "1e-3", "--nt", "60", "--nit", "5"])
+    assert r.returncode == 2 and BLOWUP_MSG in r.stderr, (r.returncode, r.stdout, r.stderr)

@@ -121,3 +121,15 @@ def test_c_program_equals_python(dim, n, pc):
         assert abs(g["its_mf"] - want["its_mf"]) <= 1 and abs(g["its_as"] - want["its_as"]) <= 1, (g, want)
         for k in ("err_max", "err_rms"):  # printed to 5 digits
             assert g[k] == pytest.approx(want[k], rel=2e-4), (k, g, want)
+
+
+def test_c_program_rejects_a_negative_n():
+    """--n -1 ran the default size silently"""
+    from apptools import c_program, run_singleton
+    exe = c_program("MN_POISSON_EXE")
+    if exe is None:
+        pytest.skip("the C program is not built (MN_POISSON_EXE)")
+    for n in ("-1", "-5"):
+        r = run_singleton(exe, ["--n", n])
+        assert r.returncode == 2 and f"poisson: error: --n {n} is negative" in r.stderr, (r.returncode, r.stderr)
+    assert poisson.main(["--n", "-1", "--backend", "numpy"]) == 2
