@@ -31,9 +31,13 @@ need=()
 for p in "${pkgs[@]}"; do
   .venv/bin/python -c "import $p" 2>/dev/null || need+=("$p")
 done
+# pytest 9 has faulthandler_exit_on_timeout: a hanging test fails at once,
+# naming itself on every rank (python/CMakeLists.txt)
+.venv/bin/python -c "import pytest, sys; sys.exit(int(pytest.__version__.split('.')[0]) < 9)" 2>/dev/null ||
+  need+=("pytest>=9")
 if ((${#need[@]})); then
   echo "setup: pip installing ${need[*]} into .venv"
-  .venv/bin/pip install -q --disable-pip-version-check "${need[@]}"
+  .venv/bin/pip install -q --disable-pip-version-check -U "${need[@]}"
 fi
 
 # `setup.sh bench`: cuPyNumeric, the peer, in its own venv (it pins its own
