@@ -1,5 +1,6 @@
 /* Distributed dense arrays: storage, lifecycle, information, local access. */
 #include "mn_impl.h"
+#include "spmd.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,6 +229,9 @@ static int create_on(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_arra
 }
 
 int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo, mn_array **a) {
+  MN_SPMD(lay ? lay->ctx : NULL, "mn_array_create_on", mn_spmd_dtype(S, "dtype", dtype),
+          mn_spmd_shape(S, "layout shape", lay->ndim, lay->shape),
+          mn_spmd_ints(S, "process grid", lay->ndim, lay->dims), mn_spmd_int(S, "halo", halo));
   return create_on(lay, dtype, halo, 1, a);
 }
 
@@ -242,15 +246,19 @@ static int create(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape, i
 }
 
 int mn_array_create(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape, int halo, mn_array **a) {
+  MN_SPMD(ctx, "mn_array_create", mn_spmd_dtype(S, "dtype", dtype), mn_spmd_shape(S, "shape", ndim, shape),
+          mn_spmd_int(S, "halo", halo));
   return create(ctx, dtype, ndim, shape, halo, 1, a);
 }
 
 int mn_array_create_empty(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape, mn_array **a) {
+  MN_SPMD(ctx, "mn_array_create_empty", mn_spmd_dtype(S, "dtype", dtype), mn_spmd_shape(S, "shape", ndim, shape));
   return create(ctx, dtype, ndim, shape, 0, 0, a);
 }
 
 int mn_array_create_like(const mn_array *x, mn_dtype dtype, mn_array **a) {
   MN_CHECK(x && a, MN_ERR_ARG, "NULL array or output pointer");
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_create_like", mn_spmd_array(S, "x", x), mn_spmd_dtype(S, "dtype", dtype));
   if (dtype == MN_NDTYPE) dtype = x->dtype;
   MN_CALL(mn_array_create(x->ctx, dtype, x->map.ndim, x->map.shape, 0, a));
   return MN_SUCCESS;

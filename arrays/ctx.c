@@ -46,6 +46,10 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
   const char *v = getenv("MN_VERBOSE");
   c->verbose = v && *v && *v != '0';
   int err = backend == MN_BACKEND_DEFAULT ? backend_from_env(&backend) : 0;
+  v = getenv("MANIPLE_CHECKS");
+  if (!err && v && *v && strcmp(v, "0") && strcmp(v, "1"))
+    err = MN_ERR(MN_ERR_ARG, "MANIPLE_CHECKS=%.64s: expected 0 or 1", v);
+  c->checks = v && !strcmp(v, "1");
   c->backend = backend;
   if (!err && backend == MN_BACKEND_CUDA) {
     int n = 0;

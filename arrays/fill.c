@@ -1,6 +1,7 @@
 /* Index-dependent fills (arange, linspace, random), element access, and
  * gather to / scatter from a root rank. */
 #include "mn_impl.h"
+#include "spmd.h"
 #include "kernels/philox.h"
 #include <math.h>
 #include <string.h>
@@ -64,6 +65,8 @@ static double f_normal(int64_t k, const double *p) {
 
 int mn_array_arange(mn_array *a, double start, double step) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_arange", mn_spmd_array(S, "a", a), mn_spmd_f64(S, "start", start),
+          mn_spmd_f64(S, "step", step));
   double p[2] = {start, step};
   MN_CALL(fill_by_index(a, f_arange, p));
   return MN_SUCCESS;
@@ -71,6 +74,8 @@ int mn_array_arange(mn_array *a, double start, double step) {
 
 int mn_array_linspace(mn_array *a, double start, double stop, int endpoint) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_linspace", mn_spmd_array(S, "a", a), mn_spmd_f64(S, "start", start),
+          mn_spmd_f64(S, "stop", stop), mn_spmd_int(S, "endpoint", endpoint));
   int64_t n = mn_array_size(a);
   int64_t div = endpoint ? n - 1 : n;
   int isint = a->dtype == MN_INT32 || a->dtype == MN_INT64;
@@ -82,6 +87,8 @@ int mn_array_linspace(mn_array *a, double start, double stop, int endpoint) {
 
 int mn_array_random(mn_array *a, mn_random_kind kind, uint64_t seed, double p1, double p2) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_random", mn_spmd_array(S, "a", a), mn_spmd_int(S, "kind", kind),
+          mn_spmd_int(S, "seed", (int64_t)seed), mn_spmd_f64(S, "p1", p1), mn_spmd_f64(S, "p2", p2));
   MN_CHECK(kind == MN_RANDOM_UNIFORM || kind == MN_RANDOM_NORMAL, MN_ERR_ARG,
            "unknown random distribution %d", (int)kind);
   MN_CHECK(kind != MN_RANDOM_NORMAL || p2 >= 0, MN_ERR_ARG,
@@ -103,6 +110,7 @@ static int check_index(const mn_array *a, const int64_t *idx, const mn_scalar *v
 
 int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array"); /* no communicator to agree on */
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_get", mn_spmd_array(S, "a", a), mn_spmd_shape(S, "index", a->map.ndim, idx));
   int err = mn_agree(a->ctx, check_index(a, idx, value));
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
@@ -154,6 +162,7 @@ static int root_array(const mn_array *a, int root, mn_array **r) {
 
 int mn_array_gather(const mn_array *a, int root, void *buf) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_gather", mn_spmd_array(S, "a", a), mn_spmd_int(S, "root", root));
   int err = mn_agree(a->ctx, check_root(a, root, buf, "gather"));
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   mn_array *r;
@@ -168,6 +177,7 @@ int mn_array_gather(const mn_array *a, int root, void *buf) {
 
 int mn_array_allgather(const mn_array *a, void *buf) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_allgather", mn_spmd_array(S, "a", a));
   MN_CALL(mn_array_gather(a, 0, buf));
   int64_t bytes = mn_array_size(a) * (int64_t)mn_dtype_size(a->dtype);
   for (int64_t off = 0; off < bytes; off += 1 << 30) { /* MPI counts are ints */
@@ -179,6 +189,7 @@ int mn_array_allgather(const mn_array *a, void *buf) {
 
 int mn_array_set_global(mn_array *a, const void *buf) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_set_global", mn_spmd_array(S, "a", a));
   int err = mn_agree(a->ctx, buf || mn_array_size(a) == 0 ? 0 : MN_ERR(MN_ERR_ARG, "set_global buffer is NULL"));
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   mn_local loc;
@@ -195,6 +206,7 @@ int mn_array_set_global(mn_array *a, const void *buf) {
 
 int mn_array_scatter(mn_array *a, int root, const void *buf) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_scatter", mn_spmd_array(S, "a", a), mn_spmd_int(S, "root", root));
   int err = mn_agree(a->ctx, check_root(a, root, buf, "scatter"));
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   mn_array *r;

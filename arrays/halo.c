@@ -1,6 +1,7 @@
 /* Halo (ghost cell) exchange of block-distributed arrays: every side and
  * corner, optional periodic wrap per axis, as one reusable plan. */
 #include "mn_impl.h"
+#include "spmd.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,8 @@ static int check_halo(const mn_array *a) {
 int mn_plan_create_halo(mn_array *a, const int *periodic, mn_plan **p) {
   MN_CHECK(p, MN_ERR_ARG, "NULL output pointer");
   *p = NULL;
+  MN_SPMD(a ? a->ctx : NULL, "mn_plan_create_halo", mn_spmd_array(S, "a", a),
+          mn_spmd_ints(S, "periodic", periodic ? a->map.ndim : 0, periodic));
   MN_CALL(check_halo(a));
   MN_CALL(build_halo(a, periodic, p));
   (*p)->mem = a->buf->data; /* bound to a; mn_plan_begin uses it */
@@ -112,6 +115,7 @@ static int halo_exchange(mn_array *a) {
 }
 
 int mn_array_halo_exchange(mn_array *a) {
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_halo_exchange", mn_spmd_array(S, "a", a));
   MN_CALL(check_halo(a));
   mn_log_begin(a->ctx, MN_LOG_HALO);
   int err = halo_exchange(a);

@@ -3,6 +3,7 @@
  * owners of the result. Every operand is seen as a matrix: a 1-d a is one
  * row, a 1-d b one column; boxes below are in that 2-d index space. */
 #include "exchange.h"
+#include "spmd.h"
 #include <stdlib.h>
 #include <string.h>
 #ifdef MANIPLE_HAVE_CBLAS
@@ -113,6 +114,8 @@ static int check(const mn_array *a, const mn_array *b, const mn_array *out) {
 }
 
 int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_matmul", mn_spmd_array(S, "a", a), mn_spmd_array(S, "b", b),
+          mn_spmd_array(S, "out", out));
   MN_CALL(check(a, b, out));
   mn_ctx *ctx = a->ctx;
   int P = ctx->size, me = ctx->rank, err = 0, own_r = 0;

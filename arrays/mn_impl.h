@@ -87,6 +87,7 @@ struct mn_ctx_s {
   size_t alias_size;    /* time loop would otherwise fault in fresh pages */
   mn_log *log;          /* the profiling log while recording, else NULL */
   mn_log *logst;        /* its storage, kept while recording is off */
+  int checks;           /* MANIPLE_CHECKS: compare collective calls' arguments (spmd.h) */
 };
 /* Logged operations: one predictable branch when logging is off (byte
  * estimates are computed only under mn_log_on). Every begin must meet its

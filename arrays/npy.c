@@ -2,6 +2,7 @@
  * moves its own block through a subarray file view (no gather to a root).
  * The header is written and parsed by rank 0 and broadcast. */
 #include "mn_impl.h"
+#include "spmd.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,7 @@ static void block_pack(const mn_array *a, char *dst, int out) {
 
 int mn_array_save_npy(const mn_array *a, const char *path) {
   MN_CHECK(a && path, MN_ERR_ARG, "NULL array or path");
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_save_npy", mn_spmd_array(S, "a", a), mn_spmd_str(S, "path", path));
   mn_ctx *ctx = a->ctx;
   /* write a plain block copy: views and halos are laid out first */
   mn_array *c = NULL;
@@ -228,6 +230,7 @@ done:
 int mn_array_load_npy(mn_ctx *ctx, const char *path, mn_array **a) {
   MN_CHECK(ctx && path && a, MN_ERR_ARG, "NULL context, path or output");
   *a = NULL;
+  MN_SPMD(ctx, "mn_array_load_npy", mn_spmd_str(S, "path", path));
   npy_meta m;
   memset(&m, 0, sizeof m);
   if (ctx->rank == 0) m.err = parse_header(path, &m);

@@ -1,6 +1,7 @@
 /* One-shot element-wise operations, copies and fills, each a small fused
  * expression. */
 #include "expr_impl.h"
+#include "spmd.h"
 #include <math.h>
 
 /* Run a block that builds and evaluates a temporary expression e_. */
@@ -19,6 +20,8 @@ static int same_ctx(const mn_array *a, const mn_array *b) {
 }
 
 int mn_array_unary(mn_unary_op op, const mn_array *x, mn_array *out) {
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_unary", mn_spmd_int(S, "op", op), mn_spmd_array(S, "x", x),
+          mn_spmd_array(S, "out", out));
   MN_CALL(same_ctx(x, out));
   WITH_EXPR(x->ctx, {
     int a = 0, r = 0;
@@ -30,6 +33,8 @@ int mn_array_unary(mn_unary_op op, const mn_array *x, mn_array *out) {
 }
 
 int mn_array_binary(mn_binary_op op, const mn_array *x, const mn_array *y, mn_array *out) {
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_binary", mn_spmd_int(S, "op", op), mn_spmd_array(S, "x", x),
+          mn_spmd_array(S, "y", y), mn_spmd_array(S, "out", out));
   MN_CALL(same_ctx(x, out));
   MN_CALL(same_ctx(y, out));
   WITH_EXPR(x->ctx, {
@@ -44,6 +49,8 @@ int mn_array_binary(mn_binary_op op, const mn_array *x, const mn_array *y, mn_ar
 
 int mn_array_binary_scalar(mn_binary_op op, const mn_array *x, mn_scalar s, int scalar_first,
                            mn_array *out) {
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_binary_scalar", mn_spmd_int(S, "op", op), mn_spmd_array(S, "x", x),
+          mn_spmd_scalar(S, "s", s), mn_spmd_int(S, "scalar_first", scalar_first), mn_spmd_array(S, "out", out));
   MN_CALL(same_ctx(x, out));
   WITH_EXPR(x->ctx, {
     int a = 0, b = 0, r = 0;
@@ -56,6 +63,8 @@ int mn_array_binary_scalar(mn_binary_op op, const mn_array *x, mn_scalar s, int 
 }
 
 int mn_array_where(const mn_array *cond, const mn_array *x, const mn_array *y, mn_array *out) {
+  MN_SPMD(cond ? cond->ctx : NULL, "mn_array_where", mn_spmd_array(S, "cond", cond), mn_spmd_array(S, "x", x),
+          mn_spmd_array(S, "y", y), mn_spmd_array(S, "out", out));
   MN_CALL(same_ctx(cond, out));
   MN_CALL(same_ctx(x, out));
   MN_CALL(same_ctx(y, out));
@@ -71,6 +80,8 @@ int mn_array_where(const mn_array *cond, const mn_array *x, const mn_array *y, m
 }
 
 int mn_array_axpby(double alpha, const mn_array *x, double beta, const mn_array *y, mn_array *out) {
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_axpby", mn_spmd_f64(S, "alpha", alpha), mn_spmd_array(S, "x", x),
+          mn_spmd_f64(S, "beta", beta), mn_spmd_array(S, "y", y), mn_spmd_array(S, "out", out));
   MN_CALL(same_ctx(x, out));
   MN_CALL(same_ctx(y, out));
   WITH_EXPR(x->ctx, {
@@ -92,6 +103,7 @@ int mn_array_axpby(double alpha, const mn_array *x, double beta, const mn_array 
 }
 
 int mn_array_copy(const mn_array *src, mn_array *dst) {
+  MN_SPMD(src ? src->ctx : NULL, "mn_array_copy", mn_spmd_array(S, "src", src), mn_spmd_array(S, "dst", dst));
   MN_CALL(same_ctx(src, dst));
   WITH_EXPR(src->ctx, {
     int a = 0;
@@ -103,6 +115,7 @@ int mn_array_copy(const mn_array *src, mn_array *dst) {
 
 int mn_array_fill(mn_array *a, mn_scalar value) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_fill", mn_spmd_array(S, "a", a), mn_spmd_scalar(S, "value", value));
   MN_CHECK(value.dtype >= 0 && value.dtype < MN_NDTYPE, MN_ERR_DTYPE, "fill value has unknown dtype code %d",
            (int)value.dtype);
   WITH_EXPR(a->ctx, {
@@ -115,6 +128,7 @@ int mn_array_fill(mn_array *a, mn_scalar value) {
 
 int mn_array_reduce(mn_reduce_op op, const mn_array *x, mn_scalar *result) {
   MN_CHECK(x && result, MN_ERR_ARG, "NULL array or result");
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_reduce", mn_spmd_int(S, "op", op), mn_spmd_array(S, "x", x));
   WITH_EXPR(x->ctx, {
     int a = 0;
     TRY(mn_expr_input(e_, x, &a));
@@ -124,6 +138,7 @@ int mn_array_reduce(mn_reduce_op op, const mn_array *x, mn_scalar *result) {
 }
 
 int mn_array_dot(const mn_array *x, const mn_array *y, mn_scalar *result) {
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_dot", mn_spmd_array(S, "x", x), mn_spmd_array(S, "y", y));
   MN_CALL(same_ctx(x, y));
   MN_CHECK(result, MN_ERR_ARG, "NULL result");
   int same = x->map.ndim == y->map.ndim;
@@ -146,6 +161,7 @@ int mn_array_dot(const mn_array *x, const mn_array *y, mn_scalar *result) {
 
 int mn_array_norm(const mn_array *x, double ord, double *result) {
   MN_CHECK(x && result, MN_ERR_ARG, "NULL array or result");
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_norm", mn_spmd_array(S, "x", x), mn_spmd_f64(S, "ord", ord));
   mn_reduce_op op;
   if (ord == 1) op = MN_RED_SUMABS;
   else if (ord == 2) op = MN_RED_SUMSQ;

@@ -1,6 +1,7 @@
 /* Pieces of unknown size per rank joined into one array: concatenation of
  * local parts in rank order, and boolean-mask compression built on it. */
 #include "exchange.h"
+#include "spmd.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@ int mn_array_concat_local(mn_ctx *ctx, mn_dtype t, int64_t n, const void *data, 
   MN_CHECK(ctx && out && (n == 0 || data), MN_ERR_ARG, "NULL context, data or output");
   MN_CHECK(t >= 0 && t < MN_NDTYPE, MN_ERR_DTYPE, "unknown dtype %d", (int)t);
   *out = NULL;
+  MN_SPMD(ctx, "mn_array_concat_local", mn_spmd_dtype(S, "dtype", t));
   int P = ctx->size, me = ctx->rank, err = 0;
   int64_t *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
   err = mn_agree(ctx, cnt ? (n < 0 ? MN_ERR(MN_ERR_ARG, "negative count %lld", (long long)n) : 0)
@@ -59,6 +61,7 @@ fail:
 
 int mn_array_compress(const mn_array *x, const mn_array *mask, mn_array **out) {
   MN_CHECK(x && mask && out, MN_ERR_ARG, "NULL array or output");
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_compress", mn_spmd_array(S, "x", x), mn_spmd_array(S, "mask", mask));
   MN_CHECK(x->ctx == mask->ctx, MN_ERR_ARG, "arrays belong to different contexts");
   MN_CHECK(mask->dtype == MN_BOOL, MN_ERR_DTYPE, "a mask must be bool, got dtype %s", mn_dtype_name(mask->dtype));
   int same = x->map.ndim == mask->map.ndim;

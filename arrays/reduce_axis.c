@@ -3,6 +3,7 @@
  * owners merge partials in rank order (deterministic at a given rank
  * count). */
 #include "expr_impl.h"
+#include "spmd.h"
 #include "kernels/table.h"
 #include <math.h>
 #include <stdlib.h>
@@ -213,6 +214,8 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
 
 int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
   MN_CHECK(x && out, MN_ERR_ARG, "NULL array or output");
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_reduce_axis", mn_spmd_int(S, "op", op), mn_spmd_array(S, "x", x),
+          mn_spmd_int(S, "axis", axis), mn_spmd_array(S, "out", out));
   MN_CHECK(x->ctx == out->ctx, MN_ERR_ARG, "arrays belong to different contexts");
   mn_log_begin(x->ctx, MN_LOG_REDUCE);
   int err = reduce_axis(op, x, axis, out);

@@ -4,6 +4,7 @@
  * where the owner in the other layout changes; sender and receiver walk in
  * the same order, so each message is a plain sequence of elements. */
 #include "expr_impl.h"
+#include "spmd.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,8 @@ static void block_dense(const mn_buf *b, char *dense, int out) {
 int mn_array_reshape(const mn_array *src, int ndim, const int64_t *shape, mn_array **dst) {
   MN_CHECK(src && dst && (ndim == 0 || shape), MN_ERR_ARG, "NULL array, shape or output");
   *dst = NULL;
+  MN_SPMD(src ? src->ctx : NULL, "mn_array_reshape", mn_spmd_array(S, "src", src),
+          mn_spmd_shape(S, "shape", ndim, shape));
   mn_ctx *ctx = src->ctx;
   int64_t n = 1;
   for (int d = 0; d < ndim && d < MN_MAXDIM; d++) n *= shape[d] >= 0 ? shape[d] : 0;
@@ -172,6 +175,7 @@ int mn_array_reshape(const mn_array *src, int ndim, const int64_t *shape, mn_arr
 
 int mn_array_copy_flat(const mn_array *src, mn_array *dst) {
   MN_CHECK(src && dst, MN_ERR_ARG, "NULL array");
+  MN_SPMD(src ? src->ctx : NULL, "mn_array_copy_flat", mn_spmd_array(S, "src", src), mn_spmd_array(S, "dst", dst));
   mn_array *t = NULL;
   MN_CALL(mn_array_reshape(src, dst->map.ndim, dst->map.shape, &t));
   int err = mn_array_copy(t, dst);

@@ -3,6 +3,7 @@
  * one MPI_Exscan (in rank order, so results do not depend on timing) and
  * fold the offsets in. */
 #include "exchange.h"
+#include "spmd.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,8 @@ static MPI_Datatype mpi_type(mn_dtype t) {
 
 int mn_array_scan(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
   MN_CHECK(x && out, MN_ERR_ARG, "NULL array or output");
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_scan", mn_spmd_int(S, "op", op), mn_spmd_array(S, "x", x),
+          mn_spmd_int(S, "axis", axis), mn_spmd_array(S, "out", out));
   MN_CHECK(x->ctx == out->ctx, MN_ERR_ARG, "arrays belong to different contexts");
   MN_CHECK(op == MN_RED_SUM || op == MN_RED_PROD, MN_ERR_ARG, "a scan is a sum or a product, not %s", mn_reduce_name(op));
   int nd = x->map.ndim;

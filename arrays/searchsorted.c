@@ -3,6 +3,7 @@
  * whose block holds its insertion point, which answers with the global
  * position. */
 #include "exchange.h"
+#include "spmd.h"
 #include "sort_key.h"
 #include <stdlib.h>
 
@@ -20,6 +21,8 @@ static int64_t bound(const uint64_t *k, int64_t n, uint64_t v, int right) {
 
 int mn_array_searchsorted(const mn_array *a, const mn_array *v, int right, mn_array *out) {
   MN_CHECK(a && v && out, MN_ERR_ARG, "NULL array");
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_searchsorted", mn_spmd_array(S, "a", a), mn_spmd_array(S, "v", v),
+          mn_spmd_int(S, "right", right), mn_spmd_array(S, "out", out));
   MN_CHECK(a->ctx == v->ctx && a->ctx == out->ctx, MN_ERR_ARG, "arrays belong to different contexts");
   MN_CHECK(a->map.ndim == 1, MN_ERR_SHAPE, "the sorted array must be 1-d, got %d dimensions", a->map.ndim);
   MN_CHECK(a->dtype == v->dtype, MN_ERR_DTYPE, "the sorted array (%s) and the values (%s) must have one dtype",

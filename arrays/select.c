@@ -2,6 +2,7 @@
  * indices it needs to their owners (one all-to-all), owners answer with the
  * values (take) or write the values sent with them (put). */
 #include "exchange.h"
+#include "spmd.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,8 @@ static int check_args(const mn_array *x, const mn_array *idx, const mn_array *ot
 }
 
 int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_take", mn_spmd_array(S, "x", x), mn_spmd_array(S, "idx", idx),
+          mn_spmd_array(S, "out", out));
   MN_CALL(check_args(x, idx, out, "the output"));
   mn_ctx *ctx = x->ctx;
   int P = ctx->size, own_i = 0, own_o = 0, err = 0;
@@ -104,6 +107,8 @@ done:
 }
 
 int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_put", mn_spmd_array(S, "x", x), mn_spmd_array(S, "idx", idx),
+          mn_spmd_array(S, "v", v));
   MN_CALL(check_args(x, idx, v, "the values"));
   if (idx->map.ndim > 1) {
     /* a repeated index keeps the value last in C order, which is rank

@@ -3,6 +3,7 @@
  * radix sort. 1-d arrays use a sample sort across ranks; lines of N-d
  * arrays are moved whole onto one rank first. */
 #include "exchange.h"
+#include "spmd.h"
 #include "sort_key.h"
 #include <math.h>
 #include <stdlib.h>
@@ -236,6 +237,8 @@ int mn_array_sort(const mn_array *x, int axis, mn_array **sorted, mn_array **per
   MN_CHECK(x, MN_ERR_ARG, "NULL array");
   if (sorted) *sorted = NULL;
   if (perm) *perm = NULL;
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_sort", mn_spmd_array(S, "x", x), mn_spmd_int(S, "axis", axis),
+          mn_spmd_int(S, "perm wanted", perm != NULL));
   int nd = x->map.ndim;
   MN_CHECK(nd > 0, MN_ERR_INDEX, "axis %d is out of bounds for array of dimension 0", axis);
   MN_CHECK(axis >= -nd && axis < nd, MN_ERR_INDEX, "axis %d is out of bounds for array of dimension %d", axis, nd);

@@ -1,6 +1,7 @@
 /* Views: basic indexing, transposition and broadcasting as affine maps on
  * the base array, so writes through a view land in the base. */
 #include "mn_impl.h"
+#include "spmd.h"
 #include <string.h>
 
 mn_index mn_slice(int64_t start, int64_t stop, int64_t step) {
@@ -99,6 +100,7 @@ static int build_index(const mn_array *a, int nidx, const mn_index *idx, mn_map 
 int mn_array_index(mn_array *a, int nidx, const mn_index *idx, mn_array **v) {
   MN_CHECK(a && v && (nidx == 0 || idx), MN_ERR_ARG, "NULL array, index list or output");
   *v = NULL;
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_index", mn_spmd_array(S, "a", a), mn_spmd_index(S, "index", nidx, idx));
   mn_map r;
   int err = mn_agree(a->ctx, build_index(a, nidx, idx, &r));
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
@@ -128,6 +130,8 @@ static int build_transpose(const mn_array *a, const int *perm, mn_map *out) {
 int mn_array_transpose(mn_array *a, const int *perm, mn_array **v) {
   MN_CHECK(a && v, MN_ERR_ARG, "NULL array or output");
   *v = NULL;
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_transpose", mn_spmd_array(S, "a", a),
+          mn_spmd_ints(S, "perm", perm ? a->map.ndim : 0, perm));
   int rev[MN_MAXDIM];
   if (!perm) {
     for (int k = 0; k < a->map.ndim; k++) rev[k] = a->map.ndim - 1 - k;
@@ -144,6 +148,8 @@ int mn_array_transpose(mn_array *a, const int *perm, mn_array **v) {
 int mn_array_broadcast_to(mn_array *a, int ndim, const int64_t *shape, mn_array **v) {
   MN_CHECK(a && v && shape, MN_ERR_ARG, "NULL array, shape or output");
   *v = NULL;
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_broadcast_to", mn_spmd_array(S, "a", a),
+          mn_spmd_shape(S, "shape", ndim, shape));
   MN_CHECK(ndim <= MN_MAXDIM, MN_ERR_SHAPE, "ndim %d exceeds %d", ndim, MN_MAXDIM);
   mn_map r;
   int err = mn_agree(a->ctx, mn_map_broadcast(&a->map, ndim, shape, &r));

@@ -1,6 +1,7 @@
 /* Partitions: input checks, the renumbering by (part, old index), and the
  * inverse permutation, all without arrays of the graph's size on a rank. */
 #include "part_impl.h"
+#include "spmd.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +144,7 @@ int mn_partition_create(mn_ctx *ctx, mn_part_kind kind, int64_t n, int64_t nloca
                         const int64_t *adj, const int64_t *vwgt, mn_partition **p) {
   MN_CHECK(ctx && p, MN_ERR_ARG, "NULL context or output pointer");
   *p = NULL;
+  MN_SPMD(ctx, "mn_partition_create", mn_spmd_int(S, "kind", kind), mn_spmd_int(S, "n", n));
   int has_w = 0, err = 0;
   MN_CALL(mn_agree(ctx, check_local(ctx, kind, n, nlocal, rowptr, adj, vwgt)));
   MN_CALL(check_collective(ctx, kind, n, nlocal, vwgt, &has_w));

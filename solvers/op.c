@@ -2,6 +2,7 @@
  * are the matrix's), over a stencil (stencil_op.c), or matrix-free (the
  * user's product, and a diagonal the user may give). */
 #include "solver_impl.h"
+#include "spmd.h"
 #include <stdlib.h>
 
 int mn_op_create_csr(const mn_csr *A, mn_op **op) {
@@ -34,6 +35,7 @@ int mn_op_create_csr(const mn_csr *A, mn_op **op) {
 
 int mn_op_create_shell(mn_ctx *ctx, int64_t n, mn_dtype dtype, mn_op_apply_fn apply, void *user, mn_op **op) {
   MN_CHECK(ctx && apply && op, MN_ERR_ARG, "NULL context, apply function or output");
+  MN_SPMD(ctx, "mn_op_create_shell", mn_spmd_int(S, "n", n), mn_spmd_dtype(S, "dtype", dtype));
   MN_CHECK(n >= 0, MN_ERR_SHAPE, "operator size %lld must be >= 0", (long long)n);
   MN_CHECK(mn_is_float(dtype), MN_ERR_DTYPE, "an operator's dtype is float32 or float64, got %s",
            mn_dtype_name(dtype));
@@ -59,6 +61,7 @@ static int check_vec(const mn_op *op, const mn_array *v, const char *what) {
 
 int mn_op_set_diagonal(mn_op *op, const mn_array *d) {
   MN_CHECK(op, MN_ERR_ARG, "NULL operator");
+  MN_SPMD(op ? op->ctx : NULL, "mn_op_set_diagonal", mn_spmd_int(S, "n", op->n), mn_spmd_array(S, "d", d));
   MN_CHECK(!op->A && !op->st, MN_ERR_ARG, "a %s operator's diagonal is the %s's; only shell operators take one",
            op->A ? "CSR" : "stencil", op->A ? "matrix" : "stencil");
   MN_CALL(check_vec(op, d, "diagonal"));
@@ -84,6 +87,8 @@ int mn_sv_call_user(mn_ctx *ctx, mn_op_apply_fn fn, void *user, const mn_array *
 
 int mn_op_apply(const mn_op *op, const mn_array *x, mn_array *y) {
   MN_CHECK(op, MN_ERR_ARG, "NULL operator");
+  MN_SPMD(op ? op->ctx : NULL, "mn_op_apply", mn_spmd_int(S, "n", op->n), mn_spmd_array(S, "x", x),
+          mn_spmd_array(S, "y", y));
   MN_CALL(check_vec(op, x, "x"));
   MN_CALL(check_vec(op, y, "y"));
   if (op->A) MN_CALL(mn_csr_spmv(op->A, x, y));
@@ -94,6 +99,7 @@ int mn_op_apply(const mn_op *op, const mn_array *x, mn_array *y) {
 
 int mn_op_get_diagonal(const mn_op *op, mn_array *d) {
   MN_CHECK(op, MN_ERR_ARG, "NULL operator");
+  MN_SPMD(op ? op->ctx : NULL, "mn_op_get_diagonal", mn_spmd_int(S, "n", op->n), mn_spmd_array(S, "d", d));
   MN_CALL(check_vec(op, d, "diagonal"));
   MN_CHECK(op->A || op->st || op->diag, MN_ERR_NOTIMPL,
            "the shell operator has no known diagonal (give it one with mn_op_set_diagonal)");

@@ -3,6 +3,7 @@
  * the whole string is valid on every rank and gives the same settings
  * everywhere. */
 #include "solver_impl.h"
+#include "spmd.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -112,6 +113,7 @@ static int parse(mn_solver *t, const char *str) {
 
 int mn_solver_set_options(mn_solver *s, const char *options) {
   MN_CHECK(s, MN_ERR_ARG, "NULL solver");
+  MN_SPMD(s ? s->ctx : NULL, "mn_solver_set_options", mn_spmd_str(S, "options", options));
   mn_solver t = *s;
   MN_CALL(mn_agree(s->ctx, parse(&t, options)));
   int h = mn_sv_settings_hash(&t), v[2] = {h, -h}, all[2];

@@ -2,6 +2,7 @@
  * solve driver (argument checks, copies in and out of the default layout,
  * the preconditioner's set-up, the right-hand side's norm, dispatch). */
 #include "solver_impl.h"
+#include "spmd.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -373,6 +374,8 @@ done:
 
 int mn_solver_solve(mn_solver *s, const mn_array *b, mn_array *x) {
   MN_CHECK(s, MN_ERR_ARG, "NULL solver");
+  MN_SPMD(s ? s->ctx : NULL, "mn_solver_solve", mn_spmd_int(S, "settings", mn_sv_settings_hash(s)),
+          mn_spmd_array(S, "b", b), mn_spmd_array(S, "x", x));
   mn_log_begin(s->ctx, MN_LOG_SOLVE);
   int err = solve(s, b, x);
   mn_log_end(s->ctx, MN_LOG_SOLVE, 0);

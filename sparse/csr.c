@@ -1,6 +1,7 @@
 /* Row-distributed CSR: assembly from COO triplets or local rows, the split
  * into diagonal and off-diagonal blocks, and the ghost plan. */
 #include "csr_impl.h"
+#include "spmd.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,6 +218,8 @@ int mn_csr_create_coo(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype,
                       const void *rows, const void *cols, const void *vals, mn_csr **A) {
   MN_CHECK(A, MN_ERR_ARG, "NULL output");
   *A = NULL;
+  MN_SPMD(ctx, "mn_csr_create_coo", mn_spmd_int(S, "nrows", nrows), mn_spmd_int(S, "ncols", ncols),
+          mn_spmd_dtype(S, "dtype", dtype), mn_spmd_dtype(S, "itype", itype));
   int err = check_common(ctx, nrows, ncols, dtype, itype);
   if (!err && n < 0) err = MN_ERR(MN_ERR_ARG, "negative entry count %lld", (long long)n);
   if (!err && n > 0 && (!rows || !cols || !vals)) err = MN_ERR(MN_ERR_ARG, "NULL triplet arrays");
@@ -270,6 +273,8 @@ int mn_csr_create_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype
                        const int64_t *rowptr, mn_dtype itype, const void *cols, const void *vals, mn_csr **A) {
   MN_CHECK(A, MN_ERR_ARG, "NULL output");
   *A = NULL;
+  MN_SPMD(ctx, "mn_csr_create_rows", mn_spmd_int(S, "nrows", nrows), mn_spmd_int(S, "ncols", ncols),
+          mn_spmd_dtype(S, "dtype", dtype), mn_spmd_dtype(S, "itype", itype));
   int err = check_common(ctx, nrows, ncols, dtype, itype);
   int64_t want = err ? 0 : mn_split_size(nrows, ctx->size, ctx->rank), row0 = err ? 0 : mn_split_start(nrows, ctx->size, ctx->rank);
   if (!err && nlocal != want)

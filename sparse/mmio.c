@@ -5,6 +5,7 @@
  * assembled as COO. Writing: rank 0 writes the header, then each rank
  * appends its rows in rank order. */
 #include "csr_impl.h"
+#include "spmd.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -193,6 +194,8 @@ static int read_range(const char *path, const mtx_header *h, long long a, long l
 int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel, mn_csr **A) {
   MN_CHECK(ctx && path && A, MN_ERR_ARG, "NULL context, path or output");
   *A = NULL;
+  MN_SPMD(ctx, "mn_csr_read_mtx", mn_spmd_str(S, "path", path), mn_spmd_dtype(S, "dtype", dtype),
+          mn_spmd_int(S, "parallel", parallel));
   MN_CHECK(dtype == MN_FLOAT64 || dtype == MN_FLOAT32, MN_ERR_DTYPE, "sparse matrices hold float64 or float32, not %s",
            mn_dtype_name(dtype));
   int P = ctx->size, me = ctx->rank, err = 0;
@@ -258,6 +261,8 @@ static int check_symmetric(const mn_csr *A, int64_t *bad_i, int64_t *bad_j) {
 
 int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int symmetric) {
   MN_CHECK(A && path && field, MN_ERR_ARG, "NULL matrix, path or field");
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_write_mtx", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
+          mn_spmd_str(S, "path", path), mn_spmd_str(S, "field", field), mn_spmd_int(S, "symmetric", symmetric));
   int f = !strcmp(field, "real") ? FIELD_REAL : !strcmp(field, "integer") ? FIELD_INTEGER
         : !strcmp(field, "pattern") ? FIELD_PATTERN : -1;
   MN_CHECK(f >= 0, MN_ERR_ARG, "field '%s': real, integer or pattern", field);

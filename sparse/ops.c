@@ -2,6 +2,7 @@
  * changes and reductions. Whole-matrix results go through the local rows
  * with global columns (mn_csr_get_rows) and the assembly paths. */
 #include "csr_impl.h"
+#include "spmd.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,7 @@ static int local_coo(const mn_csr *A, int64_t **r, int64_t **c, double **v, int6
 
 int mn_csr_transpose(const mn_csr *A, mn_csr **C) {
   MN_CHECK(A && C, MN_ERR_ARG, "NULL matrix or output");
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_transpose", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz));
   int64_t *r = NULL, *c = NULL, n = 0;
   double *v = NULL;
   int err = mn_agree(A->ctx, local_coo(A, &r, &c, &v, &n));
@@ -88,6 +90,8 @@ int mn_csr_transpose(const mn_csr *A, mn_csr **C) {
 
 int mn_csr_copy(const mn_csr *A, mn_dtype t, mn_csr **C) {
   MN_CHECK(A && C, MN_ERR_ARG, "NULL matrix or output");
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_copy", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
+          mn_spmd_dtype(S, "dtype", t));
   if (t == MN_NDTYPE) t = A->dtype;
   MN_CHECK(t == MN_FLOAT64 || t == MN_FLOAT32, MN_ERR_DTYPE, "sparse matrices hold float64 or float32, not %s",
            mn_dtype_name(t));
@@ -118,6 +122,8 @@ static void scale_block(mn_dtype t, void *v, int64_t n, double s) {
 
 int mn_csr_scale(mn_csr *A, double s) {
   MN_CHECK(A, MN_ERR_ARG, "NULL matrix");
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_scale", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
+          mn_spmd_f64(S, "s", s));
   scale_block(A->dtype, A->dval, A->dptr[A->nlocal], s);
   scale_block(A->dtype, A->oval, A->optr[A->nlocal], s);
   return MN_SUCCESS;
@@ -125,6 +131,8 @@ int mn_csr_scale(mn_csr *A, double s) {
 
 int mn_csr_diag_scale(mn_csr *A, const mn_array *l, const mn_array *r) {
   MN_CHECK(A, MN_ERR_ARG, "NULL matrix");
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_diag_scale", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
+          mn_spmd_array(S, "l", l), mn_spmd_array(S, "r", r));
   const char *ld = NULL, *rd = NULL;
   mn_array *lt = NULL, *rt = NULL;
   int err = 0;
@@ -175,6 +183,8 @@ static int rows_out(const mn_csr *A, const double *v, int64_t cnt, mn_array *out
 
 int mn_csr_diagonal(const mn_csr *A, mn_array *d) {
   MN_CHECK(A && d, MN_ERR_ARG, "NULL matrix or output");
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_diagonal", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
+          mn_spmd_array(S, "d", d));
   int64_t m = A->nrows < A->ncols ? A->nrows : A->ncols;
   MN_CHECK(d->map.ndim == 1 && d->map.shape[0] == m, MN_ERR_SHAPE,
            "the diagonal of a %lld x %lld matrix has %lld elements", (long long)A->nrows, (long long)A->ncols,
@@ -198,6 +208,8 @@ int mn_csr_diagonal(const mn_csr *A, mn_array *d) {
 int mn_csr_sum(const mn_csr *A, int axis, mn_array *s) {
   MN_CHECK(A && s, MN_ERR_ARG, "NULL matrix or output");
   MN_CHECK(axis == 0 || axis == 1, MN_ERR_INDEX, "axis %d is out of bounds for a matrix (0 or 1)", axis);
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_sum", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
+          mn_spmd_int(S, "axis", axis), mn_spmd_array(S, "s", s));
   if (axis == 0) { /* column sums: A^T times ones */
     mn_array *one = NULL;
     MN_CALL(mn_array_create(A->ctx, A->dtype, 1, &A->nrows, 0, &one));
@@ -231,6 +243,7 @@ static void take_over(mn_csr *A, mn_csr *B) {
 
 int mn_csr_eliminate_zeros(mn_csr *A) {
   MN_CHECK(A, MN_ERR_ARG, "NULL matrix");
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_eliminate_zeros", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz));
   int64_t *rp = NULL, *cols = NULL;
   void *vals = NULL;
   MN_CALL(mn_agree(A->ctx, mn_csr_get_rows(A, &rp, &cols, &vals)));

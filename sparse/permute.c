@@ -2,6 +2,7 @@
  * index of every ghost column comes from its owner (one all-to-all), the
  * renumbered entries are assembled as COO. */
 #include "csr_impl.h"
+#include "spmd.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,8 @@ int mn_csr_partition(const mn_csr *A, mn_part_kind kind, mn_partition **p) {
   MN_CHECK(A && p, MN_ERR_ARG, "NULL matrix or output");
   MN_CHECK(A->nrows == A->ncols, MN_ERR_SHAPE, "only a square matrix has a graph to partition, not %lld x %lld",
            (long long)A->nrows, (long long)A->ncols);
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_partition", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
+          mn_spmd_int(S, "kind", kind));
   int64_t *rp = NULL, *cols = NULL;
   void *vals = NULL;
   MN_CALL(mn_agree(A->ctx, mn_csr_get_rows(A, &rp, &cols, &vals)));
@@ -26,6 +29,7 @@ int mn_csr_partition(const mn_csr *A, mn_part_kind kind, mn_partition **p) {
 
 int mn_csr_permute(const mn_csr *A, const mn_partition *p, mn_csr **B) {
   MN_CHECK(A && p && B, MN_ERR_ARG, "NULL matrix, partition or output");
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_permute", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz));
   MN_CHECK(A->nrows == A->ncols, MN_ERR_SHAPE, "only a square matrix is renumbered, not %lld x %lld",
            (long long)A->nrows, (long long)A->ncols);
   mn_ctx *ctx = A->ctx;

@@ -3,6 +3,7 @@
  * rows' lengths, columns and values); then each row of C is the merge of
  * scaled rows of B (collected, sorted by column, summed). */
 #include "csr_impl.h"
+#include "spmd.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,8 @@ static int cmp_pair(const void *a, const void *b) {
 
 int mn_csr_matmul(const mn_csr *A, const mn_csr *B, mn_csr **C) {
   MN_CHECK(A && B && C, MN_ERR_ARG, "NULL matrix or output");
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_matmul", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
+          mn_spmd_matrix(S, "B", B->dtype, B->nrows, B->ncols, B->nnz));
   MN_CHECK(A->ctx == B->ctx, MN_ERR_ARG, "matrices belong to different contexts");
   MN_CHECK(A->ncols == B->nrows, MN_ERR_SHAPE, "dimension mismatch: (%lld, %lld) @ (%lld, %lld)",
            (long long)A->nrows, (long long)A->ncols, (long long)B->nrows, (long long)B->ncols);

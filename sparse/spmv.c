@@ -2,6 +2,7 @@
  * the diagonal block), y = A^T x (ghost contributions sent back and summed
  * by their owners in rank order) and Y = A X for a block of vectors. */
 #include "csr_impl.h"
+#include "spmd.h"
 #include "kernels/csr.h"
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,8 @@ static int spmv(const mn_csr *A, const mn_array *x, mn_array *y);
 
 int mn_csr_spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
   MN_CHECK(A, MN_ERR_ARG, "NULL matrix");
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_spmv", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
+          mn_spmd_array(S, "x", x), mn_spmd_array(S, "y", y));
   mn_log_begin(A->ctx, MN_LOG_SPMV);
   int err = spmv(A, x, y);
   mn_log_end(A->ctx, MN_LOG_SPMV, err || !mn_log_on(A->ctx) ? 0 : mn_csr_log_bytes(A));
@@ -148,6 +151,8 @@ static int spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
 
 int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y) {
   MN_CHECK(A, MN_ERR_ARG, "NULL matrix");
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_spmv_t", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
+          mn_spmd_array(S, "x", x), mn_spmd_array(S, "y", y));
   int err = check_vec(A, x, A->nrows, "x");
   if (!err) err = check_vec(A, y, A->ncols, "y");
   MN_CALL(mn_agree(A->ctx, err));
@@ -202,6 +207,8 @@ int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y) {
 
 int mn_csr_spmm(const mn_csr *A, const mn_array *X, mn_array *Y) {
   MN_CHECK(A && X && Y, MN_ERR_ARG, "NULL matrix or block");
+  MN_SPMD(A ? A->ctx : NULL, "mn_csr_spmm", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
+          mn_spmd_array(S, "X", X), mn_spmd_array(S, "Y", Y));
   int ok = X->map.ndim == 2 && Y->map.ndim == 2 && X->map.shape[0] == A->ncols && Y->map.shape[0] == A->nrows &&
            X->map.shape[1] == Y->map.shape[1];
   MN_CHECK(ok, MN_ERR_SHAPE, "A (%lld x %lld) times a block of shape (%lld, %lld) into (%lld, %lld)",

@@ -2,6 +2,7 @@
  * while the messages travel, complete the exchanges, fill the boundary
  * ghosts, then compute the boundary strips. */
 #include "stencil_impl.h"
+#include "spmd.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,9 @@ int64_t mn_st_log_bytes(const mn_array *u, int nf, int passes) {
 int mn_stencil_apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const *y) {
   MN_CHECK(s, MN_ERR_ARG, "NULL stencil");
   MN_CHECK(nf >= 1 && u && y, MN_ERR_ARG, "need nf >= 1 fields (got %d) and their arrays", nf);
+  MN_SPMD(s->ctx, "mn_stencil_apply_many", mn_spmd_int(S, "nf", nf), mn_spmd_array(S, "u[0]", u[0]),
+          mn_spmd_array(S, "y[0]", y[0]), mn_spmd_array(S, "u[last]", u[nf - 1]),
+          mn_spmd_array(S, "y[last]", y[nf - 1]));
   mn_log_begin(s->ctx, MN_LOG_STENCIL);
   int err = apply_many(s, nf, u, y);
   mn_log_end(s->ctx, MN_LOG_STENCIL, err || !u[0] || !mn_log_on(s->ctx) ? 0 : mn_st_log_bytes(u[0], nf, 2));

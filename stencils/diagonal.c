@@ -6,6 +6,7 @@
  * the coordinates the earlier ones left, so the maps compose per axis. A
  * Dirichlet ghost is a constant: no part of the linear operator. */
 #include "stencil_impl.h"
+#include "spmd.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -70,6 +71,7 @@ static int check(const mn_stencil *s, const mn_array *d) {
 
 int mn_stencil_diagonal(mn_stencil *s, mn_array *d) {
   MN_CHECK(s, MN_ERR_ARG, "NULL stencil");
+  MN_SPMD(s ? s->ctx : NULL, "mn_stencil_diagonal", mn_spmd_array(S, "d", d));
   MN_CALL(mn_agree(s->ctx, check(s, d)));
   /* into d itself when it is a block-distributed base array */
   mn_array *t = d, *tmp = NULL;

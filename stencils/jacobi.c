@@ -7,6 +7,7 @@
  * jobs (keep.c): a call on the grid of the last one makes no collective
  * beyond its halo messages. */
 #include "stencil_impl.h"
+#include "spmd.h"
 #include <math.h>
 #include <string.h>
 
@@ -67,6 +68,8 @@ done:
 
 int mn_stencil_jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omega, int sweeps) {
   MN_CHECK(s, MN_ERR_ARG, "NULL stencil");
+  MN_SPMD(s ? s->ctx : NULL, "mn_stencil_jacobi", mn_spmd_array(S, "u", u), mn_spmd_array(S, "f", f),
+          mn_spmd_f64(S, "omega", omega), mn_spmd_int(S, "sweeps", sweeps));
   mn_log_begin(s->ctx, MN_LOG_STENCIL);
   int err = jacobi(s, u, f, omega, sweeps);
   /* per sweep: the grid and f read, the other grid written */

@@ -1,6 +1,7 @@
 /* Stencil objects: points and weights, the Laplacians, boundary
  * conditions, variable coefficients. */
 #include "stencil_impl.h"
+#include "spmd.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,10 @@ int mn_stencil_create(mn_ctx *ctx, int nd, int npts, const int *offsets, const d
   MN_CHECK(out, MN_ERR_ARG, "NULL output pointer");
   *out = NULL;
   MN_CHECK(ctx, MN_ERR_ARG, "NULL context");
+  MN_SPMD(ctx, "mn_stencil_create", mn_spmd_int(S, "nd", nd), mn_spmd_int(S, "npts", npts),
+          mn_spmd_ints(S, "offsets", offsets && nd > 0 && npts > 0 && nd <= MN_MAXDIM ? nd * npts : 0, offsets),
+          mn_spmd_bytes(S, "weights", weights, weights && npts > 0 ? sizeof(double) * (size_t)npts : 0,
+                        "(the weights)"));
   MN_CHECK(nd >= 1 && nd <= MN_MAXDIM, MN_ERR_ARG, "stencil dimension %d outside 1..%d", nd, MN_MAXDIM);
   MN_CHECK(npts >= 1, MN_ERR_ARG, "a stencil needs at least one point, got %d", npts);
   MN_CHECK(offsets && weights, MN_ERR_ARG, "NULL offsets or weights");

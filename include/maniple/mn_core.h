@@ -68,6 +68,19 @@ const char *mn_ctx_errmsg(const mn_ctx *ctx);
  * had none) and the lowest rank that failed (-1 when not agreed): the
  * Python layer raises FileNotFoundError and its siblings from them. */
 int mn_err_errno(const char **path, int *rank);
+/* The SPMD contract: every rank makes the same collective calls, in the
+ * same order, with the same global arguments (shapes, dtypes, slices,
+ * axes, scalars, file names); breaking it is undefined (wrong values, MPI
+ * errors or hangs). MANIPLE_CHECKS=1 in the environment (or
+ * mn_ctx_set_checks) verifies it: every collective entry point compares a
+ * hash of its global arguments across the ranks (one allreduce) and a
+ * difference is MN_ERR_ARG on every rank, naming the call and the first
+ * argument that differs. mn_ctx_check_args is that check for front ends'
+ * own collectives: fn and its arguments as text (equal text, equal
+ * arguments); it does nothing while checks are off. */
+int mn_ctx_checks(const mn_ctx *ctx);
+int mn_ctx_set_checks(mn_ctx *ctx, int on);
+int mn_ctx_check_args(mn_ctx *ctx, const char *fn, int n, const char *const *names, const char *const *values);
 /* Release memory that a maniple function allocated for the caller (as
  * mn_csr_get_rows does). */
 void mn_free(void *p);

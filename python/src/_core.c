@@ -324,6 +324,26 @@ static int root_ok(int root) {
   return 0;
 }
 
+/* MANIPLE_CHECKS for this module's own collectives: the call and its
+ * global arguments as text (root, an array's dtype and shape), compared
+ * across ranks before any message; nothing while checks are off. */
+static int check_call(const char *fn, int root, const mn_array *a) {
+  if (!mn_ctx_checks(g_ctx)) return 1;
+  char r[24], d[96] = "none";
+  snprintf(r, sizeof r, "%d", root);
+  if (a) {
+    int nd = mn_array_ndim(a);
+    const int64_t *s = mn_array_shape(a);
+    int k = snprintf(d, sizeof d, "%s (", mn_dtype_name(mn_array_dtype(a)));
+    for (int i = 0; i < nd && k < (int)sizeof d - 24; i++) k += snprintf(d + k, sizeof d - (size_t)k, "%lld,", (long long)s[i]);
+    snprintf(d + k, sizeof d - (size_t)k, ")");
+  }
+  const char *names[2] = {"root", "array"}, *values[2] = {r, d};
+  int rc = mn_ctx_check_args(g_ctx, fn, 2, names, values);
+  if (rc) raise_mn(rc);
+  return rc == 0;
+}
+
 static int bcast_raw(void *buf, int64_t n, int root) {
   int rc = MPI_SUCCESS;
   Py_BEGIN_ALLOW_THREADS
@@ -385,7 +405,8 @@ static int agree_alloc(int ok) {
 
 static PyObject *Array_gather_root(ArrayObject *self, PyObject *args) {
   int root = 0;
-  if (!PyArg_ParseTuple(args, "|i", &root) || !root_ok(root)) return NULL;
+  if (!PyArg_ParseTuple(args, "|i", &root) || !check_call("Array.gather_root", root, self->a) || !root_ok(root))
+    return NULL;
   Py_ssize_t bytes = (Py_ssize_t)(mn_array_size(self->a) * (int64_t)mn_dtype_size(mn_array_dtype(self->a)));
   PyObject *b = NULL;
   int me = mn_ctx_rank(g_ctx) == root;
@@ -404,7 +425,9 @@ static PyObject *Array_gather_root(ArrayObject *self, PyObject *args) {
 static PyObject *Array_scatter_root(ArrayObject *self, PyObject *args) {
   PyObject *obj;
   int root = 0;
-  if (!PyArg_ParseTuple(args, "O|i", &obj, &root) || !root_ok(root)) return NULL;
+  if (!PyArg_ParseTuple(args, "O|i", &obj, &root) || !check_call("Array.scatter_root", root, self->a) ||
+      !root_ok(root))
+    return NULL;
   int me = mn_ctx_rank(g_ctx) == root, ok = 1;
   Py_buffer view = {0};
   if (me) { /* only root's buffer is read; others' argument is ignored */
@@ -952,7 +975,7 @@ static PyObject *py_bcast(PyObject *m, PyObject *args) {
   PyObject *obj;
   int root = 0;
   if (!PyArg_ParseTuple(args, "O|i", &obj, &root)) return NULL;
-  if (!need_ctx() || !root_ok(root)) return NULL;
+  if (!need_ctx() || !check_call("bcast", root, NULL) || !root_ok(root)) return NULL;
   int me = mn_ctx_rank(g_ctx) == root;
   PyObject *out = NULL;
   int64_t n = 0;
@@ -1081,6 +1104,45 @@ static PyObject *py_size(PyObject *m, PyObject *unused) {
   return PyLong_FromLong(mn_ctx_size(g_ctx));
 }
 
+/* check_args(fn, {name: text}): MANIPLE_CHECKS for a Python-level
+ * collective; checks(): whether it is on; set_checks(on) */
+static PyObject *py_check_args(PyObject *m, PyObject *args) {
+  (void)m;
+  const char *fn;
+  PyObject *d;
+  if (!PyArg_ParseTuple(args, "sO!", &fn, &PyDict_Type, &d) || !need_ctx()) return NULL;
+  if (!mn_ctx_checks(g_ctx)) Py_RETURN_NONE;
+  Py_ssize_t n = PyDict_Size(d), pos = 0, k = 0;
+  if (n > 12) n = 12; /* the first ones are compared */
+  const char *names[12], *values[12];
+  PyObject *key, *val;
+  while (k < n && PyDict_Next(d, &pos, &key, &val)) {
+    names[k] = PyUnicode_AsUTF8(key);
+    values[k] = PyUnicode_AsUTF8(val);
+    if (!names[k] || !values[k]) return NULL;
+    k++;
+  }
+  int rc = mn_ctx_check_args(g_ctx, fn, (int)k, names, values);
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_checks(PyObject *m, PyObject *unused) {
+  (void)m;
+  (void)unused;
+  if (!need_ctx()) return NULL;
+  return PyBool_FromLong(mn_ctx_checks(g_ctx));
+}
+
+static PyObject *py_set_checks(PyObject *m, PyObject *on) {
+  (void)m;
+  if (!need_ctx()) return NULL;
+  int v = PyObject_IsTrue(on);
+  if (v < 0) return NULL;
+  mn_ctx_set_checks(g_ctx, v);
+  Py_RETURN_NONE;
+}
+
 static PyObject *py_plan_stats(PyObject *m, PyObject *unused) {
   (void)m;
   (void)unused;
@@ -1110,6 +1172,9 @@ static PyMethodDef module_methods[] = {
   {"reduce_axis", py_reduce_axis, METH_VARARGS, "reduce_axis(op, x, axis, out)."},
   {"bcast", py_bcast, METH_VARARGS, "bcast(bytes_or_None, root=0) -> the root's bytes on every rank."},
   {"plan_stats", py_plan_stats, METH_NOARGS, "(cached plans, hits, misses)."},
+  {"check_args", py_check_args, METH_VARARGS, "MANIPLE_CHECKS: compare a call and its arguments (texts) across ranks."},
+  {"checks", py_checks, METH_NOARGS, "Whether MANIPLE_CHECKS is on."},
+  {"set_checks", py_set_checks, METH_O, "Turn MANIPLE_CHECKS on or off (every rank alike)."},
   {"take", py_take, METH_VARARGS, "take(x, idx, out): out[k] = x.flat[idx[k]]."},
   {"put", py_put, METH_VARARGS, "put(x, idx, v): x.flat[idx[k]] = v[k] (the last repeat wins)."},
   {"compress", py_compress, METH_VARARGS, "compress(x, mask) -> 1-d Array of x[mask]."},
