@@ -5,7 +5,10 @@ CMAKE ?= cmake
 BUILD ?= build
 ASAN ?= build-asan
 
-.PHONY: all setup build build-asan demo test test-c test-asan bench clean
+FUZZ ?= build-fuzz
+FUZZ_SECONDS ?= 60
+
+.PHONY: all setup build build-asan demo test test-c test-asan bench fuzz clean
 
 all: build
 
@@ -42,5 +45,14 @@ bench:
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
 	@benchmarks/run_bench.sh $(BUILD) $(BENCH_ARGS)
 
+# libFuzzer on the .npy and Matrix Market readers (clang, ASan+UBSan), each
+# for FUZZ_SECONDS; make test replays the kept inputs (fuzz/corpus)
+fuzz:
+	@tools/setup.sh fuzz
+	$(CMAKE) -S . -B $(FUZZ) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DMANIPLE_FUZZ=ON \
+	  -DMANIPLE_SANITIZE=ON -DMANIPLE_CUDA=OFF -DMANIPLE_OPENMP=OFF -DMANIPLE_BENCHMARKS=OFF -DMANIPLE_PYTHON=OFF >/dev/null
+	$(CMAKE) --build $(FUZZ) -j $(JOBS) --target fuzz_npy fuzz_mtx
+	@fuzz/run.sh $(FUZZ) $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) $(ASAN)
+	rm -rf $(BUILD) $(ASAN) $(FUZZ)

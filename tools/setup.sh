@@ -9,6 +9,10 @@ debs=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libmetis-dev l
 if [ "${1:-}" = "bench" ]; then
   debs+=(petsc-dev)
 fi
+# `setup.sh fuzz`: clang, whose libFuzzer make fuzz uses
+if [ "${1:-}" = "fuzz" ]; then
+  debs+=(clang)
+fi
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
