@@ -34,6 +34,7 @@ from ._meta import (asanyarray, asarray_chkfinite, ascontiguousarray, astype, ba
                     seterrcall, shape, signedinteger, single, typename)
 from ._functional import apply_along_axis, apply_over_axes, piecewise
 from ._ndarray import ndarray, flatiter
+from ._ufunc import ufunc
 from ._textio import genfromtxt, loadtxt, savetxt, savez, savez_compressed
 from ._products import (diagonal, dot, einsum, einsum_path, inner, kron, matmul, matvec, outer, tensordot, trace,
                         vdot, vecdot, vecmat)

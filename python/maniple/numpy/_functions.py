@@ -1,13 +1,15 @@
 """Universal functions, reductions and a few NumPy functions on ndarrays."""
 import builtins
+import operator
 
 import numpy as _np
 
 from maniple import _core
 
 from ._creation import asarray, empty
+from . import _ufunc
 from ._ndarray import ndarray, _binary, _check_writable, _compile, _scalar, _ternary, _unary, _assign, \
-    _has_cells, _eval_shared, _NOTHING
+    _has_cells, _eval_shared, _NOTHING, _check_power
 
 # ---- ufuncs (the names are NumPy's) ----
 _UNARY = ["negative", "positive", "absolute", "sqrt", "exp", "log", "log2", "log10", "expm1", "log1p", "sin",
@@ -21,10 +23,38 @@ _BINARY = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remain
            "ldexp", "gcd", "lcm", "float_power"]
 
 
-def _with_out(r, out):
+def _cast_error(name, vdt, tdt):
+    """NumPy's error (its exception type too) for a ufunc's result that out
+    cannot take under 'same_kind'."""
+    u = getattr(_np, name or "", None)
+    if isinstance(u, _np.ufunc):
+        try:
+            from numpy._core._exceptions import _UFuncOutputCastingError
+            return _UFuncOutputCastingError(u, "same_kind", _np.dtype(vdt), _np.dtype(tdt), 0)
+        except Exception:  # a NumPy without that class: the message alone
+            pass
+    return TypeError(f"Cannot cast ufunc '{name}' output from dtype('{vdt}') to dtype('{tdt}') with casting rule "
+                     "'same_kind'")
+
+
+def _into_numpy(r, out, name=None):
+    """A NumPy array given as out=: the whole result (gathered, the same on
+    every rank) written into it, as NumPy would."""
+    v = _np.asarray(r)
+    if not _np.can_cast(v.dtype, out.dtype, "same_kind"):
+        raise _cast_error(name, v.dtype, out.dtype)
+    _np.copyto(out, v, casting="unsafe")
+    return out
+
+
+def _with_out(r, out, name=None):
     if out is None:
         return r
+    if isinstance(out, _np.ndarray):
+        return _into_numpy(r, out, name)
     _check_writable(out)
+    if name is not None and isinstance(r, ndarray) and not _np.can_cast(r._dtype, out._dtype, "same_kind"):
+        raise _cast_error(name, r._dtype, out._dtype)
     _assign(out._materialize(), r, same_kind=True)
     return out
 
@@ -34,28 +64,36 @@ def _scalars_only(*xs):
 
 
 def _make_unary(name, op=None):
-    """numpy.<name>, computed by maniple's op of that name (or by op)."""
+    """numpy.<name>, computed by maniple's op of that name (or by op): a
+    ufunc object (_ufunc), whose call is this function."""
     np_f, op = getattr(_np, name), op or name
 
     def f(x, out=None):
         if out is None and _scalars_only(x):  # a scalar in, NumPy's scalar out
             return np_f(x)
-        return _with_out(_unary(op, x), out)
+        return _with_out(_unary(op, x), out, name)
     f.__name__ = name
-    f.__doc__ = f"numpy.{name}, element-wise, evaluated fused with the expression around it."
-    return f
+    return _ufunc.make(name, f)
 
 
 def _make_binary(name):
     np_f = getattr(_np, name)
 
-    def f(x, y, out=None):
-        if out is None and _scalars_only(x, y):
-            return np_f(x, y)
-        return _with_out(_binary(name, x, y), out)
+    if name == "power":  # NumPy's error for integers to negative integer powers
+        def f(x, y, out=None):
+            if out is None and _scalars_only(x, y):
+                return np_f(x, y)
+            t = type(y)
+            if t is not float and (t is not int or y < 0):  # a scalar exponent: nothing to check
+                _check_power(x, y)
+            return _with_out(_binary(name, x, y), out, name)
+    else:
+        def f(x, y, out=None):
+            if out is None and _scalars_only(x, y):
+                return np_f(x, y)
+            return _with_out(_binary(name, x, y), out, name)
     f.__name__ = name
-    f.__doc__ = f"numpy.{name}, element-wise, evaluated fused with the expression around it."
-    return f
+    return _ufunc.make(name, f)
 
 
 UFUNCS = {n: _make_unary(n) for n in _UNARY}
@@ -90,6 +128,19 @@ def clip(a, a_min=_NOVALUE, a_max=_NOVALUE, out=None, *, min=_NOVALUE, max=_NOVA
         a_max = max
     lo = None if a_min is _NOVALUE else a_min
     hi = None if a_max is _NOVALUE else a_max
+    if isinstance(a, ndarray) and a._dtype in ("int32", "int64") and (type(lo) is int or type(hi) is int):
+        # NumPy 2: a bound beyond the integer dtype is no bound, or its OverflowError where it would bind
+        info = _np.iinfo(a._dtype)
+        too_big = (lambda v: f"Python integer {v} out of bounds for int32") if a._dtype == "int32" else \
+            (lambda v: "Python int too large to convert to C long")
+        if type(lo) is int and not info.min <= lo <= info.max:
+            if lo > info.max:
+                raise OverflowError(too_big(lo))
+            lo = None
+        if type(hi) is int and not info.min <= hi <= info.max:
+            if hi < info.min:
+                raise OverflowError(too_big(hi))
+            hi = None
     if lo is None and hi is None:
         a = asarray(a)
         return _with_out(a.astype(a._dtype), out)
@@ -111,36 +162,75 @@ def _result_dtype(op, dt):
     return dt
 
 
-def _axis(axis, ndim):
-    if axis is None:
-        return None
-    if isinstance(axis, tuple):
-        if len(axis) != 1:
-            raise NotImplementedError("maniple.numpy: reducing over several axes at once is not implemented yet")
-        axis = axis[0]
-    axis = int(axis)
+def _index(x, how="index"):
+    """An integer argument, converted as NumPy converts it. how: "index"
+    (operator.index: "'float' object cannot be interpreted as an
+    integer"), "int" (NumPy's normalize_axis_index: "integer argument
+    expected, got float"), "reduce" (a C reduction's axis: operator.index,
+    no bools), "mean" (mean/var/std: "int" for floats, no bools), "scan"
+    (cumsum, concatenate: operator.index, no bools)."""
+    if how == "index":
+        return operator.index(x)
+    if how in ("int", "mean") and isinstance(x, float):
+        raise TypeError("integer argument expected, got float")
+    if how != "int" and isinstance(x, (bool, _np.bool_)):
+        raise TypeError("an integer is required for the axis" if how == "scan" else "an integer is required")
+    return operator.index(x)
+
+
+def _axis(axis, ndim, how="index", prefix=None):
+    """NumPy's normalize_axis_index: one axis, checked (AxisError, with
+    NumPy's prefix where it has one), in [0, ndim)."""
+    axis = _index(axis, how)
     if not -ndim <= axis < ndim:
-        raise _np.exceptions.AxisError(axis, ndim)
+        raise _np.exceptions.AxisError(axis, ndim, prefix)
     return axis % ndim
 
 
-def _axes(axis, ndim):
-    """Sorted, checked axes of an axis argument (None: every axis)."""
+def _axes(axis, ndim, how="reduce"):
+    """The sorted axes of a reduction's axis argument: None (every axis),
+    an integer or a tuple (a list is NumPy's TypeError), no repeats."""
     if axis is None:
         return list(range(ndim))
-    axes = [_axis(x, ndim) for x in (axis if isinstance(axis, (tuple, list)) else (axis,))]
+    if isinstance(axis, tuple):
+        axes = [_axis(x, ndim, how) for x in axis]
+    else:
+        axes = [_axis(axis, ndim, how)]
     if len(set(axes)) != len(axes):
         raise ValueError("duplicate value in 'axis'")
     return sorted(axes)
+
+
+def _axis_tuple(axis, ndim, argname=None, allow_duplicate=False):
+    """NumPy's normalize_axis_tuple: an integer or a sequence of them, each
+    checked as normalize_axis_index does, with no repeats (in order)."""
+    if type(axis) not in (tuple, list):
+        try:
+            axis = [operator.index(axis)]
+        except TypeError:
+            pass
+    axis = tuple(_axis(ax, ndim, "int", argname) for ax in axis)
+    if not allow_duplicate and len(set(axis)) != len(axis):
+        raise ValueError(f"repeated axis in `{argname}` argument" if argname else "repeated axis")
+    return axis
+
+
+# NumPy's errors for reductions of nothing that have no identity
+_NO_IDENTITY = {"max": "zero-size array to reduction operation maximum which has no identity",
+                "min": "zero-size array to reduction operation minimum which has no identity",
+                "argmax": "attempt to get argmax of an empty sequence",
+                "argmin": "attempt to get argmin of an empty sequence"}
 
 
 def _reduce(op, a, axis=None, dtype=None, out=None, keepdims=False):
     a = asarray(a)
     if dtype is not None:
         a = a.astype(dtype)
-    if isinstance(axis, (tuple, list)) and op in ("argmin", "argmax"):
-        raise TypeError("'tuple' object cannot be interpreted as an integer")
+    if op in ("argmin", "argmax") and axis is not None:
+        axis = operator.index(axis)  # one axis only: NumPy's TypeError for a tuple
     axes = _axes(axis, a.ndim)
+    if op in _NO_IDENTITY and builtins.any(a.shape[d] == 0 for d in axes):
+        raise ValueError(_NO_IDENTITY[op])
     rdt = _result_dtype(op, a._dtype)
     if dtype is not None and op in ("sum", "prod"):
         rdt = a._dtype  # an explicit dtype is the accumulator's and the result's
@@ -186,12 +276,12 @@ def max(a, axis=None, out=None, keepdims=False):
 amin, amax = min, max
 
 
-def argmin(a, axis=None):
-    return _reduce("argmin", a, axis)
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    return _reduce("argmin", a, axis, None, out, keepdims)
 
 
-def argmax(a, axis=None):
-    return _reduce("argmax", a, axis)
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    return _reduce("argmax", a, axis, None, out, keepdims)
 
 
 def any(a, axis=None, out=None, keepdims=False):
@@ -204,6 +294,7 @@ def all(a, axis=None, out=None, keepdims=False):
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     a = asarray(a)
+    _axes(axis, a.ndim, "mean")  # NumPy's errors for a bad axis, first
     fdt = a._dtype if a._dtype in ("float32", "float64") else "float64"
     s = _reduce("sum", a.astype(dtype or fdt) if (dtype or fdt) != a._dtype else a, axis, None, None, keepdims)
     n = 1
@@ -222,6 +313,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     if correction is not None:
         ddof = correction
     a = asarray(a)
+    _axes(axis, a.ndim, "mean")
     fdt = a._dtype if a._dtype in ("float32", "float64") else "float64"
     dt = dtype or fdt
     x = a.astype(dt) if dt != a._dtype else a
@@ -247,24 +339,49 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     return _with_out(asarray(r), out) if out is not None else r
 
 
-def count_nonzero(a, axis=None):
-    r = sum(asarray(a) != 0, axis=axis)
-    return int(r) if axis is None else r
+def count_nonzero(a, axis=None, *, keepdims=False):
+    r = sum(asarray(a) != 0, axis=axis, keepdims=keepdims)
+    return int(r) if axis is None and not keepdims else r
 
 
 # ---- comparisons ----
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    a, b = asarray(a), asarray(b)
-    close = UFUNCS["less_equal"](UFUNCS["absolute"](a - b), atol + rtol * UFUNCS["absolute"](b))
-    # equal infinities (and nans when asked) are close, as in NumPy
-    close = UFUNCS["logical_or"](close, a == b)
+    """NumPy's isclose, step by step: b (and so the arithmetic) in float
+    (bool and integers too), |a - b| <= atol + rtol |b| where b is finite,
+    or a == b (so an infinity is close only to itself)."""
+    if _scalars_only(a, b) and not builtins.any(isinstance(t, ndarray) for t in (rtol, atol)):
+        return _np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    x, y, atol, rtol = (t if isinstance(t, (int, float, complex, ndarray)) else
+                        asarray(t) if not isinstance(t, _np.generic) else t for t in (a, b, atol, rtol))
+    if isinstance(y, (ndarray, _np.generic)):
+        dt = _np.result_type(y.dtype, 1.0)
+        if y.dtype != dt:
+            y = y.astype(dt)
+    elif isinstance(y, int):
+        y = float(y)
+    def finite(t):
+        return builtins.bool(all(UFUNCS["isfinite"](t))) if isinstance(t, ndarray) else \
+            builtins.bool(_np.all(_np.isfinite(t)))
+    if not (finite(atol) and finite(rtol)):
+        err = _np.geterr()["invalid"]
+        msg = f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}"
+        if err == "warn":
+            import warnings
+            warnings.warn(msg, RuntimeWarning, stacklevel=2)
+        elif err == "raise":
+            raise FloatingPointError(msg)
+        elif err == "print":
+            print(msg)
+    U = UFUNCS
+    result = U["logical_or"](U["logical_and"](U["less_equal"](U["absolute"](x - y), atol + rtol * U["absolute"](y)),
+                                              U["isfinite"](y)), x == y)
     if equal_nan:
-        close = UFUNCS["logical_or"](close, UFUNCS["logical_and"](UFUNCS["isnan"](a), UFUNCS["isnan"](b)))
-    return close
+        result = U["logical_or"](result, U["logical_and"](U["isnan"](x), U["isnan"](y)))
+    return result[()] if isinstance(result, ndarray) and result.ndim == 0 else result
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return builtins.bool(all(isclose(a, b, rtol, atol, equal_nan)))
+    return builtins.bool(all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
 
 
 def array_equal(a, b, equal_nan=False):

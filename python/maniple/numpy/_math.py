@@ -7,6 +7,7 @@ import operator
 
 import numpy as _np
 
+from . import _ufunc
 from ._creation import asarray, full, zeros
 from ._functions import UFUNCS, _make_unary, _scalars_only, _with_out, where
 from ._ndarray import ndarray, _binary, _unary
@@ -32,9 +33,9 @@ def _outs(name, nout, positional, out):
         if not isinstance(out, tuple) or len(out) != nout:
             raise ValueError(f"{name}: 'out' must be a tuple of {nout} arrays (or None)")
         positional = out
-    for o in positional:
-        if o is not None and not isinstance(o, ndarray):
-            raise TypeError(f"{name}: 'out' must be maniple.numpy arrays")
+    for o in positional:  # NumPy arrays get the gathered result (_with_out)
+        if o is not None and not isinstance(o, (ndarray, _np.ndarray)):
+            raise TypeError(f"{name}: 'out' must be arrays")
     return positional
 
 
@@ -55,7 +56,7 @@ def conjugate(x, out=None):
     return _with_out(_unary("positive", x), out)
 
 
-UFUNCS["conjugate"] = conjugate
+conjugate = UFUNCS["conjugate"] = _ufunc.make("conjugate", conjugate)
 conj = conjugate
 
 
@@ -246,4 +247,5 @@ def frexp(x, out1=None, out2=None, *, out=None):
     return _with_out(m, o1), _with_out(e, o2)
 
 
+divmod, modf, frexp = (_ufunc.make(f.__name__, f) for f in (divmod, modf, frexp))
 UFUNCS.update(divmod=divmod, modf=modf, frexp=frexp)

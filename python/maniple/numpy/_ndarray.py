@@ -208,6 +208,13 @@ class ndarray:
     def T(self):
         return self.transpose()
 
+    @property
+    def mT(self):
+        if len(self._shape) < 2:
+            raise ValueError("matrix transpose with ndim < 2 is undefined")
+        from ._manipulation import matrix_transpose
+        return matrix_transpose(self)
+
     # maniple arrays are real: .real is the array itself (as NumPy's view
     # of a real array, writes go through), .imag zeros that cannot be set
     @property
@@ -254,19 +261,52 @@ class ndarray:
         a = self._materialize()
         return a.get((0,) * self.ndim)
 
+    def _scalar_of(self):
+        """The value of a 0-d array (NumPy 2.4: only 0-d arrays convert)."""
+        if self._shape:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return self.item()
+
     def __float__(self):
-        return float(self.item())
+        return float(self._scalar_of())
 
     def __int__(self):
-        return int(self.item())
+        return int(self._scalar_of())
+
+    def __complex__(self):
+        return complex(self._scalar_of())
 
     def __index__(self):
-        if self._dtype not in ("int32", "int64", "bool"):
+        if self._dtype not in ("int32", "int64", "bool") or self._shape:
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return int(self.item())
 
+    def __format__(self, spec):
+        if not self._shape:  # a 0-d array formats as its value, as NumPy's
+            return format(_scalar(self.item(), self._dtype), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
+        return str(self)
+
+    def __copy__(self):
+        return self.copy()  # never a second handle on the same storage
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __delitem__(self, key):
+        raise ValueError("cannot delete array elements")
+
+    __class_getitem__ = classmethod(lambda cls, item: __import__("types").GenericAlias(cls, item))
+
+    def __contains__(self, value):
+        return bool((self == value).any())  # NumPy's definition
+
     def __bool__(self):
         if self.size != 1:
+            if not self.size:
+                raise ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` to check "
+                                 "that an array is not empty.")
             raise ValueError("The truth value of an array with more than one element is ambiguous. "
                              "Use a.any() or a.all()")
         return bool(self.item())
@@ -296,14 +336,22 @@ class ndarray:
             impl = getattr(mnp, ufunc.__name__, None)
             if getattr(impl, "_mn_kind", None) == "fallback":
                 return impl(*inputs, out=out, **kwargs)
-        if method != "__call__" or fn is None or kwargs:
+        if fn is None or (kwargs and method == "__call__"):
             return NotImplemented
-        if out is not None:  # NumPy passes a tuple of ufunc.nout entries
-            if len(out) != ufunc.nout or not all(o is None or isinstance(o, ndarray) for o in out):
+        if out is not None:  # NumPy passes a tuple of ufunc.nout entries; a NumPy
+            # array there gets the whole result, as NumPy would write it
+            if len(out) != ufunc.nout or not all(o is None or isinstance(o, (ndarray, _np.ndarray)) for o in out):
                 return NotImplemented
             if ufunc.nout == 1:
                 out = out[0]
-        return fn(*inputs, out=out)
+        if method == "__call__":
+            return fn(*inputs, out=out)
+        m = getattr(fn, method, None)  # reduce, accumulate, outer, at, reduceat
+        if m is None:
+            return NotImplemented
+        if out is not None:
+            kwargs["out"] = out
+        return m(*inputs, **kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
         import maniple.numpy as mnp
@@ -397,8 +445,13 @@ class ndarray:
     def __rfloordiv__(self, o): return _binary("floor_divide", o, self)
     def __mod__(self, o): return _binary("remainder", self, o)
     def __rmod__(self, o): return _binary("remainder", o, self)
-    def __pow__(self, o): return _binary("power", self, o)
-    def __rpow__(self, o): return _binary("power", o, self)
+    def __pow__(self, o):
+        t = type(o)
+        if t is not float and (t is not int or o < 0):  # a scalar exponent: nothing to check
+            _check_power(self, o)
+        return _binary("power", self, o)
+
+    def __rpow__(self, o): return _power(o, self)
     def __and__(self, o): return _binary("bitwise_and", self, o)
     def __rand__(self, o): return _binary("bitwise_and", o, self)
     def __or__(self, o): return _binary("bitwise_or", self, o)
@@ -406,13 +459,27 @@ class ndarray:
     def __xor__(self, o): return _binary("bitwise_xor", self, o)
     def __rxor__(self, o): return _binary("bitwise_xor", o, self)
     def __lshift__(self, o): return _binary("left_shift", self, o)
+    def __rlshift__(self, o): return _binary("left_shift", o, self)
     def __rshift__(self, o): return _binary("right_shift", self, o)
+    def __rrshift__(self, o): return _binary("right_shift", o, self)
     def __lt__(self, o): return _binary("less", self, o)
     def __le__(self, o): return _binary("less_equal", self, o)
     def __gt__(self, o): return _binary("greater", self, o)
     def __ge__(self, o): return _binary("greater_equal", self, o)
-    def __eq__(self, o): return _binary("equal", self, o)
-    def __ne__(self, o): return _binary("not_equal", self, o)
+    def __eq__(self, o):
+        if o is None or type(o) is str:  # NumPy: nothing equals them
+            return self._constant(False)
+        return _binary("equal", self, o)
+
+    def __ne__(self, o):
+        if o is None or type(o) is str:
+            return self._constant(True)
+        return _binary("not_equal", self, o)
+
+    def _constant(self, v):
+        from ._creation import full
+        r = full(self._shape, v, "bool")
+        return r[()] if not self._shape else r
     def __matmul__(self, o):
         if getattr(type(o), "_mn_sparse", False):  # maniple.sparse's reflected product
             return NotImplemented
@@ -447,15 +514,24 @@ class ndarray:
 
     def _inplace(self, name, o):
         _check_writable(self)
-        if self._expr is not None:  # nothing else holds this value yet
-            r = _binary(name, self, o)
+        if name == "power":
+            _check_power(self, o)
+        pending = self._expr is not None  # (computing r may store it: decided before)
+        r = _binary(name, self, o)
+        if r is NotImplemented:  # a maniple.sparse operand: its reflected operator
+            return r
+        rdt = r._dtype if type(r) is ndarray else str(getattr(r, "dtype", self._dtype))
+        if rdt not in _CAN_CAST_SAME_KIND[self._dtype]:  # NumPy's error, before anything changes
+            from ._functions import _cast_error
+            raise _cast_error(name, rdt, self._dtype)
+        if pending and type(r) is ndarray:  # nothing else holds this value yet
             if r._dtype != self._dtype:
                 r = r.astype(self._dtype)
             self._expr, self._bases, self._n, self._cost = r._expr, r._bases, r._n, r._cost
             self._cell = None  # earlier consumers keep the value before
             _register(self)
             return self
-        _assign(self._arr, _binary(name, self, o), same_kind=True)
+        _assign(self._materialize(), r, same_kind=True)
         return self
 
     def __iadd__(self, o): return self._inplace("add", o)
@@ -468,6 +544,8 @@ class ndarray:
     def __iand__(self, o): return self._inplace("bitwise_and", o)
     def __ior__(self, o): return self._inplace("bitwise_or", o)
     def __ixor__(self, o): return self._inplace("bitwise_xor", o)
+    def __ilshift__(self, o): return self._inplace("left_shift", o)
+    def __irshift__(self, o): return self._inplace("right_shift", o)
 
     # ---- methods ----
     def astype(self, dtype, copy=True):
@@ -526,8 +604,20 @@ class ndarray:
         return ndarray(self._materialize().reshape((self.size,))) if self.ndim != 1 else self.copy()
 
     def transpose(self, *axes):
-        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+        if len(axes) == 1 and (axes[0] is None or _np.iterable(axes[0])):
             axes = axes[0]
+        if axes is not None and len(axes):
+            # NumPy's checks, in its order and with its messages
+            axes = tuple(operator.index(x) for x in axes)
+            n = len(self._shape)
+            if len(axes) != n:
+                raise ValueError("axes don't match array")
+            for x in axes:
+                if not -n <= x < n:
+                    raise _np.exceptions.AxisError(x, n)
+            axes = tuple(x % n for x in axes)
+            if len(set(axes)) != n:
+                raise ValueError("repeated axis in transpose")
         a = self._materialize()
         return ndarray(a.transpose(tuple(axes) if axes else None))
 
@@ -549,11 +639,11 @@ class ndarray:
 
     def argmin(self, axis=None, out=None, *, keepdims=False):
         from . import _functions
-        return _functions._with_out(_functions.argmin(self, axis=axis), out)
+        return _functions.argmin(self, axis, out, keepdims=keepdims)
 
     def argmax(self, axis=None, out=None, *, keepdims=False):
         from . import _functions
-        return _functions._with_out(_functions.argmax(self, axis=axis), out)
+        return _functions.argmax(self, axis, out, keepdims=keepdims)
 
     def any(self, axis=None, out=None, keepdims=False):
         from . import _functions
@@ -817,7 +907,11 @@ def _info(kind, name, xs):
     if r is None:
         prog = [("ph", x._dtype, x._shape) if type(x) is ndarray else ("sc", _pyscalar(x)) for x in xs]
         prog.append((kind, name) + tuple(range(len(xs))))
-        r = _core.result_info(prog)
+        try:
+            r = _core.result_info(prog)
+        except TypeError:
+            _numpy_type_error(name, xs)
+            raise
         if type(r[1]) is not tuple:
             r = (r[0], tuple(r[1]))
         if len(_INFO) > 65536:
@@ -826,9 +920,64 @@ def _info(kind, name, xs):
     return r
 
 
+def _numpy_type_error(name, xs):
+    """NumPy's own TypeError (type and text) for operands NumPy refuses too
+    (boolean subtract, bitwise ops on floats, ...): NumPy is asked with
+    one-element stand-ins of the same dtypes (Python scalars as they are)."""
+    f = getattr(_np, name, None)
+    if not isinstance(f, _np.ufunc):
+        return
+    args = [_np.zeros(1, x._dtype) if type(x) is ndarray else x for x in xs]
+    try:
+        with _np.errstate(all="ignore"):
+            f(*args)
+    except TypeError as e:
+        raise e.with_traceback(None) from None
+
+
+_COMPARISONS = ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal")
+
+
+def _big_int(name, xs):
+    """NumPy 2's handling of a Python int beyond int32 beside an array
+    (NEP 50), found by asking NumPy with a one-element stand-in of the
+    array's dtype: its OverflowError where it raises one ("Python integer
+    ... out of bounds for int32"), the exact result of a comparison with an
+    int beyond the array's integer range (every element on the same side),
+    the int as a float where NumPy computes in float. None: carry on with
+    xs (changed in place)."""
+    k = 0 if type(xs[0]) is int else 1
+    v, other = xs[k], xs[1 - k]
+    f = getattr(_np, name, None)
+    if type(other) is not ndarray or not isinstance(f, _np.ufunc) or f.nout != 1:
+        return None
+    args = [None, None]
+    args[k], args[1 - k] = v, _np.zeros(1, other._dtype)
+    with _np.errstate(all="ignore"):
+        r = f(*args)  # NumPy's own error, if it has one
+    od = other._dtype
+    if od in _INTEGER and name in _COMPARISONS:
+        info = _np.iinfo("int64" if od == "bool" else od)
+        if not info.min <= v <= info.max:
+            from ._creation import full
+            c = full(other._shape, bool(r[0]), "bool")
+            return c[()] if not other._shape else c
+    if r.dtype.kind == "f" or od in ("float32", "float64"):  # NumPy takes the int as a float
+        xs[k] = float(v)
+    elif name in ("logical_and", "logical_or", "logical_xor"):
+        xs[k] = True
+    return None
+
+
 def _make(kind, name, *xs):
     """A deferred operation: its expression node, dtype and shape, and the
     storage it reads (kept incrementally: no walk over the tree)."""
+    if kind == "bin" and (type(xs[0]) is int or type(xs[1]) is int) and \
+            not all(-2147483648 <= x < 2147483648 for x in xs if type(x) is int):
+        xs = list(xs)
+        r = _big_int(name, xs)
+        if r is not None:
+            return r
     nodes, bases, n, cost = [], set(), 1, _COST.get(name, 1)
     xs = [x if type(x) is ndarray or type(x) in _PYSCALAR else _prep(x) for x in xs]
     dtype, shape = _info(kind, name, xs)
@@ -1083,6 +1232,66 @@ def _binary(name, x, y):
 
 def _ternary(name, x, y, z):
     return _make("ter", name, x, y, z)
+
+
+_INTEGER = ("bool", "int32", "int64")
+
+
+def _check_power(x, y):
+    """NumPy's ValueError for an integer base to a negative integer power
+    (its loop raises on the first such element): free for a scalar
+    exponent; an integer array exponent costs one reduction, and only when
+    the base is an integer too."""
+    ty = type(y)
+    if ty is float:
+        return
+    if ty is int or isinstance(y, _np.integer):
+        if y >= 0:
+            return
+        if type(x) is ndarray:
+            if x._dtype not in _INTEGER or not math.prod(x._shape):
+                return
+        elif not isinstance(x, (int, _np.integer, _np.bool_)):
+            x = _prep(x)
+            if type(x) is not ndarray or x._dtype not in _INTEGER or not math.prod(x._shape):
+                return
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    if ty is not ndarray:
+        if isinstance(y, (bool, _np.generic)) or not isinstance(y, (list, tuple, _np.ndarray)):
+            return
+        y = _np.asarray(y)  # the same on every rank: checked here, no communication
+        if y.dtype.kind not in "iu" or not y.size or not (y < 0).any():
+            return
+        xs = x._shape if type(x) is ndarray else _np.shape(x)
+        xd = x._dtype if type(x) is ndarray else _np.asarray(x).dtype.name
+        if xd in _INTEGER and math.prod(_np.broadcast_shapes(xs, y.shape)):
+            raise ValueError("Integers to negative integer powers are not allowed.")
+        return
+    if y._dtype not in ("int32", "int64"):
+        return
+    if type(x) is ndarray:
+        if x._dtype not in _INTEGER:
+            return
+        xs = x._shape
+    elif isinstance(x, (int, _np.integer, _np.bool_)):
+        xs = ()
+    else:
+        x = _np.asarray(x)
+        if x.dtype.kind not in "biu":
+            return
+        xs = x.shape
+    try:
+        n = math.prod(_np.broadcast_shapes(xs, y._shape))
+    except ValueError:
+        return  # the operation raises NumPy's broadcast error
+    if n and bool((y < 0).any()):
+        raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def _power(x, y):
+    """x ** y (the operators and numpy.power)."""
+    _check_power(x, y)
+    return _binary("power", x, y)
 
 
 _CAN_CAST_SAME_KIND = {
