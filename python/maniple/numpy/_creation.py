@@ -1,12 +1,13 @@
 """Array creation: zeros, ones, full, empty, *_like, arange, linspace, array."""
 import math
+import operator
 
 import numpy as _np
 
 from maniple import _core
 from maniple import init as _init
 
-from ._ndarray import ndarray, _pyscalar, _KIND
+from ._ndarray import ndarray, _check_scalar_into, _pyscalar, _KIND
 
 _SUPPORTED = tuple(_KIND)
 
@@ -20,81 +21,210 @@ def _dt(dtype, default="float64"):
     return d
 
 
+def _dim(s):
+    """One dimension as NumPy takes it: an integer (no bools, no floats)."""
+    if isinstance(s, (bool, _np.bool_)):
+        raise TypeError("an integer is required")
+    return operator.index(s)
+
+
 def _shape(shape):
-    if isinstance(shape, (int, _np.integer)):
-        shape = (int(shape),)
-    shape = tuple(int(s) for s in shape)
+    """A shape argument as NumPy parses it: an integer or a sequence of
+    integers, never negative, with NumPy's errors."""
+    if shape is None:
+        raise TypeError("Use () not None as shape arguments")
+    if isinstance(shape, ndarray):
+        shape = shape.__array__()
+    if not isinstance(shape, (int, _np.integer)) and (isinstance(shape, (tuple, list, range)) or
+                                                      (isinstance(shape, _np.ndarray) and shape.ndim)):
+        shape = tuple(_dim(s) for s in shape)
+    else:
+        if isinstance(shape, (bool, _np.bool_, float, _np.floating)):
+            raise TypeError(f"expected a sequence of integers or a single integer, got '{shape!r}'")
+        shape = (operator.index(shape),)
     for s in shape:
         if s < 0:
             raise ValueError("negative dimensions are not allowed")
     return shape
 
 
-def empty(shape, dtype=None):
+def _order(order, allowed="CF"):
+    """NumPy's memory order argument: checked, otherwise without effect
+    (the values are the same; maniple lays out its blocks itself)."""
+    if order is None:
+        return
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    if order.upper() not in "CFAK":
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if order.upper() not in allowed:
+        raise ValueError("only 'C' or 'F' order is permitted")
+
+
+def empty(shape, dtype=None, order="C", *, device=None, like=None):
     _init()
+    _order(order)
     return ndarray(_core.create(_shape(shape), _dt(dtype)))
 
 
-def zeros(shape, dtype=None):
-    return empty(shape, dtype)  # maniple arrays start zeroed
+def zeros(shape, dtype=None, order="C", *, device=None, like=None):
+    return empty(shape, dtype, order)  # maniple arrays start zeroed
 
 
-def full(shape, fill_value, dtype=None):
-    if dtype is None:
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    _order(order)
+    if dtype is None:  # NumPy's: the fill value's own dtype (a float32 scalar gives float32)
         dtype = _np.asarray(fill_value).dtype
-        dtype = "float64" if dtype.kind == "f" else ("int64" if dtype.kind in "iu" else str(dtype))
     a = empty(shape, dtype)
+    if type(fill_value) is int:
+        _check_scalar_into(fill_value, a._dtype)  # NumPy's OverflowError for an int the dtype cannot hold
     a._arr.fill(_pyscalar(fill_value))
     return a
 
 
-def ones(shape, dtype=None):
-    return full(shape, 1, _dt(dtype))
+def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    return full(shape, 1, _dt(dtype), order)
 
 
-def _like(a, dtype, shape):
+def _like(a, dtype, shape, order):
+    _order(order, "CFAK")
     return (a.shape if shape is None else shape), (a.dtype if dtype is None else dtype)
 
 
-def empty_like(a, dtype=None, shape=None):
-    s, d = _like(asarray(a), dtype, shape)
+# NumPy's signatures: (a, dtype, order, subok, shape), order and subok without effect here
+def empty_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    s, d = _like(asarray(a), dtype, shape, order)
     return empty(s, d)
 
 
-def zeros_like(a, dtype=None, shape=None):
-    s, d = _like(asarray(a), dtype, shape)
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    s, d = _like(asarray(a), dtype, shape, order)
     return zeros(s, d)
 
 
-def ones_like(a, dtype=None, shape=None):
-    s, d = _like(asarray(a), dtype, shape)
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    s, d = _like(asarray(a), dtype, shape, order)
     return ones(s, d)
 
 
-def full_like(a, fill_value, dtype=None, shape=None):
-    s, d = _like(asarray(a), dtype, shape)
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    s, d = _like(asarray(a), dtype, shape, order)
     return full(s, fill_value, d)
 
 
-def arange(start, stop=None, step=1, dtype=None):
+def _arange_length(start, stop, step):
+    """NumPy's length: ceil((stop - start) / step), computed on the Python
+    (or NumPy) scalars as given, with NumPy's errors."""
+    delta = stop - start
+    value = float(delta / step)
+    if value == 0.0 and delta != 0:  # underflow: one element or none, by the sign
+        return 0 if math.copysign(1.0, value) < 0 else 1
+    if value != value:
+        raise ValueError("arange: cannot compute length")
+    if value in (math.inf, -math.inf) or math.ceil(value) > 2 ** 63 - 1:
+        raise ValueError("Maximum allowed size exceeded")
+    return max(0, math.ceil(value))
+
+
+def _wrap(v, dt):
+    """The integer v stored in integer dtype dt (two's complement)."""
+    bits = _np.iinfo(dt).bits
+    return (v + 2 ** (bits - 1)) % 2 ** bits - 2 ** (bits - 1)
+
+
+_ARANGE_ARGS = ("start", "stop", "step", "dtype")
+
+
+def arange(*args, start=None, stop=None, step=None, dtype=None, device=None, like=None):
+    """NumPy's arange exactly: the length in double, the first two values
+    (start and start + step) stored in dtype as NumPy stores them, and the
+    rest first + i * (second - first) in dtype (so arange(-2.5, 10,
+    dtype=int32) is -2, -1, 0, ..., 10, as NumPy's)."""
+    if like is not None:
+        raise TypeError("maniple.numpy: arange with like= is not supported")
+    if len(args) > 4:
+        raise TypeError(f"arange() takes from 0 to 4 positional arguments but {len(args)} were given")
+    given = {"start": start, "stop": stop, "step": step, "dtype": dtype}
+    for k, (name, v) in enumerate(zip(_ARANGE_ARGS, args)):
+        if given[name] is not None:
+            raise TypeError(f"argument for arange() given by name ('{name}') and position (position {k})")
+        given[name] = v
+    start, stop, step, dtype = (given[k] for k in _ARANGE_ARGS)
     if stop is None:
+        if not args:
+            raise TypeError("arange() requires stop to be specified.")
         start, stop = 0, start
-    if step == 0:
-        raise ZeroDivisionError("step must not be zero")
-    n = max(0, math.ceil((stop - start) / step))
+    elif start is None:
+        start = 0
+    if step is None:
+        step = 1
+    n = _arange_length(start, stop, step)
     if dtype is None:
-        dtype = "int64" if all(isinstance(v, (int, _np.integer)) for v in (start, stop, step)) else "float64"
-    a = empty((n,), dtype)
-    a._arr.arange(float(start), float(step))
-    return a
+        dtype = "float64" if any(_np.asarray(v).dtype.kind == "f" for v in (start, stop, step)) else "int64"
+    dt = _dt(dtype)
+    if dt == "bool" and n > 2:
+        raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
+    if n == 0:
+        return empty((0,), dt)
+    first = _np.empty(2, dt)  # NumPy's setitem: truncation, its overflow and NaN errors
+    first[0] = start
+    if n > 1:
+        first[1] = start + step
+    if n <= 2 or dt == "bool":
+        return asarray(first[:n].copy())
+    if dt == "float64":  # C's start + k*delta in double is NumPy's fill
+        a = empty((n,), dt)
+        a._arr.arange(float(first[0]), float(first[1] - first[0]))
+        return a
+    i = empty((n,), "float32" if dt == "float32" else "int64")
+    i._arr.arange(0.0, 1.0)
+    if dt == "float32":  # NumPy's fill runs in float32: start + (float)i * delta
+        return (i * (first[1] - first[0]) + first[0]).copy()
+    # integers: delta in dtype, start + i*delta in intp, stored as dtype
+    x0 = int(first[0])
+    d = _wrap(int(first[1]) - x0, dt)
+    last = x0 + (n - 1) * d
+    info = _np.iinfo(dt)
+    if max(abs(x0), abs(last)) < 2 ** 53 and info.min <= min(x0, last) and max(x0, last) <= info.max:
+        a = empty((n,), dt)
+        a._arr.arange(float(x0), float(d))  # exact in double
+        return a
+    return (i * _np.int64(d) + _np.int64(x0)).astype(dt)
 
 
-def linspace(start, stop, num=50, endpoint=True, dtype=None):
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
+    """NumPy's linspace: computed in the inexact type of start and stop
+    (float32 stays float32), k * step + start, the end point exact."""
+    num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
-    a = empty((int(num),), _dt(dtype))
-    a._arr.linspace(float(start), float(stop), bool(endpoint))
-    return a
+    if _np.ndim(start) or _np.ndim(stop):
+        raise NotImplementedError("maniple.numpy: linspace with array start or stop is not implemented yet")
+    if axis not in (0, -1):
+        raise _np.exceptions.AxisError(axis, 1)
+    div = (num - 1) if endpoint else num
+    dt = _np.result_type(start, stop, 1.0)
+    delta = _np.subtract(stop, start, dtype=dt.type)
+    step = delta / div if div > 0 else _np.nan
+    out_dt = _dt(dt if dtype is None else dtype)
+    if dt == _np.float64 and div > 0 and step != 0:  # C's start + k*step in double is NumPy's
+        a = empty((num,), out_dt)
+        a._arr.linspace(float(start), float(stop), bool(endpoint))
+    else:  # NumPy's steps in dt (float32, or a step that underflows to 0)
+        y = arange(0, num, dtype=_dt(dt))
+        if div > 0:
+            y = y / div * delta if step == 0 else y * step
+        else:
+            y = y * delta
+        y = y + _np.asarray(start, dt)[()]
+        if endpoint and num > 1:
+            y = y.copy()
+            y[-1] = stop
+        if out_dt in ("int32", "int64"):
+            from ._functions import UFUNCS
+            y = UFUNCS["floor"](y)
+        a = y.astype(out_dt) if y._dtype != out_dt or y._expr is not None else y
+    return (a, step) if retstep else a
 
 
 def asarray(x, dtype=None):
@@ -131,15 +261,18 @@ def copyto(dst, src):
 
 
 
-def eye(N, M=None, k=0, dtype=None):
+def eye(N, M=None, k=0, dtype=None, order="C", *, device=None, like=None):
     """Ones on the k-th diagonal: a fused comparison of broadcast aranges."""
     M = N if M is None else M
+    N, M = _shape((N, M))  # NumPy's zeros((N, M)) and its errors
+    if not k >= M:
+        k = operator.index(k)
     r = arange(N)[:, None]
     c = arange(M)[None, :]
     return ((c - r) == k).astype(_dt(dtype))
 
 
-def identity(n, dtype=None):
+def identity(n, dtype=None, *, like=None):
     return eye(n, dtype=dtype)
 
 

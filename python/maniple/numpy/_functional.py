@@ -39,7 +39,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     """func1d on each 1-d slice along axis (each a distributed view), in C
     order of the other indices; the results are stacked as NumPy does."""
     arr = asarray(arr)
-    ax = _axis(axis, arr.ndim)
+    ax = _axis(axis, arr.ndim, "int")
     rest = [arr.shape[d] for d in range(arr.ndim) if d != ax]
     if 0 in rest:
         raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")

@@ -2,11 +2,12 @@
 concatenate, stack, hstack, vstack, split, flip, squeeze, expand_dims,
 swapaxes, moveaxis-free transpose, roll, pad (constant), atleast_1d/2d."""
 import builtins
+import operator
 
 import numpy as _np
 
 from ._creation import asarray, empty
-from ._functions import _axis
+from ._functions import _axes, _axis, _axis_tuple, _index
 from ._ndarray import ndarray, _assign, _flat, _reshaped
 
 
@@ -24,7 +25,7 @@ def concatenate(arrays, axis=0, out=None, dtype=None):
     if axis is None:
         arrays = [_flat(a) for a in arrays]
         axis, nd = 0, 1
-    ax = _axis(axis, nd)
+    ax = _axis(axis, nd, "scan")
     for i, a in enumerate(arrays):
         if a.ndim != nd:
             raise ValueError("all the input array dimensions except for the concatenation axis must match "
@@ -57,7 +58,7 @@ def stack(arrays, axis=0, out=None):
     shape = arrays[0].shape
     if any(a.shape != shape for a in arrays):
         raise ValueError("all input arrays must have the same shape")
-    ax = _axis(axis, len(shape) + 1)
+    ax = _axis(axis, len(shape) + 1, "int")
     return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, out=out)
 
 
@@ -85,11 +86,9 @@ def atleast_2d(*arys):
 
 def expand_dims(a, axis):
     a = asarray(a)
-    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    axes = axis if type(axis) in (tuple, list) else (axis,)
     nd = a.ndim + len(axes)
-    axes = [_axis(x, nd) for x in axes]
-    if len(set(axes)) != len(axes):
-        raise ValueError("repeated axis")
+    axes = _axis_tuple(axes, nd)
     return a[tuple(None if d in axes else slice(None) for d in range(nd))]
 
 
@@ -98,7 +97,7 @@ def squeeze(a, axis=None):
     if axis is None:
         axes = [d for d in range(a.ndim) if a.shape[d] == 1]
     else:
-        axes = [_axis(x, a.ndim) for x in (axis if isinstance(axis, tuple) else (axis,))]
+        axes = _axes(axis, a.ndim, "index")
         for d in axes:
             if a.shape[d] != 1:
                 raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
@@ -111,7 +110,7 @@ def squeeze(a, axis=None):
 
 def flip(a, axis=None):
     a = asarray(a)
-    axes = range(a.ndim) if axis is None else [_axis(x, a.ndim) for x in (axis if isinstance(axis, tuple) else (axis,))]
+    axes = range(a.ndim) if axis is None else _axis_tuple(axis, a.ndim)
     key = tuple(slice(None, None, -1) if d in axes else slice(None) for d in range(a.ndim))
     return a[key]
 
@@ -127,7 +126,7 @@ def flipud(a):
 def swapaxes(a, axis1, axis2):
     a = asarray(a)
     p = list(range(a.ndim))
-    i, j = _axis(axis1, a.ndim), _axis(axis2, a.ndim)
+    i, j = _axis(axis1, a.ndim, prefix="axis1"), _axis(axis2, a.ndim, prefix="axis2")
     p[i], p[j] = p[j], p[i]
     return a.transpose(p)
 
@@ -146,34 +145,33 @@ def matrix_transpose(x, /):
 
 def split(a, indices_or_sections, axis=0):
     a = asarray(a)
-    ax = _axis(axis, a.ndim)
-    n = a.shape[ax]
-    if isinstance(indices_or_sections, (int, _np.integer)):
-        k = int(indices_or_sections)
-        if k <= 0 or n % k:
-            raise ValueError("array split does not result in an equal division")
-        bounds = [i * (n // k) for i in range(k + 1)]
-    else:  # Python slices between the points, as NumPy (negative points count from the end)
-        bounds = [0] + [int(i) for i in indices_or_sections] + [None]
-    return [a[(slice(None),) * ax + (slice(bounds[i], bounds[i + 1]),)] for i in range(len(bounds) - 1)]
+    try:
+        len(indices_or_sections)
+    except TypeError:
+        n = a.shape[axis]  # (Python's errors for a bad axis, as NumPy's)
+        if n % indices_or_sections:
+            raise ValueError("array split does not result in an equal division") from None
+    return array_split(a, indices_or_sections, axis)
 
 
 def roll(a, shift, axis=None):
     a = asarray(a)
     if axis is None:
         return _reshaped(roll(_flat(a), shift, 0), a.shape)
-    if isinstance(axis, (tuple, list)) or _np.ndim(shift):
+    axes = _axis_tuple(axis, a.ndim, allow_duplicate=True)
+    if len(axes) != 1 or _np.ndim(shift):
         # shifts and axes broadcast together; shifts along one axis add up
-        pairs = _np.broadcast(_np.asarray(shift), _np.asarray(axis))
+        pairs = _np.broadcast(_np.asarray(shift.__array__() if isinstance(shift, ndarray) else shift), axes)
+        if pairs.ndim > 1:
+            raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
         total = {}
         for sh, ax in pairs:
-            ax = _axis(int(ax), a.ndim)
-            total[ax] = total.get(ax, 0) + int(sh)
+            total[int(ax)] = total.get(int(ax), 0) + int(sh)
         r = a
         for ax, sh in total.items():
             r = roll(r, sh, ax)
         return r.copy() if r is a else r
-    ax = _axis(axis, a.ndim)
+    ax = axes[0]
     n = a.shape[ax]
     if n == 0:
         return a.copy()
@@ -188,7 +186,10 @@ def pad(a, pad_width, mode="constant", constant_values=0):
     if mode != "constant":
         raise NotImplementedError(f"maniple.numpy: pad mode '{mode}' is not implemented yet (only 'constant')")
     a = asarray(a)
-    pw = _np.broadcast_to(_np.asarray(pad_width, dtype=_np.int64), (a.ndim, 2))
+    pw = _np.asarray(pad_width)
+    if pw.dtype.kind != "i":
+        raise TypeError("`pad_width` must be of integral type.")
+    pw = _np.broadcast_to(pw.astype(_np.int64), (a.ndim, 2))
     if (pw < 0).any():
         raise ValueError("index can't contain negative values")
     shape = tuple(int(s + lo + hi) for s, (lo, hi) in zip(a.shape, pw))
@@ -209,9 +210,11 @@ def repeat(a, repeats, axis=None):
     """Each element k times: a broadcast product with ones (exact for every
     value: x * 1 is x, -0.0 and nan included), then a reshape."""
     a = asarray(a)
-    if not isinstance(repeats, (int, _np.integer)):
+    if not isinstance(repeats, (int, float, _np.integer, _np.floating, _np.bool_)) and _np.ndim(repeats) == 0:
+        repeats = _np.asarray(repeats).item() if not isinstance(repeats, ndarray) else repeats.item()
+    if not isinstance(repeats, (int, float, _np.integer, _np.floating, _np.bool_)):
         raise NotImplementedError("maniple.numpy: repeat with per-element counts is not implemented yet")
-    k = int(repeats)
+    k = int(repeats)  # NumPy casts the counts to intp unsafely (2.5 repeats twice)
     if k < 0:
         raise ValueError("negative dimensions are not allowed")
     if axis is None:
@@ -228,8 +231,16 @@ def repeat(a, repeats, axis=None):
 
 def tile(a, reps):
     a = asarray(a)
-    reps = (int(reps),) if isinstance(reps, (int, _np.integer)) else tuple(int(r) for r in reps)
+    try:
+        reps = tuple(reps)
+    except TypeError:
+        reps = (reps,)
     d = builtins.max(a.ndim, len(reps))
+    if builtins.all(x == 1 for x in reps):  # NumPy's copy, whatever the counts' type
+        return (a[(None,) * (d - a.ndim)] if a.ndim < d else a).copy()
+    reps = tuple(operator.index(r) for r in reps)
+    if builtins.any(r < 0 for r in reps):
+        raise ValueError("negative dimensions are not allowed")
     reps = (1,) * (d - len(reps)) + reps
     if a.ndim < d:  # leading axes of extent 1, as views
         a = a[(None,) * (d - a.ndim)]
@@ -250,7 +261,8 @@ def diag(v, k=0):
         raise ValueError("Input must be 1- or 2-d.")
     from ._creation import arange
     from ._functions import where
-    n, s = v.size, builtins.abs(int(k))
+    k = operator.index(k)
+    n, s = v.size, builtins.abs(k)
     m = n + s
     vp = pad(v, (0, s))  # D[i, i+k] = v[i] (by row) or D[i+s, i] = v[i] (by column)
     r, c = arange(m)[:, None], arange(m)[None, :]
@@ -262,8 +274,8 @@ def diag(v, k=0):
 # ---- more shape manipulation ----
 def moveaxis(a, source, destination):
     a = asarray(a)
-    src = [_axis(s, a.ndim) for s in (source if isinstance(source, (list, tuple)) else [source])]
-    dst = [_axis(d, a.ndim) for d in (destination if isinstance(destination, (list, tuple)) else [destination])]
+    src = _axis_tuple(source, a.ndim, "source")
+    dst = _axis_tuple(destination, a.ndim, "destination")
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
     order = [n for n in range(a.ndim) if n not in src]
@@ -274,16 +286,17 @@ def moveaxis(a, source, destination):
 
 def rollaxis(a, axis, start=0):
     a = asarray(a)
-    ax = _axis(axis, a.ndim)
-    if not -a.ndim <= start <= a.ndim:
-        raise _np.exceptions.AxisError(f"'start' arg requires {-a.ndim} <= start < {a.ndim + 1}, but {start} was "
-                                       "passed in")
-    start = int(start)
-    start = start + a.ndim if start < 0 else start  # NumPy adds ndim (not ndim + 1)
+    n = a.ndim
+    ax = _axis(axis, n, "int")
+    if start < 0:
+        start += n  # NumPy adds ndim (not ndim + 1)
+    if not 0 <= start < n + 1:
+        raise _np.exceptions.AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
     if ax < start:
         start -= 1
     if ax == start:
-        return a
+        return a[...]
+    start = operator.index(start)  # (NumPy's TypeError for a float, from list.insert)
     order = [d for d in range(a.ndim) if d != ax]
     order.insert(start, ax)
     return a.transpose(order)
@@ -309,7 +322,9 @@ def broadcast_shapes(*args):
 
 def broadcast_to(array, shape, subok=False):
     a = asarray(array)
-    shape = (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(int(s) for s in shape)
+    shape = tuple(operator.index(s) for s in (shape if _np.iterable(shape) else (shape,)))
+    if builtins.any(s < 0 for s in shape):
+        raise ValueError("all elements of broadcast shape must be non-negative")
     try:
         _np.broadcast_shapes(a.shape, shape)
         if len(shape) < a.ndim:
@@ -332,20 +347,24 @@ def broadcast_arrays(*args, subok=False):
 
 
 def array_split(ary, indices_or_sections, axis=0):
+    """NumPy's: sections (a count, int() of it) or split points (Python
+    slices between them, so negative points count from the end)."""
     a = asarray(ary)
+    n = a.shape[axis]  # (Python's errors for a bad axis, as NumPy's)
     ax = _axis(axis, a.ndim)
-    n = a.shape[ax]
-    if isinstance(indices_or_sections, (int, _np.integer)):
+    try:
+        k = len(indices_or_sections) + 1
+        bounds = [0] + list(indices_or_sections) + [n]
+    except TypeError:
         k = int(indices_or_sections)
         if k <= 0:
-            raise ValueError("number sections must be larger than 0.")
+            raise ValueError("number sections must be larger than 0.") from None
         q, r = divmod(n, k)
-        sizes = [q + 1] * r + [q] * (k - r)
         bounds = [0]
-        for s in sizes:
-            bounds.append(bounds[-1] + s)
-        return [a[(slice(None),) * ax + (slice(bounds[i], bounds[i + 1]),)] for i in range(k)]
-    return split(a, indices_or_sections, axis)
+        for size in [q + 1] * r + [q] * (k - r):
+            bounds.append(bounds[-1] + size)
+    pre = (slice(None),) * ax
+    return [a[pre + (slice(bounds[i], bounds[i + 1]),)] for i in range(k)]
 
 
 def hsplit(ary, indices_or_sections):
@@ -430,67 +449,101 @@ def append(arr, values, axis=None):
 
 
 def delete(arr, obj, axis=None):
+    """NumPy 2's delete: an integer (or a size-1 integer array) deletes one
+    slab, a boolean array of the axis' length the slabs where it is True,
+    other index arrays their entries (NumPy checks them, on the small
+    replicated index array)."""
     from ._select import compress
-    from ._creation import ones
     arr = asarray(arr)
     if axis is None:
         arr, axis = _flat(arr), 0
-    ax = _axis(axis, arr.ndim)
+    ax = _axis(axis, arr.ndim, "int")
     n = arr.shape[ax]
-    keep = _np.ones(n, dtype=bool)
-    idx = obj if isinstance(obj, slice) else _np.asarray(obj.__array__() if isinstance(obj, ndarray) else obj)
-    if not isinstance(idx, slice) and idx.size == 0 and idx.dtype.kind == "f":
-        idx = idx.astype(_np.int64)  # [] deletes nothing
-    if not isinstance(idx, slice) and idx.dtype.kind not in "biu":
-        raise IndexError("arrays used as indices must be of integer (or boolean) type")
-    if not isinstance(idx, slice) and idx.dtype == bool:
-        if idx.shape != (n,):
-            raise ValueError(f"boolean array argument obj to delete must be one dimensional and match the axis "
+    if isinstance(obj, slice):
+        keep = _np.ones(n, dtype=bool)
+        keep[obj] = False
+        return compress(keep, arr, axis=ax)
+    single = isinstance(obj, (int, _np.integer)) and not isinstance(obj, bool)
+    if not single:
+        was_array = isinstance(obj, (_np.ndarray, ndarray))
+        obj = _np.asarray(obj.__array__() if isinstance(obj, ndarray) else obj)
+        if obj.size == 0 and not was_array:
+            obj = obj.astype(_np.intp)
+        elif obj.size == 1 and obj.dtype.kind in "ui":
+            obj, single = obj.item(), True
+    if single:
+        if obj < -n or obj >= n:
+            raise IndexError(f"index {obj} is out of bounds for axis {ax} with size {n}")
+        obj = int(obj) % n
+        pre = (slice(None),) * ax
+        return concatenate([arr[pre + (slice(None, obj),)], arr[pre + (slice(obj + 1, None),)]], axis=ax)
+    if obj.dtype == bool:
+        if obj.shape != (n,):
+            raise ValueError("boolean array argument obj to delete must be one dimensional and match the axis "
                              f"length of {n}")
-        keep = ~idx
+        keep = ~obj
     else:
-        if not isinstance(idx, slice) and idx.size and (idx.max() >= n or idx.min() < -n):
-            bad = int(idx.max()) if idx.max() >= n else int(idx.min())
-            raise IndexError(f"index {bad} is out of bounds for axis {ax} with size {n}")
-        keep[idx] = False
+        keep = _np.ones(n, dtype=bool)
+        keep[obj,] = False  # NumPy's IndexError for bad indices
     return compress(keep, arr, axis=ax)
 
 
 def insert(arr, obj, values, axis=None):
+    """NumPy 2's insert: a boolean obj gives the positions where it is True
+    (not 0 and 1); one index (a scalar, or an array of size 1) inserts all
+    of values' slabs there; several indices one value each, in order."""
     arr = asarray(arr)
     if axis is None:
         arr, axis = _flat(arr), 0
-    ax = _axis(axis, arr.ndim)
+    ax = _axis(axis, arr.ndim, "int")
     n = arr.shape[ax]
     if isinstance(obj, slice):
-        obj = _np.arange(*obj.indices(n))
-    if isinstance(obj, ndarray):
-        obj = obj.__array__()
-    scalar = _np.ndim(obj) == 0
-    pos = _np.atleast_1d(_np.asarray(obj, dtype=_np.int64))
-    if pos.size and (pos.max() > n or pos.min() < -n):
-        bad = int(pos.max()) if pos.max() > n else int(pos.min())
-        raise IndexError(f"index {bad} is out of bounds for axis {ax} with size {n}")
-    pos = _np.where(pos < 0, pos + n, pos)
-    vals = asarray(values).astype(arr._dtype)
-    if vals.ndim < arr.ndim:
-        vals = vals[(None,) * (arr.ndim - vals.ndim)]
+        indices = _np.arange(*obj.indices(n), dtype=_np.intp)
+    else:
+        indices = _np.array(obj.__array__() if isinstance(obj, ndarray) else obj)
+        if indices.dtype == bool:
+            if obj.ndim != 1:  # (NumPy's own AttributeError for a list)
+                raise ValueError("boolean array argument obj to insert must be one dimensional")
+            indices = _np.flatnonzero(indices)
+        elif indices.ndim > 1:
+            raise ValueError("index array argument obj to insert must be one dimensional or scalar")
     pre = (slice(None),) * ax
-    vshape = list(arr.shape)
-    if scalar:  # values' first axis becomes the inserted slabs
-        vals = moveaxis(vals, 0, ax)
-        vshape[ax] = vals.shape[ax]
-        v = broadcast_to(vals, tuple(vshape))
-        p = int(pos[0])
-        return concatenate([arr[pre + (slice(0, p),)], v, arr[pre + (slice(p, None),)]], axis=ax)
-    order = _np.argsort(pos, kind="stable")
-    vshape[ax] = pos.size
-    v = broadcast_to(vals, tuple(vshape))
+    vals = asarray(values).astype(arr._dtype)
+    if indices.size == 1:
+        index = indices.item()
+        if index < -n or index > n:
+            raise IndexError(f"index {obj} is out of bounds for axis {ax} with size {n}")
+        if index < 0:
+            index += n
+        if vals.ndim < arr.ndim:
+            vals = vals[(None,) * (arr.ndim - vals.ndim)]
+        if indices.ndim == 0:  # values' first axis becomes the inserted slabs
+            vals = moveaxis(vals, 0, ax)
+        shape = list(arr.shape)
+        shape[ax] = vals.shape[ax]
+        v = broadcast_to(vals, tuple(shape))
+        return concatenate([arr[pre + (slice(None, index),)], v, arr[pre + (slice(index, None),)]], axis=ax)
+    if indices.size == 0 and not isinstance(obj, (_np.ndarray, ndarray)):
+        indices = indices.astype(_np.intp)
+    indices[indices < 0] += n
+    numnew = len(indices)
+    order = indices.argsort(kind="mergesort")
+    indices[order] += _np.arange(numnew)
+    old = _np.ones(n + numnew, dtype=bool)
+    old[indices] = False  # NumPy's IndexError for an index out of bounds
+    shape = list(arr.shape)
+    shape[ax] = numnew
+    v = broadcast_to(vals, tuple(shape))
+    if numnew > 16:  # two scatters into the result
+        shape[ax] = n + numnew
+        new = empty(tuple(shape), arr._dtype)
+        new[pre + (indices,)] = v
+        new[pre + (old,)] = arr
+        return new
     pieces, prev = [], 0
-    for i in order:  # value i goes before element pos[i], in stable order
-        p = int(pos[i])
-        pieces.append(arr[pre + (slice(prev, p),)])
-        pieces.append(v[pre + (slice(int(i), int(i) + 1),)])
+    for j, k in enumerate(order):  # the old slabs before each new one, then it
+        p = int(indices[k]) - j
+        pieces += [arr[pre + (slice(prev, p),)], v[pre + (slice(int(k), int(k) + 1),)]]
         prev = p
     pieces.append(arr[pre + (slice(prev, None),)])
     return concatenate(pieces, axis=ax)
@@ -499,8 +552,13 @@ def insert(arr, obj, values, axis=None):
 def resize(a, new_shape):
     from ._select import _cycle
     a = asarray(a)
-    shape = (int(new_shape),) if isinstance(new_shape, (int, _np.integer)) else tuple(int(s) for s in new_shape)
-    n = int(_np.prod(shape))
+    shape = (new_shape,) if isinstance(new_shape, (int, _np.integer)) else new_shape
+    n = 1
+    for d in shape:  # NumPy's loop and its errors
+        n *= d
+        if d < 0:
+            raise ValueError("all elements of `new_shape` must be non-negative")
+    shape = tuple(operator.index(d) for d in shape)
     if a.size == 0 or n == 0:
         return empty(shape, a._dtype)
     flat = _cycle(a, n, a._dtype)
@@ -508,22 +566,26 @@ def resize(a, new_shape):
 
 
 def rot90(m, k=1, axes=(0, 1)):
-    m = asarray(m)
+    """NumPy's steps and checks (a float k takes its k == 3 branch)."""
+    axes = tuple(axes)
     if len(axes) != 2:
         raise ValueError("len(axes) must be 2.")
-    a0, a1 = _axis(axes[0], m.ndim), _axis(axes[1], m.ndim)
-    if a0 == a1:
+    m = asarray(m)
+    if axes[0] == axes[1] or builtins.abs(axes[0] - axes[1]) == m.ndim:
         raise ValueError("Axes must be different.")
+    if axes[0] >= m.ndim or axes[0] < -m.ndim or axes[1] >= m.ndim or axes[1] < -m.ndim:
+        raise ValueError(f"Axes={axes} out of range for array of ndim={m.ndim}.")
     k %= 4
     if k == 0:
         return m[...]
     if k == 2:
-        return flip(flip(m, a0), a1)
-    perm = list(range(m.ndim))
-    perm[a0], perm[a1] = perm[a1], perm[a0]
+        return flip(flip(m, axes[0]), axes[1])
+    perm = _np.arange(0, m.ndim)  # (NumPy's IndexError for a float axis)
+    perm[axes[0]], perm[axes[1]] = perm[axes[1]], perm[axes[0]]
+    perm = [int(p) for p in perm]
     if k == 1:
-        return flip(m, a1).transpose(perm)
-    return flip(m.transpose(perm), a1)
+        return flip(m, axes[1]).transpose(perm)
+    return flip(m.transpose(perm), axes[1])
 
 
 def trim_zeros(filt, trim="fb", axis=None):
@@ -545,10 +607,10 @@ def unstack(x, /, *, axis=0):
     x = asarray(x)
     if x.ndim == 0:
         raise ValueError("Input array must be at least 1-d.")
-    ax = _axis(axis, x.ndim)
+    ax, = _axis_tuple(axis, x.ndim, "source")  # as NumPy's moveaxis
     return tuple(x[(slice(None),) * ax + (i,)] for i in range(x.shape[ax]))
 
 
 def diagflat(v, k=0):
     v = asarray(v)
-    return diag(_flat(v), k)
+    return diag(_flat(v), operator.index(k))

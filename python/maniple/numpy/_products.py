@@ -2,6 +2,7 @@
 contractions built on it (tensordot, inner, einsum), plus outer, kron,
 diagonal and trace."""
 import builtins
+import operator
 import string
 
 import numpy as _np
@@ -122,21 +123,30 @@ def outer(a, b, out=None):
 def tensordot(a, b, axes=2):
     from ._manipulation import transpose
     a, b = asarray(a), asarray(b)
-    if isinstance(axes, (int, _np.integer)):
-        n = int(axes)
-        if n > a.ndim or n > b.ndim:
-            raise IndexError(f"tensordot: axes={n} sums over more axes than the operands have ({a.ndim} and "
-                             f"{b.ndim})")
-        # NumPy's ranges: a negative count sums over no axis (an outer product)
-        ax_a, ax_b = list(range(a.ndim - n, a.ndim)) if n > 0 else [], list(range(n)) if n > 0 else []
+    try:
+        iter(axes)
+    except Exception:  # a count (NumPy's ranges: a negative one sums over no axis)
+        ax_a, ax_b = list(range(-axes, 0)), list(range(0, axes))
     else:
         ax_a, ax_b = axes
-        ax_a = [ax_a] if isinstance(ax_a, (int, _np.integer)) else list(ax_a)
-        ax_b = [ax_b] if isinstance(ax_b, (int, _np.integer)) else list(ax_b)
-    if len(ax_a) != len(ax_b):
+    try:
+        na = len(ax_a)
+        ax_a = list(ax_a)
+    except TypeError:
+        ax_a, na = [ax_a], 1
+    try:
+        nb = len(ax_b)
+        ax_b = list(ax_b)
+    except TypeError:
+        ax_b, nb = [ax_b], 1
+    if na != nb:
         raise ValueError("shape-mismatch for sum")
-    ax_a = [_axis(x, a.ndim) for x in ax_a]
-    ax_b = [_axis(x, b.ndim) for x in ax_b]
+    for x in ax_a:
+        a.shape[x]  # Python's errors for a bad axis, as NumPy's (it indexes the shape)
+    for x in ax_b:
+        b.shape[x]
+    ax_a = [x % a.ndim for x in ax_a]
+    ax_b = [x % b.ndim for x in ax_b]
     for x, y in zip(ax_a, ax_b):
         if a.shape[x] != b.shape[y]:
             raise ValueError("shape-mismatch for sum")
@@ -184,12 +194,13 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     a = asarray(a)
     if a.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
-    x1, x2 = _axis(axis1, a.ndim), _axis(axis2, a.ndim)
+    offset = operator.index(offset)
+    x1, x2 = _axis(axis1, a.ndim, prefix="axis1"), _axis(axis2, a.ndim, prefix="axis2")
     if x1 == x2:
         raise ValueError("axis1 and axis2 cannot be the same")
     m = moveaxis(a, [x1, x2], [a.ndim - 2, a.ndim - 1])
     n1, n2 = m.shape[-2], m.shape[-1]
-    k = int(offset)
+    k = offset
     length = builtins.max(0, builtins.min(n1 - builtins.max(-k, 0), n2 - builtins.max(k, 0)))
     i = arange(length)
     r0, c0 = builtins.max(-k, 0), builtins.max(k, 0)
@@ -202,6 +213,8 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    if isinstance(offset, float):
+        raise TypeError("integer argument expected, got float")
     d = diagonal(a, offset, axis1, axis2)
     r = _sum(d, axis=-1, dtype=dtype)
     return _with_out(r, out, unsafe=True)  # numpy.trace casts into out as it must
@@ -209,7 +222,7 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 def vecdot(x1, x2, /, *, axis=-1):
     x1, x2 = asarray(x1), asarray(x2)
-    return _sum(x1 * x2, axis=axis)
+    return _sum(x1 * x2, axis=operator.index(axis))  # one axis (NumPy's TypeError for a tuple)
 
 
 def matvec(x1, x2, /):
@@ -291,6 +304,11 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     ops = [asarray(o) for o in operands]
     terms, target = _parse(subscripts, ops)
     if dtype is not None:
+        dt = _np.dtype(dtype)
+        for i, o in enumerate(ops):  # NumPy's iterator refuses what casting does not allow
+            if not _np.can_cast(o.dtype, dt, casting):
+                raise TypeError(f"Iterator operand {i} dtype could not be cast from dtype('{o.dtype}') to "
+                                f"dtype('{dt}') according to the rule '{casting}'")
         ops = [o.astype(dtype) for o in ops]
     pairs = [_take_diagonals(o, t) for o, t in zip(ops, terms)]
     sizes = {}
@@ -356,8 +374,12 @@ def _order(r, have, want):
     return r.transpose([have.index(c) for c in want])
 
 
-def einsum_path(subscripts, *operands, optimize="greedy"):
-    """A plain left-to-right path (maniple contracts pairwise as written)."""
-    n = len(operands)
-    path = ["einsum_path"] + [(0, 1)] * builtins.max(n - 1, 0)
-    return path, "  maniple.numpy: operands contracted left to right\n"
+def einsum_path(*operands, optimize="greedy", einsum_call=False):
+    """NumPy's einsum_path (the path and its report): it depends on the
+    operands' shapes only, so NumPy computes it on stand-ins of the same
+    shapes that hold no data (maniple's einsum contracts as it does anyway)."""
+    def stand_in(x):
+        if isinstance(x, ndarray):
+            return _np.broadcast_to(_np.zeros((), x.dtype), x.shape)
+        return x
+    return _np.einsum_path(*[stand_in(x) for x in operands], optimize=optimize, einsum_call=einsum_call)

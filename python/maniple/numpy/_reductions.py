@@ -6,7 +6,7 @@ import builtins
 import numpy as _np
 
 from ._creation import asarray, full
-from ._functions import (UFUNCS as _U, _axes, _axis, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
+from ._functions import (UFUNCS as _U, _axis, _axis_tuple, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
                          mean as _mean, min as _min, prod as _prod, sum as _sum, var as _var, where as _where)
 from ._ndarray import ndarray, _flat, _scalar
 
@@ -142,6 +142,8 @@ def ptp(a, axis=None, out=None, keepdims=False):
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     a = asarray(a)
+    if axis is not None:
+        axis = _axis_tuple(axis, a.ndim, "axis")  # NumPy's errors, with its prefix
     if weights is None:
         r = _mean(a, axis, keepdims=keepdims)
         if not returned:
@@ -153,9 +155,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if w.shape != a.shape:
         if axis is None:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        axes = [_axis(x, a.ndim) for x in (axis if isinstance(axis, (tuple, list)) else (axis,))]
-        if len(set(axes)) != len(axes):
-            raise ValueError("repeated axis")
+        axes = list(axis)
         if w.shape != tuple(a.shape[d] for d in axes):
             raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
         # weights' axes in a's order, broadcast over the others
@@ -185,7 +185,7 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
         raise ValueError(f"order must be non-negative but got {n}")
     if a.ndim == 0:
         raise ValueError("diff requires input that is at least one dimensional")
-    ax = _axis(axis, a.ndim)
+    ax = _axis(axis, a.ndim, "int")
     def edge(v):  # scalars become one slab along the axis
         v = asarray(v)
         if v.ndim == 0:
@@ -234,7 +234,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     if f._dtype == "bool":
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
                         "operator, or the logical_xor function instead.")
-    axes = _axes(axis, f.ndim)
+    axes = range(f.ndim) if axis is None else _axis_tuple(axis, f.ndim)  # in the order given, as NumPy
     if len(varargs) not in (0, 1, len(axes)):
         raise TypeError("invalid number of arguments")
 
@@ -276,11 +276,13 @@ def gradient(f, *varargs, axis=None, edge_order=1):
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     y = asarray(y)
+    slices = [slice(None)] * y.ndim
+    slices[axis] = slice(1, None)  # NumPy's list indexing, and its errors for a bad axis
     ax = _axis(axis, y.ndim)
     pre = (slice(None),) * ax
     a, b = y[pre + (slice(1, None),)], y[pre + (slice(None, -1),)]
     if x is None:
-        return _sum((a + b) * (dx / 2.0), axis=ax)
+        return _sum(dx * (a + b) / 2.0, axis=ax)  # NumPy's order of operations
     x = asarray(x)
     if x.ndim == 1:
         d = x[1:] - x[:-1]

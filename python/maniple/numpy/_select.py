@@ -8,24 +8,32 @@ import numpy as _np
 
 from maniple import _core
 
-from ._creation import arange, asarray, empty, zeros
+from ._creation import arange, asarray, empty, zeros, _shape as _shape_of
 from ._functions import _axis, where as _where3
 from ._indexing import nonzero
 from ._ndarray import ndarray, _assign, _flat, _flush, _reshaped, _wrote
 
 
-def _index_of(indices):
+def _index_of(indices, unsafe=False, rule="safe"):
+    """indices as an integer (or bool) maniple array. unsafe: take's and
+    put's conversion (Python floats truncated, NaN NumPy's ValueError; a
+    float array is refused)."""
     if not isinstance(indices, ndarray):
         y = _np.asarray(indices)
         if y.size == 0 and y.dtype.kind == "f":
             indices = _np.zeros(y.shape, _np.int64)  # [] indexes nothing
+        elif unsafe and y.dtype.kind == "f" and not isinstance(indices, _np.ndarray):
+            # NumPy converts Python numbers to intp one by one (int() of each)
+            if _np.isnan(y).any():
+                raise ValueError("cannot convert float NaN to integer")
+            indices = y.astype(_np.int64)
         elif y.dtype.kind in "iu" and y.dtype.name not in ("int32", "int64"):
             from ._indexing import _as_index
             return _as_index(y)  # other NumPy integer dtypes as int64
     a = asarray(indices)
     if a._dtype not in ("int32", "int64", "bool"):
         raise TypeError(f"Cannot cast array data from dtype('{a._dtype}') to dtype('int64') according to the "
-                        "rule 'safe'")
+                        f"rule '{rule}'")
     return a
 
 
@@ -34,9 +42,9 @@ def _is_scalar(x):
     return x.ndim == 0 if isinstance(x, ndarray) else _np.ndim(x) == 0
 
 
-def _flat_indices(ind, n, mode):
+def _flat_indices(ind, n, mode, unsafe=False, rule="safe"):
     """Flat indices as int64 after mode 'raise' (checked), 'wrap' or 'clip'."""
-    ind = _index_of(ind).astype("int64")
+    ind = _index_of(ind, unsafe, rule).astype("int64")
     if mode == "wrap":
         return ind % n if n else ind
     if mode == "clip":
@@ -58,7 +66,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     scalar = _is_scalar(indices)
     if axis is None:
         flat = _flat(a)
-        idx = _flat_indices(indices, a.size, mode)
+        idx = _flat_indices(indices, a.size, mode, True, "same_kind")
         r = empty(idx.shape, a._dtype)
         if r.size:
             ia = empty(idx.shape, "int64")
@@ -66,7 +74,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
             _core.take(flat._materialize(), ia._arr, r._arr)
     else:
         ax = _axis(axis, a.ndim)
-        idx = _flat_indices(indices, a.shape[ax], mode)
+        idx = _flat_indices(indices, a.shape[ax], mode, True, "same_kind")
         r = a[(slice(None),) * ax + (idx,)]
     if scalar and isinstance(r, ndarray) and r.ndim == 0:
         r = r[()]
@@ -83,7 +91,7 @@ def put(a, ind, v, mode="raise"):
         _check_writable(a)
     if not isinstance(a, ndarray):
         raise TypeError("put: first argument must be a maniple array")
-    idx = _flat(_flat_indices(ind, a.size, mode))
+    idx = _flat(_flat_indices(ind, a.size, mode, True))
     if idx.size == 0 or asarray(v).size == 0:  # nothing to put (NumPy ignores empty values)
         return
     vals = _cycle(v, idx.size, a._dtype)
@@ -221,7 +229,7 @@ def _along_axis_key(arr, indices, axis):
         raise IndexError("`indices` must be an integer array")
     if axis is None:
         return None, idx
-    ax = _axis(axis, arr.ndim)
+    ax = _axis(axis, arr.ndim, "int")
     if idx.ndim != arr.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
     key = []
@@ -294,15 +302,20 @@ def choose(a, choices, out=None, mode="raise"):
 
 
 # ---- triangles and index helpers ----
-def _tri_mask(N, M, k, lower=True):
-    r = arange(N)[:, None]
-    c = arange(M)[None, :]
-    return (c - r <= k) if lower else (c - r >= k)
+def _tri_mask(N, M=None, k=0):
+    """NumPy's tri as a bool mask, the way NumPy builds it: row i against
+    arange(-k, M - k) in an integer dtype, so a float N, M or k gives
+    NumPy's result (tri(3, k=0.5) is all True: arange(-0.5, 2.5, int) is
+    0, 0, 0)."""
+    if M is None:
+        M = N
+    r = arange(N, dtype="int64")
+    c = arange(-k, M - k, dtype="int64")
+    return r[:, None] >= c[None, :]
 
 
-def tri(N, M=None, k=0, dtype=float):
+def tri(N, M=None, k=0, dtype=float, *, like=None):
     from ._creation import _dt
-    M = N if M is None else M
     return _tri_mask(N, M, k).astype(_dt(dtype))
 
 
@@ -318,22 +331,20 @@ def _tri_input(m):
 
 def tril(m, k=0):
     m, (r, c) = _tri_input(m)
-    mask = _tri_mask(r, c, k)
-    return _where3(mask, m, 0).astype(m._dtype)
+    return _where3(_tri_mask(r, c, k), m, 0).astype(m._dtype)
 
 
 def triu(m, k=0):
     m, (r, c) = _tri_input(m)
-    mask = _tri_mask(r, c, k, lower=False)
-    return _where3(mask, m, 0).astype(m._dtype)
+    return _where3(_tri_mask(r, c, k - 1), 0, m).astype(m._dtype)
 
 
 def tril_indices(n, k=0, m=None):
-    return nonzero(_tri_mask(n, n if m is None else m, k))
+    return nonzero(_tri_mask(n, m, k))
 
 
 def triu_indices(n, k=0, m=None):
-    return nonzero(_tri_mask(n, n if m is None else m, k, lower=False))
+    return nonzero(~_tri_mask(n, m, k - 1))
 
 
 def tril_indices_from(arr, k=0):
@@ -390,7 +401,7 @@ def fill_diagonal(a, val, wrap=False):
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if order != "C":
         raise NotImplementedError("maniple.numpy: ravel_multi_index supports order='C' only")
-    dims = tuple(int(d) for d in dims)
+    dims = _shape_of(dims)
     if len(multi_index) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
@@ -418,7 +429,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 def unravel_index(indices, shape, order="C"):
     if order != "C":
         raise NotImplementedError("maniple.numpy: unravel_index supports order='C' only")
-    shape = (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(int(s) for s in shape)
+    shape = _shape_of(shape)
     if _is_scalar(indices):
         if isinstance(indices, ndarray):
             indices = indices[()]
@@ -441,7 +452,7 @@ def unravel_index(indices, shape, order="C"):
 def indices(dimensions, dtype=int, sparse=False):
     from ._creation import _dt
     from ._manipulation import stack
-    dims = tuple(int(d) for d in dimensions)
+    dims = _shape_of(tuple(dimensions))
     dt = _dt(dtype)
     parts = []
     for d, n in enumerate(dims):

@@ -7,18 +7,18 @@ import numpy as _np
 from maniple import _core
 
 from ._creation import arange, asarray, empty, full
-from ._functions import _axis, where as _where3, UFUNCS as _U
+from ._functions import _axis, _axis_tuple, where as _where3, UFUNCS as _U
 from ._indexing import nonzero
 from ._ndarray import ndarray, _assign, _flat, _flush, _reshaped
 
 
-def _sorted(a, axis, values=True, perm=False):
+def _sorted(a, axis, values=True, perm=False, how="int"):
     a = asarray(a)
     if axis is None:
         a, axis = _flat(a), 0
     if a.ndim == 0:
         raise _np.exceptions.AxisError(axis, 0)
-    ax = _axis(axis, a.ndim)
+    ax = _axis(axis, a.ndim, how)
     s, p = _core.sort(a._materialize(), ax, values, perm)
     return (ndarray(s) if s is not None else None), (ndarray(p) if p is not None else None)
 
@@ -35,7 +35,7 @@ def argsort(a, axis=-1, kind=None, order=None, stable=None):
     a = asarray(a)
     if a.ndim == 0:  # NumPy argsorts a 0-d array as one of shape (1,)
         a = _reshaped(a, (1,))
-    return _sorted(a, axis, values=False, perm=True)[1]
+    return _sorted(a, axis, values=False, perm=True, how="index")[1]
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
@@ -54,10 +54,14 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 
 
 def _check_kth(a, kth, axis):
-    n = a.size if axis is None else a.shape[_axis(axis, a.ndim)]
-    for k in _np.atleast_1d(kth):
-        if not -n <= int(k) < n:
-            raise ValueError(f"kth(={int(k)}) out of bounds ({n})")
+    n = a.size if axis is None else a.shape[_axis(axis, a.ndim, "int")]
+    ks = _np.atleast_1d(kth.__array__() if isinstance(kth, ndarray) else kth)
+    if ks.dtype.kind not in "iu":
+        raise TypeError("Partition index must be integer")
+    for k in ks:
+        k = int(k) + n if k < 0 else int(k)
+        if not 0 <= k < n:
+            raise ValueError(f"kth(={k}) out of bounds ({n})")
 
 
 def lexsort(keys, axis=-1):
@@ -125,6 +129,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     from ._manipulation import concatenate
     ar = asarray(ar)
     if axis is not None:
+        _axis_tuple(axis, ar.ndim, "source")  # NumPy's errors for a bad axis first
         raise NotImplementedError("maniple.numpy: unique along an axis is not implemented yet")
     flat = _flat(ar)
     need_perm = return_index or return_inverse
@@ -248,14 +253,14 @@ def digitize(x, bins, right=False):
 
 
 # ---- cumulative operations ----
-def _scan(op, a, axis, dtype, out):
+def _scan(op, a, axis, dtype, out, how="scan"):
     a = asarray(a)
     if a.ndim == 0:  # NumPy scans a 0-d array as one of shape (1,)
         a = _reshaped(a, (1,))
     if axis is None:
         a, ax = _flat(a), 0
     else:
-        ax = _axis(axis, a.ndim)
+        ax = _axis(axis, a.ndim, how)
     if dtype is None:
         dt = "int64" if a._dtype in ("bool", "int32", "int64") else a._dtype
     else:
@@ -300,7 +305,7 @@ def _cumulative(op, x, axis, dtype, out, include_initial):
         if x.ndim > 1:
             raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
         axis = 0
-    r = _scan(op, x, axis, dtype, None if include_initial else out)
+    r = _scan(op, x, axis, dtype, None if include_initial else out, "index")
     if include_initial:
         ax = _axis(axis, x.ndim)
         shape = list(x.shape)
@@ -331,19 +336,15 @@ def _reduce_axis_arg(a, axis):
     a = asarray(a)
     if axis is None:
         return _flat(a), 0, None
-    if isinstance(axis, (tuple, list)):
-        axes = [_axis(x, a.ndim) for x in axis]
-        if len(set(axes)) != len(axes):
-            raise ValueError("duplicate value in 'axis'")
-        if len(axes) == 1:
-            return a, axes[0], axes
-        # the reduced axes moved last and merged into one
-        from ._manipulation import moveaxis
-        rest = [d for d in range(a.ndim) if d not in axes]
-        m = moveaxis(a, axes, list(range(len(rest), a.ndim)))
-        m = _reshaped(m, tuple(a.shape[d] for d in rest) + (int(_np.prod([a.shape[d] for d in axes])),))
-        return m, m.ndim - 1, axes
-    return a, _axis(axis, a.ndim), [_axis(axis, a.ndim)]
+    axes = list(_axis_tuple(axis, a.ndim))  # NumPy's _ureduce
+    if len(axes) == 1:
+        return a, axes[0], axes
+    # the reduced axes moved last and merged into one
+    from ._manipulation import moveaxis
+    rest = [d for d in range(a.ndim) if d not in axes]
+    m = moveaxis(a, axes, list(range(len(rest), a.ndim)))
+    m = _reshaped(m, tuple(a.shape[d] for d in rest) + (int(_np.prod([a.shape[d] for d in axes])),))
+    return m, m.ndim - 1, axes
 
 
 def _keep(r, a, axes, keepdims):
