@@ -1,0 +1,93 @@
+"""Python protocols of maniple.numpy.ndarray as NumPy's ndarray has them
+(issue 14 item 18's siblings): copies that never alias, in-place and
+reflected shifts, conversions of 0-d arrays only, format of 0-d arrays,
+comparisons with None and strings, and NumPy's errors elsewhere."""
+import copy
+
+import numpy
+import pytest
+
+import maniple.numpy as mnp
+from xp import check, data
+from test_numpy_args import same_error
+
+X = data((3, 4), seed=1)
+
+
+def test_copy_module_copies_do_not_alias():
+    for fn in (copy.copy, copy.deepcopy):
+        a = mnp.asarray(X)
+        b = fn(a)
+        assert isinstance(b, mnp.ndarray) and b is not a
+        b[0, 0] = 99.0
+        assert float(a[0, 0]) == X[0, 0]
+        numpy.testing.assert_array_equal(numpy.asarray(b)[1:], X[1:])
+
+
+def test_inplace_shifts_write_through_aliases():
+    for op in ("__ilshift__", "__irshift__"):
+        want = numpy.arange(6)
+        alias = want
+        getattr(alias, op)(1)
+        got = mnp.arange(6)
+        alias = got
+        alias = getattr(alias, op)(1)
+        assert alias is got
+        numpy.testing.assert_array_equal(numpy.asarray(got), want)
+    a = mnp.arange(4)
+    b = a
+    b <<= 2
+    numpy.testing.assert_array_equal(numpy.asarray(a), numpy.arange(4) << 2)
+
+
+def test_reflected_shifts():
+    check(lambda xp: 1 << xp.arange(5))
+    check(lambda xp: 256 >> xp.arange(5))
+    check(lambda xp: numpy.int32(3) << xp.asarray(numpy.arange(3, dtype=numpy.int32)))
+
+
+def test_conversions_of_0d_arrays_only():
+    for fn in [lambda xp: int(xp.asarray([3.7])), lambda xp: float(xp.arange(2)), lambda xp: complex(xp.arange(2)),
+               lambda xp: float(xp.asarray([1.5])), lambda xp: __import__("operator").index(xp.asarray([3])),
+               lambda xp: __import__("operator").index(xp.asarray(3.0)), lambda xp: bool(xp.arange(0)),
+               lambda xp: bool(xp.arange(3))]:
+        same_error(fn)
+    for xp in (numpy, mnp):
+        assert int(xp.asarray(3.7)) == 3 and float(xp.asarray(2.5)) == 2.5
+        assert complex(xp.asarray(2.5)) == 2.5 + 0j
+        assert __import__("operator").index(xp.asarray(4)) == 4
+        assert bool(xp.asarray([1])) is True
+
+
+def test_format_of_0d_arrays():
+    for spec in (".3f", "e", "", ">8"):
+        assert format(mnp.asarray(2.5), spec) == format(numpy.asarray(2.5), spec)
+    assert f"{mnp.asarray(7)}" == f"{numpy.asarray(7)}"
+    assert f"{mnp.asarray(X)}" == f"{X}"
+    same_error(lambda xp: format(xp.asarray(X), ".3f"))
+
+
+def test_comparison_with_none_and_strings():
+    check(lambda xp: xp.asarray(X) == None)  # noqa: E711
+    check(lambda xp: xp.asarray(X) != None)  # noqa: E711
+    check(lambda xp: xp.asarray(X) == "a")
+    check(lambda xp: xp.asarray(X) != "a")
+    check(lambda xp: xp.asarray(2.0) == None)  # noqa: E711
+
+
+def test_delete_item_and_generic_alias_and_mT():
+    same_error(lambda xp: xp.asarray(X).__delitem__(0))
+    assert mnp.ndarray[float] is not None
+    check(lambda xp: xp.asarray(data((2, 3, 4))).mT)
+    same_error(lambda xp: xp.asarray(X[0]).mT)
+
+
+def test_creation_order_arguments():
+    check(lambda xp: xp.zeros((2, 3), float, "C"))
+    check(lambda xp: xp.ones((2, 3), "int32", "F"))
+    check(lambda xp: xp.empty_like(xp.asarray(X), float, "K").shape)
+    check(lambda xp: xp.zeros_like(xp.asarray(X), "int32", "C"))
+    check(lambda xp: xp.full_like(xp.asarray(X), 2, None, "A", True, (2, 2)))
+    for fn in [lambda xp: xp.zeros(2, order="X"), lambda xp: xp.zeros(2, order="K"),
+               lambda xp: xp.ones_like(xp.asarray(X), order=5), lambda xp: xp.full(2, 1.0, order="A")]:
+        same_error(fn)
