@@ -259,3 +259,53 @@ def test_einsum_path_is_numpys():
         got = mnp.einsum_path("ij,jk,kl->il", mnp.asarray(x), mnp.asarray(y), mnp.asarray(z), optimize=optimize)
         assert got == want
     assert mnp.einsum_path("ij,jk", mnp.asarray(x), y) == numpy.einsum_path("ij,jk", x, y)
+
+
+RANDOM_REFUSED = {
+    "seed_float": lambda xp: xp.random.seed(1.5),
+    "seed_negative": lambda xp: xp.random.seed(-1),
+    "seed_too_big": lambda xp: xp.random.seed(2 ** 33),
+    "randint_low_ge_high": lambda xp: xp.random.randint(5, 1),
+    "randint_float_dtype": lambda xp: xp.random.randint(0, 5, dtype=float),
+    "randint_out_of_int32": lambda xp: xp.random.randint(-1, 2 ** 40, dtype=numpy.int32),
+    "randint_nan": lambda xp: xp.random.randint(numpy.nan),
+    "randint_bool_high": lambda xp: xp.random.randint(5, dtype=bool),
+    "default_rng_float": lambda xp: xp.random.default_rng(1.5),
+    "default_rng_negative": lambda xp: xp.random.default_rng(-1),
+    "integers_out_of_int32": lambda xp: xp.random.default_rng(0).integers(0, 2 ** 40, dtype=numpy.int32),
+    "integers_float_dtype": lambda xp: xp.random.default_rng(0).integers(5, dtype=float),
+    "integers_low_ge_high": lambda xp: xp.random.default_rng(0).integers(5, 1),
+    "random_float_size": lambda xp: xp.random.random(2.5),
+    "rand_float_dim": lambda xp: xp.random.rand(2, 2.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RANDOM_REFUSED))
+def test_random_arguments_refused_as_numpy(name):
+    same_error(RANDOM_REFUSED[name])
+
+
+def test_random_seeds_numpy_accepts():
+    for s in ([1, 2], numpy.uint32(5), True, 2 ** 32 - 1):
+        mnp.random.seed(s)
+    mnp.random.seed([1, 2])
+    a = mnp.random.rand(4)
+    mnp.random.seed([1, 2])
+    numpy.testing.assert_array_equal(numpy.asarray(mnp.random.rand(4)), numpy.asarray(a))
+    mnp.random.seed([1, 3])
+    assert not numpy.array_equal(numpy.asarray(mnp.random.rand(4)), numpy.asarray(a))
+    g = mnp.random.default_rng([1, 2])
+    assert mnp.random.default_rng(g) is g
+    mnp.random.default_rng(numpy.random.SeedSequence(3)).random(2)
+
+
+def test_randint_truncates_float_bounds_as_numpy():
+    """randint(1.5, 5) draws 1..4 evenly, as NumPy (not floor(U(1.5, 5)),
+    which gave 1 half the weight)."""
+    mnp.random.seed(0)
+    got = numpy.asarray(mnp.random.randint(1.5, 5, size=4000))
+    values, counts = numpy.unique(got, return_counts=True)
+    numpy.testing.assert_array_equal(values, numpy.unique(numpy.random.randint(1.5, 5, size=4000)))
+    assert counts.min() > 850  # each of 4 values near 1000 (half weight would be near 570)
+    got = numpy.asarray(mnp.random.default_rng(1).integers(-1.5, 1.5, size=100))
+    numpy.testing.assert_array_equal(numpy.unique(got), [-1, 0])

@@ -21,9 +21,28 @@ _state = {"seed": 0x5EED, "calls": 0}
 _TINY = 2.0 ** -54  # stands in for a uniform draw of exactly 0 where 0 has no inverse
 
 
+def _seed64(s, legacy):
+    """The 64-bit seed of the counter-based stream for a NumPy seed, with
+    NumPy's errors for a seed it refuses (a float, a negative int, and for
+    numpy.random.seed one past 2**32 - 1). Integers keep their value."""
+    if s is None:
+        return 0x5EED
+    if legacy:
+        _np.random.RandomState().seed(s)  # (only NumPy's checks)
+    else:
+        if isinstance(s, _np.random.SeedSequence):
+            s = s.entropy
+        _np.random.SeedSequence(s)
+    if isinstance(s, (int, _np.integer)):
+        return int(s) & 0xFFFFFFFFFFFFFFFF
+    import hashlib  # a sequence of ints: a digest of its values
+    data = _np.asarray(s, dtype=object).ravel()
+    return int.from_bytes(hashlib.blake2b(repr([int(x) for x in data]).encode(), digest_size=8).digest(), "little")
+
+
 def seed(s=None):
     """Seed the global stream (every rank must call it alike)."""
-    _state["seed"] = 0x5EED if s is None else int(s) & 0xFFFFFFFFFFFFFFFF
+    _state["seed"] = _seed64(s, True)
     _state["calls"] = 0
 
 
@@ -207,11 +226,22 @@ def _triangular(st, left, mode, right, size):
     return _scalar_out(_where(u <= ratio, below, above), scalar)
 
 
-def _integers(st, low, high, size, dtype):
+def _integers(st, low, high, size, dtype, name="randint"):
+    """Integers in [low, high): the bounds truncated and checked against
+    dtype as NumPy does, with its messages."""
+    dt = _np.dtype(dtype)
+    if dt.kind not in "biu":
+        raise TypeError(f"Unsupported dtype {dt!r} for {name}")
     if high is None:
         low, high = 0, low
+    low, high = int(low), int(high)  # NumPy truncates float bounds (NaN: its ValueError)
+    info = (0, 1) if dt.kind == "b" else (_np.iinfo(dt).min, _np.iinfo(dt).max)
+    if low < info[0]:
+        raise ValueError(f"low is out of bounds for {dt}")
+    if high - 1 > info[1]:
+        raise ValueError(f"high is out of bounds for {dt}")
     if high <= low:
-        raise ValueError("high <= low")
+        raise ValueError("low >= high")
     shape = () if size is None else _shape(size)
     u = _draw("uniform", low, high, shape, st)
     return _U["floor"](u).astype(_dt(dtype, "int64"))
@@ -315,7 +345,7 @@ class Generator:
     """numpy.random.Generator's methods on a counter-based stream."""
 
     def __init__(self, seed_value=None):
-        self._st = {"seed": 0x5EED if seed_value is None else int(seed_value) & 0xFFFFFFFFFFFFFFFF, "calls": 0}
+        self._st = {"seed": _seed64(seed_value, False), "calls": 0}
 
     def random(self, size=None, dtype="float64"):
         return _random(self._st, size, dtype)
@@ -368,9 +398,11 @@ class Generator:
     def integers(self, low, high=None, size=None, dtype="int64", endpoint=False):
         if endpoint:  # [0, low] or [low, high]
             low, high = (0, low + 1) if high is None else (low, high + 1)
-        r = _integers(self._st, low, high, size, dtype)
+        r = _integers(self._st, low, high, size, dtype, "integers")
         return r.dtype.type(r.item()) if size is None else r
 
 
 def default_rng(seed_value=None):
+    if isinstance(seed_value, Generator):  # NumPy returns the generator itself
+        return seed_value
     return Generator(seed_value)
