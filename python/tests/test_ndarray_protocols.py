@@ -91,3 +91,16 @@ def test_creation_order_arguments():
     for fn in [lambda xp: xp.zeros(2, order="X"), lambda xp: xp.zeros(2, order="K"),
                lambda xp: xp.ones_like(xp.asarray(X), order=5), lambda xp: xp.full(2, 1.0, order="A")]:
         same_error(fn)
+
+
+def test_array_protocol_copy_false_is_refused():
+    """NumPy 2's __array__(copy=False) contract: no copy or an error; a
+    gathered array is always a copy (a silent one would lose writes)."""
+    a = mnp.asarray(X)
+    with pytest.raises(ValueError, match="Unable to avoid copy while creating an array as requested."):
+        numpy.array(a, copy=False)
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        numpy.asarray(a, copy=False)
+    numpy.testing.assert_array_equal(numpy.asarray(a), X)
+    numpy.testing.assert_array_equal(numpy.array(a, copy=True), X)
+    numpy.testing.assert_array_equal(numpy.asarray(a, dtype=numpy.float32), X.astype(numpy.float32))

@@ -242,6 +242,8 @@ class ndarray:
     # ---- conversion to NumPy and Python ----
     def __array__(self, dtype=None, copy=None):
         """The whole array on every rank (never only the local block)."""
+        if copy is False:  # NumPy 2's protocol: a gathered copy is the only way
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
         a = self._materialize()
         x = _np.frombuffer(a.allgather(), dtype=self._dtype).reshape(self._shape).copy()
         return x if dtype is None else x.astype(dtype, copy=False)
