@@ -368,3 +368,60 @@ def test_unsupported_operand_types_give_numpys_error():
                lambda xp: xp.asarray(b) - True, lambda xp: xp.invert(xp.asarray(f)),
                lambda xp: xp.subtract(xp.asarray(b), xp.asarray(b))]:
         same_error(fn)
+
+
+def test_round_of_bool_names_numpys_first_step():
+    b = data((3,), "bool")
+    same_error(lambda xp: xp.round(xp.asarray(b), 1))
+    same_error(lambda xp: xp.around(xp.asarray(b), -1))
+
+
+def test_reductions_with_initial_and_where():
+    x, w = data((3, 4), seed=5), data((3, 4), "bool", seed=6)
+    for fn in [lambda xp: xp.sum(xp.asarray(x), where=xp.asarray(w)),
+               lambda xp: xp.sum(xp.asarray(x), axis=0, where=w[0], initial=1.5),
+               lambda xp: xp.asarray(x).prod(axis=1, initial=2),
+               lambda xp: xp.max(xp.asarray(x), axis=1, where=xp.asarray(w), initial=-100.0),
+               lambda xp: xp.asarray(x).min(initial=-100),
+               lambda xp: xp.min(xp.asarray(numpy.zeros((0, 3))), axis=0, initial=7.0),
+               lambda xp: xp.any(xp.asarray(x) > 3, axis=0, where=xp.asarray(w)),
+               lambda xp: xp.all(xp.asarray(x) > -3, where=xp.asarray(w)),
+               lambda xp: xp.mean(xp.asarray(x), axis=1, where=xp.asarray(w)),
+               lambda xp: xp.asarray(x).mean(where=xp.asarray(w)),
+               lambda xp: xp.sum(xp.asarray(data((3, 4), "int32")), initial=5),
+               lambda xp: xp.add.reduce(xp.asarray(x), axis=0, where=w[0]),
+               lambda xp: xp.maximum.reduce(xp.asarray(x), axis=None, where=xp.asarray(w), initial=0.5)]:
+        check(fn, rtol=1e-14)
+    same_error(lambda xp: xp.max(xp.asarray(x), where=xp.asarray(w)))
+
+
+def test_item_with_a_flat_index():
+    x = data((3, 4), seed=7)
+    for k in (0, 5, 11, -1, numpy.int64(7)):
+        assert mnp.asarray(x).item(k) == x.item(k)
+    assert mnp.asarray(x).item((1, 2)) == x.item((1, 2))
+    assert mnp.asarray(x).item(1, 2) == x.item(1, 2)
+    same_error(lambda xp: xp.asarray(x).item(12))
+
+
+def test_astype_and_copy_take_numpys_arguments():
+    x = data((3, 4), seed=8)
+    check(lambda xp: xp.asarray(x).astype("float32", casting="same_kind"))
+    check(lambda xp: xp.asarray(x).astype("int64", "C"))
+    check(lambda xp: xp.asarray(x).copy(order="C"))
+    check(lambda xp: xp.asarray(x).copy("K"))
+    same_error(lambda xp: xp.asarray(x).astype("int64", casting="safe"))
+    same_error(lambda xp: xp.asarray(x).astype("float32", casting="safe"))
+
+
+def test_repeat_with_a_count_per_element():
+    x = data((3, 4), seed=9)
+    check(lambda xp: xp.repeat(xp.asarray(x), [1, 0, 2], axis=0))
+    check(lambda xp: xp.repeat(xp.asarray(x), xp.asarray([2, 1, 0, 3]), axis=1))
+    check(lambda xp: xp.asarray(x).repeat([1.5, 2, 0.2], axis=0))
+    check(lambda xp: xp.repeat(xp.asarray(x[0]), [3, 1, 1, 2]))
+    check(lambda xp: xp.repeat(xp.asarray(x), [2], axis=1))
+    for fn in [lambda xp: xp.repeat(xp.asarray(x), [1, -1, 1], axis=0),
+               lambda xp: xp.repeat(xp.asarray(x), [1, 2, 3]),
+               lambda xp: xp.repeat(xp.asarray(x), [[1, 2, 3]], axis=0)]:
+        same_error(fn)

@@ -257,20 +257,60 @@ def _reduce(op, a, axis=None, dtype=None, out=None, keepdims=False):
     return _with_out(r, out)
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False):
-    return _reduce("sum", a, axis, dtype, out, keepdims)
+_IDENTITY = {"sum": 0, "prod": 1, "any": False, "all": True}
+_REDUCE_UFUNC = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum", "any": "logical_or",
+                 "all": "logical_and"}
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False):
-    return _reduce("prod", a, axis, dtype, out, keepdims)
+def _reduce_iw(op, a, axis=None, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
+    """A reduction with NumPy's initial= (the first operand of the
+    reduction) and where= (elements left out: replaced by the identity, or
+    by initial where there is none)."""
+    if initial is _NOVALUE and where is True:
+        return _reduce(op, a, axis, dtype, out, keepdims)
+    a = asarray(a)
+    name = _REDUCE_UFUNC[op]
+    if where is not True:
+        if op not in _IDENTITY and initial is _NOVALUE:
+            raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask one "
+                             "has to specify 'initial'")
+        w = asarray(where)
+        a = _ternary("where", w, a, _IDENTITY.get(op, initial)).astype(a._dtype)
+    if initial is _NOVALUE:
+        return _reduce(op, a, axis, dtype, out, keepdims)
+    axes = _axes(axis, a.ndim)
+    rdt = _np.dtype(dtype).name if dtype is not None and op in ("sum", "prod") else _result_dtype(op, a._dtype)
+    if builtins.any(a.shape[d] == 0 for d in axes):  # nothing but initial
+        from ._creation import full
+        shape = tuple(1 if d in axes else n for d, n in enumerate(a.shape)) if keepdims else \
+            tuple(n for d, n in enumerate(a.shape) if d not in axes)
+        r = full(shape, initial, rdt)
+        if op in _IDENTITY:  # the identity reduced with initial
+            r = UFUNCS[name](r, _IDENTITY[op])
+        r = r.astype(rdt)
+        r = r[()] if r.ndim == 0 else r
+    else:
+        r = _reduce(op, a, axis, dtype, None, keepdims)
+        init = bool(initial) if op in ("any", "all") else _np.asarray(initial).astype(rdt)[()]
+        r = UFUNCS[name](r, init)
+        r = r.astype(rdt) if isinstance(r, ndarray) else _np.asarray(r).astype(rdt)[()]
+    return _with_out(r, out) if out is not None else r
 
 
-def min(a, axis=None, out=None, keepdims=False):
-    return _reduce("min", a, axis, None, out, keepdims)
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
+    return _reduce_iw("sum", a, axis, dtype, out, keepdims, initial, where)
 
 
-def max(a, axis=None, out=None, keepdims=False):
-    return _reduce("max", a, axis, None, out, keepdims)
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
+    return _reduce_iw("prod", a, axis, dtype, out, keepdims, initial, where)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
+    return _reduce_iw("min", a, axis, None, out, keepdims, initial, where)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
+    return _reduce_iw("max", a, axis, None, out, keepdims, initial, where)
 
 
 amin, amax = min, max
@@ -284,17 +324,29 @@ def argmax(a, axis=None, out=None, *, keepdims=False):
     return _reduce("argmax", a, axis, None, out, keepdims)
 
 
-def any(a, axis=None, out=None, keepdims=False):
-    return _reduce("any", a, axis, None, out, keepdims)
+def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    return _reduce_iw("any", a, axis, None, out, keepdims, _NOVALUE, where)
 
 
-def all(a, axis=None, out=None, keepdims=False):
-    return _reduce("all", a, axis, None, out, keepdims)
+def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    return _reduce_iw("all", a, axis, None, out, keepdims, _NOVALUE, where)
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False):
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     a = asarray(a)
     _axes(axis, a.ndim, "mean")  # NumPy's errors for a bad axis, first
+    if where is not True:  # the sum of the chosen elements over their count
+        from ._manipulation import broadcast_to
+        fdt = dtype or (a._dtype if a._dtype in ("float32", "float64") else "float64")
+        w = broadcast_to(asarray(where), a.shape)
+        s = sum(a.astype(fdt), axis, None, None, keepdims, where=w)
+        n = sum(w, axis, None, None, keepdims)
+        with _np.errstate(invalid="ignore", divide="ignore"):
+            r = s / n
+        if isinstance(r, ndarray):
+            return _with_out(r.astype(fdt), out)
+        r = _scalar(r, fdt)
+        return _with_out(r, out) if out is not None else r
     fdt = a._dtype if a._dtype in ("float32", "float64") else "float64"
     s = _reduce("sum", a.astype(dtype or fdt) if (dtype or fdt) != a._dtype else a, axis, None, None, keepdims)
     n = 1

@@ -210,17 +210,32 @@ def repeat(a, repeats, axis=None):
     """Each element k times: a broadcast product with ones (exact for every
     value: x * 1 is x, -0.0 and nan included), then a reshape."""
     a = asarray(a)
-    if not isinstance(repeats, (int, float, _np.integer, _np.floating, _np.bool_)) and _np.ndim(repeats) == 0:
-        repeats = _np.asarray(repeats).item() if not isinstance(repeats, ndarray) else repeats.item()
     if not isinstance(repeats, (int, float, _np.integer, _np.floating, _np.bool_)):
-        raise NotImplementedError("maniple.numpy: repeat with per-element counts is not implemented yet")
-    k = int(repeats)  # NumPy casts the counts to intp unsafely (2.5 repeats twice)
-    if k < 0:
-        raise ValueError("negative dimensions are not allowed")
+        r = _np.asarray(repeats.__array__() if isinstance(repeats, ndarray) else repeats)
+        if r.ndim > 1:
+            raise ValueError("setting an array element with a sequence. The requested array would exceed the "
+                             "maximum number of dimension of 1.")
+        repeats = r.item() if r.size == 1 else r.astype(_np.int64)  # NumPy casts counts unsafely
     if axis is None:
         a, ax = (ndarray(a._materialize().reshape((a.size,))) if a.ndim != 1 else a), 0
     else:
         ax = _axis(axis, a.ndim)
+    if isinstance(repeats, _np.ndarray):  # one count per element along the axis
+        n = a.shape[ax]
+        if repeats.shape != (n,):
+            raise ValueError(f"operands could not be broadcast together with shape ({n},) ({repeats.size},)")
+        if (repeats < 0).any():
+            raise ValueError("repeats may not contain negative values.")
+        from ._creation import arange
+        from ._select import take
+        from ._sorting import cumsum, searchsorted
+        ends = cumsum(asarray(repeats))
+        total = int(repeats.sum())
+        src = searchsorted(ends, arange(total), side="right")  # each output element's source
+        return take(a, src, axis=ax)
+    k = int(repeats)  # NumPy casts the counts to intp unsafely (2.5 repeats twice)
+    if k < 0:
+        raise ValueError("negative dimensions are not allowed")
     key = (slice(None),) * (ax + 1) + (None,)
     wide = a[key] * _ones_like_dtype((k,) + (1,) * (a.ndim - ax - 1), a._dtype)
     shape = list(a.shape)

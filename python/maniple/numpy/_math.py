@@ -148,9 +148,9 @@ def round(a, decimals=0, out=None):
         _with_out(_binary(op1, a, f), out)
         _with_out(_unary("rint", out), out)
         return _with_out(_binary(op2, out, f), out)
-    if dt == "bool":
-        raise TypeError("Cannot cast ufunc 'multiply' output from dtype('float64') to dtype('bool') with "
-                        "casting rule 'same_kind'")
+    if dt == "bool":  # NumPy's error from its first step (multiply, or divide for decimals < 0)
+        from ._functions import _cast_error
+        raise _cast_error("multiply" if decimals > 0 else "divide", "float64", "bool")
     r = _binary(op2, _unary("rint", _binary(op1, _float_of(a), f)), f)
     return r.astype(dt) if dt in _INT else r
 

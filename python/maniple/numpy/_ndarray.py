@@ -256,6 +256,13 @@ class ndarray:
         return self.__array__().tolist()
 
     def item(self, *args):
+        if len(args) == 1 and isinstance(args[0], (int, _np.integer)):  # a flat index, as NumPy's
+            n = self.size
+            k = operator.index(args[0])
+            if not -n <= k < n:
+                raise IndexError(f"index {k} is out of bounds for size {n}")
+            from ._select import take
+            return take(self, k).item()
         if args:
             return self[args if len(args) > 1 else args[0]].item()
         if self.size != 1:
@@ -550,14 +557,21 @@ class ndarray:
     def __irshift__(self, o): return self._inplace("right_shift", o)
 
     # ---- methods ----
-    def astype(self, dtype, copy=True):
-        from ._creation import _dt
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        from ._creation import _dt, _order
         dt = _dt(dtype)  # the one supported-dtype check and message
+        _order(order, "CFAK")
+        if casting != "unsafe" and not _np.can_cast(self._dtype, dt, casting):
+            raise TypeError(f"Cannot cast array data from dtype('{self._dtype}') to dtype('{dt}') according to "
+                            f"the rule '{casting}'")
         if dt == self._dtype and not copy:
             return self
         return ndarray(expr=("cast", self._node(), dt), shape=self._shape, dtype=dt)
 
-    def copy(self):
+    def copy(self, order="C"):
+        if order != "C":
+            from ._creation import _order
+            _order(order, "CFAK")
         out = _core.create(self._shape, self._dtype)
         _core.evaluate(_compile(self._node()), out)
         return ndarray(out)
@@ -623,21 +637,21 @@ class ndarray:
         a = self._materialize()
         return ndarray(a.transpose(tuple(axes) if axes else None))
 
-    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
         from . import _functions
-        return _functions.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return _functions.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
 
-    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
         from . import _functions
-        return _functions.prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return _functions.prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
 
-    def min(self, axis=None, out=None, keepdims=False):
+    def min(self, axis=None, out=None, keepdims=False, **kw):
         from . import _functions
-        return _functions.min(self, axis=axis, out=out, keepdims=keepdims)
+        return _functions.min(self, axis=axis, out=out, keepdims=keepdims, **kw)
 
-    def max(self, axis=None, out=None, keepdims=False):
+    def max(self, axis=None, out=None, keepdims=False, **kw):
         from . import _functions
-        return _functions.max(self, axis=axis, out=out, keepdims=keepdims)
+        return _functions.max(self, axis=axis, out=out, keepdims=keepdims, **kw)
 
     def argmin(self, axis=None, out=None, *, keepdims=False):
         from . import _functions
@@ -647,17 +661,17 @@ class ndarray:
         from . import _functions
         return _functions.argmax(self, axis, out, keepdims=keepdims)
 
-    def any(self, axis=None, out=None, keepdims=False):
+    def any(self, axis=None, out=None, keepdims=False, **kw):
         from . import _functions
-        return _functions.any(self, axis=axis, out=out, keepdims=keepdims)
+        return _functions.any(self, axis=axis, out=out, keepdims=keepdims, **kw)
 
-    def all(self, axis=None, out=None, keepdims=False):
+    def all(self, axis=None, out=None, keepdims=False, **kw):
         from . import _functions
-        return _functions.all(self, axis=axis, out=out, keepdims=keepdims)
+        return _functions.all(self, axis=axis, out=out, keepdims=keepdims, **kw)
 
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
         from . import _functions
-        return _functions.mean(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return _functions.mean(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kw):
         from . import _functions

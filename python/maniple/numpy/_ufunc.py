@@ -42,14 +42,13 @@ class ufunc:
 
     # ---- reduce ----
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
-        from ._creation import asarray, full
-        from ._functions import _axes, _reduce, _with_out
-        from ._ndarray import ndarray
+        from ._creation import asarray
+        from ._functions import _NOVALUE as NOVALUE, _axes, _reduce_iw, _with_out
         self._binary_only("reduce")
         op = _REDUCE.get(self.__name__)
         if isinstance(out, tuple):
             out = out[0] if len(out) == 1 else out
-        if op is None or where is not True or (dtype is not None and op not in ("sum", "prod")):
+        if op is None or (dtype is not None and op not in ("sum", "prod")):
             np_out = out if isinstance(out, _np.ndarray) else None
             kw = {"axis": axis, "dtype": dtype, "keepdims": keepdims, "where": where,
                   "out": None if np_out is not None else out}
@@ -60,27 +59,16 @@ class ufunc:
         a = asarray(array)
         if a.ndim == 0 and (axis is None or (type(axis) is int and axis in (0, -1))):
             axis = ()  # NumPy reduces a 0-d array over axis 0 or None to itself
-        if isinstance(axis, tuple) and len(axis) == 0:
+        if isinstance(axis, tuple) and len(axis) == 0 and initial is _NOVALUE and where is True:
             r = a.astype(dtype or _reduce_dtype(op, a._dtype))  # no axis: the array itself, cast
             r = r.copy() if r is a else r
             return _with_out(r[()] if r.ndim == 0 else r, out, self.__name__)
         axes = _axes(axis, a.ndim)
-        empty = any(a.shape[d] == 0 for d in axes)
-        rdt = dtype and _np.dtype(dtype).name
-        if initial is _NOVALUE or initial is None:
-            r = _reduce(op, a, None if len(axes) == a.ndim else tuple(axes), dtype, None, keepdims)
-        elif empty:
-            shape = tuple(1 if d in axes else n for d, n in enumerate(a.shape)) if keepdims else \
-                tuple(n for d, n in enumerate(a.shape) if d not in axes)
-            rdt = rdt or _reduce_dtype(op, a._dtype)
-            r = full(shape, initial, rdt)
-            r = r[()] if r.ndim == 0 else r
-        else:
-            r = _reduce(op, a, None if len(axes) == a.ndim else tuple(axes), dtype, None, keepdims)
-            rdt = rdt or _reduce_dtype(op, a._dtype)
-            r = self(r, _np.asarray(initial, dtype=rdt)[()] if op != "all" and op != "any" else bool(initial))
-            r = r.astype(rdt) if isinstance(r, ndarray) else _np.asarray(r).astype(rdt)[()]
-        return _with_out(r, out, self.__name__)
+        if initial is None:
+            initial = _NOVALUE
+        r = _reduce_iw(op, a, None if len(axes) == a.ndim else tuple(axes), dtype, None, keepdims,
+                       NOVALUE if initial is _NOVALUE else initial, where)
+        return _with_out(r, out, self.__name__) if out is not None else r
 
     # ---- accumulate ----
     def accumulate(self, array, axis=0, dtype=None, out=None):
