@@ -527,19 +527,25 @@ class ndarray:
             _check_power(self, o)
         pending = self._expr is not None  # (computing r may store it: decided before)
         r = _binary(name, self, o)
+        if type(r) is ndarray:
+            if r._dtype not in _CAN_CAST_SAME_KIND[self._dtype]:  # NumPy's error, before anything changes
+                from ._functions import _cast_error
+                raise _cast_error(name, r._dtype, self._dtype)
+            if pending:  # nothing else holds this value yet
+                if r._dtype != self._dtype:
+                    r = r.astype(self._dtype)
+                self._expr, self._bases, self._n, self._cost = r._expr, r._bases, r._n, r._cost
+                self._cell = None  # earlier consumers keep the value before
+                _register(self)
+                return self
+            _assign(self._arr, r, same_kind=True)
+            return self
         if r is NotImplemented:  # a maniple.sparse operand: its reflected operator
             return r
-        rdt = r._dtype if type(r) is ndarray else str(getattr(r, "dtype", self._dtype))
-        if rdt not in _CAN_CAST_SAME_KIND[self._dtype]:  # NumPy's error, before anything changes
+        rdt = str(getattr(r, "dtype", self._dtype))  # a 0-d result (a NumPy scalar)
+        if rdt not in _CAN_CAST_SAME_KIND[self._dtype]:
             from ._functions import _cast_error
             raise _cast_error(name, rdt, self._dtype)
-        if pending and type(r) is ndarray:  # nothing else holds this value yet
-            if r._dtype != self._dtype:
-                r = r.astype(self._dtype)
-            self._expr, self._bases, self._n, self._cost = r._expr, r._bases, r._n, r._cost
-            self._cell = None  # earlier consumers keep the value before
-            _register(self)
-            return self
         _assign(self._materialize(), r, same_kind=True)
         return self
 
@@ -988,8 +994,8 @@ def _big_int(name, xs):
 def _make(kind, name, *xs):
     """A deferred operation: its expression node, dtype and shape, and the
     storage it reads (kept incrementally: no walk over the tree)."""
-    if kind == "bin" and (type(xs[0]) is int or type(xs[1]) is int) and \
-            not all(-2147483648 <= x < 2147483648 for x in xs if type(x) is int):
+    if kind == "bin" and ((type(xs[0]) is int and not -2147483648 <= xs[0] < 2147483648) or
+                          (type(xs[1]) is int and not -2147483648 <= xs[1] < 2147483648)):
         xs = list(xs)
         r = _big_int(name, xs)
         if r is not None:
