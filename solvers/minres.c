@@ -3,7 +3,9 @@
  * the M^-1 inner product, its tridiagonal matrix reduced by Givens
  * rotations, x updated along the direction vectors w as it goes. It
  * tracks the residual's M^-1 norm (||r|| without a preconditioner); two
- * reductions per iteration (v.Av, then r.M^-1 r). */
+ * reductions per iteration (v.Av, then r.M^-1 r). Paige and Saunders'
+ * ||A r|| estimate stops it at a least-squares solution of a singular
+ * inconsistent system (stagnation). */
 #include "solver_impl.h"
 #include <math.h>
 
@@ -36,7 +38,7 @@ int mn_sv_minres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   beta1 = sqrt(beta1);
   if (mn_sv_test(s, 0, beta1, &err)) goto done;
   MN_SV_UPDATE(s, 2, mn_k_copy(n, r1->v, r2->v));
-  double oldb = 0, beta = beta1, dbar = 0, epsln = 0, phibar = beta1, cs = -1, sn = 0;
+  double oldb = 0, beta = beta1, dbar = 0, epsln = 0, phibar = beta1, cs = -1, sn = 0, tnorm2 = 0;
   for (int64_t k = 1;; k++) {
     if (beta == 0) { mn_sv_stop(s, k - 1, MN_CONVERGED_ATOL); break; } /* exact, under skip_test */
     MN_SV_UPDATE(s, 2, mn_k_axpby(n, 1.0 / beta, y->v, 0.0, y->v, v->v));
@@ -55,10 +57,16 @@ int mn_sv_minres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     if (bb < 0) { mn_sv_stop(s, k - 1, MN_DIVERGED_INDEFINITE); break; }
     oldb = beta;
     beta = sqrt(bb);
+    tnorm2 += alfa * alfa + oldb * oldb + beta * beta; /* ||T_k||_F^2: ||A|| estimated */
     /* the previous rotation on the new column, then a new one */
     double oldeps = epsln, delta = cs * dbar + sn * alfa, gbar = sn * dbar - cs * alfa;
     epsln = sn * beta;
     dbar = -cs * beta;
+    /* ||A r|| / (||A|| ||r||) at the current x: at round-off r is orthogonal
+     * to A's range, x a least-squares solution of a singular inconsistent
+     * system, and no iteration can reduce ||r||: stagnation, not
+     * convergence (x would only drift along A's null space) */
+    if (hypot(gbar, dbar) <= 1e-14 * sqrt(tnorm2)) { mn_sv_stop(s, k - 1, MN_DIVERGED_STAGNATION); break; }
     double gamma = hypot(gbar, beta);
     if (gamma == 0) { mn_sv_stop(s, k - 1, MN_DIVERGED_BREAKDOWN); break; }
     cs = gbar / gamma;

@@ -372,7 +372,7 @@ def test_singular_inconsistent_system_is_not_reported_converged(method):
     if method == "gmres":
         xs, infos = sla.gmres(ssp.csr_matrix(A), b)
         assert infos > 0
-        assert r <= numpy.linalg.norm(b)
+    if method in ("gmres", "minres"):  # they stop at the least-squares x (SciPy's minres says info 0 there)
         least = numpy.linalg.norm(b - b.mean())  # the best any x can do
         assert r == pytest.approx(least, rel=1e-6)
     assert info != 0, f"{method} reported convergence with true residual {r}"
