@@ -11,10 +11,12 @@ int64_t mn_split_start(int64_t n, int p, int r) {
 }
 
 int mn_split_owner(int64_t n, int p, int64_t i) {
-  int64_t q = n / p, m = n % p;
-  /* the first m parts hold q+1 items */
-  if (i < m * (q + 1)) return (int)(i / (q + 1));
-  return (int)(m + (i - m * (q + 1)) / q);
+  /* the first m parts hold q+1 items, big of them in all; q + 1 is formed
+   * only where m > 0 (so p > 1 and q <= n / 2): with p = 1, q may be
+   * INT64_MAX (sizes read from a file) */
+  int64_t q = n / p, m = n % p, big = m * q + m;
+  if (i < big) return (int)(i / (q + 1));
+  return (int)(m + (i - big) / q);
 }
 
 int mn_grid_dims(int nranks, int ndim, const int64_t *shape, int *dims) {

@@ -183,7 +183,9 @@ int mn_metis_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_
       key[k] = P == 1 ? g->start + k : 0;
     }
 #ifdef MANIPLE_HAVE_METIS
-    if (P == 1 && g->n > 1) { /* one part: still breadth first, for locality */
+    /* one part: still breadth first, for locality, where METIS's idx_t
+     * holds the counts (else the numbering stays as it is) */
+    if (P == 1 && g->n > 1 && g->n < IDX_MAX && g->rowptr[g->n] < IDX_MAX) {
       int64_t n = g->n, m = g->rowptr[n];
       idx_t *xadj = malloc(sizeof(idx_t) * (size_t)(n + 1)), *adj = malloc(sizeof(idx_t) * (size_t)(m + 1));
       idx_t *pt = calloc((size_t)n, sizeof(idx_t)), *kk = malloc(sizeof(idx_t) * (size_t)n);
