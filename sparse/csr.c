@@ -1,9 +1,13 @@
 /* Row-distributed CSR: assembly from COO triplets or local rows, the split
  * into diagonal and off-diagonal blocks, and the ghost plan. */
+#define _DEFAULT_SOURCE /* sysconf's page counts, getrlimit */
 #include "csr_impl.h"
 #include "spmd.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 enum { GHOST_TAG = 300 };
 
@@ -14,6 +18,98 @@ double mn_csr_val(mn_dtype t, const void *v, int64_t k) {
 static void put_val(mn_dtype t, void *v, int64_t k, double x) {
   if (t == MN_FLOAT32) ((float *)v)[k] = (float)x;
   else ((double *)v)[k] = x;
+}
+
+/* ---- memory ---- */
+static int64_t meminfo_available(void) { /* Linux: MemAvailable, in bytes */
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (!f) return -1;
+  char line[256];
+  long long kb = -1;
+  while (kb < 0 && fgets(line, sizeof line, f))
+    if (sscanf(line, "MemAvailable: %lld kB", &kb) != 1) kb = -1;
+  fclose(f);
+  return kb >= 0 && kb <= INT64_MAX / 1024 ? (int64_t)kb * 1024 : -1;
+}
+
+static int64_t mapped_bytes(void) { /* this process's address space in use */
+  FILE *f = fopen("/proc/self/statm", "r");
+  long long pages = -1;
+  if (f) {
+    if (fscanf(f, "%lld", &pages) != 1) pages = -1;
+    fclose(f);
+  }
+  long ps = sysconf(_SC_PAGESIZE);
+  return pages >= 0 && ps > 0 ? (int64_t)pages * ps : 0;
+}
+
+static int64_t node_available(const char **src) {
+  int64_t avail = meminfo_available();
+  *src = "MemAvailable";
+  if (avail < 0) {
+    long pages = sysconf(_SC_AVPHYS_PAGES), ps = sysconf(_SC_PAGESIZE);
+    *src = "free physical pages";
+    avail = pages > 0 && ps > 0 && pages <= INT64_MAX / ps ? (int64_t)pages * ps : -1;
+  }
+  return avail;
+}
+
+int64_t mn_mem_available(const char **source) {
+  const char *src;
+  int64_t avail = node_available(&src);
+  struct rlimit rl;
+  if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur <= (rlim_t)INT64_MAX) {
+    int64_t left = (int64_t)rl.rlim_cur - mapped_bytes();
+    if (left < 0) left = 0;
+    if (avail < 0 || left < avail) { avail = left; src = "the address-space limit (ulimit -v) less what is mapped"; }
+  }
+  if (source) *source = avail < 0 ? "unknown" : src;
+  return avail;
+}
+
+static double gib(int64_t b) { return (double)b / (double)(1 << 30); }
+
+int mn_mem_fits(mn_ctx *ctx, int64_t need, int node, const char *what) {
+  if (!node && need < MN_MEM_QUERY) return MN_SUCCESS; /* small: no system calls (a failed malloc still says) */
+  const char *src, *nsrc;
+  int64_t avail = mn_mem_available(&src), node_avail = node_available(&nsrc), sum = need;
+  int n = 1;
+  if (node) { /* ranks on one node draw on one MemAvailable; every rank takes part, whatever its own verdict */
+    MPI_Comm nc;
+    MN_MPI(MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL, &nc));
+    int rc = MPI_Allreduce(&need, &sum, 1, MPI_INT64_T, MPI_SUM, nc);
+    if (rc == MPI_SUCCESS) rc = MPI_Comm_size(nc, &n);
+    MPI_Comm_free(&nc);
+    MN_CHECK(rc == MPI_SUCCESS, MN_ERR_MPI, "cannot add up the memory that the ranks of a node need");
+  }
+  if (avail >= 0 && need > avail)
+    return MN_ERR(MN_ERR_MEM, "%s: needs about %lld bytes (%.1f GiB) on rank %d, more than the %lld bytes (%.1f GiB) "
+                  "available (%s)", what, (long long)need, gib(need), ctx->rank, (long long)avail, gib(avail), src);
+  if (n > 1 && node_avail >= 0 && sum > node_avail)
+    return MN_ERR(MN_ERR_MEM, "%s: the %d ranks on rank %d's node need about %lld bytes (%.1f GiB) together, more than "
+                  "the %lld bytes (%.1f GiB) available there (%s)", what, n, ctx->rank, (long long)sum, gib(sum),
+                  (long long)node_avail, gib(node_avail), nsrc);
+  return MN_SUCCESS;
+}
+
+/* Before assembling a matrix of nrows rows from n entries on this rank:
+ * the row tables (three of nl + 1 int64: row counts and the two blocks'
+ * pointers) must not overflow, and with the entries (32-byte records sent
+ * and received, then columns, values and the blocks' copies: about 80
+ * bytes each) they must fit in memory. Overflow is judged on rank 0's
+ * share, the largest, so every rank finds it alike; the memory verdict is
+ * this rank's (the caller agrees). Collective when the rows are many. */
+static int assembly_fits(mn_ctx *ctx, int64_t nrows, int64_t ncols, int64_t n) {
+  int P = ctx->size, me = ctx->rank;
+  int64_t nl0 = mn_split_size(nrows, P, 0), nl = mn_split_size(nrows, P, me);
+  int64_t rows0 = mn_csr_nbytes(nl0, 24), rows = mn_csr_nbytes(nl, 24), ents, need;
+  MN_CHECK(rows0 >= 0, MN_ERR_SHAPE, "a matrix of %lld rows: rank 0's %lld rows need three tables of %lld + 1 row "
+           "pointers of 8 bytes, and that byte count overflows int64", (long long)nrows, (long long)nl0, (long long)nl0);
+  if (n < 0 || __builtin_mul_overflow(n, 80, &ents) || __builtin_add_overflow(rows, ents, &need)) need = INT64_MAX;
+  char what[200];
+  snprintf(what, sizeof what, "assembling a %lld x %lld matrix (%lld rows and %lld entries on rank %d)",
+           (long long)nrows, (long long)ncols, (long long)nl, (long long)n, me);
+  return mn_mem_fits(ctx, need, rows0 >= MN_MEM_NODE_CHECK, what);
 }
 
 static int64_t get_index(mn_dtype it, const void *a, int64_t k) {
@@ -115,16 +211,21 @@ int mn_csr_from_sorted_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype 
     if (cols[k] >= A->col0 && cols[k] < c1) nd++;
     else no++;
   }
-  size_t es = mn_dtype_size(dtype);
-  A->dptr = malloc(sizeof(int64_t) * (size_t)(n + 1));
-  A->optr = malloc(sizeof(int64_t) * (size_t)(n + 1));
-  A->dcol = malloc(sizeof(int32_t) * (size_t)(nd + 1));
-  A->ocol = malloc(sizeof(int32_t) * (size_t)(no + 1));
-  A->dval = mn_malloc(es * (size_t)(nd + 1));
-  A->oval = mn_malloc(es * (size_t)(no + 1));
-  A->garray = malloc(sizeof(int64_t) * (size_t)(no + 1));
+  int64_t es = (int64_t)mn_dtype_size(dtype), bp = mn_csr_nbytes(n, 8), bd = mn_csr_nbytes(nd, 4 + es),
+          bo = mn_csr_nbytes(no, 4 + es + 8), total = -1, ptrs, ents;
+  if (bp >= 0 && bd >= 0 && bo >= 0 && !__builtin_mul_overflow(bp, 2, &ptrs) && !__builtin_add_overflow(bd, bo, &ents) &&
+      !__builtin_add_overflow(ptrs, ents, &total)) {
+    A->dptr = malloc((size_t)bp);
+    A->optr = malloc((size_t)bp);
+    A->dcol = malloc(sizeof(int32_t) * (size_t)(nd + 1));
+    A->ocol = malloc(sizeof(int32_t) * (size_t)(no + 1));
+    A->dval = mn_malloc((size_t)es * (size_t)(nd + 1));
+    A->oval = mn_malloc((size_t)es * (size_t)(no + 1));
+    A->garray = malloc(sizeof(int64_t) * (size_t)(no + 1));
+  }
   if (!A->dptr || !A->optr || !A->dcol || !A->ocol || !A->dval || !A->oval || !A->garray)
-    err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld local entries", (long long)nnz);
+    err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes for %lld local rows and %lld local entries%s", (long long)total,
+                 (long long)n, (long long)nnz, total < 0 ? " (the byte count overflows int64)" : "");
   else if (A->ncloc > INT32_MAX || no > INT32_MAX)
     err = MN_ERR(MN_ERR_NOTIMPL, "a rank holds %lld columns and %lld off-diagonal entries; local indices are 32-bit",
                  (long long)A->ncloc, (long long)no);
@@ -178,9 +279,14 @@ int mn_csr_from_records(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtyp
   int P = ctx->size, me = ctx->rank, err = 0;
   int64_t row0 = mn_split_start(nrows, P, me), nl = mn_split_size(nrows, P, me);
   qsort(r, (size_t)n, sizeof *r, cmp_rec);
-  int64_t *rowptr = calloc((size_t)(nl + 1), sizeof(int64_t)), *cols = malloc(sizeof(int64_t) * (size_t)(n + 1));
-  void *vals = mn_malloc(mn_dtype_size(dtype) * (size_t)(n + 1));
-  err = mn_agree(ctx, rowptr && cols && vals ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld entries", (long long)n));
+  int64_t br = mn_csr_nbytes(nl, 8), be = mn_csr_nbytes(n, 8 + (int64_t)mn_dtype_size(dtype)), total = -1;
+  if (br >= 0 && be >= 0 && __builtin_add_overflow(br, be, &total)) total = -1;
+  int64_t *rowptr = total >= 0 ? calloc((size_t)(nl + 1), sizeof(int64_t)) : NULL;
+  int64_t *cols = total >= 0 ? malloc(sizeof(int64_t) * (size_t)(n + 1)) : NULL;
+  void *vals = total >= 0 ? mn_malloc(mn_dtype_size(dtype) * (size_t)(n + 1)) : NULL;
+  err = mn_agree(ctx, rowptr && cols && vals ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes for the row counts "
+                 "of %lld local rows and %lld entries%s", (long long)total, (long long)nl, (long long)n,
+                 total < 0 ? " (the byte count overflows int64)" : ""));
   if (!err) { /* duplicates summed in (row, col, arrival) order */
     int64_t m = 0;
     for (int64_t k = 0; k < n;) {
@@ -221,6 +327,7 @@ int mn_csr_create_coo(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype,
   MN_SPMD(ctx, "mn_csr_create_coo", mn_spmd_int(S, "nrows", nrows), mn_spmd_int(S, "ncols", ncols),
           mn_spmd_dtype(S, "dtype", dtype), mn_spmd_dtype(S, "itype", itype));
   int err = check_common(ctx, nrows, ncols, dtype, itype);
+  if (!err) err = assembly_fits(ctx, nrows, ncols, n); /* on every rank alike: check_common's verdict is global */
   if (!err && n < 0) err = MN_ERR(MN_ERR_ARG, "negative entry count %lld", (long long)n);
   if (!err && n > 0 && (!rows || !cols || !vals)) err = MN_ERR(MN_ERR_ARG, "NULL triplet arrays");
   for (int64_t k = 0; !err && k < n; k++) {
@@ -239,7 +346,8 @@ int mn_csr_create_coo(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype,
   int64_t *cnt = calloc((size_t)P * 4, sizeof(int64_t)), *pos = cnt + P, *rcnt = cnt + 2 * P, *rdisp = cnt + 3 * P;
   mn_coo_rec *s = mn_malloc(sizeof(mn_coo_rec) * (size_t)(n + 1));
   char *rb = NULL;
-  err = mn_agree(ctx, cnt && s ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld triplets", (long long)n));
+  err = mn_agree(ctx, cnt && s ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes for %lld triplets",
+                                            (long long)(sizeof(mn_coo_rec) * (size_t)(n + 1)), (long long)n));
   if (!err) {
     for (int64_t k = 0; k < n; k++) cnt[mn_split_owner(nrows, P, get_index(itype, rows, k))]++;
     mn_prefix(P, cnt, pos);
@@ -294,8 +402,11 @@ int mn_csr_create_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype
   }
   err = mn_agree(ctx, err);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
-  mn_coo_rec *r = mn_malloc(sizeof(mn_coo_rec) * (size_t)(n + 1));
-  MN_CALL(mn_agree(ctx, r ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld entries", (long long)n)));
+  err = assembly_fits(ctx, nrows, ncols, n);
+  mn_coo_rec *r = err ? NULL : mn_malloc(sizeof(mn_coo_rec) * (size_t)(n + 1));
+  if (!err && !r) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes for %lld entries",
+                               (long long)(sizeof(mn_coo_rec) * (size_t)(n + 1)), (long long)n);
+  MN_CALL(mn_agree(ctx, err));
   for (int64_t i = 0; i < nlocal; i++)
     for (int64_t k = rowptr[i]; k < rowptr[i + 1]; k++) {
       r[k].row = row0 + i;
@@ -344,7 +455,9 @@ int mn_csr_get_rows(const mn_csr *A, int64_t **rowptr, int64_t **cols, void **va
   *rowptr = mn_malloc(sizeof(int64_t) * (size_t)(n + 1));
   *cols = mn_malloc(sizeof(int64_t) * (size_t)(nnz + 1));
   *vals = mn_malloc(es * (size_t)(nnz + 1));
-  int err = *rowptr && *cols && *vals ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld entries", (long long)nnz);
+  int err = *rowptr && *cols && *vals ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes for %lld rows of %lld entries",
+                                                   (long long)((int64_t)(8 + es) * (nnz + 1) + 8 * (n + 1)),
+                                                   (long long)n, (long long)nnz);
   if (!err) { /* merge the two blocks, each ascending by global column */
     int64_t m = 0;
     (*rowptr)[0] = 0;

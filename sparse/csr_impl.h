@@ -42,6 +42,31 @@ int mn_csr_vec_out_begin(const mn_csr *A, mn_array *y, int64_t n, int64_t start,
                          mn_array **tmp);
 int mn_csr_vec_out_end(mn_array *y, mn_array **tmp);
 double mn_csr_val(mn_dtype t, const void *v, int64_t k);
+
+/* ---- sizes and memory (sizes may come from a file: checked, never wrapped) ---- */
+/* Bytes of a table of n + 1 elements of es bytes (the + 1 keeps empty
+ * tables allocatable), or -1 when n + 1 or the product overflows int64. */
+static inline int64_t mn_csr_nbytes(int64_t n, int64_t es) {
+  int64_t b;
+  if (n < 0 || __builtin_add_overflow(n, 1, &n) || __builtin_mul_overflow(n, es, &b)) return -1;
+  return b;
+}
+/* Bytes this process can still allocate, as the system tells it: the
+ * node's MemAvailable (else its free physical pages), lowered to what the
+ * address-space limit (ulimit -v) leaves; -1 when nothing says. *source
+ * names the figure used. */
+int64_t mn_mem_available(const char **source);
+/* Whether this rank's need (bytes, for what `what` describes) fits before
+ * anything is allocated: MN_ERR_MEM naming both figures when not. With
+ * node (a decision the caller takes identically on every rank, e.g. from
+ * the largest rank's need) the ranks sharing a node also add up their
+ * needs and compare the sum with the node's available memory (collective
+ * on those ranks). The verdict is this rank's: the caller agrees on it. */
+int mn_mem_fits(mn_ctx *ctx, int64_t need, int node, const char *what);
+/* Needs below MN_MEM_QUERY are not checked (the system's figures cost a
+ * few file reads); the node check (a collective) pays off only for needs
+ * of MN_MEM_NODE_CHECK and more. */
+enum { MN_MEM_QUERY = 16 << 20, MN_MEM_NODE_CHECK = 64 << 20 };
 /* Bytes one product y = A x reads and writes (matrix, x and its ghosts,
  * y), for the profiling log. */
 int64_t mn_csr_log_bytes(const mn_csr *A);
