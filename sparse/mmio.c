@@ -2,12 +2,17 @@
  * every rank parses the lines that start in its share of the bytes (or
  * rank 0 alone parses all), with line numbers from a prefix sum of line
  * counts, so every error names the file and line; the triplets are
- * assembled as COO. Writing: rank 0 writes the header, then each rank
- * appends its rows in rank order. */
+ * assembled as COO. The sizes the file declares are checked (overflow,
+ * memory) before anything is allocated for them. Writing: rank 0 writes
+ * the header, then each rank appends its rows in rank order. Both check
+ * the path on every rank first (mn_file_check), so a file missing on some
+ * ranks is an error everywhere, never a hang. */
+#define _POSIX_C_SOURCE 200809L /* getline */
 #include "csr_impl.h"
 #include "spmd.h"
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +25,7 @@ enum { SYM_GENERAL = 0, SYM_SYMMETRIC = 1, SYM_SKEW = 2 };
 typedef struct {
   long long m, n, nnz;
   int field, sym;
+  int f32;           /* values are kept as float32 */
   long long offset;  /* byte of the first entry line */
   long long line;    /* its line number (1-based) */
   long long size;    /* file size in bytes */
@@ -29,16 +35,50 @@ static int header_error(const char *path, long long line, const char *what, cons
   return MN_ERR(MN_ERR_FORMAT, "%s:%lld: %s (got '%.60s')", path, line, what, got);
 }
 
-/* Rank 0: the banner, comments and the size line. */
+/* The next line, of any length, into *buf without its newline or a final
+ * '\r'; returns the bytes it took in the file, 0 at the end of the file,
+ * or -1 when the line does not fit in memory. */
+static long long next_line(FILE *f, char **buf, size_t *cap) {
+  errno = 0;
+  ssize_t n = getline(buf, cap, f);
+  if (n < 0) return errno == ENOMEM ? -1 : 0;
+  long long raw = (long long)n;
+  if (n && (*buf)[n - 1] == '\n') (*buf)[--n] = 0;
+  if (n && (*buf)[n - 1] == '\r') (*buf)[--n] = 0;
+  return raw;
+}
+
+static int line_too_long(const char *path, long long line) {
+  return MN_ERR(MN_ERR_MEM, "%s:%lld: cannot allocate a buffer for this line", path, line);
+}
+
+/* A non-negative decimal count of the size line, int64 at most. */
+static int size_field(const char *path, long long line, char **s, const char *name, long long *out) {
+  char *end;
+  while (isspace((unsigned char)**s)) (*s)++;
+  errno = 0;
+  long long v = strtoll(*s, &end, 10);
+  if (end == *s || (*end && !isspace((unsigned char)*end)))
+    return header_error(path, line, "expected the size line 'rows columns entries'", *s);
+  if (errno == ERANGE || v < 0)
+    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: the %s count %.*s is out of range 0..%lld", path, line, name,
+                  (int)(end - *s > 40 ? 40 : end - *s), *s, (long long)INT64_MAX);
+  *s = end;
+  *out = v;
+  return MN_SUCCESS;
+}
+
+/* Rank 0: the banner, comments and the size line (lines of any length). */
 static int read_header(const char *path, mtx_header *h) {
   FILE *f = fopen(path, "rb");
-  if (!f) return MN_ERR(MN_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-  char buf[1024], obj[64] = "", fmt[64] = "", field[64] = "", sym[64] = "", ban[64] = "";
+  if (!f) return MN_ERR_ERRNO(errno, path, "cannot open");
+  char *buf = NULL, obj[64] = "", fmt[64] = "", field[64] = "", sym[64] = "", ban[64] = "";
+  size_t cap = 0;
   int err = 0;
-  long long line = 1;
-  if (!fgets(buf, sizeof buf, f)) err = header_error(path, 1, "empty file, expected a %MatrixMarket banner", "");
+  long long line = 1, got = next_line(f, &buf, &cap);
+  if (got < 0) err = line_too_long(path, 1);
+  else if (!got) err = header_error(path, 1, "empty file, expected a %MatrixMarket banner", "");
   else {
-    buf[strcspn(buf, "\r\n")] = 0;
     int k = sscanf(buf, "%63s %63s %63s %63s %63s", ban, obj, fmt, field, sym);
     if (k != 5 || strcasecmp(ban, "%%MatrixMarket") != 0)
       err = header_error(path, 1, "expected '%MatrixMarket matrix coordinate <field> <symmetry>'", buf);
@@ -52,25 +92,29 @@ static int read_header(const char *path, mtx_header *h) {
     else err = header_error(path, 1, "the field must be real, integer or pattern (complex values are not supported)",
                             field);
     if (!err) {
+      /* hermitian is symmetric for the real fields read here (SciPy reads it so) */
       if (!strcasecmp(sym, "general")) h->sym = SYM_GENERAL;
-      else if (!strcasecmp(sym, "symmetric")) h->sym = SYM_SYMMETRIC;
+      else if (!strcasecmp(sym, "symmetric") || !strcasecmp(sym, "hermitian")) h->sym = SYM_SYMMETRIC;
       else if (!strcasecmp(sym, "skew-symmetric")) h->sym = SYM_SKEW;
-      else err = header_error(path, 1, "the symmetry must be general, symmetric or skew-symmetric", sym);
+      else err = header_error(path, 1, "the symmetry must be general, symmetric, skew-symmetric or hermitian", sym);
     }
   }
-  /* comments, then the size line */
+  /* comments (any length), blank lines, then the size line */
   while (!err) {
-    if (!fgets(buf, sizeof buf, f)) { err = header_error(path, line + 1, "missing size line 'rows columns entries'", ""); break; }
+    got = next_line(f, &buf, &cap);
+    if (got <= 0) {
+      err = got ? line_too_long(path, line + 1) : header_error(path, line + 1, "missing size line 'rows columns entries'", "");
+      break;
+    }
     line++;
-    if (buf[0] == '%') continue;
     char *s = buf;
     while (isspace((unsigned char)*s)) s++;
-    if (!*s) continue; /* blank lines before the size line */
-    char extra[8];
-    if (sscanf(buf, "%lld %lld %lld %7s", &h->m, &h->n, &h->nnz, extra) != 3 || h->m < 0 || h->n < 0 || h->nnz < 0) {
-      buf[strcspn(buf, "\r\n")] = 0;
-      err = header_error(path, line, "expected the size line 'rows columns entries'", buf);
-    }
+    if (!*s || *s == '%') continue;
+    err = size_field(path, line, &s, "row", &h->m);
+    if (!err) err = size_field(path, line, &s, "column", &h->n);
+    if (!err) err = size_field(path, line, &s, "entry", &h->nnz);
+    while (!err && isspace((unsigned char)*s)) s++;
+    if (!err && *s) err = header_error(path, line, "expected the size line 'rows columns entries'", buf);
     break;
   }
   if (!err) {
@@ -79,7 +123,63 @@ static int read_header(const char *path, mtx_header *h) {
     fseek(f, 0, SEEK_END);
     h->size = ftell(f);
   }
+  free(buf);
   fclose(f);
+  return err;
+}
+
+/* ---- what the declared sizes need, before anything is allocated ---- */
+/* Bytes per entry: the parsed triplet (row, column, value: 24) and the
+ * 32-byte record it is sent as; then, at its row's owner, the record
+ * received, its column and value and the blocks' copies (about 80). */
+enum { PARSE_BYTES = 24 + 32, ASSEMBLE_BYTES = 80 };
+
+/* The shortest entry line ("1 1\n", "1 1 1\n"): the file's bytes bound the
+ * entries it can hold, whatever its size line says. */
+static long long max_entries(const mtx_header *h) {
+  long long body = h->size - h->offset;
+  return (body + 1) / (h->field == FIELD_PATTERN ? 4 : 6);
+}
+
+/* Rank r's need: its row tables (three of nl + 1 int64), the entries it
+ * parses (its share of the bytes, or all on rank 0) and an even share of
+ * the stored ones (a symmetric file stores up to twice its entries).
+ * MN_ERR_FORMAT naming what overflows; rank 0's share is the largest, so
+ * checking it finds an overflow alike on every rank. */
+static int read_need(const char *path, const mtx_header *h, int P, int r, int parallel, int64_t *need) {
+  long long sl = h->line - 1;
+  int64_t nl = mn_split_size(h->m, P, r), ptrs, rows;
+  if (__builtin_add_overflow(nl, 1, &ptrs))
+    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: the size line declares %lld rows: rank %d's row pointers would number "
+                  "%lld + 1, which overflows int64", path, sl, h->m, r, (long long)nl);
+  if (__builtin_mul_overflow(ptrs, 24, &rows))
+    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: the size line declares %lld rows: rank %d's row tables (3 x %lld row "
+                  "pointers of 8 bytes) take a byte count that overflows int64", path, sl, h->m, r, (long long)ptrs);
+  int64_t e = h->nnz < max_entries(h) ? h->nnz : max_entries(h), mult = h->sym == SYM_GENERAL ? 1 : 2;
+  int64_t mine = parallel ? e / P + (e % P != 0) : r == 0 ? e : 0, stored, share, a, b;
+  if (__builtin_mul_overflow(e, mult, &stored) || __builtin_mul_overflow(mine, mult * PARSE_BYTES, &a) ||
+      __builtin_mul_overflow(stored / P + 1, ASSEMBLE_BYTES, &share) || __builtin_add_overflow(a, share, &b) ||
+      __builtin_add_overflow(rows, b, need))
+    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: the size line declares %lld entries: the bytes to read them (about %lld "
+                  "each) overflow int64", path, sl, h->nnz, (long long)(PARSE_BYTES + ASSEMBLE_BYTES));
+  return MN_SUCCESS;
+}
+
+/* This rank's verdict on what reading needs (not agreed: the caller does);
+ * collective where the largest rank's need is large (the node check). */
+static int read_fits(mn_ctx *ctx, const char *path, const mtx_header *h, int parallel) {
+  int64_t need0, need;
+  MN_CALL(read_need(path, h, ctx->size, 0, parallel, &need0));
+  MN_CALL(read_need(path, h, ctx->size, ctx->rank, parallel, &need));
+  char what[512];
+  snprintf(what, sizeof what, "%.300s:%lld: reading a %lld x %lld matrix of %lld entries (%lld rows on rank %d)", path,
+           h->line - 1, h->m, h->n, h->nnz, (long long)mn_split_size(h->m, ctx->size, ctx->rank), ctx->rank);
+  int err = mn_mem_fits(ctx, need, need0 >= MN_MEM_NODE_CHECK, what);
+  /* local column numbers are 32-bit; rank 0 holds the most columns */
+  int64_t nc0 = mn_split_size(h->n, ctx->size, 0);
+  if (!err && nc0 > INT32_MAX)
+    err = MN_ERR(MN_ERR_NOTIMPL, "%s:%lld: the size line declares %lld columns: rank 0 would hold %lld of them, and "
+                 "local column numbers are 32-bit (run on more ranks)", path, h->line - 1, h->n, (long long)nc0);
   return err;
 }
 
@@ -87,12 +187,13 @@ typedef struct { int64_t *r, *c; double *v; int64_t n, cap; } triplets;
 
 static int push(triplets *t, int64_t i, int64_t j, double v) {
   if (t->n == t->cap) {
-    int64_t cap = t->cap ? 2 * t->cap : 1024;
-    int64_t *r = realloc(t->r, sizeof(int64_t) * (size_t)cap), *c = r ? realloc(t->c, sizeof(int64_t) * (size_t)cap) : NULL;
+    int64_t cap = t->cap ? 2 * t->cap : 1024, bytes = mn_csr_nbytes(cap - 1, 24);
+    int64_t *r = bytes >= 0 ? realloc(t->r, sizeof(int64_t) * (size_t)cap) : NULL;
     if (r) t->r = r;
+    int64_t *c = r ? realloc(t->c, sizeof(int64_t) * (size_t)cap) : NULL;
     if (c) t->c = c;
     double *w = c ? realloc(t->v, sizeof(double) * (size_t)cap) : NULL;
-    if (!w) return MN_ERR(MN_ERR_MEM, "cannot hold %lld entries", (long long)cap);
+    if (!w) return MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes to hold %lld entries", (long long)bytes, (long long)cap);
     t->v = w;
     t->cap = cap;
   }
@@ -102,42 +203,82 @@ static int push(triplets *t, int64_t i, int64_t j, double v) {
   return MN_SUCCESS;
 }
 
-/* One entry line (NUL-terminated, no newline). */
-static int parse_entry(const char *path, long long line, char *s, const mtx_header *h, triplets *t) {
+/* A row or column number: decimal, within int64. */
+static int index_field(const char *path, long long line, char **s, const char *what, long long *out) {
   char *end;
+  while (isspace((unsigned char)**s)) (*s)++;
   errno = 0;
-  long long i = strtoll(s, &end, 10);
-  if (end == s || errno) return header_error(path, line, "expected a row index", s);
-  s = end;
-  long long j = strtoll(s, &end, 10);
-  if (end == s || errno) return header_error(path, line, "expected a column index after the row", s);
-  s = end;
-  double v = 1.0;
-  if (h->field != FIELD_PATTERN) {
-    while (isspace((unsigned char)*s)) s++;
-    if (!*s) return MN_ERR(MN_ERR_FORMAT, "%s:%lld: missing value after the indices", path, line);
-    if (h->field == FIELD_INTEGER) {
-      long long q = strtoll(s, &end, 10);
-      if (end == s || errno || !(*end == 0 || isspace((unsigned char)*end)))
-        return header_error(path, line, "non-integer value in an integer file", s);
-      v = (double)q;
-    } else {
-      v = strtod(s, &end);
-      if (end == s) return header_error(path, line, "non-numeric value", s);
-    }
-    s = end;
+  long long v = strtoll(*s, &end, 10);
+  if (end == *s || (*end && !isspace((unsigned char)*end)))
+    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: expected a %s index (got '%.60s')", path, line, what, *s);
+  if (errno == ERANGE)
+    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: %s index %.*s is out of range", path, line, what,
+                  (int)(end - *s > 40 ? 40 : end - *s), *s);
+  *s = end;
+  *out = v;
+  return MN_SUCCESS;
+}
+
+/* One value. Decimal only: hexadecimal floats (strtod reads 0x1p3; SciPy
+ * reads 0 there) are not Matrix Market numbers. A value beyond the
+ * largest double (or float, for float32) is refused, where SciPy gives
+ * inf without a word: an inf the file does not spell out is a silent
+ * change of the data. Gradual underflow rounds as strtod does (1e-999 is
+ * 0, as in SciPy), and inf and nan spelt out are read as such (this
+ * writer writes them so). */
+static int value_field(const char *path, long long line, char **s, const mtx_header *h, double *out) {
+  char *end, *t = *s;
+  while (isspace((unsigned char)*t)) t++;
+  if (!*t) return MN_ERR(MN_ERR_FORMAT, "%s:%lld: missing value after the indices", path, line);
+  int len = (int)strcspn(t, " \t\r\n\v\f");
+  const char *d = t + (*t == '+' || *t == '-');
+  if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
+    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: hexadecimal value '%.*s' (Matrix Market values are decimal)", path, line,
+                  len > 60 ? 60 : len, t);
+  errno = 0;
+  if (h->field == FIELD_INTEGER) {
+    long long q = strtoll(t, &end, 10);
+    if (end == t || (*end && !isspace((unsigned char)*end)))
+      return header_error(path, line, "non-integer value in an integer file", t);
+    if (errno == ERANGE)
+      return MN_ERR(MN_ERR_FORMAT, "%s:%lld: integer value '%.*s' is out of range (int64)", path, line,
+                    len > 60 ? 60 : len, t);
+    *out = (double)q;
+  } else {
+    double v = strtod(t, &end);
+    if (end == t) return header_error(path, line, "non-numeric value", t);
+    if (errno == ERANGE && fabs(v) == HUGE_VAL)
+      return MN_ERR(MN_ERR_FORMAT, "%s:%lld: value '%.*s' is out of range for float64", path, line,
+                    len > 60 ? 60 : len, t);
+    *out = v;
   }
+  if (h->f32 && isfinite(*out) && fabs(*out) > FLT_MAX)
+    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: value '%.*s' is out of range for float32", path, line, len > 60 ? 60 : len,
+                  t);
+  *s = end;
+  return MN_SUCCESS;
+}
+
+/* One entry line (NUL-terminated, no newline). Symmetric files are read as
+ * SciPy reads them: an entry on either side of the diagonal stands for
+ * itself and its mirror (negated in a skew-symmetric file); a diagonal
+ * entry stands once, in a skew-symmetric file too. */
+static int parse_entry(const char *path, long long line, char *s, const mtx_header *h, triplets *t) {
+  long long i, j;
+  MN_CALL(index_field(path, line, &s, "row", &i));
+  MN_CALL(index_field(path, line, &s, "column", &j));
+  double v = 1.0;
+  if (h->field != FIELD_PATTERN) MN_CALL(value_field(path, line, &s, h, &v));
   while (isspace((unsigned char)*s)) s++;
   if (*s) return header_error(path, line, "unexpected text after the entry", s);
   if (i < 1 || i > h->m)
     return MN_ERR(MN_ERR_FORMAT, "%s:%lld: row index %lld is out of range 1..%lld", path, line, i, h->m);
   if (j < 1 || j > h->n)
     return MN_ERR(MN_ERR_FORMAT, "%s:%lld: column index %lld is out of range 1..%lld", path, line, j, h->n);
-  if (h->sym != SYM_GENERAL && j > i)
-    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: entry (%lld, %lld) above the diagonal in a %s file", path, line, i, j,
-                  h->sym == SYM_SKEW ? "skew-symmetric" : "symmetric");
-  if (h->sym == SYM_SKEW && i == j)
-    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: diagonal entry in a skew-symmetric file", path, line);
+  /* a non-square symmetric file is read while the mirrors fit (as SciPy does) */
+  if (h->sym != SYM_GENERAL && i != j && (j > h->m || i > h->n))
+    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: entry (%lld, %lld) of a %s file mirrors to (%lld, %lld), outside the %lld x "
+                  "%lld matrix", path, line, i, j, h->sym == SYM_SKEW ? "skew-symmetric" : "symmetric", j, i, h->m, h->n);
   MN_CALL(push(t, i - 1, j - 1, v));
   if (h->sym != SYM_GENERAL && i != j) MN_CALL(push(t, j - 1, i - 1, h->sym == SYM_SKEW ? -v : v));
   return MN_SUCCESS;
@@ -150,7 +291,7 @@ static int read_range(const char *path, const mtx_header *h, long long a, long l
   *nent = 0;
   if (b <= a) return MN_SUCCESS;
   FILE *f = fopen(path, "rb");
-  if (!f) return MN_ERR(MN_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+  if (!f) return MN_ERR_ERRNO(errno, path, "cannot open");
   int err = 0;
   if (a > h->offset) { /* the first line starting at or after a */
     fseek(f, a - 1, SEEK_SET);
@@ -158,34 +299,23 @@ static int read_range(const char *path, const mtx_header *h, long long a, long l
     while (ch != '\n' && ch != EOF) { ch = fgetc(f); a++; }
   }
   fseek(f, a, SEEK_SET);
-  size_t cap = 256;
-  char *buf = malloc(cap);
+  char *buf = NULL;
+  size_t cap = 0;
   long long pos = a;
-  while (!err && pos < b && buf) {
-    size_t len = 0;
-    int ch;
-    while ((ch = fgetc(f)) != EOF && ch != '\n') {
-      if (len + 1 >= cap) {
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) { err = MN_ERR(MN_ERR_MEM, "cannot hold a line of %zu bytes", len); break; }
-        buf = nb;
-        cap *= 2;
-      }
-      buf[len++] = (char)ch;
+  while (!err && pos < b) {
+    long long line = first_line + *nlines, got = next_line(f, &buf, &cap);
+    if (got <= 0) {
+      if (got < 0) err = line_too_long(path, line);
+      break;
     }
-    if (err || (ch == EOF && len == 0)) break;
-    pos += (long long)len + (ch == '\n');
-    buf[len] = 0;
-    if (len && buf[len - 1] == '\r') buf[len - 1] = 0;
-    long long line = first_line + *nlines;
+    pos += got;
     (*nlines)++;
     char *s = buf;
     while (isspace((unsigned char)*s)) s++;
-    if (!*s || *s == '%') continue; /* blank lines and comments */
+    if (!*s || *s == '%') continue; /* blank lines and comments (of any length) */
     (*nent)++;
     if (!count_only) err = parse_entry(path, line, s, h, t);
   }
-  if (!buf) err = MN_ERR(MN_ERR_MEM, "cannot allocate a line buffer");
   free(buf);
   fclose(f);
   return err;
@@ -198,6 +328,7 @@ int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel,
           mn_spmd_int(S, "parallel", parallel));
   MN_CHECK(dtype == MN_FLOAT64 || dtype == MN_FLOAT32, MN_ERR_DTYPE, "sparse matrices hold float64 or float32, not %s",
            mn_dtype_name(dtype));
+  MN_CALL(mn_file_check(ctx, path, 0)); /* missing, a directory, unreadable: on every rank */
   int P = ctx->size, me = ctx->rank, err = 0;
   mtx_header h;
   memset(&h, 0, sizeof h);
@@ -205,14 +336,19 @@ int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel,
   err = mn_agree(ctx, err);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   MN_MPI(MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, ctx->comm));
-  /* my byte range of the entries */
+  h.f32 = dtype == MN_FLOAT32;
+  /* my byte range of the entries (body / P first: body * me may overflow) */
   long long body = h.size - h.offset, a = h.offset, b = h.offset;
-  if (parallel) { a = h.offset + body * me / P; b = h.offset + body * (me + 1) / P; }
-  else if (me == 0) b = h.size;
-  /* line numbers: count my lines first, then a prefix sum */
+  if (parallel) {
+    a = h.offset + body / P * me + body % P * me / P;
+    b = h.offset + body / P * (me + 1) + body % P * (me + 1) / P;
+  } else if (me == 0) b = h.size;
+  /* what the declared sizes need, then line numbers: count my lines first, then a prefix sum */
   long long nlines = 0, nent = 0, before = 0;
   triplets t = {0};
-  err = mn_agree(ctx, read_range(path, &h, a, b, 0, 1, &nlines, &nent, &t));
+  err = read_fits(ctx, path, &h, parallel);
+  if (!err) err = read_range(path, &h, a, b, 0, 1, &nlines, &nent, &t);
+  err = mn_agree(ctx, err);
   if (!err) {
     MN_MPI(MPI_Exscan(&nlines, &before, 1, MPI_LONG_LONG, MPI_SUM, ctx->comm));
     if (me == 0) before = 0;
@@ -269,6 +405,7 @@ int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int s
   MN_CHECK(!symmetric || A->nrows == A->ncols, MN_ERR_SHAPE, "a %lld x %lld matrix cannot be symmetric",
            (long long)A->nrows, (long long)A->ncols);
   mn_ctx *ctx = A->ctx;
+  MN_CALL(mn_file_check(ctx, path, 1)); /* a missing directory, a directory: on every rank, before any work */
   int P = ctx->size, me = ctx->rank, err = 0;
   int64_t bi, bj;
   if (symmetric) MN_CALL(mn_agree(ctx, check_symmetric(A, &bi, &bj)));
@@ -288,11 +425,13 @@ int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int s
     MN_MPI(mn_allreduce(ctx, &mine, &total, 1, MPI_LONG_LONG, MPI_SUM));
     if (me == 0) { /* the header, then each rank appends in turn */
       FILE *o = fopen(path, "w");
-      if (!o) err = MN_ERR(MN_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+      if (!o) err = MN_ERR_ERRNO(errno, path, "cannot write");
       else {
         fprintf(o, "%%%%MatrixMarket matrix coordinate %s %s\n%lld %lld %lld\n", field,
                 symmetric ? "symmetric" : "general", (long long)A->nrows, (long long)A->ncols, total);
-        if (fclose(o)) err = MN_ERR(MN_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        int e = ferror(o) ? (errno ? errno : EIO) : 0;
+        if (fclose(o) && !e) e = errno ? errno : EIO;
+        if (e) err = MN_ERR_ERRNO(e, path, "cannot write");
       }
     }
     err = mn_agree(ctx, err);
@@ -301,7 +440,7 @@ int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int s
     int e = 0;
     if (q == me) {
       FILE *o = fopen(path, "a");
-      if (!o) e = MN_ERR(MN_ERR_IO, "cannot append to %s: %s", path, strerror(errno));
+      if (!o) e = MN_ERR_ERRNO(errno, path, "cannot append to");
       for (int64_t i = 0; o && i < A->nlocal; i++)
         for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
           long long r = (long long)(A->row0 + i) + 1, c = (long long)cols[k] + 1;
@@ -311,7 +450,11 @@ int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int s
           else if (f == FIELD_INTEGER) fprintf(o, "%lld %lld %lld\n", r, c, (long long)v);
           else fprintf(o, "%lld %lld %.17g\n", r, c, v);
         }
-      if (o && fclose(o)) e = MN_ERR(MN_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+      if (o) {
+        int w = ferror(o) ? (errno ? errno : EIO) : 0;
+        if (fclose(o) && !w) w = errno ? errno : EIO;
+        if (w) e = MN_ERR_ERRNO(w, path, "cannot write");
+      }
     }
     err = mn_agree(ctx, e); /* also the turn's end: the next rank appends after */
   }

@@ -80,12 +80,18 @@ int mn_csr_copy(const mn_csr *A, mn_dtype t, mn_csr **C);
 int mn_csr_partition(const mn_csr *A, mn_part_kind kind, mn_partition **p);
 /* B = A renumbered by p: B[new(i), new(j)] = A[i, j] (square A). */
 int mn_csr_permute(const mn_csr *A, const mn_partition *p, mn_csr **B);
-/* Matrix Market coordinate files (real, integer or pattern; general or
- * symmetric). Reading: by every rank on its byte range of the entries
- * (parallel = 1) or by rank 0 alone; a malformed file is MN_ERR_FORMAT
- * naming the file and line, on every rank. Writing: field "real",
- * "integer" or "pattern"; symmetric writes the lower triangle of a matrix
- * that must be symmetric. */
+/* Matrix Market coordinate files (real, integer or pattern; general,
+ * symmetric, skew-symmetric or hermitian). Both check the path on every
+ * rank first: missing (on any rank) or a directory is MN_ERR_IO with its
+ * errno on every rank. Reading: by every rank on its byte range of the
+ * entries (parallel = 1) or by rank 0 alone, as SciPy reads (entries on
+ * either side of a symmetric file's diagonal are mirrored); a malformed
+ * file, or a value out of the dtype's range, is MN_ERR_FORMAT naming the
+ * file and line, on every rank; declared sizes that overflow int64 are
+ * MN_ERR_FORMAT, those that cannot fit in memory MN_ERR_MEM, both before
+ * anything is allocated. Writing: field "real", "integer" or "pattern";
+ * symmetric writes the lower triangle of a matrix that must be
+ * symmetric. */
 int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel, mn_csr **A);
 int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int symmetric);
 
