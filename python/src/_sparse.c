@@ -334,14 +334,19 @@ static PyObject *Csr_permute(CsrObject *self, PyObject *part) {
   return wrap_csr(B);
 }
 
+/* Paths go through the file-system encoding (PyUnicode_FSConverter), so a
+ * name os.fsdecode made from any bytes reaches the C library unchanged. */
 static PyObject *Csr_write_mtx(CsrObject *self, PyObject *args) {
-  const char *path, *field;
+  PyObject *fs = NULL;
+  const char *field;
   int sym;
-  if (!PyArg_ParseTuple(args, "ssp", &path, &field, &sym)) return NULL;
+  if (!PyArg_ParseTuple(args, "O&sp", PyUnicode_FSConverter, &fs, &field, &sym)) return NULL;
+  const char *path = PyBytes_AS_STRING(fs);
   int rc;
   Py_BEGIN_ALLOW_THREADS
   rc = mn_csr_write_mtx(self->A, path, field, sym);
   Py_END_ALLOW_THREADS
+  Py_DECREF(fs);
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
 }
@@ -349,18 +354,21 @@ static PyObject *Csr_write_mtx(CsrObject *self, PyObject *args) {
 /* read_mtx(path, dtype, parallel) -> Csr */
 static PyObject *py_read_mtx(PyObject *m, PyObject *args) {
   (void)m;
-  const char *path;
-  PyObject *dt;
+  PyObject *fs = NULL, *dt;
   int par;
-  if (!PyArg_ParseTuple(args, "sOp", &path, &dt, &par)) return NULL;
-  if (!need_ctx()) return NULL;
+  if (!PyArg_ParseTuple(args, "O&Op", PyUnicode_FSConverter, &fs, &dt, &par)) return NULL;
   mn_dtype t;
-  if (!dtype_of(dt, &t)) return NULL;
+  if (!need_ctx() || !dtype_of(dt, &t)) {
+    Py_DECREF(fs);
+    return NULL;
+  }
+  const char *path = PyBytes_AS_STRING(fs);
   mn_csr *A = NULL;
   int rc;
   Py_BEGIN_ALLOW_THREADS
   rc = mn_csr_read_mtx(g_ctx, path, t, par, &A);
   Py_END_ALLOW_THREADS
+  Py_DECREF(fs);
   if (rc) return raise_mn(rc);
   return wrap_csr(A);
 }

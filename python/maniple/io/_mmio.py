@@ -1,6 +1,9 @@
 """Matrix Market coordinate files, read by every rank on its byte range of
 the entries and written collectively (maniple._core.read_mtx and
-Csr.write_mtx)."""
+Csr.write_mtx). The C library checks the path on every rank and agrees on
+the outcome, so a file missing on some ranks (a node-local path) raises
+FileNotFoundError on all of them; no rank looks at the file on its own
+here, which would leave the others waiting in the collective read."""
 import os
 
 import numpy as _np
@@ -11,7 +14,11 @@ from maniple import init as _init
 
 def _path(source, what):
     if isinstance(source, (str, bytes, os.PathLike)):
-        return os.fsdecode(source)
+        path = os.fsdecode(source)
+        if what == "mmread" and path.endswith((".gz", ".bz2")):
+            # SciPy decompresses these; every rank here reads its own share of the bytes
+            raise NotImplementedError(f"maniple.io.mmread reads uncompressed files only: decompress '{path}' first")
+        return path
     raise NotImplementedError(f"maniple.io.{what} takes a file name (file objects are not supported)")
 
 
@@ -22,15 +29,18 @@ def _need(obj, name):
 
 def mmread(source, *, spmatrix=True, dtype="float64"):
     """Read a Matrix Market coordinate file (real, integer or pattern;
-    general or symmetric) as a coo_matrix (coo_array with
-    spmatrix=False), held row-distributed. Values are float64 (integer
-    files too; dtype="float32" reads float32). Dense (array) files are
-    not supported."""
+    general, symmetric, skew-symmetric or hermitian) as a coo_matrix
+    (coo_array with spmatrix=False), held row-distributed. Values are
+    float64 (integer files too; dtype="float32" reads float32). Dense
+    (array) files are not supported. A missing path raises
+    FileNotFoundError, a directory IsADirectoryError, on every rank; a
+    value beyond the dtype's range, or a hexadecimal one, raises
+    ValueError naming the file and line (SciPy reads inf and 0 there); a
+    matrix whose declared sizes cannot fit raises MemoryError before
+    anything is allocated."""
     _init()
     _need(_core, "read_mtx")
     path = _path(source, "mmread")
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"No such file: '{path}'")
     from maniple.sparse._base import _cls, value_dtype
     A = _core.read_mtx(path, value_dtype(dtype, True), True)
     return _cls("coo", not spmatrix)._new(A)

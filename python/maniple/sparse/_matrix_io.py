@@ -1,10 +1,36 @@
 """save_npz and load_npz in SciPy's .npz format, through rank 0: the
 matrix is gathered to rank 0, which writes the file; rank 0 reads a file
-and sends it to every rank, each of which keeps its rows."""
+and sends it to every rank, each of which keeps its rows. An error on rank
+0 is raised on every rank as the same exception (an OSError with its
+errno, so FileNotFoundError and IsADirectoryError stay what SciPy
+raises)."""
+import builtins as _builtins
+
 import numpy as _np
 
 from . import _dist
 from ._base import _cls, _spbase
+
+
+def _packed(e):
+    """An exception as plain data that rank 0 can broadcast."""
+    if isinstance(e, OSError) and e.errno is not None:
+        return ("OSError", e.errno, e.strerror, e.filename)
+    return (type(e).__name__, str(e))
+
+
+def _raise(p):
+    if p[0] == "OSError":
+        raise OSError(p[1], p[2], p[3])  # Python picks FileNotFoundError, IsADirectoryError, ...
+    exc = getattr(_builtins, p[0], None)
+    if not (isinstance(exc, type) and issubclass(exc, Exception)):
+        exc = OSError  # e.g. zipfile.BadZipFile: the file is not what it should be
+    for cls in exc.__mro__:  # the nearest class built from a message (not UnicodeDecodeError's five fields)
+        try:
+            err = cls(p[1])
+        except TypeError:
+            continue
+        raise err
 
 
 def save_npz(file, matrix, compressed=True):
@@ -30,10 +56,10 @@ def save_npz(file, matrix, compressed=True):
         try:
             (_np.savez_compressed if compressed else _np.savez)(file, **arrays)
         except Exception as e:  # every rank raises it
-            err = f"{type(e).__name__}: {e}"
+            err = _packed(e)
     err = _dist.bcast_obj(err, 0)
     if err is not None:
-        raise OSError(err)
+        _raise(err)
 
 
 def load_npz(file):
@@ -45,12 +71,10 @@ def load_npz(file):
             with _np.load(file, allow_pickle=False) as f:
                 loaded = {k: f[k] for k in f.files}
         except Exception as e:
-            loaded = e
-    loaded = _dist.bcast_obj(loaded if not isinstance(loaded, Exception) else
-                             (type(loaded).__name__, str(loaded)), 0)
+            loaded = _packed(e)
+    loaded = _dist.bcast_obj(loaded, 0)
     if isinstance(loaded, tuple):
-        exc = {"FileNotFoundError": FileNotFoundError, "ValueError": ValueError}.get(loaded[0], OSError)
-        raise exc(loaded[1])
+        _raise(loaded)
     try:
         fmt = loaded["format"].item()
         fmt = fmt.decode("ascii") if isinstance(fmt, bytes) else str(fmt)
