@@ -23,7 +23,12 @@ static int check_read(const char *path) {
 
 static int check_write(const char *path) {
   struct stat st;
-  if (!stat(path, &st) && S_ISDIR(st.st_mode)) return MN_ERR_ERRNO(EISDIR, path, "cannot write");
+  if (!stat(path, &st)) {
+    if (S_ISDIR(st.st_mode)) return MN_ERR_ERRNO(EISDIR, path, "cannot write");
+    /* an existing file must be writable, as opening it for writing needs,
+     * though a save replaces it rather than writing into it */
+    if (access(path, W_OK)) return MN_ERR_ERRNO(errno, path, "cannot write");
+  }
   /* the directory must exist and take new files (a save writes a temporary
    * name there and renames it into place) */
   char dir[4096];

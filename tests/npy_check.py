@@ -57,10 +57,12 @@ def write(d):
     # format version 2.0 (4-byte header length)
     with open(os.path.join(d, "ref_f64_v2.npy"), "wb") as f:
         np.lib.format.write_array(f, make("float64", (17,)), version=(2, 0))
-    # files maniple must refuse
+    # Fortran order (numpy.save writes fortran_order True): read as NumPy does
     fort = np.asfortranarray(make("float64", (7, 5)))
     assert not fort.flags.c_contiguous
     np.save(os.path.join(d, "ref_fortran.npy"), fort)
+    np.save(os.path.join(d, "ref_fortran_i32_3d.npy"), np.asfortranarray(make("int32", (4, 3, 5))))
+    # files maniple must refuse
     np.save(os.path.join(d, "ref_bigendian.npy"), make("float64", (17,)).astype(">f8"))
     # sanity: what numpy wrote is what the headers should say
     with open(os.path.join(d, "ref_fortran.npy"), "rb") as f:

@@ -28,5 +28,7 @@ fi
 rm -rf "$dir"
 mkdir -p "$dir"
 "$py" "$check" write "$dir"
-timeout -k 5 120 "$mpiexec" "$npflag" "$np" "$@" "$exe" "$dir"
+# t_npy's own scratch files go to $dir too: the plain t_npy runs at the
+# same rank counts at the same time in MN_TEST_TMP
+MN_TEST_TMP="$dir" timeout -k 5 120 "$mpiexec" "$npflag" "$np" "$@" "$exe" "$dir"
 "$py" "$check" read "$dir"

@@ -2,13 +2,27 @@
  * (plus zero-size shapes) written with mn_array_save_npy and read back with
  * mn_array_load_npy; views, haloed and root-layout arrays save as their
  * values; overwriting a longer file leaves the right size; the header bytes
- * are the ones NumPy writes.
+ * are the ones NumPy writes. Header oddities are accepted or refused as
+ * NumPy does (numpy.lib.format evaluates the header with ast.literal_eval:
+ * each case below was checked with numpy.load); a file that differs between
+ * ranks (node-local disks, simulated by a relative name in a per-rank
+ * working directory) or is missing on some is an error on every rank; a
+ * save replaces its target in one rename, never leaving a partial file
+ * there; file errors keep their errno. Run with MN_NPY_CHUNK_BYTES small,
+ * the same round trips cross many MPI-IO pieces, the path that axes beyond
+ * 2^31 elements take.
  *
  * With an argument DIR (see npy_check.py and npy_numpy.sh), it also loads
  * the reference files NumPy wrote there, checks them against the same
  * formulas, checks that the Fortran-order and big-endian ones are refused,
  * and writes its own out_*.npy files there for NumPy to read back. */
+#define _XOPEN_SOURCE 700 /* chdir, mkdir, symlink, setenv */
 #include "mn_test.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Value formulas shared with npy_check.py: v(k) for flat C-order index k.
  * All are exact in their dtype and in float64. */
@@ -23,6 +37,9 @@ static const char *const tname[MN_NDTYPE] = {"bool", "i32", "i64", "f32", "f64"}
 
 static char tmpdir[512];
 static int nranks;
+/* file name prefix: the run with MN_NPY_CHUNK_BYTES set runs beside the
+ * plain one at the same rank counts, so it uses other names */
+static const char *prog = "t_npy";
 
 static void path_in(char *buf, size_t n, const char *dir, const char *name) {
   snprintf(buf, n, "%s/%s", dir, name);
@@ -31,7 +48,7 @@ static void path_in(char *buf, size_t n, const char *dir, const char *name) {
 /* A path in MN_TEST_TMP that is unique to this test and rank count. */
 static void tmp_path(char *buf, size_t n, const char *stem) {
   char name[128];
-  snprintf(name, sizeof name, "t_npy_np%d_%s.npy", nranks, stem);
+  snprintf(name, sizeof name, "%s_np%d_%s.npy", prog, nranks, stem);
   path_in(buf, n, tmpdir, name);
 }
 
@@ -200,6 +217,8 @@ static const ref_file refs[] = {
   {"ref_f64_0d.npy", MN_FLOAT64, 0, {0}},
   {"ref_f64_v2.npy", MN_FLOAT64, 1, {17}}, /* format version 2.0 */
   {"ref_i64_empty.npy", MN_INT64, 2, {3, 0}},
+  {"ref_fortran.npy", MN_FLOAT64, 2, {7, 5}}, /* fortran_order True: read as NumPy does */
+  {"ref_fortran_i32_3d.npy", MN_INT32, 3, {4, 3, 5}},
 };
 
 static void test_numpy_dir(mn_ctx *ctx, const char *dir) {
@@ -213,7 +232,6 @@ static void test_numpy_dir(mn_ctx *ctx, const char *dir) {
   }
   /* files maniple must refuse, with the same error on every rank */
   struct { const char *file; int code; const char *needle; } bad[] = {
-    {"ref_fortran.npy", MN_ERR_FORMAT, "Fortran"},
     {"ref_bigendian.npy", MN_ERR_DTYPE, ">f8"},
   };
   for (size_t r = 0; r < sizeof bad / sizeof bad[0]; r++) {
@@ -271,9 +289,436 @@ static void test_numpy_dir(mn_ctx *ctx, const char *dir) {
   mn_array_destroy(&a);
 }
 
+/* ---- errors: the same code on every rank, the message's needles ---- */
+static void expect_err_(int rc, int want, const char *what, int line, const char *n1, const char *n2, const char *n3) {
+  int lo = 0, hi = 0;
+  MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  T_CHECK(rc == want && lo == hi, "line %d, %s: returned %s (codes %d..%d over ranks), expected %s\n%s", line, what,
+          mn_err_name(rc), lo, hi, mn_err_name(want), mn_ctx_errmsg(NULL));
+  if (rc != want || !want) return;
+  const char *msg = mn_ctx_errmsg(NULL), *needles[] = {n1, n2, n3};
+  for (int k = 0; k < 3; k++)
+    T_CHECK(!needles[k] || strstr(msg, needles[k]), "line %d, %s: message lacks '%s':\n%s", line, what, needles[k],
+            msg);
+  /* the same first line on every rank */
+  char mine[512] = {0}, root[512];
+  size_t n = strcspn(msg, "\n");
+  memcpy(mine, msg, n < sizeof mine - 1 ? n : sizeof mine - 1);
+  memcpy(root, mine, sizeof root);
+  MPI_Bcast(root, (int)sizeof root, MPI_CHAR, 0, MPI_COMM_WORLD);
+  T_CHECK(!strcmp(mine, root), "line %d, %s: first line differs from rank 0's:\n  %s\n  %s", line, what, mine, root);
+}
+#define EXPECT_ERR(rc, want, what, n1, n2, n3) expect_err_((rc), (want), (what), __LINE__, (n1), (n2), (n3))
+
+/* An MN_ERR_IO carries errno e on every rank. */
+static void expect_errno_(int e, const char *what, int line) {
+  const char *path = NULL;
+  int rank = -2, got = mn_err_errno(&path, &rank);
+  T_CHECK(got == e, "line %d, %s: errno %d (%s), expected %d (%s)", line, what, got, strerror(got), e, strerror(e));
+}
+#define EXPECT_ERRNO(e, what) expect_errno_((e), (what), __LINE__)
+
+/* A .npy file of format major.0 with header dict (padded to 64 bytes as
+ * NumPy does) and nbytes of data, byte k = k % 2, written by rank 0 (or by
+ * every rank with all, each into its own working directory). */
+static void write_npy(const char *path, int major, const char *dict, size_t nbytes, int all) {
+  size_t dl = strlen(dict), pre = major == 1 ? 10 : 12, total = pre + dl + 1;
+  total += (64 - total % 64) % 64;
+  unsigned char *buf = calloc(1, total + nbytes + 1);
+  memcpy(buf, "\x93NUMPY", 6);
+  buf[6] = (unsigned char)major;
+  size_t hl = total - pre;
+  for (size_t k = 0; k < pre - 8; k++) buf[8 + k] = (unsigned char)(hl >> (8 * k));
+  memcpy(buf + pre, dict, dl);
+  memset(buf + pre + dl, ' ', total - pre - dl);
+  buf[total - 1] = '\n';
+  for (size_t k = 0; k < nbytes; k++) buf[total + k] = (unsigned char)(k % 2);
+  if (all || mt_rank == 0) {
+    FILE *fp = fopen(path, "wb");
+    T_CHECK(fp, "cannot create %s", path);
+    if (fp) {
+      T_CHECK(fwrite(buf, 1, total + nbytes, fp) == total + nbytes, "short write to %s", path);
+      fclose(fp);
+    }
+  }
+  free(buf);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static double v_alt(int64_t k) { return (double)(k % 2); }
+
+/* Headers NumPy accepts or refuses (each checked with numpy.load on the
+ * same bytes; tests/test_npy_io.py compares many more with NumPy itself). */
+static void test_header_cases(mn_ctx *ctx) {
+  static const struct {
+    int major;
+    const char *dict;
+    int code; /* 0: loads as bool with shape (nd, shape) */
+    int nd;
+    int64_t shape[3];
+    const char *needle;
+  } cases[] = {
+    /* NumPy rejects a fortran_order that is not a bool */
+    {1, "{'descr': '|b1', 'fortran_order': 1, 'shape': (3,), }", MN_ERR_FORMAT, 0, {0}, "fortran_order 1"},
+    {1, "{'descr': '|b1', 'fortran_order': 'False', 'shape': (3,), }", MN_ERR_FORMAT, 0, {0}, "fortran_order"},
+    /* a duplicated key keeps its last value */
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), 'shape': (2,)}", 0, 1, {2}, NULL},
+    {1, "{'descr': '<f8', 'fortran_order': False, 'shape': (6,), 'descr': '|b1'}", 0, 1, {6}, NULL},
+    {1, "{'descr': '|b1', 'fortran_order': True, 'shape': (3,), 'fortran_order': False}", 0, 1, {3}, NULL},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': 1.5, 'shape': (3,)}", 0, 1, {3}, NULL},
+    /* but the overridden value must still be a literal */
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': x, 'shape': (3,)}", MN_ERR_FORMAT, 0, {0}, "parse"},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': {[1]: 2}, 'shape': (3,)}", MN_ERR_FORMAT, 0, {0},
+     "unhashable"},
+    /* extra and missing keys */
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), 'x': 1}", MN_ERR_FORMAT, 0, {0}, "extra key 'x'"},
+    {1, "{'descr': '|b1', 'fortran_order': False}", MN_ERR_FORMAT, 0, {0}, "no key 'shape'"},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), b'shape': (3,)}", MN_ERR_FORMAT, 0, {0},
+     "extra key b'shape'"},
+    /* shapes that are not tuples of non-negative ints */
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3.0,), }", MN_ERR_FORMAT, 0, {0}, "(3.0,)"},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3), }", MN_ERR_FORMAT, 0, {0}, "not a tuple"},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': [3], }", MN_ERR_FORMAT, 0, {0}, "[3]"},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (True, 2), }", MN_ERR_FORMAT, 0, {0}, "shape"},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (-1,), }", MN_ERR_FORMAT, 0, {0}, "below 0"},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (9223372036854775808,), }", MN_ERR_FORMAT, 0, {0},
+     "beyond 2^63-1"},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (1,1,1,1,1,1,1,1,1), }", MN_ERR_NOTIMPL, 0, {0},
+     "at most 8"},
+    /* text after the dict, or not a dict */
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,)} x", MN_ERR_FORMAT, 0, {0}, "text after"},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,)};", MN_ERR_FORMAT, 0, {0}, "parse"},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,)},", MN_ERR_FORMAT, 0, {0}, "tuple"},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,),,}", MN_ERR_FORMAT, 0, {0}, "parse"},
+    {1, "['descr', '|b1']", MN_ERR_FORMAT, 0, {0}, "not a dictionary"},
+    {1, "\n  {'descr': '|b1', 'fortran_order': False, 'shape': (3,)}", MN_ERR_FORMAT, 0, {0}, "indent"},
+    /* Python literal spellings NumPy takes */
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,)} # a comment", 0, 1, {3}, NULL},
+    {1, "  {\"descr\": '|b1', 'fortran_order':\n False, 'shape': (0x3,)}", 0, 1, {3}, NULL},
+    {1, "({'desc' 'r': r'|b1', u'fortran_order': (False), 'shape': ((2), +3,)})", 0, 2, {2, 3}, NULL},
+    {1, "{'descr': '\\x7cb1', 'fortran_order': False, 'shape': (3_0 ,  ) }", 0, 1, {30}, NULL},
+    {1, "{'descr': '?', 'fortran_order': False, 'shape': (), }", 0, 0, {0}, NULL},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (00, -0), }", 0, 2, {0, 0}, NULL},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (03,), }", MN_ERR_FORMAT, 0, {0}, "leading zeros"},
+    /* Python 2 'L' suffixes: dropped in formats 1.0 and 2.0 only */
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3L, 2L), }", 0, 2, {3, 2}, NULL},
+    {2, "{'descr': '|b1', 'fortran_order': False, 'shape': (3L,), }", 0, 1, {3}, NULL},
+    {3, "{'descr': '|b1', 'fortran_order': False, 'shape': (3L,), }", MN_ERR_FORMAT, 0, {0}, "invalid number"},
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3l,), }", MN_ERR_FORMAT, 0, {0}, "invalid number"},
+    /* Fortran order with one axis longer than 1 is the same bytes */
+    {1, "{'descr': '|b1', 'fortran_order': True, 'shape': (3, 1), }", 0, 2, {3, 1}, NULL},
+    /* descr strings NumPy maps to a dtype maniple holds, and others */
+    {1, "{'descr': 'bool', 'fortran_order': False, 'shape': (3,), }", 0, 1, {3}, NULL},
+    {1, "{'descr': b'|b1', 'fortran_order': False, 'shape': (3,), }", MN_ERR_FORMAT, 0, {0}, "descr b'|b1'"},
+    {1, "{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }", MN_ERR_DTYPE, 0, {0}, "'|u1'"},
+    /* a NUL byte anywhere; an absurd size */
+    {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), } #\x01", 0, 1, {3}, NULL},
+    {1, "{'descr': '<f8', 'fortran_order': False, 'shape': (2305843009213693952,), }", MN_ERR_FORMAT, 0, {0},
+     "1.845e+19 bytes"},
+    {1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", MN_ERR_FORMAT, 0, {0},
+     "more than 2^63-1 elements"},
+  };
+  char p[1200], what[128];
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    snprintf(what, sizeof what, "header case %zu", c);
+    char stem[32];
+    snprintf(stem, sizeof stem, "hdr%zu", c);
+    tmp_path(p, sizeof p, stem);
+    write_npy(p, cases[c].major, cases[c].dict, 64, 0);
+    mn_array *a = NULL;
+    int rc = mn_array_load_npy(ctx, p, &a);
+    EXPECT_ERR(rc, cases[c].code, what, cases[c].needle, cases[c].code ? p : NULL, NULL);
+    if (rc) {
+      T_CHECK(!a, "%s: output not NULL after a failed load", what);
+      if (rc != cases[c].code) fprintf(stderr, "  header: %s\n", cases[c].dict);
+    }
+    if (a) check_array(a, MN_BOOL, cases[c].nd, cases[c].shape, v_alt, what);
+    mn_array_destroy(&a);
+  }
+  /* a NUL byte in the header; a header longer than NumPy reads */
+  tmp_path(p, sizeof p, "hdr_nul");
+  {
+    char d[] = "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), } # ";
+    d[sizeof d - 2] = 0; /* the last blank becomes NUL, inside the header */
+    size_t dl = sizeof d - 1;
+    unsigned char buf[128];
+    memset(buf, ' ', sizeof buf);
+    memcpy(buf, "\x93NUMPY\x01\x00\x76\x00", 10);
+    memcpy(buf + 10, d, dl);
+    buf[127] = '\n';
+    if (mt_rank == 0) {
+      FILE *fp = fopen(p, "wb");
+      if (fp) { fwrite(buf, 1, sizeof buf, fp); fclose(fp); }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    mn_array *a = NULL;
+    EXPECT_ERR(mn_array_load_npy(ctx, p, &a), MN_ERR_FORMAT, "NUL in the header", "NUL", p, NULL);
+  }
+  tmp_path(p, sizeof p, "hdr_long");
+  {
+    char *d = malloc(10100);
+    int k = snprintf(d, 10100, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), } #");
+    memset(d + k, 'x', 10050 - (size_t)k);
+    d[10050] = 0;
+    write_npy(p, 2, d, 3, 0);
+    free(d);
+    mn_array *a = NULL;
+    EXPECT_ERR(mn_array_load_npy(ctx, p, &a), MN_ERR_FORMAT, "header beyond 10000 characters", "10000", p, NULL);
+  }
+  /* format versions NumPy does not read */
+  tmp_path(p, sizeof p, "hdr_v11");
+  {
+    unsigned char pre[64];
+    memset(pre, ' ', sizeof pre);
+    memcpy(pre, "\x93NUMPY\x01\x01\x36\x00", 10);
+    pre[63] = '\n';
+    if (mt_rank == 0) {
+      FILE *fp = fopen(p, "wb");
+      if (fp) { fwrite(pre, 1, sizeof pre, fp); fclose(fp); }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    mn_array *a = NULL;
+    EXPECT_ERR(mn_array_load_npy(ctx, p, &a), MN_ERR_FORMAT, "format version 1.1", "1.1", p, NULL);
+  }
+}
+
+/* ---- files seen differently by the ranks ---- */
+/* Each rank works in its own directory, so one relative name is a
+ * different file on each rank, as on node-local disks. */
+static void test_per_rank_files(mn_ctx *ctx) {
+  char cwd[1024], dir[1200];
+  T_CHECK(getcwd(cwd, sizeof cwd), "getcwd failed");
+  char stem[64];
+  snprintf(stem, sizeof stem, "ranks_r%d", mt_rank);
+  tmp_path(dir, sizeof dir, stem);
+  mkdir(dir, 0777);
+  T_CHECK(!chdir(dir), "cannot enter %s", dir);
+  int last = mt_rank == nranks - 1;
+
+  /* the same contents on every rank: loads */
+  write_npy("same.npy", 1, "{'descr': '|b1', 'fortran_order': False, 'shape': (5, 3), }", 15, 1);
+  mn_array *a = NULL;
+  int64_t sh[] = {5, 3};
+  T_OK(mn_array_load_npy(ctx, "same.npy", &a));
+  if (a) check_array(a, MN_BOOL, 2, sh, v_alt, "per-rank copies of one file");
+  mn_array_destroy(&a);
+
+  /* another shape on the last rank */
+  write_npy("shape.npy", 1, last && nranks > 1 ? "{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }"
+                                               : "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }",
+            4, 1);
+  int rc = mn_array_load_npy(ctx, "shape.npy", &a);
+  if (nranks == 1) {
+    T_CHECK(rc == 0, "one rank: shape.npy: %s", mn_ctx_errmsg(NULL));
+  } else {
+    EXPECT_ERR(rc, MN_ERR_IO, "shape differs between ranks", "'shape.npy' differs between ranks", "bool (3,)",
+               "bool (4,)");
+    T_CHECK(!a, "output not NULL after a failed load");
+    char want[64];
+    snprintf(want, sizeof want, "rank %d sees", nranks - 1);
+    T_CHECK(strstr(mn_ctx_errmsg(NULL), want), "message does not name rank %d: %s", nranks - 1, mn_ctx_errmsg(NULL));
+  }
+  mn_array_destroy(&a);
+  /* another dtype (so another data size) on rank 0 */
+  write_npy("dtype.npy", 1, mt_rank == 0 && nranks > 1 ? "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }"
+                                                       : "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }",
+            12, 1);
+  rc = mn_array_load_npy(ctx, "dtype.npy", &a);
+  if (nranks > 1) EXPECT_ERR(rc, MN_ERR_IO, "dtype differs between ranks", "int32 (3,)", "bool (3,)", "rank 1 sees");
+  mn_array_destroy(&a);
+  /* the same header, another file size (more data on the last rank) */
+  write_npy("size.npy", 1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", last ? 9 : 3, 1);
+  rc = mn_array_load_npy(ctx, "size.npy", &a);
+  if (nranks > 1) EXPECT_ERR(rc, MN_ERR_IO, "size differs between ranks", "131 bytes in all", "137 bytes in all", NULL);
+  mn_array_destroy(&a);
+  /* a bad header on the last rank only: its error, on every rank */
+  write_npy("bad.npy", 1, last ? "{'descr': '|b1', 'fortran_order': 0, 'shape': (3,), }"
+                               : "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }",
+            3, 1);
+  EXPECT_ERR(mn_array_load_npy(ctx, "bad.npy", &a), MN_ERR_FORMAT, "bad header on one rank", "fortran_order 0",
+             NULL, NULL);
+  /* a file present on rank 0 only: FileNotFoundError everywhere, no hang */
+  write_npy("only0.npy", 1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", 3, 0);
+  rc = mn_array_load_npy(ctx, "only0.npy", &a);
+  if (nranks > 1) {
+    EXPECT_ERR(rc, MN_ERR_IO, "file on rank 0 only", "only0.npy", "No such file", NULL);
+    EXPECT_ERRNO(ENOENT, "file on rank 0 only");
+    int rank = -2;
+    mn_err_errno(NULL, &rank);
+    T_CHECK(rank == 1, "file on rank 0 only: failing rank %d, expected 1", rank);
+  }
+  mn_array_destroy(&a);
+  /* saving where only rank 0 has the directory */
+  if (mt_rank == 0) mkdir("sub", 0777);
+  MPI_Barrier(MPI_COMM_WORLD);
+  int64_t s3[] = {3};
+  T_OK(mn_array_create(ctx, MN_BOOL, 1, s3, 0, &a));
+  if (a) {
+    rc = mn_array_save_npy(a, "sub/x.npy");
+    if (nranks > 1) {
+      EXPECT_ERR(rc, MN_ERR_IO, "directory on rank 0 only", "sub/x.npy", NULL, NULL);
+      EXPECT_ERRNO(ENOENT, "directory on rank 0 only");
+      T_CHECK(mt_rank != 0 || access("sub/x.npy", F_OK), "a failed save left sub/x.npy");
+    }
+  }
+  mn_array_destroy(&a);
+  T_CHECK(!chdir(cwd), "cannot return to %s", cwd);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* ---- missing files, directories, permissions: errno kept ---- */
+static void test_file_errors(mn_ctx *ctx) {
+  char p[1200];
+  mn_array *a = NULL;
+  tmp_path(p, sizeof p, "no_such_file");
+  EXPECT_ERR(mn_array_load_npy(ctx, p, &a), MN_ERR_IO, "missing file", p, "No such file", NULL);
+  EXPECT_ERRNO(ENOENT, "missing file");
+  tmp_path(p, sizeof p, "a_dir");
+  if (mt_rank == 0) mkdir(p, 0777);
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_ERR(mn_array_load_npy(ctx, p, &a), MN_ERR_IO, "directory", p, "Is a directory", NULL);
+  EXPECT_ERRNO(EISDIR, "directory");
+  int64_t s4[] = {4};
+  T_OK(mn_array_create(ctx, MN_INT32, 1, s4, 0, &a));
+  if (!a) return;
+  mt_set(a, v_i32);
+  EXPECT_ERR(mn_array_save_npy(a, p), MN_ERR_IO, "save onto a directory", p, "Is a directory", NULL);
+  EXPECT_ERRNO(EISDIR, "save onto a directory");
+  char q[1300];
+  snprintf(q, sizeof q, "%s/no_such_dir/x.npy", p);
+  EXPECT_ERR(mn_array_save_npy(a, q), MN_ERR_IO, "save into a missing directory", q, "No such file", NULL);
+  EXPECT_ERRNO(ENOENT, "save into a missing directory");
+  /* a read-only file is not replaced (as NumPy cannot open it); root may write anything */
+  if (geteuid() != 0) {
+    tmp_path(p, sizeof p, "readonly");
+    T_OK(mn_array_save_npy(a, p));
+    if (mt_rank == 0) chmod(p, 0444);
+    MPI_Barrier(MPI_COMM_WORLD);
+    EXPECT_ERR(mn_array_save_npy(a, p), MN_ERR_IO, "read-only target", p, "Permission denied", NULL);
+    EXPECT_ERRNO(EACCES, "read-only target");
+    if (mt_rank == 0) chmod(p, 0644);
+  }
+  check_array(a, MN_INT32, 1, s4, v_i32, "array after failed saves");
+  mn_array_destroy(&a);
+}
+
+/* ---- saving replaces the target in one rename ---- */
+
+/* Files in dir whose names start with prefix (rank 0 looks; all agree). */
+static int count_named(const char *dir, const char *prefix) {
+  int n = 0;
+  if (mt_rank == 0) {
+    DIR *d = opendir(dir);
+    if (d) {
+      for (struct dirent *e; (e = readdir(d));) n += !strncmp(e->d_name, prefix, strlen(prefix));
+      closedir(d);
+    }
+  }
+  MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return n;
+}
+
+/* whole file on rank 0 (NULL elsewhere or when missing); *n bytes */
+static unsigned char *slurp_fd(int fd, long *n) {
+  *n = -1;
+  if (fd < 0) return NULL;
+  off_t size = lseek(fd, 0, SEEK_END);
+  unsigned char *b = malloc((size_t)size + 1);
+  if (b && pread(fd, b, (size_t)size, 0) == (ssize_t)size) *n = (long)size;
+  return b;
+}
+
+static void test_atomic_save(mn_ctx *ctx) {
+  char p[1200], dir[1200], prefix[128], link[1200];
+  tmp_path(p, sizeof p, "atomic");
+  snprintf(dir, sizeof dir, "%s", tmpdir);
+  snprintf(prefix, sizeof prefix, ".%s_np%d_atomic.npy.mn-tmp-", prog, nranks);
+  if (mt_rank == 0) unlink(p);
+  MPI_Barrier(MPI_COMM_WORLD);
+  int64_t sa[] = {6, 5}, sb[] = {9};
+  mn_array *a = NULL, *b = NULL;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 2, sa, 0, &a));
+  T_OK(mn_array_create(ctx, MN_INT32, 1, sb, 0, &b));
+  if (!a || !b) return;
+  mt_set(a, v_f64);
+  mt_set(b, v_i32);
+
+  /* a save that fails after the data is written leaves no target and no
+   * temporary file */
+  setenv("MN_NPY_FAULT", "write", 1);
+  EXPECT_ERR(mn_array_save_npy(a, p), MN_ERR_IO, "injected write failure", "injected", p, NULL);
+  unsetenv("MN_NPY_FAULT");
+  int absent = mt_rank != 0 || (access(p, F_OK) && errno == ENOENT);
+  T_CHECK(absent, "a failed save left a file at %s", p);
+  T_CHECK(count_named(dir, prefix) == 0, "a failed save left a temporary file %s* in %s", prefix, dir);
+
+  /* an existing target: a reader holding the old file keeps reading it
+   * (the new file is renamed over it, never written into it) */
+  T_OK(mn_array_save_npy(a, p));
+  int fd = mt_rank == 0 ? open(p, O_RDONLY) : -1;
+  long n0 = 0, n1 = 0;
+  unsigned char *before = slurp_fd(fd, &n0);
+  if (mt_rank == 0) chmod(p, 0640);
+  MPI_Barrier(MPI_COMM_WORLD);
+  T_OK(mn_array_save_npy(b, p));
+  unsigned char *held = slurp_fd(fd, &n1);
+  if (mt_rank == 0) {
+    T_CHECK(n0 > 0 && n1 == n0 && !memcmp(before, held, (size_t)n0),
+            "the old file changed under a reader (%ld bytes, now %ld): saved in place, not renamed", n0, n1);
+    struct stat st;
+    T_CHECK(!stat(p, &st) && (st.st_mode & 0777) == 0640, "the replaced file's mode is %o, expected 640",
+            (unsigned)(st.st_mode & 0777));
+    close(fd);
+  }
+  free(before);
+  free(held);
+  mn_array *c = NULL;
+  T_OK(mn_array_load_npy(ctx, p, &c));
+  if (c) check_array(c, MN_INT32, 1, sb, v_i32, "the replacing file");
+  mn_array_destroy(&c);
+  check_header_bytes(ctx, p, "<i4", "(9,)", 9 * 4);
+
+  /* a failed save over an existing file leaves it as it was */
+  fd = mt_rank == 0 ? open(p, O_RDONLY) : -1;
+  before = slurp_fd(fd, &n0);
+  if (fd >= 0) close(fd);
+  setenv("MN_NPY_FAULT", "write", 1);
+  EXPECT_ERR(mn_array_save_npy(a, p), MN_ERR_IO, "injected write failure over a file", "injected", NULL, NULL);
+  unsetenv("MN_NPY_FAULT");
+  fd = mt_rank == 0 ? open(p, O_RDONLY) : -1;
+  held = slurp_fd(fd, &n1);
+  if (mt_rank == 0) {
+    T_CHECK(n0 > 0 && n1 == n0 && !memcmp(before, held, (size_t)n0), "a failed save changed %s", p);
+    close(fd);
+  }
+  free(before);
+  free(held);
+  T_CHECK(count_named(dir, prefix) == 0, "a failed save left a temporary file %s* in %s", prefix, dir);
+
+  /* through a symbolic link: the file it points to is replaced, the link stays */
+  snprintf(link, sizeof link, "%s/%s_np%d_atomic_link.npy", tmpdir, prog, nranks);
+  if (mt_rank == 0) {
+    unlink(link);
+    T_CHECK(!symlink(p, link), "cannot make the link %s", link);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  T_OK(mn_array_save_npy(a, link));
+  if (mt_rank == 0) {
+    struct stat st;
+    T_CHECK(!lstat(link, &st) && S_ISLNK(st.st_mode), "saving through %s replaced the link", link);
+  }
+  T_OK(mn_array_load_npy(ctx, p, &c));
+  if (c) check_array(c, MN_FLOAT64, 2, sa, v_f64, "the file behind a link");
+  mn_array_destroy(&c);
+  mn_array_destroy(&a);
+  mn_array_destroy(&b);
+}
+
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   nranks = mn_ctx_size(ctx);
+  if (getenv("MN_NPY_CHUNK_BYTES")) prog = "t_npy_chunked";
   const char *td = getenv("MN_TEST_TMP");
   snprintf(tmpdir, sizeof tmpdir, "%s", td && *td ? td : ".");
   char p[1200];
@@ -348,6 +793,10 @@ int main(int argc, char **argv) {
   }
 
   test_views(ctx);
+  test_header_cases(ctx);
+  test_per_rank_files(ctx);
+  test_file_errors(ctx);
+  test_atomic_save(ctx);
   if (argc > 1) test_numpy_dir(ctx, argv[1]);
   return mt_finish(&ctx);
 }
