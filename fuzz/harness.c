@@ -15,6 +15,9 @@ static void done(void) {
 
 mn_ctx *fz_ctx(void) {
   if (!ctx) {
+    /* a file may declare sizes worth gigabytes: refused above 256 MiB (the
+     * readers check before allocating), so runs stay fast */
+    setenv("MANIPLE_MEM_LIMIT", "268435456", 0);
     int provided;
     MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
     if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, &ctx)) {

@@ -11,7 +11,7 @@ export OMPI_MCA_mca_base_component_disable_dlclose=1 OMP_NUM_THREADS=1
 export LSAN_OPTIONS="suppressions=$here/../tests/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" MN_FUZZ_TMP=${TMPDIR:-/tmp}
 status=0
-for t in npy mtx; do
+for t in ${FUZZ_TARGETS:-npy mtx}; do
   work=$build/corpus/$t crashes=$build/crashes
   mkdir -p "$work" "$crashes"
   echo "fuzz: $t for ${secs}s (corpus $work, seeds fuzz/corpus/$t)"
