@@ -140,6 +140,8 @@ def test_c_program_blow_up_names_the_step():
     exe = c_program("MN_CAVITY_EXE")
     if exe is None:
         pytest.skip("the C program is not built (MN_CAVITY_EXE)")
+    if maniple.rank() != 0:
+        pytest.skip("rank 0 runs the C program")  # singletons started from every rank at once can hang
     r = run_singleton(exe, BLOWUP)
     assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
     assert f"cavity: error: {BLOWUP_MSG} 50" in r.stderr, r.stderr  # found by the check every 50 steps
