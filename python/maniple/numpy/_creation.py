@@ -1,6 +1,7 @@
 """Array creation: zeros, ones, full, empty, *_like, arange, linspace, array."""
 import math
 import operator
+import os
 
 import numpy as _np
 
@@ -295,15 +296,35 @@ def meshgrid(*xi, indexing="xy"):
     return out
 
 
-def save(file, arr, allow_pickle=False):
-    path = str(file)
+def _npy_path(file, what):
+    """A file name (str, bytes or os.PathLike) as the C library takes it. A
+    file object is refused: every rank would hold its own, while the file is
+    read and written collectively by name."""
+    if hasattr(file, "write" if what == "save" else "read"):
+        raise NotImplementedError(f"maniple.numpy.{what} takes a file name, not a file object: every rank "
+                                  "reads and writes its own part of the named file")
+    return os.fsdecode(os.fspath(file))
+
+
+def save(file, arr, allow_pickle=True, fix_imports=True):
+    """numpy.save, collectively: every rank writes its part of the file,
+    which appears at its name only once complete (docs/python.md)."""
+    path = _npy_path(file, "save")
     if not path.endswith(".npy"):
         path += ".npy"
     asarray(arr)._materialize().save_npy(path)
 
 
-def load(file, mmap_mode=None, allow_pickle=False):
+def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *, max_header_size=10000):
+    """numpy.load of a .npy file, collectively: every rank reads its part.
+    A file missing or unreadable on any rank raises the OSError NumPy would
+    (FileNotFoundError, IsADirectoryError, PermissionError) on every rank; a
+    file that differs between ranks raises OSError saying how."""
     if mmap_mode is not None:
         raise NotImplementedError("maniple.numpy: load with mmap_mode is not implemented")
+    if max_header_size != 10000:
+        raise NotImplementedError("maniple.numpy.load reads headers of up to 10000 characters (NumPy's default "
+                                  "max_header_size), no other limit")
+    path = _npy_path(file, "load")
     _init()
-    return ndarray(_core.load_npy(str(file)))
+    return ndarray(_core.load_npy(path))
