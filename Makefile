@@ -51,7 +51,7 @@ fuzz:
 	@tools/setup.sh fuzz
 	$(CMAKE) -S . -B $(FUZZ) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DMANIPLE_FUZZ=ON \
 	  -DMANIPLE_SANITIZE=ON -DMANIPLE_CUDA=OFF -DMANIPLE_OPENMP=OFF -DMANIPLE_BENCHMARKS=OFF -DMANIPLE_PYTHON=OFF >/dev/null
-	$(CMAKE) --build $(FUZZ) -j $(JOBS) --target fuzz_npy fuzz_mtx
+	$(CMAKE) --build $(FUZZ) -j $(JOBS) --target fuzz_npy fuzz_npy_header fuzz_mtx
 	@fuzz/run.sh $(FUZZ) $(FUZZ_SECONDS)
 
 clean:
