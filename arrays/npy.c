@@ -389,21 +389,22 @@ static int commit_temp(const char *tmp, const char *final, const char *path) {
   return MN_SUCCESS;
 }
 
-/* Every rank agrees on the temporary name rank 0 made (after an agreed
- * success, so all ranks are here). */
-static int bcast_name(mn_ctx *ctx, char **tmp) {
+/* Every rank learns the temporary name rank 0 made (after an agreed
+ * success, so every rank is here) and checks that it sees that file: a
+ * directory on node-local disks would show rank 0's file to rank 0 only. */
+static int bcast_name(mn_ctx *ctx, const char *path, char **tmp) {
+  char name[PATH_MAX + 64];
   int len = ctx->rank == 0 ? (int)strlen(*tmp) : 0;
+  if (len >= (int)sizeof name) len = -1; /* cannot happen: realpath gives at most PATH_MAX */
+  if (ctx->rank == 0 && len > 0) memcpy(name, *tmp, (size_t)len);
   MN_MPI(MPI_Bcast(&len, 1, MPI_INT, 0, ctx->comm));
-  if (ctx->rank != 0) {
-    *tmp = malloc((size_t)len + 1);
-    /* a failed malloc still receives (into a scratch byte) to keep the
-     * collective matched; the error is agreed next */
-  }
-  char scratch;
-  int rc = MPI_Bcast(*tmp ? *tmp : &scratch, *tmp ? len : 0, MPI_CHAR, 0, ctx->comm);
-  if (rc != MPI_SUCCESS) return mpi_err(rc, "broadcasting the temporary name for", "?");
-  if (!*tmp) return MN_ERR(MN_ERR_MEM, "cannot allocate a file name");
-  (*tmp)[len] = 0;
+  if (len < 0) return MN_ERR(MN_ERR_IO, "the temporary name for '%s' is too long", path);
+  MN_MPI(MPI_Bcast(name, len, MPI_CHAR, 0, ctx->comm));
+  name[len] = 0;
+  if (ctx->rank != 0 && !(*tmp = strdup(name))) return MN_ERR(MN_ERR_MEM, "cannot allocate a file name");
+  if (access(name, W_OK))
+    return MN_ERR(MN_ERR_IO, "'%s': rank %d cannot open the temporary file '%s' that rank 0 made next to it (%s): "
+                  "is the directory on a disk of rank 0's node only?", path, ctx->rank, name, strerror(errno));
   return MN_SUCCESS;
 }
 
@@ -440,7 +441,7 @@ int mn_array_save_npy(const mn_array *a, const char *path) {
   if (!err && ctx->rank == 0) err = make_temp(path, &final, &tmp);
   err = mn_agree(ctx, err);
   MPI_File f = MPI_FILE_NULL;
-  if (!err) err = mn_agree(ctx, bcast_name(ctx, &tmp));
+  if (!err) err = mn_agree(ctx, bcast_name(ctx, path, &tmp));
   if (!err) {
     int rc = MPI_File_open(ctx->comm, tmp, MPI_MODE_WRONLY, MPI_INFO_NULL, &f);
     if (rc != MPI_SUCCESS) {

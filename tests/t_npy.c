@@ -483,6 +483,8 @@ static void test_header_cases(mn_ctx *ctx) {
   }
 }
 
+static int count_named(const char *dir, const char *prefix);
+
 /* ---- files seen differently by the ranks ---- */
 /* Each rank works in its own directory, so one relative name is a
  * different file on each rank, as on node-local disks. */
@@ -560,6 +562,18 @@ static void test_per_rank_files(mn_ctx *ctx) {
       EXPECT_ERR(rc, MN_ERR_IO, "directory on rank 0 only", "sub/x.npy", NULL, NULL);
       EXPECT_ERRNO(ENOENT, "directory on rank 0 only");
       T_CHECK(mt_rank != 0 || access("sub/x.npy", F_OK), "a failed save left sub/x.npy");
+    }
+  }
+  /* saving into per-rank directories: rank 0's temporary file is not seen
+   * by the others, an error on every rank, and nothing left behind */
+  T_OK(mn_array_create(ctx, MN_BOOL, 1, s3, 0, &a));
+  if (a) {
+    rc = mn_array_save_npy(a, "own.npy");
+    if (nranks > 1) {
+      EXPECT_ERR(rc, MN_ERR_IO, "save into per-rank directories", "rank 1 cannot open the temporary file",
+                 "own.npy", NULL);
+      int left = count_named(".", ".own.npy.mn-tmp-"); /* collective */
+      T_CHECK(access("own.npy", F_OK) && left == 0, "a failed save left own.npy or its temporary file");
     }
   }
   mn_array_destroy(&a);

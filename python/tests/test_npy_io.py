@@ -391,6 +391,19 @@ def test_save_where_a_directory_is_missing_on_some_ranks(tmp):
     numpy.testing.assert_array_equal(numpy.asarray(a), numpy.arange(5.0))
 
 
+def test_save_into_per_rank_directories(tmp):
+    """Every rank has the directory, but each its own (node-local disks):
+    rank 0's temporary file is not seen by the others, so OSError on every
+    rank and nothing left behind."""
+    with own_directory(tmp, "saveown"):
+        if P > 1:
+            with pytest.raises(OSError, match="rank 1 cannot open the temporary file"):
+                np.save("own.npy", np.arange(3))
+            assert not os.path.exists("own.npy") and glob.glob(".own.npy.mn-tmp-*") == []
+        else:
+            np.save("own.npy", np.arange(3))
+
+
 # ---- file errors as NumPy raises them ----
 
 def test_missing_file_and_directories(tmp):
