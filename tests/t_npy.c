@@ -564,6 +564,7 @@ static void test_per_rank_files(mn_ctx *ctx) {
       T_CHECK(mt_rank != 0 || access("sub/x.npy", F_OK), "a failed save left sub/x.npy");
     }
   }
+  mn_array_destroy(&a);
   /* saving into per-rank directories: rank 0's temporary file is not seen
    * by the others, an error on every rank, and nothing left behind */
   T_OK(mn_array_create(ctx, MN_BOOL, 1, s3, 0, &a));
