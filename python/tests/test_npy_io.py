@@ -639,3 +639,20 @@ def test_savetxt_of_numpy_data_writes_once(tmp):
         assert os.path.exists(os.path.join(d, "b.txt")) == (R == 0)
         if R == 0:
             numpy.testing.assert_array_equal(numpy.loadtxt("b.txt"), numpy.arange(4.0))
+
+
+def test_tofile_writes_once_and_raises_everywhere(tmp_path_factory):
+    """ndarray.tofile: rank 0 writes the whole array; a missing directory is
+    NumPy's FileNotFoundError on every rank (it used to hang the others)"""
+    import maniple
+    from maniple import _core
+    d = _core.bcast(str(tmp_path_factory.mktemp("tofile")).encode() if maniple.rank() == 0 else None, 0).decode()
+    x = numpy.arange(35.0).reshape(5, 7)
+    np.asarray(x).tofile(f"{d}/x.bin")
+    np.asarray(x).tofile(f"{d}/x.txt", sep=",")
+    _core.bcast(b"", 0)  # rank 0 has written
+    numpy.testing.assert_array_equal(numpy.fromfile(f"{d}/x.bin").reshape(5, 7), x)
+    numpy.testing.assert_array_equal(numpy.fromfile(f"{d}/x.txt", sep=",").reshape(5, 7), x)
+    with pytest.raises(FileNotFoundError):
+        np.asarray(x).tofile(f"{d}/no_such_dir/x.bin")
+    float(np.arange(3.0).sum())  # every rank is still in step

@@ -785,10 +785,11 @@ class ndarray:
         return self.__array__().tobytes(order)
 
     def tofile(self, fid, sep="", format="%s"):
-        """Written by rank 0 from the gathered array (every rank calls it)."""
-        x = self.__array__()
-        if _core.rank() == 0:
-            x.tofile(fid, sep, format)
+        """Written by rank 0 from the array gathered there (every rank calls
+        it); its error (a missing directory) is raised on every rank, as
+        NumPy's, where it used to leave the others waiting."""
+        from . import _root
+        _root.call(lambda x: x.tofile(fid, sep, format), (self,))
 
     def view(self, dtype=None, type=None):
         if dtype is None and type is None:
