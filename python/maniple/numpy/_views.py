@@ -114,22 +114,8 @@ def link(src, dst, st):
     linked.add(k.dkey)
 
 
-def _unlink_dst(k):
-    _source.pop(k.dkey, None)
-    if k.src is not None:
-        lst = _links.get(k.skey)
-        if lst is not None:
-            lst.remove(k)
-            if not lst:
-                del _links[k.skey]
-                if k.skey not in _source:
-                    linked.discard(k.skey)
-    if k.dkey not in _links:
-        linked.discard(k.dkey)
-
-
-def _drop_src(k):
-    """The source is gone: dst keeps its strides (for later reshapes) only."""
+def _off_source(k):
+    """k no longer among its source's links."""
     lst = _links.get(k.skey)
     if lst is not None:
         lst.remove(k)
@@ -137,6 +123,19 @@ def _drop_src(k):
             del _links[k.skey]
             if k.skey not in _source:
                 linked.discard(k.skey)
+
+
+def _unlink_dst(k):
+    _source.pop(k.dkey, None)
+    if k.src is not None:
+        _off_source(k)
+    if k.dkey not in _links:
+        linked.discard(k.dkey)
+
+
+def _drop_src(k):
+    """The source is gone: dst keeps its strides (for later reshapes) only."""
+    _off_source(k)
     k.src = None
 
 
