@@ -473,6 +473,7 @@ int mn_array_save_npy(const mn_array *a, const char *path) {
   err = mn_agree(ctx, err);
   if (!err) err = mn_agree(ctx, ctx->rank == 0 ? commit_temp(tmp, final, path) : MN_SUCCESS);
   if (err && ctx->rank == 0 && tmp) unlink(tmp);
+  if (err) MPI_Barrier(ctx->comm); /* no rank returns while the temporary is still there */
   if (owned) mn_free(mem);
   free(tmp);
   free(final);
