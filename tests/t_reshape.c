@@ -1,7 +1,9 @@
 /* Reshape keeps every element's C-order flat index while the blocks of the
  * old and new shapes differ: checked against the serial flat order for
  * splits and merges of axes, views as sources, 0-d and empty arrays, and a
- * bad shape rejected on every rank with the input unchanged. */
+ * bad shape rejected on every rank with the input unchanged; copy_flat
+ * into a strided view of another shape, and the view description the
+ * Python layer's reshape views read. */
 #include "mn_test.h"
 
 static double f(int64_t k) { return 0.5 * (double)k - 17.0; }
@@ -68,6 +70,39 @@ int main(int argc, char **argv) {
   T_CHECK(!memcmp(before, after, sizeof(double) * 72), "bad reshape changed its input");
   free(before);
   free(after);
+  /* copy_flat: t's elements in C order into a view of another shape and
+   * layout (every other element of a (4, 6) array), the rest untouched */
+  mn_array *h = NULL, *hv = NULL;
+  int64_t hs[] = {4, 6};
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 2, hs, 0, &h));
+  T_OK(mn_array_fill(h, mn_scalar_f64(-1)));
+  mn_index every2[] = {mn_all(), mn_slice(MN_NONE, MN_NONE, 2)};
+  T_OK(mn_array_index(h, 2, every2, &hv)); /* shape (4, 3): 12 elements */
+  T_OK(mn_array_copy_flat(t, hv));
+  double *y = mt_all(h);
+  for (int k = 0; k < 24; k++) {
+    int i = k / 6, j = k % 6, q = i * 3 + j / 2, ti = q / 4, tj = q % 4;
+    double want = j % 2 ? -1 : f((1 + 2 * tj) * 8 + 7 - 3 * ti);
+    T_CHECK(y[k] == want, "copy_flat: h[%d][%d] = %g, expected %g", i, j, y[k], want);
+  }
+  free(y);
+  int64_t seven[] = {7};
+  mn_array *s7 = NULL;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, seven, 0, &s7));
+  rc = mn_array_copy_flat(s7, hv);
+  T_CHECK(rc == MN_ERR_SHAPE && strstr(mn_ctx_errmsg(ctx), "size 7"), "copy_flat of 7 into 12: %s %s",
+          mn_err_name(rc), mn_ctx_errmsg(ctx));
+  /* how hv views h: base axes 0 and 1, steps 1 and 2; three handles share h */
+  int bax[2];
+  int64_t st[2];
+  mn_array_view_axes(hv, bax, st);
+  T_CHECK(bax[0] == 0 && bax[1] == 1 && st[0] == 1 && st[1] == 2, "view axes (%d, %d), steps (%lld, %lld)", bax[0],
+          bax[1], (long long)st[0], (long long)st[1]);
+  T_CHECK(mn_array_share_count(h) == 2 && mn_array_share_count(s7) == 1, "share counts %d and %d",
+          mn_array_share_count(h), mn_array_share_count(s7));
+  mn_array_destroy(&s7);
+  mn_array_destroy(&hv);
+  mn_array_destroy(&h);
   mn_array_destroy(&r);
   mn_array_destroy(&t);
   mn_array_destroy(&v);
