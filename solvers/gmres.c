@@ -3,8 +3,10 @@
  * Hessenberg matrix reduced by Givens rotations as it grows, so the
  * preconditioned residual norm |g[j+1]| is known after every iteration
  * without forming x. A column that the rotations reduce to a pivot below
- * 1e-13 of its norm (H singular to working precision) is a breakdown; a
- * zero new Arnoldi vector with a nonzero pivot is the exact solution. A
+ * 1e-13 of its norm (H singular to working precision) is a breakdown,
+ * unless the residual is already at round-off (the Krylov space is
+ * exhausted: the exact solution, as a zero new Arnoldi vector with a
+ * nonzero pivot is). A
  * claim of convergence is checked against the true residual by the
  * caller (solver.c). */
 #include "solver_impl.h"
@@ -80,11 +82,13 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
       HH(a, i, j) = t;
     }
     double d = hypot(HH(a, j, j), hn);
-    if (d <= 1e-13 * col) { /* H is (numerically) singular: keep what the first j columns give; a
-                               solve through this pivot would throw x far off (an inconsistent
-                               singular system) */
+    if (d <= 1e-13 * col) { /* H is (numerically) singular: keep what the first j columns give (a
+                               solve through this pivot would throw x far off). With the residual
+                               already at round-off of the cycle's start, that is the exact
+                               solution (the Krylov space is exhausted); else the system is
+                               singular and inconsistent */
       MN_SV_UPDATE(s, j + 2, update_x(a, j, V, x, n));
-      return mn_sv_stop(s, *it - 1, MN_DIVERGED_BREAKDOWN);
+      return mn_sv_stop(s, *it - 1, fabs(a->g[j]) <= 1e-13 * beta ? MN_CONVERGED_ATOL : MN_DIVERGED_BREAKDOWN);
     }
     a->c[j] = HH(a, j, j) / d;
     a->sn[j] = hn / d;

@@ -160,6 +160,11 @@ static int negate(void *u, const mn_array *x, mn_array *y) {
   return mn_array_axpby(-1, x, 0, x, y);
 }
 
+static int identity(void *u, const mn_array *x, mn_array *y) {
+  (void)u;
+  return mn_array_copy(x, y);
+}
+
 static int zero(void *u, const mn_array *x, mn_array *y) {
   (void)u;
   (void)x;
@@ -208,6 +213,23 @@ static void breakdowns(mn_ctx *ctx) {
   T_CHECK(its == 0, "bicgstab broke down after %lld iterations", (long long)its);
   T_REASON(solve(&z, "-solver gmres", &its), MN_DIVERGED_BREAKDOWN, "gmres, A = 0");
   T_REASON(solve(&z, "-solver cg", &its), MN_DIVERGED_INDEFINITE, "cg, A = 0");
+  /* A = I under skip_test: GMRES's second Arnoldi vector is zero or
+   * round-off, the exact solve after one iteration (or two, when the
+   * round-off is normalised into a direction); skip_test has no tolerance
+   * to check it against and keeps it */
+  mn_op *eye = NULL;
+  T_OK(mn_op_create_shell(ctx, n, MN_FLOAT64, identity, NULL, &eye));
+  T_OK(mn_solver_set_operator(s, eye));
+  T_REASON(solve(&z, "-solver gmres -pc none -rtol 0 -atol 0 -maxit 10 -skip_test", &its), MN_CONVERGED_ATOL,
+           "gmres, A = I, skip_test");
+  double *xi = mt_all(x), *bi = mt_all(b);
+  T_CHECK(its >= 1 && its <= 2 && mt_err(xi, bi, n) < 1e-13, "gmres on A = I: %lld iterations under skip_test, "
+          "error %g", (long long)its, mt_err(xi, bi, n));
+  free(xi);
+  free(bi);
+  T_OK(mn_solver_set_skip_test(s, 0));
+  T_OK(mn_solver_set_operator(s, op));
+  mn_op_destroy(&eye);
   /* NaN produced mid-solve is caught, with or without norms */
   mt_prob dg = {MT_DIAG, n, 1, 1, -1};
   later l = {0, mt_csr(ctx, &dg)};
