@@ -48,6 +48,14 @@ static inline void mn_dense_strides(int nd, const int64_t *cnt, int64_t *st) {
   int64_t s = 1;
   for (int d = nd - 1; d >= 0; d--) { st[d] = s; s *= cnt[d]; }
 }
+/* FNV-1a over n bytes, continuing from h (start at MN_HASH0): ranks holding
+ * equal bytes get equal hashes, for agreeing on settings and arguments */
+#define MN_HASH0 1469598103934665603ULL
+static inline uint64_t mn_hash(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = (const unsigned char *)p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
+  return h;
+}
 /* reductions with no identity, an error on empty input (NumPy) */
 static inline int mn_reduce_needs_data(mn_reduce_op op) {
   return op == MN_RED_MIN || op == MN_RED_MAX || op == MN_RED_ARGMIN || op == MN_RED_ARGMAX || op == MN_RED_MAXABS;

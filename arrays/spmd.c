@@ -9,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
-  return h;
-}
-static const uint64_t fnv0 = 1469598103934665603ULL;
-
 static void add(mn_spmd *s, const char *name, uint64_t h, const char *text) {
   if (s->n == MN_SPMD_ARGS) return; /* the first ones are compared */
   s->a[s->n].name = name;
@@ -27,26 +20,26 @@ static void add(mn_spmd *s, const char *name, uint64_t h, const char *text) {
 void mn_spmd_int(mn_spmd *s, const char *name, int64_t v) {
   char t[32];
   snprintf(t, sizeof t, "%" PRId64, v);
-  add(s, name, fnv(fnv0, &v, sizeof v), t);
+  add(s, name, mn_hash(MN_HASH0, &v, sizeof v), t);
 }
 
 void mn_spmd_f64(mn_spmd *s, const char *name, double v) {
   char t[40];
   snprintf(t, sizeof t, "%.17g", v);
-  add(s, name, fnv(fnv0, &v, sizeof v), t);
+  add(s, name, mn_hash(MN_HASH0, &v, sizeof v), t);
 }
 
 void mn_spmd_str(mn_spmd *s, const char *name, const char *v) {
   char t[MN_SPMD_TEXT];
   snprintf(t, sizeof t, "'%s'", v ? v : "(null)");
-  add(s, name, v ? fnv(fnv0, v, strlen(v) + 1) : 0, t);
+  add(s, name, v ? mn_hash(MN_HASH0, v, strlen(v) + 1) : 0, t);
 }
 
 void mn_spmd_shape(mn_spmd *s, const char *name, int nd, const int64_t *shape) {
   char t[MN_SPMD_TEXT] = "(?)";
   if (nd >= 0 && nd <= MN_MAXDIM && (shape || nd == 0)) mn_shape_str(nd, shape, t, sizeof t);
-  uint64_t h = fnv(fnv0, &nd, sizeof nd);
-  if (nd > 0 && nd <= MN_MAXDIM && shape) h = fnv(h, shape, sizeof(int64_t) * (size_t)nd);
+  uint64_t h = mn_hash(MN_HASH0, &nd, sizeof nd);
+  if (nd > 0 && nd <= MN_MAXDIM && shape) h = mn_hash(h, shape, sizeof(int64_t) * (size_t)nd);
   add(s, name, h, t);
 }
 
@@ -56,23 +49,23 @@ void mn_spmd_ints(mn_spmd *s, const char *name, int n, const int *v) {
   for (int i = 0; v && i < n && k < sizeof t; i++)
     k += (size_t)snprintf(t + k, sizeof t - k, i ? ", %d" : "%d", v[i]);
   if (k < sizeof t) snprintf(t + k, sizeof t - k, ")");
-  uint64_t h = fnv(fnv0, &n, sizeof n);
-  if (v && n > 0) h = fnv(h, v, sizeof(int) * (size_t)n);
+  uint64_t h = mn_hash(MN_HASH0, &n, sizeof n);
+  if (v && n > 0) h = mn_hash(h, v, sizeof(int) * (size_t)n);
   add(s, name, h, t);
 }
 
 void mn_spmd_dtype(mn_spmd *s, const char *name, mn_dtype t) {
   int v = (int)t;
-  add(s, name, fnv(fnv0, &v, sizeof v), v >= 0 && v < MN_NDTYPE ? mn_dtype_name(t) : "(bad dtype)");
+  add(s, name, mn_hash(MN_HASH0, &v, sizeof v), v >= 0 && v < MN_NDTYPE ? mn_dtype_name(t) : "(bad dtype)");
 }
 
 void mn_spmd_scalar(mn_spmd *s, const char *name, mn_scalar v) {
   char t[48];
   if (mn_is_float(v.dtype) || (v.weak && v.dtype == MN_FLOAT64)) snprintf(t, sizeof t, "%.17g", v.v.f);
   else snprintf(t, sizeof t, "%" PRId64, v.v.i);
-  uint64_t h = fnv(fnv0, &v.dtype, sizeof v.dtype);
-  h = fnv(h, &v.weak, sizeof v.weak);
-  h = fnv(h, &v.v, sizeof v.v);
+  uint64_t h = mn_hash(MN_HASH0, &v.dtype, sizeof v.dtype);
+  h = mn_hash(h, &v.weak, sizeof v.weak);
+  h = mn_hash(h, &v.v, sizeof v.v);
   add(s, name, h, t);
 }
 
@@ -86,23 +79,23 @@ void mn_spmd_array(mn_spmd *s, const char *name, const mn_array *a) {
   const mn_layout *lay = a->buf->lay;
   snprintf(t, sizeof t, "%s %s%s", mn_dtype_name(a->dtype), sh, a->is_view ? " (a view)" : "");
   int d = (int)a->dtype, k = (int)lay->kind;
-  uint64_t h = fnv(fnv0, &d, sizeof d);
-  h = fnv(h, &a->map.ndim, sizeof a->map.ndim);
-  h = fnv(h, &a->map.bndim, sizeof a->map.bndim);
-  h = fnv(h, a->map.bax, sizeof(int) * (size_t)a->map.ndim);
-  h = fnv(h, a->map.start, sizeof(int64_t) * (size_t)a->map.ndim);
-  h = fnv(h, a->map.step, sizeof(int64_t) * (size_t)a->map.ndim);
-  h = fnv(h, a->map.shape, sizeof(int64_t) * (size_t)a->map.ndim);
-  h = fnv(h, a->map.fixed, sizeof(int64_t) * (size_t)a->map.bndim);
-  h = fnv(h, &k, sizeof k);
-  h = fnv(h, &a->buf->halo, sizeof a->buf->halo);
-  h = fnv(h, lay->shape, sizeof(int64_t) * (size_t)lay->ndim);
-  h = fnv(h, lay->dims, sizeof(int) * (size_t)lay->ndim);
+  uint64_t h = mn_hash(MN_HASH0, &d, sizeof d);
+  h = mn_hash(h, &a->map.ndim, sizeof a->map.ndim);
+  h = mn_hash(h, &a->map.bndim, sizeof a->map.bndim);
+  h = mn_hash(h, a->map.bax, sizeof(int) * (size_t)a->map.ndim);
+  h = mn_hash(h, a->map.start, sizeof(int64_t) * (size_t)a->map.ndim);
+  h = mn_hash(h, a->map.step, sizeof(int64_t) * (size_t)a->map.ndim);
+  h = mn_hash(h, a->map.shape, sizeof(int64_t) * (size_t)a->map.ndim);
+  h = mn_hash(h, a->map.fixed, sizeof(int64_t) * (size_t)a->map.bndim);
+  h = mn_hash(h, &k, sizeof k);
+  h = mn_hash(h, &a->buf->halo, sizeof a->buf->halo);
+  h = mn_hash(h, lay->shape, sizeof(int64_t) * (size_t)lay->ndim);
+  h = mn_hash(h, lay->dims, sizeof(int) * (size_t)lay->ndim);
   add(s, name, h, t);
 }
 
 void mn_spmd_bytes(mn_spmd *s, const char *name, const void *p, size_t n, const char *text) {
-  add(s, name, p ? fnv(fnv0, p, n) : 0, text);
+  add(s, name, p ? mn_hash(MN_HASH0, p, n) : 0, text);
 }
 
 /* one rank's record, for the allgather that names a difference */
@@ -175,10 +168,10 @@ int mn_ctx_check_args(mn_ctx *ctx, const char *fn, int n, const char *const *nam
 
 int mn_spmd_check(mn_ctx *ctx, mn_spmd *s) {
   if (ctx->size == 1) return MN_SUCCESS;
-  uint64_t h = fnv(fnv0, s->fn, strlen(s->fn) + 1);
+  uint64_t h = mn_hash(MN_HASH0, s->fn, strlen(s->fn) + 1);
   for (int k = 0; k < s->n; k++) {
-    h = fnv(h, s->a[k].name, strlen(s->a[k].name) + 1);
-    h = fnv(h, &s->a[k].h, sizeof s->a[k].h);
+    h = mn_hash(h, s->a[k].name, strlen(s->a[k].name) + 1);
+    h = mn_hash(h, &s->a[k].h, sizeof s->a[k].h);
   }
   /* min of h and of ~h: all equal exactly when min(h) == ~min(~h) = max(h) */
   uint64_t v[2] = {h, ~h}, m[2];
@@ -191,16 +184,16 @@ int mn_spmd_check(mn_ctx *ctx, mn_spmd *s) {
 void mn_spmd_index(mn_spmd *s, const char *name, int n, const mn_index *idx) {
   char t[MN_SPMD_TEXT] = "[";
   size_t k = 1;
-  uint64_t h = fnv(fnv0, &n, sizeof n);
+  uint64_t h = mn_hash(MN_HASH0, &n, sizeof n);
   for (int i = 0; idx && i < n; i++) { /* field by field: struct padding is not data */
     int kind = (int)idx[i].kind;
-    h = fnv(h, &kind, sizeof kind);
+    h = mn_hash(h, &kind, sizeof kind);
     if (kind == MN_IDX_SLICE) {
-      h = fnv(h, &idx[i].start, 8);
-      h = fnv(h, &idx[i].stop, 8);
-      h = fnv(h, &idx[i].step, 8);
+      h = mn_hash(h, &idx[i].start, 8);
+      h = mn_hash(h, &idx[i].stop, 8);
+      h = mn_hash(h, &idx[i].step, 8);
     } else if (kind == MN_IDX_INT) {
-      h = fnv(h, &idx[i].index, 8);
+      h = mn_hash(h, &idx[i].index, 8);
     }
     if (k + 2 >= sizeof t) continue;
     if (kind == MN_IDX_INT) k += (size_t)snprintf(t + k, sizeof t - k, "%s%" PRId64, i ? ", " : "", idx[i].index);
@@ -220,24 +213,24 @@ void mn_spmd_index(mn_spmd *s, const char *name, int n, const mn_index *idx) {
 
 void mn_spmd_expr(mn_spmd *s, const char *name, const mn_expr *e, int node) {
   char t[MN_SPMD_TEXT];
-  uint64_t h = fnv(fnv0, &node, sizeof node);
+  uint64_t h = mn_hash(MN_HASH0, &node, sizeof node);
   int n = e ? e->n : 0;
-  h = fnv(h, &n, sizeof n);
+  h = mn_hash(h, &n, sizeof n);
   for (int i = 0; i < n; i++) {
     const mn_node *d = &e->v[i];
     int f[8] = {(int)d->kind, d->op, d->a, d->b, d->c, (int)d->dtype, (int)d->ct, d->weak};
-    h = fnv(h, f, sizeof f);
-    h = fnv(h, &d->ndim, sizeof d->ndim);
-    h = fnv(h, d->shape, sizeof(int64_t) * (size_t)d->ndim);
+    h = mn_hash(h, f, sizeof f);
+    h = mn_hash(h, &d->ndim, sizeof d->ndim);
+    h = mn_hash(h, d->shape, sizeof(int64_t) * (size_t)d->ndim);
     if (d->kind == MN_N_INPUT && d->arr) { /* the input's own description */
       mn_spmd one = {"", 0, {{0, 0, {0}}}};
       mn_spmd_array(&one, "", d->arr);
-      h = fnv(h, &one.a[0].h, sizeof one.a[0].h);
+      h = mn_hash(h, &one.a[0].h, sizeof one.a[0].h);
     } else if (d->kind == MN_N_SCALAR) {
       int st = (int)d->s.dtype;
-      h = fnv(h, &st, sizeof st);
-      h = fnv(h, &d->s.weak, sizeof d->s.weak);
-      h = fnv(h, &d->s.v, sizeof d->s.v);
+      h = mn_hash(h, &st, sizeof st);
+      h = mn_hash(h, &d->s.weak, sizeof d->s.weak);
+      h = mn_hash(h, &d->s.v, sizeof d->s.v);
     }
   }
   char sh[40] = "()";
@@ -251,5 +244,5 @@ void mn_spmd_matrix(mn_spmd *s, const char *name, mn_dtype t, int64_t m, int64_t
   snprintf(x, sizeof x, "%s %" PRId64 " x %" PRId64 ", %" PRId64 " entries", (int)t >= 0 && t < MN_NDTYPE ?
            mn_dtype_name(t) : "?", m, n, nnz);
   int64_t v[4] = {(int64_t)t, m, n, nnz};
-  add(s, name, fnv(fnv0, v, sizeof v), x);
+  add(s, name, mn_hash(MN_HASH0, v, sizeof v), x);
 }

@@ -249,9 +249,7 @@ int mn_sv_settings_hash(const mn_solver *s) {
   memcpy(&w[2], &s->rtol, 8);
   memcpy(&w[3], &s->atol, 8);
   memcpy(&w[4], &s->omega, 8);
-  uint64_t h = 1469598103934665603ULL;
-  for (int i = 0; i < 10; i++)
-    for (int b = 0; b < 8; b++) h = (h ^ ((w[i] >> (8 * b)) & 0xff)) * 1099511628211ULL;
+  uint64_t h = mn_hash(MN_HASH0, w, sizeof w);
   return (int)(h & 0x7fffffff);
 }
 
