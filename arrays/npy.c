@@ -13,7 +13,7 @@
  * chunk_bytes() bytes, each described by a file type built from int counts
  * and 64-bit byte strides, so axes and blocks beyond 2^31 elements work. */
 #define _XOPEN_SOURCE 700 /* realpath, pread */
-#include "mn_impl.h"
+#include "expr_impl.h" /* mn_shape_str */
 #include "npy_header.h"
 #include "spmd.h"
 #include <errno.h>
@@ -47,17 +47,11 @@ static MPI_Datatype mpi_type(mn_dtype t) {
   }
 }
 
-static void shape_str(int nd, const int64_t *s, char *buf, size_t n) {
-  size_t k = (size_t)snprintf(buf, n, "(");
-  for (int d = 0; d < nd && k < n; d++) k += (size_t)snprintf(buf + k, n - k, d ? ", %lld" : "%lld", (long long)s[d]);
-  if (k < n) snprintf(buf + k, n - k, nd == 1 ? ",)" : ")");
-}
-
 /* header (magic .. newline) for version 1.0, padded to a multiple of 64;
  * 0 when it does not fit in cap */
 static size_t make_header(const mn_array *a, char *h, size_t cap) {
   char dict[1024], shp[512];
-  shape_str(a->map.ndim, a->map.shape, shp, sizeof shp);
+  mn_shape_str(a->map.ndim, a->map.shape, shp, sizeof shp);
   int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
                    descr_of(a->dtype), shp);
   if (n < 0 || (size_t)n >= sizeof dict) return 0;
@@ -96,12 +90,12 @@ static int shape_bytes(const char *path, int nd, const int64_t *shape, const cha
       continue;
     }
     if (__builtin_mul_overflow(p, shape[d], &p)) {
-      shape_str(nd, shape, s, sizeof s);
+      mn_shape_str(nd, shape, s, sizeof s);
       return MN_ERR(MN_ERR_FORMAT, "'%s': shape %s has more than 2^63-1 elements", path, s);
     }
   }
   if (__builtin_mul_overflow(p, (int64_t)es, &b)) {
-    shape_str(nd, shape, s, sizeof s);
+    mn_shape_str(nd, shape, s, sizeof s);
     return MN_ERR(MN_ERR_FORMAT, "'%s': shape %s of %s is %lld elements of %zu bytes = %.4g bytes, more than a "
                   "file can hold (2^63-1)", path, s, descr, (long long)p, es, (double)p * (double)es);
   }
@@ -592,7 +586,7 @@ static int read_meta(const char *path, npy_meta *m) {
   if (__builtin_add_overflow(m->header, bytes, &need)) need = INT64_MAX;
   if (m->size < need) {
     char s[256];
-    shape_str(m->h.ndim, m->h.shape, s, sizeof s);
+    mn_shape_str(m->h.ndim, m->h.shape, s, sizeof s);
     err = MN_ERR(MN_ERR_FORMAT, "'%s' holds %lld bytes but its header (shape %s, dtype %s) needs %lld "
                  "(truncated file)", path, (long long)m->size, s, mn_dtype_name((mn_dtype)m->h.dtype),
                  (long long)need);
@@ -605,7 +599,7 @@ done:
 
 static void describe(const int64_t *v, char *buf, size_t n) {
   char s[256];
-  shape_str((int)v[2], v + 5, s, sizeof s);
+  mn_shape_str((int)v[2], v + 5, s, sizeof s);
   snprintf(buf, n, "%s %s%s, a %lld-byte header, %lld bytes in all", mn_dtype_name((mn_dtype)v[0]), s,
            v[1] ? " (Fortran order)" : "", (long long)v[3], (long long)v[4]);
 }
