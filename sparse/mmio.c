@@ -52,15 +52,23 @@ static int line_too_long(const char *path, long long line) {
   return MN_ERR(MN_ERR_MEM, "%s:%lld: cannot allocate a buffer for this line", path, line);
 }
 
+/* The decimal integer field at *s (leading blanks skipped, *s moved to
+ * it) into *v, *end after it: 0, 1 when there is none, 2 beyond long long. */
+static int ll_field(char **s, long long *v, char **end) {
+  while (isspace((unsigned char)**s)) (*s)++;
+  errno = 0;
+  *v = strtoll(*s, end, 10);
+  if (*end == *s || (**end && !isspace((unsigned char)**end))) return 1;
+  return errno == ERANGE ? 2 : 0;
+}
+
 /* A non-negative decimal count of the size line, int64 at most. */
 static int size_field(const char *path, long long line, char **s, const char *name, long long *out) {
   char *end;
-  while (isspace((unsigned char)**s)) (*s)++;
-  errno = 0;
-  long long v = strtoll(*s, &end, 10);
-  if (end == *s || (*end && !isspace((unsigned char)*end)))
-    return header_error(path, line, "expected the size line 'rows columns entries'", *s);
-  if (errno == ERANGE || v < 0)
+  long long v;
+  int bad = ll_field(s, &v, &end);
+  if (bad == 1) return header_error(path, line, "expected the size line 'rows columns entries'", *s);
+  if (bad || v < 0)
     return MN_ERR(MN_ERR_FORMAT, "%s:%lld: the %s count %.*s is out of range 0..%lld", path, line, name,
                   (int)(end - *s > 40 ? 40 : end - *s), *s, (long long)INT64_MAX);
   *s = end;
@@ -206,12 +214,10 @@ static int push(triplets *t, int64_t i, int64_t j, double v) {
 /* A row or column number: decimal, within int64. */
 static int index_field(const char *path, long long line, char **s, const char *what, long long *out) {
   char *end;
-  while (isspace((unsigned char)**s)) (*s)++;
-  errno = 0;
-  long long v = strtoll(*s, &end, 10);
-  if (end == *s || (*end && !isspace((unsigned char)*end)))
-    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: expected a %s index (got '%.60s')", path, line, what, *s);
-  if (errno == ERANGE)
+  long long v;
+  int bad = ll_field(s, &v, &end);
+  if (bad == 1) return MN_ERR(MN_ERR_FORMAT, "%s:%lld: expected a %s index (got '%.60s')", path, line, what, *s);
+  if (bad)
     return MN_ERR(MN_ERR_FORMAT, "%s:%lld: %s index %.*s is out of range", path, line, what,
                   (int)(end - *s > 40 ? 40 : end - *s), *s);
   *s = end;
