@@ -2,6 +2,7 @@
  * each rank's block of the larger one, sum the partial products on the
  * owners of the result. Every operand is seen as a matrix: a 1-d a is one
  * row, a 1-d b one column; boxes below are in that 2-d index space. */
+#include <maniple/mn_linalg.h>
 #include "exchange.h"
 #include "spmd.h"
 #include <stdlib.h>

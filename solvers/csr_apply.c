@@ -2,7 +2,7 @@
  * the same pass: the diagonal block's rows while the ghost values travel,
  * then the off-diagonal part of only the rows that have one. */
 #include "solver_impl.h"
-#include "../sparse/kernels/csr.h"
+#include "kernels/csr.h"
 
 static int csr_apply(const mn_op *op, const double *x, double *y, double *xy);
 

@@ -7,7 +7,7 @@
  * or slabs along axis 0 that cut at the same rows) the moves are plain
  * local copies. */
 #include "solver_impl.h"
-#include "../stencils/stencil_impl.h"
+#include "stencil_impl.h"
 #include "flatmove.h"
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* CUDA backend: element-wise kernels and cuBLAS on device buffers, checked
  * against serial host loops. Skips (77) where no CUDA device is usable. */
 #include "mn_test.h"
-#include "../arrays/cuda/cuda_backend.h"
+#include "cuda/cuda_backend.h"
 #ifdef MANIPLE_HAVE_CUDA
-#include "../sparse/cuda/csr_cuda.h"
+#include "cuda/csr_cuda.h"
 #endif
 #include <float.h>
 

@@ -4,8 +4,8 @@
 #include "mn_test.h"
 #include <float.h>
 #ifdef MANIPLE_HAVE_CUDA
-#include "../arrays/cuda/cuda_backend.h"
-#include "../stencils/cuda/stencil_cuda.h"
+#include "cuda/cuda_backend.h"
+#include "cuda/stencil_cuda.h"
 
 /* One box: the interior of a grid of extents n padded by 1 (nd 2 or 3),
  * random values; y = A u, or the Jacobi update with f when relax. */

@@ -7,9 +7,9 @@
 #include <mutex>
 #include <maniple/mn_array.h>
 extern "C" {
-#include "../mn_impl.h"
+#include "mn_impl.h"
 }
-#include "cuda_backend.h"
+#include "cuda/cuda_backend.h"
 
 /* One handle per process, created on first use. It is never destroyed:
  * cublasDestroy from an atexit handler can run after the CUDA runtime has

@@ -10,9 +10,9 @@
  * get C linkage. */
 #include <maniple/mn_array.h>
 extern "C" {
-#include "../mn_impl.h"
+#include "mn_impl.h"
 }
-#include "cuda_backend.h"
+#include "cuda/cuda_backend.h"
 
 int mn_cuda_device_count(int *count, const char **reason) {
   /* per thread, like the error buffer, so the pointer stays valid */

@@ -11,13 +11,13 @@
  * code, so it would warn for the integer instances. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wtautological-compare"
-#include "../kernels/ops.h"
+#include "kernels/ops.h"
 #pragma GCC diagnostic pop
 #include <maniple/mn_array.h>
 extern "C" {
-#include "../mn_impl.h"
+#include "mn_impl.h"
 }
-#include "cuda_backend.h"
+#include "cuda/cuda_backend.h"
 #include <stdio.h>
 
 #define BLOCK 256

@@ -19,52 +19,52 @@ typedef struct {
   union { int64_t i; double f; } v;
 } mn_scalar;
 
-mn_scalar mn_scalar_f64(double x);   /* weak float */
-mn_scalar mn_scalar_i64(int64_t x);  /* weak int */
-mn_scalar mn_scalar_bool(int x);
-mn_scalar mn_scalar_typed(mn_dtype t, double x); /* strong, of dtype t */
-double mn_scalar_as_f64(mn_scalar s);
+MN_EXTERN mn_scalar mn_scalar_f64(double x);   /* weak float */
+MN_EXTERN mn_scalar mn_scalar_i64(int64_t x);  /* weak int */
+MN_EXTERN mn_scalar mn_scalar_bool(int x);
+MN_EXTERN mn_scalar mn_scalar_typed(mn_dtype t, double x); /* strong, of dtype t */
+MN_EXTERN double mn_scalar_as_f64(mn_scalar s);
 
 typedef struct mn_array_s mn_array;
 
 /* ---- creation and lifecycle ---- */
 /* Block layout over the default process grid; halo = ghost width on every
  * distributed axis. Contents are zero. */
-int mn_array_create(mn_ctx *ctx, mn_dtype dtype, int ndim,
+MN_EXTERN int mn_array_create(mn_ctx *ctx, mn_dtype dtype, int ndim,
                     const int64_t *shape, int halo, mn_array **a);
-int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo,
+MN_EXTERN int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo,
                        mn_array **a);
 /* As mn_array_create with no halo, contents undefined (numpy.empty): for
  * results about to be written whole. */
-int mn_array_create_empty(mn_ctx *ctx, mn_dtype dtype, int ndim,
+MN_EXTERN int mn_array_create_empty(mn_ctx *ctx, mn_dtype dtype, int ndim,
                           const int64_t *shape, mn_array **a);
 /* New base array with x's shape and dtype (dtype may differ if given as
  * MN_NDTYPE = same), on a fresh default layout, zero-filled. */
-int mn_array_create_like(const mn_array *x, mn_dtype dtype, mn_array **a);
+MN_EXTERN int mn_array_create_like(const mn_array *x, mn_dtype dtype, mn_array **a);
 /* Releases the handle and sets *a = NULL. A base stays alive while views of
  * it exist. */
-int mn_array_destroy(mn_array **a);
+MN_EXTERN int mn_array_destroy(mn_array **a);
 
 /* ---- information ---- */
-mn_ctx *mn_array_ctx(const mn_array *a);
-mn_dtype mn_array_dtype(const mn_array *a);
-int mn_array_ndim(const mn_array *a);
-const int64_t *mn_array_shape(const mn_array *a);
-int64_t mn_array_size(const mn_array *a);
-int mn_array_is_view(const mn_array *a);
+MN_EXTERN mn_ctx *mn_array_ctx(const mn_array *a);
+MN_EXTERN mn_dtype mn_array_dtype(const mn_array *a);
+MN_EXTERN int mn_array_ndim(const mn_array *a);
+MN_EXTERN const int64_t *mn_array_shape(const mn_array *a);
+MN_EXTERN int64_t mn_array_size(const mn_array *a);
+MN_EXTERN int mn_array_is_view(const mn_array *a);
 /* Identity of the storage a base and all its views share (equal keys: the
  * same memory), for dependency tracking in deferred evaluation. */
-uintptr_t mn_array_base_key(const mn_array *a);
+MN_EXTERN uintptr_t mn_array_base_key(const mn_array *a);
 /* How a reads its base: per axis k of a, the base axis it walks
  * (base_axis[k], -1 for a new or broadcast axis) and the step there. NumPy's
  * strides of a over a C-ordered base are step[k] times the base's C-order
  * stride of base_axis[k]. */
-void mn_array_view_axes(const mn_array *a, int *base_axis, int64_t *step);
+MN_EXTERN void mn_array_view_axes(const mn_array *a, int *base_axis, int64_t *step);
 /* Handles sharing a's storage, a included (1: no other view of it). */
-int mn_array_share_count(const mn_array *a);
+MN_EXTERN int mn_array_share_count(const mn_array *a);
 /* Layout of the base array. */
-mn_layout *mn_array_layout(const mn_array *a);
-int mn_array_halo_width(const mn_array *a);
+MN_EXTERN mn_layout *mn_array_layout(const mn_array *a);
+MN_EXTERN int mn_array_halo_width(const mn_array *a);
 
 /* The part of a (base or view) that this rank owns: a strided box.
  * Global view indices lo[d] .. lo[d]+count[d]-1 (those this rank owns,
@@ -78,22 +78,22 @@ typedef struct {
   int64_t count[MN_MAXDIM];
   int64_t stride[MN_MAXDIM];
 } mn_local;
-int mn_array_local(const mn_array *a, mn_local *loc);
+MN_EXTERN int mn_array_local(const mn_array *a, mn_local *loc);
 
 /* ---- filling ---- */
-int mn_array_fill(mn_array *a, mn_scalar value);
+MN_EXTERN int mn_array_fill(mn_array *a, mn_scalar value);
 /* a.flat[k] = start + k*step in C order over a's shape. */
-int mn_array_arange(mn_array *a, double start, double step);
+MN_EXTERN int mn_array_arange(mn_array *a, double start, double step);
 /* n = size points from start to stop, stop included when endpoint. */
-int mn_array_linspace(mn_array *a, double start, double stop, int endpoint);
+MN_EXTERN int mn_array_linspace(mn_array *a, double start, double stop, int endpoint);
 typedef enum { MN_RANDOM_UNIFORM = 0, MN_RANDOM_NORMAL = 1 } mn_random_kind;
 /* Counter-based (seed, flat global index): identical at any rank count.
  * UNIFORM: [p1, p2). NORMAL: mean p1, standard deviation p2. */
-int mn_array_random(mn_array *a, mn_random_kind kind, uint64_t seed,
+MN_EXTERN int mn_array_random(mn_array *a, mn_random_kind kind, uint64_t seed,
                     double p1, double p2);
 /* dst[...] = src[...] with casting; any layouts, views, same shape. This is
  * also redistribution between layouts. */
-int mn_array_copy(const mn_array *src, mn_array *dst);
+MN_EXTERN int mn_array_copy(const mn_array *src, mn_array *dst);
 
 /* ---- views ---- */
 #define MN_NONE INT64_MIN /* an omitted slice bound, as in Python */
@@ -103,24 +103,24 @@ typedef struct {
   int64_t start, stop, step; /* SLICE: Python bounds, MN_NONE = omitted */
   int64_t index;             /* INT: may be negative */
 } mn_index;
-mn_index mn_slice(int64_t start, int64_t stop, int64_t step);
-mn_index mn_all(void);
-mn_index mn_at(int64_t index);
-mn_index mn_newaxis(void);
+MN_EXTERN mn_index mn_slice(int64_t start, int64_t stop, int64_t step);
+MN_EXTERN mn_index mn_all(void);
+MN_EXTERN mn_index mn_at(int64_t index);
+MN_EXTERN mn_index mn_newaxis(void);
 /* Basic indexing (NumPy semantics) giving a view that writes through to a.
  * Axes not named are taken whole. Bounds outside [-n, n] are an error (the
  * C API is strict; the Python layer clamps as NumPy does first). */
-int mn_array_index(mn_array *a, int nidx, const mn_index *idx, mn_array **v);
+MN_EXTERN int mn_array_index(mn_array *a, int nidx, const mn_index *idx, mn_array **v);
 /* A new array of the given shape holding src's elements in C order (NumPy's
  * reshape, always as a copy: blocks of the two shapes differ). */
-int mn_array_reshape(const mn_array *src, int ndim, const int64_t *shape, mn_array **dst);
+MN_EXTERN int mn_array_reshape(const mn_array *src, int ndim, const int64_t *shape, mn_array **dst);
 /* dst[...] = src's elements in C order: the same number of elements, any
  * shapes (dst may be a view). reshape into an existing array. */
-int mn_array_copy_flat(const mn_array *src, mn_array *dst);
+MN_EXTERN int mn_array_copy_flat(const mn_array *src, mn_array *dst);
 /* View with axes permuted: view axis k is a's axis perm[k]. */
-int mn_array_transpose(mn_array *a, const int *perm, mn_array **v);
+MN_EXTERN int mn_array_transpose(mn_array *a, const int *perm, mn_array **v);
 /* View that broadcasts a to shape (NumPy's broadcast_to); read-only use. */
-int mn_array_broadcast_to(mn_array *a, int ndim, const int64_t *shape,
+MN_EXTERN int mn_array_broadcast_to(mn_array *a, int ndim, const int64_t *shape,
                           mn_array **v);
 
 /* ---- element-wise operations ---- */
@@ -153,56 +153,56 @@ typedef enum {
 
 typedef enum { MN_OP_WHERE = 0, MN_OP_CLIP, MN_OP_FMA, MN_NTERNARY } mn_ternary_op;
 
-const char *mn_unary_name(mn_unary_op op);
-const char *mn_binary_name(mn_binary_op op);
-const char *mn_ternary_name(mn_ternary_op op);
+MN_EXTERN const char *mn_unary_name(mn_unary_op op);
+MN_EXTERN const char *mn_binary_name(mn_binary_op op);
+MN_EXTERN const char *mn_ternary_name(mn_ternary_op op);
 
 /* Result dtypes as NumPy gives them; MN_NDTYPE when the op does not accept
  * that dtype (e.g. bitwise ops on floats). */
-mn_dtype mn_unary_result(mn_unary_op op, mn_dtype x);
-mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y);
+MN_EXTERN mn_dtype mn_unary_result(mn_unary_op op, mn_dtype x);
+MN_EXTERN mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y);
 
 /* One-shot operations: out (base or view, any layout) receives the result,
  * cast to out's dtype; inputs broadcast to out's shape. */
-int mn_array_unary(mn_unary_op op, const mn_array *x, mn_array *out);
-int mn_array_binary(mn_binary_op op, const mn_array *x, const mn_array *y,
+MN_EXTERN int mn_array_unary(mn_unary_op op, const mn_array *x, mn_array *out);
+MN_EXTERN int mn_array_binary(mn_binary_op op, const mn_array *x, const mn_array *y,
                     mn_array *out);
-int mn_array_binary_scalar(mn_binary_op op, const mn_array *x, mn_scalar s,
+MN_EXTERN int mn_array_binary_scalar(mn_binary_op op, const mn_array *x, mn_scalar s,
                            int scalar_first, mn_array *out);
-int mn_array_where(const mn_array *cond, const mn_array *x,
+MN_EXTERN int mn_array_where(const mn_array *cond, const mn_array *x,
                    const mn_array *y, mn_array *out);
 /* out = a*x + b*y, fused (the triad when a = 1). */
-int mn_array_axpby(double a, const mn_array *x, double b, const mn_array *y,
+MN_EXTERN int mn_array_axpby(double a, const mn_array *x, double b, const mn_array *y,
                    mn_array *out);
 
 /* Fused expressions: build a small DAG, then evaluate it in one pass over
  * cache-sized blocks, moving only the remote elements each operand needs. */
 typedef struct mn_expr_s mn_expr;
-int mn_expr_create(mn_ctx *ctx, mn_expr **e);
-int mn_expr_destroy(mn_expr **e);
-int mn_expr_input(mn_expr *e, const mn_array *x, int *node);
+MN_EXTERN int mn_expr_create(mn_ctx *ctx, mn_expr **e);
+MN_EXTERN int mn_expr_destroy(mn_expr **e);
+MN_EXTERN int mn_expr_input(mn_expr *e, const mn_array *x, int *node);
 /* A stand-in for an array of this dtype and shape, for asking an
  * expression's result dtype and shape without arrays (as a deferred front
  * end does at every operation); an expression holding one cannot be
  * evaluated. */
-int mn_expr_placeholder(mn_expr *e, mn_dtype dtype, int ndim, const int64_t *shape, int *node);
-int mn_expr_scalar(mn_expr *e, mn_scalar s, int *node);
-int mn_expr_unary(mn_expr *e, mn_unary_op op, int a, int *node);
+MN_EXTERN int mn_expr_placeholder(mn_expr *e, mn_dtype dtype, int ndim, const int64_t *shape, int *node);
+MN_EXTERN int mn_expr_scalar(mn_expr *e, mn_scalar s, int *node);
+MN_EXTERN int mn_expr_unary(mn_expr *e, mn_unary_op op, int a, int *node);
 /* Cast node a to dtype t. */
-int mn_expr_cast(mn_expr *e, int a, mn_dtype t, int *node);
-int mn_expr_binary(mn_expr *e, mn_binary_op op, int a, int b, int *node);
-int mn_expr_ternary(mn_expr *e, mn_ternary_op op, int a, int b, int c,
+MN_EXTERN int mn_expr_cast(mn_expr *e, int a, mn_dtype t, int *node);
+MN_EXTERN int mn_expr_binary(mn_expr *e, mn_binary_op op, int a, int b, int *node);
+MN_EXTERN int mn_expr_ternary(mn_expr *e, mn_ternary_op op, int a, int b, int c,
                     int *node);
-mn_dtype mn_expr_dtype(const mn_expr *e, int node);
+MN_EXTERN mn_dtype mn_expr_dtype(const mn_expr *e, int node);
 /* Broadcast shape of a node. */
-int mn_expr_shape(const mn_expr *e, int node, int *ndim, int64_t *shape);
+MN_EXTERN int mn_expr_shape(const mn_expr *e, int node, int *ndim, int64_t *shape);
 /* out = node; out's shape must equal the node's broadcast shape. */
-int mn_expr_eval(mn_expr *e, int node, mn_array *out);
+MN_EXTERN int mn_expr_eval(mn_expr *e, int node, mn_array *out);
 /* The same, also storing nodes xnode[0..nx-1] (at most 16) into xout (fresh
  * arrays of out's shape and the nodes' dtypes) in the same pass: values a
  * later evaluation reuses are computed once, with no extra sweep. An
  * extra whose distribution differs from out's is evaluated after, alone. */
-int mn_expr_eval_extra(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout);
+MN_EXTERN int mn_expr_eval_extra(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout);
 
 /* ---- reductions ---- */
 typedef enum {
@@ -210,62 +210,62 @@ typedef enum {
   MN_RED_ARGMAX, MN_RED_ANY, MN_RED_ALL, MN_RED_SUMSQ, MN_RED_SUMABS,
   MN_RED_MAXABS, MN_NREDUCE
 } mn_reduce_op;
-const char *mn_reduce_name(mn_reduce_op op);
+MN_EXTERN const char *mn_reduce_name(mn_reduce_op op);
 /* Result dtype of a reduction as NumPy gives it (sum of int32 -> int64,
  * arg* -> int64, any/all -> bool). */
-mn_dtype mn_reduce_result(mn_reduce_op op, mn_dtype x);
+MN_EXTERN mn_dtype mn_reduce_result(mn_reduce_op op, mn_dtype x);
 /* Over all elements; the result is the same on every rank. ARGMIN/ARGMAX
  * give the flat C-order index of the first extreme. Empty MIN/MAX/ARG* is
  * an error, as in NumPy. */
-int mn_array_reduce(mn_reduce_op op, const mn_array *x, mn_scalar *result);
+MN_EXTERN int mn_array_reduce(mn_reduce_op op, const mn_array *x, mn_scalar *result);
 /* Reduce node of an expression without materialising it. */
-int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result);
+MN_EXTERN int mn_expr_reduce(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result);
 /* The same, also storing nodes into xout as mn_expr_eval_extra does. */
-int mn_expr_reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result, int nx, const int *xnode,
+MN_EXTERN int mn_expr_reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result, int nx, const int *xnode,
                          mn_array *const *xout);
 /* Over one axis: out has x's shape without that axis (any layout). */
-int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis,
+MN_EXTERN int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis,
                          mn_array *out);
 /* Cumulative sum or product along axis (numpy.cumsum, numpy.cumprod;
  * op MN_RED_SUM or MN_RED_PROD), computed in out's dtype (not bool); out
  * has x's shape, any layout. */
-int mn_array_scan(mn_reduce_op op, const mn_array *x, int axis, mn_array *out);
+MN_EXTERN int mn_array_scan(mn_reduce_op op, const mn_array *x, int axis, mn_array *out);
 /* sum(x*y) over all elements (x, y same shape, any layouts). */
-int mn_array_dot(const mn_array *x, const mn_array *y, mn_scalar *result);
+MN_EXTERN int mn_array_dot(const mn_array *x, const mn_array *y, mn_scalar *result);
 /* Vector norms of the flattened array: ord 1, 2 or INFINITY. */
-int mn_array_norm(const mn_array *x, double ord, double *result);
+MN_EXTERN int mn_array_norm(const mn_array *x, double ord, double *result);
 
 /* ---- communication plans ---- */
 typedef struct mn_plan_s mn_plan;
 /* Halo exchange of a base array with halo > 0: fills ghost cells on every
  * side (corners included) from the owning neighbours. periodic may be NULL.
  * The plan is cached on the context; destroy releases the reference. */
-int mn_plan_create_halo(mn_array *a, const int *periodic, mn_plan **p);
-int mn_plan_begin(mn_plan *p);
-int mn_plan_end(mn_plan *p);
-int mn_plan_destroy(mn_plan **p);
+MN_EXTERN int mn_plan_create_halo(mn_array *a, const int *periodic, mn_plan **p);
+MN_EXTERN int mn_plan_begin(mn_plan *p);
+MN_EXTERN int mn_plan_end(mn_plan *p);
+MN_EXTERN int mn_plan_destroy(mn_plan **p);
 /* Messages and bytes this rank sends per execution. */
-void mn_plan_volume(const mn_plan *p, int *nmsg, int64_t *bytes);
+MN_EXTERN void mn_plan_volume(const mn_plan *p, int *nmsg, int64_t *bytes);
 /* Convenience: exchange a's halo now (non-periodic). */
-int mn_array_halo_exchange(mn_array *a);
+MN_EXTERN int mn_array_halo_exchange(mn_array *a);
 
 /* Whole array, C order, as a dense buffer on root (others pass NULL). */
-int mn_array_gather(const mn_array *a, int root, void *buf);
+MN_EXTERN int mn_array_gather(const mn_array *a, int root, void *buf);
 /* Fill a from a dense C-order buffer on root. */
-int mn_array_scatter(mn_array *a, int root, const void *buf);
+MN_EXTERN int mn_array_scatter(mn_array *a, int root, const void *buf);
 /* Whole array, C order, into buf on every rank (an allgather). */
-int mn_array_allgather(const mn_array *a, void *buf);
+MN_EXTERN int mn_array_allgather(const mn_array *a, void *buf);
 /* Fill a from a dense C-order buffer that every rank holds in full (as
  * SPMD code computing the same values everywhere does): each rank copies
  * its own part, with no communication. */
-int mn_array_set_global(mn_array *a, const void *buf);
+MN_EXTERN int mn_array_set_global(mn_array *a, const void *buf);
 /* One element, returned on every rank. */
-int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value);
+MN_EXTERN int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value);
 
 /* ---- I/O ---- */
 /* NumPy .npy (format 1.0/2.0, C order, little-endian). */
-int mn_array_save_npy(const mn_array *a, const char *path);
-int mn_array_load_npy(mn_ctx *ctx, const char *path, mn_array **a);
+MN_EXTERN int mn_array_save_npy(const mn_array *a, const char *path);
+MN_EXTERN int mn_array_load_npy(mn_ctx *ctx, const char *path, mn_array **a);
 
 #ifdef __cplusplus
 }

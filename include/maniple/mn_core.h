@@ -10,6 +10,14 @@
 extern "C" {
 #endif
 
+/* The library exports only what these headers declare with MN_EXTERN;
+ * everything else in libmaniple is built hidden (-fvisibility=hidden). */
+#if defined(__GNUC__) || defined(__clang__)
+#define MN_EXTERN __attribute__((visibility("default")))
+#else
+#define MN_EXTERN
+#endif
+
 #define MN_MAXDIM 8
 
 /* Error codes. Every mn_ function returns one; 0 is success. */
@@ -29,7 +37,7 @@ typedef enum {
   MN_ERR_COUNT
 } mn_err;
 
-const char *mn_err_name(int code);
+MN_EXTERN const char *mn_err_name(int code);
 
 /* Element types. */
 typedef enum {
@@ -41,10 +49,10 @@ typedef enum {
   MN_NDTYPE
 } mn_dtype;
 
-const char *mn_dtype_name(mn_dtype t);
-size_t mn_dtype_size(mn_dtype t);
+MN_EXTERN const char *mn_dtype_name(mn_dtype t);
+MN_EXTERN size_t mn_dtype_size(mn_dtype t);
 /* NumPy's promotion of two array dtypes (e.g. int32 + float32 -> float64). */
-mn_dtype mn_dtype_promote(mn_dtype a, mn_dtype b);
+MN_EXTERN mn_dtype mn_dtype_promote(mn_dtype a, mn_dtype b);
 
 /* MN_BACKEND_DEFAULT: the one the MANIPLE_BACKEND environment variable
  * names (cpu or cuda; cpu when unset), so one program runs on either. */
@@ -55,19 +63,19 @@ typedef struct mn_ctx_s mn_ctx;
 /* Create a context over a duplicate of comm. MPI is initialised (as a
  * singleton when not under mpiexec) if the caller has not done so; it is
  * then finalised at exit. */
-int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx);
-int mn_ctx_destroy(mn_ctx **ctx);
-int mn_ctx_rank(const mn_ctx *ctx);
-int mn_ctx_size(const mn_ctx *ctx);
-MPI_Comm mn_ctx_comm(const mn_ctx *ctx);
-mn_backend mn_ctx_backend(const mn_ctx *ctx);
+MN_EXTERN int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx);
+MN_EXTERN int mn_ctx_destroy(mn_ctx **ctx);
+MN_EXTERN int mn_ctx_rank(const mn_ctx *ctx);
+MN_EXTERN int mn_ctx_size(const mn_ctx *ctx);
+MN_EXTERN MPI_Comm mn_ctx_comm(const mn_ctx *ctx);
+MN_EXTERN mn_backend mn_ctx_backend(const mn_ctx *ctx);
 /* Message of the last error on this context, with the values involved and
  * the file:line trace. Identical on every rank after a collective error. */
-const char *mn_ctx_errmsg(const mn_ctx *ctx);
+MN_EXTERN const char *mn_ctx_errmsg(const mn_ctx *ctx);
 /* The errno and file name behind the last MN_ERR_IO error (0 and "" when it
  * had none) and the lowest rank that failed (-1 when not agreed): the
  * Python layer raises FileNotFoundError and its siblings from them. */
-int mn_err_errno(const char **path, int *rank);
+MN_EXTERN int mn_err_errno(const char **path, int *rank);
 /* The SPMD contract: every rank makes the same collective calls, in the
  * same order, with the same global arguments (shapes, dtypes, slices,
  * axes, scalars, file names); breaking it is undefined (wrong values, MPI
@@ -78,16 +86,16 @@ int mn_err_errno(const char **path, int *rank);
  * argument that differs. mn_ctx_check_args is that check for front ends'
  * own collectives: fn and its arguments as text (equal text, equal
  * arguments); it does nothing while checks are off. */
-int mn_ctx_checks(const mn_ctx *ctx);
-int mn_ctx_set_checks(mn_ctx *ctx, int on);
-int mn_ctx_check_args(mn_ctx *ctx, const char *fn, int n, const char *const *names, const char *const *values);
+MN_EXTERN int mn_ctx_checks(const mn_ctx *ctx);
+MN_EXTERN int mn_ctx_set_checks(mn_ctx *ctx, int on);
+MN_EXTERN int mn_ctx_check_args(mn_ctx *ctx, const char *fn, int n, const char *const *names, const char *const *values);
 /* Release memory that a maniple function allocated for the caller (as
  * mn_csr_get_rows does). */
-void mn_free(void *p);
+MN_EXTERN void mn_free(void *p);
 /* Print errors as they are raised (default off; MN_VERBOSE=1 turns it on). */
-void mn_ctx_set_verbose(mn_ctx *ctx, int on);
+MN_EXTERN void mn_ctx_set_verbose(mn_ctx *ctx, int on);
 /* Number of cached communication plans, and how often the cache was hit. */
-void mn_ctx_plan_stats(const mn_ctx *ctx, int *cached, long *hits, long *misses);
+MN_EXTERN void mn_ctx_plan_stats(const mn_ctx *ctx, int *cached, long *hits, long *misses);
 
 /* Raising and propagating errors, for maniple and for code built on it (as
  * PETSc's SETERRQ / PetscCall):
@@ -95,12 +103,12 @@ void mn_ctx_plan_stats(const mn_ctx *ctx, int *cached, long *hits, long *misses)
  *   MN_CALL(mn_array_fill(a, mn_scalar_f64(0)));
  * mn_error records "CODE: message\n  at file:line (func)" and returns code;
  * mn_trace appends a "from file:line" frame. */
-int mn_error(int code, const char *file, int line, const char *func, const char *fmt, ...)
+MN_EXTERN int mn_error(int code, const char *file, int line, const char *func, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
-int mn_trace(int code, const char *file, int line, const char *func);
+MN_EXTERN int mn_trace(int code, const char *file, int line, const char *func);
 #define MN_ERR(code, ...) mn_error((code), __FILE__, __LINE__, __func__, __VA_ARGS__)
 #define MN_CHECK(cond, code, ...) \
   do { if (!(cond)) return MN_ERR((code), __VA_ARGS__); } while (0)
@@ -110,7 +118,7 @@ int mn_trace(int code, const char *file, int line, const char *func);
 
 /* CUDA backend helpers, present in every build: without the backend
  * compiled in, the count is 0 and the reason says why. */
-int mn_cuda_device_count(int *count, const char **reason);
+MN_EXTERN int mn_cuda_device_count(int *count, const char **reason);
 
 #ifdef __cplusplus
 }

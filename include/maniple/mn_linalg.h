@@ -15,7 +15,7 @@ extern "C" {
  * every rank and the larger stays where it is: each rank multiplies its
  * block (BLAS for floats when built with it) and the partial products are
  * summed on the owners of out in rank order. */
-int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out);
+MN_EXTERN int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out);
 
 #ifdef __cplusplus
 }

@@ -56,31 +56,31 @@ typedef struct {
   int64_t allreduces;  /* max over ranks */
 } mn_log_row;
 
-const char *mn_log_event_name(mn_log_event ev);
+MN_EXTERN const char *mn_log_event_name(mn_log_event ev);
 /* Start recording (collective: the summary gets a communicator of its own,
  * so it can never be matched with the library's messages). */
-int mn_log_enable(mn_ctx *ctx);
+MN_EXTERN int mn_log_enable(mn_ctx *ctx);
 /* Stop recording; the counters are kept. */
-int mn_log_disable(mn_ctx *ctx);
-int mn_log_enabled(const mn_ctx *ctx);
+MN_EXTERN int mn_log_disable(mn_ctx *ctx);
+MN_EXTERN int mn_log_enabled(const mn_ctx *ctx);
 /* on = 1: enable, and print the table to stdout when the context is
  * destroyed (what MANIPLE_LOG_VIEW=1 and the apps' -log_view do);
  * collective. on = 0: no table at destroy (a program that fails on some
  * ranks only; local). */
-int mn_log_set_view_on_destroy(mn_ctx *ctx, int on);
+MN_EXTERN int mn_log_set_view_on_destroy(mn_ctx *ctx, int on);
 /* mn_log_set_view_on_destroy(ctx, 1) when argv holds -log_view or --log-view (the
  * flag of the C apps; a program's own parser should skip it, see
  * mn_log_is_flag). Collective: every rank passes the same arguments. */
-int mn_log_view_from_args(mn_ctx *ctx, int argc, char **argv);
-int mn_log_is_flag(const char *arg);
+MN_EXTERN int mn_log_view_from_args(mn_ctx *ctx, int argc, char **argv);
+MN_EXTERN int mn_log_is_flag(const char *arg);
 /* This rank's counters of one kind (zero when logging was never on). */
-int mn_log_get(const mn_ctx *ctx, mn_log_event ev, mn_log_stats *out);
+MN_EXTERN int mn_log_get(const mn_ctx *ctx, mn_log_event ev, mn_log_stats *out);
 /* Zero every counter (this rank). */
-int mn_log_reset(mn_ctx *ctx);
+MN_EXTERN int mn_log_reset(mn_ctx *ctx);
 /* Every kind over all ranks (collective; rows has MN_LOG_NEVENTS). */
-int mn_log_summary(mn_ctx *ctx, mn_log_row *rows);
+MN_EXTERN int mn_log_summary(mn_ctx *ctx, mn_log_row *rows);
 /* The table, printed by rank 0 (collective). */
-int mn_log_view(mn_ctx *ctx, FILE *f);
+MN_EXTERN int mn_log_view(mn_ctx *ctx, FILE *f);
 
 #ifdef __cplusplus
 }

@@ -28,14 +28,14 @@ typedef enum { MN_PART_EQUAL = 0, MN_PART_METIS = 1 } mn_part_kind;
  * graph on rank 0, runs METIS k-way into as many parts as ranks, and
  * scatters the result (this stops scaling when one rank cannot hold the
  * graph: see docs/design.md). */
-int mn_partition_create(mn_ctx *ctx, mn_part_kind kind, int64_t n, int64_t nlocal, const int64_t *rowptr,
+MN_EXTERN int mn_partition_create(mn_ctx *ctx, mn_part_kind kind, int64_t n, int64_t nlocal, const int64_t *rowptr,
                         const int64_t *adj, const int64_t *vwgt, mn_partition **p);
-int mn_partition_destroy(mn_partition **p);
+MN_EXTERN int mn_partition_destroy(mn_partition **p);
 
 /* new index of each of this rank's old vertices (nlocal entries) and old
  * index of each of its new ones (nlocal entries), both global. */
-const int64_t *mn_partition_new_of_old(const mn_partition *p);
-const int64_t *mn_partition_old_of_new(const mn_partition *p);
+MN_EXTERN const int64_t *mn_partition_new_of_old(const mn_partition *p);
+MN_EXTERN const int64_t *mn_partition_old_of_new(const mn_partition *p);
 
 /* Quality over all ranks: edges cut (of the symmetrised graph, each once),
  * and per rank the ghost vertices it reads (neighbours it does not own in
@@ -46,11 +46,11 @@ typedef struct {
   int64_t ghost_min, ghost_max, ghost_total;
   double imbalance;
 } mn_partition_quality;
-int mn_partition_get_quality(const mn_partition *p, mn_partition_quality *q);
+MN_EXTERN int mn_partition_get_quality(const mn_partition *p, mn_partition_quality *q);
 
 /* x_new[new(i)] = x_old[i] and back (1-d arrays of n elements, any layouts). */
-int mn_partition_to_new(const mn_partition *p, const mn_array *x_old, mn_array *x_new);
-int mn_partition_to_old(const mn_partition *p, const mn_array *x_new, mn_array *x_old);
+MN_EXTERN int mn_partition_to_new(const mn_partition *p, const mn_array *x_old, mn_array *x_new);
+MN_EXTERN int mn_partition_to_old(const mn_partition *p, const mn_array *x_new, mn_array *x_old);
 
 #ifdef __cplusplus
 }

@@ -14,17 +14,17 @@ extern "C" {
 /* out[k] = x.flat[idx[k]] for every element k of idx (integer dtype);
  * out has idx's shape (any layout; cast to out's dtype). An index outside
  * [0, size of x) is MN_ERR_INDEX naming it, on every rank. */
-int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out);
+MN_EXTERN int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out);
 /* x.flat[idx[k]] = v[k] (v has idx's shape; cast to x's dtype). Where an
  * index repeats, the value that comes last in C order of a 1-d idx wins,
  * as in NumPy. x may be a view (written through). */
-int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v);
+MN_EXTERN int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v);
 /* New 1-d array of the elements of x where mask (same shape, bool) is
  * true, in C order (numpy's x[mask]). */
-int mn_array_compress(const mn_array *x, const mn_array *mask, mn_array **out);
+MN_EXTERN int mn_array_compress(const mn_array *x, const mn_array *mask, mn_array **out);
 /* New 1-d array (default layout) holding every rank's n local elements of
  * dtype t, concatenated in rank order. */
-int mn_array_concat_local(mn_ctx *ctx, mn_dtype t, int64_t n, const void *data, mn_array **out);
+MN_EXTERN int mn_array_concat_local(mn_ctx *ctx, mn_dtype t, int64_t n, const void *data, mn_array **out);
 
 #ifdef __cplusplus
 }

@@ -25,10 +25,10 @@ typedef struct mn_op_s mn_op;
 typedef int (*mn_op_apply_fn)(void *user, const mn_array *x, mn_array *y);
 /* Over a square CSR matrix (not copied: A must outlive the operator); its
  * diagonal is known. */
-int mn_op_create_csr(const mn_csr *A, mn_op **op);
+MN_EXTERN int mn_op_create_csr(const mn_csr *A, mn_op **op);
 /* Matrix-free: n x n, values of dtype (float32 or float64; the solvers
  * work in float64), apply called with the user's data. */
-int mn_op_create_shell(mn_ctx *ctx, int64_t n, mn_dtype dtype, mn_op_apply_fn apply, void *user, mn_op **op);
+MN_EXTERN int mn_op_create_shell(mn_ctx *ctx, int64_t n, mn_dtype dtype, mn_op_apply_fn apply, void *user, mn_op **op);
 /* Matrix-free over a stencil (not copied: s must outlive the operator) on
  * a grid of grid's shape, split as grid is (its layout; its values, dtype
  * and halo do not matter). Vectors are 1-d of the grid's size, the grid
@@ -38,15 +38,15 @@ int mn_op_create_shell(mn_ctx *ctx, int64_t n, mn_dtype dtype, mn_op_apply_fn ap
  * not linear: MN_ERR_ARG, at creation and at every product. The diagonal
  * is known (mn_stencil_diagonal), so Jacobi works. float32 or float64
  * (grid's dtype; float64 when grid is not a float array). */
-int mn_op_create_stencil(mn_stencil *s, const mn_array *grid, mn_op **op);
+MN_EXTERN int mn_op_create_stencil(mn_stencil *s, const mn_array *grid, mn_op **op);
 /* Give a shell operator its diagonal (copied), for Jacobi preconditioning
  * and the Jacobi iteration (MN_ERR_ARG for a CSR or stencil operator). */
-int mn_op_set_diagonal(mn_op *op, const mn_array *d);
-int mn_op_apply(const mn_op *op, const mn_array *x, mn_array *y);
+MN_EXTERN int mn_op_set_diagonal(mn_op *op, const mn_array *d);
+MN_EXTERN int mn_op_apply(const mn_op *op, const mn_array *x, mn_array *y);
 /* MN_ERR_NOTIMPL when the operator has no known diagonal. */
-int mn_op_get_diagonal(const mn_op *op, mn_array *d);
-int64_t mn_op_size(const mn_op *op);
-int mn_op_destroy(mn_op **op);
+MN_EXTERN int mn_op_get_diagonal(const mn_op *op, mn_array *d);
+MN_EXTERN int64_t mn_op_size(const mn_op *op);
+MN_EXTERN int mn_op_destroy(mn_op **op);
 
 /* ---- solvers ---- */
 typedef enum {
@@ -80,9 +80,9 @@ typedef enum {
                                 tolerance, and restarting from x no longer reduced it (the accuracy
                                 the operator allows, e.g. a float32 matrix under rtol 1e-10) */
 } mn_stop_reason;
-const char *mn_stop_reason_name(mn_stop_reason r);
+MN_EXTERN const char *mn_stop_reason_name(mn_stop_reason r);
 /* 1 for the CONVERGED_* reasons, 0 for the others */
-int mn_stop_reason_converged(mn_stop_reason r);
+MN_EXTERN int mn_stop_reason_converged(mn_stop_reason r);
 
 typedef struct mn_solver_s mn_solver;
 /* Called with the initial residual (it = 0) and after every iteration with
@@ -91,45 +91,45 @@ typedef struct mn_solver_s mn_solver;
  * rank stops the solve on every rank (MN_STOPPED_BY_MONITOR). */
 typedef int (*mn_monitor_fn)(void *user, int64_t it, double rnorm);
 
-int mn_solver_create(mn_ctx *ctx, mn_solver **s);
-int mn_solver_destroy(mn_solver **s);
+MN_EXTERN int mn_solver_create(mn_ctx *ctx, mn_solver **s);
+MN_EXTERN int mn_solver_destroy(mn_solver **s);
 /* The operator is not copied: it must outlive the solves. Settings must be
  * the same on every rank (checked at each solve: MN_ERR_ARG). */
-int mn_solver_set_operator(mn_solver *s, mn_op *A);
-int mn_solver_set_method(mn_solver *s, mn_ksp_type t);
-int mn_solver_set_pc(mn_solver *s, mn_pc_type t);
-int mn_solver_set_pc_shell(mn_solver *s, mn_op_apply_fn apply, void *user);
+MN_EXTERN int mn_solver_set_operator(mn_solver *s, mn_op *A);
+MN_EXTERN int mn_solver_set_method(mn_solver *s, mn_ksp_type t);
+MN_EXTERN int mn_solver_set_pc(mn_solver *s, mn_pc_type t);
+MN_EXTERN int mn_solver_set_pc_shell(mn_solver *s, mn_op_apply_fn apply, void *user);
 /* rtol relative to ||b||, atol absolute, maxit iterations (defaults 1e-8,
  * 0, 10000). rtol = atol = 0 with skip_test: exactly maxit iterations. */
-int mn_solver_set_tolerances(mn_solver *s, double rtol, double atol, int64_t maxit);
+MN_EXTERN int mn_solver_set_tolerances(mn_solver *s, double rtol, double atol, int64_t maxit);
 /* No convergence test and no residual norm (PETSc's -ksp_convergence_test
  * skip -ksp_norm_type none): exactly maxit iterations, MN_CONVERGED_ITS, no
  * history, rnorm NaN; the method's own dot products still catch NaN. */
-int mn_solver_set_skip_test(mn_solver *s, int skip);
-int mn_solver_set_restart(mn_solver *s, int m);       /* GMRES (default 30) */
-int mn_solver_set_omega(mn_solver *s, double omega);  /* weighted Jacobi (default 1) */
-int mn_solver_set_monitor(mn_solver *s, mn_monitor_fn fn, void *user);
+MN_EXTERN int mn_solver_set_skip_test(mn_solver *s, int skip);
+MN_EXTERN int mn_solver_set_restart(mn_solver *s, int m);       /* GMRES (default 30) */
+MN_EXTERN int mn_solver_set_omega(mn_solver *s, double omega);  /* weighted Jacobi (default 1) */
+MN_EXTERN int mn_solver_set_monitor(mn_solver *s, mn_monitor_fn fn, void *user);
 /* PETSc-style options, e.g. "-solver cg -pc jacobi -rtol 1e-8 -atol 0
  * -maxit 200 -restart 30 -omega 0.8 -skip_test": names are cg, cg1,
  * jacobi, bicgstab, gmres, minres; none, jacobi, bjacobi_ilu0, bjacobi_sgs,
  * shell (after mn_solver_set_pc_shell). An unknown option or value, or a
  * malformed number, is MN_ERR_ARG naming it (every rank), and nothing is
  * changed. */
-int mn_solver_set_options(mn_solver *s, const char *options);
+MN_EXTERN int mn_solver_set_options(mn_solver *s, const char *options);
 /* Solve A x = b; x holds the initial guess on entry. b and x: any arrays of
  * the operator's size (copied when not float64 1-d in the default layout).
  * Not converging is no error: see the stop reason. The preconditioner is
  * set up anew at every solve. */
-int mn_solver_solve(mn_solver *s, const mn_array *b, mn_array *x);
-int mn_solver_get_result(const mn_solver *s, int64_t *iterations, double *rnorm, mn_stop_reason *reason);
+MN_EXTERN int mn_solver_solve(mn_solver *s, const mn_array *b, mn_array *x);
+MN_EXTERN int mn_solver_get_result(const mn_solver *s, int64_t *iterations, double *rnorm, mn_stop_reason *reason);
 /* From the monitor, during a solve (collective): the current iterate into
  * x (the operator's size, any layout). CG, CG1, Jacobi, BiCGStab and
  * MINRES update x every iteration; GMRES forms it at the end of each
  * restart cycle, so it gives the iterate of the last restart. */
-int mn_solver_get_iterate(const mn_solver *s, mn_array *x);
+MN_EXTERN int mn_solver_get_iterate(const mn_solver *s, mn_array *x);
 /* Residual norms after each iteration (index 0: the initial residual),
  * valid until the next solve or destroy; none under skip_test. */
-int mn_solver_get_history(const mn_solver *s, int64_t *n, const double **norms);
+MN_EXTERN int mn_solver_get_history(const mn_solver *s, int64_t *n, const double **norms);
 
 #ifdef __cplusplus
 }

@@ -16,11 +16,11 @@ extern "C" {
  * *perm; either output pointer may be NULL. 1-d arrays are sorted across
  * ranks (sample sort); for more dimensions each line along axis is
  * gathered on one rank (redistribution) and sorted there. */
-int mn_array_sort(const mn_array *x, int axis, mn_array **sorted, mn_array **perm);
+MN_EXTERN int mn_array_sort(const mn_array *x, int axis, mn_array **sorted, mn_array **perm);
 /* out[k] (int64, v's shape) = where v[k] goes in the sorted 1-d array a
  * (numpy.searchsorted): before equal elements, or after them when right.
  * a and v must have the same dtype. */
-int mn_array_searchsorted(const mn_array *a, const mn_array *v, int right, mn_array *out);
+MN_EXTERN int mn_array_searchsorted(const mn_array *a, const mn_array *v, int right, mn_array *out);
 
 #ifdef __cplusplus
 }

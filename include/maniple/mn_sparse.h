@@ -28,58 +28,58 @@ typedef struct mn_csr_s mn_csr;
  * 0-based). Entries go to their rows' owners; duplicates are summed, as
  * PETSc's MatAssemblyEnd does. An index outside the matrix is MN_ERR_INDEX
  * naming the entry, on every rank. */
-int mn_csr_create_coo(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, int64_t n, mn_dtype itype,
+MN_EXTERN int mn_csr_create_coo(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, int64_t n, mn_dtype itype,
                       const void *rows, const void *cols, const void *vals, mn_csr **A);
 /* From each rank's own rows in CSR form (global column indices; rowptr has
  * nlocal + 1 int64 entries, nlocal the rank's row count in the split).
  * Columns within a row may come in any order; duplicates are summed. */
-int mn_csr_create_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, int64_t nlocal,
+MN_EXTERN int mn_csr_create_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, int64_t nlocal,
                        const int64_t *rowptr, mn_dtype itype, const void *cols, const void *vals, mn_csr **A);
-int mn_csr_destroy(mn_csr **A);
+MN_EXTERN int mn_csr_destroy(mn_csr **A);
 
 /* ---- information ---- */
-mn_ctx *mn_csr_ctx(const mn_csr *A);
-void mn_csr_shape(const mn_csr *A, int64_t *nrows, int64_t *ncols);
-mn_dtype mn_csr_dtype(const mn_csr *A);
+MN_EXTERN mn_ctx *mn_csr_ctx(const mn_csr *A);
+MN_EXTERN void mn_csr_shape(const mn_csr *A, int64_t *nrows, int64_t *ncols);
+MN_EXTERN mn_dtype mn_csr_dtype(const mn_csr *A);
 /* Stored entries, over all ranks. */
-int64_t mn_csr_nnz(const mn_csr *A);
+MN_EXTERN int64_t mn_csr_nnz(const mn_csr *A);
 /* This rank's rows [*row0, *row0 + *nlocal) and stored entries. */
-void mn_csr_local_rows(const mn_csr *A, int64_t *row0, int64_t *nlocal, int64_t *nnz_local);
+MN_EXTERN void mn_csr_local_rows(const mn_csr *A, int64_t *row0, int64_t *nlocal, int64_t *nnz_local);
 /* Ghost columns this rank reads and the messages and bytes one SpMV sends. */
-void mn_csr_ghosts(const mn_csr *A, int64_t *nghost, int *nmsg, int64_t *bytes);
+MN_EXTERN void mn_csr_ghosts(const mn_csr *A, int64_t *nghost, int *nmsg, int64_t *bytes);
 /* This rank's rows as CSR with global, sorted column indices: rowptr
  * (nlocal + 1), cols (int64) and vals (dtype), each mn_malloc'd (the caller
  * frees them with mn_free). */
-int mn_csr_get_rows(const mn_csr *A, int64_t **rowptr, int64_t **cols, void **vals);
+MN_EXTERN int mn_csr_get_rows(const mn_csr *A, int64_t **rowptr, int64_t **cols, void **vals);
 
 /* ---- products ---- */
 /* y = A x (x: 1-d, A's column count; y: 1-d, A's row count; any layouts,
  * cast to and from A's dtype). The ghost exchange overlaps the diagonal
  * block's product. */
-int mn_csr_spmv(const mn_csr *A, const mn_array *x, mn_array *y);
+MN_EXTERN int mn_csr_spmv(const mn_csr *A, const mn_array *x, mn_array *y);
 /* y = A^T x: the off-diagonal contributions go back to their owners and
  * are summed there, in rank order. */
-int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y);
+MN_EXTERN int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y);
 /* Y = A X for a dense block of vectors X (2-d, A's column count rows). */
-int mn_csr_spmm(const mn_csr *A, const mn_array *X, mn_array *Y);
+MN_EXTERN int mn_csr_spmm(const mn_csr *A, const mn_array *X, mn_array *Y);
 
 /* ---- new matrices ---- */
 /* C = alpha A + beta B (same shape; union of the patterns). */
-int mn_csr_add(double alpha, const mn_csr *A, double beta, const mn_csr *B, mn_csr **C);
+MN_EXTERN int mn_csr_add(double alpha, const mn_csr *A, double beta, const mn_csr *B, mn_csr **C);
 /* C = A^T. */
-int mn_csr_transpose(const mn_csr *A, mn_csr **C);
+MN_EXTERN int mn_csr_transpose(const mn_csr *A, mn_csr **C);
 /* C = A B (sparse product; B's rows that A's ghost columns name are
  * fetched from their owners). */
-int mn_csr_matmul(const mn_csr *A, const mn_csr *B, mn_csr **C);
+MN_EXTERN int mn_csr_matmul(const mn_csr *A, const mn_csr *B, mn_csr **C);
 /* A copy with values of dtype t (MN_NDTYPE: A's). */
-int mn_csr_copy(const mn_csr *A, mn_dtype t, mn_csr **C);
+MN_EXTERN int mn_csr_copy(const mn_csr *A, mn_dtype t, mn_csr **C);
 
 /* ---- partitioning and files ---- */
 /* The partition of A's symmetrised graph (square A; vertex weights: the
  * rows' stored entries). */
-int mn_csr_partition(const mn_csr *A, mn_part_kind kind, mn_partition **p);
+MN_EXTERN int mn_csr_partition(const mn_csr *A, mn_part_kind kind, mn_partition **p);
 /* B = A renumbered by p: B[new(i), new(j)] = A[i, j] (square A). */
-int mn_csr_permute(const mn_csr *A, const mn_partition *p, mn_csr **B);
+MN_EXTERN int mn_csr_permute(const mn_csr *A, const mn_partition *p, mn_csr **B);
 /* Matrix Market coordinate files (real, integer or pattern; general,
  * symmetric, skew-symmetric or hermitian). Both check the path on every
  * rank first: missing (on any rank) or a directory is MN_ERR_IO with its
@@ -92,20 +92,20 @@ int mn_csr_permute(const mn_csr *A, const mn_partition *p, mn_csr **B);
  * anything is allocated. Writing: field "real", "integer" or "pattern";
  * symmetric writes the lower triangle of a matrix that must be
  * symmetric. */
-int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel, mn_csr **A);
-int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int symmetric);
+MN_EXTERN int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel, mn_csr **A);
+MN_EXTERN int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int symmetric);
 
 /* ---- in place and reductions ---- */
 /* A = s A. */
-int mn_csr_scale(mn_csr *A, double s);
+MN_EXTERN int mn_csr_scale(mn_csr *A, double s);
 /* A[i, j] = l[i] A[i, j] r[j] (either vector may be NULL). */
-int mn_csr_diag_scale(mn_csr *A, const mn_array *l, const mn_array *r);
+MN_EXTERN int mn_csr_diag_scale(mn_csr *A, const mn_array *l, const mn_array *r);
 /* d[i] = A[i, i] (d: 1-d of min(nrows, ncols)). */
-int mn_csr_diagonal(const mn_csr *A, mn_array *d);
+MN_EXTERN int mn_csr_diagonal(const mn_csr *A, mn_array *d);
 /* s[i] = sum_j A[i, j] (axis 1, s: nrows) or sum_i (axis 0, s: ncols). */
-int mn_csr_sum(const mn_csr *A, int axis, mn_array *s);
+MN_EXTERN int mn_csr_sum(const mn_csr *A, int axis, mn_array *s);
 /* Drop stored zeros. */
-int mn_csr_eliminate_zeros(mn_csr *A);
+MN_EXTERN int mn_csr_eliminate_zeros(mn_csr *A);
 
 #ifdef __cplusplus
 }

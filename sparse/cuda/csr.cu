@@ -7,10 +7,10 @@
 #include <mutex>
 #include <maniple/mn_array.h>
 extern "C" {
-#include "../../arrays/mn_impl.h"
+#include "mn_impl.h"
 }
-#include "../kernels/csr.h"
-#include "csr_cuda.h"
+#include "kernels/csr.h"
+#include "cuda/csr_cuda.h"
 
 template <typename T, T (*ROW)(int64_t, int64_t, const int32_t *, const T *, const T *)>
 __global__ void csr_rows(int64_t n, const int64_t *ptr, const int32_t *col, const T *val, const T *x, T *y,

@@ -5,10 +5,10 @@
 #include <cuda_runtime.h>
 #include <maniple/mn_array.h>
 extern "C" {
-#include "../../arrays/mn_impl.h"
+#include "mn_impl.h"
 }
-#include "../kernels/stencil.h"
-#include "stencil_cuda.h"
+#include "kernels/stencil.h"
+#include "cuda/stencil_cuda.h"
 
 #define BLOCK 256
 

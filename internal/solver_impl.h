@@ -5,7 +5,7 @@
  * the CSR's rows are. */
 #ifndef MANIPLE_SOLVER_IMPL_H
 #define MANIPLE_SOLVER_IMPL_H
-#include "../sparse/csr_impl.h"
+#include "csr_impl.h"
 #include <maniple/mn_solver.h>
 
 typedef struct mn_sv_stencil_s mn_sv_stencil;

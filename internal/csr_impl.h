@@ -1,7 +1,7 @@
 /* Private: the row-distributed CSR matrix (see include/maniple/mn_sparse.h). */
 #ifndef MANIPLE_CSR_IMPL_H
 #define MANIPLE_CSR_IMPL_H
-#include "../arrays/exchange.h"
+#include "exchange.h"
 #include <maniple/mn_sparse.h>
 
 struct mn_csr_s {

@@ -5,7 +5,7 @@
  * adds the same terms in the same order. */
 #ifndef MANIPLE_STENCIL_KERNELS_H
 #define MANIPLE_STENCIL_KERNELS_H
-#include "../../arrays/kernels/mn_hd.h"
+#include "kernels/mn_hd.h"
 #include <stdint.h>
 
 #define MN_ST_BODIES(S, T)                                                                                 \

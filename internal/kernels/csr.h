@@ -2,7 +2,7 @@
  * (MN_HD = __host__ __device__): y_i (+)= sum_k val[k] x[col[k]] over a row. */
 #ifndef MANIPLE_CSR_KERNELS_H
 #define MANIPLE_CSR_KERNELS_H
-#include "../../arrays/kernels/mn_hd.h"
+#include "kernels/mn_hd.h"
 #include <stdint.h>
 
 MN_HD static inline double mn_k_csr_row_f64(int64_t k0, int64_t k1, const int32_t *col, const double *val,

@@ -2,7 +2,7 @@
  * the CPU and CUDA backends: values depend only on (seed, counter). */
 #ifndef MANIPLE_PHILOX_H
 #define MANIPLE_PHILOX_H
-#include "mn_hd.h"
+#include "kernels/mn_hd.h"
 #include <stdint.h>
 
 typedef struct { uint32_t v[4]; } mn_philox4;

@@ -1,7 +1,7 @@
 /* Private: the partition object and the steps that build it. */
 #ifndef MANIPLE_PART_IMPL_H
 #define MANIPLE_PART_IMPL_H
-#include "../arrays/exchange.h"
+#include "exchange.h"
 #include <maniple/mn_partition.h>
 
 /* This rank's vertices are the block [start, start + nlocal) of the equal

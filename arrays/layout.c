@@ -1,5 +1,5 @@
 /* Equal splits of index ranges and block layouts over process grids. */
-#include "../arrays/mn_impl.h"
+#include "mn_impl.h"
 #include <stdlib.h>
 #include <string.h>
 

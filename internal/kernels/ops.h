@@ -4,7 +4,7 @@
  * at the end name every (op, compute type) pair a backend must provide. */
 #ifndef MANIPLE_OPS_H
 #define MANIPLE_OPS_H
-#include "mn_hd.h"
+#include "kernels/mn_hd.h"
 #include <math.h>
 #include <stdint.h>
 

@@ -1,4 +1,4 @@
-/* Private structures and error machinery shared by arrays/ and partition/. */
+/* Private structures and the error machinery every layer shares (internal/). */
 #ifndef MANIPLE_MN_IMPL_H
 #define MANIPLE_MN_IMPL_H
 
