@@ -7,7 +7,7 @@
 #define UNLOOP(E, N, S, TI, TO) \
   static void u_##N##_##S(int64_t n, const void *a_, void *o_) { \
     const TI *a = (const TI *)a_; TO *o = (TO *)o_; \
-    for (int64_t i = 0; i < n; i++) o[i] = mn_k_##N##_##S(a[i]); }
+    for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i]); }
 MN_UNARY_LIST(UNLOOP)
 #define UNENTRY(E, N, S, TI, TO) [E][MN_DT_##S] = u_##N##_##S,
 const mn_unary_fn mn_unary_table[MN_NUNARY][MN_NDTYPE] = {MN_UNARY_LIST(UNENTRY)};
@@ -15,7 +15,7 @@ const mn_unary_fn mn_unary_table[MN_NUNARY][MN_NDTYPE] = {MN_UNARY_LIST(UNENTRY)
 #define BINLOOP(E, N, S, TI, TO) \
   static void b_##N##_##S(int64_t n, const void *a_, const void *b_, void *o_) { \
     const TI *a = (const TI *)a_, *b = (const TI *)b_; TO *o = (TO *)o_; \
-    for (int64_t i = 0; i < n; i++) o[i] = mn_k_##N##_##S(a[i], b[i]); }
+    for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i], b[i]); }
 MN_BINARY_LIST(BINLOOP)
 #define BINENTRY(E, N, S, TI, TO) [E][MN_DT_##S] = b_##N##_##S,
 const mn_binary_fn mn_binary_table[MN_NBINARY][MN_NDTYPE] = {MN_BINARY_LIST(BINENTRY)};
@@ -24,7 +24,7 @@ const mn_binary_fn mn_binary_table[MN_NBINARY][MN_NDTYPE] = {MN_BINARY_LIST(BINE
   static void t_##N##_##S(int64_t n, const void *a_, const void *b_, const void *c_, void *o_) { \
     const TI *b = (const TI *)b_, *c = (const TI *)c_; TO *o = (TO *)o_; \
     TERN_FIRST_##N(TI) \
-    for (int64_t i = 0; i < n; i++) o[i] = mn_k_##N##_##S(a[i], b[i], c[i]); }
+    for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i], b[i], c[i]); }
 /* where takes its condition as bool; clip and fma take three values */
 #define TERN_FIRST_where(TI) const mn_b *a = (const mn_b *)a_;
 #define TERN_FIRST_clip(TI) const TI *a = (const TI *)a_;

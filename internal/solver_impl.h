@@ -8,7 +8,7 @@
 #include "csr_impl.h"
 #include <maniple/mn_solver.h>
 
-typedef struct mn_sv_stencil_s mn_sv_stencil;
+typedef struct mni_sv_stencil_s mni_sv_stencil;
 
 struct mn_op_s {
   mn_ctx *ctx;
@@ -20,7 +20,7 @@ struct mn_op_s {
   mn_op_apply_fn fn;      /* shell */
   void *user;
   mn_array *diag;         /* shell: the diagonal given, else NULL */
-  mn_sv_stencil *st;      /* stencil operators (stencil_op.c), else NULL */
+  mni_sv_stencil *st;      /* stencil operators (stencil_op.c), else NULL */
 };
 
 /* A work vector: a default-layout float64 array and its local block. */
@@ -70,32 +70,32 @@ struct mn_solver_s {
 };
 
 /* ---- stencil operators (stencil_op.c) ---- */
-int mn_sv_stencil_apply(const mn_op *op, const mn_array *x, mn_array *y);
-int mn_sv_stencil_diagonal(const mn_op *op, mn_array *d);
-void mn_sv_stencil_free(mn_sv_stencil **st);
+int mni_sv_stencil_apply(const mn_op *op, const mn_array *x, mn_array *y);
+int mni_sv_stencil_diagonal(const mn_op *op, mn_array *d);
+void mni_sv_stencil_free(mni_sv_stencil **st);
 
 /* ---- operators on work vectors ---- */
 /* y = A x; *xy (if not NULL) = the local part of x.y. */
-int mn_sv_apply(const mn_op *A, const mn_wvec *x, mn_wvec *y, double *xy);
+int mni_sv_apply(const mn_op *A, const mn_wvec *x, mn_wvec *y, double *xy);
 /* A user's function (shell operator or preconditioner), its code agreed. */
-int mn_sv_call_user(mn_ctx *ctx, mn_op_apply_fn fn, void *user, const mn_array *x, mn_array *y);
+int mni_sv_call_user(mn_ctx *ctx, mn_op_apply_fn fn, void *user, const mn_array *x, mn_array *y);
 /* The CSR product over local blocks, x.y fused in (csr_apply.c). */
-int mn_sv_csr_apply(const mn_op *A, const double *x, double *y, double *xy);
+int mni_sv_csr_apply(const mn_op *A, const double *x, double *y, double *xy);
 
 /* ---- preconditioners (pc.c, pc_block.c) ---- */
-int mn_sv_pc_setup(mn_solver *s);
-void mn_sv_pc_reset(mn_pc *pc);
+int mni_sv_pc_setup(mn_solver *s);
+void mni_sv_pc_reset(mn_pc *pc);
 /* z = M^-1 r (z may not alias r) */
-int mn_sv_pc_apply(mn_solver *s, const mn_wvec *r, mn_wvec *z);
-int mn_sv_pc_block_setup(mn_solver *s);
-void mn_sv_pc_block_apply(const mn_pc *pc, const double *r, double *z);
+int mni_sv_pc_apply(mn_solver *s, const mn_wvec *r, mn_wvec *z);
+int mni_sv_pc_block_setup(mn_solver *s);
+void mni_sv_pc_block_apply(const mn_pc *pc, const double *r, double *z);
 
 /* ---- reductions (dots.c) ---- */
 /* out[j] = sum over ranks of x[j].y[j], j < k <= 8: one pass, one
  * MPI_Allreduce. */
-int mn_sv_dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const double *const *y, double *out);
+int mni_sv_dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const double *const *y, double *out);
 /* v[0..k) summed over ranks in one MPI_Allreduce */
-int mn_sv_allsum(mn_ctx *ctx, int k, double *v);
+int mni_sv_allsum(mn_ctx *ctx, int k, double *v);
 
 /* ---- the profiling log's solver phases ---- */
 /* stmt (local kernels over nvec vectors of the solve's length) logged as
@@ -106,30 +106,30 @@ int mn_sv_allsum(mn_ctx *ctx, int k, double *v);
 #define MN_SV_UPDATE(s, nvec, stmt) MN_SV_LOG(s, MN_LOG_SV_UPDATE, nvec, stmt)
 
 /* ---- local kernels (kernels.c) ---- */
-double mn_k_dot(int64_t n, const double *x, const double *y);
-void mn_k_copy(int64_t n, const double *x, double *y);
-void mn_k_axpy(int64_t n, double a, const double *x, double *y);          /* y += a x */
-void mn_k_aypx(int64_t n, double a, const double *x, double *y);          /* y = x + a y */
-void mn_k_waxpy(int64_t n, double a, const double *x, const double *y, double *w); /* w = a x + y */
-void mn_k_scale(int64_t n, double a, double *x);
-void mn_k_mul(int64_t n, const double *d, const double *x, double *y);   /* y = d x */
+double mni_k_dot(int64_t n, const double *x, const double *y);
+void mni_k_copy(int64_t n, const double *x, double *y);
+void mni_k_axpy(int64_t n, double a, const double *x, double *y);          /* y += a x */
+void mni_k_aypx(int64_t n, double a, const double *x, double *y);          /* y = x + a y */
+void mni_k_waxpy(int64_t n, double a, const double *x, const double *y, double *w); /* w = a x + y */
+void mni_k_scale(int64_t n, double a, double *x);
+void mni_k_mul(int64_t n, const double *d, const double *x, double *y);   /* y = d x */
 /* r = b - q; returns the local r.r */
-double mn_k_residual(int64_t n, const double *b, const double *q, double *r);
+double mni_k_residual(int64_t n, const double *b, const double *q, double *r);
 /* CG: x += a p, r -= a q; with dinv also z = dinv r, out[0] = r.z; with
  * rr also out[1] = r.r (local parts) */
-void mn_k_cg_update(int64_t n, double a, const double *p, const double *q, double *x, double *r, const double *dinv,
+void mni_k_cg_update(int64_t n, double a, const double *p, const double *q, double *x, double *r, const double *dinv,
                     double *z, int rr, double *out);
 /* CG1: p = u + beta p, s = w + beta s, x += a p, r -= a s; with dinv also
  * u = dinv r, out[0] = r.u; with rr out[1] = r.r */
-void mn_k_cg1_update(int64_t n, double a, double beta, double *u, const double *w, double *p, double *s, double *x,
+void mni_k_cg1_update(int64_t n, double a, double beta, double *u, const double *w, double *p, double *s, double *x,
                      double *r, const double *dinv, int rr, double *out);
-void mn_k_axpby(int64_t n, double a, const double *x, double b, const double *y, double *w); /* w = a x + b y */
+void mni_k_axpby(int64_t n, double a, const double *x, double b, const double *y, double *w); /* w = a x + b y */
 /* BiCGStab: p = r + beta (p - omega v) */
-void mn_k_bicg_p(int64_t n, double beta, double omega, const double *r, const double *v, double *p);
+void mni_k_bicg_p(int64_t n, double beta, double omega, const double *r, const double *v, double *p);
 /* GMRES: x += sum_j y[j] v[j], j < k, in one pass */
-void mn_k_combine(int64_t n, int k, const double *const *v, const double *y, double *x);
+void mni_k_combine(int64_t n, int k, const double *const *v, const double *y, double *x);
 /* MINRES: w = (v - e w1 - d w2) g, x += phi w */
-void mn_k_minres_w(int64_t n, double e, double d, double g, double phi, const double *v, const double *w1,
+void mni_k_minres_w(int64_t n, double e, double d, double g, double phi, const double *v, const double *w1,
                    const double *w2, double *w, double *x);
 
 /* ---- the solve's bookkeeping (solver.c) ---- */
@@ -137,24 +137,24 @@ void mn_k_minres_w(int64_t n, double e, double d, double g, double phi, const do
  * monitor, test for NaN, convergence and maxit. Returns 1 (s->reason set)
  * when the solve stops. With skip_test rnorm is not looked at: only the
  * monitor and the iteration count. *err: an error (agreed). */
-int mn_sv_test(mn_solver *s, int64_t it, double rnorm, int *err);
+int mni_sv_test(mn_solver *s, int64_t it, double rnorm, int *err);
 /* Stop for a reason found by the method (breakdown, NaN in a dot, ...). */
-int mn_sv_stop(mn_solver *s, int64_t it, mn_stop_reason r);
+int mni_sv_stop(mn_solver *s, int64_t it, mn_stop_reason r);
 /* The true residual's norm ||b - A x||, in the norm the method tests
  * (confirm.c): GMRES ||M^-1 r||, MINRES sqrt(r.M^-1 r), others ||r||. */
-int mn_sv_true_norm(mn_solver *s, const mn_wvec *b, const mn_wvec *x, double *nrm);
+int mni_sv_true_norm(mn_solver *s, const mn_wvec *b, const mn_wvec *x, double *nrm);
 /* Equal on every rank when the settings are (solver.c). */
-int mn_sv_settings_hash(const mn_solver *s);
-static inline int mn_sv_bad(double v) { return !(v - v == 0); } /* NaN or Inf */
+int mni_sv_settings_hash(const mn_solver *s);
+static inline int mni_sv_bad(double v) { return !(v - v == 0); } /* NaN or Inf */
 
 /* ---- methods: x holds the guess; set s->its, s->rnorm, s->reason ---- */
-int mn_sv_cg(mn_solver *s, const mn_wvec *b, mn_wvec *x);
-int mn_sv_cg1(mn_solver *s, const mn_wvec *b, mn_wvec *x);
-int mn_sv_jacobi(mn_solver *s, const mn_wvec *b, mn_wvec *x);
-int mn_sv_bicgstab(mn_solver *s, const mn_wvec *b, mn_wvec *x);
-int mn_sv_gmres(mn_solver *s, const mn_wvec *b, mn_wvec *x);
-int mn_sv_minres(mn_solver *s, const mn_wvec *b, mn_wvec *x);
+int mni_sv_cg(mn_solver *s, const mn_wvec *b, mn_wvec *x);
+int mni_sv_cg1(mn_solver *s, const mn_wvec *b, mn_wvec *x);
+int mni_sv_jacobi(mn_solver *s, const mn_wvec *b, mn_wvec *x);
+int mni_sv_bicgstab(mn_solver *s, const mn_wvec *b, mn_wvec *x);
+int mni_sv_gmres(mn_solver *s, const mn_wvec *b, mn_wvec *x);
+int mni_sv_minres(mn_solver *s, const mn_wvec *b, mn_wvec *x);
 /* k work vectors of the solve (zero), and their release */
-int mn_sv_vecs(mn_solver *s, int k, mn_wvec *v);
-void mn_sv_vecs_free(int k, mn_wvec *v);
+int mni_sv_vecs(mn_solver *s, int k, mn_wvec *v);
+void mni_sv_vecs_free(int k, mn_wvec *v);
 #endif

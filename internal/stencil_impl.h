@@ -11,7 +11,7 @@ enum { MN_ST_GENERAL = 0, MN_ST_CROSS5 = 5, MN_ST_CROSS7 = 7 };
 typedef struct {
   mn_bc_kind kind;
   double value;
-} mn_st_bc;
+} mni_st_bc;
 
 /* The halo plan key of one field: global metadata only. */
 typedef struct {
@@ -22,18 +22,18 @@ typedef struct {
   int64_t shape[MN_MAXDIM];
   int dims[MN_MAXDIM];
   int periodic[MN_MAXDIM];
-} mn_st_key;
+} mni_st_key;
 
-typedef struct mn_st_job_s mn_st_job;
+typedef struct mni_st_job_s mni_st_job;
 
 /* Plans and job buffers kept for the fields of the last call (keep.c). */
 typedef struct {
   int nkey, njob;
-  mn_st_key *key;  /* nkey */
+  mni_st_key *key;  /* nkey */
   mn_plan **plan;  /* nkey, one reference each */
   mn_array **tmp;  /* nkey slots for a call's output temporaries, NULL between calls */
-  mn_st_job *job;  /* njob (>= nkey) */
-} mn_st_keep;
+  mni_st_job *job;  /* njob (>= nkey) */
+} mni_st_keep;
 
 struct mn_stencil_s {
   mn_ctx *ctx;
@@ -49,15 +49,15 @@ struct mn_stencil_s {
   int cross_pt[7];     /* point of each cross entry: centre, -x, +x, -y, +y, (-z, +z) */
   int nctr;            /* zero-offset points (the diagonal) */
   int *ctr;
-  mn_st_bc bc[MN_MAXDIM][2];
+  mni_st_bc bc[MN_MAXDIM][2];
   mn_array *work;      /* Jacobi's work grid, kept between calls */
-  mn_st_keep keep;
+  mni_st_keep keep;
 };
 
 /* One stencil evaluation over boxes of a rank's owned block: dst = A src,
  * or (f != NULL) dst = src + omega D^-1 (f - A src). Pointers are at the
  * owned origin; the last axis is contiguous in every array. */
-struct mn_st_job_s {
+struct mni_st_job_s {
   mn_dtype t;
   int nd;
   int kind;                      /* MN_ST_GENERAL / CROSS5 / CROSS7 */
@@ -84,44 +84,44 @@ struct mn_st_job_s {
 /* A job's buffers (before the errors are agreed: filling it cannot fail),
  * then the job for grid u (base array, halo >= reach) writing into dst (a
  * base array of u's layout and dtype); f (Jacobi) may be NULL. The
- * coefficient copies must be prepared for u. Free with mn_st_job_free. */
-int mn_st_job_alloc(const mn_stencil *s, mn_st_job *j);
-void mn_st_job_init(const mn_stencil *s, const mn_array *u, mn_array *dst, const mn_array *f, double omega,
-                    mn_st_job *j);
-void mn_st_job_free(mn_st_job *j);
+ * coefficient copies must be prepared for u. Free with mni_st_job_free. */
+int mni_st_job_alloc(const mn_stencil *s, mni_st_job *j);
+void mni_st_job_init(const mn_stencil *s, const mn_array *u, mn_array *dst, const mn_array *f, double omega,
+                    mni_st_job *j);
+void mni_st_job_free(mni_st_job *j);
 /* Run the job on the box of local indices [lo, lo + cnt) (relative to the
  * owned origin); threads over rows when the box is large. */
-void mn_st_run_box(const mn_st_job *j, const int64_t *lo, const int64_t *cnt);
+void mni_st_run_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt);
 /* The points whose neighbours are all owned, and the boundary strips
  * around them (up to 2 nd boxes, disjoint; together with the interior
  * they cover the block). Return the number of boxes. */
-int mn_st_interior(int nd, const int64_t *n, const int *reach, int64_t *lo, int64_t *cnt);
-int mn_st_strips(int nd, const int64_t *n, const int *reach, int64_t (*lo)[MN_MAXDIM],
+int mni_st_interior(int nd, const int64_t *n, const int *reach, int64_t *lo, int64_t *cnt);
+int mni_st_strips(int nd, const int64_t *n, const int *reach, int64_t (*lo)[MN_MAXDIM],
                  int64_t (*cnt)[MN_MAXDIM]);
 
 /* dst's owned block = src's (same layout and dtype), threaded over rows. */
-void mn_st_copy_owned(const mn_array *src, mn_array *dst);
+void mni_st_copy_owned(const mn_array *src, mn_array *dst);
 
 /* Write the physical-boundary ghosts of u (up to the reach) from the
  * boundary conditions, axis by axis (see docs/design.md). */
-void mn_st_fill_bc(const mn_stencil *s, mn_array *u);
+void mni_st_fill_bc(const mn_stencil *s, mn_array *u);
 
 /* Check u (and y, f when given) as grids for s, locally: MN_ERR_SHAPE for a
  * grid smaller than the stencil or mismatched shapes. Not agreed. */
-int mn_st_check_grid(const mn_stencil *s, const mn_array *u);
-int mn_st_check_same_shape(const mn_array *u, const mn_array *y, const char *what);
+int mni_st_check_grid(const mn_stencil *s, const mn_array *u);
+int mni_st_check_same_shape(const mn_array *u, const mn_array *y, const char *what);
 /* Is a a base array of u's layout and dtype, not sharing u's storage? */
-int mn_st_direct(const mn_array *a, const mn_array *u);
+int mni_st_direct(const mn_array *a, const mn_array *u);
 /* s->keep ready for nf fields u (checked: err is the checks' code) and
  * njob jobs. When the fields match what is kept this returns err as is,
  * with no message and no allocation (every check it follows is either
  * global or passed before on this very layout); otherwise it builds anew
  * and agrees on the error over the ranks. */
-int mn_st_keep_get(mn_stencil *s, int nf, mn_array *const *u, int njob, int err);
-void mn_st_keep_drop(mn_stencil *s);
+int mni_st_keep_get(mn_stencil *s, int nf, mn_array *const *u, int njob, int err);
+void mni_st_keep_drop(mn_stencil *s);
 /* Bring the coefficient copies to u's dtype and layout (collective). */
-int mn_st_prepare_coef(mn_stencil *s, const mn_array *u);
+int mni_st_prepare_coef(mn_stencil *s, const mn_array *u);
 
 /* Bytes passes over u's owned points move (nf fields), for the log. */
-int64_t mn_st_log_bytes(const mn_array *u, int nf, int passes);
+int64_t mni_st_log_bytes(const mn_array *u, int nf, int passes);
 #endif

@@ -7,19 +7,19 @@
 #include <math.h>
 
 /* GMRES tests ||M^-1 r||, MINRES sqrt(r.M^-1 r), the others ||r||. */
-int mn_sv_true_norm(mn_solver *s, const mn_wvec *b, const mn_wvec *x, double *nrm) {
+int mni_sv_true_norm(mn_solver *s, const mn_wvec *b, const mn_wvec *x, double *nrm) {
   mn_wvec w[2];
-  MN_CALL(mn_sv_vecs(s, 2, w));
-  int err = mn_sv_apply(s->A, x, &w[0], NULL);
+  MN_CALL(mni_sv_vecs(s, 2, w));
+  int err = mni_sv_apply(s->A, x, &w[0], NULL);
   double rr = 0;
-  if (!err) MN_SV_UPDATE(s, 3, rr = mn_k_residual(s->nloc, b->v, w[0].v, w[0].v));
+  if (!err) MN_SV_UPDATE(s, 3, rr = mni_k_residual(s->nloc, b->v, w[0].v, w[0].v));
   int pre = s->pc.type != MN_PC_NONE && (s->ksp == MN_KSP_GMRES || s->ksp == MN_KSP_MINRES);
   if (!err && pre) {
-    err = mn_sv_pc_apply(s, &w[0], &w[1]);
-    if (!err) rr = s->ksp == MN_KSP_GMRES ? mn_k_dot(s->nloc, w[1].v, w[1].v) : mn_k_dot(s->nloc, w[0].v, w[1].v);
+    err = mni_sv_pc_apply(s, &w[0], &w[1]);
+    if (!err) rr = s->ksp == MN_KSP_GMRES ? mni_k_dot(s->nloc, w[1].v, w[1].v) : mni_k_dot(s->nloc, w[0].v, w[1].v);
   }
-  if (!err) err = mn_sv_allsum(s->ctx, 1, &rr);
-  mn_sv_vecs_free(2, w);
+  if (!err) err = mni_sv_allsum(s->ctx, 1, &rr);
+  mni_sv_vecs_free(2, w);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   *nrm = rr >= 0 ? sqrt(rr) : NAN;
   return MN_SUCCESS;

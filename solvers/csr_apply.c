@@ -6,7 +6,7 @@
 
 static int csr_apply(const mn_op *op, const double *x, double *y, double *xy);
 
-int mn_sv_csr_apply(const mn_op *op, const double *x, double *y, double *xy) {
+int mni_sv_csr_apply(const mn_op *op, const double *x, double *y, double *xy) {
   mn_log_begin(op->ctx, MN_LOG_SPMV);
   int err = csr_apply(op, x, y, xy);
   mn_log_end(op->ctx, MN_LOG_SPMV, err || !mn_log_on(op->ctx) ? 0 : mn_csr_log_bytes(op->A));
@@ -22,7 +22,7 @@ static int csr_apply(const mn_op *op, const double *x, double *y, double *xy) {
   double s = 0;
 #pragma omp parallel for schedule(static) reduction(+ : s) if (n > 20000)
   for (int64_t i = 0; i < n; i++) {
-    double v = mn_k_csr_row_f64(dptr[i], dptr[i + 1], dcol, dval, x);
+    double v = mni_k_csr_row_f64(dptr[i], dptr[i + 1], dcol, dval, x);
     y[i] = v;
     s += x[i] * v;
   }
@@ -33,7 +33,7 @@ static int csr_apply(const mn_op *op, const double *x, double *y, double *xy) {
 #pragma omp parallel for schedule(static) reduction(+ : s) if (nb > 20000)
   for (int64_t b = 0; b < nb; b++) {
     int64_t i = brow[b];
-    double v = mn_k_csr_row_f64(optr[i], optr[i + 1], ocol, oval, g);
+    double v = mni_k_csr_row_f64(optr[i], optr[i + 1], ocol, oval, g);
     y[i] += v;
     s += x[i] * v;
   }

@@ -12,8 +12,8 @@ static int allsum(mn_ctx *ctx, int k, double *v) {
   return MN_SUCCESS;
 }
 
-/* logged as one sv_dot (nested in mn_sv_dots, counted once) */
-int mn_sv_allsum(mn_ctx *ctx, int k, double *v) {
+/* logged as one sv_dot (nested in mni_sv_dots, counted once) */
+int mni_sv_allsum(mn_ctx *ctx, int k, double *v) {
   mn_log_begin(ctx, MN_LOG_SV_DOT);
   int err = allsum(ctx, k, v);
   mn_log_end(ctx, MN_LOG_SV_DOT, 0);
@@ -27,11 +27,11 @@ static int dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const dou
   for (int64_t i = 0; i < n; i++)
     for (int j = 0; j < k; j++) acc[j] += x[j][i] * y[j][i];
   for (int j = 0; j < k; j++) out[j] = acc[j];
-  MN_CALL(mn_sv_allsum(ctx, k, out));
+  MN_CALL(mni_sv_allsum(ctx, k, out));
   return MN_SUCCESS;
 }
 
-int mn_sv_dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const double *const *y, double *out) {
+int mni_sv_dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const double *const *y, double *out) {
   mn_log_begin(ctx, MN_LOG_SV_DOT);
   int err = dots(ctx, n, k, x, y, out);
   mn_log_end(ctx, MN_LOG_SV_DOT, err ? 0 : 2 * (int64_t)k * n * 8);

@@ -32,20 +32,20 @@ static void update_x(const arnoldi *a, int k, mn_wvec *V, mn_wvec *x, int64_t n)
   for (int j0 = 0; j0 < k; j0 += 64) { /* in groups, each one pass over x */
     int kk = k - j0 < 64 ? k - j0 : 64;
     for (int j = 0; j < kk; j++) v[j] = V[j0 + j].v;
-    mn_k_combine(n, kk, v, a->y + j0, x->v);
+    mni_k_combine(n, kk, v, a->y + j0, x->v);
   }
 }
 
 /* r = M^-1 (b - A x) into z, using q; returns ||r|| through *nrm */
 static int residual(mn_solver *s, const mn_wvec *b, const mn_wvec *x, mn_wvec *q, mn_wvec *z, double *nrm) {
-  MN_CALL(mn_sv_apply(s->A, x, q, NULL));
+  MN_CALL(mni_sv_apply(s->A, x, q, NULL));
   double rr;
-  MN_SV_UPDATE(s, 3, rr = mn_k_residual(s->nloc, b->v, q->v, q->v));
+  MN_SV_UPDATE(s, 3, rr = mni_k_residual(s->nloc, b->v, q->v, q->v));
   if (s->pc.type != MN_PC_NONE) {
-    MN_CALL(mn_sv_pc_apply(s, q, z));
-    rr = mn_k_dot(s->nloc, z->v, z->v);
-  } else MN_SV_UPDATE(s, 2, mn_k_copy(s->nloc, q->v, z->v));
-  MN_CALL(mn_sv_allsum(s->ctx, 1, &rr));
+    MN_CALL(mni_sv_pc_apply(s, q, z));
+    rr = mni_k_dot(s->nloc, z->v, z->v);
+  } else MN_SV_UPDATE(s, 2, mni_k_copy(s->nloc, q->v, z->v));
+  MN_CALL(mni_sv_allsum(s->ctx, 1, &rr));
   *nrm = sqrt(rr);
   return MN_SUCCESS;
 }
@@ -59,23 +59,23 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
   for (int j = 0; j < a->m; j++) {
     mn_wvec *w = &V[j + 1];
     (*it)++;
-    if (s->pc.type == MN_PC_NONE) *err = mn_sv_apply(s->A, &V[j], w, NULL);
-    else if (!(*err = mn_sv_apply(s->A, &V[j], q, NULL))) *err = mn_sv_pc_apply(s, q, w);
+    if (s->pc.type == MN_PC_NONE) *err = mni_sv_apply(s->A, &V[j], w, NULL);
+    else if (!(*err = mni_sv_apply(s->A, &V[j], q, NULL))) *err = mni_sv_pc_apply(s, q, w);
     for (int i = 0; i <= j && !*err; i++) {
-      double h = mn_k_dot(n, w->v, V[i].v);
-      if (!(*err = mn_sv_allsum(s->ctx, 1, &h))) {
+      double h = mni_k_dot(n, w->v, V[i].v);
+      if (!(*err = mni_sv_allsum(s->ctx, 1, &h))) {
         HH(a, i, j) = h;
-        MN_SV_UPDATE(s, 3, mn_k_axpy(n, -h, V[i].v, w->v));
+        MN_SV_UPDATE(s, 3, mni_k_axpy(n, -h, V[i].v, w->v));
       }
     }
-    double hn = *err ? 0 : mn_k_dot(n, w->v, w->v);
-    if (*err || (*err = mn_sv_allsum(s->ctx, 1, &hn))) return 1;
+    double hn = *err ? 0 : mni_k_dot(n, w->v, w->v);
+    if (*err || (*err = mni_sv_allsum(s->ctx, 1, &hn))) return 1;
     hn = sqrt(hn);
     double col = hn * hn; /* the new column's norm, to judge its pivot against */
     for (int i = 0; i <= j; i++) col += HH(a, i, j) * HH(a, i, j);
     col = sqrt(col);
-    if (mn_sv_bad(hn) || mn_sv_bad(HH(a, j, j))) return mn_sv_stop(s, *it - 1, MN_DIVERGED_NAN); /* x as at the restart */
-    if (hn > 0) MN_SV_UPDATE(s, 2, mn_k_scale(n, 1.0 / hn, w->v));
+    if (mni_sv_bad(hn) || mni_sv_bad(HH(a, j, j))) return mni_sv_stop(s, *it - 1, MN_DIVERGED_NAN); /* x as at the restart */
+    if (hn > 0) MN_SV_UPDATE(s, 2, mni_k_scale(n, 1.0 / hn, w->v));
     for (int i = 0; i < j; i++) { /* the earlier rotations, on the new column */
       double t = a->c[i] * HH(a, i, j) + a->sn[i] * HH(a, i + 1, j);
       HH(a, i + 1, j) = -a->sn[i] * HH(a, i, j) + a->c[i] * HH(a, i + 1, j);
@@ -88,15 +88,15 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
                                solution (the Krylov space is exhausted); else the system is
                                singular and inconsistent */
       MN_SV_UPDATE(s, j + 2, update_x(a, j, V, x, n));
-      return mn_sv_stop(s, *it - 1, fabs(a->g[j]) <= 1e-13 * beta ? MN_CONVERGED_ATOL : MN_DIVERGED_BREAKDOWN);
+      return mni_sv_stop(s, *it - 1, fabs(a->g[j]) <= 1e-13 * beta ? MN_CONVERGED_ATOL : MN_DIVERGED_BREAKDOWN);
     }
     a->c[j] = HH(a, j, j) / d;
     a->sn[j] = hn / d;
     HH(a, j, j) = d;
     a->g[j + 1] = -a->sn[j] * a->g[j];
     a->g[j] = a->c[j] * a->g[j];
-    int stop = mn_sv_test(s, *it, fabs(a->g[j + 1]), err);
-    if (!stop && hn == 0) stop = mn_sv_stop(s, *it, MN_CONVERGED_ATOL); /* exact (skip_test) */
+    int stop = mni_sv_test(s, *it, fabs(a->g[j + 1]), err);
+    if (!stop && hn == 0) stop = mni_sv_stop(s, *it, MN_CONVERGED_ATOL); /* exact (skip_test) */
     if (stop || j == a->m - 1) {
       if (!*err) MN_SV_UPDATE(s, j + 3, update_x(a, j + 1, V, x, n));
       return stop;
@@ -105,7 +105,7 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
   return 0;
 }
 
-int mn_sv_gmres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
+int mni_sv_gmres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   int m = s->restart;
   if (m > s->maxit - s->it0 && s->maxit - s->it0 > 0) m = (int)(s->maxit - s->it0);
   arnoldi a = {m, calloc((size_t)(m + 1) * (size_t)m, sizeof(double)), calloc((size_t)m, sizeof(double)),
@@ -113,27 +113,27 @@ int mn_sv_gmres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
                calloc((size_t)(m + 1), sizeof(double))};
   mn_wvec *V = calloc((size_t)(m + 2), sizeof(mn_wvec));
   int err = mn_agree(s->ctx, a.H && a.c && a.sn && a.g && a.y && V ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate GMRES(%d)", m));
-  if (!err) err = mn_sv_vecs(s, m + 2, V); /* V[0..m], and q */
+  if (!err) err = mni_sv_vecs(s, m + 2, V); /* V[0..m], and q */
   if (err) goto out;
   mn_wvec *q = &V[m + 1];
   double beta;
   if (s->pc.type != MN_PC_NONE) { /* the test is on preconditioned norms: ||M^-1 b|| */
-    MN_CALLG(err, mn_sv_pc_apply(s, b, q), done);
-    double bb = mn_k_dot(s->nloc, q->v, q->v);
-    MN_CALLG(err, mn_sv_allsum(s->ctx, 1, &bb), done);
+    MN_CALLG(err, mni_sv_pc_apply(s, b, q), done);
+    double bb = mni_k_dot(s->nloc, q->v, q->v);
+    MN_CALLG(err, mni_sv_allsum(s->ctx, 1, &bb), done);
     s->bnorm = sqrt(bb);
   }
   MN_CALLG(err, residual(s, b, x, q, &V[0], &beta), done);
   int64_t it = 0;
-  if (mn_sv_test(s, 0, beta, &err)) goto done;
+  if (mni_sv_test(s, 0, beta, &err)) goto done;
   for (;;) {
-    if (beta == 0) { mn_sv_stop(s, it, MN_CONVERGED_ATOL); break; } /* exact, under skip_test */
-    MN_SV_UPDATE(s, 2, mn_k_scale(s->nloc, 1.0 / beta, V[0].v));
+    if (beta == 0) { mni_sv_stop(s, it, MN_CONVERGED_ATOL); break; } /* exact, under skip_test */
+    MN_SV_UPDATE(s, 2, mni_k_scale(s->nloc, 1.0 / beta, V[0].v));
     if (cycle(s, &a, x, V, q, &it, beta, &err)) break;
     MN_CALLG(err, residual(s, b, x, q, &V[0], &beta), done);
   }
 done:
-  mn_sv_vecs_free(m + 2, V);
+  mni_sv_vecs_free(m + 2, V);
 out:
   free(a.H);
   free(a.c);

@@ -6,24 +6,24 @@
 #include "solver_impl.h"
 #include <math.h>
 
-int mn_sv_jacobi(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
+int mni_sv_jacobi(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   const int64_t n = s->nloc;
   mn_wvec v[3];
-  MN_CALL(mn_sv_vecs(s, 3, v));
+  MN_CALL(mni_sv_vecs(s, 3, v));
   mn_wvec *r = &v[0], *z = &v[1], *q = &v[2];
   int err = 0;
   for (int64_t k = 0;; k++) {
-    MN_CALLG(err, mn_sv_apply(s->A, x, q, NULL), done);
+    MN_CALLG(err, mni_sv_apply(s->A, x, q, NULL), done);
     double rr;
-    MN_SV_UPDATE(s, 3, rr = mn_k_residual(n, b->v, q->v, r->v));
-    MN_CALLG(err, mn_sv_allsum(s->ctx, 1, &rr), done);
-    if (s->skip && mn_sv_bad(rr)) { mn_sv_stop(s, k, MN_DIVERGED_NAN); break; }
-    if (mn_sv_test(s, k, sqrt(rr), &err)) break;
-    MN_CALLG(err, mn_sv_pc_apply(s, r, z), done);
-    MN_SV_UPDATE(s, 3, mn_k_axpy(n, s->omega, z->v, x->v));
+    MN_SV_UPDATE(s, 3, rr = mni_k_residual(n, b->v, q->v, r->v));
+    MN_CALLG(err, mni_sv_allsum(s->ctx, 1, &rr), done);
+    if (s->skip && mni_sv_bad(rr)) { mni_sv_stop(s, k, MN_DIVERGED_NAN); break; }
+    if (mni_sv_test(s, k, sqrt(rr), &err)) break;
+    MN_CALLG(err, mni_sv_pc_apply(s, r, z), done);
+    MN_SV_UPDATE(s, 3, mni_k_axpy(n, s->omega, z->v, x->v));
   }
 done:
-  mn_sv_vecs_free(3, v);
+  mni_sv_vecs_free(3, v);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }

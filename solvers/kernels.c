@@ -5,44 +5,44 @@
 
 #define MN_OMP_MIN 20000 /* below this, threads cost more than they save */
 
-double mn_k_dot(int64_t n, const double *x, const double *y) {
+double mni_k_dot(int64_t n, const double *x, const double *y) {
   double s = 0;
 #pragma omp parallel for schedule(static) reduction(+ : s) if (n > MN_OMP_MIN)
   for (int64_t i = 0; i < n; i++) s += x[i] * y[i];
   return s;
 }
 
-void mn_k_copy(int64_t n, const double *x, double *y) {
+void mni_k_copy(int64_t n, const double *x, double *y) {
 #pragma omp parallel for schedule(static) if (n > MN_OMP_MIN)
   for (int64_t i = 0; i < n; i++) y[i] = x[i];
 }
 
-void mn_k_axpy(int64_t n, double a, const double *x, double *y) {
+void mni_k_axpy(int64_t n, double a, const double *x, double *y) {
 #pragma omp parallel for schedule(static) if (n > MN_OMP_MIN)
   for (int64_t i = 0; i < n; i++) y[i] += a * x[i];
 }
 
-void mn_k_aypx(int64_t n, double a, const double *x, double *y) {
+void mni_k_aypx(int64_t n, double a, const double *x, double *y) {
 #pragma omp parallel for schedule(static) if (n > MN_OMP_MIN)
   for (int64_t i = 0; i < n; i++) y[i] = x[i] + a * y[i];
 }
 
-void mn_k_waxpy(int64_t n, double a, const double *x, const double *y, double *w) {
+void mni_k_waxpy(int64_t n, double a, const double *x, const double *y, double *w) {
 #pragma omp parallel for schedule(static) if (n > MN_OMP_MIN)
   for (int64_t i = 0; i < n; i++) w[i] = a * x[i] + y[i];
 }
 
-void mn_k_scale(int64_t n, double a, double *x) {
+void mni_k_scale(int64_t n, double a, double *x) {
 #pragma omp parallel for schedule(static) if (n > MN_OMP_MIN)
   for (int64_t i = 0; i < n; i++) x[i] *= a;
 }
 
-void mn_k_mul(int64_t n, const double *d, const double *x, double *y) {
+void mni_k_mul(int64_t n, const double *d, const double *x, double *y) {
 #pragma omp parallel for schedule(static) if (n > MN_OMP_MIN)
   for (int64_t i = 0; i < n; i++) y[i] = d[i] * x[i];
 }
 
-double mn_k_residual(int64_t n, const double *b, const double *q, double *r) {
+double mni_k_residual(int64_t n, const double *b, const double *q, double *r) {
   double s = 0;
 #pragma omp parallel for schedule(static) reduction(+ : s) if (n > MN_OMP_MIN)
   for (int64_t i = 0; i < n; i++) {
@@ -53,7 +53,7 @@ double mn_k_residual(int64_t n, const double *b, const double *q, double *r) {
 }
 
 /* one loop per case, so that no loop carries a test per element */
-void mn_k_cg_update(int64_t n, double a, const double *p, const double *q, double *x, double *r, const double *dinv,
+void mni_k_cg_update(int64_t n, double a, const double *p, const double *q, double *x, double *r, const double *dinv,
                     double *z, int rr, double *out) {
   double s0 = 0, s1 = 0;
   if (dinv && rr) {
@@ -94,7 +94,7 @@ void mn_k_cg_update(int64_t n, double a, const double *p, const double *q, doubl
   out[1] = s1;
 }
 
-void mn_k_cg1_update(int64_t n, double a, double beta, double *u, const double *w, double *p, double *s, double *x,
+void mni_k_cg1_update(int64_t n, double a, double beta, double *u, const double *w, double *p, double *s, double *x,
                      double *r, const double *dinv, int rr, double *out) {
   double s0 = 0, s1 = 0;
   if (dinv) {
@@ -126,17 +126,17 @@ void mn_k_cg1_update(int64_t n, double a, double beta, double *u, const double *
   out[1] = rr ? s1 : 0;
 }
 
-void mn_k_axpby(int64_t n, double a, const double *x, double b, const double *y, double *w) {
+void mni_k_axpby(int64_t n, double a, const double *x, double b, const double *y, double *w) {
 #pragma omp parallel for schedule(static) if (n > MN_OMP_MIN)
   for (int64_t i = 0; i < n; i++) w[i] = a * x[i] + b * y[i];
 }
 
-void mn_k_bicg_p(int64_t n, double beta, double omega, const double *r, const double *v, double *p) {
+void mni_k_bicg_p(int64_t n, double beta, double omega, const double *r, const double *v, double *p) {
 #pragma omp parallel for schedule(static) if (n > MN_OMP_MIN)
   for (int64_t i = 0; i < n; i++) p[i] = r[i] + beta * (p[i] - omega * v[i]);
 }
 
-void mn_k_combine(int64_t n, int k, const double *const *v, const double *y, double *x) {
+void mni_k_combine(int64_t n, int k, const double *const *v, const double *y, double *x) {
 #pragma omp parallel for schedule(static) if (n > MN_OMP_MIN)
   for (int64_t i = 0; i < n; i++) {
     double s = 0;
@@ -145,7 +145,7 @@ void mn_k_combine(int64_t n, int k, const double *const *v, const double *y, dou
   }
 }
 
-void mn_k_minres_w(int64_t n, double e, double d, double g, double phi, const double *v, const double *w1,
+void mni_k_minres_w(int64_t n, double e, double d, double g, double phi, const double *v, const double *w1,
                    const double *w2, double *w, double *x) {
 #pragma omp parallel for schedule(static) if (n > MN_OMP_MIN)
   for (int64_t i = 0; i < n; i++) {

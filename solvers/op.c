@@ -79,7 +79,7 @@ int mn_op_set_diagonal(mn_op *op, const mn_array *d) {
 
 /* the user's function, its code agreed (it may fail on one rank only);
  * its message is the one it raised (MN_CHECK, MN_ERR) */
-int mn_sv_call_user(mn_ctx *ctx, mn_op_apply_fn fn, void *user, const mn_array *x, mn_array *y) {
+int mni_sv_call_user(mn_ctx *ctx, mn_op_apply_fn fn, void *user, const mn_array *x, mn_array *y) {
   int err = fn(user, x, y);
   if (err) err = mn_trace(err, __FILE__, __LINE__, __func__);
   return mn_agree(ctx, err);
@@ -92,8 +92,8 @@ int mn_op_apply(const mn_op *op, const mn_array *x, mn_array *y) {
   MN_CALL(check_vec(op, x, "x"));
   MN_CALL(check_vec(op, y, "y"));
   if (op->A) MN_CALL(mn_csr_spmv(op->A, x, y));
-  else if (op->st) MN_CALL(mn_sv_stencil_apply(op, x, y));
-  else MN_CALL(mn_sv_call_user(op->ctx, op->fn, op->user, x, y));
+  else if (op->st) MN_CALL(mni_sv_stencil_apply(op, x, y));
+  else MN_CALL(mni_sv_call_user(op->ctx, op->fn, op->user, x, y));
   return MN_SUCCESS;
 }
 
@@ -104,7 +104,7 @@ int mn_op_get_diagonal(const mn_op *op, mn_array *d) {
   MN_CHECK(op->A || op->st || op->diag, MN_ERR_NOTIMPL,
            "the shell operator has no known diagonal (give it one with mn_op_set_diagonal)");
   if (op->A) MN_CALL(mn_csr_diagonal(op->A, d));
-  else if (op->st) MN_CALL(mn_sv_stencil_diagonal(op, d));
+  else if (op->st) MN_CALL(mni_sv_stencil_diagonal(op, d));
   else MN_CALL(mn_array_copy(op->diag, d));
   return MN_SUCCESS;
 }
@@ -114,7 +114,7 @@ int64_t mn_op_size(const mn_op *op) { return op ? op->n : -1; }
 int mn_op_destroy(mn_op **op) {
   if (!op || !*op) return MN_SUCCESS;
   mn_array_destroy(&(*op)->diag);
-  mn_sv_stencil_free(&(*op)->st);
+  mni_sv_stencil_free(&(*op)->st);
   free((*op)->brow);
   free(*op);
   *op = NULL;
@@ -122,15 +122,15 @@ int mn_op_destroy(mn_op **op) {
 }
 
 static int sv_apply(const mn_op *A, const mn_wvec *x, mn_wvec *y, double *xy) {
-  if (A->A && A->A->dtype == MN_FLOAT64) MN_CALL(mn_sv_csr_apply(A, x->v, y->v, xy));
+  if (A->A && A->A->dtype == MN_FLOAT64) MN_CALL(mni_sv_csr_apply(A, x->v, y->v, xy));
   else {
     MN_CALL(mn_op_apply(A, x->a, y->a));
-    if (xy) *xy = mn_k_dot(mn_split_size(A->n, A->ctx->size, A->ctx->rank), x->v, y->v);
+    if (xy) *xy = mni_k_dot(mn_split_size(A->n, A->ctx->size, A->ctx->rank), x->v, y->v);
   }
   return MN_SUCCESS;
 }
 
-int mn_sv_apply(const mn_op *A, const mn_wvec *x, mn_wvec *y, double *xy) {
+int mni_sv_apply(const mn_op *A, const mn_wvec *x, mn_wvec *y, double *xy) {
   mn_log_begin(A->ctx, MN_LOG_SV_OP);
   int err = sv_apply(A, x, y, xy);
   mn_log_end(A->ctx, MN_LOG_SV_OP, 0); /* the SpMV or stencil inside counts it */

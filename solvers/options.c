@@ -116,7 +116,7 @@ int mn_solver_set_options(mn_solver *s, const char *options) {
   MN_SPMD(s ? s->ctx : NULL, "mn_solver_set_options", mn_spmd_str(S, "options", options));
   mn_solver t = *s;
   MN_CALL(mn_agree(s->ctx, parse(&t, options)));
-  int h = mn_sv_settings_hash(&t), v[2] = {h, -h}, all[2];
+  int h = mni_sv_settings_hash(&t), v[2] = {h, -h}, all[2];
   mn_allreduce(s->ctx, v, all, 2, MPI_INT, MPI_MIN);
   MN_CHECK(all[0] == -all[1], MN_ERR_ARG, "the options give settings that differ between ranks");
   *s = t;

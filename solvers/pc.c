@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mn_sv_pc_reset(mn_pc *pc) {
+void mni_sv_pc_reset(mn_pc *pc) {
   free(pc->dinv);
   free(pc->val);
   free(pc->dpos);
@@ -14,25 +14,25 @@ void mn_sv_pc_reset(mn_pc *pc) {
 static int jacobi_setup(mn_solver *s) {
   mn_pc *pc = &s->pc;
   mn_wvec d;
-  MN_CALL(mn_sv_vecs(s, 1, &d));
+  MN_CALL(mni_sv_vecs(s, 1, &d));
   int err = mn_op_get_diagonal(s->A, d.a);
   pc->dinv = err ? NULL : malloc(sizeof(double) * (size_t)(pc->n + 1));
   if (!err && !pc->dinv) err = MN_ERR(MN_ERR_MEM, "cannot allocate the Jacobi preconditioner");
   int64_t row0 = mn_split_start(s->A->n, s->ctx->size, s->ctx->rank);
   for (int64_t i = 0; !err && i < pc->n; i++) {
-    if (d.v[i] == 0 || mn_sv_bad(d.v[i]))
+    if (d.v[i] == 0 || mni_sv_bad(d.v[i]))
       err = MN_ERR(MN_ERR_ARG, "Jacobi needs a finite, nonzero diagonal: row %lld has %g", (long long)(row0 + i),
                    d.v[i]);
     else pc->dinv[i] = 1.0 / d.v[i];
   }
-  mn_sv_vecs_free(1, &d);
+  mni_sv_vecs_free(1, &d);
   MN_CALL(mn_agree(s->ctx, err));
   return MN_SUCCESS;
 }
 
 static int pc_setup(mn_solver *s) {
   mn_pc *pc = &s->pc;
-  mn_sv_pc_reset(pc);
+  mni_sv_pc_reset(pc);
   pc->type = s->pct;
   /* the stationary method's D^-1 when no other M is asked for */
   if (s->ksp == MN_KSP_JACOBI && pc->type == MN_PC_NONE) pc->type = MN_PC_JACOBI;
@@ -41,15 +41,15 @@ static int pc_setup(mn_solver *s) {
   pc->user = s->pc_user;
   int err = MN_SUCCESS;
   if (pc->type == MN_PC_JACOBI) err = jacobi_setup(s);
-  else if (pc->type == MN_PC_BJACOBI_ILU0 || pc->type == MN_PC_BJACOBI_SGS) err = mn_sv_pc_block_setup(s);
+  else if (pc->type == MN_PC_BJACOBI_ILU0 || pc->type == MN_PC_BJACOBI_SGS) err = mni_sv_pc_block_setup(s);
   if (err) {
-    mn_sv_pc_reset(pc);
+    mni_sv_pc_reset(pc);
     return mn_trace(err, __FILE__, __LINE__, __func__);
   }
   return MN_SUCCESS;
 }
 
-int mn_sv_pc_setup(mn_solver *s) {
+int mni_sv_pc_setup(mn_solver *s) {
   mn_log_begin(s->ctx, MN_LOG_SV_SETUP);
   int err = pc_setup(s);
   mn_log_end(s->ctx, MN_LOG_SV_SETUP, 0);
@@ -59,15 +59,15 @@ int mn_sv_pc_setup(mn_solver *s) {
 static int pc_apply(mn_solver *s, const mn_wvec *r, mn_wvec *z) {
   const mn_pc *pc = &s->pc;
   switch (pc->type) {
-  case MN_PC_NONE: mn_k_copy(pc->n, r->v, z->v); break;
-  case MN_PC_JACOBI: mn_k_mul(pc->n, pc->dinv, r->v, z->v); break;
-  case MN_PC_SHELL: MN_CALL(mn_sv_call_user(s->ctx, pc->fn, pc->user, r->a, z->a)); break;
-  default: mn_sv_pc_block_apply(pc, r->v, z->v); break;
+  case MN_PC_NONE: mni_k_copy(pc->n, r->v, z->v); break;
+  case MN_PC_JACOBI: mni_k_mul(pc->n, pc->dinv, r->v, z->v); break;
+  case MN_PC_SHELL: MN_CALL(mni_sv_call_user(s->ctx, pc->fn, pc->user, r->a, z->a)); break;
+  default: mni_sv_pc_block_apply(pc, r->v, z->v); break;
   }
   return MN_SUCCESS;
 }
 
-int mn_sv_pc_apply(mn_solver *s, const mn_wvec *r, mn_wvec *z) {
+int mni_sv_pc_apply(mn_solver *s, const mn_wvec *r, mn_wvec *z) {
   mn_log_begin(s->ctx, MN_LOG_SV_PC);
   int err = pc_apply(s, r, z);
   /* r read, z written (and D^-1 for Jacobi); a block's factors left out */

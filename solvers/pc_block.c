@@ -43,7 +43,7 @@ static int sgs(mn_pc *pc, int64_t row0) {
   return MN_SUCCESS;
 }
 
-int mn_sv_pc_block_setup(mn_solver *s) {
+int mni_sv_pc_block_setup(mn_solver *s) {
   mn_pc *pc = &s->pc;
   const mn_csr *A = s->A->A;
   MN_CHECK(A, MN_ERR_ARG, "%s needs a CSR operator (mn_op_create_csr), not a shell",
@@ -70,7 +70,7 @@ int mn_sv_pc_block_setup(mn_solver *s) {
   return MN_SUCCESS;
 }
 
-void mn_sv_pc_block_apply(const mn_pc *pc, const double *r, double *z) {
+void mni_sv_pc_block_apply(const mn_pc *pc, const double *r, double *z) {
   const int64_t n = pc->n, *ptr = pc->ptr, *dpos = pc->dpos;
   const int32_t *col = pc->col;
   const double *val = pc->val, *dinv = pc->dinv;

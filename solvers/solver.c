@@ -36,7 +36,7 @@ int mn_solver_create(mn_ctx *ctx, mn_solver **s) {
 
 int mn_solver_destroy(mn_solver **s) {
   if (!s || !*s) return MN_SUCCESS;
-  mn_sv_pc_reset(&(*s)->pc);
+  mni_sv_pc_reset(&(*s)->pc);
   free((*s)->hist);
   free(*s);
   *s = NULL;
@@ -141,19 +141,19 @@ static int push_history(mn_solver *s, double rnorm) {
 
 /* The test on a residual norm: NaN, rtol, atol (MN_STOP_NONE: go on). */
 static mn_stop_reason converged(const mn_solver *s, double rnorm) {
-  if (mn_sv_bad(rnorm)) return MN_DIVERGED_NAN;
+  if (mni_sv_bad(rnorm)) return MN_DIVERGED_NAN;
   if (rnorm <= s->rtol * s->bnorm) return MN_CONVERGED_RTOL;
   if (rnorm <= s->atol) return MN_CONVERGED_ATOL;
   return MN_STOP_NONE;
 }
 
-int mn_sv_stop(mn_solver *s, int64_t it, mn_stop_reason r) {
+int mni_sv_stop(mn_solver *s, int64_t it, mn_stop_reason r) {
   s->its = s->it0 + it;
   s->reason = r;
   return 1;
 }
 
-int mn_sv_test(mn_solver *s, int64_t it, double rnorm, int *err) {
+int mni_sv_test(mn_solver *s, int64_t it, double rnorm, int *err) {
   it += s->it0; /* a restarted run counts on from the earlier ones */
   s->its = it;
   if (!s->skip) {
@@ -167,25 +167,25 @@ int mn_sv_test(mn_solver *s, int64_t it, double rnorm, int *err) {
     stop = mine;
     if (s->ctx->size > 1) mn_allreduce(s->ctx, &mine, &stop, 1, MPI_INT, MPI_MAX);
   }
-  it -= s->it0; /* mn_sv_stop adds it0 */
+  it -= s->it0; /* mni_sv_stop adds it0 */
   if (s->skip) {
-    if (stop) return mn_sv_stop(s, it, MN_STOPPED_BY_MONITOR);
-    return s->it0 + it >= s->maxit ? mn_sv_stop(s, it, MN_CONVERGED_ITS) : 0;
+    if (stop) return mni_sv_stop(s, it, MN_STOPPED_BY_MONITOR);
+    return s->it0 + it >= s->maxit ? mni_sv_stop(s, it, MN_CONVERGED_ITS) : 0;
   }
   mn_stop_reason r = converged(s, rnorm);
-  if (r != MN_STOP_NONE) return mn_sv_stop(s, it, r);
-  if (stop) return mn_sv_stop(s, it, MN_STOPPED_BY_MONITOR);
-  if (s->it0 + it >= s->maxit) return mn_sv_stop(s, it, MN_DIVERGED_MAXIT);
+  if (r != MN_STOP_NONE) return mni_sv_stop(s, it, r);
+  if (stop) return mni_sv_stop(s, it, MN_STOPPED_BY_MONITOR);
+  if (s->it0 + it >= s->maxit) return mni_sv_stop(s, it, MN_DIVERGED_MAXIT);
   return 0;
 }
 
-int mn_sv_vecs(mn_solver *s, int k, mn_wvec *v) {
+int mni_sv_vecs(mn_solver *s, int k, mn_wvec *v) {
   int64_t n = s->A->n;
   memset(v, 0, sizeof(mn_wvec) * (size_t)k);
   for (int i = 0; i < k; i++) {
     int err = mn_array_create(s->ctx, MN_FLOAT64, 1, &n, 0, &v[i].a);
     if (err) {
-      mn_sv_vecs_free(k, v);
+      mni_sv_vecs_free(k, v);
       return mn_trace(err, __FILE__, __LINE__, __func__);
     }
     mn_local l;
@@ -195,7 +195,7 @@ int mn_sv_vecs(mn_solver *s, int k, mn_wvec *v) {
   return MN_SUCCESS;
 }
 
-void mn_sv_vecs_free(int k, mn_wvec *v) {
+void mni_sv_vecs_free(int k, mn_wvec *v) {
   for (int i = 0; i < k; i++) mn_array_destroy(&v[i].a);
 }
 
@@ -243,7 +243,7 @@ int mn_solver_get_iterate(const mn_solver *s, mn_array *x) {
 
 /* A hash of the settings: they must agree between ranks, or ranks would
  * take different branches and wait on each other. */
-int mn_sv_settings_hash(const mn_solver *s) {
+int mni_sv_settings_hash(const mn_solver *s) {
   uint64_t w[10] = {(uint64_t)s->ksp, (uint64_t)s->pct, 0, 0, 0, (uint64_t)s->maxit, (uint64_t)s->restart,
                     (uint64_t)s->skip, (uint64_t)(s->mon != NULL), (uint64_t)(s->pc_fn != NULL)};
   memcpy(&w[2], &s->rtol, 8);
@@ -273,12 +273,12 @@ static int check_args(const mn_solver *s, const mn_array *b, const mn_array *x) 
 
 static int dispatch(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   switch (s->ksp) {
-  case MN_KSP_CG: return mn_sv_cg(s, b, x);
-  case MN_KSP_CG1: return mn_sv_cg1(s, b, x);
-  case MN_KSP_JACOBI: return mn_sv_jacobi(s, b, x);
-  case MN_KSP_BICGSTAB: return mn_sv_bicgstab(s, b, x);
-  case MN_KSP_GMRES: return mn_sv_gmres(s, b, x);
-  default: return mn_sv_minres(s, b, x);
+  case MN_KSP_CG: return mni_sv_cg(s, b, x);
+  case MN_KSP_CG1: return mni_sv_cg1(s, b, x);
+  case MN_KSP_JACOBI: return mni_sv_jacobi(s, b, x);
+  case MN_KSP_BICGSTAB: return mni_sv_bicgstab(s, b, x);
+  case MN_KSP_GMRES: return mni_sv_gmres(s, b, x);
+  default: return mni_sv_minres(s, b, x);
   }
 }
 
@@ -295,7 +295,7 @@ static int run(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     /* skip_test has no tolerance: its exact stops (a zero Krylov vector) stand */
     if (s->skip || (s->reason != MN_CONVERGED_RTOL && s->reason != MN_CONVERGED_ATOL)) break;
     double t;
-    MN_CALL(mn_sv_true_norm(s, b, x, &t));
+    MN_CALL(mni_sv_true_norm(s, b, x, &t));
     mn_stop_reason r = converged(s, t);
     if (r == MN_CONVERGED_RTOL || r == MN_CONVERGED_ATOL) {
       s->reason = r;
@@ -316,16 +316,16 @@ static int run(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
 /* b = 0 (x = 0, converged) or NaN in b: no iteration */
 static int trivial(mn_solver *s, mn_wvec *x) {
   int err = 0;
-  if (mn_sv_bad(s->bnorm)) {
+  if (mni_sv_bad(s->bnorm)) {
     s->rnorm = s->bnorm;
-    mn_sv_stop(s, 0, MN_DIVERGED_NAN);
+    mni_sv_stop(s, 0, MN_DIVERGED_NAN);
     return 1;
   }
   if (s->bnorm > 0) return 0;
   memset(x->v, 0, sizeof(double) * (size_t)s->nloc);
   s->rnorm = 0;
   if (!s->skip && (err = push_history(s, 0))) return -err;
-  mn_sv_stop(s, 0, MN_CONVERGED_ATOL);
+  mni_sv_stop(s, 0, MN_CONVERGED_ATOL);
   return 1;
 }
 
@@ -336,7 +336,7 @@ static int solve(mn_solver *s, const mn_array *b, mn_array *x) {
   s->nloc = mn_split_size(n, ctx->size, ctx->rank);
   /* one reduction: equal settings, and whether b and x are used in place */
   mn_wvec bw = {(mn_array *)b, direct(b, n, start, s->nloc)}, xw = {x, direct(x, n, start, s->nloc)};
-  int h = mn_sv_settings_hash(s), v[4] = {h, -h, bw.v != NULL, xw.v != NULL}, all[4];
+  int h = mni_sv_settings_hash(s), v[4] = {h, -h, bw.v != NULL, xw.v != NULL}, all[4];
   mn_allreduce(ctx, v, all, 4, MPI_INT, MPI_MIN);
   MN_CHECK(all[0] == -all[1], MN_ERR_ARG,
            "the solver's settings (method, preconditioner, tolerances, maxit, restart, omega, skip_test, monitor) "
@@ -349,12 +349,12 @@ static int solve(mn_solver *s, const mn_array *b, mn_array *x) {
   int err = 0;
   if (!all[2]) bw.v = NULL;
   if (!all[3]) xw.v = NULL;
-  if (!bw.v || !xw.v) MN_CALL(mn_sv_vecs(s, 2, tmp));
+  if (!bw.v || !xw.v) MN_CALL(mni_sv_vecs(s, 2, tmp));
   if (!bw.v) { bw = tmp[0]; MN_CALLG(err, copy_in(b, &bw), done); }
   if (!xw.v) { xw = tmp[1]; MN_CALLG(err, copy_in(x, &xw), done); }
-  MN_CALLG(err, mn_sv_pc_setup(s), done);
-  double bb = mn_k_dot(s->nloc, bw.v, bw.v);
-  MN_CALLG(err, mn_sv_allsum(ctx, 1, &bb), done);
+  MN_CALLG(err, mni_sv_pc_setup(s), done);
+  double bb = mni_k_dot(s->nloc, bw.v, bw.v);
+  MN_CALLG(err, mni_sv_allsum(ctx, 1, &bb), done);
   s->bnorm = sqrt(bb);
   int t = trivial(s, &xw);
   if (t < 0) err = -t;
@@ -365,15 +365,15 @@ static int solve(mn_solver *s, const mn_array *b, mn_array *x) {
   }
   if (!err && xw.a != x) err = copy_out(&xw, x);
 done:
-  mn_sv_pc_reset(&s->pc);
-  mn_sv_vecs_free(2, tmp);
+  mni_sv_pc_reset(&s->pc);
+  mni_sv_vecs_free(2, tmp);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
 
 int mn_solver_solve(mn_solver *s, const mn_array *b, mn_array *x) {
   MN_CHECK(s, MN_ERR_ARG, "NULL solver");
-  MN_SPMD(s ? s->ctx : NULL, "mn_solver_solve", mn_spmd_int(S, "settings", mn_sv_settings_hash(s)),
+  MN_SPMD(s ? s->ctx : NULL, "mn_solver_solve", mn_spmd_int(S, "settings", mni_sv_settings_hash(s)),
           mn_spmd_array(S, "b", b), mn_spmd_array(S, "x", x));
   mn_log_begin(s->ctx, MN_LOG_SOLVE);
   int err = solve(s, b, x);

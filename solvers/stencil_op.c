@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct mn_sv_stencil_s {
+struct mni_sv_stencil_s {
   mn_stencil *s;
   mn_array *u;            /* x on the grid, halo = the stencil's reach */
   mn_array *y;            /* A u on the grid: u's layout, no halo */
@@ -70,9 +70,9 @@ static int check_blocks(const mn_stencil *s, const mn_layout *lay) {
   return MN_SUCCESS;
 }
 
-void mn_sv_stencil_free(mn_sv_stencil **p) {
+void mni_sv_stencil_free(mni_sv_stencil **p) {
   if (!p || !*p) return;
-  mn_sv_stencil *t = *p;
+  mni_sv_stencil *t = *p;
   mn_flatmove_destroy(&t->in);
   mn_flatmove_destroy(&t->out);
   mn_array_destroy(&t->u);
@@ -83,7 +83,7 @@ void mn_sv_stencil_free(mn_sv_stencil **p) {
 }
 
 /* the grids and moves; errors agreed */
-static int setup(mn_sv_stencil *t, const mn_array *grid, mn_dtype dt, int64_t n) {
+static int setup(mni_sv_stencil *t, const mn_array *grid, mn_dtype dt, int64_t n) {
   mn_ctx *ctx = t->s->ctx;
   mn_layout *lay = NULL;
   int reach = mn_stencil_reach(t->s);
@@ -95,7 +95,7 @@ static int setup(mn_sv_stencil *t, const mn_array *grid, mn_dtype dt, int64_t n)
   if (!err) err = mn_array_create_on(lay, dt, reach, &t->u);
   if (own) mn_layout_destroy(&lay);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
-  MN_CALL(mn_agree(ctx, mn_st_check_grid(t->s, t->u)));
+  MN_CALL(mn_agree(ctx, mni_st_check_grid(t->s, t->u)));
   MN_CALL(mn_array_create_on(t->u->buf->lay, dt, 0, &t->y));
   MN_CALL(mn_array_create(ctx, dt, 1, &n, 0, &t->v));
   MN_CALL(mn_flatmove_create(t->v, t->u, &t->in));
@@ -110,14 +110,14 @@ int mn_op_create_stencil(mn_stencil *s, const mn_array *grid, mn_op **op) {
   mn_dtype dt = grid->dtype == MN_FLOAT32 ? MN_FLOAT32 : MN_FLOAT64;
   int64_t n = mn_array_size(grid);
   mn_op *o = calloc(1, sizeof *o);
-  mn_sv_stencil *t = o ? calloc(1, sizeof *t) : NULL;
+  mni_sv_stencil *t = o ? calloc(1, sizeof *t) : NULL;
   int err = mn_agree(s->ctx, t ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate an operator"));
   if (!err) {
     t->s = s;
     err = setup(t, grid, dt, n);
   }
   if (err) {
-    mn_sv_stencil_free(&t);
+    mni_sv_stencil_free(&t);
     free(o);
     return mn_trace(err, __FILE__, __LINE__, __func__);
   }
@@ -130,7 +130,7 @@ int mn_op_create_stencil(mn_stencil *s, const mn_array *grid, mn_op **op) {
 }
 
 /* x (1-d, the operator's size) into the grid u */
-static int move_in(mn_sv_stencil *t, const mn_array *x) {
+static int move_in(mni_sv_stencil *t, const mn_array *x) {
   const mn_array *src = x;
   if (!fits(x, t->v)) {
     MN_CALL(mn_array_copy(x, t->v));
@@ -141,15 +141,15 @@ static int move_in(mn_sv_stencil *t, const mn_array *x) {
 }
 
 /* the grid y into y (1-d, the operator's size) */
-static int move_out(mn_sv_stencil *t, mn_array *y) {
+static int move_out(mni_sv_stencil *t, mn_array *y) {
   mn_array *dst = fits(y, t->v) ? y : t->v;
   MN_CALL(mn_flatmove_run(t->out, t->y, dst));
   if (dst != y) MN_CALL(mn_array_copy(t->v, y));
   return MN_SUCCESS;
 }
 
-int mn_sv_stencil_apply(const mn_op *op, const mn_array *x, mn_array *y) {
-  mn_sv_stencil *t = op->st;
+int mni_sv_stencil_apply(const mn_op *op, const mn_array *x, mn_array *y) {
+  mni_sv_stencil *t = op->st;
   MN_CALL(check_linear(t->s));
   MN_CALL(move_in(t, x));
   MN_CALL(mn_stencil_apply(t->s, t->u, t->y));
@@ -157,8 +157,8 @@ int mn_sv_stencil_apply(const mn_op *op, const mn_array *x, mn_array *y) {
   return MN_SUCCESS;
 }
 
-int mn_sv_stencil_diagonal(const mn_op *op, mn_array *d) {
-  mn_sv_stencil *t = op->st;
+int mni_sv_stencil_diagonal(const mn_op *op, mn_array *d) {
+  mni_sv_stencil *t = op->st;
   MN_CALL(mn_stencil_diagonal(t->s, t->y));
   MN_CALL(move_out(t, d));
   return MN_SUCCESS;

@@ -88,11 +88,11 @@ static void rows_product(const mn_csr *A, const char *x, const char *ghost, char
     if (!add_off) {
 #pragma omp parallel for schedule(static) if (n > 20000)
       for (int64_t i = 0; i < n; i++)
-        yv[i] = mn_k_csr_row_f64(A->dptr[i], A->dptr[i + 1], A->dcol, (const double *)A->dval, xv);
+        yv[i] = mni_k_csr_row_f64(A->dptr[i], A->dptr[i + 1], A->dcol, (const double *)A->dval, xv);
     } else {
 #pragma omp parallel for schedule(static) if (n > 20000)
       for (int64_t i = 0; i < n; i++)
-        yv[i] += mn_k_csr_row_f64(A->optr[i], A->optr[i + 1], A->ocol, (const double *)A->oval, gv);
+        yv[i] += mni_k_csr_row_f64(A->optr[i], A->optr[i + 1], A->ocol, (const double *)A->oval, gv);
     }
   } else {
     const float *xv = (const float *)x, *gv = (const float *)ghost;
@@ -100,11 +100,11 @@ static void rows_product(const mn_csr *A, const char *x, const char *ghost, char
     if (!add_off) {
 #pragma omp parallel for schedule(static) if (n > 20000)
       for (int64_t i = 0; i < n; i++)
-        yv[i] = mn_k_csr_row_f32(A->dptr[i], A->dptr[i + 1], A->dcol, (const float *)A->dval, xv);
+        yv[i] = mni_k_csr_row_f32(A->dptr[i], A->dptr[i + 1], A->dcol, (const float *)A->dval, xv);
     } else {
 #pragma omp parallel for schedule(static) if (n > 20000)
       for (int64_t i = 0; i < n; i++)
-        yv[i] += mn_k_csr_row_f32(A->optr[i], A->optr[i + 1], A->ocol, (const float *)A->oval, gv);
+        yv[i] += mni_k_csr_row_f32(A->optr[i], A->optr[i + 1], A->ocol, (const float *)A->oval, gv);
     }
   }
 }

@@ -22,7 +22,7 @@ static int same_layout(const mn_layout *a, const mn_layout *b) {
   return 1;
 }
 
-int mn_st_check_grid(const mn_stencil *s, const mn_array *u) {
+int mni_st_check_grid(const mn_stencil *s, const mn_array *u) {
   MN_CHECK(u, MN_ERR_ARG, "NULL grid array");
   MN_CHECK(u->ctx == s->ctx, MN_ERR_ARG, "grid array belongs to another context");
   MN_CHECK(!u->is_view, MN_ERR_ARG,
@@ -56,7 +56,7 @@ int mn_st_check_grid(const mn_stencil *s, const mn_array *u) {
   return MN_SUCCESS;
 }
 
-int mn_st_check_same_shape(const mn_array *u, const mn_array *y, const char *what) {
+int mni_st_check_same_shape(const mn_array *u, const mn_array *y, const char *what) {
   MN_CHECK(y, MN_ERR_ARG, "NULL %s", what);
   MN_CHECK(y->ctx == u->ctx, MN_ERR_ARG, "%s belongs to another context", what);
   int same = y->map.ndim == u->map.ndim &&
@@ -70,11 +70,11 @@ int mn_st_check_same_shape(const mn_array *u, const mn_array *y, const char *wha
   return MN_SUCCESS;
 }
 
-int mn_st_direct(const mn_array *a, const mn_array *u) {
+int mni_st_direct(const mn_array *a, const mn_array *u) {
   return !a->is_view && a->dtype == u->dtype && a->buf != u->buf && same_layout(a->buf->lay, u->buf->lay);
 }
 
-int mn_st_prepare_coef(mn_stencil *s, const mn_array *u) {
+int mni_st_prepare_coef(mn_stencil *s, const mn_array *u) {
   for (int k = 0; k < s->npts; k++) {
     mn_array *c = s->coef[k], **v = &s->conv[k];
     if (!c) continue;
@@ -97,12 +97,12 @@ int mn_st_prepare_coef(mn_stencil *s, const mn_array *u) {
 
 static int check_fields(const mn_stencil *s, int nf, mn_array *const *u, mn_array *const *y) {
   for (int i = 0; i < nf; i++) {
-    MN_CALL(mn_st_check_grid(s, u[i]));
-    MN_CALL(mn_st_check_same_shape(u[i], y[i], "output y"));
+    MN_CALL(mni_st_check_grid(s, u[i]));
+    MN_CALL(mni_st_check_same_shape(u[i], y[i], "output y"));
     if (i == 0) continue;
     MN_CHECK(u[i]->dtype == u[0]->dtype, MN_ERR_DTYPE, "field %d is %s, field 0 %s: fields of one call share a dtype",
              i, mn_dtype_name(u[i]->dtype), mn_dtype_name(u[0]->dtype));
-    MN_CALL(mn_st_check_same_shape(u[0], u[i], "a field"));
+    MN_CALL(mni_st_check_same_shape(u[0], u[i], "a field"));
     MN_CHECK(same_layout(u[i]->buf->lay, u[0]->buf->lay), MN_ERR_ARG,
              "field %d is split over another process grid than field 0", i);
     for (int k = 0; k < i; k++)
@@ -112,20 +112,20 @@ static int check_fields(const mn_stencil *s, int nf, mn_array *const *u, mn_arra
 }
 
 static int apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const *y) {
-  MN_CALL(mn_st_keep_get(s, nf, u, nf, check_fields(s, nf, u, y)));
+  MN_CALL(mni_st_keep_get(s, nf, u, nf, check_fields(s, nf, u, y)));
   mn_plan **plan = s->keep.plan;
-  mn_st_job *job = s->keep.job;
+  mni_st_job *job = s->keep.job;
   mn_array **tmp = s->keep.tmp;
   int err = MN_SUCCESS;
-  MN_CALL(mn_st_prepare_coef(s, u[0]));
+  MN_CALL(mni_st_prepare_coef(s, u[0]));
   /* an output that is not a plain grid of u's layout (or is one of the
    * inputs) gets a temporary: a collective create, with its own agreement */
   for (int i = 0; i < nf; i++) {
-    int direct = mn_st_direct(y[i], u[i]);
+    int direct = mni_st_direct(y[i], u[i]);
     for (int k = 0; k < nf && direct; k++) direct = y[i]->buf != u[k]->buf;
     if (!direct) MN_CALLG(err, mn_array_create_on(u[i]->buf->lay, u[i]->dtype, 0, &tmp[i]), done);
   }
-  for (int i = 0; i < nf; i++) mn_st_job_init(s, u[i], tmp[i] ? tmp[i] : y[i], NULL, 0, &job[i]);
+  for (int i = 0; i < nf; i++) mni_st_job_init(s, u[i], tmp[i] ? tmp[i] : y[i], NULL, 0, &job[i]);
 
   int64_t n[MN_MAXDIM], lo[MN_MAXDIM], cnt[MN_MAXDIM], slo[2 * MN_MAXDIM][MN_MAXDIM], scnt[2 * MN_MAXDIM][MN_MAXDIM];
   mn_local l;
@@ -135,8 +135,8 @@ static int apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const
   int begun = 0;
   for (; begun < nf && !err; begun++) err = mn_plan_begin_mem(plan[begun], u[begun]->buf->data, u[begun]->buf->data);
   if (err) begun--; /* the failed one is not active */
-  if (!err && owned && mn_st_interior(s->nd, n, s->reach, lo, cnt))
-    for (int i = 0; i < nf; i++) mn_st_run_box(&job[i], lo, cnt);
+  if (!err && owned && mni_st_interior(s->nd, n, s->reach, lo, cnt))
+    for (int i = 0; i < nf; i++) mni_st_run_box(&job[i], lo, cnt);
   for (int i = 0; i < begun; i++) {
     int e = mn_plan_end(plan[i]);
     if (!err) err = e;
@@ -145,10 +145,10 @@ static int apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const
     mn_trace(err, __FILE__, __LINE__, __func__);
     goto done;
   }
-  int nb = owned ? mn_st_strips(s->nd, n, s->reach, slo, scnt) : 0;
+  int nb = owned ? mni_st_strips(s->nd, n, s->reach, slo, scnt) : 0;
   for (int i = 0; i < nf; i++) {
-    mn_st_fill_bc(s, u[i]);
-    for (int q = 0; q < nb; q++) mn_st_run_box(&job[i], slo[q], scnt[q]);
+    mni_st_fill_bc(s, u[i]);
+    for (int q = 0; q < nb; q++) mni_st_run_box(&job[i], slo[q], scnt[q]);
   }
   for (int i = 0; i < nf; i++)
     if (tmp[i]) MN_CALLG(err, mn_array_copy(tmp[i], y[i]), done);
@@ -159,7 +159,7 @@ done:
 
 /* bytes a pass reads and writes, for the log: each grid point of u read
  * and of y written once per field (an estimate: coefficients left out) */
-int64_t mn_st_log_bytes(const mn_array *u, int nf, int passes) {
+int64_t mni_st_log_bytes(const mn_array *u, int nf, int passes) {
   int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
   if (!mn_map_owned_box(&u->map, u->buf->lay, u->ctx->rank, lo, cnt)) return 0;
   return (int64_t)nf * passes * mn_box_size(u->map.ndim, cnt) * (int64_t)mn_dtype_size(u->dtype);
@@ -173,7 +173,7 @@ int mn_stencil_apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *c
           mn_spmd_array(S, "y[last]", y[nf - 1]));
   mn_log_begin(s->ctx, MN_LOG_STENCIL);
   int err = apply_many(s, nf, u, y);
-  mn_log_end(s->ctx, MN_LOG_STENCIL, err || !u[0] || !mn_log_on(s->ctx) ? 0 : mn_st_log_bytes(u[0], nf, 2));
+  mn_log_end(s->ctx, MN_LOG_STENCIL, err || !u[0] || !mn_log_on(s->ctx) ? 0 : mni_st_log_bytes(u[0], nf, 2));
   return err;
 }
 

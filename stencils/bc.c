@@ -43,7 +43,7 @@
 MN_ST_FILL(float)
 MN_ST_FILL(double)
 
-void mn_st_fill_bc(const mn_stencil *s, mn_array *u) {
+void mni_st_fill_bc(const mn_stencil *s, mn_array *u) {
   mn_local l;
   mn_array_local(u, &l);
   if (!l.data) return;
@@ -52,7 +52,7 @@ void mn_st_fill_bc(const mn_stencil *s, mn_array *u) {
   for (int d = 0; d < s->nd; d++) {
     if (s->reach[d] == 0) continue;
     for (int side = 0; side < 2; side++) {
-      const mn_st_bc *bc = &s->bc[d][side];
+      const mni_st_bc *bc = &s->bc[d][side];
       if (bc->kind == MN_BC_PERIODIC) continue;
       if (side == 0 ? b->lo[d] != 0 : b->hi[d] != shape[d]) continue; /* a neighbour's ghosts */
       if (u->dtype == MN_FLOAT32)

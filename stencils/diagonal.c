@@ -12,9 +12,9 @@
 
 /* where the read at coordinate t of an axis of extent n lands, and with
  * which factor (0: a constant) */
-static int64_t land(const mn_st_bc *bc, int64_t t, int64_t n, double *factor) {
+static int64_t land(const mni_st_bc *bc, int64_t t, int64_t n, double *factor) {
   if (t >= 0 && t < n) return t;
-  const mn_st_bc *b = &bc[t >= n];
+  const mni_st_bc *b = &bc[t >= n];
   switch (b->kind) {
   case MN_BC_PERIODIC: return ((t % n) + n) % n;
   case MN_BC_NEUMANN: return t < 0 ? -t - 1 : 2 * n - 1 - t;
@@ -80,7 +80,7 @@ int mn_stencil_diagonal(mn_stencil *s, mn_array *d) {
     t = tmp;
   }
   int err = 0;
-  MN_CALLG(err, mn_st_prepare_coef(s, t), done);
+  MN_CALLG(err, mni_st_prepare_coef(s, t), done);
   mn_local l;
   mn_array_local(t, &l);
   int64_t n = l.data ? mn_box_size(s->nd, l.count) : 0;

@@ -13,8 +13,8 @@
 
 static int jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omega, int sweeps) {
   mn_array *ftmp = NULL;
-  int err = mn_st_check_grid(s, u);
-  if (!err) err = mn_st_check_same_shape(u, f, "right-hand side f");
+  int err = mni_st_check_grid(s, u);
+  if (!err) err = mni_st_check_same_shape(u, f, "right-hand side f");
   if (!err && !isfinite(omega)) err = MN_ERR(MN_ERR_ARG, "omega = %g is not finite", omega);
   if (!err && sweeps < 0) err = MN_ERR(MN_ERR_ARG, "sweeps = %d is negative", sweeps);
   if (!err && s->nctr == 0)
@@ -24,43 +24,43 @@ static int jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omega, i
     for (int q = 0; q < s->nctr; q++) d += s->w[s->ctr[q]];
     if (d == 0) err = MN_ERR(MN_ERR_ARG, "the centre weight D is 0: Jacobi divides by it");
   }
-  MN_CALL(mn_st_keep_get(s, 1, &u, 2, err));
+  MN_CALL(mni_st_keep_get(s, 1, &u, 2, err));
   if (sweeps == 0) return MN_SUCCESS;
   mn_plan *plan = s->keep.plan[0];
-  mn_st_job *job = s->keep.job;
-  MN_CALLG(err, mn_st_prepare_coef(s, u), done);
+  mni_st_job *job = s->keep.job;
+  MN_CALLG(err, mni_st_prepare_coef(s, u), done);
   mn_array *w = s->work;
-  if (!w || w->dtype != u->dtype || w->buf->halo != u->buf->halo || !mn_st_direct(w, u)) {
+  if (!w || w->dtype != u->dtype || w->buf->halo != u->buf->halo || !mni_st_direct(w, u)) {
     mn_array_destroy(&s->work);
     MN_CALLG(err, mn_array_create_on(u->buf->lay, u->dtype, u->buf->halo, &s->work), done);
     w = s->work;
   }
   const mn_array *fd = f;
-  if (!mn_st_direct(f, u)) {
+  if (!mni_st_direct(f, u)) {
     MN_CALLG(err, mn_array_create_on(u->buf->lay, u->dtype, 0, &ftmp), done);
     MN_CALLG(err, mn_array_copy(f, ftmp), done);
     fd = ftmp;
   }
   /* job 0: u -> w, job 1: w -> u; w has u's halo, so u's plan serves both */
-  mn_st_job_init(s, u, w, fd, omega, &job[0]);
-  mn_st_job_init(s, w, u, fd, omega, &job[1]);
+  mni_st_job_init(s, u, w, fd, omega, &job[0]);
+  mni_st_job_init(s, w, u, fd, omega, &job[1]);
   int64_t n[MN_MAXDIM], lo[MN_MAXDIM], cnt[MN_MAXDIM], slo[2 * MN_MAXDIM][MN_MAXDIM], scnt[2 * MN_MAXDIM][MN_MAXDIM];
   mn_local l;
   mn_array_local(u, &l);
   memcpy(n, l.count, sizeof n);
   int owned = l.data != NULL;
-  int inner = owned && mn_st_interior(s->nd, n, s->reach, lo, cnt);
-  int nb = owned ? mn_st_strips(s->nd, n, s->reach, slo, scnt) : 0;
+  int inner = owned && mni_st_interior(s->nd, n, s->reach, lo, cnt);
+  int nb = owned ? mni_st_strips(s->nd, n, s->reach, slo, scnt) : 0;
   for (int k = 0; k < sweeps; k++) {
     mn_array *src = k % 2 ? w : u;
-    const mn_st_job *j = &job[k % 2];
+    const mni_st_job *j = &job[k % 2];
     MN_CALLG(err, mn_plan_begin_mem(plan, src->buf->data, src->buf->data), done);
-    if (inner) mn_st_run_box(j, lo, cnt);
+    if (inner) mni_st_run_box(j, lo, cnt);
     MN_CALLG(err, mn_plan_end(plan), done);
-    mn_st_fill_bc(s, src);
-    for (int q = 0; q < nb; q++) mn_st_run_box(j, slo[q], scnt[q]);
+    mni_st_fill_bc(s, src);
+    for (int q = 0; q < nb; q++) mni_st_run_box(j, slo[q], scnt[q]);
   }
-  if (sweeps % 2 && owned) mn_st_copy_owned(w, u); /* the result is in w */
+  if (sweeps % 2 && owned) mni_st_copy_owned(w, u); /* the result is in w */
 done:
   mn_array_destroy(&ftmp);
   return err;
@@ -74,6 +74,6 @@ int mn_stencil_jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omeg
   int err = jacobi(s, u, f, omega, sweeps);
   /* per sweep: the grid and f read, the other grid written */
   mn_log_end(s->ctx, MN_LOG_STENCIL,
-             err || !u || sweeps <= 0 || !mn_log_on(s->ctx) ? 0 : mn_st_log_bytes(u, 1, 3 * sweeps));
+             err || !u || sweeps <= 0 || !mn_log_on(s->ctx) ? 0 : mni_st_log_bytes(u, 1, 3 * sweeps));
   return err;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void key_of(const mn_stencil *s, const mn_array *u, int slot, mn_st_key *k) {
+static void key_of(const mn_stencil *s, const mn_array *u, int slot, mni_st_key *k) {
   const mn_buf *b = u->buf;
   memset(k, 0, sizeof *k);
   k->kind = 'S';
@@ -24,7 +24,7 @@ static void key_of(const mn_stencil *s, const mn_array *u, int slot, mn_st_key *
 /* The halo plan of u under s's periodic axes, cached on the context per
  * slot (plans run at the same time need different slots). */
 static int plan_of(const mn_stencil *s, mn_array *u, int slot, mn_plan **p) {
-  mn_st_key key;
+  mni_st_key key;
   key_of(s, u, slot, &key);
   *p = mn_cache_get(s->ctx, &key, sizeof key);
   if (*p) return MN_SUCCESS;
@@ -33,9 +33,9 @@ static int plan_of(const mn_stencil *s, mn_array *u, int slot, mn_plan **p) {
   return MN_SUCCESS;
 }
 
-static void keep_free(mn_st_keep *k) {
+static void keep_free(mni_st_keep *k) {
   for (int i = 0; k->plan && i < k->nkey; i++) mn_plan_destroy(&k->plan[i]);
-  for (int i = 0; k->job && i < k->njob; i++) mn_st_job_free(&k->job[i]);
+  for (int i = 0; k->job && i < k->njob; i++) mni_st_job_free(&k->job[i]);
   free(k->key);
   free(k->plan);
   free(k->tmp);
@@ -43,14 +43,14 @@ static void keep_free(mn_st_keep *k) {
   memset(k, 0, sizeof *k);
 }
 
-void mn_st_keep_drop(mn_stencil *s) { keep_free(&s->keep); }
+void mni_st_keep_drop(mn_stencil *s) { keep_free(&s->keep); }
 
 /* every field a base grid (checked before), keys equal to the kept ones */
 static int matches(const mn_stencil *s, int nf, mn_array *const *u, int njob) {
-  const mn_st_keep *k = &s->keep;
+  const mni_st_keep *k = &s->keep;
   if (nf > k->nkey || njob > k->njob) return 0;
   for (int i = 0; i < nf; i++) {
-    mn_st_key q;
+    mni_st_key q;
     if (!u[i] || u[i]->is_view) return 0;
     key_of(s, u[i], i, &q);
     if (memcmp(&q, &k->key[i], sizeof q)) return 0;
@@ -58,7 +58,7 @@ static int matches(const mn_stencil *s, int nf, mn_array *const *u, int njob) {
   return 1;
 }
 
-static int build(mn_stencil *s, int nf, mn_array *const *u, int njob, mn_st_keep *k) {
+static int build(mn_stencil *s, int nf, mn_array *const *u, int njob, mni_st_keep *k) {
   k->key = calloc((size_t)nf, sizeof *k->key);
   k->plan = calloc((size_t)nf, sizeof *k->plan);
   k->tmp = calloc((size_t)nf, sizeof *k->tmp);
@@ -70,17 +70,17 @@ static int build(mn_stencil *s, int nf, mn_array *const *u, int njob, mn_st_keep
     MN_CALL(plan_of(s, u[i], i, &k->plan[i]));
   }
   for (int i = 0; i < njob; i++) {
-    MN_CALL(mn_st_job_alloc(s, &k->job[i]));
+    MN_CALL(mni_st_job_alloc(s, &k->job[i]));
     k->njob = i + 1;
   }
   return MN_SUCCESS;
 }
 
-int mn_st_keep_get(mn_stencil *s, int nf, mn_array *const *u, int njob, int err) {
+int mni_st_keep_get(mn_stencil *s, int nf, mn_array *const *u, int njob, int err) {
   if (njob < nf) njob = nf;
   int hit = matches(s, nf, u, njob);
   if (hit) return err; /* err, if any, comes from global metadata: every rank has it */
-  mn_st_keep k;
+  mni_st_keep k;
   memset(&k, 0, sizeof k);
   if (!err) err = build(s, nf, u, njob, &k);
   /* every rank the same answer before any message */

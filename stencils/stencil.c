@@ -85,7 +85,7 @@ int mn_stencil_create(mn_ctx *ctx, int nd, int npts, const int *offsets, const d
     if (zero) s->ctr[s->nctr++] = k;
   }
   for (int d = 0; d < nd; d++)
-    for (int side = 0; side < 2; side++) s->bc[d][side] = (mn_st_bc){MN_BC_DIRICHLET, 0.0};
+    for (int side = 0; side < 2; side++) s->bc[d][side] = (mni_st_bc){MN_BC_DIRICHLET, 0.0};
   find_cross(s);
   *out = s;
   return MN_SUCCESS;
@@ -147,7 +147,7 @@ int mn_stencil_destroy(mn_stencil **sp) {
   if (!sp || !*sp) return MN_SUCCESS;
   mn_stencil *s = *sp;
   drop_conv(s);
-  mn_st_keep_drop(s);
+  mni_st_keep_drop(s);
   mn_array_destroy(&s->work);
   for (int k = 0; s->coef && k < s->npts; k++) mn_array_destroy(&s->coef[k]);
   free(s->coef);
@@ -214,13 +214,13 @@ int mn_stencil_set_bc(mn_stencil *s, int axis, int side, mn_bc_kind kind, double
   MN_CHECK(side == 0 || side == 1, MN_ERR_ARG, "side %d must be 0 (low) or 1 (high)", side);
   MN_CHECK(kind >= MN_BC_DIRICHLET && kind <= MN_BC_PERIODIC, MN_ERR_ARG, "unknown boundary kind %d", (int)kind);
   MN_CHECK(isfinite(value), MN_ERR_ARG, "boundary value %g is not finite", value);
-  mn_st_bc *b = s->bc[axis];
+  mni_st_bc *b = s->bc[axis];
   if (kind == MN_BC_PERIODIC) {
-    b[0] = b[1] = (mn_st_bc){MN_BC_PERIODIC, 0.0};
+    b[0] = b[1] = (mni_st_bc){MN_BC_PERIODIC, 0.0};
     return MN_SUCCESS;
   }
-  if (b[1 - side].kind == MN_BC_PERIODIC) b[1 - side] = (mn_st_bc){MN_BC_DIRICHLET, 0.0};
-  b[side] = (mn_st_bc){kind, kind == MN_BC_NEUMANN ? 0.0 : value};
+  if (b[1 - side].kind == MN_BC_PERIODIC) b[1 - side] = (mni_st_bc){MN_BC_DIRICHLET, 0.0};
+  b[side] = (mni_st_bc){kind, kind == MN_BC_NEUMANN ? 0.0 : value};
   return MN_SUCCESS;
 }
 

@@ -12,20 +12,20 @@
 /* points below which a box runs on one thread */
 #define MN_ST_OMP_MIN 32768
 
-int mn_st_job_alloc(const mn_stencil *s, mn_st_job *j) {
+int mni_st_job_alloc(const mn_stencil *s, mni_st_job *j) {
   memset(j, 0, sizeof *j);
   j->off = malloc(sizeof(int64_t) * (size_t)s->npts);
   j->w = malloc(sizeof(double) * (size_t)s->npts);
   j->c = calloc((size_t)s->npts, sizeof(char *));
   if (!j->off || !j->w || !j->c) {
-    mn_st_job_free(j);
+    mni_st_job_free(j);
     return MN_ERR(MN_ERR_MEM, "cannot allocate a stencil job of %d points", s->npts);
   }
   return MN_SUCCESS;
 }
 
-void mn_st_job_init(const mn_stencil *s, const mn_array *u, mn_array *dst, const mn_array *f, double omega,
-                    mn_st_job *j) {
+void mni_st_job_init(const mn_stencil *s, const mn_array *u, mn_array *dst, const mn_array *f, double omega,
+                    mni_st_job *j) {
   const mn_buf *ub = u->buf;
   int nd = s->nd;
   j->t = u->dtype;
@@ -75,14 +75,14 @@ void mn_st_job_init(const mn_stencil *s, const mn_array *u, mn_array *dst, const
   }
 }
 
-void mn_st_job_free(mn_st_job *j) {
+void mni_st_job_free(mni_st_job *j) {
   free(j->off);
   free(j->w);
   free(j->c);
   memset(j, 0, sizeof *j);
 }
 
-int mn_st_interior(int nd, const int64_t *n, const int *reach, int64_t *lo, int64_t *cnt) {
+int mni_st_interior(int nd, const int64_t *n, const int *reach, int64_t *lo, int64_t *cnt) {
   int64_t size = 1;
   for (int d = 0; d < nd; d++) {
     lo[d] = reach[d];
@@ -94,10 +94,10 @@ int mn_st_interior(int nd, const int64_t *n, const int *reach, int64_t *lo, int6
 
 /* Strip d: axes before d interior, axis d the outer reach[d] layers (both
  * sides, or all of it when no interior is left), axes after d whole. */
-int mn_st_strips(int nd, const int64_t *n, const int *reach, int64_t (*lo)[MN_MAXDIM],
+int mni_st_strips(int nd, const int64_t *n, const int *reach, int64_t (*lo)[MN_MAXDIM],
                  int64_t (*cnt)[MN_MAXDIM]) {
   int64_t ilo[MN_MAXDIM], icnt[MN_MAXDIM];
-  mn_st_interior(nd, n, reach, ilo, icnt);
+  mni_st_interior(nd, n, reach, ilo, icnt);
   int nb = 0;
   for (int d = 0; d < nd; d++) {
     if (reach[d] == 0) continue;
@@ -136,7 +136,7 @@ static void chunk(int64_t n, int64_t *a, int64_t *b) {
  * start in the coefficient arrays. The driver walks the rows of a box with
  * an odometer, each thread over a contiguous share. */
 #define MN_ST_LOOPS(S, T)                                                                                     \
-  static inline void row_##S(const mn_st_job *J, const T *restrict ur, T *restrict yr, const T *restrict fr,  \
+  static inline void row_##S(const mni_st_job *J, const T *restrict ur, T *restrict yr, const T *restrict fr,  \
                              int64_t co, int64_t len) {                                                       \
     int nd = J->nd, n = J->npts;                                                                              \
     const T *w = (const T *)J->w;                                                                             \
@@ -147,46 +147,46 @@ static void chunk(int64_t n, int64_t *a, int64_t *b) {
     int64_t sa = J->ust[nd >= 2 ? nd - 2 : 0], sb = J->ust[nd >= 3 ? nd - 3 : 0];                             \
     switch (J->kind * 4 + J->sym * 2 + J->relax) {                                                            \
     case MN_ST_CROSS5 * 4 + 2:                                                                                \
-      for (int64_t j = 0; j < len; j++) yr[j] = mn_st_sym5_##S(ur + j, sa, w);                                \
+      for (int64_t j = 0; j < len; j++) yr[j] = mni_st_sym5_##S(ur + j, sa, w);                                \
       return;                                                                                                 \
     case MN_ST_CROSS5 * 4 + 3:                                                                                \
-      for (int64_t j = 0; j < len; j++) yr[j] = mn_st_relax_##S(ur[j], mn_st_sym5_##S(ur + j, sa, w), fr[j], wd); \
+      for (int64_t j = 0; j < len; j++) yr[j] = mni_st_relax_##S(ur[j], mni_st_sym5_##S(ur + j, sa, w), fr[j], wd); \
       return;                                                                                                 \
     case MN_ST_CROSS5 * 4:                                                                                    \
-      for (int64_t j = 0; j < len; j++) yr[j] = mn_st_cross5_##S(ur + j, sa, w);                              \
+      for (int64_t j = 0; j < len; j++) yr[j] = mni_st_cross5_##S(ur + j, sa, w);                              \
       return;                                                                                                 \
     case MN_ST_CROSS5 * 4 + 1:                                                                                \
-      for (int64_t j = 0; j < len; j++) yr[j] = mn_st_relax_##S(ur[j], mn_st_cross5_##S(ur + j, sa, w), fr[j], wd); \
+      for (int64_t j = 0; j < len; j++) yr[j] = mni_st_relax_##S(ur[j], mni_st_cross5_##S(ur + j, sa, w), fr[j], wd); \
       return;                                                                                                 \
     case MN_ST_CROSS7 * 4 + 2:                                                                                \
-      for (int64_t j = 0; j < len; j++) yr[j] = mn_st_sym7_##S(ur + j, sb, sa, w);                            \
+      for (int64_t j = 0; j < len; j++) yr[j] = mni_st_sym7_##S(ur + j, sb, sa, w);                            \
       return;                                                                                                 \
     case MN_ST_CROSS7 * 4 + 3:                                                                                \
       for (int64_t j = 0; j < len; j++)                                                                       \
-        yr[j] = mn_st_relax_##S(ur[j], mn_st_sym7_##S(ur + j, sb, sa, w), fr[j], wd);                         \
+        yr[j] = mni_st_relax_##S(ur[j], mni_st_sym7_##S(ur + j, sb, sa, w), fr[j], wd);                         \
       return;                                                                                                 \
     case MN_ST_CROSS7 * 4:                                                                                    \
-      for (int64_t j = 0; j < len; j++) yr[j] = mn_st_cross7_##S(ur + j, sb, sa, w);                          \
+      for (int64_t j = 0; j < len; j++) yr[j] = mni_st_cross7_##S(ur + j, sb, sa, w);                          \
       return;                                                                                                 \
     case MN_ST_CROSS7 * 4 + 1:                                                                                \
       for (int64_t j = 0; j < len; j++)                                                                       \
-        yr[j] = mn_st_relax_##S(ur[j], mn_st_cross7_##S(ur + j, sb, sa, w), fr[j], wd);                       \
+        yr[j] = mni_st_relax_##S(ur[j], mni_st_cross7_##S(ur + j, sb, sa, w), fr[j], wd);                       \
       return;                                                                                                 \
     }                                                                                                         \
     if (!c && !J->relax) {                                                                                    \
-      for (int64_t j = 0; j < len; j++) yr[j] = mn_st_const_##S(ur + j, off, w, n);                           \
+      for (int64_t j = 0; j < len; j++) yr[j] = mni_st_const_##S(ur + j, off, w, n);                           \
     } else if (!c) {                                                                                          \
-      for (int64_t j = 0; j < len; j++) yr[j] = mn_st_relax_##S(ur[j], mn_st_const_##S(ur + j, off, w, n), fr[j], wd); \
+      for (int64_t j = 0; j < len; j++) yr[j] = mni_st_relax_##S(ur[j], mni_st_const_##S(ur + j, off, w, n), fr[j], wd); \
     } else if (!J->relax) {                                                                                   \
-      for (int64_t j = 0; j < len; j++) yr[j] = mn_st_var_##S(ur + j, off, w, c, co + j, n);                  \
+      for (int64_t j = 0; j < len; j++) yr[j] = mni_st_var_##S(ur + j, off, w, c, co + j, n);                  \
     } else {                                                                                                  \
       for (int64_t j = 0; j < len; j++) {                                                                     \
-        T d = mn_st_diag_##S(w, c, co + j, J->ctr, J->nctr);                                                  \
-        yr[j] = mn_st_relax_##S(ur[j], mn_st_var_##S(ur + j, off, w, c, co + j, n), fr[j], om / d);            \
+        T d = mni_st_diag_##S(w, c, co + j, J->ctr, J->nctr);                                                  \
+        yr[j] = mni_st_relax_##S(ur[j], mni_st_var_##S(ur + j, off, w, c, co + j, n), fr[j], om / d);            \
       }                                                                                                       \
     }                                                                                                         \
   }                                                                                                           \
-  static void run_##S(const mn_st_job *J, const int64_t *lo, const int64_t *cnt) {                           \
+  static void run_##S(const mni_st_job *J, const int64_t *lo, const int64_t *cnt) {                           \
     int nd = J->nd;                                                                                           \
     int64_t len = cnt[nd - 1], rows = 1;                                                                      \
     for (int d = 0; d < nd - 1; d++) rows *= cnt[d];                                                          \
@@ -220,12 +220,12 @@ static void chunk(int64_t n, int64_t *a, int64_t *b) {
 MN_ST_LOOPS(f32, float)
 MN_ST_LOOPS(f64, double)
 
-void mn_st_run_box(const mn_st_job *j, const int64_t *lo, const int64_t *cnt) {
+void mni_st_run_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt) {
   if (j->t == MN_FLOAT32) run_f32(j, lo, cnt);
   else run_f64(j, lo, cnt);
 }
 
-void mn_st_copy_owned(const mn_array *src, mn_array *dst) {
+void mni_st_copy_owned(const mn_array *src, mn_array *dst) {
   mn_local a, b;
   mn_array_local(src, &a);
   mn_array_local(dst, &b);

@@ -168,7 +168,7 @@ int main(int argc, char **argv) {
   cg(ctx, op, u, v, 7);
   for (int k = 0; k < MN_LOG_NEVENTS; k++) a7[k] = get(ctx, (mn_log_event)k);
 #define PER_IT(e, field) ((a7[e].field - a3[e].field) / 4.0)
-  const int ar_per_it = P > 1 ? 2 : 0; /* mn_sv_allsum: MPI only when there are other ranks */
+  const int ar_per_it = P > 1 ? 2 : 0; /* mni_sv_allsum: MPI only when there are other ranks */
   T_CHECK(PER_IT(MN_LOG_ALLREDUCE, calls) == ar_per_it, "%g allreduces per CG iteration at %d ranks, expected %d",
           PER_IT(MN_LOG_ALLREDUCE, calls), P, ar_per_it);
   T_CHECK(PER_IT(MN_LOG_SOLVE, allreduces) == ar_per_it, "the solve saw %g allreduces per iteration, expected %d",

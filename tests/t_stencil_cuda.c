@@ -21,7 +21,7 @@ static void run_box(mn_ctx *ctx, int nd, int npts, mn_dtype t, int variable, int
   double w[27];
   mn_stencil_get_points(s, off, w);
   mn_stencil_destroy(&s);
-  mn_st_cuda_box b;
+  mni_st_cuda_box b;
   memset(&b, 0, sizeof b);
   b.nd = nd;
   b.npts = npts;
@@ -107,7 +107,7 @@ static void run_device(mn_ctx *ctx) {
     run_box(ctx, 2, 5, t, 0, 1);
     run_box(ctx, 3, 7, t, 1, 1);
   }
-  mn_st_cuda_box big;
+  mni_st_cuda_box big;
   memset(&big, 0, sizeof big);
   big.nd = 4;
   big.npts = 1;

@@ -29,12 +29,12 @@ extern "C" {
 
 #define UNKERN(E, N, S, TI, TO) \
   static __global__ void ku_##N##_##S(int64_t n, const TI *a, TO *o) { \
-    GRID_LOOP(i, n) o[i] = mn_k_##N##_##S(a[i]); }
+    GRID_LOOP(i, n) o[i] = mni_k_##N##_##S(a[i]); }
 MN_UNARY_LIST(UNKERN)
 
 #define BINKERN(E, N, S, TI, TO) \
   static __global__ void kb_##N##_##S(int64_t n, const TI *a, const TI *b, TO *o) { \
-    GRID_LOOP(i, n) o[i] = mn_k_##N##_##S(a[i], b[i]); }
+    GRID_LOOP(i, n) o[i] = mni_k_##N##_##S(a[i], b[i]); }
 MN_BINARY_LIST(BINKERN)
 
 /* where takes its condition as bool; clip and fma take three values */
@@ -44,7 +44,7 @@ MN_BINARY_LIST(BINKERN)
 #define TERKERN(E, N, S, TI, TO) \
   static __global__ void kt_##N##_##S(int64_t n, const TERN_A_##N(TI) *a, \
                                       const TI *b, const TI *c, TO *o) { \
-    GRID_LOOP(i, n) o[i] = mn_k_##N##_##S(a[i], b[i], c[i]); }
+    GRID_LOOP(i, n) o[i] = mni_k_##N##_##S(a[i], b[i], c[i]); }
 MN_TERNARY_LIST(TERKERN)
 
 #define CASTKERN(SF, TF, ST, TT) \

@@ -24,13 +24,13 @@ typedef struct {
   const void *c[MN_ST_CUDA_MAXPTS];
   int ctr[MN_ST_CUDA_MAXPTS];
   double omega, wd;
-} mn_st_cuda_box;
+} mni_st_cuda_box;
 
 /* y = A u (or the Jacobi update) over the box; u, y, f are device pointers
  * at the box origin (f only when relax). dtype MN_FLOAT32 or MN_FLOAT64.
  * Asynchronous on the default stream; MN_ERR_NOTIMPL beyond 3-d or 27
  * points, MN_ERR_CUDA when the launch fails. */
-int mn_cuda_stencil_box(int dtype, const mn_st_cuda_box *b, const void *u, void *y, const void *f);
+int mn_cuda_stencil_box(int dtype, const mni_st_cuda_box *b, const void *u, void *y, const void *f);
 
 #ifdef __cplusplus
 }

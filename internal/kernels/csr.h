@@ -5,14 +5,14 @@
 #include "kernels/mn_hd.h"
 #include <stdint.h>
 
-MN_HD static inline double mn_k_csr_row_f64(int64_t k0, int64_t k1, const int32_t *col, const double *val,
+MN_HD static inline double mni_k_csr_row_f64(int64_t k0, int64_t k1, const int32_t *col, const double *val,
                                             const double *x) {
   double s = 0;
   for (int64_t k = k0; k < k1; k++) s += val[k] * x[col[k]];
   return s;
 }
 
-MN_HD static inline float mn_k_csr_row_f32(int64_t k0, int64_t k1, const int32_t *col, const float *val,
+MN_HD static inline float mni_k_csr_row_f32(int64_t k0, int64_t k1, const int32_t *col, const float *val,
                                            const float *x) {
   float s = 0;
   for (int64_t k = k0; k < k1; k++) s += val[k] * x[col[k]];

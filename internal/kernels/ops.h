@@ -15,48 +15,48 @@ typedef uint8_t mn_b;
 
 /* ---- unary ---- */
 #define MN_WRAP1(S, T, U, NAME, EXPR) \
-  MN_HD static inline T mn_k_##NAME##_##S(T a) { return (T)(EXPR); }
+  MN_HD static inline T mni_k_##NAME##_##S(T a) { return (T)(EXPR); }
 MN_WRAP1(i32, int32_t, uint32_t, neg, (uint32_t)0 - (uint32_t)a)
 MN_WRAP1(i64, int64_t, uint64_t, neg, (uint64_t)0 - (uint64_t)a)
-MN_HD static inline float mn_k_neg_f32(float a) { return -a; }
-MN_HD static inline double mn_k_neg_f64(double a) { return -a; }
-#define MN_POS(S, T) MN_HD static inline T mn_k_pos_##S(T a) { return a; }
+MN_HD static inline float mni_k_neg_f32(float a) { return -a; }
+MN_HD static inline double mni_k_neg_f64(double a) { return -a; }
+#define MN_POS(S, T) MN_HD static inline T mni_k_pos_##S(T a) { return a; }
 MN_POS(i32, int32_t) MN_POS(i64, int64_t) MN_POS(f32, float) MN_POS(f64, double)
-MN_HD static inline mn_b mn_k_abs_b(mn_b a) { return a; }
+MN_HD static inline mn_b mni_k_abs_b(mn_b a) { return a; }
 MN_WRAP1(i32, int32_t, uint32_t, abs, a < 0 ? (uint32_t)0 - (uint32_t)a : (uint32_t)a)
 MN_WRAP1(i64, int64_t, uint64_t, abs, a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a)
-MN_HD static inline float mn_k_abs_f32(float a) { return fabsf(a); }
-MN_HD static inline double mn_k_abs_f64(double a) { return fabs(a); }
-MN_HD static inline mn_b mn_k_square_b(mn_b a) { return a; }
+MN_HD static inline float mni_k_abs_f32(float a) { return fabsf(a); }
+MN_HD static inline double mni_k_abs_f64(double a) { return fabs(a); }
+MN_HD static inline mn_b mni_k_square_b(mn_b a) { return a; }
 MN_WRAP1(i32, int32_t, uint32_t, square, (uint32_t)a * (uint32_t)a)
 MN_WRAP1(i64, int64_t, uint64_t, square, (uint64_t)a * (uint64_t)a)
-MN_HD static inline float mn_k_square_f32(float a) { return a * a; }
-MN_HD static inline double mn_k_square_f64(double a) { return a * a; }
-MN_HD static inline int32_t mn_k_reciprocal_i32(int32_t a) { return a == 0 ? 0 : (a == 1 || a == -1 ? a : 0); }
-MN_HD static inline int64_t mn_k_reciprocal_i64(int64_t a) { return a == 0 ? 0 : (a == 1 || a == -1 ? a : 0); }
-MN_HD static inline float mn_k_reciprocal_f32(float a) { return 1.0f / a; }
-MN_HD static inline double mn_k_reciprocal_f64(double a) { return 1.0 / a; }
-#define MN_SIGN(S, T) MN_HD static inline T mn_k_sign_##S(T a) { \
+MN_HD static inline float mni_k_square_f32(float a) { return a * a; }
+MN_HD static inline double mni_k_square_f64(double a) { return a * a; }
+MN_HD static inline int32_t mni_k_reciprocal_i32(int32_t a) { return a == 0 ? 0 : (a == 1 || a == -1 ? a : 0); }
+MN_HD static inline int64_t mni_k_reciprocal_i64(int64_t a) { return a == 0 ? 0 : (a == 1 || a == -1 ? a : 0); }
+MN_HD static inline float mni_k_reciprocal_f32(float a) { return 1.0f / a; }
+MN_HD static inline double mni_k_reciprocal_f64(double a) { return 1.0 / a; }
+#define MN_SIGN(S, T) MN_HD static inline T mni_k_sign_##S(T a) { \
     return a != a ? a : (T)((a > 0) - (a < 0)); }
 MN_SIGN(i32, int32_t) MN_SIGN(i64, int64_t) MN_SIGN(f32, float) MN_SIGN(f64, double)
-MN_HD static inline mn_b mn_k_logical_not_b(mn_b a) { return !a; }
-MN_HD static inline mn_b mn_k_invert_b(mn_b a) { return !a; }
-MN_HD static inline int32_t mn_k_invert_i32(int32_t a) { return ~a; }
-MN_HD static inline int64_t mn_k_invert_i64(int64_t a) { return ~a; }
+MN_HD static inline mn_b mni_k_logical_not_b(mn_b a) { return !a; }
+MN_HD static inline mn_b mni_k_invert_b(mn_b a) { return !a; }
+MN_HD static inline int32_t mni_k_invert_i32(int32_t a) { return ~a; }
+MN_HD static inline int64_t mni_k_invert_i64(int64_t a) { return ~a; }
 #define MN_INTPRED(S, T) \
-  MN_HD static inline mn_b mn_k_isnan_##S(T a) { (void)a; return 0; } \
-  MN_HD static inline mn_b mn_k_isinf_##S(T a) { (void)a; return 0; } \
-  MN_HD static inline mn_b mn_k_isfinite_##S(T a) { (void)a; return 1; }
+  MN_HD static inline mn_b mni_k_isnan_##S(T a) { (void)a; return 0; } \
+  MN_HD static inline mn_b mni_k_isinf_##S(T a) { (void)a; return 0; } \
+  MN_HD static inline mn_b mni_k_isfinite_##S(T a) { (void)a; return 1; }
 MN_INTPRED(b, mn_b) MN_INTPRED(i32, int32_t) MN_INTPRED(i64, int64_t)
 #define MN_FLTPRED(S, T) \
-  MN_HD static inline mn_b mn_k_isnan_##S(T a) { return isnan(a) != 0; } \
-  MN_HD static inline mn_b mn_k_isinf_##S(T a) { return isinf(a) != 0; } \
-  MN_HD static inline mn_b mn_k_isfinite_##S(T a) { return isfinite(a) != 0; }
+  MN_HD static inline mn_b mni_k_isnan_##S(T a) { return isnan(a) != 0; } \
+  MN_HD static inline mn_b mni_k_isinf_##S(T a) { return isinf(a) != 0; } \
+  MN_HD static inline mn_b mni_k_isfinite_##S(T a) { return isfinite(a) != 0; }
 MN_FLTPRED(f32, float) MN_FLTPRED(f64, double)
 /* transcendental and rounding functions: float and double versions */
 #define MN_FLT1(NAME, F) \
-  MN_HD static inline float mn_k_##NAME##_f32(float a) { return F##f(a); } \
-  MN_HD static inline double mn_k_##NAME##_f64(double a) { return F(a); }
+  MN_HD static inline float mni_k_##NAME##_f32(float a) { return F##f(a); } \
+  MN_HD static inline double mni_k_##NAME##_f64(double a) { return F(a); }
 MN_FLT1(sqrt, sqrt) MN_FLT1(exp, exp) MN_FLT1(log, log) MN_FLT1(log2, log2)
 MN_FLT1(log10, log10) MN_FLT1(expm1, expm1) MN_FLT1(log1p, log1p)
 MN_FLT1(sin, sin) MN_FLT1(cos, cos) MN_FLT1(tan, tan) MN_FLT1(arcsin, asin)
@@ -65,23 +65,23 @@ MN_FLT1(cosh, cosh) MN_FLT1(tanh, tanh) MN_FLT1(floor, floor)
 MN_FLT1(ceil, ceil) MN_FLT1(trunc, trunc) MN_FLT1(rint, rint)
 /* NumPy 2 keeps bool and integer dtypes through floor, ceil and trunc */
 #define MN_INTROUND(S, T) \
-  MN_HD static inline T mn_k_floor_##S(T a) { return a; } \
-  MN_HD static inline T mn_k_ceil_##S(T a) { return a; } \
-  MN_HD static inline T mn_k_trunc_##S(T a) { return a; }
+  MN_HD static inline T mni_k_floor_##S(T a) { return a; } \
+  MN_HD static inline T mni_k_ceil_##S(T a) { return a; } \
+  MN_HD static inline T mni_k_trunc_##S(T a) { return a; }
 MN_INTROUND(b, mn_b) MN_INTROUND(i32, int32_t) MN_INTROUND(i64, int64_t)
 MN_FLT1(arccosh, acosh) MN_FLT1(arcsinh, asinh) MN_FLT1(arctanh, atanh)
 MN_FLT1(cbrt, cbrt) MN_FLT1(exp2, exp2) MN_FLT1(fabs, fabs)
 #define MN_PI 3.14159265358979323846
 #define MN_FLTMISC(S, T, F) \
-  MN_HD static inline mn_b mn_k_signbit_##S(T a) { return signbit(a) != 0; } \
+  MN_HD static inline mn_b mni_k_signbit_##S(T a) { return signbit(a) != 0; } \
   /* ulp towards the side of a's sign, -0.0 counting as positive (NumPy) */ \
-  MN_HD static inline T mn_k_spacing_##S(T a) { \
+  MN_HD static inline T mni_k_spacing_##S(T a) { \
     if (isinf(a)) return (T)NAN; \
     return F(nextafter)(a, a < 0 ? -(T)INFINITY : (T)INFINITY) - a; } \
   /* one multiplication by a constant rounded to T, as NumPy */ \
-  MN_HD static inline T mn_k_deg2rad_##S(T a) { return a * ((T)MN_PI / (T)180); } \
-  MN_HD static inline T mn_k_rad2deg_##S(T a) { return a * ((T)180 / (T)MN_PI); } \
-  MN_HD static inline int32_t mn_k_frexp_exp_##S(T a) { \
+  MN_HD static inline T mni_k_deg2rad_##S(T a) { return a * ((T)MN_PI / (T)180); } \
+  MN_HD static inline T mni_k_rad2deg_##S(T a) { return a * ((T)180 / (T)MN_PI); } \
+  MN_HD static inline int32_t mni_k_frexp_exp_##S(T a) { \
     int e = 0; /* 0 for inf and NaN, as NumPy */ \
     if (isfinite(a)) (void)F(frexp)(a, &e); \
     return (int32_t)e; }
@@ -111,139 +111,139 @@ MN_HD static inline double mn_i0(double x) {
   }
   return exp(x) * (s / sqrt(2 * MN_PI * x));
 }
-MN_HD static inline double mn_k_i0_f64(double a) { return mn_i0(a); }
+MN_HD static inline double mni_k_i0_f64(double a) { return mn_i0(a); }
 /* NumPy computes float32 i0 in float32: infinite once expf overflows */
-MN_HD static inline float mn_k_i0_f32(float a) {
+MN_HD static inline float mni_k_i0_f32(float a) {
   return !isinf(a) && isinf(expf(fabsf(a))) ? (float)INFINITY : (float)mn_i0((double)a); }
 
 /* ---- binary ---- */
 #define MN_WRAP2(S, T, U, NAME, EXPR) \
-  MN_HD static inline T mn_k_##NAME##_##S(T a, T b) { return (T)(EXPR); }
+  MN_HD static inline T mni_k_##NAME##_##S(T a, T b) { return (T)(EXPR); }
 #define MN_INTARITH(S, T, U) \
   MN_WRAP2(S, T, U, add, (U)a + (U)b) MN_WRAP2(S, T, U, sub, (U)a - (U)b) \
   MN_WRAP2(S, T, U, mul, (U)a * (U)b)
 MN_INTARITH(i32, int32_t, uint32_t) MN_INTARITH(i64, int64_t, uint64_t)
 #define MN_FLTARITH(S, T) \
-  MN_HD static inline T mn_k_add_##S(T a, T b) { return a + b; } \
-  MN_HD static inline T mn_k_sub_##S(T a, T b) { return a - b; } \
-  MN_HD static inline T mn_k_mul_##S(T a, T b) { return a * b; } \
-  MN_HD static inline T mn_k_div_##S(T a, T b) { return a / b; }
+  MN_HD static inline T mni_k_add_##S(T a, T b) { return a + b; } \
+  MN_HD static inline T mni_k_sub_##S(T a, T b) { return a - b; } \
+  MN_HD static inline T mni_k_mul_##S(T a, T b) { return a * b; } \
+  MN_HD static inline T mni_k_div_##S(T a, T b) { return a / b; }
 MN_FLTARITH(f32, float) MN_FLTARITH(f64, double)
-MN_HD static inline mn_b mn_k_add_b(mn_b a, mn_b b) { return a | b; }
-MN_HD static inline mn_b mn_k_mul_b(mn_b a, mn_b b) { return a & b; }
+MN_HD static inline mn_b mni_k_add_b(mn_b a, mn_b b) { return a | b; }
+MN_HD static inline mn_b mni_k_mul_b(mn_b a, mn_b b) { return a & b; }
 /* Python/NumPy floor division and remainder: sign of the divisor */
 #define MN_INTDIV(S, T, U) \
-  MN_HD static inline T mn_k_floordiv_##S(T a, T b) { \
+  MN_HD static inline T mni_k_floordiv_##S(T a, T b) { \
     if (b == 0) return 0; \
     if (b == -1) return (T)((U)0 - (U)a); \
     T q = a / b; \
     if ((a % b != 0) && ((a < 0) != (b < 0))) q--; \
     return q; } \
-  MN_HD static inline T mn_k_mod_##S(T a, T b) { \
+  MN_HD static inline T mni_k_mod_##S(T a, T b) { \
     if (b == 0 || b == -1) return 0; \
     T r = a % b; \
     if (r != 0 && ((r < 0) != (b < 0))) r += b; \
     return r; } \
-  MN_HD static inline T mn_k_pow_##S(T a, T b) { \
+  MN_HD static inline T mni_k_pow_##S(T a, T b) { \
     if (b < 0) return (a == 1 || (a == -1 && !(b & 1))) ? 1 : (a == -1 ? -1 : 0); \
     U r = 1, x = (U)a; \
     while (b) { if (b & 1) r *= x; x *= x; b >>= 1; } \
     return (T)r; }
 MN_INTDIV(i32, int32_t, uint32_t) MN_INTDIV(i64, int64_t, uint64_t)
 #define MN_FLTDIV(S, T, F) \
-  MN_HD static inline T mn_k_mod_##S(T a, T b) { \
+  MN_HD static inline T mni_k_mod_##S(T a, T b) { \
     T r = F(fmod)(a, b); \
     if (r != 0) { if ((r < 0) != (b < 0)) r += b; } \
     else r = F(copysign)((T)0, b); /* a zero takes the divisor's sign */ \
     return r; } \
-  MN_HD static inline T mn_k_floordiv_##S(T a, T b) { /* as npy_divmod */ \
+  MN_HD static inline T mni_k_floordiv_##S(T a, T b) { /* as npy_divmod */ \
     if (b == 0) return a / b; \
     T m = F(fmod)(a, b), d = (a - m) / b; \
     if (m != 0 && ((b < 0) != (m < 0))) d -= 1; \
     if (d == 0) return F(copysign)((T)0, a / b); \
     T f = F(floor)(d); \
     return (d - f > (T)0.5) ? f + 1 : f; } \
-  MN_HD static inline T mn_k_pow_##S(T a, T b) { return F(pow)(a, b); } \
-  MN_HD static inline T mn_k_atan2_##S(T a, T b) { return F(atan2)(a, b); } \
-  MN_HD static inline T mn_k_hypot_##S(T a, T b) { return F(hypot)(a, b); } \
-  MN_HD static inline T mn_k_copysign_##S(T a, T b) { return F(copysign)(a, b); } \
-  MN_HD static inline T mn_k_fmax_##S(T a, T b) { return F(fmax)(a, b); } \
-  MN_HD static inline T mn_k_fmin_##S(T a, T b) { return F(fmin)(a, b); }
+  MN_HD static inline T mni_k_pow_##S(T a, T b) { return F(pow)(a, b); } \
+  MN_HD static inline T mni_k_atan2_##S(T a, T b) { return F(atan2)(a, b); } \
+  MN_HD static inline T mni_k_hypot_##S(T a, T b) { return F(hypot)(a, b); } \
+  MN_HD static inline T mni_k_copysign_##S(T a, T b) { return F(copysign)(a, b); } \
+  MN_HD static inline T mni_k_fmax_##S(T a, T b) { return F(fmax)(a, b); } \
+  MN_HD static inline T mni_k_fmin_##S(T a, T b) { return F(fmin)(a, b); }
 MN_FLTDIV(f32, float, MN_F32) MN_FLTDIV(f64, double, MN_F64)
 /* C's fmod: the sign of the dividend; integers by zero give 0 (NumPy) and
  * -1 is special-cased since MIN % -1 overflows */
 #define MN_INTFMOD(S, T) \
-  MN_HD static inline T mn_k_fmod_##S(T a, T b) { return (b == 0 || b == -1) ? 0 : a % b; }
+  MN_HD static inline T mni_k_fmod_##S(T a, T b) { return (b == 0 || b == -1) ? 0 : a % b; }
 MN_INTFMOD(i32, int32_t) MN_INTFMOD(i64, int64_t)
 #define MN_LN2 0.693147180559945309417232121458176568
 #define MN_LOG2E 1.44269504088896340735992468100189214
 #define MN_FLTBIN2(S, T, F) \
-  MN_HD static inline T mn_k_fmod_##S(T a, T b) { return F(fmod)(a, b); } \
+  MN_HD static inline T mni_k_fmod_##S(T a, T b) { return F(fmod)(a, b); } \
   /* log(exp(a) + exp(b)) without overflow; equal arguments (infinities \
    * included) shortcut; a NaN difference is returned as the NaN result */ \
-  MN_HD static inline T mn_k_logaddexp_##S(T a, T b) { \
+  MN_HD static inline T mni_k_logaddexp_##S(T a, T b) { \
     if (a == b) return a + (T)MN_LN2; \
     T d = a - b; \
     if (d > 0) return a + F(log1p)(F(exp)(-d)); \
     if (d <= 0) return b + F(log1p)(F(exp)(d)); \
     return d; } \
-  MN_HD static inline T mn_k_logaddexp2_##S(T a, T b) { \
+  MN_HD static inline T mni_k_logaddexp2_##S(T a, T b) { \
     if (a == b) return a + 1; \
     T d = a - b; \
     if (d > 0) return a + (T)MN_LOG2E * F(log1p)(F(exp2)(-d)); \
     if (d <= 0) return b + (T)MN_LOG2E * F(log1p)(F(exp2)(d)); \
     return d; } \
-  MN_HD static inline T mn_k_heaviside_##S(T x, T h0) { \
+  MN_HD static inline T mni_k_heaviside_##S(T x, T h0) { \
     return x != x ? x : x == 0 ? h0 : x < 0 ? (T)0 : (T)1; } \
-  MN_HD static inline T mn_k_nextafter_##S(T a, T b) { return F(nextafter)(a, b); } \
+  MN_HD static inline T mni_k_nextafter_##S(T a, T b) { return F(nextafter)(a, b); } \
   /* b holds an integer exponent (cast to T); beyond +-1e5 every finite \
    * nonzero a over- or underflows, so clamping keeps the int conversion safe */ \
-  MN_HD static inline T mn_k_ldexp_##S(T a, T b) { \
+  MN_HD static inline T mni_k_ldexp_##S(T a, T b) { \
     int e = b != b ? 0 : b > (T)100000 ? 100000 : b < (T)-100000 ? -100000 : (int)b; \
     return F(ldexp)(a, e); }
 MN_FLTBIN2(f32, float, MN_F32) MN_FLTBIN2(f64, double, MN_F64)
-MN_HD static inline double mn_k_float_power_f64(double a, double b) { return pow(a, b); }
+MN_HD static inline double mni_k_float_power_f64(double a, double b) { return pow(a, b); }
 /* gcd and lcm of the absolute values in unsigned arithmetic: |MIN| wraps
  * back to MIN and lcm overflow wraps, as in NumPy */
 #define MN_GCD(S, T, U) \
   MN_HD static inline U mn_gcdu_##S(U a, U b) { while (b) { U t = a % b; a = b; b = t; } return a; } \
   MN_HD static inline U mn_absu_##S(T a) { return a < 0 ? (U)0 - (U)a : (U)a; } \
-  MN_HD static inline T mn_k_gcd_##S(T a, T b) { return (T)mn_gcdu_##S(mn_absu_##S(a), mn_absu_##S(b)); } \
-  MN_HD static inline T mn_k_lcm_##S(T a, T b) { \
+  MN_HD static inline T mni_k_gcd_##S(T a, T b) { return (T)mn_gcdu_##S(mn_absu_##S(a), mn_absu_##S(b)); } \
+  MN_HD static inline T mni_k_lcm_##S(T a, T b) { \
     U x = mn_absu_##S(a), y = mn_absu_##S(b), g = mn_gcdu_##S(x, y); \
     return g ? (T)(x / g * y) : 0; }
 MN_GCD(i32, int32_t, uint32_t) MN_GCD(i64, int64_t, uint64_t)
 /* maximum/minimum propagate NaN; fmax/fmin ignore it (floats above) */
 #define MN_MINMAX(S, T) \
-  MN_HD static inline T mn_k_maximum_##S(T a, T b) { return (a > b || a != a) ? a : b; } \
-  MN_HD static inline T mn_k_minimum_##S(T a, T b) { return (a < b || a != a) ? a : b; }
+  MN_HD static inline T mni_k_maximum_##S(T a, T b) { return (a > b || a != a) ? a : b; } \
+  MN_HD static inline T mni_k_minimum_##S(T a, T b) { return (a < b || a != a) ? a : b; }
 MN_MINMAX(b, mn_b) MN_MINMAX(i32, int32_t) MN_MINMAX(i64, int64_t)
 MN_MINMAX(f32, float) MN_MINMAX(f64, double)
 #define MN_INTFMAX(S, T) \
-  MN_HD static inline T mn_k_fmax_##S(T a, T b) { return a > b ? a : b; } \
-  MN_HD static inline T mn_k_fmin_##S(T a, T b) { return a < b ? a : b; }
+  MN_HD static inline T mni_k_fmax_##S(T a, T b) { return a > b ? a : b; } \
+  MN_HD static inline T mni_k_fmin_##S(T a, T b) { return a < b ? a : b; }
 MN_INTFMAX(b, mn_b) MN_INTFMAX(i32, int32_t) MN_INTFMAX(i64, int64_t)
 #define MN_CMP(S, T) \
-  MN_HD static inline mn_b mn_k_eq_##S(T a, T b) { return a == b; } \
-  MN_HD static inline mn_b mn_k_ne_##S(T a, T b) { return a != b; } \
-  MN_HD static inline mn_b mn_k_lt_##S(T a, T b) { return a < b; } \
-  MN_HD static inline mn_b mn_k_le_##S(T a, T b) { return a <= b; } \
-  MN_HD static inline mn_b mn_k_gt_##S(T a, T b) { return a > b; } \
-  MN_HD static inline mn_b mn_k_ge_##S(T a, T b) { return a >= b; }
+  MN_HD static inline mn_b mni_k_eq_##S(T a, T b) { return a == b; } \
+  MN_HD static inline mn_b mni_k_ne_##S(T a, T b) { return a != b; } \
+  MN_HD static inline mn_b mni_k_lt_##S(T a, T b) { return a < b; } \
+  MN_HD static inline mn_b mni_k_le_##S(T a, T b) { return a <= b; } \
+  MN_HD static inline mn_b mni_k_gt_##S(T a, T b) { return a > b; } \
+  MN_HD static inline mn_b mni_k_ge_##S(T a, T b) { return a >= b; }
 MN_CMP(b, mn_b) MN_CMP(i32, int32_t) MN_CMP(i64, int64_t) MN_CMP(f32, float)
 MN_CMP(f64, double)
-MN_HD static inline mn_b mn_k_logical_and_b(mn_b a, mn_b b) { return a && b; }
-MN_HD static inline mn_b mn_k_logical_or_b(mn_b a, mn_b b) { return a || b; }
-MN_HD static inline mn_b mn_k_logical_xor_b(mn_b a, mn_b b) { return (a != 0) != (b != 0); }
+MN_HD static inline mn_b mni_k_logical_and_b(mn_b a, mn_b b) { return a && b; }
+MN_HD static inline mn_b mni_k_logical_or_b(mn_b a, mn_b b) { return a || b; }
+MN_HD static inline mn_b mni_k_logical_xor_b(mn_b a, mn_b b) { return (a != 0) != (b != 0); }
 #define MN_BITS(S, T) \
-  MN_HD static inline T mn_k_bitand_##S(T a, T b) { return a & b; } \
-  MN_HD static inline T mn_k_bitor_##S(T a, T b) { return a | b; } \
-  MN_HD static inline T mn_k_bitxor_##S(T a, T b) { return a ^ b; }
+  MN_HD static inline T mni_k_bitand_##S(T a, T b) { return a & b; } \
+  MN_HD static inline T mni_k_bitor_##S(T a, T b) { return a | b; } \
+  MN_HD static inline T mni_k_bitxor_##S(T a, T b) { return a ^ b; }
 MN_BITS(b, mn_b) MN_BITS(i32, int32_t) MN_BITS(i64, int64_t)
 #define MN_SHIFT(S, T, U, BITS) \
-  MN_HD static inline T mn_k_lshift_##S(T a, T b) { \
+  MN_HD static inline T mni_k_lshift_##S(T a, T b) { \
     return (b < 0 || b >= BITS) ? 0 : (T)((U)a << b); } \
-  MN_HD static inline T mn_k_rshift_##S(T a, T b) { \
+  MN_HD static inline T mni_k_rshift_##S(T a, T b) { \
     return (b < 0 || b >= BITS) ? (a < 0 ? -1 : 0) : (T)(a >> b); }
 MN_SHIFT(i32, int32_t, uint32_t, 32) MN_SHIFT(i64, int64_t, uint64_t, 64)
 
@@ -251,16 +251,16 @@ MN_SHIFT(i32, int32_t, uint32_t, 32) MN_SHIFT(i64, int64_t, uint64_t, 64)
 /* clip as NumPy's: a NaN anywhere gives NaN, lo > hi gives hi, and a tie
  * keeps x (clip(-0.0, 0.0, 1.0) is -0.0, unlike maximum(-0.0, 0.0)) */
 #define MN_TERN(S, T) \
-  MN_HD static inline T mn_k_where_##S(mn_b c, T a, T b) { return c ? a : b; } \
-  MN_HD static inline T mn_k_clip_##S(T x, T lo, T hi) { \
+  MN_HD static inline T mni_k_where_##S(mn_b c, T a, T b) { return c ? a : b; } \
+  MN_HD static inline T mni_k_clip_##S(T x, T lo, T hi) { \
     T t = (x != x || x >= lo) ? x : lo; \
     return (t != t || t <= hi) ? t : hi; }
 MN_TERN(b, mn_b) MN_TERN(i32, int32_t) MN_TERN(i64, int64_t) MN_TERN(f32, float)
 MN_TERN(f64, double)
-MN_HD static inline int32_t mn_k_fma_i32(int32_t a, int32_t b, int32_t c) { return (int32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c); }
-MN_HD static inline int64_t mn_k_fma_i64(int64_t a, int64_t b, int64_t c) { return (int64_t)((uint64_t)a * (uint64_t)b + (uint64_t)c); }
-MN_HD static inline float mn_k_fma_f32(float a, float b, float c) { return a * b + c; }
-MN_HD static inline double mn_k_fma_f64(double a, double b, double c) { return a * b + c; }
+MN_HD static inline int32_t mni_k_fma_i32(int32_t a, int32_t b, int32_t c) { return (int32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c); }
+MN_HD static inline int64_t mni_k_fma_i64(int64_t a, int64_t b, int64_t c) { return (int64_t)((uint64_t)a * (uint64_t)b + (uint64_t)c); }
+MN_HD static inline float mni_k_fma_f32(float a, float b, float c) { return a * b + c; }
+MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return a * b + c; }
 
 /* ---- the lists: X(ENUM, name, suffix, in type, out type) ---- */
 #define MN_T_b mn_b

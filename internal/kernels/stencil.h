@@ -10,42 +10,42 @@
 
 #define MN_ST_BODIES(S, T)                                                                                 \
   /* any constant stencil */                                                                               \
-  MN_HD static inline T mn_st_const_##S(const T *u, const int64_t *off, const T *w, int n) {              \
+  MN_HD static inline T mni_st_const_##S(const T *u, const int64_t *off, const T *w, int n) {              \
     T s = 0;                                                                                               \
     for (int k = 0; k < n; k++) s += w[k] * u[off[k]];                                                     \
     return s;                                                                                              \
   }                                                                                                        \
   /* variable coefficients: c[k] (the coefficient array at this row, element j) or, NULL, w[k] */          \
-  MN_HD static inline T mn_st_var_##S(const T *u, const int64_t *off, const T *w, const T *const *c,       \
+  MN_HD static inline T mni_st_var_##S(const T *u, const int64_t *off, const T *w, const T *const *c,       \
                                       int64_t j, int n) {                                                  \
     T s = 0;                                                                                               \
     for (int k = 0; k < n; k++) s += (c[k] ? c[k][j] : w[k]) * u[off[k]];                                  \
     return s;                                                                                              \
   }                                                                                                        \
   /* the centre weight D of a variable stencil: its zero-offset points ctr[0..nc-1] */                    \
-  MN_HD static inline T mn_st_diag_##S(const T *w, const T *const *c, int64_t j, const int *ctr, int nc) { \
+  MN_HD static inline T mni_st_diag_##S(const T *w, const T *const *c, int64_t j, const int *ctr, int nc) { \
     T d = 0;                                                                                               \
     for (int q = 0; q < nc; q++) d += c[ctr[q]] ? c[ctr[q]][j] : w[ctr[q]];                                \
     return d;                                                                                              \
   }                                                                                                        \
   /* 2-d 5-point cross, w = {centre, -x, +x, -y, +y}, sx the row stride */                                 \
-  MN_HD static inline T mn_st_cross5_##S(const T *u, int64_t sx, const T *w) {                            \
+  MN_HD static inline T mni_st_cross5_##S(const T *u, int64_t sx, const T *w) {                            \
     return w[0] * u[0] + w[1] * u[-sx] + w[2] * u[sx] + w[3] * u[-1] + w[4] * u[1];                        \
   }                                                                                                        \
   /* the same with equal weights on the two sides of each axis (the Laplacian): fewer products */ \
-  MN_HD static inline T mn_st_sym5_##S(const T *u, int64_t sx, const T *w) {                              \
+  MN_HD static inline T mni_st_sym5_##S(const T *u, int64_t sx, const T *w) {                              \
     return w[0] * u[0] + w[1] * (u[-sx] + u[sx]) + w[3] * (u[-1] + u[1]);                                  \
   }                                                                                                        \
   /* 3-d 7-point cross, w = {centre, -x, +x, -y, +y, -z, +z} */                                            \
-  MN_HD static inline T mn_st_cross7_##S(const T *u, int64_t sx, int64_t sy, const T *w) {                \
+  MN_HD static inline T mni_st_cross7_##S(const T *u, int64_t sx, int64_t sy, const T *w) {                \
     return w[0] * u[0] + w[1] * u[-sx] + w[2] * u[sx] + w[3] * u[-sy] + w[4] * u[sy] + w[5] * u[-1] +      \
            w[6] * u[1];                                                                                    \
   }                                                                                                        \
-  MN_HD static inline T mn_st_sym7_##S(const T *u, int64_t sx, int64_t sy, const T *w) {                  \
+  MN_HD static inline T mni_st_sym7_##S(const T *u, int64_t sx, int64_t sy, const T *w) {                  \
     return w[0] * u[0] + w[1] * (u[-sx] + u[sx]) + w[3] * (u[-sy] + u[sy]) + w[5] * (u[-1] + u[1]);        \
   }                                                                                                        \
   /* weighted Jacobi: u + (omega / D) (f - A u), wd = omega / D */                                        \
-  MN_HD static inline T mn_st_relax_##S(T u0, T au, T f, T wd) { return u0 + wd * (f - au); }
+  MN_HD static inline T mni_st_relax_##S(T u0, T au, T f, T wd) { return u0 + wd * (f - au); }
 
 MN_ST_BODIES(f32, float)
 MN_ST_BODIES(f64, double)

@@ -32,10 +32,10 @@ extern "C" int mn_cuda_csr_rows(int dtype, int64_t n, const int64_t *ptr, const 
   if (n == 0) return MN_SUCCESS;
   int threads = 256, blocks = (int)((n + threads - 1) / threads < 65535 ? (n + threads - 1) / threads : 65535);
   if (dtype == MN_FLOAT64)
-    csr_rows<double, mn_k_csr_row_f64><<<blocks, threads>>>(n, ptr, col, (const double *)val, (const double *)x,
+    csr_rows<double, mni_k_csr_row_f64><<<blocks, threads>>>(n, ptr, col, (const double *)val, (const double *)x,
                                                             (double *)y, add);
   else if (dtype == MN_FLOAT32)
-    csr_rows<float, mn_k_csr_row_f32><<<blocks, threads>>>(n, ptr, col, (const float *)val, (const float *)x,
+    csr_rows<float, mni_k_csr_row_f32><<<blocks, threads>>>(n, ptr, col, (const float *)val, (const float *)x,
                                                           (float *)y, add);
   else
     return MN_ERR(MN_ERR_DTYPE, "CSR products hold float32 or float64, not dtype %d", dtype);

@@ -14,32 +14,32 @@ extern "C" {
 
 /* the bodies by type */
 __device__ static inline float st_const(const float *u, const int64_t *o, const float *w, int n) {
-  return mn_st_const_f32(u, o, w, n);
+  return mni_st_const_f32(u, o, w, n);
 }
 __device__ static inline double st_const(const double *u, const int64_t *o, const double *w, int n) {
-  return mn_st_const_f64(u, o, w, n);
+  return mni_st_const_f64(u, o, w, n);
 }
 __device__ static inline float st_var(const float *u, const int64_t *o, const float *w, const float *const *c,
                                       int64_t j, int n) {
-  return mn_st_var_f32(u, o, w, c, j, n);
+  return mni_st_var_f32(u, o, w, c, j, n);
 }
 __device__ static inline double st_var(const double *u, const int64_t *o, const double *w, const double *const *c,
                                        int64_t j, int n) {
-  return mn_st_var_f64(u, o, w, c, j, n);
+  return mni_st_var_f64(u, o, w, c, j, n);
 }
 __device__ static inline float st_diag(const float *w, const float *const *c, int64_t j, const int *ctr, int nc) {
-  return mn_st_diag_f32(w, c, j, ctr, nc);
+  return mni_st_diag_f32(w, c, j, ctr, nc);
 }
 __device__ static inline double st_diag(const double *w, const double *const *c, int64_t j, const int *ctr, int nc) {
-  return mn_st_diag_f64(w, c, j, ctr, nc);
+  return mni_st_diag_f64(w, c, j, ctr, nc);
 }
-__device__ static inline float st_relax(float u, float au, float f, float wd) { return mn_st_relax_f32(u, au, f, wd); }
+__device__ static inline float st_relax(float u, float au, float f, float wd) { return mni_st_relax_f32(u, au, f, wd); }
 __device__ static inline double st_relax(double u, double au, double f, double wd) {
-  return mn_st_relax_f64(u, au, f, wd);
+  return mni_st_relax_f64(u, au, f, wd);
 }
 
 template <typename T>
-__global__ void st_box(mn_st_cuda_box b, const T *u, T *y, const T *f) {
+__global__ void st_box(mni_st_cuda_box b, const T *u, T *y, const T *f) {
   /* per thread: weights in T, coefficient pointers, offsets out of the
    * parameter space */
   T w[MN_ST_CUDA_MAXPTS];
@@ -74,7 +74,7 @@ __global__ void st_box(mn_st_cuda_box b, const T *u, T *y, const T *f) {
   }
 }
 
-extern "C" int mn_cuda_stencil_box(int dtype, const mn_st_cuda_box *b, const void *u, void *y, const void *f) {
+extern "C" int mn_cuda_stencil_box(int dtype, const mni_st_cuda_box *b, const void *u, void *y, const void *f) {
   if (!b) return MN_ERR(MN_ERR_ARG, "NULL box");
   if (b->nd < 1 || b->nd > 3 || b->npts < 1 || b->npts > MN_ST_CUDA_MAXPTS)
     return MN_ERR(MN_ERR_NOTIMPL, "the CUDA stencil kernel takes 1-3 dimensions and 1-%d points, not %d-d with %d",
