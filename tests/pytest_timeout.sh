@@ -3,9 +3,9 @@
 # faulthandler_timeout with faulthandler_exit_on_timeout, as python/
 # CMakeLists.txt runs the suite), instead of burning the ctest timeout.
 set -uo pipefail
-py=$1 mpiexec=$2 here=$(cd "$(dirname "$0")/../python/tests" && pwd)
+py=$1 mpiexec=$2 tag=${3:-} here=$(cd "$(dirname "$0")/../python/tests" && pwd)
 start=$SECONDS
-out=$(timeout -k 5 100 "$mpiexec" -n 2 --oversubscribe --tag-output "$py" -m pytest -q -p no:cacheprovider \
+out=$(timeout -k 5 100 "$mpiexec" -n 2 $tag "$py" -m pytest -q -p no:cacheprovider \
       --color=no -o faulthandler_timeout=5 -o faulthandler_exit_on_timeout=true "$here/hang/hang_case.py" 2>&1)
 rc=$? took=$((SECONDS - start))
 fail() { echo "$1"; echo "--- output (rc $rc, ${took}s):"; echo "$out"; exit 1; }
@@ -15,5 +15,6 @@ fail() { echo "$1"; echo "--- output (rc $rc, ${took}s):"; echo "$out"; exit 1; 
 for r in 0 1; do
   grep -q "^\[1,$r\]<stderr>:.*in test_hangs_on_rank_divergence" <<< "$out" ||
     grep -q "\[[0-9]*,$r\]<stderr>:.*in test_hangs_on_rank_divergence" <<< "$out" ||
+    grep -q "^\[$r\] .*in test_hangs_on_rank_divergence" <<< "$out" ||
     fail "rank $r's traceback does not name the test"
 done
