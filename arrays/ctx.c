@@ -43,10 +43,8 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
   MN_MPI(MPI_Comm_dup(comm, &c->comm));
   MPI_Comm_rank(c->comm, &c->rank);
   MPI_Comm_size(c->comm, &c->size);
-  const char *v = getenv("MN_VERBOSE");
-  c->verbose = v && *v && *v != '0';
   int err = backend == MN_BACKEND_DEFAULT ? backend_from_env(&backend) : 0;
-  v = getenv("MANIPLE_CHECKS");
+  const char *v = getenv("MANIPLE_CHECKS");
   if (!err && v && *v && strcmp(v, "0") && strcmp(v, "1"))
     err = MN_ERR(MN_ERR_ARG, "MANIPLE_CHECKS=%.64s: expected 0 or 1", v);
   c->checks = v && !strcmp(v, "1");
@@ -116,4 +114,4 @@ int mn_ctx_size(const mn_ctx *ctx) { return ctx->size; }
 MPI_Comm mn_ctx_comm(const mn_ctx *ctx) { return ctx->comm; }
 mn_backend mn_ctx_backend(const mn_ctx *ctx) { return ctx->backend; }
 const char *mn_ctx_errmsg(const mn_ctx *ctx) { (void)ctx; return mn_errmsg(); }
-void mn_ctx_set_verbose(mn_ctx *ctx, int on) { ctx->verbose = on; }
+void mn_ctx_set_verbose(mn_ctx *ctx, int on) { (void)ctx; mn_set_verbose(on); }

@@ -22,9 +22,17 @@ const char *mn_err_name(int code) {
 
 const char *mn_errmsg(void) { return errbuf; }
 
-static int verbose_env(void) {
-  const char *v = getenv("MN_VERBOSE");
-  return v && *v && *v != '0';
+/* -1: not decided yet, MANIPLE_VERBOSE decides at the first error */
+static int verbose = -1;
+
+void mn_set_verbose(int on) { verbose = on != 0; }
+
+static int verbose_on(void) {
+  if (verbose < 0) {
+    const char *v = getenv("MANIPLE_VERBOSE");
+    verbose = v && *v && *v != '0';
+  }
+  return verbose;
 }
 
 int mn_error(int code, const char *file, int line, const char *func,
@@ -39,7 +47,7 @@ int mn_error(int code, const char *file, int line, const char *func,
   errbuf_errno = 0;
   errbuf_path[0] = 0;
   errbuf_rank = -1;
-  if (verbose_env()) fprintf(stderr, "maniple: %s\n", errbuf);
+  if (verbose_on()) fprintf(stderr, "maniple: %s\n", errbuf);
   return code;
 }
 

@@ -474,11 +474,11 @@ static int execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
 }
 
 /* Outputs at least this large (bytes per rank) are written with streaming
- * stores; MN_STREAM_MIN_BYTES overrides (0 = always, -1 = never). */
+ * stores; MANIPLE_STREAM_MIN_BYTES overrides (0 = always, -1 = never). */
 static double stream_min_bytes(void) {
   static double v = -2;
   if (v == -2) {
-    const char *s = getenv("MN_STREAM_MIN_BYTES");
+    const char *s = getenv("MANIPLE_STREAM_MIN_BYTES");
     v = s && *s ? atof(s) : 16.0 * 1024 * 1024;
     if (v < 0) v = 1e300;
   }

@@ -108,14 +108,14 @@ static int shape_bytes(const char *path, int nd, const int64_t *shape, const cha
 
 /* The largest piece one MPI-IO call moves, in bytes (1 GiB: well inside
  * int counts, and moderate buffers in the MPI library).
- * MN_NPY_CHUNK_BYTES=N lowers it, read once: tests set it (the same on
+ * MANIPLE_NPY_CHUNK_BYTES=N lowers it, read once: tests set it (the same on
  * every rank) so that small arrays take the many-piece path that arrays
  * beyond 2^31 elements need. */
 static int64_t chunk_bytes(void) {
   static int64_t v;
   if (!v) {
     int64_t x = (int64_t)1 << 30;
-    const char *s = getenv("MN_NPY_CHUNK_BYTES");
+    const char *s = getenv("MANIPLE_NPY_CHUNK_BYTES");
     if (s && *s) {
       char *e;
       long long y = strtoll(s, &e, 10);
@@ -324,11 +324,11 @@ static int block_mem(mn_ctx *ctx, const mn_buf *b, const char *path, char **mem,
 
 /* ---- saving ---- */
 
-/* MN_NPY_FAULT (tests only, read at each save): "write" makes the last
+/* MANIPLE_NPY_FAULT (tests only, read at each save): "write" makes the last
  * rank report a write error after its data is written, "kill" makes rank
  * 0 kill itself just before the rename, as an interrupted job would. */
 static int fault_is(const char *what) {
-  const char *s = getenv("MN_NPY_FAULT");
+  const char *s = getenv("MANIPLE_NPY_FAULT");
   return s && !strcmp(s, what);
 }
 
@@ -454,7 +454,7 @@ int mn_array_save_npy(const mn_array *a, const char *path) {
     int e2 = block_io(ctx, f, b, (MPI_Offset)hl, mem, 1, path);
     if (!err) err = e2;
     if (!err && fault_is("write") && ctx->rank == ctx->size - 1)
-      err = MN_ERR(MN_ERR_IO, "'%s': a write error injected by MN_NPY_FAULT=write", path);
+      err = MN_ERR(MN_ERR_IO, "'%s': a write error injected by MANIPLE_NPY_FAULT=write", path);
     /* the data is on disk before the rename makes it visible */
     rc = MPI_File_sync(f);
     if (rc != MPI_SUCCESS && !err) err = mpi_err(rc, "syncing", path);

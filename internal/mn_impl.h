@@ -8,6 +8,8 @@
 
 /* ---- errors (mn_error, mn_trace, MN_ERR, MN_CHECK, MN_CALL: mn_core.h) ---- */
 const char *mn_errmsg(void);
+/* Print each error to stderr as it is raised (process-wide; arrays/error.c). */
+void mn_set_verbose(int on);
 /* Collective agreement: every rank passes its local code; all return the
  * code (and message) of the lowest failing rank, or 0. */
 int mn_agree(mn_ctx *ctx, int code);
@@ -86,7 +88,6 @@ struct mn_ctx_s {
   MPI_Comm comm;
   int rank, size;
   mn_backend backend;
-  int verbose;
   mn_plan_cache *cache;
   long plan_hits, plan_misses;
   char *scratch;        /* evaluator work space, kept between calls */

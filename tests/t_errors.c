@@ -10,6 +10,7 @@
  * library still works afterwards. */
 #define _POSIX_C_SOURCE 200809L /* setenv, strdup */
 #include "mn_test.h"
+#include <unistd.h>
 #include <stdarg.h>
 
 static int nranks;
@@ -513,8 +514,45 @@ static void test_placeholder(mn_ctx *ctx) {
   mn_expr_destroy(&e);
 }
 
+/* mn_ctx_set_verbose prints each error to stderr as it is raised, and
+ * stops when turned off: stderr goes to a file meanwhile. */
+static void test_verbose(mn_ctx *ctx) {
+  char path[512];
+  mt_tmp_path(path, sizeof path, "t_errors", "verbose");
+  char mine[560];
+  snprintf(mine, sizeof mine, "%s_r%d", path, mn_ctx_rank(ctx));
+  fflush(stderr);
+  int keep = dup(2);
+  FILE *f = fopen(mine, "w+");
+  T_CHECK(f && keep >= 0, "cannot open %s", mine);
+  if (!f || keep < 0) return;
+  dup2(fileno(f), 2);
+  int64_t n = 4;
+  mn_array *a = NULL;
+  mn_ctx_set_verbose(ctx, 1);
+  int e1 = mn_array_create(ctx, MN_NDTYPE, 1, &n, 0, &a);
+  fflush(stderr);
+  long after_on = ftell(f);
+  mn_ctx_set_verbose(ctx, 0);
+  int e2 = mn_array_create(ctx, MN_NDTYPE, 1, &n, 0, &a);
+  fflush(stderr);
+  long after_off = ftell(f);
+  dup2(keep, 2);
+  close(keep);
+  char text[4096] = {0};
+  rewind(f);
+  size_t got = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  remove(mine);
+  T_CHECK(e1 == MN_ERR_DTYPE && e2 == MN_ERR_DTYPE, "bad dtype gave %s, %s", mn_err_name(e1), mn_err_name(e2));
+  T_CHECK(got > 0 && strstr(text, "maniple: MN_ERR_DTYPE: unknown dtype code 5") && strstr(text, "array.c:"),
+          "verbose on printed \"%s\"", text);
+  T_CHECK(after_off == after_on, "verbose off still printed %ld more bytes", after_off - after_on);
+}
+
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
+  test_verbose(ctx);
   test_backend();
   test_placeholder(ctx);
   nranks = mn_ctx_size(ctx);

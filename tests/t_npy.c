@@ -8,7 +8,7 @@
  * ranks (node-local disks, simulated by a relative name in a per-rank
  * working directory) or is missing on some is an error on every rank; a
  * save replaces its target in one rename, never leaving a partial file
- * there; file errors keep their errno. Run with MN_NPY_CHUNK_BYTES small,
+ * there; file errors keep their errno. Run with MANIPLE_NPY_CHUNK_BYTES small,
  * the same round trips cross many MPI-IO pieces, the path that axes beyond
  * 2^31 elements take.
  *
@@ -37,7 +37,7 @@ static const char *const tname[MN_NDTYPE] = {"bool", "i32", "i64", "f32", "f64"}
 
 static char tmpdir[512];
 static int nranks;
-/* file name prefix: the run with MN_NPY_CHUNK_BYTES set runs beside the
+/* file name prefix: the run with MANIPLE_NPY_CHUNK_BYTES set runs beside the
  * plain one at the same rank counts, so it uses other names */
 static const char *prog = "t_npy";
 
@@ -661,9 +661,9 @@ static void test_atomic_save(mn_ctx *ctx) {
 
   /* a save that fails after the data is written leaves no target and no
    * temporary file */
-  setenv("MN_NPY_FAULT", "write", 1);
+  setenv("MANIPLE_NPY_FAULT", "write", 1);
   EXPECT_ERR(mn_array_save_npy(a, p), MN_ERR_IO, "injected write failure", "injected", p, NULL);
-  unsetenv("MN_NPY_FAULT");
+  unsetenv("MANIPLE_NPY_FAULT");
   int absent = mt_rank != 0 || (access(p, F_OK) && errno == ENOENT);
   T_CHECK(absent, "a failed save left a file at %s", p);
   T_CHECK(count_named(dir, prefix) == 0, "a failed save left a temporary file %s* in %s", prefix, dir);
@@ -698,9 +698,9 @@ static void test_atomic_save(mn_ctx *ctx) {
   fd = mt_rank == 0 ? open(p, O_RDONLY) : -1;
   before = slurp_fd(fd, &n0);
   if (fd >= 0) close(fd);
-  setenv("MN_NPY_FAULT", "write", 1);
+  setenv("MANIPLE_NPY_FAULT", "write", 1);
   EXPECT_ERR(mn_array_save_npy(a, p), MN_ERR_IO, "injected write failure over a file", "injected", NULL, NULL);
-  unsetenv("MN_NPY_FAULT");
+  unsetenv("MANIPLE_NPY_FAULT");
   fd = mt_rank == 0 ? open(p, O_RDONLY) : -1;
   held = slurp_fd(fd, &n1);
   if (mt_rank == 0) {
@@ -733,7 +733,7 @@ static void test_atomic_save(mn_ctx *ctx) {
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   nranks = mn_ctx_size(ctx);
-  if (getenv("MN_NPY_CHUNK_BYTES")) prog = "t_npy_chunked";
+  if (getenv("MANIPLE_NPY_CHUNK_BYTES")) prog = "t_npy_chunked";
   const char *td = getenv("MN_TEST_TMP");
   snprintf(tmpdir, sizeof tmpdir, "%s", td && *td ? td : ".");
   char p[1200];

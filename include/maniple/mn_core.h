@@ -69,8 +69,9 @@ MN_EXTERN int mn_ctx_rank(const mn_ctx *ctx);
 MN_EXTERN int mn_ctx_size(const mn_ctx *ctx);
 MN_EXTERN MPI_Comm mn_ctx_comm(const mn_ctx *ctx);
 MN_EXTERN mn_backend mn_ctx_backend(const mn_ctx *ctx);
-/* Message of the last error on this context, with the values involved and
- * the file:line trace. Identical on every rank after a collective error. */
+/* Message of the last error raised in this process (on any context), with
+ * the values involved and the file:line trace. Identical on every rank
+ * after a collective error. */
 MN_EXTERN const char *mn_ctx_errmsg(const mn_ctx *ctx);
 /* The errno and file name behind the last MN_ERR_IO error (0 and "" when it
  * had none) and the lowest rank that failed (-1 when not agreed): the
@@ -92,7 +93,8 @@ MN_EXTERN int mn_ctx_check_args(mn_ctx *ctx, const char *fn, int n, const char *
 /* Release memory that a maniple function allocated for the caller (as
  * mn_csr_get_rows does). */
 MN_EXTERN void mn_free(void *p);
-/* Print errors as they are raised (default off; MN_VERBOSE=1 turns it on). */
+/* Print every error to stderr as it is raised, with its trace: for the
+ * whole process, not only ctx (default off; MANIPLE_VERBOSE=1 turns it on). */
 MN_EXTERN void mn_ctx_set_verbose(mn_ctx *ctx, int on);
 /* Number of cached communication plans, and how often the cache was hit. */
 MN_EXTERN void mn_ctx_plan_stats(const mn_ctx *ctx, int *cached, long *hits, long *misses);

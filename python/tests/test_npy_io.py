@@ -485,7 +485,7 @@ def env(**kv):
 
 def test_failed_save_leaves_no_file(tmp):
     path = os.path.join(tmp, "fail.npy")
-    with env(MN_NPY_FAULT="write"):
+    with env(MANIPLE_NPY_FAULT="write"):
         with pytest.raises(OSError, match="injected"):
             np.save(path, np.arange(1000.0))
     assert not os.path.exists(path)
@@ -495,7 +495,7 @@ def test_failed_save_leaves_no_file(tmp):
     if R == 0:
         numpy.save(path, numpy.arange(3))
     bcast(None)
-    with env(MN_NPY_FAULT="write"):
+    with env(MANIPLE_NPY_FAULT="write"):
         with pytest.raises(OSError, match="injected"):
             np.save(path, np.arange(1000.0))
     numpy.testing.assert_array_equal(numpy.load(path), numpy.arange(3))
@@ -527,7 +527,7 @@ def singleton_env():
 
 def test_killed_save_leaves_no_plausible_file(tmp):
     """A save killed after writing all its data, just before the rename
-    (MN_NPY_FAULT=kill), as a job killed at its time limit: the target holds
+    (MANIPLE_NPY_FAULT=kill), as a job killed at its time limit: the target holds
     the old file, or nothing; the data sits in a temporary name that
     numpy.load would never be given."""
     if R == 0:
@@ -536,7 +536,7 @@ def test_killed_save_leaves_no_plausible_file(tmp):
         script = ("import maniple, maniple.numpy as np; maniple.init(); "
                   f"np.save({path!r}, np.arange(1000000.0)); print('saved')")
         e = singleton_env()
-        e["MN_NPY_FAULT"] = "kill"
+        e["MANIPLE_NPY_FAULT"] = "kill"
         r = subprocess.run([sys.executable, "-c", script], env=e, capture_output=True, text=True, timeout=120)
         assert r.returncode == -9 and "saved" not in r.stdout, (r.returncode, r.stdout, r.stderr)
         numpy.testing.assert_array_equal(numpy.load(path), numpy.arange(5))
