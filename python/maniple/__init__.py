@@ -1,7 +1,8 @@
 """maniple: distributed arrays over MPI with NumPy's semantics.
 
-The NumPy-compatible module (maniple.numpy) is being built on maniple._core,
-the extension that wraps the C library.
+maniple.numpy and maniple.sparse are drop-in modules for NumPy and
+scipy.sparse code, built on maniple._core, the extension that wraps the C
+library.
 """
 import atexit
 import os

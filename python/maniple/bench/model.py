@@ -175,7 +175,8 @@ def workloads(counted=None):
     }
 
 
-# Published points (../shared/anchors/README.md): (P, per-device value)
+# Published points (NVIDIA's cuPyNumeric blog and README; Legate Sparse's SC'23
+# artefacts, results/summit): (P, per-device value)
 ANCHORS = {
     "heat": ("cuPyNumeric stencil, 12.3 M points/GPU: flat to 1024 GPUs", [(1, 1.0), (1024, 1.0)], "efficiency"),
     "channel": ("cuPyNumeric CFD port: 153 -> 104 M points/s per GPU", [(1, 153e6), (2048, 104e6)], "rate"),

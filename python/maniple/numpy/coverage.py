@@ -1,5 +1,5 @@
 """`python -m maniple.numpy.coverage [CSV]`: maniple.numpy against the NumPy
-names of cuPyNumeric's published comparison table (shared/anchors), one line
+names of cuPyNumeric's published comparison table (data/), one line
 per name, then the totals per category:
 
 - native: implemented on distributed arrays;
@@ -19,13 +19,7 @@ def _default_csv():
     env = os.environ.get("MANIPLE_API_CSV")
     if env:
         return env
-    here = os.path.dirname(os.path.abspath(__file__))
-    for up in range(2, 7):  # the source tree's ../shared/anchors
-        root = os.path.abspath(os.path.join(here, *[".."] * up))
-        cand = os.path.join(root, "..", "shared", "anchors", "cupynumeric_api_comparison.csv")
-        if os.path.exists(cand):
-            return os.path.abspath(cand)
-    return None
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "cupynumeric_api_comparison.csv")
 
 
 def _resolve(module, dotted):
@@ -71,7 +65,7 @@ def coverage(path=None):
     path = path or _default_csv()
     if not path or not os.path.exists(path):
         raise FileNotFoundError("reference table not found: pass its path or set MANIPLE_API_CSV "
-                                "(shared/anchors/cupynumeric_api_comparison.csv)")
+                                "(maniple/numpy/data/cupynumeric_api_comparison.csv)")
     rows = []
     with open(path, newline="") as f:
         reader = csv.reader(f)
