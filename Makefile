@@ -16,7 +16,7 @@ setup:
 	@tools/setup.sh
 
 build: setup
-	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DMANIPLE_INSTALL_VENV=ON >/dev/null
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
 
 # C tests under AddressSanitizer + UndefinedBehaviorSanitizer (CPU backend)
