@@ -1,8 +1,8 @@
 /* Private: the row-distributed CSR matrix (see include/maniple/mn_sparse.h). */
 #ifndef MANIPLE_CSR_IMPL_H
 #define MANIPLE_CSR_IMPL_H
+#include "csr_shared.h"
 #include "exchange.h"
-#include <maniple/mn_sparse.h>
 
 struct mn_csr_s {
   mn_ctx *ctx;
@@ -19,6 +19,7 @@ struct mn_csr_s {
   int64_t nghost;
   int64_t *garray;          /* global column of each ghost, ascending */
   mn_plan *ghost;           /* x's owned entries -> ghost values (its recvbuf) */
+  int64_t *brow, nbrow;     /* my rows with off-diagonal entries: only they need the ghosts */
   int64_t nnz;              /* over all ranks */
 };
 

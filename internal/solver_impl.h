@@ -5,23 +5,39 @@
  * the CSR's rows are. */
 #ifndef MANIPLE_SOLVER_IMPL_H
 #define MANIPLE_SOLVER_IMPL_H
-#include "csr_impl.h"
+#include "csr_shared.h"
+#include "mn_impl.h"
 #include <maniple/mn_solver.h>
 
-typedef struct mni_sv_stencil_s mni_sv_stencil;
+/* What one kind of operator provides (op_csr.c, op_shell.c, stencil_op.c):
+ * a new kind is one file that fills this table and a create function. */
+typedef struct {
+  const char *name, *owner; /* "CSR", "matrix": for messages */
+  /* y = A x (x and y checked: 1-d arrays of the operator's size) */
+  int (*apply)(const mn_op *op, const mn_array *x, mn_array *y);
+  /* d = diag(A); NULL when the kind has none (a shell: the one given with
+   * mn_op_set_diagonal, if any) */
+  int (*diagonal)(const mn_op *op, mn_array *d);
+  /* y = A x on the local blocks of float64 work vectors, *xy (if not
+   * NULL) the local x.y, fused; NULL: apply, then a separate dot */
+  int (*apply_local)(const mn_op *op, const double *x, double *y, double *xy);
+  void (*destroy)(void *data); /* the kind's data */
+} mni_sv_op_ops;
 
 struct mn_op_s {
   mn_ctx *ctx;
   int64_t n;
   mn_dtype dtype;
-  const mn_csr *A;        /* CSR operators; NULL for a shell */
-  int64_t *brow;          /* CSR: rows with off-diagonal entries */
-  int64_t nbrow;
-  mn_op_apply_fn fn;      /* shell */
-  void *user;
+  const mni_sv_op_ops *ops;
+  void *data;             /* the kind's: the matrix, the stencil's grids, the user's function */
   mn_array *diag;         /* shell: the diagonal given, else NULL */
-  mni_sv_stencil *st;      /* stencil operators (stencil_op.c), else NULL */
 };
+
+/* A new operator of kind ops over data (which it then owns: destroyed by
+ * ops->destroy on error too); allocation agreed. */
+int mni_sv_op_new(mn_ctx *ctx, int64_t n, mn_dtype dtype, const mni_sv_op_ops *ops, void *data, mn_op **op);
+/* The matrix of a CSR operator, else NULL (block preconditioners need it). */
+const mn_csr *mni_sv_op_csr(const mn_op *op);
 
 /* A work vector: a default-layout float64 array and its local block. */
 typedef struct {
@@ -69,18 +85,11 @@ struct mn_solver_s {
   int64_t nhist, hcap;
 };
 
-/* ---- stencil operators (stencil_op.c) ---- */
-int mni_sv_stencil_apply(const mn_op *op, const mn_array *x, mn_array *y);
-int mni_sv_stencil_diagonal(const mn_op *op, mn_array *d);
-void mni_sv_stencil_free(mni_sv_stencil **st);
-
 /* ---- operators on work vectors ---- */
 /* y = A x; *xy (if not NULL) = the local part of x.y. */
 int mni_sv_apply(const mn_op *A, const mn_wvec *x, mn_wvec *y, double *xy);
 /* A user's function (shell operator or preconditioner), its code agreed. */
 int mni_sv_call_user(mn_ctx *ctx, mn_op_apply_fn fn, void *user, const mn_array *x, mn_array *y);
-/* The CSR product over local blocks, x.y fused in (csr_apply.c). */
-int mni_sv_csr_apply(const mn_op *A, const double *x, double *y, double *xy);
 
 /* ---- preconditioners (pc.c, pc_block.c) ---- */
 int mni_sv_pc_setup(mn_solver *s);

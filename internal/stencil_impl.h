@@ -3,7 +3,7 @@
 #define MANIPLE_STENCIL_IMPL_H
 
 #include "mn_impl.h"
-#include <maniple/mn_stencil.h>
+#include "stencil_shared.h"
 
 /* The fast paths a stencil may take (all weights constant). */
 enum { MN_ST_GENERAL = 0, MN_ST_CROSS5 = 5, MN_ST_CROSS7 = 7 };
@@ -106,9 +106,6 @@ void mni_st_copy_owned(const mn_array *src, mn_array *dst);
  * boundary conditions, axis by axis (see docs/design.md). */
 void mni_st_fill_bc(const mn_stencil *s, mn_array *u);
 
-/* Check u (and y, f when given) as grids for s, locally: MN_ERR_SHAPE for a
- * grid smaller than the stencil or mismatched shapes. Not agreed. */
-int mni_st_check_grid(const mn_stencil *s, const mn_array *u);
 int mni_st_check_same_shape(const mn_array *u, const mn_array *y, const char *what);
 /* Is a a base array of u's layout and dtype, not sharing u's storage? */
 int mni_st_direct(const mn_array *a, const mn_array *u);

@@ -45,25 +45,27 @@ static int sgs(mn_pc *pc, int64_t row0) {
 
 int mni_sv_pc_block_setup(mn_solver *s) {
   mn_pc *pc = &s->pc;
-  const mn_csr *A = s->A->A;
-  MN_CHECK(A, MN_ERR_ARG, "%s needs a CSR operator (mn_op_create_csr), not a shell",
-           pc->type == MN_PC_BJACOBI_ILU0 ? "bjacobi_ilu0" : "bjacobi_sgs");
-  int64_t n = A->nlocal, nnz = A->dptr[n];
-  pc->ptr = A->dptr;
-  pc->col = A->dcol;
+  const mn_csr *A = mni_sv_op_csr(s->A);
+  MN_CHECK(A, MN_ERR_ARG, "%s needs a CSR operator (mn_op_create_csr), not a %s",
+           pc->type == MN_PC_BJACOBI_ILU0 ? "bjacobi_ilu0" : "bjacobi_sgs", s->A->ops->name);
+  mni_csr_block blk;
+  mni_csr_diag_block(A, &blk);
+  int64_t n = blk.n, nnz = blk.ptr[n];
+  pc->ptr = blk.ptr;
+  pc->col = blk.col;
   pc->val = malloc(sizeof(double) * (size_t)(nnz + 1));
   pc->dpos = malloc(sizeof(int64_t) * (size_t)(n + 1));
   pc->dinv = malloc(sizeof(double) * (size_t)(n + 1));
   int64_t *mark = malloc(sizeof(int64_t) * (size_t)(n + 1));
   int err = pc->val && pc->dpos && pc->dinv && mark ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate the block preconditioner");
   if (!err) {
-    for (int64_t k = 0; k < nnz; k++) pc->val[k] = mn_csr_val(A->dtype, A->dval, k);
+    mni_csr_diag_values(A, pc->val);
     for (int64_t i = 0; i < n; i++) { /* square: my columns are my rows */
       pc->dpos[i] = -1;
-      for (int64_t k = A->dptr[i]; k < A->dptr[i + 1]; k++)
-        if (A->dcol[k] == i) pc->dpos[i] = k;
+      for (int64_t k = blk.ptr[i]; k < blk.ptr[i + 1]; k++)
+        if (blk.col[k] == i) pc->dpos[i] = k;
     }
-    err = pc->type == MN_PC_BJACOBI_ILU0 ? ilu0(pc, A->row0, mark) : sgs(pc, A->row0);
+    err = pc->type == MN_PC_BJACOBI_ILU0 ? ilu0(pc, blk.row0, mark) : sgs(pc, blk.row0);
   }
   free(mark);
   MN_CALL(mn_agree(s->ctx, err));

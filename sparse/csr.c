@@ -219,7 +219,7 @@ int mn_csr_from_sorted_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype 
   }
   int64_t es = (int64_t)mn_dtype_size(dtype), bp = mn_csr_nbytes(n, 8), bd = mn_csr_nbytes(nd, 4 + es),
           bo = mn_csr_nbytes(no, 4 + es + 8), total = -1, ptrs, ents;
-  if (bp >= 0 && bd >= 0 && bo >= 0 && !__builtin_mul_overflow(bp, 2, &ptrs) && !__builtin_add_overflow(bd, bo, &ents) &&
+  if (bp >= 0 && bd >= 0 && bo >= 0 && !__builtin_mul_overflow(bp, 3, &ptrs) && !__builtin_add_overflow(bd, bo, &ents) &&
       !__builtin_add_overflow(ptrs, ents, &total)) {
     A->dptr = malloc((size_t)bp);
     A->optr = malloc((size_t)bp);
@@ -228,8 +228,9 @@ int mn_csr_from_sorted_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype 
     A->dval = mn_malloc((size_t)es * (size_t)(nd + 1));
     A->oval = mn_malloc((size_t)es * (size_t)(no + 1));
     A->garray = malloc(sizeof(int64_t) * (size_t)(no + 1));
+    A->brow = malloc((size_t)bp);
   }
-  if (!A->dptr || !A->optr || !A->dcol || !A->ocol || !A->dval || !A->oval || !A->garray)
+  if (!A->dptr || !A->optr || !A->dcol || !A->ocol || !A->dval || !A->oval || !A->garray || !A->brow)
     err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes for %lld local rows and %lld local entries%s", (long long)total,
                  (long long)n, (long long)nnz, total < 0 ? " (the byte count overflows int64)" : "");
   else if (A->ncloc > INT32_MAX || no > INT32_MAX)
@@ -260,6 +261,7 @@ int mn_csr_from_sorted_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype 
       }
       A->dptr[i + 1] = a;
       A->optr[i + 1] = b;
+      if (b > A->optr[i]) A->brow[A->nbrow++] = i;
     }
   }
   err = mn_agree(ctx, err);
@@ -432,6 +434,7 @@ int mn_csr_destroy(mn_csr **A) {
   free(a->dptr); free(a->optr); free(a->dcol); free(a->ocol);
   mn_free(a->dval); mn_free(a->oval);
   free(a->garray);
+  free(a->brow);
   mn_plan_destroy(&a->ghost);
   free(a);
   *A = NULL;

@@ -79,34 +79,89 @@ int mn_csr_vec_out_end(mn_array *y, mn_array **tmp) {
   return MN_SUCCESS;
 }
 
-/* y = D x_local (+ O x_ghost when ghost is not NULL, added) over rows */
-static void rows_product(const mn_csr *A, const char *x, const char *ghost, char *y, int add_off) {
-  int64_t n = A->nlocal;
+/* y = D x over my rows (the diagonal block), while the ghosts travel;
+ * with dot, returns the local sum of x_i y_i (float64 only) */
+static double diag_rows(const mn_csr *A, const char *x, char *y, int dot) {
+  const int64_t n = A->nlocal, *ptr = A->dptr;
+  const int32_t *col = A->dcol;
+  double s = 0;
   if (A->dtype == MN_FLOAT64) {
-    const double *xv = (const double *)x, *gv = (const double *)ghost;
+    const double *xv = (const double *)x, *val = (const double *)A->dval;
     double *yv = (double *)y;
-    if (!add_off) {
-#pragma omp parallel for schedule(static) if (n > 20000)
-      for (int64_t i = 0; i < n; i++)
-        yv[i] = mni_k_csr_row_f64(A->dptr[i], A->dptr[i + 1], A->dcol, (const double *)A->dval, xv);
+    if (dot) {
+#pragma omp parallel for schedule(static) reduction(+ : s) if (n > 20000)
+      for (int64_t i = 0; i < n; i++) {
+        double v = mni_k_csr_row_f64(ptr[i], ptr[i + 1], col, val, xv);
+        yv[i] = v;
+        s += xv[i] * v;
+      }
     } else {
 #pragma omp parallel for schedule(static) if (n > 20000)
-      for (int64_t i = 0; i < n; i++)
-        yv[i] += mni_k_csr_row_f64(A->optr[i], A->optr[i + 1], A->ocol, (const double *)A->oval, gv);
+      for (int64_t i = 0; i < n; i++) yv[i] = mni_k_csr_row_f64(ptr[i], ptr[i + 1], col, val, xv);
     }
   } else {
-    const float *xv = (const float *)x, *gv = (const float *)ghost;
+    const float *xv = (const float *)x, *val = (const float *)A->dval;
     float *yv = (float *)y;
-    if (!add_off) {
 #pragma omp parallel for schedule(static) if (n > 20000)
-      for (int64_t i = 0; i < n; i++)
-        yv[i] = mni_k_csr_row_f32(A->dptr[i], A->dptr[i + 1], A->dcol, (const float *)A->dval, xv);
-    } else {
-#pragma omp parallel for schedule(static) if (n > 20000)
-      for (int64_t i = 0; i < n; i++)
-        yv[i] += mni_k_csr_row_f32(A->optr[i], A->optr[i + 1], A->ocol, (const float *)A->oval, gv);
+    for (int64_t i = 0; i < n; i++) yv[i] = mni_k_csr_row_f32(ptr[i], ptr[i + 1], col, val, xv);
+  }
+  return s;
+}
+
+/* y += O g over the rows that have off-diagonal entries (g: the ghost
+ * values); with dot, returns s plus the local sum of x_i (O g)_i */
+static double off_rows(const mn_csr *A, const char *g, const char *x, char *y, int dot, double s) {
+  const int64_t nb = A->nbrow, *brow = A->brow, *ptr = A->optr;
+  const int32_t *col = A->ocol;
+  if (A->dtype == MN_FLOAT64) {
+    const double *gv = (const double *)g, *xv = (const double *)x, *val = (const double *)A->oval;
+    double *yv = (double *)y;
+#pragma omp parallel for schedule(static) reduction(+ : s) if (nb > 20000)
+    for (int64_t b = 0; b < nb; b++) {
+      int64_t i = brow[b];
+      double v = mni_k_csr_row_f64(ptr[i], ptr[i + 1], col, val, gv);
+      yv[i] += v;
+      if (dot) s += xv[i] * v;
+    }
+  } else {
+    const float *gv = (const float *)g, *val = (const float *)A->oval;
+    float *yv = (float *)y;
+#pragma omp parallel for schedule(static) if (nb > 20000)
+    for (int64_t b = 0; b < nb; b++) {
+      int64_t i = brow[b];
+      yv[i] += mni_k_csr_row_f32(ptr[i], ptr[i + 1], col, val, gv);
     }
   }
+  return s;
+}
+
+/* The overlapped product on local blocks; *xy (when not NULL, float64)
+ * the local x.y, summed in the passes that compute y */
+static int blocks_product(const mn_csr *A, const char *x, char *y, double *xy) {
+  MN_CALL(mn_plan_begin_mem(A->ghost, (char *)x, NULL));
+  double s = diag_rows(A, x, y, xy != NULL);
+  MN_CALL(mn_plan_end(A->ghost));
+  s = off_rows(A, A->ghost->recvbuf, x, y, xy != NULL, s);
+  if (xy) *xy = s;
+  return MN_SUCCESS;
+}
+
+int mni_csr_spmv_dot(const mn_csr *A, const double *x, double *y, double *xy) {
+  mn_log_begin(A->ctx, MN_LOG_SPMV);
+  int err = blocks_product(A, (const char *)x, (char *)y, xy);
+  mn_log_end(A->ctx, MN_LOG_SPMV, err || !mn_log_on(A->ctx) ? 0 : mn_csr_log_bytes(A));
+  return err;
+}
+
+void mni_csr_diag_block(const mn_csr *A, mni_csr_block *b) {
+  b->n = A->nlocal;
+  b->row0 = A->row0;
+  b->ptr = A->dptr;
+  b->col = A->dcol;
+}
+
+void mni_csr_diag_values(const mn_csr *A, double *val) {
+  for (int64_t k = 0; k < A->dptr[A->nlocal]; k++) val[k] = mn_csr_val(A->dtype, A->dval, k);
 }
 
 int64_t mn_csr_log_bytes(const mn_csr *A) {
@@ -136,12 +191,7 @@ static int spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
   mn_array *xt = NULL, *yt = NULL;
   MN_CALL(mn_csr_vec_in(A, x, A->ncols, A->col0, A->ncloc, &xd, &xt));
   int err = mn_csr_vec_out_begin(A, y, A->nrows, A->row0, A->nlocal, &yd, &yt);
-  if (!err) err = mn_plan_begin_mem(A->ghost, (char *)xd, NULL);
-  if (!err) {
-    rows_product(A, xd, NULL, yd, 0); /* while the ghosts travel */
-    err = mn_plan_end(A->ghost);
-  }
-  if (!err && A->nghost) rows_product(A, NULL, A->ghost->recvbuf, yd, 1);
+  if (!err) err = blocks_product(A, xd, yd, NULL);
   if (!err) err = mn_csr_vec_out_end(y, &yt);
   mn_array_destroy(&xt);
   mn_array_destroy(&yt);

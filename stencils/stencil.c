@@ -164,6 +164,10 @@ int mn_stencil_ndim(const mn_stencil *s) { return s ? s->nd : 0; }
 int mn_stencil_npts(const mn_stencil *s) { return s ? s->npts : 0; }
 int mn_stencil_reach(const mn_stencil *s) { return s ? s->maxreach : 0; }
 
+int mni_st_axis_reach(const mn_stencil *s, int d) { return s->reach[d]; }
+
+mn_ctx *mni_st_ctx(const mn_stencil *s) { return s->ctx; }
+
 int mn_stencil_get_points(const mn_stencil *s, int *offsets, double *weights) {
   MN_CHECK(s, MN_ERR_ARG, "NULL stencil");
   if (offsets) memcpy(offsets, s->off, sizeof(int) * (size_t)s->npts * (size_t)s->nd);
