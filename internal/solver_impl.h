@@ -156,13 +156,30 @@ int mni_sv_true_norm(mn_solver *s, const mn_wvec *b, const mn_wvec *x, double *n
 int mni_sv_settings_hash(const mn_solver *s);
 static inline int mni_sv_bad(double v) { return !(v - v == 0); } /* NaN or Inf */
 
-/* ---- methods: x holds the guess; set s->its, s->rnorm, s->reason ---- */
-int mni_sv_cg(mn_solver *s, const mn_wvec *b, mn_wvec *x);
-int mni_sv_cg1(mn_solver *s, const mn_wvec *b, mn_wvec *x);
-int mni_sv_jacobi(mn_solver *s, const mn_wvec *b, mn_wvec *x);
-int mni_sv_bicgstab(mn_solver *s, const mn_wvec *b, mn_wvec *x);
-int mni_sv_gmres(mn_solver *s, const mn_wvec *b, mn_wvec *x);
-int mni_sv_minres(mn_solver *s, const mn_wvec *b, mn_wvec *x);
+/* ---- methods ---- */
+/* The norm a method's stopping test measures the residual in (the true
+ * residual is checked in the same one, confirm.c). */
+typedef enum {
+  MNI_SV_NORM_R,   /* ||r|| */
+  MNI_SV_NORM_PR,  /* ||M^-1 r|| (left-preconditioned GMRES) */
+  MNI_SV_NORM_RPR  /* sqrt(r.M^-1 r) (MINRES) */
+} mni_sv_norm;
+/* A Krylov method (cg.c, jacobi.c, ...): a new one is a file that defines
+ * its table and a line in methods.c. solve: x holds the guess; sets
+ * s->its, s->rnorm, s->reason. */
+typedef struct {
+  const char *name;        /* as -solver names it */
+  int (*solve)(mn_solver *s, const mn_wvec *b, mn_wvec *x);
+  mni_sv_norm norm;
+  mn_pc_type pc_default;   /* the preconditioner when MN_PC_NONE is set (Jacobi: D^-1) */
+} mni_sv_method;
+extern const mni_sv_method mni_sv_method_cg, mni_sv_method_cg1, mni_sv_method_jacobi, mni_sv_method_bicgstab,
+    mni_sv_method_gmres, mni_sv_method_minres;
+/* The method of an mn_ksp_type, NULL when there is none (methods.c). */
+const mni_sv_method *mni_sv_method_of(mn_ksp_type t);
+/* The names, in mn_ksp_type order, into names[] (at most max); returns
+ * how many there are. */
+int mni_sv_method_names(const char **names, int max);
 /* k work vectors of the solve (zero), and their release */
 int mni_sv_vecs(mn_solver *s, int k, mn_wvec *v);
 void mni_sv_vecs_free(int k, mn_wvec *v);

@@ -8,7 +8,7 @@ static int converged(const mn_solver *s, double rnorm) {
   return !s->skip && (rnorm <= s->rtol * s->bnorm || rnorm <= s->atol);
 }
 
-int mni_sv_bicgstab(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
+static int solve_bicgstab(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   const int64_t n = s->nloc;
   const int none = s->pc.type == MN_PC_NONE;
   mn_wvec w[7];
@@ -70,3 +70,5 @@ done:
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
+
+const mni_sv_method mni_sv_method_bicgstab = {"bicgstab", solve_bicgstab, MNI_SV_NORM_R, MN_PC_NONE};

@@ -22,7 +22,7 @@ static int precondition(mn_solver *s, const mn_wvec *r, mn_wvec *z, double *rz) 
   return MN_SUCCESS;
 }
 
-int mni_sv_cg(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
+static int solve_cg(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   const int64_t n = s->nloc;
   const int none = s->pc.type == MN_PC_NONE, skip = s->skip;
   const double *dinv = s->pc.type == MN_PC_JACOBI ? s->pc.dinv : NULL;
@@ -66,7 +66,7 @@ done:
   return MN_SUCCESS;
 }
 
-int mni_sv_cg1(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
+static int solve_cg1(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   const int64_t n = s->nloc;
   const int none = s->pc.type == MN_PC_NONE, skip = s->skip;
   const double *dinv = s->pc.type == MN_PC_JACOBI ? s->pc.dinv : NULL;
@@ -111,3 +111,7 @@ done:
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
+
+const mni_sv_method mni_sv_method_cg = {"cg", solve_cg, MNI_SV_NORM_R, MN_PC_NONE};
+
+const mni_sv_method mni_sv_method_cg1 = {"cg1", solve_cg1, MNI_SV_NORM_R, MN_PC_NONE};

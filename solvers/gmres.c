@@ -105,7 +105,7 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
   return 0;
 }
 
-int mni_sv_gmres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
+static int solve_gmres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   int m = s->restart;
   if (m > s->maxit - s->it0 && s->maxit - s->it0 > 0) m = (int)(s->maxit - s->it0);
   arnoldi a = {m, calloc((size_t)(m + 1) * (size_t)m, sizeof(double)), calloc((size_t)m, sizeof(double)),
@@ -144,3 +144,5 @@ out:
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
+
+const mni_sv_method mni_sv_method_gmres = {"gmres", solve_gmres, MNI_SV_NORM_PR, MN_PC_NONE};

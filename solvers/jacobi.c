@@ -6,7 +6,7 @@
 #include "solver_impl.h"
 #include <math.h>
 
-int mni_sv_jacobi(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
+static int solve_jacobi(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   const int64_t n = s->nloc;
   mn_wvec v[3];
   MN_CALL(mni_sv_vecs(s, 3, v));
@@ -27,3 +27,5 @@ done:
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
+
+const mni_sv_method mni_sv_method_jacobi = {"jacobi", solve_jacobi, MNI_SV_NORM_R, MN_PC_JACOBI};

@@ -17,7 +17,7 @@ static int precondition(mn_solver *s, const mn_wvec *r, mn_wvec *y, double *ry) 
   return MN_SUCCESS;
 }
 
-int mni_sv_minres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
+static int solve_minres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   const int64_t n = s->nloc;
   mn_wvec vec[7];
   MN_CALL(mni_sv_vecs(s, 7, vec));
@@ -85,3 +85,5 @@ done:
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
+
+const mni_sv_method mni_sv_method_minres = {"minres", solve_minres, MNI_SV_NORM_RPR, MN_PC_NONE};

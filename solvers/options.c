@@ -79,7 +79,8 @@ static int name(const char **s, const tok *opt, const char *const *names, int n,
 }
 
 static int parse(mn_solver *t, const char *str) {
-  static const char *const ksp[] = {"cg", "cg1", "jacobi", "bicgstab", "gmres", "minres"};
+  const char *ksp[16];
+  int nksp = mni_sv_method_names(ksp, 16);
   static const char *const pc[] = {"none", "jacobi", "bjacobi_ilu0", "bjacobi_sgs", "shell"};
   const char *s = str ? str : "";
   tok o;
@@ -87,7 +88,7 @@ static int parse(mn_solver *t, const char *str) {
     int k = 0;
     long long i = 0;
     if (is(&o, "-solver")) {
-      MN_CALL(name(&s, &o, ksp, 6, &k));
+      MN_CALL(name(&s, &o, ksp, nksp, &k));
       t->ksp = (mn_ksp_type)k;
     } else if (is(&o, "-pc")) {
       MN_CALL(name(&s, &o, pc, 5, &k));

@@ -34,8 +34,8 @@ static int pc_setup(mn_solver *s) {
   mn_pc *pc = &s->pc;
   mni_sv_pc_reset(pc);
   pc->type = s->pct;
-  /* the stationary method's D^-1 when no other M is asked for */
-  if (s->ksp == MN_KSP_JACOBI && pc->type == MN_PC_NONE) pc->type = MN_PC_JACOBI;
+  /* the method's own M when no other is asked for (Jacobi's D^-1) */
+  if (pc->type == MN_PC_NONE) pc->type = mni_sv_method_of(s->ksp)->pc_default;
   pc->n = s->nloc;
   pc->fn = s->pc_fn;
   pc->user = s->pc_user;

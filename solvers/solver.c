@@ -52,7 +52,7 @@ int mn_solver_set_operator(mn_solver *s, mn_op *A) {
 
 int mn_solver_set_method(mn_solver *s, mn_ksp_type t) {
   MN_CHECK(s, MN_ERR_ARG, "NULL solver");
-  MN_CHECK(t >= MN_KSP_CG && t <= MN_KSP_MINRES, MN_ERR_ARG, "unknown method %d", (int)t);
+  MN_CHECK(mni_sv_method_of(t), MN_ERR_ARG, "unknown method %d", (int)t);
   s->ksp = t;
   return MN_SUCCESS;
 }
@@ -271,17 +271,6 @@ static int check_args(const mn_solver *s, const mn_array *b, const mn_array *x) 
   return MN_SUCCESS;
 }
 
-static int dispatch(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
-  switch (s->ksp) {
-  case MN_KSP_CG: return mni_sv_cg(s, b, x);
-  case MN_KSP_CG1: return mni_sv_cg1(s, b, x);
-  case MN_KSP_JACOBI: return mni_sv_jacobi(s, b, x);
-  case MN_KSP_BICGSTAB: return mni_sv_bicgstab(s, b, x);
-  case MN_KSP_GMRES: return mni_sv_gmres(s, b, x);
-  default: return mni_sv_minres(s, b, x);
-  }
-}
-
 /* Run the method; when it claims convergence, check the true residual. A
  * claim it does not bear out restarts the method from x (the iterations
  * count on) while restarts still halve the true residual; the solve ends
@@ -291,7 +280,7 @@ static int run(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   double last = INFINITY;
   s->it0 = 0;
   for (;;) {
-    MN_CALL(dispatch(s, b, x));
+    MN_CALL(mni_sv_method_of(s->ksp)->solve(s, b, x));
     /* skip_test has no tolerance: its exact stops (a zero Krylov vector) stand */
     if (s->skip || (s->reason != MN_CONVERGED_RTOL && s->reason != MN_CONVERGED_ATOL)) break;
     double t;
