@@ -2,6 +2,7 @@
  * over the projected box, sends them to the owners of the output, and the
  * owners merge partials in rank order (deterministic at a given rank
  * count). */
+#include "acc.h"
 #include "expr_impl.h"
 #include "spmd.h"
 #include "kernels/table.h"
@@ -9,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mn_acc_to_scalar(mn_reduce_op op, mn_dtype t, const mn_acc *acc, mn_scalar *res);
 
 static mn_acc elem_acc(mn_reduce_op op, mn_dtype t, const char *p, int64_t idx) {
   mn_acc v;

@@ -1,0 +1,42 @@
+/* Reduction accumulators: combined over the ranks in rank order, so the
+ * result is the same on every rank and at every thread count. */
+#include "acc.h"
+#include "mn_impl.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Combine per-rank accumulators in rank order, identically on every rank. */
+int mn_acc_allreduce(mn_ctx *ctx, mn_reduce_op op, mn_dtype t, mn_acc *acc) {
+  if (ctx->size == 1) return MN_SUCCESS;
+  mn_acc *all = malloc(sizeof(mn_acc) * (size_t)ctx->size);
+  MN_CHECK(all, MN_ERR_MEM, "cannot allocate %d accumulators", ctx->size);
+  /* an allreduce in effect (ranks' partials merged in rank order): logged as one */
+  mn_log_begin(ctx, MN_LOG_ALLREDUCE);
+  if (ctx->log) ctx->log->allreduces++;
+  int rc = MPI_Allgather(acc, (int)sizeof *acc, MPI_BYTE, all, (int)sizeof *acc, MPI_BYTE, ctx->comm);
+  mn_log_end(ctx, MN_LOG_ALLREDUCE, 0);
+  if (rc != MPI_SUCCESS) { free(all); return MN_ERR(MN_ERR_MPI, "MPI_Allgather of reduction partials failed"); }
+  mn_acc r;
+  mn_acc_init(op, t, &r);
+  for (int q = 0; q < ctx->size; q++) mn_acc_merge(op, t, &r, &all[q]);
+  *acc = r;
+  free(all);
+  return MN_SUCCESS;
+}
+
+int mn_acc_to_scalar(mn_reduce_op op, mn_dtype t, const mn_acc *acc, mn_scalar *res) {
+  mn_dtype rt = mn_reduce_result(op, t);
+  int isf = mn_is_float(t);
+  if (mn_reduce_needs_data(op))
+    MN_CHECK(acc->has > 0, MN_ERR_SHAPE, "zero-size array to reduction operation %s which has no identity",
+             mn_reduce_name(op));
+  if (op == MN_RED_ARGMIN || op == MN_RED_ARGMAX) { *res = mn_scalar_typed(MN_INT64, 0); res->v.i = acc->idx; return MN_SUCCESS; }
+  res->dtype = rt;
+  res->weak = 0;
+  if (rt == MN_BOOL) res->v.i = acc->i != 0;
+  else if (rt == MN_FLOAT32) res->v.f = (float)acc->f;
+  else if (rt == MN_FLOAT64) res->v.f = acc->f;
+  else if (isf) res->v.i = (int64_t)acc->f;
+  else res->v.i = rt == MN_INT32 ? (int32_t)acc->i : acc->i;
+  return MN_SUCCESS;
+}

@@ -1,0 +1,178 @@
+/* Driving one evaluation: the operands' plans and pieces, the cells, the
+ * scratch, one agreement, then the cells that need no message while the
+ * plans travel, and the rest after. */
+#include "eval_impl.h"
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The box this rank computes */
+typedef struct {
+  int have;
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
+} box;
+
+/* Each operand's alignment plan, and its pieces over the box: its local
+ * part and one per sending rank */
+static int operands_setup(prog *P, const mn_map *am, const mn_layout *alay, const box *R) {
+  const mn_expr *e = P->e;
+  mn_ctx *ctx = e->ctx;
+  for (int i = 0; i < P->nops; i++) {
+    operand *op = &P->ops[i];
+    const mn_array *x = e->v[op->node].arr;
+    /* one rank owns everything: no plan (its lookup costs more than a small
+     * evaluation) */
+    op->plan = NULL;
+    if (ctx->size > 1) MN_CALL(mn_plan_get_align(ctx, &op->bmap, x->buf, am, alay, 100 + i, &op->plan));
+    op->np = 0;
+    if (!R->have) continue;
+    int nrecv = op->plan ? op->plan->nrecv : 0;
+    op->pc = malloc(sizeof(piece) * (size_t)(1 + nrecv));
+    MN_CHECK(op->pc, MN_ERR_MEM, "cannot allocate %d pieces", 1 + nrecv);
+    piece lp;
+    int64_t olo[MN_MAXDIM], ocnt[MN_MAXDIM];
+    if (mn_map_owned_box(&op->bmap, x->buf->lay, ctx->rank, olo, ocnt) &&
+        mn_box_intersect(P->nd, R->lo, R->cnt, olo, ocnt, lp.lo, lp.cnt)) {
+      lp.local = 1;
+      lp.ptr = mn_map_ptr(&op->bmap, x->buf, lp.lo);
+      mn_map_strides(&op->bmap, x->buf, lp.st);
+      op->pc[op->np++] = lp;
+    }
+    size_t es = mn_eval_es(x->dtype);
+    for (int m = 0; m < nrecv; m++) {
+      const mn_msg *r = &op->plan->recvs[m];
+      piece *p = &op->pc[op->np++];
+      p->local = 0;
+      memcpy(p->lo, r->ilo, sizeof p->lo);
+      memcpy(p->cnt, r->cnt, sizeof p->cnt);
+      mn_dense_strides(P->nd, r->cnt, p->st);
+      p->ptr = op->plan->recvbuf + r->off * (int64_t)es;
+    }
+  }
+  return MN_SUCCESS;
+}
+
+/* The cells: along each axis, the sorted distinct ends of every piece */
+static int cut_cells(const prog *P, const box *R, int64_t **cuts, int *ncut, int64_t *ncells) {
+  *ncells = R->have ? 1 : 0;
+  for (int d = 0; d < P->nd && R->have; d++) {
+    int cap = 2;
+    for (int i = 0; i < P->nops; i++) cap += 2 * P->ops[i].np;
+    cuts[d] = malloc(sizeof(int64_t) * (size_t)cap);
+    MN_CHECK(cuts[d], MN_ERR_MEM, "cannot allocate cell cuts");
+    int k = 0;
+    cuts[d][k++] = R->lo[d];
+    cuts[d][k++] = R->lo[d] + R->cnt[d];
+    for (int i = 0; i < P->nops; i++)
+      for (int m = 0; m < P->ops[i].np; m++) {
+        cuts[d][k++] = P->ops[i].pc[m].lo[d];
+        cuts[d][k++] = P->ops[i].pc[m].lo[d] + P->ops[i].pc[m].cnt[d];
+      }
+    qsort(cuts[d], (size_t)k, sizeof(int64_t), cmp64);
+    int u = 0;
+    for (int j = 0; j < k; j++)
+      if (u == 0 || cuts[d][j] != cuts[d][u - 1]) cuts[d][u++] = cuts[d][j];
+    ncut[d] = u;
+    *ncells *= u - 1;
+  }
+  return MN_SUCCESS;
+}
+
+/* Scratch per thread (per bytes each): value pointers, one slot per node
+ * and one spare, with the scalars' blocks filled as long as the longest
+ * row needs */
+static int scratch_setup(const prog *P, int nthreads, char **scratch, size_t *per) {
+  const mn_expr *e = P->e;
+  size_t b = sizeof(char *) * (size_t)e->n + (size_t)(e->n + 1) * BLK * 8;
+  b = (b + 63) / 64 * 64;
+  *per = b;
+  *scratch = mn_ctx_scratch(e->ctx, b * (size_t)nthreads);
+  MN_CHECK(*scratch, MN_ERR_MEM, "cannot allocate %zu bytes of scratch", b * (size_t)nthreads);
+  int64_t fill = P->lastext < BLK ? P->lastext : BLK;
+  for (int t = 0; t < nthreads; t++)
+    for (int k = 0; k < P->nlive; k++) {
+      const mn_node *n = &e->v[P->live[k]];
+      if (n->kind != MN_N_SCALAR) continue;
+      char *slot = *scratch + (size_t)t * b + sizeof(char *) * (size_t)e->n + (size_t)P->live[k] * BLK * 8;
+      switch (n->dtype) {
+      case MN_FLOAT64: for (int64_t i = 0; i < fill; i++) ((double *)slot)[i] = n->s.v.f; break;
+      case MN_FLOAT32: for (int64_t i = 0; i < fill; i++) ((float *)slot)[i] = (float)n->s.v.f; break;
+      case MN_INT64: for (int64_t i = 0; i < fill; i++) ((int64_t *)slot)[i] = n->s.v.i; break;
+      case MN_INT32: for (int64_t i = 0; i < fill; i++) ((int32_t *)slot)[i] = (int32_t)n->s.v.i; break;
+      default: memset(slot, n->s.v.i != 0, (size_t)fill); break;
+      }
+    }
+  return MN_SUCCESS;
+}
+
+static int plans_end(prog *P) {
+  for (int i = 0; i < P->nops; i++)
+    if (P->ops[i].plan) MN_CALL(mn_plan_end(P->ops[i].plan));
+  return MN_SUCCESS;
+}
+
+/* The cells in two passes: those with only local pieces while the plans
+ * travel, then (after their end) the rest */
+static int run_passes(prog *P, const box *R, int64_t *const *cuts, const int *ncut, int64_t ncells, char *out,
+                      const int64_t *outst_at_Rlo, mn_acc *accs, char *scratch, size_t per) {
+  int nd = P->nd;
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1) MN_CALL(plans_end(P));
+    for (int64_t c = 0; c < ncells; c++) {
+      cell C;
+      int local = 0;
+      mn_eval_cell_box(c, nd, cuts, ncut, &C);
+      MN_CALL(mn_eval_cell_inputs(P, &C, &local));
+      if (local != (pass == 0)) continue;
+      if (!P->reduce) {
+        int64_t off = 0;
+        for (int d = 0; d < nd; d++) { off += (C.lo[d] - R->lo[d]) * outst_at_Rlo[d]; C.outst[d] = outst_at_Rlo[d]; }
+        C.out = out + off * (int64_t)mn_eval_es(P->odt);
+      }
+      mn_eval_cell_xouts(P, &C, R->lo);
+      if (nd == 0) { C.outst[0] = 1; for (int i = 0; i < P->nops; i++) C.ost[i][0] = 1; }
+      mn_eval_run_cell(P, &C, scratch, per, accs);
+    }
+  }
+  return MN_SUCCESS;
+}
+
+int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out, const int64_t *outst_at_Rlo,
+                    mn_acc *accs, int nthreads, const band_mode *bm) {
+  const mn_expr *e = P->e;
+  mn_ctx *ctx = e->ctx;
+  box R;
+  R.have = mn_map_owned_box(am, alay, ctx->rank, R.lo, R.cnt);
+  int64_t *cuts[MN_MAXDIM] = {0}, ncells = 0;
+  int ncut[MN_MAXDIM] = {0};
+  char *scratch = NULL;
+  size_t per = 0;
+  int err = operands_setup(P, am, alay, &R);
+  if (!err) err = cut_cells(P, &R, cuts, ncut, &ncells);
+  if (!err) err = scratch_setup(P, nthreads, &scratch, &per);
+  /* Everything that can fail on one rank alone is done: agree, exactly once
+   * per evaluation, before any message moves (no rank is left waiting). */
+  err = mn_agree(ctx, err);
+  for (int i = 0; i < P->nops && !err; i++)
+    if (P->ops[i].plan) err = mn_plan_begin_mem(P->ops[i].plan, e->v[P->ops[i].node].arr->buf->data, NULL);
+  if (!err && bm && R.have) { /* bands need every input: receive first */
+    err = plans_end(P);
+    if (!err) err = mn_eval_run_bands(P, bm, cuts, ncut, ncells, R.lo, R.cnt, scratch, per);
+  } else if (!err) {
+    err = run_passes(P, &R, cuts, ncut, ncells, out, outst_at_Rlo, accs, scratch, per);
+  }
+  if (err) /* complete any plan still in flight so no message is left behind */
+    for (int i = 0; i < P->nops; i++)
+      if (P->ops[i].plan && P->ops[i].plan->active) mn_plan_end(P->ops[i].plan);
+  for (int i = 0; i < P->nops; i++) {
+    mn_plan_destroy(&P->ops[i].plan);
+    free(P->ops[i].pc);
+    P->ops[i].pc = NULL;
+  }
+  for (int d = 0; d < P->nd; d++) free(cuts[d]);
+  return err;
+}

@@ -1,0 +1,156 @@
+/* The compute of an evaluation: the program's nodes over blocks of one
+ * cell (rows cut into BLK-element units), inputs loaded strided, results
+ * stored or reduced. */
+#include "eval_impl.h"
+#include "kernels/table.h"
+#include "fuse.h"
+#include "stream.h"
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static void strided_load(int64_t n, const char *src, int64_t st, size_t es, char *dst) {
+  if (st == 0) {
+    for (int64_t i = 0; i < n; i++) memcpy(dst + (size_t)i * es, src, es);
+  } else if (es == 8) {
+    for (int64_t i = 0; i < n; i++) memcpy(dst + i * 8, src + i * st * 8, 8);
+  } else {
+    for (int64_t i = 0; i < n; i++) memcpy(dst + (size_t)i * es, src + i * st * (int64_t)es, es);
+  }
+}
+
+static void strided_store(int64_t n, const char *src, size_t es, char *dst, int64_t st) {
+  for (int64_t i = 0; i < n; i++) memcpy(dst + i * st * (int64_t)es, src + (size_t)i * es, es);
+}
+
+/* Units u0 .. u1 (rows cut into blocks) of a cell, on one thread. */
+typedef struct { int nd; int64_t cnt[MN_MAXDIM], lo[MN_MAXDIM], L, nch; } cell_walk;
+
+static void run_units(const prog *P, const cell *C, const cell_walk *W, char *scr, mn_acc *acc, int64_t u0,
+                      int64_t u1) {
+  const mn_expr *e = P->e;
+  int nd = W->nd;
+  const int64_t *cnt = W->cnt, *lo = W->lo;
+  int64_t L = W->L, nch = W->nch;
+  char **val = (char **)scr;
+  char *slots = scr + sizeof(char *) * (size_t)e->n;
+  for (int64_t u = u0; u < u1; u++) {
+      int64_t row = u / nch, i0 = (u % nch) * BLK, len = L - i0 < BLK ? L - i0 : BLK;
+      int64_t idx[MN_MAXDIM], r = row;
+      for (int d = nd - 2; d >= 0; d--) { idx[d] = r % cnt[d]; r /= cnt[d]; }
+      idx[nd - 1] = i0;
+      for (int k = 0; k < P->nlive; k++) {
+        int j = P->live[k];
+        const mn_node *n = &e->v[j];
+        char *slot = slots + (size_t)j * BLK * 8;
+        size_t es = mn_eval_es(n->dtype);
+        int last = j == P->root;
+        char *dst = slot;
+        /* the root writes straight into a contiguous output of its dtype */
+        if (last && !P->reduce && C->outst[nd - 1] == 1 && P->odt == n->dtype &&
+            n->kind != MN_N_INPUT && n->kind != MN_N_SCALAR) {
+          int64_t off = 0;
+          for (int d = 0; d < nd; d++) off += idx[d] * C->outst[d];
+          dst = C->out + off * (int64_t)es;
+        }
+        switch (n->kind) {
+        case MN_N_INPUT: {
+          int oi = P->opi[j];
+          int64_t off = 0;
+          for (int d = 0; d < nd; d++) off += idx[d] * C->ost[oi][d];
+          char *p = C->optr[oi] + off * (int64_t)es;
+          if (C->ost[oi][nd - 1] == 1) val[j] = p;
+          else { strided_load(len, p, C->ost[oi][nd - 1], es, slot); val[j] = slot; }
+          continue;
+        }
+        case MN_N_SCALAR:
+          val[j] = slot; /* filled once per thread */
+          continue;
+        case MN_N_CAST:
+          mn_cast_table[e->v[n->a].dtype][n->dtype](len, val[n->a], dst);
+          break;
+        case MN_N_UNARY:
+          mn_unary_table[n->op][n->ct](len, val[n->a], dst);
+          break;
+        case MN_N_BINARY:
+          if (P->lc[j].n) {
+            const void *tp[MN_LC_MAX];
+            for (int q = 0; q < P->lc[j].n; q++) tp[q] = val[P->lc[j].term[q]];
+            mn_lincomb_run(n->ct, len, &P->lc[j], tp, dst, P->stream && dst != slot);
+          } else {
+            mn_binary_table[n->op][n->ct](len, val[n->a], val[n->b], dst);
+          }
+          break;
+        case MN_N_TERNARY:
+          mn_ternary_table[n->op][n->ct](len, val[n->a], val[n->b], val[n->c], dst);
+          break;
+        }
+        val[j] = dst;
+      }
+      for (int k = 0; k < P->nx; k++) {
+        const int64_t *xs = P->xst[k];
+        size_t xes = mn_eval_es(e->v[P->xnode[k]].dtype);
+        int64_t off = 0;
+        for (int d = 0; d < nd; d++) off += idx[d] * xs[d];
+        char *o = C->xout[k] + off * (int64_t)xes;
+        if (xs[nd - 1] == 1) memcpy(o, val[P->xnode[k]], (size_t)len * xes);
+        else strided_store(len, val[P->xnode[k]], xes, o, xs[nd - 1]);
+      }
+      const mn_node *rn = &e->v[P->root];
+      char *v = val[P->root];
+      if (P->reduce) {
+        int64_t flat0 = 0;
+        for (int d = 0; d < P->nd; d++) flat0 += (lo[d] + idx[d]) * P->cstride[d];
+        mn_reduce_table[P->rop][rn->dtype](len, v, flat0, acc);
+        continue;
+      }
+      int64_t off = 0;
+      for (int d = 0; d < nd; d++) off += idx[d] * C->outst[d];
+      size_t oes = mn_eval_es(P->odt);
+      char *o = C->out + off * (int64_t)oes;
+      if (v == o) continue;
+      char *src = v;
+      if (P->odt != rn->dtype) {
+        char *tmp = slots + (size_t)e->n * BLK * 8; /* spare slot */
+        mn_cast_table[rn->dtype][P->odt](len, v, tmp);
+        src = tmp;
+      }
+      if (C->outst[nd - 1] == 1) memcpy(o, src, (size_t)len * oes);
+      else strided_store(len, src, oes, o, C->outst[nd - 1]);
+    }
+  if (P->stream) mn_stream_fence();
+}
+
+/* Run the program over one cell; acc (reductions) is per thread. Threads
+ * only for large cells: entering a parallel region costs microseconds. */
+void mn_eval_run_cell(const prog *P, const cell *C, char *scratch_all, size_t scratch_per,
+                     mn_acc *accs) {
+  cell_walk W;
+  int nd = W.nd = P->nd > 0 ? P->nd : 1;
+  for (int d = 0; d < nd; d++) { W.cnt[d] = P->nd ? C->cnt[d] : 1; W.lo[d] = P->nd ? C->lo[d] : 0; }
+  int64_t rows = 1;
+  W.L = W.cnt[nd - 1];
+  for (int d = 0; d < nd - 1; d++) rows *= W.cnt[d];
+  W.nch = (W.L + BLK - 1) / BLK;
+  int64_t units = rows * W.nch, total = rows * W.L;
+  if (units == 0) return;
+  int nt = 1;
+#ifdef _OPENMP
+  if (total > 65536) nt = omp_get_max_threads();
+#endif
+  if (nt <= 1) {
+    run_units(P, C, &W, scratch_all, accs ? &accs[0] : NULL, 0, units);
+    return;
+  }
+#pragma omp parallel num_threads(nt)
+  {
+    int tid = 0, n = 1;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+    n = omp_get_num_threads();
+#endif
+    run_units(P, C, &W, scratch_all + (size_t)tid * scratch_per, accs ? &accs[tid] : NULL, units * tid / n,
+              units * (tid + 1) / n);
+  }
+}

@@ -1,0 +1,93 @@
+/* Private to the evaluation of fused expressions (arrays/eval*.c): the
+ * program an evaluation runs, the operands' pieces, the cells the
+ * iteration box is cut into, and the steps that share them. */
+#ifndef MANIPLE_EVAL_IMPL_H
+#define MANIPLE_EVAL_IMPL_H
+#include "acc.h"
+#include "expr_impl.h"
+#include "fuse.h"
+
+enum { BLK = 512, MAXOPS = 40, MAXX = 16 };
+/* band_mode buffers: about this many bytes per band (cache-sized), and at
+ * most this many when the backward reach forces taller bands */
+#define BAND_BYTES (256.0 * 1024)
+#define BAND_MAX_BYTES (64.0 * 1024 * 1024)
+
+typedef struct {
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], st[MN_MAXDIM];
+  char *ptr; /* element at lo */
+  int local;
+} piece;
+
+typedef struct {
+  int node;
+  mn_map bmap;
+  mn_plan *plan;
+  int np;
+  piece *pc;           /* local part and one per sending rank */
+} operand;
+
+typedef struct {
+  const mn_expr *e;
+  int root;
+  int nops;
+  operand *ops;
+  int *opi;            /* node -> operand index or -1 */
+  int *live;           /* nodes needed by root, in order */
+  mn_lincomb *lc;      /* per node: fused linear combination (n = 0: none) */
+  int nlive;
+  int nd;
+  int64_t cstride[MN_MAXDIM]; /* C-order strides of the iteration shape */
+  int64_t lastext;     /* extent of the last iteration axis (1 for 0-d) */
+  /* output (eval) or reduction */
+  mn_dtype odt;
+  int reduce;
+  mn_reduce_op rop;
+  int stream;          /* output too large for cache: fused sums stream it */
+  /* extra outputs: node xnode[k] also stored in a fresh array aligned with
+   * the iteration box (xbase[k]: its element at the box start) */
+  int nx, xnode[MAXX];
+  char *xbase[MAXX];
+  int64_t xst[MAXX][MN_MAXDIM];
+} prog;
+
+typedef struct {
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
+  char *optr[MAXOPS];
+  int64_t ost[MAXOPS][MN_MAXDIM];
+  char *out;
+  int64_t outst[MN_MAXDIM];
+  char *xout[MAXX];
+} cell;
+
+static inline size_t mn_eval_es(mn_dtype t) { return mn_dtype_size(t); }
+
+/* In-place evaluation whose inputs read the output shifted (the stencil's
+ * center[:] = f(north, south, ...)): bands of h output rows along axis 0
+ * are computed into a small buffer and written back one band late, once no
+ * later band reads them (h >= the furthest backward read along axis 0). */
+typedef struct {
+  int64_t h;
+  char *buf[2];
+  char *mem;                  /* out's element at the box start */
+  int64_t st[MN_MAXDIM];      /* out's strides */
+} band_mode;
+
+/* eval_kernel.c: the program over one cell, threads for large cells; acc
+ * (reductions) per thread */
+void mn_eval_run_cell(const prog *P, const cell *C, char *scratch_all, size_t scratch_per, mn_acc *accs);
+/* eval_cells.c: cell c of the product of the cut points (lo, cnt); its
+ * inputs' pointers and strides (*local: every input is local); its extra
+ * outputs' pointers (Rlo: the iteration box's start) */
+void mn_eval_cell_box(int64_t c, int nd, int64_t *const *cuts, const int *ncut, cell *C);
+int mn_eval_cell_inputs(prog *P, cell *C, int *local);
+void mn_eval_cell_xouts(const prog *P, cell *C, const int64_t *Rlo);
+/* eval_cells.c: the banded driver (see band_mode) */
+int mn_eval_run_bands(prog *P, const band_mode *bm, int64_t *const *cuts, const int *ncut, int64_t ncells,
+                      const int64_t *Rlo, const int64_t *Rcnt, char *scratch, size_t per);
+/* eval_exec.c: one evaluation over the boxes anchor map am owns on alay:
+ * plans begun, local cells, plans ended, remaining cells; out (NULL for a
+ * reduction into accs) with strides outst_at_Rlo. Errors agreed. */
+int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out, const int64_t *outst_at_Rlo,
+                    mn_acc *accs, int nthreads, const band_mode *bm);
+#endif
