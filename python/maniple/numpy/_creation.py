@@ -8,7 +8,8 @@ import numpy as _np
 from maniple import _core
 from maniple import init as _init
 
-from ._ndarray import ndarray, _check_scalar_into, _pyscalar, _KIND
+from ._engine import _KIND, _check_scalar_into, _pyscalar
+from ._ndarray import ndarray
 
 _SUPPORTED = tuple(_KIND)
 
@@ -254,7 +255,8 @@ def copy(a):
 
 
 def copyto(dst, src):
-    from ._ndarray import _assign, _check_writable
+    from ._engine import _assign
+    from ._ndarray import _check_writable
     if not isinstance(dst, ndarray):
         raise TypeError("copyto: destination must be a maniple array")
     _check_writable(dst)

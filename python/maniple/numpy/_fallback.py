@@ -21,7 +21,8 @@ import warnings
 import numpy as _np
 
 from . import _root
-from ._ndarray import ndarray, _assign
+from ._engine import _assign
+from ._ndarray import ndarray
 
 # namespace ("" = numpy itself) -> NumPy names
 FALLBACKS = {

@@ -8,8 +8,8 @@ from maniple import _core
 
 from ._creation import asarray, empty
 from . import _ufunc
-from ._ndarray import ndarray, _binary, _check_writable, _compile, _scalar, _ternary, _unary, _assign, \
-    _has_cells, _eval_shared, _NOTHING, _check_power
+from ._engine import _NOTHING, _assign, _binary, _compile, _eval_shared, _has_cells, _scalar, _ternary, _unary
+from ._ndarray import ndarray, _check_power, _check_writable
 
 # ---- ufuncs (the names are NumPy's) ----
 _UNARY = ["negative", "positive", "absolute", "sqrt", "exp", "log", "log2", "log10", "expm1", "log1p", "sin",

@@ -10,7 +10,8 @@ import numpy as _np
 
 from maniple import _core
 
-from ._ndarray import ndarray, _flush, _compile, _assign, _wrote
+from ._engine import _assign, _compile, _flush, _wrote
+from ._ndarray import ndarray
 
 
 def _is_advanced(k):

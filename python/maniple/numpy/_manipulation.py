@@ -8,7 +8,8 @@ import numpy as _np
 
 from ._creation import asarray, empty
 from ._functions import _axes, _axis, _axis_tuple, _index
-from ._ndarray import ndarray, _assign, _flat, _reshaped
+from ._engine import _assign
+from ._ndarray import ndarray, _flat, _reshaped
 
 
 def _result_dtype(arrays):

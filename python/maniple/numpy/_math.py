@@ -10,7 +10,8 @@ import numpy as _np
 from . import _ufunc
 from ._creation import asarray, full, zeros
 from ._functions import UFUNCS, _make_unary, _scalars_only, _with_out, where
-from ._ndarray import ndarray, _binary, _unary
+from ._engine import _binary, _unary
+from ._ndarray import ndarray
 
 _INT = ("int32", "int64")
 _FLOAT = ("float32", "float64")

@@ -1,139 +1,25 @@
-"""The distributed ndarray: either concrete (a maniple._core.Array, possibly a
-view) or deferred (an element-wise expression tree over concrete arrays).
+"""The distributed ndarray, NumPy's array on maniple: either concrete (a
+maniple._core.Array, possibly a view) or deferred (an element-wise
+expression tree over concrete arrays, kept by the engine, _engine).
 
 Deferred expressions are evaluated fused, in one pass, when a value is
 needed: assignment into an array, a reduction, printing, __array__, or
-indexing. NumPy's eager semantics are kept by dependency tracking: before
-anything writes into an array's storage, every pending expression that reads
-that storage is evaluated first.
+indexing.
 """
 import math
 import operator
-import os
 import sys
-import weakref
 
 import numpy as _np
 
 from maniple import _core
-from maniple import init as _init
 
-from . import _views
+from . import _engine, _views
+from ._engine import (_CAN_CAST_SAME_KIND, _INTEGER, _assign, _binary, _check_scalar_into, _flush, _prep, _pyscalar,
+                      _scalar, _unary, _wrote)
+from ._engine import GROUP_MIN as _GROUP_MIN  # noqa: F401 (tests read it here)
 
-# Expression nodes (tuples):
-#   ("in", Array) | ("sc", python scalar or (value, dtype)) | ("un", name, x)
-#   ("bin", name, x, y) | ("ter", name, x, y, z) | ("cast", x, dtype)
-# and cells ["ref", node, weakref to the pending array]: a pending array's
-# expression as its consumers see it; once computed the cell holds
-# ("in", Array) for every consumer. Small arrays compute a costly value at
-# its second consumer. Large ones (_GROUP_MIN elements) decide when
-# evaluated: the pass also stores every costly value that a live array
-# still holds, and computes every live pending array of the same shape that
-# shares a value with it (Fw, Fn, Ft of one flux), so that each value is
-# computed once and no full-size temporary is written that NumPy would not.
-_MAX_NODES = 48  # past this an operand is materialised, bounding loops' trees
-_SHARE_COST = 2  # cost (below) from which a shared value is computed once
-# elements from which values are shared at evaluation (MANIPLE_GROUP_MIN:
-# tests set 1 to run every array through that path)
-_GROUP_MIN = int(os.environ.get("MANIPLE_GROUP_MIN", 1 << 15))
-_XMAX = 16  # values stored by one pass besides its result (the C side's limit)
-# relative cost of an operation per element (others 1)
-_COST = {"true_divide": 4, "floor_divide": 4, "remainder": 4, "divmod": 4, "sqrt": 8, "cbrt": 8, "power": 8,
-         "float_power": 8, "exp": 8, "exp2": 8, "expm1": 8, "log": 8, "log2": 8, "log10": 8, "log1p": 8,
-         "sin": 8, "cos": 8, "tan": 8, "arcsin": 8, "arccos": 8, "arctan": 8, "arctan2": 8, "sinh": 8,
-         "cosh": 8, "tanh": 8, "arcsinh": 8, "arccosh": 8, "arctanh": 8, "hypot": 8, "logaddexp": 8,
-         "logaddexp2": 8}
-
-# storage key -> [weak references to pending ndarrays whose expression
-# reads it] (an expression nobody holds any more needs no evaluation)
-_readers = {}
-_ref = weakref.ref
 _refcount = sys.getrefcount
-_linked = _views.linked  # storage keys whose writes propagate (reshape views)
-
-
-def _register(arr):
-    r = _ref(arr)
-    for key in arr._bases:
-        lst = _readers.get(key)
-        if lst is None:
-            if len(_readers) > 4096:  # drop storage nobody pending reads any more
-                for k in [k for k, v in _readers.items() if not any(x() is not None for x in v)]:
-                    del _readers[k]
-            _readers[key] = [r]
-        else:
-            lst.append(r)
-            if len(lst) % 256 == 0:  # a loop that never writes: prune the dead
-                lst[:] = [x for x in lst if x() is not None]
-
-
-def _flush(key, keep=None):
-    """Evaluate every pending expression reading storage key (but keep)."""
-    pending = _readers.pop(key, None)
-    if not pending:
-        return
-    for r in pending:
-        a = r()
-        if a is not None and a is not keep and a._expr is not None:
-            a._materialize()
-    if keep is not None and keep._expr is not None:
-        _readers[key] = [_ref(keep)]
-
-
-def _compile(expr):
-    """Expression tree -> _core program (list of nodes referring back)."""
-    prog = []
-    _walk(expr, prog, {})
-    return prog
-
-
-def _walk(n, prog, memo):
-    """Append n's nodes not yet in prog (memo: identity -> index); n's index."""
-    if type(n) is list:
-        n = n[1]
-    k = id(n[1]) if n[0] == "in" else id(n)
-    if k in memo:
-        return memo[k]
-    kind = n[0]
-    if kind in ("in", "sc"):
-        prog.append(n)
-    elif kind == "un":
-        prog.append(("un", n[1], _walk(n[2], prog, memo)))
-    elif kind == "bin":
-        a, b = _walk(n[2], prog, memo), _walk(n[3], prog, memo)
-        prog.append(("bin", n[1], a, b))
-    elif kind == "ter":
-        a, b, c = _walk(n[2], prog, memo), _walk(n[3], prog, memo), _walk(n[4], prog, memo)
-        prog.append(("ter", n[1], a, b, c))
-    else:  # cast
-        prog.append(("cast", _walk(n[1], prog, memo), n[2]))
-    memo[k] = len(prog) - 1
-    return memo[k]
-
-
-def _bases(expr, out=None):
-    out = set() if out is None else out
-    if type(expr) is list:
-        expr = expr[1]
-    if expr[0] == "in":
-        out.add(expr[1].base)
-    elif expr[0] == "cast":
-        _bases(expr[1], out)
-    elif expr[0] != "sc":
-        for c in expr[2:]:
-            _bases(c, out)
-    return out
-
-
-def _count(expr, seen=None):
-    seen = set() if seen is None else seen
-    if type(expr) is list:
-        expr = expr[1]
-    if id(expr) in seen:
-        return 0
-    seen.add(id(expr))
-    return 1 + sum(_count(c, seen) for c in expr[2:] if isinstance(c, (tuple, list))) + (
-        _count(expr[1], seen) if expr[0] == "cast" else 0)
 
 
 class ndarray:
@@ -143,38 +29,22 @@ class ndarray:
                  "__weakref__")
     __array_priority__ = 100
 
-    def __init__(self, arr=None, expr=None, shape=None, dtype=None):
-        self._arr, self._expr, self._cell, self._cost = arr, expr, None, 1
-        if arr is not None:
-            self._shape, self._dtype, self._bases, self._n = tuple(arr.shape), arr.dtype, (), 1
-            self._big = False
-        else:
-            self._shape, self._dtype = tuple(shape), dtype
-            self._big = math.prod(self._shape) >= _GROUP_MIN
-            self._bases = tuple(_bases(expr))
-            self._n = _count(expr)
-            _register(self)
+    def __init__(self, arr):
+        """A concrete array on arr (a maniple._core.Array); pending arrays
+        are made by the engine."""
+        self._arr, self._expr, self._cell, self._cost = arr, None, None, 1
+        self._shape, self._dtype, self._bases, self._n = tuple(arr.shape), arr.dtype, (), 1
+        self._big = False
 
-    # ---- evaluation ----
+    # ---- evaluation (_engine) ----
     def _materialize(self):
         if self._expr is not None:
-            if self._big and _has_cells(self._expr):
-                if _eval_shared(self._expr, self._shape, self, _core.empty(self._shape, self._dtype)) is not _NOTHING:
-                    return self._arr
-            self._arr = _core.eval_tree(self._expr, self._shape, self._dtype)
-            self._expr, self._bases = None, ()
-            if self._cell is not None:  # consumers now read the values
-                self._cell[1] = ("in", self._arr)
+            _engine._evaluate(self)
         return self._arr
 
     def _node(self):
         """This array as an expression node (concrete arrays are leaves)."""
-        if self._expr is not None:
-            if self._n > _MAX_NODES:
-                self._materialize()
-            else:
-                return _share(self)
-        return ("in", self._arr)
+        return _engine._node_of(self)
 
     # ---- attributes ----
     @property
@@ -534,9 +404,7 @@ class ndarray:
             if pending:  # nothing else holds this value yet
                 if r._dtype != self._dtype:
                     r = r.astype(self._dtype)
-                self._expr, self._bases, self._n, self._cost = r._expr, r._bases, r._n, r._cost
-                self._cell = None  # earlier consumers keep the value before
-                _register(self)
+                _engine._take_over(self, r)
                 return self
             _assign(self._arr, r, same_kind=True)
             return self
@@ -572,14 +440,14 @@ class ndarray:
                             f"the rule '{casting}'")
         if dt == self._dtype and not copy:
             return self
-        return ndarray(expr=("cast", self._node(), dt), shape=self._shape, dtype=dt)
+        return _engine._cast(self, dt)
 
     def copy(self, order="C"):
         if order != "C":
             from ._creation import _order
             _order(order, "CFAK")
         out = _core.create(self._shape, self._dtype)
-        _core.evaluate(_compile(self._node()), out)
+        _core.evaluate(_engine._compile(self._node()), out)
         return ndarray(out)
 
     def fill(self, value):
@@ -869,396 +737,6 @@ def _new_shape(shape, size):
     return shape
 
 
-_KIND = {"bool": 0, "int32": 1, "int64": 1, "float32": 2, "float64": 2}
-
-
-def _scalar(v, dtype):
-    """A NumPy scalar of dtype, as NumPy returns from reductions and indexing."""
-    return _np.dtype(dtype).type(v)
-
-
-def _pyscalar(v):
-    """Python scalars stay weak (NEP 50); NumPy scalars keep their dtype."""
-    if isinstance(v, _np.generic):
-        dt = str(v.dtype)
-        if dt not in _KIND:
-            raise TypeError(f"maniple.numpy does not support dtype {dt}")
-        return (v.item(), dt)
-    if isinstance(v, (bool, int, float)):
-        return v
-    raise TypeError(f"unsupported scalar type {type(v).__name__}")
-
-
-def _operand(x):
-    """An expression node for x: ndarray, Python/NumPy scalar, or array-like."""
-    if isinstance(x, ndarray):
-        return x._node()
-    if isinstance(x, (bool, int, float, _np.generic)):
-        return ("sc", _pyscalar(x))
-    from . import _creation
-    return _creation.asarray(x)._node()
-
-
-def _prep(x):
-    if isinstance(x, (ndarray, bool, int, float, _np.generic)):
-        return x
-    from . import _creation
-    return _creation.asarray(x)
-
-
-_INFO = {}  # (kind, name, operand types) -> (dtype, shape) of the result
-_PYSCALAR = (bool, int, float)
-
-
-def _info(kind, name, xs):
-    """The result's dtype and shape by the C library's rules, asked once per
-    combination of operand dtypes and shapes (Python scalars by type)."""
-    key = [kind, name]
-    for x in xs:
-        t = type(x)
-        if t is ndarray:
-            key.append(x._dtype)
-            key.append(x._shape)
-        elif t is int:  # NumPy checks weak ints against the array's range
-            key.append((int, -2147483648 <= x < 2147483648))
-        elif t is float or t is bool:
-            key.append(t)
-        else:
-            key.append(str(x.dtype))
-    key = tuple(key)
-    r = _INFO.get(key)
-    if r is None:
-        prog = [("ph", x._dtype, x._shape) if type(x) is ndarray else ("sc", _pyscalar(x)) for x in xs]
-        prog.append((kind, name) + tuple(range(len(xs))))
-        try:
-            r = _core.result_info(prog)
-        except TypeError:
-            _numpy_type_error(name, xs)
-            raise
-        if type(r[1]) is not tuple:
-            r = (r[0], tuple(r[1]))
-        if len(_INFO) > 65536:
-            _INFO.clear()
-        _INFO[key] = r
-    return r
-
-
-def _numpy_type_error(name, xs):
-    """NumPy's own TypeError (type and text) for operands NumPy refuses too
-    (boolean subtract, bitwise ops on floats, ...): NumPy is asked with
-    one-element stand-ins of the same dtypes (Python scalars as they are)."""
-    f = getattr(_np, name, None)
-    if not isinstance(f, _np.ufunc):
-        return
-    args = [_np.zeros(1, x._dtype) if type(x) is ndarray else x for x in xs]
-    try:
-        with _np.errstate(all="ignore"):
-            f(*args)
-    except TypeError as e:
-        raise e.with_traceback(None) from None
-
-
-_COMPARISONS = ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal")
-
-
-def _big_int(name, xs):
-    """NumPy 2's handling of a Python int beyond int32 beside an array
-    (NEP 50), found by asking NumPy with a one-element stand-in of the
-    array's dtype: its OverflowError where it raises one ("Python integer
-    ... out of bounds for int32"), the exact result of a comparison with an
-    int beyond the array's integer range (every element on the same side),
-    the int as a float where NumPy computes in float. None: carry on with
-    xs (changed in place)."""
-    k = 0 if type(xs[0]) is int else 1
-    v, other = xs[k], xs[1 - k]
-    f = getattr(_np, name, None)
-    if type(other) is not ndarray or not isinstance(f, _np.ufunc) or f.nout != 1:
-        return None
-    args = [None, None]
-    args[k], args[1 - k] = v, _np.zeros(1, other._dtype)
-    with _np.errstate(all="ignore"):
-        r = f(*args)  # NumPy's own error, if it has one
-    od = other._dtype
-    if od in _INTEGER and name in _COMPARISONS:
-        info = _np.iinfo("int64" if od == "bool" else od)
-        if not info.min <= v <= info.max:
-            from ._creation import full
-            c = full(other._shape, bool(r[0]), "bool")
-            return c[()] if not other._shape else c
-    if r.dtype.kind == "f" or od in ("float32", "float64"):  # NumPy takes the int as a float
-        xs[k] = float(v)
-    elif name in ("logical_and", "logical_or", "logical_xor"):
-        xs[k] = True
-    return None
-
-
-def _make(kind, name, *xs):
-    """A deferred operation: its expression node, dtype and shape, and the
-    storage it reads (kept incrementally: no walk over the tree)."""
-    if kind == "bin" and ((type(xs[0]) is int and not -2147483648 <= xs[0] < 2147483648) or
-                          (type(xs[1]) is int and not -2147483648 <= xs[1] < 2147483648)):
-        xs = list(xs)
-        r = _big_int(name, xs)
-        if r is not None:
-            return r
-    nodes, bases, n, cost = [], set(), 1, _COST.get(name, 1)
-    xs = [x if type(x) is ndarray or type(x) in _PYSCALAR else _prep(x) for x in xs]
-    dtype, shape = _info(kind, name, xs)
-    for x in xs:
-        if type(x) is ndarray:
-            if x._expr is not None and x._n <= _MAX_NODES:
-                # a large value already shared counts once: its consumers
-                # meet in one program (one node each after memoisation)
-                b, xn, xc = x._bases, 1 if x._big and x._cell is not None else x._n, x._cost
-                nodes.append(_share(x))
-                if x._expr is not None:  # else computed just now: a leaf
-                    bases.update(b)
-                    n += xn
-                    cost += xc
-                    continue
-                bases.add(x._arr.base)
-                n += 1
-                continue
-            a = x._materialize()
-            nodes.append(("in", a))
-            bases.add(a.base)
-        else:
-            nodes.append(("sc", _pyscalar(x)))
-        n += 1
-    r = _new_pending()
-    r._arr, r._expr, r._shape, r._dtype, r._bases, r._n = None, (kind, name) + tuple(nodes), shape, dtype, \
-        tuple(bases), n
-    r._cell, r._cost = None, cost
-    if not shape and name != "where":  # a ufunc's 0-d result is a scalar in NumPy
-        r._big = False
-        return _scalar(r._materialize().get(()), dtype)
-    r._big = big = math.prod(shape) >= _GROUP_MIN
-    if big:
-        _recent.append(_ref(r))
-    _register(r)
-    return r
-
-
-def _new_pending():
-    return ndarray.__new__(ndarray)
-
-
-def _share(x):
-    """x's cell for a consumer that inlines pending x. A second consumer of
-    a costly small value computes it now, so that no consumer recomputes
-    it (large ones: _eval_shared)."""
-    c = x._cell
-    if c is None:
-        c = x._cell = ["ref", x._expr, _ref(x)]
-    elif x._cost >= _SHARE_COST and x._expr is not None and not x._big:
-        x._materialize()
-    return c
-
-
-_recent = []  # weak references to large pending arrays: the candidates to share a pass
-
-
-def _has_cells(expr):
-    if type(expr) is list:
-        expr = expr[1]
-    k = expr[0]
-    if k == "cast":
-        return type(expr[1]) is list
-    if k in ("in", "sc"):
-        return False
-    for x in expr[2:]:
-        if type(x) is list:
-            return True
-    return False
-
-
-def _cells_in(expr, acc):
-    """Add the pending cells reachable from expr to acc (id -> cell)."""
-    stack = [expr]
-    while stack:
-        n = stack.pop()
-        if type(n) is list:
-            if id(n) in acc or n[1][0] == "in":
-                continue
-            acc[id(n)] = n
-            n = n[1]
-        k = n[0]
-        if k == "bin":
-            stack.append(n[2])
-            stack.append(n[3])
-        elif k == "un":
-            stack.append(n[2])
-        elif k == "ter":
-            stack.extend(n[2:5])
-        elif k == "cast":
-            stack.append(n[1])
-
-
-_NOTHING = object()
-
-
-def _eval_shared(expr, shape, me=None, out=None, reduce=None):
-    """Evaluate expr (a large pending value) into out, or reduce it with
-    op reduce (the scalar is returned), storing in the same pass the live
-    pending arrays of its shape that share values with it and the costly
-    values live arrays hold (see _GROUP_MIN). me: the array being
-    materialised, out its fresh array. _NOTHING: nothing to share, nothing
-    done."""
-    cells = {}
-    _cells_in(expr, cells)
-    own, self_ = None, me  # the value's own cell and array (never a store of its own pass)
-    if type(expr) is list:
-        own = expr
-        cells.pop(id(expr), None)
-        if self_ is None:
-            self_ = expr[2]()
-    elif me is not None:
-        own = me._cell
-    if not cells:
-        return _NOTHING
-    anc_ok = me is not None  # a fresh result: an array computed from it may share the pass
-    stores, live = [], []
-    for r in _recent:  # siblings: live, pending, same shape, sharing a value
-        y = r()
-        if y is None or y._expr is None:
-            continue
-        live.append(r)
-        if y is self_ or y._shape != shape or len(stores) >= _XMAX or \
-                (y._cell is not None and id(y._cell) in cells):
-            continue
-        yc = {}
-        _cells_in(y._expr, yc)
-        if own is not None and id(own) in yc and not anc_ok:
-            continue
-        if any(k in cells for k in yc):
-            stores.append(y)
-    _recent[:] = live
-    for y in stores:
-        _cells_in(y._expr, cells)
-    if own is not None:
-        cells.pop(id(own), None)
-    held, sid = [], {id(y) for y in stores}
-    for c in cells.values():  # values a live array holds: computed once, here
-        o = c[2]()
-        if o is None or o is self_ or o._cell is not c or o._expr is None or o._shape != shape or \
-                o._cost < _SHARE_COST or id(o) in sid:
-            continue
-        held.append(o)
-    if len(held) + len(stores) > _XMAX:
-        held.sort(key=lambda o: -o._cost)
-    stores = (stores + held)[:_XMAX]
-    if not stores:
-        return _NOTHING
-    prog, memo = [], {}
-    idx = [_walk(y._cell if y._cell is not None else y._expr, prog, memo) for y in stores]
-    top = _walk(expr, prog, memo)
-    arrs = [_core.empty(y._shape, y._dtype) for y in stores]
-    extras = list(zip(idx, arrs))
-    root_out = out
-    if top != len(prog) - 1:  # expr is a part of a stored value, which is the root
-        if me is None:
-            return _NOTHING
-        k = idx.index(len(prog) - 1)
-        root_out = arrs[k]
-        extras[k] = (top, out)
-    if reduce is not None:
-        result = _core.reduce(prog, reduce, extras)
-    else:
-        _core.evaluate(prog, root_out, extras)
-        result = None
-    for y, a in zip(stores, arrs):
-        y._arr, y._expr, y._bases = a, None, ()
-        if y._cell is not None:
-            y._cell[1] = ("in", a)
-    if me is not None:
-        me._arr, me._expr, me._bases = out, None, ()
-        if me._cell is not None:
-            me._cell[1] = ("in", out)
-    return result
-
-
-def _unary(name, x):
-    return _make("un", name, x)
-
-
-_BIN = {}  # (name, dtype, shape, dtype or scalar type, shape) -> (dtype, shape)
-
-
-def _binary(name, x, y):
-    """x (op) y, deferred: the common cases (arrays and Python floats and
-    ints) without the general path's lists and loops. A maniple.sparse
-    operand gets NotImplemented, so that its reflected operator runs."""
-    if type(x) is not ndarray:
-        if getattr(type(x), "_mn_sparse", False):
-            return NotImplemented
-        return _make("bin", name, x, y)
-    ty = type(y)
-    if ty is ndarray:
-        key = (name, x._dtype, x._shape, y._dtype, y._shape)
-    elif ty is float:
-        key = (name, x._dtype, x._shape, float, None)
-    elif ty is int and -2147483648 <= y < 2147483648:
-        key = (name, x._dtype, x._shape, int, None)
-    elif getattr(ty, "_mn_sparse", False):
-        return NotImplemented
-    else:
-        return _make("bin", name, x, y)
-    info = _BIN.get(key)
-    if info is None:
-        info = _BIN[key] = _info("bin", name, [x, y])
-    cost = _COST.get(name, 1)
-    if x._expr is not None and x._n <= _MAX_NODES:
-        b, xn, xc = x._bases, 1 if x._big and x._cell is not None else x._n, x._cost
-        nx = _share(x)
-        if x._expr is not None:
-            bases, n = set(b), xn + 1
-            cost += xc
-        else:  # computed just now (shared): a leaf
-            bases, n = {x._arr.base}, 2
-    else:
-        a = x._materialize()
-        nx, bases, n = ("in", a), {a.base}, 2
-    if ty is ndarray:
-        if y is x and type(nx) is list:  # x (op) x: one consumer
-            ny = nx
-        elif y._expr is not None and y._n <= _MAX_NODES:
-            b, yn, yc = y._bases, 1 if y._big and y._cell is not None else y._n, y._cost
-            ny = _share(y)
-            if y._expr is not None:
-                bases.update(b)
-                n += yn
-                cost += yc
-            else:
-                bases.add(y._arr.base)
-                n += 1
-        else:
-            b = y._materialize()
-            ny = ("in", b)
-            bases.add(b.base)
-            n += 1
-    else:
-        ny = ("sc", y)
-        n += 1
-    r = _new_pending()
-    r._arr, r._expr, r._dtype, r._shape, r._bases, r._n = None, ("bin", name, nx, ny), info[0], info[1], \
-        tuple(bases), n
-    r._cell, r._cost = None, cost
-    if not info[1]:  # NumPy gives a scalar for a 0-d result
-        r._big = False
-        return _scalar(r._materialize().get(()), info[0])
-    r._big = big = math.prod(info[1]) >= _GROUP_MIN
-    if big:
-        _recent.append(_ref(r))
-    _register(r)
-    return r
-
-
-def _ternary(name, x, y, z):
-    return _make("ter", name, x, y, z)
-
-
-_INTEGER = ("bool", "int32", "int64")
-
 
 def _check_power(x, y):
     """NumPy's ValueError for an integer base to a negative integer power
@@ -1317,13 +795,6 @@ def _power(x, y):
     return _binary("power", x, y)
 
 
-_CAN_CAST_SAME_KIND = {
-    "bool": {"bool"}, "int32": {"bool", "int32", "int64"}, "int64": {"bool", "int32", "int64"},
-    "float32": {"bool", "int32", "int64", "float32", "float64"},
-    "float64": {"bool", "int32", "int64", "float32", "float64"},
-}
-
-
 def _check_writable(a):
     """NumPy's error for arrays it makes read-only (broadcast_to's views and
     views of them: the `_ro` slot, unset elsewhere)."""
@@ -1337,54 +808,4 @@ def _check_writable(a):
         raise ValueError("assignment destination is read-only")
 
 
-_INT_RANGE = {"int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1)}
-
-
-def _check_scalar_into(v, dtype):
-    """NumPy's errors for a scalar that an integer array cannot hold."""
-    r = _INT_RANGE.get(dtype)
-    if r is None or isinstance(v, (bool, _np.bool_)):
-        return
-    if isinstance(v, (float, _np.floating)):
-        if v != v:
-            raise ValueError("cannot convert float NaN to integer")
-        if v in (float("inf"), float("-inf")):
-            raise OverflowError("cannot convert float infinity to integer")
-    elif isinstance(v, int) and not r[0] <= v <= r[1]:
-        raise OverflowError(f"Python integer {v} out of bounds for {dtype}")
-
-
-def _assign(target, value, same_kind=False):
-    """target[...] = value, fused: pending readers of target's storage are
-    evaluated first, except value itself (whose evaluation reads the old
-    values, as NumPy's right-hand side does)."""
-    keep, vdt = (value, value._dtype) if isinstance(value, ndarray) else (None, None)
-    if keep is None and isinstance(value, (bool, int, float, _np.generic)):
-        _check_scalar_into(value, target.dtype)
-    if same_kind and vdt is not None and vdt not in _CAN_CAST_SAME_KIND[target.dtype]:
-        raise TypeError(f"Cannot cast ufunc output from dtype('{vdt}') to dtype('{target.dtype}') "
-                        "with casting rule 'same_kind'")
-    # a pending value that reads target must keep its own values afterwards
-    # (average stays what it was after center[:] = average): when it equals
-    # what target will hold, it becomes a view of target, else it is
-    # evaluated first
-    reads = keep is not None and keep._expr is not None and target.base in keep._bases
-    alias_ok = reads and keep._dtype == target.dtype and keep._shape == tuple(target.shape)
-    if reads and not alias_ok:
-        keep._materialize()
-    node = _operand(value)
-    _flush(target.base, keep if alias_ok else None)
-    if not (type(value) is ndarray and value._big and value._expr is not None and _has_cells(node)
-            and _eval_shared(node, value._shape, out=target) is not _NOTHING):
-        _core.evaluate(_compile(node), target)
-    if alias_ok:
-        keep._expr, keep._bases, keep._n = ("in", target), (target.base,), 1
-        if keep._cell is not None:
-            keep._cell[1] = keep._expr
-    _wrote(target.base)
-
-
-def _wrote(key):
-    """After a write into storage key: reshapes linked to it follow (_views)."""
-    if key in _linked:
-        _views.propagate(key)
+_engine._bind(ndarray)

@@ -11,7 +11,8 @@ from maniple import _core
 
 from ._creation import arange, asarray, empty
 from ._functions import _axis, sum as _sum
-from ._ndarray import ndarray, _assign, _flat, _scalar
+from ._engine import _assign, _scalar
+from ._ndarray import ndarray, _flat
 
 
 def _promote(a, b):
@@ -22,7 +23,7 @@ def _promote(a, b):
 def _with_out(r, out, name="matmul", exact=False, unsafe=False):
     if out is None:
         return r
-    from ._ndarray import _KIND
+    from ._engine import _KIND
     shape = r.shape if isinstance(r, ndarray) else ()
     rdt = r._dtype if isinstance(r, ndarray) else _np.asarray(r).dtype.name
     if not isinstance(out, ndarray):

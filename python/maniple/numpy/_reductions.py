@@ -8,7 +8,8 @@ import numpy as _np
 from ._creation import asarray, full
 from ._functions import (UFUNCS as _U, _axis, _axis_tuple, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
                          mean as _mean, min as _min, prod as _prod, sum as _sum, var as _var, where as _where)
-from ._ndarray import ndarray, _flat, _scalar
+from ._engine import _scalar
+from ._ndarray import ndarray, _flat
 
 
 def _is_float(a):
@@ -210,7 +211,7 @@ def ediff1d(ary, to_end=None, to_begin=None):
     a = asarray(ary)
     a = _flat(a)
     d = (a[1:] - a[:-1]).copy() if a.size else a
-    from ._ndarray import _KIND
+    from ._engine import _KIND
     parts = []
 
     def edge(v, name):

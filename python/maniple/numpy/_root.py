@@ -10,7 +10,8 @@ import numpy as _np
 
 from maniple import _core
 
-from ._ndarray import ndarray, _KIND
+from ._engine import _KIND
+from ._ndarray import ndarray
 
 ROOT = 0
 

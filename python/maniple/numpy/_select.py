@@ -11,7 +11,8 @@ from maniple import _core
 from ._creation import arange, asarray, empty, zeros, _shape as _shape_of
 from ._functions import _axis, where as _where3
 from ._indexing import nonzero
-from ._ndarray import ndarray, _assign, _flat, _flush, _reshaped, _wrote
+from ._engine import _assign, _flush, _wrote
+from ._ndarray import ndarray, _flat, _reshaped
 
 
 def _index_of(indices, unsafe=False, rule="safe"):

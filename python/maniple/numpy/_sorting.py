@@ -9,7 +9,8 @@ from maniple import _core
 from ._creation import arange, asarray, empty, full
 from ._functions import _axis, _axis_tuple, where as _where3, UFUNCS as _U
 from ._indexing import nonzero
-from ._ndarray import ndarray, _assign, _flat, _flush, _reshaped
+from ._engine import _assign, _flush
+from ._ndarray import ndarray, _flat, _reshaped
 
 
 def _sorted(a, axis, values=True, perm=False, how="int"):

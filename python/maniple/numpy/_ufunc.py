@@ -161,7 +161,8 @@ def _at(uf, a, indices, b):
     from ._creation import arange, asarray
     from ._functions import _reduce
     from ._manipulation import broadcast_to
-    from ._ndarray import _assign, _flat, _reshaped
+    from ._engine import _assign
+    from ._ndarray import _flat, _reshaped
     from ._select import compress, put, take
     from ._sorting import _first_flags, argsort, cumsum
     pos = _positions(a, indices)
@@ -208,7 +209,7 @@ def _fallback_at(self, a, indices, b):
     """ufunc.at by NumPy on one rank (announced): a gathered there, changed
     in place by NumPy, and written back."""
     from . import _fallback, _root
-    from ._ndarray import _assign
+    from ._engine import _assign
 
     def run(x, ind, *rest):
         self._np.at(x, ind, *rest)

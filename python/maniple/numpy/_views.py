@@ -179,7 +179,7 @@ def _prune():
 def propagate(key, origin=None):
     """After a write into storage key: bring the storages linked to it up to
     date (not origin, where the write came from)."""
-    from ._ndarray import _flush
+    from ._engine import _flush
     for k in list(_links.get(key, ())):
         if _dead(k.dst):
             _unlink_dst(k)
