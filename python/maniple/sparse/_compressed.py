@@ -1,7 +1,8 @@
 """CSR and CSC's shared attributes: data, indices and indptr, gathered."""
 import numpy as _np
 
-from ._base import _spbase, local_rows
+from ._base import _spbase
+from ._local import local_rows
 from . import _dist
 
 

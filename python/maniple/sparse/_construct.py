@@ -5,8 +5,9 @@ made twice; kron gathers its second operand to every rank."""
 import numpy as _np
 
 from . import _dist
-from ._base import (_cls, _is_scipy_sparse, _isintlike, _spbase, from_local_coo, from_local_rows, local_coo,
-                    sparray, value_dtype, _check_shape)
+from ._base import _cls, _spbase
+from ._build import _check_shape, _is_scipy_sparse
+from ._local import from_local_coo, from_local_rows, local_coo, value_dtype
 
 
 def _is_sparray(x):
