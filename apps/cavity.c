@@ -195,11 +195,19 @@ int main(int argc, char **argv) {
   mn_ctx *ctx = app_start(&argc, &argv, "cavity");
   args a = {.o = {.nx = 41, .ny = 41, .nit = 50, .rho = 1, .nu = 0.1, .F = 1, .tol = 1e-3}, .kase = "cavity"};
   const app_opt opts[] = {
-    {"--case", APP_STR, &a.kase},   {"--nx", APP_INT, &a.o.nx},       {"--ny", APP_INT, &a.o.ny},
-    {"--nt", APP_INT, &a.o.nt},     {"--nit", APP_INT, &a.o.nit},     {"--dt", APP_REAL, &a.o.dt},
-    {"--rho", APP_REAL, &a.o.rho},  {"--nu", APP_REAL, &a.o.nu},      {"--tol", APP_REAL, &a.o.tol},
-    {"--perturb", APP_REAL, &a.o.perturb}, {"--save", APP_STR, &a.save}, {"--png", APP_STR, &a.png},
-    {"--check", APP_SET, &a.check}};
+    APP_OPT("--case", APP_STR, &a.kase),
+    APP_OPT("--nx", APP_INT, &a.o.nx),
+    APP_OPT("--ny", APP_INT, &a.o.ny),
+    APP_OPT("--nt", APP_INT, &a.o.nt),
+    APP_OPT("--nit", APP_INT, &a.o.nit),
+    APP_OPT("--dt", APP_REAL, &a.o.dt),
+    APP_OPT("--rho", APP_REAL, &a.o.rho),
+    APP_OPT("--nu", APP_REAL, &a.o.nu),
+    APP_OPT("--tol", APP_REAL, &a.o.tol),
+    APP_OPT("--perturb", APP_REAL, &a.o.perturb),
+    APP_OPT("--save", APP_STR, &a.save),
+    APP_OPT("--png", APP_STR, &a.png),
+    APP_OPT("--check", APP_SET, &a.check)};
   const int nopts = (int)(sizeof opts / sizeof *opts);
   /* first for --case, whose defaults the second pass may then override:
    * the course's 500 steps of 0.001 (cavity), steps of 0.01 until tol (channel) */
@@ -217,7 +225,7 @@ int main(int argc, char **argv) {
   } else {
     if (!err) err = mn_log_view_from_args(ctx, argc, argv);
     if (!err) err = body(ctx, &a, &ok);
-    if (err) app_report("cavity", ctx, err);
+    if (err) app_report("cavity", ctx, err == MN_ERR_ARG);
     status = err == MN_ERR_ARG ? 2 : err ? 1 : ok ? 0 : 1;
   }
   mn_ctx_destroy(&ctx);

@@ -39,7 +39,6 @@ static int check(mn_ctx *ctx, const args *a) {
   MN_CHECK(a->n >= 1, MN_ERR_ARG,
            "--n %ld is too small: the grid needs N >= 1 interior points (the 5-point stencil spans 3 points per axis)",
            a->n);
-  MN_CHECK(a->iterations >= 0, MN_ERR_ARG, "--iterations %ld is negative", a->iterations);
   /* every rank's block must hold at least the one-cell halo */
   const int64_t sh[2] = {a->n, a->n};
   int dims[2];
@@ -173,11 +172,11 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
 int main(int argc, char **argv) {
   mn_ctx *ctx = app_start(&argc, &argv, "heat");
   args a = {.n = 1000, .iterations = 100};
-  const app_opt opts[] = {{"--n", APP_INT, &a.n},
-                          {"--iterations", APP_INT, &a.iterations},
-                          {"--save", APP_STR, &a.save},
-                          {"--png", APP_STR, &a.png},
-                          {"--check", APP_SET, &a.check}};
+  const app_opt opts[] = {APP_OPT("--n", APP_INT, &a.n),
+                          APP_BOUNDED("--iterations", APP_INT, &a.iterations, APP_NONNEG),
+                          APP_OPT("--save", APP_STR, &a.save),
+                          APP_OPT("--png", APP_STR, &a.png),
+                          APP_OPT("--check", APP_SET, &a.check)};
   int status = 0, ok = 1, err = app_parse(argc, argv, opts, (int)(sizeof opts / sizeof *opts));
   if (err == -1) {
     if (mn_ctx_rank(ctx) == 0) fputs(usage, stdout);
@@ -185,7 +184,7 @@ int main(int argc, char **argv) {
     if (!err) err = mn_log_view_from_args(ctx, argc, argv);
     if (!err) err = check(ctx, &a);
     if (!err) err = body(ctx, &a, &ok);
-    if (err) app_report("heat", ctx, err);
+    if (err) app_report("heat", ctx, err == MN_ERR_ARG);
     status = err == MN_ERR_ARG ? 2 : err || !ok ? 1 : 0;
   }
   mn_ctx_destroy(&ctx);

@@ -31,7 +31,7 @@ typedef struct {
 
 static const char usage[] = "usage: laplace_image [--image PATH.pgm] [--iterations N] [--every K] [--rtol R]\n"
                             "                     [--png PATH] [--pgm PREFIX] [-log_view]\n"
-                            "  -log_view, --log-view: print the profiling summary at exit (docs/profiling.md)\n";
+                            APP_LOG_VIEW_HELP;
 
 static int agree(mn_ctx *ctx, int err) { /* all go on or all stop */
   MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_INT, MPI_MAX, mn_ctx_comm(ctx));
@@ -236,68 +236,27 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
   return err;
 }
 
-static int integer(const char *flag, const char *v, long *out) {
-  char *end;
-  MN_CHECK(v, MN_ERR_ARG, "%s needs a value", flag);
-  *out = strtol(v, &end, 10);
-  MN_CHECK(*v && !*end, MN_ERR_ARG, "%s '%s' is not an integer", flag, v);
-  return MN_SUCCESS;
-}
-
-/* --flag value or --flag=value; -1 for --help */
-static int parse(int argc, char **argv, args *a) {
-  *a = (args){APP_DATA_DIR "/shapes.pgm", NULL, NULL, 25000, 1000, 1e-10};
-  static const char *known[] = {"--image", "--iterations", "--every", "--rtol", "--png", "--pgm"};
-  for (int k = 1; k < argc; k++) {
-    if (mn_log_is_flag(argv[k])) continue; /* -log_view: mn_log_view_from_args */
-    char flag[64];
-    const char *eq = strchr(argv[k], '='), *v;
-    size_t len = eq ? (size_t)(eq - argv[k]) : strlen(argv[k]);
-    MN_CHECK(len < sizeof flag, MN_ERR_ARG, "unknown option '%s'", argv[k]);
-    memcpy(flag, argv[k], len);
-    flag[len] = 0;
-    if (!strcmp(flag, "--help") || !strcmp(flag, "-h")) return -1;
-    int found = 0;
-    for (size_t q = 0; q < sizeof known / sizeof *known; q++) found |= !strcmp(flag, known[q]);
-    MN_CHECK(found, MN_ERR_ARG, "unknown option '%s'", argv[k]);
-    v = eq ? eq + 1 : (k + 1 < argc ? argv[++k] : NULL);
-    MN_CHECK(v, MN_ERR_ARG, "%s needs a value", flag);
-    if (!strcmp(flag, "--image")) a->image = v;
-    else if (!strcmp(flag, "--png")) a->png = v;
-    else if (!strcmp(flag, "--pgm")) a->pgm = v;
-    else if (!strcmp(flag, "--iterations")) MN_CALL(integer(flag, v, &a->iterations));
-    else if (!strcmp(flag, "--every")) MN_CALL(integer(flag, v, &a->every));
-    else {
-      char *end;
-      a->rtol = strtod(v, &end);
-      MN_CHECK(*v && !*end, MN_ERR_ARG, "--rtol '%s' is not a number", v);
-    }
-  }
-  MN_CHECK(a->iterations >= 1 && a->iterations <= 2000000000L, MN_ERR_ARG, "--iterations %ld must be at least 1",
-           a->iterations);
-  MN_CHECK(a->every >= 1, MN_ERR_ARG, "--every %ld must be at least 1", a->every);
-  MN_CHECK(a->rtol > 0 && a->rtol < 1, MN_ERR_ARG, "--rtol %g must be in (0, 1)", a->rtol);
-  return MN_SUCCESS;
-}
-
 int main(int argc, char **argv) {
   mn_ctx *ctx = app_start(&argc, &argv, "laplace_image");
   int rank = mn_ctx_rank(ctx), ok = 0, status;
-  args a;
-  int err = parse(argc, argv, &a);
+  args a = {.image = APP_DATA_DIR "/shapes.pgm", .iterations = 25000, .every = 1000, .rtol = 1e-10};
+  const app_opt opts[] = {APP_OPT("--image", APP_STR, &a.image),
+                          APP_BOUNDED("--iterations", APP_INT, &a.iterations, APP_POS),
+                          APP_BOUNDED("--every", APP_INT, &a.every, APP_POS),
+                          APP_BOUNDED("--rtol", APP_REAL, &a.rtol, APP_UNIT),
+                          APP_OPT("--png", APP_STR, &a.png),
+                          APP_OPT("--pgm", APP_STR, &a.pgm)};
+  int err = app_parse(argc, argv, opts, (int)(sizeof opts / sizeof *opts));
+  if (!err && a.iterations > 2000000000L) /* mn_stencil_jacobi counts its sweeps in an int */
+    err = MN_ERR(MN_ERR_ARG, "--iterations %ld must be at most 2000000000", a.iterations);
   if (err == -1) {
     if (rank == 0) printf("%s", usage);
     status = 0;
   } else {
     if (!err) err = mn_log_view_from_args(ctx, argc, argv);
     if (!err) err = body(ctx, &a, &ok);
-    if (err && rank == 0) { /* bad input: the first line names the values; else the whole trace */
-      const char *msg = mn_ctx_errmsg(ctx), *colon = strstr(msg, ": ");
-      int bad = err == MN_ERR_ARG || err == MN_ERR_FORMAT || err == MN_ERR_IO;
-      int len = bad ? (int)strcspn(msg, "\n") : (int)strlen(msg);
-      if (colon && colon < msg + len) { len -= (int)(colon + 2 - msg); msg = colon + 2; }
-      fprintf(stderr, "laplace_image: error: %.*s\n", len, msg);
-    }
+    int input = err == MN_ERR_ARG || err == MN_ERR_FORMAT || err == MN_ERR_IO; /* a flag, or the picture named */
+    if (err && rank == 0) app_report("laplace_image", ctx, input);
     status = err ? 2 : ok ? 0 : 1;
   }
   mn_ctx_destroy(&ctx);

@@ -23,7 +23,7 @@
 typedef struct {
   long dim, n, levels;
   double rtol;
-  int jacobi;
+  int jacobi; /* --pc: 0 none, 1 jacobi */
   const char *png;
 } args;
 
@@ -37,7 +37,7 @@ static const double PI = 3.14159265358979323846;
 
 static const char usage[] =
   "usage: poisson [--dim 2|3] [--n N] [--levels L] [--rtol R] [--pc none|jacobi] [--png PATH] [-log_view]\n"
-  "  -log_view, --log-view: print the profiling summary at exit (docs/profiling.md)\n";
+  APP_LOG_VIEW_HELP;
 
 /* u and f = -lap(u) at the point x */
 static void manufactured(int dim, const double *x, double *u, double *f) {
@@ -195,60 +195,13 @@ static int picture(mn_ctx *ctx, const args *a, const mn_array *x, int64_t n) {
   return agree(ctx, err);
 }
 
-static int num(const char *flag, const char *v, double *out) {
-  char *end;
-  MN_CHECK(v, MN_ERR_ARG, "%s needs a value", flag);
-  *out = strtod(v, &end);
-  MN_CHECK(*v && !*end, MN_ERR_ARG, "%s '%s' is not a number", flag, v);
-  return MN_SUCCESS;
-}
-
-static int integer(const char *flag, const char *v, long *out) {
-  char *end;
-  MN_CHECK(v, MN_ERR_ARG, "%s needs a value", flag);
-  *out = strtol(v, &end, 10);
-  MN_CHECK(*v && !*end, MN_ERR_ARG, "%s '%s' is not an integer", flag, v);
-  return MN_SUCCESS;
-}
-
-/* --flag value or --flag=value; -1 for --help */
-static int parse(int argc, char **argv, args *a) {
-  *a = (args){2, -1, 3, 1e-10, 0, NULL};
-  for (int k = 1; k < argc; k++) {
-    if (mn_log_is_flag(argv[k])) continue; /* -log_view: mn_log_view_from_args */
-    char flag[64];
-    const char *eq = strchr(argv[k], '='), *v;
-    size_t len = eq ? (size_t)(eq - argv[k]) : strlen(argv[k]);
-    MN_CHECK(len < sizeof flag, MN_ERR_ARG, "unknown option '%s'", argv[k]);
-    memcpy(flag, argv[k], len);
-    flag[len] = 0;
-    if (!strcmp(flag, "--help") || !strcmp(flag, "-h")) return -1;
-    static const char *known[] = {"--dim", "--n", "--levels", "--rtol", "--png", "--pc"};
-    int found = 0;
-    for (size_t q = 0; q < sizeof known / sizeof *known; q++) found |= !strcmp(flag, known[q]);
-    MN_CHECK(found, MN_ERR_ARG, "unknown option '%s'", argv[k]);
-    v = eq ? eq + 1 : (k + 1 < argc ? argv[++k] : NULL);
-    if (!strcmp(flag, "--dim")) MN_CALL(integer(flag, v, &a->dim));
-    else if (!strcmp(flag, "--n")) { /* checked here: -1 below means "not given" */
-      MN_CALL(integer(flag, v, &a->n));
-      MN_CHECK(a->n >= 0, MN_ERR_ARG, "--n %ld is negative", a->n);
-    }
-    else if (!strcmp(flag, "--levels")) MN_CALL(integer(flag, v, &a->levels));
-    else if (!strcmp(flag, "--rtol")) MN_CALL(num(flag, v, &a->rtol));
-    else if (!strcmp(flag, "--png")) MN_CHECK(a->png = v, MN_ERR_ARG, "--png needs a file name");
-    else if (!strcmp(flag, "--pc")) {
-      MN_CHECK(v && (!strcmp(v, "none") || !strcmp(v, "jacobi")), MN_ERR_ARG, "--pc '%s': none or jacobi",
-               v ? v : "");
-      a->jacobi = !strcmp(v, "jacobi");
-    }
-  }
+/* the checks between flags; each flag's own value is checked by app_parse */
+static int check(args *a) {
   MN_CHECK(a->dim == 2 || a->dim == 3, MN_ERR_ARG, "--dim %ld: 2 or 3", a->dim);
-  if (a->n < 0) a->n = a->dim == 2 ? 127 : 31;
+  if (a->n < 0) a->n = a->dim == 2 ? 127 : 31; /* -1: not given */
   MN_CHECK(a->n >= 3, MN_ERR_ARG,
            "grid smaller than the stencil: --n %ld gives %ld points per side, the %ld-point stencil spans 3", a->n,
            a->n, 2 * a->dim + 1);
-  MN_CHECK(a->levels >= 1, MN_ERR_ARG, "--levels %ld must be at least 1", a->levels);
-  MN_CHECK(a->rtol > 0 && a->rtol < 1, MN_ERR_ARG, "--rtol %g must be in (0, 1)", a->rtol);
   return MN_SUCCESS;
 }
 
@@ -313,20 +266,22 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
 int main(int argc, char **argv) {
   mn_ctx *ctx = app_start(&argc, &argv, "poisson");
   int rank = mn_ctx_rank(ctx), ok = 0, status;
-  args a;
-  int err = parse(argc, argv, &a);
+  args a = {.dim = 2, .n = -1, .levels = 3, .rtol = 1e-10};
+  const app_opt opts[] = {APP_OPT("--dim", APP_INT, &a.dim),
+                          APP_BOUNDED("--n", APP_INT, &a.n, APP_NONNEG),
+                          APP_BOUNDED("--levels", APP_INT, &a.levels, APP_POS),
+                          APP_BOUNDED("--rtol", APP_REAL, &a.rtol, APP_UNIT),
+                          APP_OPT("--png", APP_STR, &a.png),
+                          APP_CHOOSE("--pc", &a.jacobi, "none|jacobi")};
+  int err = app_parse(argc, argv, opts, (int)(sizeof opts / sizeof *opts));
   if (err == -1) {
     if (rank == 0) printf("%s", usage);
     status = 0;
   } else {
+    if (!err) err = check(&a);
     if (!err) err = mn_log_view_from_args(ctx, argc, argv);
     if (!err) err = body(ctx, &a, &ok);
-    if (err && rank == 0) { /* bad input: the first line names the values; else the whole trace */
-      const char *msg = mn_ctx_errmsg(ctx), *colon = strstr(msg, ": ");
-      int len = err == MN_ERR_ARG ? (int)strcspn(msg, "\n") : (int)strlen(msg);
-      if (colon && colon < msg + len) { len -= (int)(colon + 2 - msg); msg = colon + 2; }
-      fprintf(stderr, "poisson: error: %.*s\n", len, msg);
-    }
+    if (err && rank == 0) app_report("poisson", ctx, err == MN_ERR_ARG);
     status = err ? 2 : ok ? 0 : 1;
   }
   mn_ctx_destroy(&ctx);

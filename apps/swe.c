@@ -17,7 +17,7 @@
 typedef struct {
   swe_opts o;
   double t_end, cfl, dt;
-  long steps;
+  long steps, nx, ny; /* copied to o's int64_t */
   int converge;
   const char *png, *save;
 } args;
@@ -28,66 +28,7 @@ static const char usage[] =
   "           [-log_view]\n"
   "  cases: %s\n"
   "  KIND: periodic, wall, outflow[:h], inflow:q\n"
-  "  -log_view, --log-view: print the profiling summary at exit (docs/profiling.md)\n";
-
-static int num(const char *flag, const char *v, double *out) {
-  char *end;
-  MN_CHECK(v, MN_ERR_ARG, "%s needs a value", flag);
-  *out = strtod(v, &end);
-  MN_CHECK(*v && !*end, MN_ERR_ARG, "%s '%s' is not a number", flag, v);
-  return MN_SUCCESS;
-}
-
-static int integer(const char *flag, const char *v, long *out) {
-  char *end;
-  MN_CHECK(v, MN_ERR_ARG, "%s needs a value", flag);
-  *out = strtol(v, &end, 10);
-  MN_CHECK(*v && !*end, MN_ERR_ARG, "%s '%s' is not an integer", flag, v);
-  return MN_SUCCESS;
-}
-
-/* --flag value or --flag=value */
-static int parse(int argc, char **argv, args *a) {
-  memset(a, 0, sizeof *a);
-  a->o.theta = 1.3;
-  a->o.hl = a->o.hr = NAN;
-  a->o.nx = a->o.ny = -1;
-  a->t_end = -1.0;
-  a->cfl = 0.25; /* KP's positivity bound in 2-d */
-  a->steps = -1;
-  for (int k = 1; k < argc; k++) {
-    if (mn_log_is_flag(argv[k])) continue; /* -log_view: mn_log_view_from_args */
-    char flag[64];
-    const char *v = NULL, *eq = strchr(argv[k], '=');
-    size_t len = eq ? (size_t)(eq - argv[k]) : strlen(argv[k]);
-    MN_CHECK(len < sizeof flag, MN_ERR_ARG, "unknown option '%s'", argv[k]);
-    memcpy(flag, argv[k], len);
-    flag[len] = 0;
-    if (!strcmp(flag, "--converge")) { a->converge = 1; continue; }
-    if (!strcmp(flag, "--help") || !strcmp(flag, "-h")) return -1;
-    v = eq ? eq + 1 : (k + 1 < argc ? argv[++k] : NULL);
-    long iv;
-    if (!strcmp(flag, "--case")) a->o.case_name = v;
-    else if (!strcmp(flag, "--bc")) a->o.bc = v;
-    else if (!strcmp(flag, "--png")) a->png = v;
-    else if (!strcmp(flag, "--save")) a->save = v;
-    else if (!strcmp(flag, "--nx") || !strcmp(flag, "--ny")) {
-      MN_CALL(integer(flag, v, &iv));
-      MN_CHECK(iv >= 0, MN_ERR_ARG, "%s %ld is negative", flag, iv);
-      *(flag[3] == 'x' ? &a->o.nx : &a->o.ny) = iv;
-    }
-    else if (!strcmp(flag, "--steps")) { MN_CALL(integer(flag, v, &a->steps)); MN_CHECK(a->steps >= 0, MN_ERR_ARG, "--steps %ld is negative", a->steps); }
-    else if (!strcmp(flag, "--t-end")) { MN_CALL(num(flag, v, &a->t_end)); MN_CHECK(a->t_end > 0, MN_ERR_ARG, "--t-end %g must be positive", a->t_end); }
-    else if (!strcmp(flag, "--cfl")) { MN_CALL(num(flag, v, &a->cfl)); MN_CHECK(a->cfl > 0, MN_ERR_ARG, "--cfl %g must be positive", a->cfl); }
-    else if (!strcmp(flag, "--dt")) { MN_CALL(num(flag, v, &a->dt)); MN_CHECK(a->dt > 0, MN_ERR_ARG, "--dt %g must be positive", a->dt); }
-    else if (!strcmp(flag, "--theta")) MN_CALL(num(flag, v, &a->o.theta));
-    else if (!strcmp(flag, "--hl")) MN_CALL(num(flag, v, &a->o.hl));
-    else if (!strcmp(flag, "--hr")) MN_CALL(num(flag, v, &a->o.hr));
-    else MN_CHECK(0, MN_ERR_ARG, "unknown option '%s'", flag);
-    MN_CHECK(v, MN_ERR_ARG, "%s needs a value", flag);
-  }
-  return MN_SUCCESS;
-}
+  APP_LOG_VIEW_HELP;
 
 /* Run to t_end (or a fixed number of steps); wall seconds in *secs. */
 static int run(swe *s, const args *a, double t_end, double dt, long steps, double *secs) {
@@ -194,20 +135,33 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
 int main(int argc, char **argv) {
   mn_ctx *ctx = app_start(&argc, &argv, "swe");
   int rank = mn_ctx_rank(ctx), ok = 0, status;
-  args a;
-  int err = parse(argc, argv, &a);
+  args a = {.o = {.theta = 1.3, .hl = NAN, .hr = NAN}, .nx = -1, .ny = -1, /* -1, NaN: the case's */
+            .t_end = -1.0, .cfl = 0.25 /* KP's positivity bound in 2-d */, .steps = -1};
+  const app_opt opts[] = {
+    APP_OPT("--case", APP_STR, &a.o.case_name),
+    APP_OPT("--bc", APP_STR, &a.o.bc),
+    APP_OPT("--png", APP_STR, &a.png),
+    APP_OPT("--save", APP_STR, &a.save),
+    APP_BOUNDED("--nx", APP_INT, &a.nx, APP_NONNEG),
+    APP_BOUNDED("--ny", APP_INT, &a.ny, APP_NONNEG),
+    APP_BOUNDED("--steps", APP_INT, &a.steps, APP_NONNEG),
+    APP_BOUNDED("--t-end", APP_REAL, &a.t_end, APP_POS),
+    APP_BOUNDED("--cfl", APP_REAL, &a.cfl, APP_POS),
+    APP_BOUNDED("--dt", APP_REAL, &a.dt, APP_POS),
+    APP_OPT("--theta", APP_REAL, &a.o.theta),
+    APP_OPT("--hl", APP_REAL, &a.o.hl),
+    APP_OPT("--hr", APP_REAL, &a.o.hr),
+    APP_OPT("--converge", APP_SET, &a.converge)};
+  int err = app_parse(argc, argv, opts, (int)(sizeof opts / sizeof *opts));
+  a.o.nx = a.nx;
+  a.o.ny = a.ny;
   if (err == -1) {
     if (rank == 0) printf(usage, swe_case_names());
     status = 0;
   } else {
     if (!err) err = mn_log_view_from_args(ctx, argc, argv);
     if (!err) err = body(ctx, &a, &ok);
-    if (err && rank == 0) { /* bad input: the first line names the values; else the whole trace */
-      const char *msg = mn_ctx_errmsg(ctx), *colon = strstr(msg, ": ");
-      int len = err == MN_ERR_ARG ? (int)strcspn(msg, "\n") : (int)strlen(msg);
-      if (colon && colon < msg + len) { len -= (int)(colon + 2 - msg); msg = colon + 2; }
-      fprintf(stderr, "swe: error: %.*s\n", len, msg);
-    }
+    if (err && rank == 0) app_report("swe", ctx, err == MN_ERR_ARG);
     status = err ? 2 : ok ? 0 : 1;
   }
   mn_ctx_destroy(&ctx);
