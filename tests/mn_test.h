@@ -4,6 +4,7 @@
 #define MANIPLE_TEST_H
 #include <maniple/maniple.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,10 @@
 static int mt_fails = 0;
 static int mt_rank = 0;
 
-#define T_CHECK(cond, ...) do { if (!(cond)) { \
-    mt_fails++; fprintf(stderr, "FAIL [rank %d] %s:%d: ", mt_rank, __FILE__, __LINE__); \
+#define T_CHECK(cond, ...) T_CHECK_AT(__FILE__, __LINE__, cond, __VA_ARGS__)
+/* T_CHECK naming another place (a helper's caller) */
+#define T_CHECK_AT(file, line, cond, ...) do { if (!(cond)) { \
+    mt_fails++; fprintf(stderr, "FAIL [rank %d] %s:%d: ", mt_rank, (file), (line)); \
     fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); } } while (0)
 /* A maniple call that must succeed. */
 #define T_OK(expr) do { int t_e_ = (expr); if (t_e_) { mt_fails++; \
@@ -20,6 +23,35 @@ static int mt_rank = 0;
             #expr, mn_err_name(t_e_), mn_ctx_errmsg(NULL)); } } while (0)
 #define T_CLOSE(a, b, tol) T_CHECK(fabs((double)(a) - (double)(b)) <= (tol) * (1.0 + fabs((double)(b))), \
     "%s = %.17g, expected %.17g (tol %g)", #a, (double)(a), (double)(b), (double)(tol))
+
+/* T_EXPECT(rc, want, what, needles...): a call that returns `want` (an
+ * error code, or MN_SUCCESS) on every rank. On an error the process's last
+ * message, mn_ctx_errmsg(NULL), must start with want's name, hold every
+ * needle (a NULL ends them early) and have the same first line on every
+ * rank. Collective over MPI_COMM_WORLD: every rank makes the same checks. */
+#define T_EXPECT(rc, want, ...) mt_expect_(__FILE__, __LINE__, (rc), (want), __VA_ARGS__, (const char *)NULL)
+static inline void mt_expect_(const char *file, int line, int rc, int want, const char *what, ...) {
+  int lo = 0, hi = 0;
+  MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  const char *msg = mn_ctx_errmsg(NULL), *name = mn_err_name(want);
+  T_CHECK_AT(file, line, rc == want, "%s: returned %s, expected %s\n%s", what, mn_err_name(rc), name, msg);
+  T_CHECK_AT(file, line, lo == hi, "%s: ranks disagree: codes %s .. %s", what, mn_err_name(lo), mn_err_name(hi));
+  if (rc != want || want == MN_SUCCESS) return;
+  T_CHECK_AT(file, line, !strncmp(msg, name, strlen(name)), "%s: message does not start with %s: %s", what, name, msg);
+  va_list ap;
+  va_start(ap, what);
+  for (const char *s; (s = va_arg(ap, const char *));)
+    T_CHECK_AT(file, line, strstr(msg, s), "%s: message lacks '%s':\n%s", what, s, msg);
+  va_end(ap);
+  char mine[512] = {0}, root[512];
+  size_t n = strcspn(msg, "\n");
+  memcpy(mine, msg, n < sizeof mine - 1 ? n : sizeof mine - 1);
+  memcpy(root, mine, sizeof root);
+  MPI_Bcast(root, (int)sizeof root, MPI_CHAR, 0, MPI_COMM_WORLD);
+  T_CHECK_AT(file, line, !strcmp(mine, root), "%s: first line differs from rank 0's:\n  mine: %s\n  rank 0: %s", what,
+             mine, root);
+}
 
 static inline mn_ctx *mt_init(int argc, char **argv) {
   int provided;

@@ -11,41 +11,8 @@
 #define _POSIX_C_SOURCE 200809L /* setenv, strdup */
 #include "mn_test.h"
 #include <unistd.h>
-#include <stdarg.h>
 
 static int nranks;
-
-/* Check that rc == want on every rank, that the message starts with want's
- * name and holds every needle (NULL-terminated list), and that its first
- * line is the same on every rank. */
-static void expect_err_(int rc, int want, const char *what, int line, ...) {
-  int lo = 0, hi = 0;
-  MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  T_CHECK(rc == want, "line %d, %s: returned %s, expected %s\n%s", line, what, mn_err_name(rc), mn_err_name(want),
-          mn_ctx_errmsg(NULL));
-  T_CHECK(lo == hi, "line %d, %s: ranks disagree: codes %s .. %s", line, what, mn_err_name(lo), mn_err_name(hi));
-  if (rc != want) return;
-  const char *msg = mn_ctx_errmsg(NULL);
-  const char *name = mn_err_name(want);
-  T_CHECK(!strncmp(msg, name, strlen(name)), "line %d, %s: message does not start with %s: %s", line, what, name,
-          msg);
-  va_list ap;
-  va_start(ap, line);
-  for (const char *s; (s = va_arg(ap, const char *));)
-    T_CHECK(strstr(msg, s), "line %d, %s: message lacks '%s':\n%s", line, what, s, msg);
-  va_end(ap);
-  /* first line identical on every rank */
-  char mine[512] = {0}, root[512] = {0};
-  size_t n = strcspn(msg, "\n");
-  if (n >= sizeof mine) n = sizeof mine - 1;
-  memcpy(mine, msg, n);
-  memcpy(root, mine, sizeof root);
-  MPI_Bcast(root, (int)sizeof root, MPI_CHAR, 0, MPI_COMM_WORLD);
-  T_CHECK(!strcmp(mine, root), "line %d, %s: first line differs from rank 0's:\n  mine: %s\n  rank 0: %s", line, what,
-          mine, root);
-}
-#define EXPECT_ERR(rc, want, what, ...) expect_err_((rc), (want), (what), __LINE__, __VA_ARGS__, (const char *)NULL)
 
 /* Snapshot of an array's values, to show a failed call left it unchanged. */
 typedef struct {
@@ -118,8 +85,8 @@ static unsigned char b_ff_at_end(size_t k) { return k == 12 ? 0xff : (unsigned c
 #define EXPECT_LOAD_FAIL(ctx, path, want, what, ...) do { \
     mn_array *l_ = (mn_array *)&l_; /* not NULL: the call must reset it */ \
     int rc_ = mn_array_load_npy((ctx), (path), &l_); \
-    expect_err_(rc_, (want), (what), __LINE__, (path), __VA_ARGS__, (const char *)NULL); \
-    T_CHECK(l_ == NULL, "line %d, %s: output not NULL after a failed load", __LINE__, (what)); \
+    T_EXPECT(rc_, (want), (what), (path), __VA_ARGS__); \
+    T_CHECK(l_ == NULL, "%s: output not NULL after a failed load", (what)); \
     if (l_ && l_ != (mn_array *)&l_) mn_array_destroy(&l_); \
   } while (0)
 
@@ -146,13 +113,13 @@ static void test_elementwise(mn_ctx *ctx) {
 
   /* out of the wrong shape */
   snap sx = take(x), sy = take(y), so = take(o6);
-  EXPECT_ERR(mn_array_binary(MN_OP_ADD, x, y, o6), MN_ERR_SHAPE, "add into a wrong-shape out", "(5,)", "(6,)");
+  T_EXPECT(mn_array_binary(MN_OP_ADD, x, y, o6), MN_ERR_SHAPE, "add into a wrong-shape out", "(5,)", "(6,)");
   SAME(sx, "x after add into wrong out");
   SAME(sy, "y after add into wrong out");
   SAME(so, "out after add into wrong out");
   sx = take(x);
   so = take(o6);
-  EXPECT_ERR(mn_array_unary(MN_OP_SQRT, x, o6), MN_ERR_SHAPE, "sqrt into a wrong-shape out", "(5,)", "(6,)");
+  T_EXPECT(mn_array_unary(MN_OP_SQRT, x, o6), MN_ERR_SHAPE, "sqrt into a wrong-shape out", "(5,)", "(6,)");
   SAME(sx, "x after sqrt into wrong out");
   SAME(so, "out after sqrt into wrong out");
 
@@ -160,32 +127,32 @@ static void test_elementwise(mn_ctx *ctx) {
   sx = take(x);
   sy = take(y6);
   so = take(o5);
-  EXPECT_ERR(mn_array_binary(MN_OP_MUL, x, y6, o5), MN_ERR_SHAPE, "(5,) * (6,)", "(5,)", "(6,)", "broadcast");
+  T_EXPECT(mn_array_binary(MN_OP_MUL, x, y6, o5), MN_ERR_SHAPE, "(5,) * (6,)", "(5,)", "(6,)", "broadcast");
   SAME(sx, "x after (5,) * (6,)");
   SAME(sy, "y after (5,) * (6,)");
   SAME(so, "out after (5,) * (6,)");
   snap sm = take(m), sr = take(r4), s43o = take(o43);
-  EXPECT_ERR(mn_array_binary(MN_OP_SUB, m, r4, o43), MN_ERR_SHAPE, "(4, 3) - (4,)", "(4, 3)", "(4,)", "broadcast");
+  T_EXPECT(mn_array_binary(MN_OP_SUB, m, r4, o43), MN_ERR_SHAPE, "(4, 3) - (4,)", "(4, 3)", "(4,)", "broadcast");
   SAME(sm, "m after (4, 3) - (4,)");
   SAME(sr, "r after (4, 3) - (4,)");
   SAME(s43o, "out after (4, 3) - (4,)");
   mn_array *bv = (mn_array *)&bv;
-  EXPECT_ERR(mn_array_broadcast_to(r4, 2, s43, &bv), MN_ERR_SHAPE, "broadcast_to (4,) -> (4, 3)", "extent 4", "3");
+  T_EXPECT(mn_array_broadcast_to(r4, 2, s43, &bv), MN_ERR_SHAPE, "broadcast_to (4,) -> (4, 3)", "extent 4", "3");
   T_CHECK(bv == NULL, "broadcast_to left a view after failing");
 
   /* dtype an op does not accept */
   sx = take(x);
   sy = take(y);
   so = take(o5);
-  EXPECT_ERR(mn_array_binary(MN_OP_BITAND, x, y, o5), MN_ERR_DTYPE, "bitwise_and on float64", "bitwise_and", "float64");
+  T_EXPECT(mn_array_binary(MN_OP_BITAND, x, y, o5), MN_ERR_DTYPE, "bitwise_and on float64", "bitwise_and", "float64");
   SAME(sx, "x after bitwise_and");
   SAME(sy, "y after bitwise_and");
   SAME(so, "out after bitwise_and");
   so = take(o5);
-  EXPECT_ERR(mn_array_unary(MN_OP_INVERT, x, o5), MN_ERR_DTYPE, "invert on float64", "invert", "float64");
+  T_EXPECT(mn_array_unary(MN_OP_INVERT, x, o5), MN_ERR_DTYPE, "invert on float64", "invert", "float64");
   SAME(so, "out after invert");
   so = take(o5);
-  EXPECT_ERR(mn_array_binary_scalar(MN_OP_LSHIFT, x, mn_scalar_i64(2), 0, o5), MN_ERR_DTYPE, "left_shift on float64",
+  T_EXPECT(mn_array_binary_scalar(MN_OP_LSHIFT, x, mn_scalar_i64(2), 0, o5), MN_ERR_DTYPE, "left_shift on float64",
              "left_shift", "float64");
   SAME(so, "out after left_shift");
 
@@ -197,16 +164,16 @@ static void test_elementwise(mn_ctx *ctx) {
     mt_set(o3, f_out);
     sm = take(m);
     snap s3o = take(o3);
-    EXPECT_ERR(mn_array_reduce_axis(MN_RED_SUM, m, 2, o3), MN_ERR_INDEX, "sum over axis 2 of a 2-d array", "axis 2",
+    T_EXPECT(mn_array_reduce_axis(MN_RED_SUM, m, 2, o3), MN_ERR_INDEX, "sum over axis 2 of a 2-d array", "axis 2",
                "dimension 2");
-    EXPECT_ERR(mn_array_reduce_axis(MN_RED_MAX, m, -3, o3), MN_ERR_INDEX, "max over axis -3 of a 2-d array",
+    T_EXPECT(mn_array_reduce_axis(MN_RED_MAX, m, -3, o3), MN_ERR_INDEX, "max over axis -3 of a 2-d array",
                "axis -3", "dimension 2");
-    EXPECT_ERR(mn_array_reduce_axis(MN_RED_SUM, m, 7, o3), MN_ERR_INDEX, "sum over axis 7 of a 2-d array", "axis 7");
+    T_EXPECT(mn_array_reduce_axis(MN_RED_SUM, m, 7, o3), MN_ERR_INDEX, "sum over axis 7 of a 2-d array", "axis 7");
     SAME(sm, "m after bad axes");
     SAME(s3o, "out after bad axes");
     sm = take(m);
     so = take(o5);
-    EXPECT_ERR(mn_array_reduce_axis(MN_RED_SUM, m, 0, o5), MN_ERR_SHAPE, "sum over axis 0 into (5,)", "(3,)", "(5,)");
+    T_EXPECT(mn_array_reduce_axis(MN_RED_SUM, m, 0, o5), MN_ERR_SHAPE, "sum over axis 0 into (5,)", "(3,)", "(5,)");
     SAME(sm, "m after reduction into a wrong out");
     SAME(so, "out after reduction into a wrong out");
     mn_array_destroy(&o3);
@@ -234,41 +201,41 @@ static void test_indexing(mn_ctx *ctx) {
 
   mn_array *v = (mn_array *)&v; /* not NULL: a failing call must reset it */
   mn_index bad_start[] = {mn_slice(20, MN_NONE, 1)};
-  EXPECT_ERR(mn_array_index(a, 1, bad_start, &v), MN_ERR_INDEX, "a[20:]", "20", "10");
+  T_EXPECT(mn_array_index(a, 1, bad_start, &v), MN_ERR_INDEX, "a[20:]", "20", "10");
   T_CHECK(v == NULL, "a[20:] left a view");
   v = (mn_array *)&v;
   mn_index bad_stop[] = {mn_slice(2, 11, 1)};
-  EXPECT_ERR(mn_array_index(a, 1, bad_stop, &v), MN_ERR_INDEX, "a[2:11]", "11", "10");
+  T_EXPECT(mn_array_index(a, 1, bad_stop, &v), MN_ERR_INDEX, "a[2:11]", "11", "10");
   T_CHECK(v == NULL, "a[2:11] left a view");
   v = (mn_array *)&v;
   mn_index bad_neg[] = {mn_slice(-11, MN_NONE, 1)};
-  EXPECT_ERR(mn_array_index(a, 1, bad_neg, &v), MN_ERR_INDEX, "a[-11:]", "-11", "10");
+  T_EXPECT(mn_array_index(a, 1, bad_neg, &v), MN_ERR_INDEX, "a[-11:]", "-11", "10");
   T_CHECK(v == NULL, "a[-11:] left a view");
   v = (mn_array *)&v;
   mn_index zero_step[] = {mn_slice(0, 5, 0)};
-  EXPECT_ERR(mn_array_index(a, 1, zero_step, &v), MN_ERR_INDEX, "a[0:5:0]", "step");
+  T_EXPECT(mn_array_index(a, 1, zero_step, &v), MN_ERR_INDEX, "a[0:5:0]", "step");
   T_CHECK(v == NULL, "a[0:5:0] left a view");
   v = (mn_array *)&v;
   mn_index bad_axis1[] = {mn_all(), mn_slice(MN_NONE, 5, 1)};
-  EXPECT_ERR(mn_array_index(m, 2, bad_axis1, &v), MN_ERR_INDEX, "m[:, :5]", "5", "axis 1", "3");
+  T_EXPECT(mn_array_index(m, 2, bad_axis1, &v), MN_ERR_INDEX, "m[:, :5]", "5", "axis 1", "3");
   T_CHECK(v == NULL, "m[:, :5] left a view");
 
   /* integer indices */
   v = (mn_array *)&v;
   mn_index bad_int[] = {mn_at(10)};
-  EXPECT_ERR(mn_array_index(a, 1, bad_int, &v), MN_ERR_INDEX, "a[10]", "10");
+  T_EXPECT(mn_array_index(a, 1, bad_int, &v), MN_ERR_INDEX, "a[10]", "10");
   T_CHECK(v == NULL, "a[10] left a view");
   v = (mn_array *)&v;
   mn_index bad_negint[] = {mn_at(-11)};
-  EXPECT_ERR(mn_array_index(a, 1, bad_negint, &v), MN_ERR_INDEX, "a[-11]", "-11", "10");
+  T_EXPECT(mn_array_index(a, 1, bad_negint, &v), MN_ERR_INDEX, "a[-11]", "-11", "10");
   T_CHECK(v == NULL, "a[-11] left a view");
   v = (mn_array *)&v;
   mn_index bad_int2[] = {mn_at(1), mn_at(3)};
-  EXPECT_ERR(mn_array_index(m, 2, bad_int2, &v), MN_ERR_INDEX, "m[1, 3]", "3", "axis 1");
+  T_EXPECT(mn_array_index(m, 2, bad_int2, &v), MN_ERR_INDEX, "m[1, 3]", "3", "axis 1");
   T_CHECK(v == NULL, "m[1, 3] left a view");
   v = (mn_array *)&v;
   mn_index too_many[] = {mn_at(0), mn_at(0), mn_at(0)};
-  EXPECT_ERR(mn_array_index(m, 3, too_many, &v), MN_ERR_INDEX, "m[0, 0, 0]", "3", "2-d");
+  T_EXPECT(mn_array_index(m, 3, too_many, &v), MN_ERR_INDEX, "m[0, 0, 0]", "3", "2-d");
   T_CHECK(v == NULL, "m[0, 0, 0] left a view");
 
   /* a bad slice given on rank 1 only: every rank fails, none hangs */
@@ -276,7 +243,7 @@ static void test_indexing(mn_ctx *ctx) {
   mn_index one[] = {mn_slice(mn_ctx_rank(ctx) == 1 ? 20 : 2, MN_NONE, 1)};
   int rc = mn_array_index(a, 1, one, &v);
   if (nranks > 1) {
-    EXPECT_ERR(rc, MN_ERR_INDEX, "a[20:] on rank 1 only", "20", "10");
+    T_EXPECT(rc, MN_ERR_INDEX, "a[20:] on rank 1 only", "20", "10");
     if (mn_ctx_rank(ctx) != 1)
       T_CHECK(strstr(mn_ctx_errmsg(NULL), "rank 1"), "message does not say the error came from rank 1:\n%s",
               mn_ctx_errmsg(NULL));
@@ -288,17 +255,17 @@ static void test_indexing(mn_ctx *ctx) {
   /* and a bad integer index on the last rank only */
   v = (mn_array *)&v;
   mn_index lastr[] = {mn_at(mn_ctx_rank(ctx) == nranks - 1 ? 12 : 3)};
-  EXPECT_ERR(mn_array_index(a, 1, lastr, &v), MN_ERR_INDEX, "a[12] on the last rank only", "12", "10");
+  T_EXPECT(mn_array_index(a, 1, lastr, &v), MN_ERR_INDEX, "a[12] on the last rank only", "12", "10");
   T_CHECK(v == NULL, "a[12] on the last rank left a view on rank %d", mn_ctx_rank(ctx));
 
   /* mn_array_get */
   mn_scalar sv = mn_scalar_f64(123.0);
   int64_t gi[] = {1, 3};
-  EXPECT_ERR(mn_array_get(m, gi, &sv), MN_ERR_INDEX, "get m[1, 3]", "3", "axis 1");
+  T_EXPECT(mn_array_get(m, gi, &sv), MN_ERR_INDEX, "get m[1, 3]", "3", "axis 1");
   int64_t gi2[] = {4, 0};
-  EXPECT_ERR(mn_array_get(m, gi2, &sv), MN_ERR_INDEX, "get m[4, 0]", "4", "axis 0");
+  T_EXPECT(mn_array_get(m, gi2, &sv), MN_ERR_INDEX, "get m[4, 0]", "4", "axis 0");
   int64_t gi3[] = {mn_ctx_rank(ctx) == nranks - 1 ? 10 : 0};
-  EXPECT_ERR(mn_array_get(a, gi3, &sv), MN_ERR_INDEX, "get a[10] on the last rank only", "10");
+  T_EXPECT(mn_array_get(a, gi3, &sv), MN_ERR_INDEX, "get a[10] on the last rank only", "10");
   T_CHECK(sv.dtype == MN_FLOAT64 && sv.v.f == 123.0, "a failed get changed its result");
   int64_t good[] = {3, 2};
   T_OK(mn_array_get(m, good, &sv));
@@ -319,9 +286,9 @@ static void test_halo(mn_ctx *ctx) {
   mt_set(a, f_a);
   mt_set(h, f_a);
   snap sa = take(a);
-  EXPECT_ERR(mn_array_halo_exchange(a), MN_ERR_ARG, "halo exchange with halo 0", "halo width 0");
+  T_EXPECT(mn_array_halo_exchange(a), MN_ERR_ARG, "halo exchange with halo 0", "halo width 0");
   mn_plan *p = (mn_plan *)&p;
-  EXPECT_ERR(mn_plan_create_halo(a, NULL, &p), MN_ERR_ARG, "halo plan with halo 0", "halo width 0");
+  T_EXPECT(mn_plan_create_halo(a, NULL, &p), MN_ERR_ARG, "halo plan with halo 0", "halo width 0");
   T_CHECK(p == NULL, "a failed halo plan was not reset to NULL");
   SAME(sa, "array after halo exchange with halo 0");
   /* on a view of a haloed array */
@@ -330,14 +297,14 @@ static void test_halo(mn_ctx *ctx) {
   T_OK(mn_array_index(h, 1, ix, &v));
   if (v) {
     snap sh2 = take(h);
-    EXPECT_ERR(mn_array_halo_exchange(v), MN_ERR_ARG, "halo exchange of a view", "view");
+    T_EXPECT(mn_array_halo_exchange(v), MN_ERR_ARG, "halo exchange of a view", "view");
     SAME(sh2, "base after halo exchange of its view");
     mn_array_destroy(&v);
   }
   /* a halo wider than a block */
   mn_array *w = (mn_array *)&w;
   if (nranks > 1) {
-    EXPECT_ERR(mn_array_create(ctx, MN_FLOAT64, 2, sh, 13, &w), MN_ERR_SHAPE, "halo 13 on (12, 8)", "13");
+    T_EXPECT(mn_array_create(ctx, MN_FLOAT64, 2, sh, 13, &w), MN_ERR_SHAPE, "halo 13 on (12, 8)", "13");
     T_CHECK(w == NULL, "a failed create left an array");
   }
   T_OK(mn_array_halo_exchange(h));
@@ -357,7 +324,7 @@ static void test_npy(mn_ctx *ctx) {
   if (a) {
     mt_set(a, f_a);
     snap sa = take(a);
-    EXPECT_ERR(mn_array_save_npy(a, p), MN_ERR_IO, "save into a missing directory", p);
+    T_EXPECT(mn_array_save_npy(a, p), MN_ERR_IO, "save into a missing directory", p);
     SAME(sa, "array after a failed save");
     mn_array_destroy(&a);
   }
@@ -457,11 +424,11 @@ static void test_backend(void) {
   MPI_Allreduce(&n, &least, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   mn_ctx *c = NULL;
   int rc = mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CUDA, &c);
-  if (least == 0) EXPECT_ERR(rc, MN_ERR_BACKEND, "CUDA context without a device", "CUDA");
-  else EXPECT_ERR(rc, MN_ERR_NOTIMPL, "CUDA context with a device", "CUDA");
+  if (least == 0) T_EXPECT(rc, MN_ERR_BACKEND, "CUDA context without a device", "CUDA");
+  else T_EXPECT(rc, MN_ERR_NOTIMPL, "CUDA context with a device", "CUDA");
   T_CHECK(c == NULL, "failed context creation left a handle");
   rc = mn_ctx_create(MPI_COMM_WORLD, (mn_backend)7, &c);
-  EXPECT_ERR(rc, MN_ERR_ARG, "unknown backend", "7");
+  T_EXPECT(rc, MN_ERR_ARG, "unknown backend", "7");
   T_CHECK(c == NULL, "failed context creation left a handle");
   /* MN_BACKEND_DEFAULT: MANIPLE_BACKEND names it, cpu when unset */
   const char *was = getenv("MANIPLE_BACKEND");
@@ -476,11 +443,11 @@ static void test_backend(void) {
               set[k] ? set[k] : "(unset)", mn_err_name(rc));
       mn_ctx_destroy(&c);
     } else if (k == 2 && least == 0) {
-      EXPECT_ERR(rc, MN_ERR_BACKEND, "MANIPLE_BACKEND=cuda without a device", "CUDA");
+      T_EXPECT(rc, MN_ERR_BACKEND, "MANIPLE_BACKEND=cuda without a device", "CUDA");
     } else if (k == 2) {
-      EXPECT_ERR(rc, MN_ERR_NOTIMPL, "MANIPLE_BACKEND=cuda with a device", "CUDA");
+      T_EXPECT(rc, MN_ERR_NOTIMPL, "MANIPLE_BACKEND=cuda with a device", "CUDA");
     } else {
-      EXPECT_ERR(rc, MN_ERR_ARG, "MANIPLE_BACKEND=gpu", "MANIPLE_BACKEND=gpu");
+      T_EXPECT(rc, MN_ERR_ARG, "MANIPLE_BACKEND=gpu", "MANIPLE_BACKEND=gpu");
     }
     T_CHECK(k < 2 || c == NULL, "failed context creation left a handle");
   }
@@ -505,11 +472,11 @@ static void test_placeholder(mn_ctx *ctx) {
   mn_array *out = NULL;
   T_OK(mn_array_create(ctx, MN_FLOAT64, 2, sh, 0, &out));
   snap before = take(out);
-  EXPECT_ERR(mn_expr_eval(e, r, out), MN_ERR_ARG, "evaluating a placeholder", "placeholder");
+  T_EXPECT(mn_expr_eval(e, r, out), MN_ERR_ARG, "evaluating a placeholder", "placeholder");
   SAME(before, "evaluating a placeholder");
   mn_scalar s;
-  EXPECT_ERR(mn_expr_reduce(e, r, MN_RED_SUM, &s), MN_ERR_ARG, "reducing a placeholder", "placeholder");
-  EXPECT_ERR(mn_expr_placeholder(e, MN_NDTYPE, 1, row, &p), MN_ERR_DTYPE, "placeholder dtype", "dtype");
+  T_EXPECT(mn_expr_reduce(e, r, MN_RED_SUM, &s), MN_ERR_ARG, "reducing a placeholder", "placeholder");
+  T_EXPECT(mn_expr_placeholder(e, MN_NDTYPE, 1, row, &p), MN_ERR_DTYPE, "placeholder dtype", "dtype");
   mn_array_destroy(&out);
   mn_expr_destroy(&e);
 }

@@ -50,25 +50,23 @@ static void put_file(mn_ctx *ctx, const char *path, const char *text) {
 }
 
 /* Reading text fails with code on every rank, in both modes, the message
- * holding msg (and msg2 when given). */
-static void expect_code(mn_ctx *ctx, const char *text, mn_dtype t, int code, const char *msg, const char *msg2) {
-  char path[512];
+ * holding msg (and msg2 when given); failures name the caller's line. */
+static void expect_code_(const char *file, int line, mn_ctx *ctx, const char *text, mn_dtype t, int code,
+                         const char *msg, const char *msg2) {
+  char path[512], what[64];
   snprintf(path, sizeof path, "%s", tmp("bad.mtx"));
   put_file(ctx, path, text);
   for (int par = 0; par < 2; par++) {
     mn_csr *A = NULL;
-    int rc = mn_csr_read_mtx(ctx, path, t, par, &A);
-    T_CHECK(rc == code && A == NULL, "'%s' (parallel %d) returned %s, expected %s: %s", msg, par, mn_err_name(rc),
-            mn_err_name(code), mn_ctx_errmsg(ctx));
-    T_CHECK(strstr(mn_ctx_errmsg(ctx), msg) != NULL, "expected '%s' in: %s", msg, mn_ctx_errmsg(ctx));
-    T_CHECK(!msg2 || strstr(mn_ctx_errmsg(ctx), msg2) != NULL, "expected '%s' in: %s", msg2, mn_ctx_errmsg(ctx));
+    snprintf(what, sizeof what, "reading (parallel %d)", par);
+    mt_expect_(file, line, mn_csr_read_mtx(ctx, path, t, par, &A), code, what, msg, msg2, (const char *)NULL);
+    T_CHECK_AT(file, line, A == NULL, "'%s' (parallel %d): a matrix was returned", msg, par);
     mn_csr_destroy(&A);
   }
 }
-
-static void expect_error(mn_ctx *ctx, const char *text, const char *msg) {
-  expect_code(ctx, text, MN_FLOAT64, MN_ERR_FORMAT, msg, NULL);
-}
+#define expect_code(...) expect_code_(__FILE__, __LINE__, __VA_ARGS__)
+#define expect_error(ctx, text, msg) \
+  expect_code_(__FILE__, __LINE__, (ctx), (text), MN_FLOAT64, MN_ERR_FORMAT, (msg), NULL)
 
 /* Reading text gives the m x n matrix want (row-major), in both modes. */
 static void expect_matrix(mn_ctx *ctx, const char *what, const char *text, mn_dtype t, int64_t m, int64_t n,

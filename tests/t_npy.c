@@ -289,27 +289,7 @@ static void test_numpy_dir(mn_ctx *ctx, const char *dir) {
   mn_array_destroy(&a);
 }
 
-/* ---- errors: the same code on every rank, the message's needles ---- */
-static void expect_err_(int rc, int want, const char *what, int line, const char *n1, const char *n2, const char *n3) {
-  int lo = 0, hi = 0;
-  MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  T_CHECK(rc == want && lo == hi, "line %d, %s: returned %s (codes %d..%d over ranks), expected %s\n%s", line, what,
-          mn_err_name(rc), lo, hi, mn_err_name(want), mn_ctx_errmsg(NULL));
-  if (rc != want || !want) return;
-  const char *msg = mn_ctx_errmsg(NULL), *needles[] = {n1, n2, n3};
-  for (int k = 0; k < 3; k++)
-    T_CHECK(!needles[k] || strstr(msg, needles[k]), "line %d, %s: message lacks '%s':\n%s", line, what, needles[k],
-            msg);
-  /* the same first line on every rank */
-  char mine[512] = {0}, root[512];
-  size_t n = strcspn(msg, "\n");
-  memcpy(mine, msg, n < sizeof mine - 1 ? n : sizeof mine - 1);
-  memcpy(root, mine, sizeof root);
-  MPI_Bcast(root, (int)sizeof root, MPI_CHAR, 0, MPI_COMM_WORLD);
-  T_CHECK(!strcmp(mine, root), "line %d, %s: first line differs from rank 0's:\n  %s\n  %s", line, what, mine, root);
-}
-#define EXPECT_ERR(rc, want, what, n1, n2, n3) expect_err_((rc), (want), (what), __LINE__, (n1), (n2), (n3))
+/* ---- errors: T_EXPECT (mn_test.h) checks the code and the message ---- */
 
 /* An MN_ERR_IO carries errno e on every rank. */
 static void expect_errno_(int e, const char *what, int line) {
@@ -428,7 +408,7 @@ static void test_header_cases(mn_ctx *ctx) {
     write_npy(p, cases[c].major, cases[c].dict, 64, 0);
     mn_array *a = NULL;
     int rc = mn_array_load_npy(ctx, p, &a);
-    EXPECT_ERR(rc, cases[c].code, what, cases[c].needle, cases[c].code ? p : NULL, NULL);
+    T_EXPECT(rc, cases[c].code, what, cases[c].code ? p : NULL, cases[c].needle);
     if (rc) {
       T_CHECK(!a, "%s: output not NULL after a failed load", what);
       if (rc != cases[c].code) fprintf(stderr, "  header: %s\n", cases[c].dict);
@@ -453,7 +433,7 @@ static void test_header_cases(mn_ctx *ctx) {
     }
     MPI_Barrier(MPI_COMM_WORLD);
     mn_array *a = NULL;
-    EXPECT_ERR(mn_array_load_npy(ctx, p, &a), MN_ERR_FORMAT, "NUL in the header", "NUL", p, NULL);
+    T_EXPECT(mn_array_load_npy(ctx, p, &a), MN_ERR_FORMAT, "NUL in the header", "NUL", p);
   }
   tmp_path(p, sizeof p, "hdr_long");
   {
@@ -464,7 +444,7 @@ static void test_header_cases(mn_ctx *ctx) {
     write_npy(p, 2, d, 3, 0);
     free(d);
     mn_array *a = NULL;
-    EXPECT_ERR(mn_array_load_npy(ctx, p, &a), MN_ERR_FORMAT, "header beyond 10000 characters", "10000", p, NULL);
+    T_EXPECT(mn_array_load_npy(ctx, p, &a), MN_ERR_FORMAT, "header beyond 10000 characters", "10000", p);
   }
   /* format versions NumPy does not read */
   tmp_path(p, sizeof p, "hdr_v11");
@@ -479,7 +459,7 @@ static void test_header_cases(mn_ctx *ctx) {
     }
     MPI_Barrier(MPI_COMM_WORLD);
     mn_array *a = NULL;
-    EXPECT_ERR(mn_array_load_npy(ctx, p, &a), MN_ERR_FORMAT, "format version 1.1", "1.1", p, NULL);
+    T_EXPECT(mn_array_load_npy(ctx, p, &a), MN_ERR_FORMAT, "format version 1.1", "1.1", p);
   }
 }
 
@@ -514,7 +494,7 @@ static void test_per_rank_files(mn_ctx *ctx) {
   if (nranks == 1) {
     T_CHECK(rc == 0, "one rank: shape.npy: %s", mn_ctx_errmsg(NULL));
   } else {
-    EXPECT_ERR(rc, MN_ERR_IO, "shape differs between ranks", "'shape.npy' differs between ranks", "bool (3,)",
+    T_EXPECT(rc, MN_ERR_IO, "shape differs between ranks", "'shape.npy' differs between ranks", "bool (3,)",
                "bool (4,)");
     T_CHECK(!a, "output not NULL after a failed load");
     char want[64];
@@ -527,24 +507,23 @@ static void test_per_rank_files(mn_ctx *ctx) {
                                                        : "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }",
             12, 1);
   rc = mn_array_load_npy(ctx, "dtype.npy", &a);
-  if (nranks > 1) EXPECT_ERR(rc, MN_ERR_IO, "dtype differs between ranks", "int32 (3,)", "bool (3,)", "rank 1 sees");
+  if (nranks > 1) T_EXPECT(rc, MN_ERR_IO, "dtype differs between ranks", "int32 (3,)", "bool (3,)", "rank 1 sees");
   mn_array_destroy(&a);
   /* the same header, another file size (more data on the last rank) */
   write_npy("size.npy", 1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", last ? 9 : 3, 1);
   rc = mn_array_load_npy(ctx, "size.npy", &a);
-  if (nranks > 1) EXPECT_ERR(rc, MN_ERR_IO, "size differs between ranks", "131 bytes in all", "137 bytes in all", NULL);
+  if (nranks > 1) T_EXPECT(rc, MN_ERR_IO, "size differs between ranks", "131 bytes in all", "137 bytes in all");
   mn_array_destroy(&a);
   /* a bad header on the last rank only: its error, on every rank */
   write_npy("bad.npy", 1, last ? "{'descr': '|b1', 'fortran_order': 0, 'shape': (3,), }"
                                : "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }",
             3, 1);
-  EXPECT_ERR(mn_array_load_npy(ctx, "bad.npy", &a), MN_ERR_FORMAT, "bad header on one rank", "fortran_order 0",
-             NULL, NULL);
+  T_EXPECT(mn_array_load_npy(ctx, "bad.npy", &a), MN_ERR_FORMAT, "bad header on one rank", "fortran_order 0");
   /* a file present on rank 0 only: FileNotFoundError everywhere, no hang */
   write_npy("only0.npy", 1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", 3, 0);
   rc = mn_array_load_npy(ctx, "only0.npy", &a);
   if (nranks > 1) {
-    EXPECT_ERR(rc, MN_ERR_IO, "file on rank 0 only", "only0.npy", "No such file", NULL);
+    T_EXPECT(rc, MN_ERR_IO, "file on rank 0 only", "only0.npy", "No such file");
     EXPECT_ERRNO(ENOENT, "file on rank 0 only");
     int rank = -2;
     mn_err_errno(NULL, &rank);
@@ -559,7 +538,7 @@ static void test_per_rank_files(mn_ctx *ctx) {
   if (a) {
     rc = mn_array_save_npy(a, "sub/x.npy");
     if (nranks > 1) {
-      EXPECT_ERR(rc, MN_ERR_IO, "directory on rank 0 only", "sub/x.npy", NULL, NULL);
+      T_EXPECT(rc, MN_ERR_IO, "directory on rank 0 only", "sub/x.npy");
       EXPECT_ERRNO(ENOENT, "directory on rank 0 only");
       T_CHECK(mt_rank != 0 || access("sub/x.npy", F_OK), "a failed save left sub/x.npy");
     }
@@ -571,8 +550,8 @@ static void test_per_rank_files(mn_ctx *ctx) {
   if (a) {
     rc = mn_array_save_npy(a, "own.npy");
     if (nranks > 1) {
-      EXPECT_ERR(rc, MN_ERR_IO, "save into per-rank directories", "rank 1 cannot open the temporary file",
-                 "own.npy", NULL);
+      T_EXPECT(rc, MN_ERR_IO, "save into per-rank directories", "rank 1 cannot open the temporary file",
+                 "own.npy");
       int left = count_named(".", ".own.npy.mn-tmp-"); /* collective */
       T_CHECK(access("own.npy", F_OK) && left == 0, "a failed save left own.npy or its temporary file");
     }
@@ -587,22 +566,22 @@ static void test_file_errors(mn_ctx *ctx) {
   char p[1200];
   mn_array *a = NULL;
   tmp_path(p, sizeof p, "no_such_file");
-  EXPECT_ERR(mn_array_load_npy(ctx, p, &a), MN_ERR_IO, "missing file", p, "No such file", NULL);
+  T_EXPECT(mn_array_load_npy(ctx, p, &a), MN_ERR_IO, "missing file", p, "No such file");
   EXPECT_ERRNO(ENOENT, "missing file");
   tmp_path(p, sizeof p, "a_dir");
   if (mt_rank == 0) mkdir(p, 0777);
   MPI_Barrier(MPI_COMM_WORLD);
-  EXPECT_ERR(mn_array_load_npy(ctx, p, &a), MN_ERR_IO, "directory", p, "Is a directory", NULL);
+  T_EXPECT(mn_array_load_npy(ctx, p, &a), MN_ERR_IO, "directory", p, "Is a directory");
   EXPECT_ERRNO(EISDIR, "directory");
   int64_t s4[] = {4};
   T_OK(mn_array_create(ctx, MN_INT32, 1, s4, 0, &a));
   if (!a) return;
   mt_set(a, v_i32);
-  EXPECT_ERR(mn_array_save_npy(a, p), MN_ERR_IO, "save onto a directory", p, "Is a directory", NULL);
+  T_EXPECT(mn_array_save_npy(a, p), MN_ERR_IO, "save onto a directory", p, "Is a directory");
   EXPECT_ERRNO(EISDIR, "save onto a directory");
   char q[1300];
   snprintf(q, sizeof q, "%s/no_such_dir/x.npy", p);
-  EXPECT_ERR(mn_array_save_npy(a, q), MN_ERR_IO, "save into a missing directory", q, "No such file", NULL);
+  T_EXPECT(mn_array_save_npy(a, q), MN_ERR_IO, "save into a missing directory", q, "No such file");
   EXPECT_ERRNO(ENOENT, "save into a missing directory");
   /* a read-only file is not replaced (as NumPy cannot open it); root may write anything */
   if (geteuid() != 0) {
@@ -610,7 +589,7 @@ static void test_file_errors(mn_ctx *ctx) {
     T_OK(mn_array_save_npy(a, p));
     if (mt_rank == 0) chmod(p, 0444);
     MPI_Barrier(MPI_COMM_WORLD);
-    EXPECT_ERR(mn_array_save_npy(a, p), MN_ERR_IO, "read-only target", p, "Permission denied", NULL);
+    T_EXPECT(mn_array_save_npy(a, p), MN_ERR_IO, "read-only target", p, "Permission denied");
     EXPECT_ERRNO(EACCES, "read-only target");
     if (mt_rank == 0) chmod(p, 0644);
   }
@@ -662,7 +641,7 @@ static void test_atomic_save(mn_ctx *ctx) {
   /* a save that fails after the data is written leaves no target and no
    * temporary file */
   setenv("MANIPLE_NPY_FAULT", "write", 1);
-  EXPECT_ERR(mn_array_save_npy(a, p), MN_ERR_IO, "injected write failure", "injected", p, NULL);
+  T_EXPECT(mn_array_save_npy(a, p), MN_ERR_IO, "injected write failure", "injected", p);
   unsetenv("MANIPLE_NPY_FAULT");
   int absent = mt_rank != 0 || (access(p, F_OK) && errno == ENOENT);
   T_CHECK(absent, "a failed save left a file at %s", p);
@@ -699,7 +678,7 @@ static void test_atomic_save(mn_ctx *ctx) {
   before = slurp_fd(fd, &n0);
   if (fd >= 0) close(fd);
   setenv("MANIPLE_NPY_FAULT", "write", 1);
-  EXPECT_ERR(mn_array_save_npy(a, p), MN_ERR_IO, "injected write failure over a file", "injected", NULL, NULL);
+  T_EXPECT(mn_array_save_npy(a, p), MN_ERR_IO, "injected write failure over a file", "injected");
   unsetenv("MANIPLE_NPY_FAULT");
   fd = mt_rank == 0 ? open(p, O_RDONLY) : -1;
   held = slurp_fd(fd, &n1);
