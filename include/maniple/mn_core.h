@@ -96,6 +96,13 @@ MN_EXTERN void mn_free(void *p);
 /* Print every error to stderr as it is raised, with its trace: for the
  * whole process, not only ctx (default off; MANIPLE_VERBOSE=1 turns it on). */
 MN_EXTERN void mn_ctx_set_verbose(mn_ctx *ctx, int on);
+/* Collectives for front ends (the Python module's own transfers), on the
+ * context's communicator and counted by the profiling log. mn_ctx_bcast:
+ * n bytes of buf from root to every rank, in pieces MPI's int counts
+ * hold (logged as MN_LOG_BCAST). mn_ctx_all: *all = 1 when ok is nonzero
+ * on every rank (one allreduce). Both collective. */
+MN_EXTERN int mn_ctx_bcast(mn_ctx *ctx, void *buf, int64_t n, int root);
+MN_EXTERN int mn_ctx_all(mn_ctx *ctx, int ok, int *all);
 /* Number of cached communication plans, and how often the cache was hit. */
 MN_EXTERN void mn_ctx_plan_stats(const mn_ctx *ctx, int *cached, long *hits, long *misses);
 

@@ -31,6 +31,7 @@ typedef enum {
   MN_LOG_SV_PC,        /* solver: preconditioner apply (Jacobi fused into updates is not one) */
   MN_LOG_SV_DOT,       /* solver: dot products and norms summed over ranks */
   MN_LOG_SV_UPDATE,    /* solver: vector updates (axpy and fused variants) */
+  MN_LOG_BCAST,        /* mn_ctx_bcast: bytes from one rank to all (front ends' own transfers) */
   MN_LOG_NEVENTS
 } mn_log_event;
 

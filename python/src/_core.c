@@ -315,7 +315,6 @@ static PyObject *Array_allgather(ArrayObject *self, PyObject *unused) {
 }
 
 /* ---- transfers through a root rank (computations gathered to one rank) ---- */
-#define MN_CHUNK (1 << 30) /* MPI counts are ints */
 
 static int root_ok(int root) {
   if (root >= 0 && root < mn_ctx_size(g_ctx)) return 1;
@@ -345,15 +344,12 @@ static int check_call(const char *fn, int root, const mn_array *a) {
 }
 
 static int bcast_raw(void *buf, int64_t n, int root) {
-  int rc = MPI_SUCCESS;
+  int rc;
   Py_BEGIN_ALLOW_THREADS
-  for (int64_t off = 0; off < n && rc == MPI_SUCCESS; off += MN_CHUNK) {
-    int len = (int)(n - off < MN_CHUNK ? n - off : MN_CHUNK);
-    rc = MPI_Bcast((char *)buf + off, len, MPI_BYTE, root, mn_ctx_comm(g_ctx));
-  }
+  rc = mn_ctx_bcast(g_ctx, buf, n, root);
   Py_END_ALLOW_THREADS
-  if (rc != MPI_SUCCESS) PyErr_Format(PyExc_RuntimeError, "MPI_Bcast failed (error %d)", rc);
-  return rc == MPI_SUCCESS;
+  if (rc) raise_mn(rc);
+  return rc == 0;
 }
 
 /* Root checked something only it holds (its buffer); ok = 0 there means a
@@ -395,9 +391,9 @@ static int agree_with_root(int root, int ok, int64_t *n) {
 static int agree_alloc(int ok) {
   int all = ok, rc;
   Py_BEGIN_ALLOW_THREADS
-  rc = MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, mn_ctx_comm(g_ctx));
+  rc = mn_ctx_all(g_ctx, ok, &all);
   Py_END_ALLOW_THREADS
-  if (rc != MPI_SUCCESS) { PyErr_Format(PyExc_RuntimeError, "MPI_Allreduce failed (error %d)", rc); return 0; }
+  if (rc) { raise_mn(rc); return 0; }
   if (all) return 1;
   if (!PyErr_Occurred()) PyErr_SetString(PyExc_MemoryError, "cannot allocate the broadcast buffer on some rank");
   return 0;

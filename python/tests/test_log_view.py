@@ -14,7 +14,7 @@ import maniple
 import maniple.numpy as mnp
 
 KINDS = ("eval", "reduce", "allreduce", "plan_begin", "plan_end", "halo", "stencil", "spmv",
-         "solve", "sv_setup", "sv_op", "sv_pc", "sv_dot", "sv_update")
+         "solve", "sv_setup", "sv_op", "sv_pc", "sv_dot", "sv_update", "bcast")
 FIELDS = {"calls", "time", "time_max", "imbalance", "mem_bytes", "messages", "msg_bytes", "allreduces"}
 
 
@@ -115,3 +115,18 @@ def test_no_table_after_an_uncaught_exception():
     r = singleton(tail="raise ValueError('boom')", MANIPLE_LOG_VIEW="1")
     assert r.returncode != 0 and "boom" in r.stderr
     assert "maniple -log_view" not in r.stdout and "uncaught exception" in r.stderr, (r.stdout, r.stderr)
+
+
+def test_the_modules_own_broadcast_is_counted(logging_on):
+    """_core.bcast (objects sent from one rank, as the gathered fallbacks
+    do) goes through the library's mn_ctx_bcast, counted: the root's
+    verdict and length, then the bytes (two broadcasts, one allreduce that
+    agrees the receivers' allocation); the same bytes on every rank."""
+    payload = bytes(range(200)) * 5
+    got = maniple._core.bcast(payload if maniple.rank() == 0 else b"", 0)
+    assert got == payload
+    d = maniple.log_view()
+    sane(d)
+    assert d["bcast"]["calls"] == 2
+    assert d["bcast"]["mem_bytes"] >= len(payload) * maniple.size()
+    assert d["allreduce"]["calls"] == 1
