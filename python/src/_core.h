@@ -1,4 +1,4 @@
-/* Private: what the extension's C files share (_core.c holds them). */
+/* Private: what the extension's C files share. */
 #ifndef MANIPLE_PY_CORE_H
 #define MANIPLE_PY_CORE_H
 #define PY_SSIZE_T_CLEAN
@@ -6,7 +6,34 @@
 #include <maniple/maniple.h>
 
 extern mn_ctx *g_ctx;
+/* The Array type (_array.c): a handle on one mn_array. */
+typedef struct {
+  PyObject_HEAD
+  mn_array *a;
+} ArrayObject;
 extern PyTypeObject ArrayType;
+
+/* Release the GIL only around calls long enough to pay for it: on small
+ * arrays the release and the reacquisition cost more than the work. */
+enum { NOGIL_MIN = 1 << 16 };
+#define CALL_NOGIL(big, stmt) \
+  do { if (big) { Py_BEGIN_ALLOW_THREADS stmt; Py_END_ALLOW_THREADS } else { stmt; } } while (0)
+
+/* Conversions (_core.c): an op's name to its code (what: "unary op",
+ * "binary op", "ternary op", "reduction"); scalars; shapes. */
+int op_of(PyObject *o, int n, const char *(*name)(int), const char *what, int *op);
+const char *uname(int k);
+const char *bname(int k);
+const char *tname(int k);
+const char *rname(int k);
+PyObject *from_scalar(mn_scalar s);
+/* Python bool/int/float -> weak scalar; (value, dtype) -> typed scalar */
+int to_scalar(PyObject *o, mn_scalar *s);
+int to_shape(PyObject *o, int *nd, int64_t *shape);
+PyObject *shape_tuple(int nd, const int64_t *shape);
+/* Array methods gathering to, and scattering from, a root rank (_transfer.c). */
+PyObject *Array_gather_root(ArrayObject *self, PyObject *args);
+PyObject *Array_scatter_root(ArrayObject *self, PyObject *args);
 /* Raise the Python exception NumPy would for a maniple error code. */
 PyObject *raise_mn(int code);
 int need_ctx(void);
@@ -14,7 +41,13 @@ int dtype_of(PyObject *o, mn_dtype *t);
 int is_array(PyObject *o);
 mn_array *arr(PyObject *o);
 PyObject *wrap(mn_array *a);
-/* The sparse types and functions (_sparse.c), added to the module. */
+/* Each file's functions, added to the module. */
+int mnpy_array_init(PyObject *m);
+int mnpy_expr_init(PyObject *m);
+int mnpy_ops_init(PyObject *m);
+int mnpy_transfer_init(PyObject *m);
+int mnpy_log_init(PyObject *m);
+/* The sparse types and functions (_sparse.c). */
 int mnpy_sparse_init(PyObject *m);
 /* The matrix of a _core.Csr, or NULL when o is not one. */
 mn_csr *mnpy_csr_of(PyObject *o);

@@ -1,0 +1,109 @@
+/* Selection, sorting, scans and products (mn_select.h, mn_sort.h,
+ * mn_linalg.h). */
+#include "_core.h"
+#include <string.h>
+
+static PyObject *py_take(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x, *idx, *out;
+  if (!PyArg_ParseTuple(args, "O!O!O!", &ArrayType, &x, &ArrayType, &idx, &ArrayType, &out)) return NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_take(arr(x), arr(idx), arr(out));
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_put(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x, *idx, *v;
+  if (!PyArg_ParseTuple(args, "O!O!O!", &ArrayType, &x, &ArrayType, &idx, &ArrayType, &v)) return NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_put(arr(x), arr(idx), arr(v));
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_compress(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x, *mask;
+  if (!PyArg_ParseTuple(args, "O!O!", &ArrayType, &x, &ArrayType, &mask)) return NULL;
+  mn_array *r = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_compress(arr(x), arr(mask), &r);
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  return wrap(r);
+}
+
+/* sort(x, axis, want_values, want_perm) -> (values or None, perm or None) */
+static PyObject *py_sort(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x;
+  int axis, wv, wp;
+  if (!PyArg_ParseTuple(args, "O!ipp", &ArrayType, &x, &axis, &wv, &wp)) return NULL;
+  mn_array *s = NULL, *p = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_sort(arr(x), axis, wv ? &s : NULL, wp ? &p : NULL);
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  PyObject *so = s ? wrap(s) : (Py_INCREF(Py_None), Py_None);
+  PyObject *po = p ? wrap(p) : (Py_INCREF(Py_None), Py_None);
+  if (!so || !po) { Py_XDECREF(so); Py_XDECREF(po); return NULL; }
+  return Py_BuildValue("(NN)", so, po);
+}
+
+static PyObject *py_searchsorted(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *v, *out;
+  int right;
+  if (!PyArg_ParseTuple(args, "O!O!pO!", &ArrayType, &a, &ArrayType, &v, &right, &ArrayType, &out)) return NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_searchsorted(arr(a), arr(v), right, arr(out));
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_scan(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *opname, *x, *out;
+  int axis, op, rc;
+  if (!PyArg_ParseTuple(args, "OO!iO!", &opname, &ArrayType, &x, &axis, &ArrayType, &out)) return NULL;
+  if (!op_of(opname, MN_NREDUCE, rname, "reduction", &op)) return NULL;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_scan((mn_reduce_op)op, arr(x), axis, arr(out));
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_matmul(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *b, *out;
+  if (!PyArg_ParseTuple(args, "O!O!O!", &ArrayType, &a, &ArrayType, &b, &ArrayType, &out)) return NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_matmul(arr(a), arr(b), arr(out));
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef ops_functions[] = {
+  {"take", py_take, METH_VARARGS, "take(x, idx, out): out[k] = x.flat[idx[k]]."},
+  {"put", py_put, METH_VARARGS, "put(x, idx, v): x.flat[idx[k]] = v[k] (the last repeat wins)."},
+  {"compress", py_compress, METH_VARARGS, "compress(x, mask) -> 1-d Array of x[mask]."},
+  {"sort", py_sort, METH_VARARGS, "sort(x, axis, values, perm) -> (sorted or None, argsort or None)."},
+  {"searchsorted", py_searchsorted, METH_VARARGS, "searchsorted(a, v, right, out)."},
+  {"scan", py_scan, METH_VARARGS, "scan('sum'|'prod', x, axis, out): cumulative along axis."},
+  {"matmul", py_matmul, METH_VARARGS, "matmul(a, b, out) for 1-d and 2-d operands."},
+  {NULL, NULL, 0, NULL}};
+
+int mnpy_ops_init(PyObject *m) { return PyModule_AddFunctions(m, ops_functions); }
