@@ -388,19 +388,33 @@ static void empty_arrays(mn_ctx *ctx) {
   T_OK(mn_array_arange(b, 0, 1));
   T_OK(mn_array_linspace(c, 0, 1, 1));
   T_OK(mn_array_random(a, MN_RANDOM_NORMAL, 7, 0, 1));
-  /* reductions with identities: sum 0, prod 1, any False, all True */
+  /* reductions with identities: sum 0, prod 1, any False, all True; none
+   * for min and argmax (NumPy: ValueError, zero-size array to reduction
+   * operation minimum) */
+  const struct {
+    mn_reduce_op op;
+    mn_array *x;
+    int code;
+    mn_dtype dt;
+    double v;
+    const char *what;
+  } ident[] = {
+    {MN_RED_SUM, a, MN_SUCCESS, MN_FLOAT64, 0, "sum"},
+    {MN_RED_PROD, b, MN_SUCCESS, MN_FLOAT64, 1, "prod"},
+    {MN_RED_ANY, c, MN_SUCCESS, MN_BOOL, 0, "any"},
+    {MN_RED_ALL, c, MN_SUCCESS, MN_BOOL, 1, "all"},
+    {MN_RED_MIN, a, MN_ERR_SHAPE, MN_NDTYPE, 0, "min"},
+    {MN_RED_ARGMAX, b, MN_ERR_SHAPE, MN_NDTYPE, 0, "argmax"},
+  };
   mn_scalar s;
-  T_OK(mn_array_reduce(MN_RED_SUM, a, &s));
-  T_CHECK(s.dtype == MN_FLOAT64 && s.v.f == 0.0, "sum of empty = %g", s.v.f);
-  T_OK(mn_array_reduce(MN_RED_PROD, b, &s));
-  T_CHECK(s.dtype == MN_FLOAT64 && s.v.f == 1.0, "prod of empty = %g", s.v.f);
-  T_OK(mn_array_reduce(MN_RED_ANY, c, &s));
-  T_CHECK(s.dtype == MN_BOOL && s.v.i == 0, "any of empty = %lld", (long long)s.v.i);
-  T_OK(mn_array_reduce(MN_RED_ALL, c, &s));
-  T_CHECK(s.dtype == MN_BOOL && s.v.i == 1, "all of empty = %lld", (long long)s.v.i);
-  /* NumPy: ValueError (zero-size array to reduction operation minimum) */
-  T_CHECK(mn_array_reduce(MN_RED_MIN, a, &s) == MN_ERR_SHAPE, "min of empty must be MN_ERR_SHAPE");
-  T_CHECK(mn_array_reduce(MN_RED_ARGMAX, b, &s) == MN_ERR_SHAPE, "argmax of empty must be MN_ERR_SHAPE");
+  for (size_t k = 0; k < sizeof ident / sizeof ident[0]; k++) {
+    int rc = mn_array_reduce(ident[k].op, ident[k].x, &s);
+    T_CHECK(rc == ident[k].code, "%s of empty returned %s, expected %s", ident[k].what, mn_err_name(rc),
+            mn_err_name(ident[k].code));
+    if (rc || ident[k].code) continue;
+    T_CHECK(s.dtype == ident[k].dt && mn_scalar_as_f64(s) == ident[k].v, "%s of empty = %s %g", ident[k].what,
+            mn_dtype_name(s.dtype), mn_scalar_as_f64(s));
+  }
   /* axis reductions: sum over the empty axis gives zeros, over the other an empty out */
   mn_array *r5 = mk(ctx, MN_FLOAT64, 1, s5, fa), *r0 = mk(ctx, MN_FLOAT64, 1, s0, NULL);
   T_OK(mn_array_reduce_axis(MN_RED_SUM, a, 0, r5));

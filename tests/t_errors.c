@@ -199,44 +199,30 @@ static void test_indexing(mn_ctx *ctx) {
   mt_set(m, f_a);
   snap sa = take(a), sm = take(m);
 
-  mn_array *v = (mn_array *)&v; /* not NULL: a failing call must reset it */
-  mn_index bad_start[] = {mn_slice(20, MN_NONE, 1)};
-  T_EXPECT(mn_array_index(a, 1, bad_start, &v), MN_ERR_INDEX, "a[20:]", "20", "10");
-  T_CHECK(v == NULL, "a[20:] left a view");
-  v = (mn_array *)&v;
-  mn_index bad_stop[] = {mn_slice(2, 11, 1)};
-  T_EXPECT(mn_array_index(a, 1, bad_stop, &v), MN_ERR_INDEX, "a[2:11]", "11", "10");
-  T_CHECK(v == NULL, "a[2:11] left a view");
-  v = (mn_array *)&v;
-  mn_index bad_neg[] = {mn_slice(-11, MN_NONE, 1)};
-  T_EXPECT(mn_array_index(a, 1, bad_neg, &v), MN_ERR_INDEX, "a[-11:]", "-11", "10");
-  T_CHECK(v == NULL, "a[-11:] left a view");
-  v = (mn_array *)&v;
-  mn_index zero_step[] = {mn_slice(0, 5, 0)};
-  T_EXPECT(mn_array_index(a, 1, zero_step, &v), MN_ERR_INDEX, "a[0:5:0]", "step");
-  T_CHECK(v == NULL, "a[0:5:0] left a view");
-  v = (mn_array *)&v;
-  mn_index bad_axis1[] = {mn_all(), mn_slice(MN_NONE, 5, 1)};
-  T_EXPECT(mn_array_index(m, 2, bad_axis1, &v), MN_ERR_INDEX, "m[:, :5]", "5", "axis 1", "3");
-  T_CHECK(v == NULL, "m[:, :5] left a view");
-
-  /* integer indices */
-  v = (mn_array *)&v;
-  mn_index bad_int[] = {mn_at(10)};
-  T_EXPECT(mn_array_index(a, 1, bad_int, &v), MN_ERR_INDEX, "a[10]", "10");
-  T_CHECK(v == NULL, "a[10] left a view");
-  v = (mn_array *)&v;
-  mn_index bad_negint[] = {mn_at(-11)};
-  T_EXPECT(mn_array_index(a, 1, bad_negint, &v), MN_ERR_INDEX, "a[-11]", "-11", "10");
-  T_CHECK(v == NULL, "a[-11] left a view");
-  v = (mn_array *)&v;
-  mn_index bad_int2[] = {mn_at(1), mn_at(3)};
-  T_EXPECT(mn_array_index(m, 2, bad_int2, &v), MN_ERR_INDEX, "m[1, 3]", "3", "axis 1");
-  T_CHECK(v == NULL, "m[1, 3] left a view");
-  v = (mn_array *)&v;
-  mn_index too_many[] = {mn_at(0), mn_at(0), mn_at(0)};
-  T_EXPECT(mn_array_index(m, 3, too_many, &v), MN_ERR_INDEX, "m[0, 0, 0]", "3", "2-d");
-  T_CHECK(v == NULL, "m[0, 0, 0] left a view");
+  /* slices and integer indices out of range: the view must be reset */
+  struct {
+    mn_array *x;
+    int nd;
+    mn_index ix[3];
+    const char *what, *n1, *n2, *n3;
+  } bad[] = {
+    {a, 1, {mn_slice(20, MN_NONE, 1)}, "a[20:]", "20", "10", NULL},
+    {a, 1, {mn_slice(2, 11, 1)}, "a[2:11]", "11", "10", NULL},
+    {a, 1, {mn_slice(-11, MN_NONE, 1)}, "a[-11:]", "-11", "10", NULL},
+    {a, 1, {mn_slice(0, 5, 0)}, "a[0:5:0]", "step", NULL, NULL},
+    {m, 2, {mn_all(), mn_slice(MN_NONE, 5, 1)}, "m[:, :5]", "5", "axis 1", "3"},
+    {a, 1, {mn_at(10)}, "a[10]", "10", NULL, NULL},
+    {a, 1, {mn_at(-11)}, "a[-11]", "-11", "10", NULL},
+    {m, 2, {mn_at(1), mn_at(3)}, "m[1, 3]", "3", "axis 1", NULL},
+    {m, 3, {mn_at(0), mn_at(0), mn_at(0)}, "m[0, 0, 0]", "3", "2-d", NULL},
+  };
+  mn_array *v;
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    v = (mn_array *)&v; /* not NULL: a failing call must reset it */
+    T_EXPECT(mn_array_index(bad[k].x, bad[k].nd, bad[k].ix, &v), MN_ERR_INDEX, bad[k].what, bad[k].n1, bad[k].n2,
+             bad[k].n3);
+    T_CHECK(v == NULL, "%s left a view", bad[k].what);
+  }
 
   /* a bad slice given on rank 1 only: every rank fails, none hangs */
   v = (mn_array *)&v;
@@ -339,10 +325,49 @@ static void test_npy(mn_ctx *ctx) {
   write_raw(ctx, p, "", 0);
   EXPECT_LOAD_FAIL(ctx, p, MN_ERR_FORMAT, "empty file", "magic");
 
-  /* truncated data: (10,) float64 with 3 elements */
-  tmp_path(p, sizeof p, "truncated");
-  write_npy(ctx, p, "{'descr': '<f8', 'fortran_order': False, 'shape': (10,), }", 24, NULL);
-  EXPECT_LOAD_FAIL(ctx, p, MN_ERR_FORMAT, "truncated data", "truncated");
+  /* headers (and data) written by write_npy that a load must refuse */
+  static const struct {
+    const char *stem, *dict;
+    size_t nbytes;
+    unsigned char (*fill)(size_t);
+    int want;
+    const char *what, *n1, *n2;
+  } bad[] = {
+    /* truncated data: (10,) float64 with 3 elements */
+    {"truncated", "{'descr': '<f8', 'fortran_order': False, 'shape': (10,), }", 24, NULL, MN_ERR_FORMAT,
+     "truncated data", "truncated", NULL},
+    /* unsupported dtypes */
+    {"c16", "{'descr': '<c16', 'fortran_order': False, 'shape': (4,), }", 64, NULL, MN_ERR_DTYPE, "complex128 file",
+     "'<c16'", NULL},
+    {"u2", "{'descr': '<u2', 'fortran_order': False, 'shape': (4,), }", 8, NULL, MN_ERR_DTYPE, "uint16 file", "'<u2'",
+     NULL},
+    {"u1", "{'descr': '|u1', 'fortran_order': False, 'shape': (4,), }", 4, NULL, MN_ERR_DTYPE, "uint8 file", "'|u1'",
+     NULL},
+    {"be", "{'descr': '>f8', 'fortran_order': False, 'shape': (4,), }", 32, NULL, MN_ERR_DTYPE,
+     "big-endian float64 file", "'>f8'", NULL},
+    {"f8x", "{'descr': '<f8x', 'fortran_order': False, 'shape': (4,), }", 32, NULL, MN_ERR_DTYPE, "dtype '<f8x'",
+     "'<f8x'", NULL},
+    /* a fortran_order that is not a bool (NumPy refuses it; True is read) */
+    {"fortran", "{'descr': '<f8', 'fortran_order': 1, 'shape': (7, 5), }", 35 * 8, NULL, MN_ERR_FORMAT,
+     "fortran_order 1", "fortran_order 1", NULL},
+    /* a header without a shape; a bad shape entry */
+    {"noshape", "{'descr': '<f8', 'fortran_order': False, }", 8, NULL, MN_ERR_FORMAT, "header without shape", "shape",
+     NULL},
+    {"badshape", "{'descr': '<f8', 'fortran_order': False, 'shape': (3, x), }", 24, NULL, MN_ERR_FORMAT,
+     "bad shape entry", "shape", NULL},
+    /* bool bytes other than 0 and 1 (the bad one is the last element, owned
+     * by the last rank) */
+    {"bool2", "{'descr': '|b1', 'fortran_order': False, 'shape': (13,), }", 13, b_two_at_end, MN_ERR_FORMAT,
+     "bool byte 2", "bool", "2"},
+    {"boolff", "{'descr': '|b1', 'fortran_order': False, 'shape': (13,), }", 13, b_ff_at_end, MN_ERR_FORMAT,
+     "bool byte 0xff", "bool", "255"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    tmp_path(p, sizeof p, bad[k].stem);
+    write_npy(ctx, p, bad[k].dict, bad[k].nbytes, bad[k].fill);
+    EXPECT_LOAD_FAIL(ctx, p, bad[k].want, bad[k].what, bad[k].n1, bad[k].n2);
+  }
+
   /* truncated header */
   tmp_path(p, sizeof p, "trunchdr");
   {
@@ -350,36 +375,7 @@ static void test_npy(mn_ctx *ctx) {
     write_raw(ctx, p, pre, sizeof pre);
   }
   EXPECT_LOAD_FAIL(ctx, p, MN_ERR_FORMAT, "truncated header", "truncated");
-
-  /* unsupported dtypes */
-  tmp_path(p, sizeof p, "c16");
-  write_npy(ctx, p, "{'descr': '<c16', 'fortran_order': False, 'shape': (4,), }", 64, NULL);
-  EXPECT_LOAD_FAIL(ctx, p, MN_ERR_DTYPE, "complex128 file", "'<c16'");
-  tmp_path(p, sizeof p, "u2");
-  write_npy(ctx, p, "{'descr': '<u2', 'fortran_order': False, 'shape': (4,), }", 8, NULL);
-  EXPECT_LOAD_FAIL(ctx, p, MN_ERR_DTYPE, "uint16 file", "'<u2'");
-  tmp_path(p, sizeof p, "u1");
-  write_npy(ctx, p, "{'descr': '|u1', 'fortran_order': False, 'shape': (4,), }", 4, NULL);
-  EXPECT_LOAD_FAIL(ctx, p, MN_ERR_DTYPE, "uint8 file", "'|u1'");
-  tmp_path(p, sizeof p, "be");
-  write_npy(ctx, p, "{'descr': '>f8', 'fortran_order': False, 'shape': (4,), }", 32, NULL);
-  EXPECT_LOAD_FAIL(ctx, p, MN_ERR_DTYPE, "big-endian float64 file", "'>f8'");
-  tmp_path(p, sizeof p, "f8x");
-  write_npy(ctx, p, "{'descr': '<f8x', 'fortran_order': False, 'shape': (4,), }", 32, NULL);
-  EXPECT_LOAD_FAIL(ctx, p, MN_ERR_DTYPE, "dtype '<f8x'", "'<f8x'");
-
-  /* a fortran_order that is not a bool (NumPy refuses it; True is read) */
-  tmp_path(p, sizeof p, "fortran");
-  write_npy(ctx, p, "{'descr': '<f8', 'fortran_order': 1, 'shape': (7, 5), }", 35 * 8, NULL);
-  EXPECT_LOAD_FAIL(ctx, p, MN_ERR_FORMAT, "fortran_order 1", "fortran_order 1");
-
-  /* a header without a shape; a bad shape entry; an unknown version */
-  tmp_path(p, sizeof p, "noshape");
-  write_npy(ctx, p, "{'descr': '<f8', 'fortran_order': False, }", 8, NULL);
-  EXPECT_LOAD_FAIL(ctx, p, MN_ERR_FORMAT, "header without shape", "shape");
-  tmp_path(p, sizeof p, "badshape");
-  write_npy(ctx, p, "{'descr': '<f8', 'fortran_order': False, 'shape': (3, x), }", 24, NULL);
-  EXPECT_LOAD_FAIL(ctx, p, MN_ERR_FORMAT, "bad shape entry", "shape");
+  /* an unknown version */
   tmp_path(p, sizeof p, "v9");
   {
     unsigned char pre[64];
@@ -389,15 +385,6 @@ static void test_npy(mn_ctx *ctx) {
     write_raw(ctx, p, pre, sizeof pre);
   }
   EXPECT_LOAD_FAIL(ctx, p, MN_ERR_FORMAT, "format version 9.0", "9.0");
-
-  /* bool bytes other than 0 and 1 (the bad one is the last element, owned
-   * by the last rank) */
-  tmp_path(p, sizeof p, "bool2");
-  write_npy(ctx, p, "{'descr': '|b1', 'fortran_order': False, 'shape': (13,), }", 13, b_two_at_end);
-  EXPECT_LOAD_FAIL(ctx, p, MN_ERR_FORMAT, "bool byte 2", "bool", "2");
-  tmp_path(p, sizeof p, "boolff");
-  write_npy(ctx, p, "{'descr': '|b1', 'fortran_order': False, 'shape': (13,), }", 13, b_ff_at_end);
-  EXPECT_LOAD_FAIL(ctx, p, MN_ERR_FORMAT, "bool byte 0xff", "bool", "255");
 
   /* a good file written the same way still loads */
   tmp_path(p, sizeof p, "good");

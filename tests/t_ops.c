@@ -249,20 +249,35 @@ static void t_bin(mn_ctx *ctx, mn_binary_op op, mn_dtype dx, mn_dtype dy, mn_dty
   mn_array_destroy(&out);
 }
 
+/* a table of t_bin cases */
+typedef struct {
+  mn_binary_op op;
+  mn_dtype dx, dy, want;
+  double (*fx)(int64_t), (*fy)(int64_t);
+  double tol;
+} bin_case;
+#define T_BINS(ctx, cases) t_bins((ctx), (cases), sizeof(cases) / sizeof((cases)[0]))
+static void t_bins(mn_ctx *ctx, const bin_case *c, size_t n) {
+  for (size_t k = 0; k < n; k++) t_bin(ctx, c[k].op, c[k].dx, c[k].dy, c[k].want, c[k].fx, c[k].fy, c[k].tol);
+}
+
 /* the arithmetic family on one dtype pair */
 static void t_arith(mn_ctx *ctx, mn_dtype dx, mn_dtype dy, double (*fx)(int64_t), double (*fy)(int64_t),
                     double (*pb)(int64_t), double (*pe)(int64_t)) {
   mn_dtype p = np_promote(dx, dy);
   mn_dtype pdiv = is_f(p) ? p : MN_FLOAT64;
-  t_bin(ctx, MN_OP_ADD, dx, dy, p, fx, fy, 1e-15);
-  t_bin(ctx, MN_OP_SUB, dx, dy, p, fx, fy, 1e-15);
-  t_bin(ctx, MN_OP_MUL, dx, dy, p, fx, fy, 1e-15);
-  t_bin(ctx, MN_OP_DIV, dx, dy, pdiv, fx, fy, 1e-15);
-  t_bin(ctx, MN_OP_FLOORDIV, dx, dy, p, fx, fy, 1e-15);
-  t_bin(ctx, MN_OP_MOD, dx, dy, p, fx, fy, 1e-15);
-  t_bin(ctx, MN_OP_POW, dx, dy, p, pb, pe, 1e-14);
-  t_bin(ctx, MN_OP_MAXIMUM, dx, dy, p, fx, fy, 0);
-  t_bin(ctx, MN_OP_MINIMUM, dx, dy, p, fx, fy, 0);
+  const bin_case family[] = {
+    {MN_OP_ADD, dx, dy, p, fx, fy, 1e-15},
+    {MN_OP_SUB, dx, dy, p, fx, fy, 1e-15},
+    {MN_OP_MUL, dx, dy, p, fx, fy, 1e-15},
+    {MN_OP_DIV, dx, dy, pdiv, fx, fy, 1e-15},
+    {MN_OP_FLOORDIV, dx, dy, p, fx, fy, 1e-15},
+    {MN_OP_MOD, dx, dy, p, fx, fy, 1e-15},
+    {MN_OP_POW, dx, dy, p, pb, pe, 1e-14},
+    {MN_OP_MAXIMUM, dx, dy, p, fx, fy, 0},
+    {MN_OP_MINIMUM, dx, dy, p, fx, fy, 0},
+  };
+  T_BINS(ctx, family);
   for (mn_binary_op op = MN_OP_EQ; op <= MN_OP_GE; op++) t_bin(ctx, op, dx, dy, MN_BOOL, fx, fy, 0);
   t_bin(ctx, MN_OP_LOGICAL_AND, dx, dy, MN_BOOL, fx, fy, 0);
 }
@@ -372,6 +387,18 @@ static void t_un(mn_ctx *ctx, mn_unary_op op, mn_dtype dx, mn_dtype want, double
   mn_array_destroy(&out);
 }
 
+/* a table of t_un cases */
+typedef struct {
+  mn_unary_op op;
+  mn_dtype dx, want;
+  double (*fx)(int64_t);
+  double tol;
+} un_case;
+#define T_UNS(ctx, cases) t_uns((ctx), (cases), sizeof(cases) / sizeof((cases)[0]))
+static void t_uns(mn_ctx *ctx, const un_case *c, size_t n) {
+  for (size_t k = 0; k < n; k++) t_un(ctx, c[k].op, c[k].dx, c[k].want, c[k].fx, c[k].tol);
+}
+
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   int P = mn_ctx_size(ctx);
@@ -391,20 +418,26 @@ int main(int argc, char **argv) {
     t_bin(ctx, MN_OP_ADD, d, d, d, fa_nan, fb_nan, 0);
   }
   /* bitwise and, negatives included */
-  t_bin(ctx, MN_OP_BITAND, MN_INT32, MN_INT32, MN_INT32, fbits1, fbits2, 0);
-  t_bin(ctx, MN_OP_BITAND, MN_INT64, MN_INT64, MN_INT64, fbits1, fbits2, 0);
-  t_bin(ctx, MN_OP_BITAND, MN_INT32, MN_INT64, MN_INT64, fbits1, fbits2, 0);
-  t_bin(ctx, MN_OP_BITAND, MN_BOOL, MN_BOOL, MN_BOOL, fbool1, fbool2, 0);
-  t_bin(ctx, MN_OP_BITAND, MN_FLOAT64, MN_FLOAT64, MN_NDTYPE, fa_f, fb_f, 0); /* TypeError in NumPy */
-  t_bin(ctx, MN_OP_BITAND, MN_INT32, MN_FLOAT32, MN_NDTYPE, fa_i, fb_f, 0);
+  static const bin_case bin_bitand[] = {
+    {MN_OP_BITAND, MN_INT32, MN_INT32, MN_INT32, fbits1, fbits2, 0},
+    {MN_OP_BITAND, MN_INT64, MN_INT64, MN_INT64, fbits1, fbits2, 0},
+    {MN_OP_BITAND, MN_INT32, MN_INT64, MN_INT64, fbits1, fbits2, 0},
+    {MN_OP_BITAND, MN_BOOL, MN_BOOL, MN_BOOL, fbool1, fbool2, 0},
+    {MN_OP_BITAND, MN_FLOAT64, MN_FLOAT64, MN_NDTYPE, fa_f, fb_f, 0}, /* TypeError in NumPy */
+    {MN_OP_BITAND, MN_INT32, MN_FLOAT32, MN_NDTYPE, fa_i, fb_f, 0},
+  };
+  T_BINS(ctx, bin_bitand);
   /* bool arrays */
-  t_bin(ctx, MN_OP_LOGICAL_AND, MN_BOOL, MN_BOOL, MN_BOOL, fbool1, fbool2, 0);
-  t_bin(ctx, MN_OP_ADD, MN_BOOL, MN_BOOL, MN_BOOL, fbool1, fbool2, 0);
-  t_bin(ctx, MN_OP_MUL, MN_BOOL, MN_BOOL, MN_BOOL, fbool1, fbool2, 0);
-  t_bin(ctx, MN_OP_MAXIMUM, MN_BOOL, MN_BOOL, MN_BOOL, fbool1, fbool2, 0);
-  t_bin(ctx, MN_OP_LT, MN_BOOL, MN_BOOL, MN_BOOL, fbool1, fbool2, 0);
-  t_bin(ctx, MN_OP_SUB, MN_BOOL, MN_BOOL, MN_NDTYPE, fbool1, fbool2, 0); /* TypeError in NumPy */
-  t_bin(ctx, MN_OP_DIV, MN_BOOL, MN_BOOL, MN_FLOAT64, fbool1, fbool1, 0);
+  static const bin_case bin_bool[] = {
+    {MN_OP_LOGICAL_AND, MN_BOOL, MN_BOOL, MN_BOOL, fbool1, fbool2, 0},
+    {MN_OP_ADD, MN_BOOL, MN_BOOL, MN_BOOL, fbool1, fbool2, 0},
+    {MN_OP_MUL, MN_BOOL, MN_BOOL, MN_BOOL, fbool1, fbool2, 0},
+    {MN_OP_MAXIMUM, MN_BOOL, MN_BOOL, MN_BOOL, fbool1, fbool2, 0},
+    {MN_OP_LT, MN_BOOL, MN_BOOL, MN_BOOL, fbool1, fbool2, 0},
+    {MN_OP_SUB, MN_BOOL, MN_BOOL, MN_NDTYPE, fbool1, fbool2, 0}, /* TypeError in NumPy */
+    {MN_OP_DIV, MN_BOOL, MN_BOOL, MN_FLOAT64, fbool1, fbool1, 0},
+  };
+  T_BINS(ctx, bin_bool);
   {
     /* the op itself refuses an unsupported dtype on every rank */
     int64_t sh[1] = {11};
@@ -416,27 +449,30 @@ int main(int argc, char **argv) {
   }
 
   /* ================= mixed dtypes (NumPy promotion) ================= */
-  t_bin(ctx, MN_OP_ADD, MN_INT32, MN_FLOAT32, MN_FLOAT64, fa_i, fb_f, 1e-15);
-  t_bin(ctx, MN_OP_MUL, MN_FLOAT32, MN_INT32, MN_FLOAT64, fa_f, fb_i, 1e-15);
-  t_bin(ctx, MN_OP_SUB, MN_INT32, MN_INT64, MN_INT64, fa_i, fb_i, 0);
-  t_bin(ctx, MN_OP_ADD, MN_INT32, MN_INT64, MN_INT64, fa_i, fb_i, 0);
-  t_bin(ctx, MN_OP_FLOORDIV, MN_INT64, MN_INT32, MN_INT64, fa_i, fb_i, 0);
-  t_bin(ctx, MN_OP_MOD, MN_INT32, MN_INT64, MN_INT64, fa_i, fb_i, 0);
-  t_bin(ctx, MN_OP_DIV, MN_INT32, MN_INT32, MN_FLOAT64, fa_i, fb_i, 1e-15);
-  t_bin(ctx, MN_OP_DIV, MN_INT64, MN_INT32, MN_FLOAT64, fa_i, fb_i, 1e-15);
-  t_bin(ctx, MN_OP_DIV, MN_INT32, MN_FLOAT32, MN_FLOAT64, fa_i, fb_f, 1e-15);
-  t_bin(ctx, MN_OP_ADD, MN_FLOAT32, MN_FLOAT64, MN_FLOAT64, fa_f, fb_f, 1e-15);
-  t_bin(ctx, MN_OP_MOD, MN_FLOAT32, MN_FLOAT64, MN_FLOAT64, fa_f, fb_f, 1e-15);
-  t_bin(ctx, MN_OP_ADD, MN_INT64, MN_FLOAT64, MN_FLOAT64, fa_i, fb_f, 1e-15);
-  t_bin(ctx, MN_OP_ADD, MN_BOOL, MN_INT32, MN_INT32, fbool1, fb_i, 0);
-  t_bin(ctx, MN_OP_MUL, MN_BOOL, MN_FLOAT32, MN_FLOAT32, fbool1, fb_f, 1e-6);
-  t_bin(ctx, MN_OP_POW, MN_INT32, MN_FLOAT64, MN_FLOAT64, fa_i, pexp_f, 1e-14);
-  t_bin(ctx, MN_OP_MAXIMUM, MN_INT32, MN_FLOAT32, MN_FLOAT64, fa_i, fb_nan, 0);
-  t_bin(ctx, MN_OP_LT, MN_INT32, MN_FLOAT32, MN_BOOL, fa_i, fb_f, 0);
-  t_bin(ctx, MN_OP_EQ, MN_INT64, MN_FLOAT64, MN_BOOL, fa_i, fb_i, 0);
-  t_bin(ctx, MN_OP_GE, MN_INT32, MN_INT64, MN_BOOL, fa_i, fb_i, 0);
-  t_bin(ctx, MN_OP_LOGICAL_AND, MN_INT32, MN_FLOAT64, MN_BOOL, fa_i, fb_nan, 0);
-  t_bin(ctx, MN_OP_LOGICAL_AND, MN_BOOL, MN_INT64, MN_BOOL, fbool1, fa_i, 0);
+  static const bin_case bin_mixed[] = {
+    {MN_OP_ADD, MN_INT32, MN_FLOAT32, MN_FLOAT64, fa_i, fb_f, 1e-15},
+    {MN_OP_MUL, MN_FLOAT32, MN_INT32, MN_FLOAT64, fa_f, fb_i, 1e-15},
+    {MN_OP_SUB, MN_INT32, MN_INT64, MN_INT64, fa_i, fb_i, 0},
+    {MN_OP_ADD, MN_INT32, MN_INT64, MN_INT64, fa_i, fb_i, 0},
+    {MN_OP_FLOORDIV, MN_INT64, MN_INT32, MN_INT64, fa_i, fb_i, 0},
+    {MN_OP_MOD, MN_INT32, MN_INT64, MN_INT64, fa_i, fb_i, 0},
+    {MN_OP_DIV, MN_INT32, MN_INT32, MN_FLOAT64, fa_i, fb_i, 1e-15},
+    {MN_OP_DIV, MN_INT64, MN_INT32, MN_FLOAT64, fa_i, fb_i, 1e-15},
+    {MN_OP_DIV, MN_INT32, MN_FLOAT32, MN_FLOAT64, fa_i, fb_f, 1e-15},
+    {MN_OP_ADD, MN_FLOAT32, MN_FLOAT64, MN_FLOAT64, fa_f, fb_f, 1e-15},
+    {MN_OP_MOD, MN_FLOAT32, MN_FLOAT64, MN_FLOAT64, fa_f, fb_f, 1e-15},
+    {MN_OP_ADD, MN_INT64, MN_FLOAT64, MN_FLOAT64, fa_i, fb_f, 1e-15},
+    {MN_OP_ADD, MN_BOOL, MN_INT32, MN_INT32, fbool1, fb_i, 0},
+    {MN_OP_MUL, MN_BOOL, MN_FLOAT32, MN_FLOAT32, fbool1, fb_f, 1e-6},
+    {MN_OP_POW, MN_INT32, MN_FLOAT64, MN_FLOAT64, fa_i, pexp_f, 1e-14},
+    {MN_OP_MAXIMUM, MN_INT32, MN_FLOAT32, MN_FLOAT64, fa_i, fb_nan, 0},
+    {MN_OP_LT, MN_INT32, MN_FLOAT32, MN_BOOL, fa_i, fb_f, 0},
+    {MN_OP_EQ, MN_INT64, MN_FLOAT64, MN_BOOL, fa_i, fb_i, 0},
+    {MN_OP_GE, MN_INT32, MN_INT64, MN_BOOL, fa_i, fb_i, 0},
+    {MN_OP_LOGICAL_AND, MN_INT32, MN_FLOAT64, MN_BOOL, fa_i, fb_nan, 0},
+    {MN_OP_LOGICAL_AND, MN_BOOL, MN_INT64, MN_BOOL, fbool1, fa_i, 0},
+  };
+  T_BINS(ctx, bin_mixed);
   /* float division by zero: inf with the sign, 0/0 NaN */
   {
     int64_t sh[1] = {5};
@@ -566,22 +602,25 @@ int main(int argc, char **argv) {
       t_un(ctx, fl[k], MN_FLOAT64, MN_FLOAT64, fun, tol);
       t_un(ctx, fl[k], MN_FLOAT32, MN_FLOAT32, fun, tol);
     }
-    t_un(ctx, MN_OP_SQRT, MN_FLOAT64, MN_FLOAT64, fpos, 1e-15);
-    t_un(ctx, MN_OP_LOG, MN_FLOAT64, MN_FLOAT64, fpos, 1e-14);
-    t_un(ctx, MN_OP_ISNAN, MN_FLOAT64, MN_BOOL, fun, 0);
-    t_un(ctx, MN_OP_ISNAN, MN_FLOAT32, MN_BOOL, fun, 0);
-    t_un(ctx, MN_OP_ISNAN, MN_INT32, MN_BOOL, fa_i, 0);
-    t_un(ctx, MN_OP_LOGICAL_NOT, MN_FLOAT64, MN_BOOL, fun, 0); /* NaN is true */
-    t_un(ctx, MN_OP_LOGICAL_NOT, MN_INT32, MN_BOOL, fa_i, 0);
-    t_un(ctx, MN_OP_LOGICAL_NOT, MN_BOOL, MN_BOOL, fbool1, 0);
-    t_un(ctx, MN_OP_NEG, MN_INT32, MN_INT32, fa_i, 0);
-    t_un(ctx, MN_OP_NEG, MN_INT64, MN_INT64, fa_i, 0);
-    t_un(ctx, MN_OP_ABS, MN_INT32, MN_INT32, fa_i, 0);
-    t_un(ctx, MN_OP_SIGN, MN_INT64, MN_INT64, fa_i, 0);
-    t_un(ctx, MN_OP_SQRT, MN_INT32, MN_FLOAT64, pexp_i, 1e-15);
-    t_un(ctx, MN_OP_EXP, MN_INT32, MN_FLOAT64, fa_i, 1e-14);
-    t_un(ctx, MN_OP_SIN, MN_INT64, MN_FLOAT64, fa_i, 1e-14);
-    t_un(ctx, MN_OP_NEG, MN_BOOL, MN_NDTYPE, fbool1, 0); /* TypeError in NumPy */
+    static const un_case un_cases[] = {
+      {MN_OP_SQRT, MN_FLOAT64, MN_FLOAT64, fpos, 1e-15},
+      {MN_OP_LOG, MN_FLOAT64, MN_FLOAT64, fpos, 1e-14},
+      {MN_OP_ISNAN, MN_FLOAT64, MN_BOOL, fun, 0},
+      {MN_OP_ISNAN, MN_FLOAT32, MN_BOOL, fun, 0},
+      {MN_OP_ISNAN, MN_INT32, MN_BOOL, fa_i, 0},
+      {MN_OP_LOGICAL_NOT, MN_FLOAT64, MN_BOOL, fun, 0}, /* NaN is true */
+      {MN_OP_LOGICAL_NOT, MN_INT32, MN_BOOL, fa_i, 0},
+      {MN_OP_LOGICAL_NOT, MN_BOOL, MN_BOOL, fbool1, 0},
+      {MN_OP_NEG, MN_INT32, MN_INT32, fa_i, 0},
+      {MN_OP_NEG, MN_INT64, MN_INT64, fa_i, 0},
+      {MN_OP_ABS, MN_INT32, MN_INT32, fa_i, 0},
+      {MN_OP_SIGN, MN_INT64, MN_INT64, fa_i, 0},
+      {MN_OP_SQRT, MN_INT32, MN_FLOAT64, pexp_i, 1e-15},
+      {MN_OP_EXP, MN_INT32, MN_FLOAT64, fa_i, 1e-14},
+      {MN_OP_SIN, MN_INT64, MN_FLOAT64, fa_i, 1e-14},
+      {MN_OP_NEG, MN_BOOL, MN_NDTYPE, fbool1, 0}, /* TypeError in NumPy */
+    };
+    T_UNS(ctx, un_cases);
     /* -0.0: absolute clears the sign; floor keeps it */
     int64_t sh[1] = {3};
     static const double z[3] = {0.0, -0.0, -0.25};
@@ -602,30 +641,36 @@ int main(int argc, char **argv) {
   /* ================= more ufuncs: NumPy's fmod, gcd, ldexp, logaddexp, ... ================= */
   for (int t = 0; t < 2; t++) {
     mn_dtype d = t ? MN_FLOAT32 : MN_FLOAT64;
-    t_bin(ctx, MN_OP_FMOD, d, d, d, fa_f, fb_f, 0);
-    t_bin(ctx, MN_OP_LOGADDEXP, d, d, d, fa_nan, fb_nan, 1e-14);
-    t_bin(ctx, MN_OP_LOGADDEXP2, d, d, d, fa_f, fb_f, 1e-14);
-    t_bin(ctx, MN_OP_HEAVISIDE, d, d, d, fa_i, fb_f, 0); /* fa_i has zeros: h0 */
-    t_bin(ctx, MN_OP_NEXTAFTER, d, d, d, fa_f, fb_f, 0);
-    t_bin(ctx, MN_OP_FLOAT_POWER, d, d, MN_FLOAT64, pbase_f, pexp_f, 1e-15);
-    t_bin(ctx, MN_OP_LDEXP, d, MN_INT32, d, fa_f, fexp_big, 0);
-    t_bin(ctx, MN_OP_LDEXP, d, MN_INT64, d, fa_f, fexp_big, 0);
-    t_bin(ctx, MN_OP_LDEXP, d, MN_FLOAT64, MN_NDTYPE, fa_f, fb_f, 0); /* a float exponent: TypeError */
+    const bin_case floats[] = {
+      {MN_OP_FMOD, d, d, d, fa_f, fb_f, 0},
+      {MN_OP_LOGADDEXP, d, d, d, fa_nan, fb_nan, 1e-14},
+      {MN_OP_LOGADDEXP2, d, d, d, fa_f, fb_f, 1e-14},
+      {MN_OP_HEAVISIDE, d, d, d, fa_i, fb_f, 0}, /* fa_i has zeros: h0 */
+      {MN_OP_NEXTAFTER, d, d, d, fa_f, fb_f, 0},
+      {MN_OP_FLOAT_POWER, d, d, MN_FLOAT64, pbase_f, pexp_f, 1e-15},
+      {MN_OP_LDEXP, d, MN_INT32, d, fa_f, fexp_big, 0},
+      {MN_OP_LDEXP, d, MN_INT64, d, fa_f, fexp_big, 0},
+      {MN_OP_LDEXP, d, MN_FLOAT64, MN_NDTYPE, fa_f, fb_f, 0}, /* a float exponent: TypeError */
+    };
+    T_BINS(ctx, floats);
   }
-  t_bin(ctx, MN_OP_FMOD, MN_INT32, MN_INT32, MN_INT32, fa_i, fb_i, 0);
-  t_bin(ctx, MN_OP_FMOD, MN_INT64, MN_INT32, MN_INT64, fa_i, fb_i, 0);
-  t_bin(ctx, MN_OP_FMOD, MN_INT32, MN_FLOAT32, MN_FLOAT64, fa_i, fb_f, 0);
-  t_bin(ctx, MN_OP_FMOD, MN_BOOL, MN_BOOL, MN_NDTYPE, fbool1, fbool2, 0); /* int8 in NumPy */
-  t_bin(ctx, MN_OP_GCD, MN_INT32, MN_INT32, MN_INT32, fbits1, fbits2, 0);
-  t_bin(ctx, MN_OP_GCD, MN_INT64, MN_INT32, MN_INT64, fbits1, fbits2, 0);
-  t_bin(ctx, MN_OP_LCM, MN_INT32, MN_INT32, MN_INT32, fbits1, fbits2, 0);
-  t_bin(ctx, MN_OP_LCM, MN_INT32, MN_INT64, MN_INT64, fa_i, fb_i, 0);
-  t_bin(ctx, MN_OP_GCD, MN_BOOL, MN_INT32, MN_INT32, fbool1, fb_i, 0);
-  t_bin(ctx, MN_OP_GCD, MN_FLOAT64, MN_INT32, MN_NDTYPE, fa_f, fb_i, 0); /* TypeError in NumPy */
-  t_bin(ctx, MN_OP_LCM, MN_BOOL, MN_BOOL, MN_NDTYPE, fbool1, fbool2, 0);
-  t_bin(ctx, MN_OP_LOGADDEXP, MN_INT32, MN_INT64, MN_FLOAT64, fa_i, fb_i, 1e-14);
-  t_bin(ctx, MN_OP_HEAVISIDE, MN_BOOL, MN_FLOAT32, MN_FLOAT32, fbool1, fb_f, 0);
-  t_bin(ctx, MN_OP_FLOAT_POWER, MN_INT32, MN_INT32, MN_FLOAT64, fa_i, pexp_i, 1e-15);
+  static const bin_case bin_more[] = {
+    {MN_OP_FMOD, MN_INT32, MN_INT32, MN_INT32, fa_i, fb_i, 0},
+    {MN_OP_FMOD, MN_INT64, MN_INT32, MN_INT64, fa_i, fb_i, 0},
+    {MN_OP_FMOD, MN_INT32, MN_FLOAT32, MN_FLOAT64, fa_i, fb_f, 0},
+    {MN_OP_FMOD, MN_BOOL, MN_BOOL, MN_NDTYPE, fbool1, fbool2, 0}, /* int8 in NumPy */
+    {MN_OP_GCD, MN_INT32, MN_INT32, MN_INT32, fbits1, fbits2, 0},
+    {MN_OP_GCD, MN_INT64, MN_INT32, MN_INT64, fbits1, fbits2, 0},
+    {MN_OP_LCM, MN_INT32, MN_INT32, MN_INT32, fbits1, fbits2, 0},
+    {MN_OP_LCM, MN_INT32, MN_INT64, MN_INT64, fa_i, fb_i, 0},
+    {MN_OP_GCD, MN_BOOL, MN_INT32, MN_INT32, fbool1, fb_i, 0},
+    {MN_OP_GCD, MN_FLOAT64, MN_INT32, MN_NDTYPE, fa_f, fb_i, 0}, /* TypeError in NumPy */
+    {MN_OP_LCM, MN_BOOL, MN_BOOL, MN_NDTYPE, fbool1, fbool2, 0},
+    {MN_OP_LOGADDEXP, MN_INT32, MN_INT64, MN_FLOAT64, fa_i, fb_i, 1e-14},
+    {MN_OP_HEAVISIDE, MN_BOOL, MN_FLOAT32, MN_FLOAT32, fbool1, fb_f, 0},
+    {MN_OP_FLOAT_POWER, MN_INT32, MN_INT32, MN_FLOAT64, fa_i, pexp_i, 1e-15},
+  };
+  T_BINS(ctx, bin_more);
   {
     /* integer corner cases: by zero, MIN % -1, |MIN|, lcm overflow (NumPy's values) */
     int64_t sh[1] = {6};
@@ -661,18 +706,21 @@ int main(int argc, char **argv) {
       t_un(ctx, nf[k], MN_FLOAT64, MN_FLOAT64, fun, tol);
       if (nf[k] != MN_OP_I0) t_un(ctx, nf[k], MN_FLOAT32, MN_FLOAT32, fun, tol);
     }
-    t_un(ctx, MN_OP_I0, MN_FLOAT64, MN_FLOAT64, fidx2, 1e-14);
-    t_un(ctx, MN_OP_I0, MN_INT32, MN_FLOAT64, fa_i, 1e-14);
-    t_un(ctx, MN_OP_FABS, MN_INT32, MN_FLOAT64, fa_i, 0);
-    t_un(ctx, MN_OP_CBRT, MN_BOOL, MN_FLOAT64, fbool1, 0); /* float16 in NumPy */
-    t_un(ctx, MN_OP_SIGNBIT, MN_FLOAT64, MN_BOOL, fun, 0); /* -0.0 is negative */
-    t_un(ctx, MN_OP_SIGNBIT, MN_FLOAT32, MN_BOOL, fun, 0);
-    t_un(ctx, MN_OP_SIGNBIT, MN_INT64, MN_BOOL, fa_i, 0);
-    t_un(ctx, MN_OP_FREXP_EXP, MN_FLOAT64, MN_INT32, fun, 0);
-    t_un(ctx, MN_OP_FREXP_EXP, MN_FLOAT32, MN_INT32, fbig32, 0);
-    t_un(ctx, MN_OP_FLOOR, MN_INT32, MN_INT32, fa_i, 0); /* NumPy 2 keeps integer dtypes */
-    t_un(ctx, MN_OP_TRUNC, MN_INT64, MN_INT64, fa_i, 0);
-    t_un(ctx, MN_OP_CEIL, MN_BOOL, MN_BOOL, fbool1, 0);
+    static const un_case un_more[] = {
+      {MN_OP_I0, MN_FLOAT64, MN_FLOAT64, fidx2, 1e-14},
+      {MN_OP_I0, MN_INT32, MN_FLOAT64, fa_i, 1e-14},
+      {MN_OP_FABS, MN_INT32, MN_FLOAT64, fa_i, 0},
+      {MN_OP_CBRT, MN_BOOL, MN_FLOAT64, fbool1, 0}, /* float16 in NumPy */
+      {MN_OP_SIGNBIT, MN_FLOAT64, MN_BOOL, fun, 0}, /* -0.0 is negative */
+      {MN_OP_SIGNBIT, MN_FLOAT32, MN_BOOL, fun, 0},
+      {MN_OP_SIGNBIT, MN_INT64, MN_BOOL, fa_i, 0},
+      {MN_OP_FREXP_EXP, MN_FLOAT64, MN_INT32, fun, 0},
+      {MN_OP_FREXP_EXP, MN_FLOAT32, MN_INT32, fbig32, 0},
+      {MN_OP_FLOOR, MN_INT32, MN_INT32, fa_i, 0}, /* NumPy 2 keeps integer dtypes */
+      {MN_OP_TRUNC, MN_INT64, MN_INT64, fa_i, 0},
+      {MN_OP_CEIL, MN_BOOL, MN_BOOL, fbool1, 0},
+    };
+    T_UNS(ctx, un_more);
   }
 
   /* ================= where ================= */
