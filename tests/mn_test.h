@@ -74,6 +74,36 @@ static inline int mt_finish(mn_ctx **ctx) {
   return total ? 1 : 0;
 }
 
+/* The start of a CUDA test; the context initialises MPI itself (and
+ * finalises it at exit). 0, with *ctx and this rank's device *count, to go
+ * on; otherwise the exit status: 2 without a context, 77 (ctest's skip,
+ * "SKIP: why" from rank 0) unless every rank has a device, so that all
+ * skip together. */
+static inline int mt_init_cuda(mn_ctx **ctx, int *count) {
+  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, ctx)) {
+    fprintf(stderr, "cannot create context: %s\n", mn_ctx_errmsg(NULL));
+    return 2;
+  }
+  mt_rank = mn_ctx_rank(*ctx);
+  int least = 0;
+  const char *reason = "";
+  *count = 0;
+  T_OK(mn_cuda_device_count(count, &reason));
+  MPI_Allreduce(count, &least, 1, MPI_INT, MPI_MIN, mn_ctx_comm(*ctx));
+  if (least > 0) return 0;
+  if (mt_rank == 0) printf("SKIP: %s\n", *count == 0 ? reason : "a rank other than 0 has no CUDA device");
+  mn_ctx_destroy(ctx);
+  return 77;
+}
+
+/* mt_finish for mt_init_cuda's tests (MPI is finalised at exit). */
+static inline int mt_finish_cuda(mn_ctx **ctx) {
+  int total = 0;
+  MPI_Allreduce(&mt_fails, &total, 1, MPI_INT, MPI_SUM, mn_ctx_comm(*ctx));
+  mn_ctx_destroy(ctx);
+  return total ? 1 : 0;
+}
+
 /* A file name in MN_TEST_TMP (or ".") unique to this test program, its rank
  * count and stem ("t_mtx_np3_a.mtx"): ctest runs each program at several
  * rank counts at once in that one directory, so fixed names would race. */
@@ -127,6 +157,21 @@ static inline void mt_set(mn_array *a, double (*f)(int64_t)) {
   T_OK(mn_array_scatter(a, 0, raw));
   free(raw);
 }
+/* A new array (halo 0), set from f(flat index) when f is given. */
+static inline mn_array *mt_new(mn_ctx *ctx, mn_dtype t, int nd, const int64_t *sh, double (*f)(int64_t)) {
+  mn_array *a = NULL;
+  T_OK(mn_array_create(ctx, t, nd, sh, 0, &a));
+  if (a && f) mt_set(a, f);
+  return a;
+}
+
+/* The view a[idx] of n index entries (NULL, counted as a failure, when refused). */
+static inline mn_array *mt_view(mn_array *a, int n, const mn_index *idx) {
+  mn_array *v = NULL;
+  T_OK(mn_array_index(a, n, idx, &v));
+  return v;
+}
+
 /* Messages and bytes rank me sends in a width-w halo exchange of a 2-d
  * grid of shape n (es-byte elements) split by lay over P ranks: one message
  * for each rank and periodic image of its box, widened by w, that meets

@@ -14,12 +14,6 @@ static double fa(int64_t k) { return (double)((k * 37) % 101) * 0.173 - 7.25; }
 static double fb(int64_t k) { return cos(0.21 * (double)k) * 3.3 + 0.5; }
 static double fidx(int64_t k) { return (double)k; }
 
-static mn_array *mk(mn_ctx *ctx, mn_dtype t, int nd, const int64_t *sh, double (*f)(int64_t)) {
-  mn_array *a = NULL;
-  T_OK(mn_array_create(ctx, t, nd, sh, 0, &a));
-  if (a && f) mt_set(a, f);
-  return a;
-}
 static mn_array *mk_on(mn_ctx *ctx, mn_dtype t, int nd, const int64_t *sh, const int *dims, int halo,
                        double (*f)(int64_t)) {
   mn_layout *lay = NULL;
@@ -29,11 +23,6 @@ static mn_array *mk_on(mn_ctx *ctx, mn_dtype t, int nd, const int64_t *sh, const
   mn_layout_destroy(&lay);
   if (a && f) mt_set(a, f);
   return a;
-}
-static mn_array *vw(mn_array *a, int n, const mn_index *idx) {
-  mn_array *v = NULL;
-  T_OK(mn_array_index(a, n, idx, &v));
-  return v;
 }
 static mn_array *tr(mn_array *a, const int *perm) {
   mn_array *v = NULL;
@@ -60,14 +49,14 @@ static void check_eq(const char *what, const mn_array *a, const double *want, in
 static void fuse_long_chain(mn_ctx *ctx, mn_dtype t, int nt) {
   enum { N = 37 };
   int64_t sh[] = {N};
-  mn_array *x[16], *out = mk(ctx, t, 1, sh, NULL);
+  mn_array *x[16], *out = mt_new(ctx, t, 1, sh, NULL);
   double want[N];
   mn_expr *e = NULL;
   T_OK(mn_expr_create(ctx, &e));
   int node = -1;
   for (int j = 0; j < nt; j++) {
     g_j = j;
-    x[j] = mk(ctx, t, 1, sh, fterm);
+    x[j] = mt_new(ctx, t, 1, sh, fterm);
     int in = 0;
     T_OK(mn_expr_input(e, x[j], &in));
     if (j == 0) node = in;
@@ -107,9 +96,9 @@ static void fuse_long_chain(mn_ctx *ctx, mn_dtype t, int nt) {
 static void fuse_mixed(mn_ctx *ctx) {
   enum { N = 29 };
   int64_t sh[] = {N};
-  mn_array *a = mk(ctx, MN_FLOAT64, 1, sh, fa), *b = mk(ctx, MN_FLOAT64, 1, sh, fb);
-  mn_array *a32 = mk(ctx, MN_FLOAT32, 1, sh, fa), *b32 = mk(ctx, MN_FLOAT32, 1, sh, fb);
-  mn_array *out = mk(ctx, MN_FLOAT64, 1, sh, NULL), *out2 = mk(ctx, MN_FLOAT64, 1, sh, NULL);
+  mn_array *a = mt_new(ctx, MN_FLOAT64, 1, sh, fa), *b = mt_new(ctx, MN_FLOAT64, 1, sh, fb);
+  mn_array *a32 = mt_new(ctx, MN_FLOAT32, 1, sh, fa), *b32 = mt_new(ctx, MN_FLOAT32, 1, sh, fb);
+  mn_array *out = mt_new(ctx, MN_FLOAT64, 1, sh, NULL), *out2 = mt_new(ctx, MN_FLOAT64, 1, sh, NULL);
   double want[N], want2[N];
   /* (2 - a + 0.3*b - (-b)) / 3  (NumPy: weak literals stay float64) */
   {
@@ -202,7 +191,7 @@ static void fuse_mixed(mn_ctx *ctx) {
   }
   /* float32 post-ops: 0.1 * (a32 - b32 + a32) and (a32 - 3*b32) / 7 (weak literals stay float32) */
   {
-    mn_array *o32 = mk(ctx, MN_FLOAT32, 1, sh, NULL);
+    mn_array *o32 = mt_new(ctx, MN_FLOAT32, 1, sh, NULL);
     mn_expr *e = NULL;
     int x, y, s01, s3, s7, t1, t2, t3, m3, t4, t5;
     T_OK(mn_expr_create(ctx, &e));
@@ -262,7 +251,7 @@ static void alias_self(mn_ctx *ctx, const int *d, int halo) {
   /* a[::-1, ::-1] = a + 1 */
   mt_set(a, fa);
   mn_index rr[] = {mn_slice(MN_NONE, MN_NONE, -1), mn_slice(MN_NONE, MN_NONE, -1)};
-  mn_array *r = vw(a, 2, rr);
+  mn_array *r = mt_view(a, 2, rr);
   T_OK(mn_array_binary_scalar(MN_OP_ADD, a, mn_scalar_f64(1.0), 0, r));
   for (int i = 0; i < N; i++) for (int j = 0; j < N; j++) w[i * N + j] = fa((N - 1 - i) * N + (N - 1 - j)) + 1.0;
   check_eq("a[::-1,::-1] = a + 1", a, w, N * N);
@@ -270,7 +259,7 @@ static void alias_self(mn_ctx *ctx, const int *d, int halo) {
   /* a[:, ::-1].T = a * 2  :  (a[:, ::-1].T)[i,j] = a[j, N-1-i] */
   mt_set(a, fa);
   mn_index c1[] = {mn_all(), mn_slice(MN_NONE, MN_NONE, -1)};
-  mn_array *cr = vw(a, 2, c1), *crt = tr(cr, NULL);
+  mn_array *cr = mt_view(a, 2, c1), *crt = tr(cr, NULL);
   T_OK(mn_array_binary_scalar(MN_OP_MUL, a, mn_scalar_f64(2.0), 0, crt));
   /* a[j, N-1-i] = 2*old a[i, j] */
   for (int i = 0; i < N; i++) for (int j = 0; j < N; j++) w[j * N + (N - 1 - i)] = 2.0 * fa(i * N + j);
@@ -280,7 +269,7 @@ static void alias_self(mn_ctx *ctx, const int *d, int halo) {
   /* row 5 = column 5 of the same array (fixed axes on both sides) */
   mt_set(a, fa);
   mn_index r5[] = {mn_at(5)}, c5[] = {mn_all(), mn_at(5)};
-  mn_array *row = vw(a, 1, r5), *col = vw(a, 2, c5);
+  mn_array *row = mt_view(a, 1, r5), *col = mt_view(a, 2, c5);
   T_OK(mn_array_copy(col, row));
   for (int i = 0; i < N; i++) for (int j = 0; j < N; j++) w[i * N + j] = i == 5 ? fa(j * N + 5) : fa(i * N + j);
   check_eq("a[5] = a[:, 5]", a, w, N * N);
@@ -291,7 +280,7 @@ static void alias_self(mn_ctx *ctx, const int *d, int halo) {
   mt_set(a, fa);
   mn_index io[] = {mn_slice(1, -1, 1), mn_slice(1, -1, 1)}, i1[] = {mn_slice(MN_NONE, -2, 1), mn_slice(2, MN_NONE, 1)},
            i2[] = {mn_slice(2, MN_NONE, 1), mn_slice(MN_NONE, -2, 1)};
-  mn_array *o = vw(a, 2, io), *x1 = vw(a, 2, i1), *x2 = vw(a, 2, i2), *x2t = tr(x2, NULL);
+  mn_array *o = mt_view(a, 2, io), *x1 = mt_view(a, 2, i1), *x2 = mt_view(a, 2, i2), *x2t = tr(x2, NULL);
   T_OK(mn_array_binary(MN_OP_SUB, x1, x2t, o));
   for (int i = 0; i < N; i++)
     for (int j = 0; j < N; j++)
@@ -313,11 +302,11 @@ static void composed_views(mn_ctx *ctx, const int *d, const int *d2) {
    * v3 = v2[:, 0, ::-1]              shape (5, 5)
    * v3[i, j] = A[(R-2) - 2*(4-j), (C-1) - 3*i] */
   mn_index i1[] = {mn_slice(R - 2, 0, -2), mn_newaxis(), mn_slice(MN_NONE, MN_NONE, -3)};
-  mn_array *v1 = vw(A, 3, i1);
+  mn_array *v1 = mt_view(A, 3, i1);
   int perm[] = {2, 1, 0};
   mn_array *v2 = tr(v1, perm);
   mn_index i3[] = {mn_all(), mn_at(0), mn_slice(MN_NONE, MN_NONE, -1)};
-  mn_array *v3 = vw(v2, 3, i3);
+  mn_array *v3 = mt_view(v2, 3, i3);
   T_CHECK(mn_array_ndim(v3) == 2 && mn_array_shape(v3)[0] == 5 && mn_array_shape(v3)[1] == 5, "composed view shape");
   double w[R * C];
   for (int i = 0; i < 5; i++)
@@ -327,7 +316,7 @@ static void composed_views(mn_ctx *ctx, const int *d, const int *d2) {
   int64_t sb[] = {5, 7};
   mn_array *B = mk2(ctx, MN_FLOAT64, sb, d2, 0, fb);
   mn_index bc[] = {mn_all(), mn_at(-2), mn_newaxis()}, br[] = {mn_at(3), mn_slice(MN_NONE, 1, -1)};
-  mn_array *bcol = vw(B, 3, bc), *brow = vw(B, 2, br); /* (5,1): B[i,5];  (5,): B[3, 6-j] */
+  mn_array *bcol = mt_view(B, 3, bc), *brow = mt_view(B, 2, br); /* (5,1): B[i,5];  (5,): B[3, 6-j] */
   int64_t so[] = {5, 5};
   mn_array *O = mk2(ctx, MN_FLOAT64, so, d2, 0, NULL);
   mn_expr *e = NULL;
@@ -360,9 +349,9 @@ static void composed_views(mn_ctx *ctx, const int *d, const int *d2) {
     int64_t sz[] = {5, 7};
     mn_array *Z = mk2(ctx, MN_FLOAT64, sz, d, 0, NULL);
     mn_index zn[] = {mn_slice(MN_NONE, MN_NONE, -1), mn_newaxis(), mn_all()};
-    mn_array *Zv = vw(Z, 3, zn), *W = tr(Zv, perm), *Bt = tr(B, NULL);
+    mn_array *Zv = mt_view(Z, 3, zn), *W = tr(Zv, perm), *Bt = tr(B, NULL);
     mn_index bn[] = {mn_all(), mn_newaxis(), mn_all()};
-    mn_array *Btn = vw(Bt, 3, bn);
+    mn_array *Btn = mt_view(Bt, 3, bn);
     T_OK(mn_array_binary_scalar(MN_OP_MUL, Btn, mn_scalar_f64(3.0), 0, W));
     /* W[i, 0, j] = Z[4 - j, i] = 3 * B[j, i]  ->  Z[r, c] = 3 * B[4 - r, c] */
     double wz[35];
@@ -378,9 +367,9 @@ static void composed_views(mn_ctx *ctx, const int *d, const int *d2) {
 /* ================= empty arrays ================= */
 static void empty_arrays(mn_ctx *ctx) {
   int64_t s05[] = {0, 5}, s50[] = {5, 0}, s0[] = {0}, s5[] = {5};
-  mn_array *a = mk(ctx, MN_FLOAT64, 2, s05, NULL), *b = mk(ctx, MN_FLOAT64, 2, s50, NULL);
-  mn_array *c = mk(ctx, MN_FLOAT64, 1, s0, NULL), *v5 = mk(ctx, MN_FLOAT64, 1, s5, fa);
-  mn_array *o = mk(ctx, MN_FLOAT64, 2, s05, NULL);
+  mn_array *a = mt_new(ctx, MN_FLOAT64, 2, s05, NULL), *b = mt_new(ctx, MN_FLOAT64, 2, s50, NULL);
+  mn_array *c = mt_new(ctx, MN_FLOAT64, 1, s0, NULL), *v5 = mt_new(ctx, MN_FLOAT64, 1, s5, fa);
+  mn_array *o = mt_new(ctx, MN_FLOAT64, 2, s05, NULL);
   T_CHECK(mn_array_size(a) == 0 && mn_array_size(b) == 0 && mn_array_size(c) == 0, "empty sizes");
   /* (0,5) = (0,5) + (5,) broadcast; fills and index fills */
   T_OK(mn_array_binary(MN_OP_ADD, a, v5, o));
@@ -416,7 +405,7 @@ static void empty_arrays(mn_ctx *ctx) {
             mn_dtype_name(s.dtype), mn_scalar_as_f64(s));
   }
   /* axis reductions: sum over the empty axis gives zeros, over the other an empty out */
-  mn_array *r5 = mk(ctx, MN_FLOAT64, 1, s5, fa), *r0 = mk(ctx, MN_FLOAT64, 1, s0, NULL);
+  mn_array *r5 = mt_new(ctx, MN_FLOAT64, 1, s5, fa), *r0 = mt_new(ctx, MN_FLOAT64, 1, s0, NULL);
   T_OK(mn_array_reduce_axis(MN_RED_SUM, a, 0, r5));
   double z[5] = {0, 0, 0, 0, 0};
   check_eq("np.sum(zeros((0,5)), axis=0)", r5, z, 5);
@@ -428,7 +417,7 @@ static void empty_arrays(mn_ctx *ctx) {
   T_CHECK(mn_array_reduce_axis(MN_RED_MAX, a, 0, r5) == MN_ERR_SHAPE, "max over an empty axis with a non-empty out");
   /* views of empty arrays: reversed, transposed, newaxis */
   mn_index rv[] = {mn_slice(MN_NONE, MN_NONE, -1), mn_newaxis()};
-  mn_array *ar = vw(a, 2, rv), *bt = tr(b, NULL);
+  mn_array *ar = mt_view(a, 2, rv), *bt = tr(b, NULL);
   T_CHECK(mn_array_ndim(ar) == 3 && mn_array_shape(ar)[0] == 0 && mn_array_shape(ar)[1] == 1 && mn_array_shape(ar)[2] == 5,
           "a[::-1, newaxis] shape");
   T_OK(mn_array_copy(bt, o)); /* (0,5) <- (5,0).T */
@@ -473,14 +462,14 @@ static void zero_d(mn_ctx *ctx, const int *d) {
   T_CHECK(s.v.i == 7, "0-d arange = %lld", (long long)s.v.i);
   /* 0-d + (n,) -> (n,) */
   int64_t sn[] = {9};
-  mn_array *v = mk(ctx, MN_FLOAT64, 1, sn, fa), *o = mk(ctx, MN_FLOAT64, 1, sn, NULL);
+  mn_array *v = mt_new(ctx, MN_FLOAT64, 1, sn, fa), *o = mt_new(ctx, MN_FLOAT64, 1, sn, NULL);
   T_OK(mn_array_binary(MN_OP_SUB, z, v, o));
   double w[99];
   for (int k = 0; k < 9; k++) w[k] = 2.5 - fa(k);
   check_eq("0-d - (9,)", o, w, 9);
   /* newaxis on 0-d, transpose of 0-d, broadcast_to */
   mn_index na[] = {mn_newaxis(), mn_newaxis()};
-  mn_array *zn = vw(z, 2, na), *zt = tr(z, NULL), *zb = NULL;
+  mn_array *zn = mt_view(z, 2, na), *zt = tr(z, NULL), *zb = NULL;
   T_CHECK(mn_array_ndim(zn) == 2 && mn_array_size(zn) == 1, "0-d[newaxis, newaxis]");
   T_CHECK(mn_array_ndim(zt) == 0, "0-d.T");
   int64_t sb[] = {3, 4};
@@ -489,9 +478,9 @@ static void zero_d(mn_ctx *ctx, const int *d) {
   T_CHECK(s.v.f == 30.0, "sum of broadcast 0-d (3,4) = %g", s.v.f);
   /* 0-d views of distributed arrays: A[i, j] = B[k, l] * 2 + z across ranks */
   int64_t sh[] = {6, 7};
-  mn_array *A = mk2(ctx, MN_FLOAT64, sh, d, 0, fa), *B = mk(ctx, MN_FLOAT64, 2, sh, fb);
+  mn_array *A = mk2(ctx, MN_FLOAT64, sh, d, 0, fa), *B = mt_new(ctx, MN_FLOAT64, 2, sh, fb);
   mn_index ia[] = {mn_at(5), mn_at(-1)}, ib[] = {mn_at(0), mn_at(1)};
-  mn_array *a0 = vw(A, 2, ia), *b0 = vw(B, 2, ib);
+  mn_array *a0 = mt_view(A, 2, ia), *b0 = mt_view(B, 2, ib);
   mn_expr *e = NULL;
   int nb, nz, t, s2, r;
   T_OK(mn_expr_create(ctx, &e));
@@ -508,13 +497,13 @@ static void zero_d(mn_ctx *ctx, const int *d) {
   check_eq("A[5,-1] = B[0,1]*2 + z", A, wa, 42);
   /* a 0-d view of A written from another 0-d view of A (aliasing, fixed axes only) */
   mn_index ic[] = {mn_at(0), mn_at(0)};
-  mn_array *c0 = vw(A, 2, ic);
+  mn_array *c0 = mt_view(A, 2, ic);
   T_OK(mn_array_copy(a0, c0));
   wa[0] = wa[5 * 7 + 6];
   check_eq("A[0,0] = A[5,-1]", A, wa, 42);
   /* reduce_axis into a 0-d out (a view with fixed axes), and into a 0-d base */
   mn_index ir[] = {mn_at(2)};
-  mn_array *row = vw(B, 1, ir);
+  mn_array *row = mt_view(B, 1, ir);
   T_OK(mn_array_reduce_axis(MN_RED_ARGMAX, row, 0, c0));
   int am = 0;
   for (int j = 1; j < 7; j++) if (fb(2 * 7 + j) > fb(2 * 7 + am)) am = j;
@@ -550,7 +539,7 @@ static void reduce_views(mn_ctx *ctx, const int *d, const int *d2) {
    * B operand is shifted and reversed so cells split at other ranks' edges;
    * ties everywhere: NumPy returns the first flat index */
   mn_index ia[] = {mn_slice(1, MN_NONE, 1)}, ib[] = {mn_slice(MN_NONE, -1, 1), mn_slice(MN_NONE, MN_NONE, -1)};
-  mn_array *xa = vw(A, 1, ia), *xb = vw(B, 2, ib);
+  mn_array *xa = mt_view(A, 1, ia), *xb = mt_view(B, 2, ib);
   double x[8 * C];
   for (int i = 0; i < 8; i++)
     for (int j = 0; j < C; j++) x[i * C + j] = ftie((i + 1) * C + j) + ftie2(i * C + (C - 1 - j));
@@ -575,11 +564,11 @@ static void reduce_views(mn_ctx *ctx, const int *d, const int *d2) {
   }
   /* reduce_axis on a transposed, reversed, strided view, into a reversed view */
   mn_index iv[] = {mn_slice(MN_NONE, MN_NONE, -1), mn_slice(1, MN_NONE, 2)};
-  mn_array *v = vw(B, 2, iv), *vt = tr(v, NULL); /* vt (6, 9): vt[i,j] = B[R-1-j, 1+2i] */
+  mn_array *v = mt_view(B, 2, iv), *vt = tr(v, NULL); /* vt (6, 9): vt[i,j] = B[R-1-j, 1+2i] */
   int64_t s9[] = {9}, s6[] = {6};
-  mn_array *o9 = mk_on(ctx, MN_FLOAT64, 1, s9, NULL, 0, NULL), *o6 = mk(ctx, MN_INT64, 1, s6, NULL);
+  mn_array *o9 = mk_on(ctx, MN_FLOAT64, 1, s9, NULL, 0, NULL), *o6 = mt_new(ctx, MN_INT64, 1, s6, NULL);
   mn_index rv[] = {mn_slice(MN_NONE, MN_NONE, -1)};
-  mn_array *o9r = vw(o9, 1, rv), *o6r = vw(o6, 1, rv);
+  mn_array *o9r = mt_view(o9, 1, rv), *o6r = mt_view(o6, 1, rv);
   for (int op = 0; op < MN_NREDUCE; op++) {
     mn_reduce_op ro = (mn_reduce_op)op;
     int isarg = ro == MN_RED_ARGMIN || ro == MN_RED_ARGMAX;
@@ -614,7 +603,7 @@ static void reduce_views(mn_ctx *ctx, const int *d, const int *d2) {
       }
       mn_array *out = ax == 0 ? o9r : (isarg ? o6r : NULL);
       mn_array *o6f = NULL;
-      if (!out) { mn_index rv6[] = {mn_slice(MN_NONE, MN_NONE, -1)}; mn_array *t6 = mk(ctx, MN_FLOAT64, 1, s6, NULL); o6f = t6; out = vw(t6, 1, rv6); }
+      if (!out) { mn_index rv6[] = {mn_slice(MN_NONE, MN_NONE, -1)}; mn_array *t6 = mt_new(ctx, MN_FLOAT64, 1, s6, NULL); o6f = t6; out = mt_view(t6, 1, rv6); }
       T_OK(mn_array_reduce_axis(ro, vt, ax, out));
       double *g = mt_all(out);
       for (int q = 0; q < n; q++)
@@ -651,7 +640,7 @@ static void redistribute(mn_ctx *ctx) {
         check_eq("root -> grid -> grid(int64) -> root(float32)", rb, w, 70);
         /* reversed, transposed views across layouts: x[::-1].T -> rb view */
         mn_index rv[] = {mn_slice(MN_NONE, MN_NONE, -1)};
-        mn_array *xr = vw(x, 1, rv), *xrt = tr(xr, NULL);
+        mn_array *xr = mt_view(x, 1, rv), *xrt = tr(xr, NULL);
         int64_t st[] = {10, 7};
         mn_layout *lt = NULL;
         mn_array *rt = NULL;
@@ -685,11 +674,11 @@ static void cache_halo_dtype(mn_ctx *ctx) {
    * needs remote rows, and the plans differ only in halo or dtype */
   mn_index sv[] = {mn_slice(3, MN_NONE, 1), mn_slice(MN_NONE, MN_NONE, -1)};
   int64_t so[] = {9, 8};
-  mn_array *o = mk(ctx, MN_FLOAT64, 2, so, NULL);
+  mn_array *o = mt_new(ctx, MN_FLOAT64, 2, so, NULL);
   mn_array *arrs[] = {h0, h1, h2, i1, h1, h0, i1, h2};
   double (*fs[])(int64_t) = {fa, fb, fidx, fidx, fb, fa, fidx, fidx};
   for (int t = 0; t < 8; t++) {
-    mn_array *v = vw(arrs[t], 2, sv);
+    mn_array *v = mt_view(arrs[t], 2, sv);
     T_OK(mn_array_copy(v, o));
     double w[72];
     for (int i = 0; i < 9; i++) for (int j = 0; j < 8; j++) w[i * 8 + j] = fs[t]((i + 3) * 8 + 7 - j);
@@ -729,21 +718,21 @@ static void fills(mn_ctx *ctx) {
   /* NumPy: np.linspace(2.0, 3.0, num=1) == [2.0] (the end point is only
    * forced when num > 1) */
   int64_t s1[] = {1}, s5[] = {5};
-  mn_array *a = mk(ctx, MN_FLOAT64, 1, s1, NULL);
+  mn_array *a = mt_new(ctx, MN_FLOAT64, 1, s1, NULL);
   T_OK(mn_array_linspace(a, 2.0, 3.0, 1));
   double w1[] = {2.0};
   check_eq("linspace(2, 3, num=1)", a, w1, 1);
   /* NumPy 2: integer linspace rounds towards -inf:
    * np.linspace(-1, 0, 5, dtype=int) == [-1, -1, -1, -1, 0] */
-  mn_array *b = mk(ctx, MN_INT64, 1, s5, NULL);
+  mn_array *b = mt_new(ctx, MN_INT64, 1, s5, NULL);
   T_OK(mn_array_linspace(b, -1.0, 0.0, 1));
   double w5[] = {-1, -1, -1, -1, 0};
   check_eq("linspace(-1, 0, 5, dtype=int64)", b, w5, 5);
   /* arange / linspace into a reversed, strided view: view-flat order */
   int64_t s9[] = {9};
-  mn_array *c = mk(ctx, MN_FLOAT64, 1, s9, NULL);
+  mn_array *c = mt_new(ctx, MN_FLOAT64, 1, s9, NULL);
   mn_index rv[] = {mn_slice(7, MN_NONE, -3)}; /* elements 7, 4, 1 */
-  mn_array *cv = vw(c, 1, rv);
+  mn_array *cv = mt_view(c, 1, rv);
   T_OK(mn_array_linspace(cv, 0.0, 1.0, 1));
   double w9[9] = {0};
   w9[7] = 0.0; w9[4] = 0.5; w9[1] = 1.0;
@@ -764,7 +753,7 @@ static void overflow(mn_ctx *ctx) {
   mn_array_destroy(&a);
   /* a[0:10:2**63-1] has one element in Python/NumPy */
   int64_t s10[] = {10};
-  mn_array *x = mk(ctx, MN_FLOAT64, 1, s10, fa), *v = NULL;
+  mn_array *x = mt_new(ctx, MN_FLOAT64, 1, s10, fa), *v = NULL;
   mn_index hs[] = {mn_slice(0, 10, INT64_MAX)};
   T_OK(mn_array_index(x, 1, hs, &v));
   T_CHECK(v && mn_array_shape(v)[0] == 1, "len(range(0, 10, 2**63-1)) = %lld, expected 1",
@@ -777,9 +766,9 @@ static void overflow(mn_ctx *ctx) {
   mn_array_destroy(&v);
   /* broadcast_to a negative extent: NumPy raises ValueError */
   int64_t neg[] = {-3};
-  mn_array *one = mk(ctx, MN_FLOAT64, 1, s10, NULL), *bv = NULL;
+  mn_array *one = mt_new(ctx, MN_FLOAT64, 1, s10, NULL), *bv = NULL;
   mn_index i1[] = {mn_slice(0, 1, 1)};
-  mn_array *o1 = vw(one, 1, i1);
+  mn_array *o1 = mt_view(one, 1, i1);
   rc = mn_array_broadcast_to(o1, 1, neg, &bv);
   T_CHECK(rc != MN_SUCCESS, "broadcast_to(shape (1,), (-3,)) succeeded with size %lld", bv ? (long long)mn_array_size(bv) : 0LL);
   mn_array_destroy(&bv); mn_array_destroy(&o1); mn_array_destroy(&one);
@@ -792,7 +781,7 @@ static void norms(mn_ctx *ctx) {
   /* np.linalg.norm converts integer input to float: norm([4e9, 0, 0]) = 4e9;
    * an int64 sum of squares overflows (1.6e19 > 2^63) */
   int64_t s3[] = {3};
-  mn_array *a = mk(ctx, MN_INT64, 1, s3, fbigint);
+  mn_array *a = mt_new(ctx, MN_INT64, 1, s3, fbigint);
   double r = 0;
   T_OK(mn_array_norm(a, 2, &r));
   T_CHECK(r == 4.0e9, "norm(int64 [4e9, 0, 0]) = %.17g, expected 4e9", r);
@@ -852,12 +841,12 @@ static void empty_ranks(mn_ctx *ctx) {
   int P = mn_ctx_size(ctx);
   int64_t sh[] = {2, 9};
   int d[] = {P, 1};
-  mn_array *A = mk_on(ctx, MN_FLOAT64, 2, sh, d, 0, fa), *B = mk(ctx, MN_FLOAT64, 2, sh, fb);
+  mn_array *A = mk_on(ctx, MN_FLOAT64, 2, sh, d, 0, fa), *B = mt_new(ctx, MN_FLOAT64, 2, sh, fb);
   mn_array *O = mk_on(ctx, MN_FLOAT64, 2, sh, d, 0, NULL);
   mn_index rv[] = {mn_slice(MN_NONE, MN_NONE, -1), mn_slice(MN_NONE, MN_NONE, -2)};
-  mn_array *Ar = vw(A, 2, rv); /* (2, 5) */
+  mn_array *Ar = mt_view(A, 2, rv); /* (2, 5) */
   int64_t s25[] = {2, 5};
-  mn_array *O2 = mk(ctx, MN_FLOAT64, 2, s25, NULL);
+  mn_array *O2 = mt_new(ctx, MN_FLOAT64, 2, s25, NULL);
   T_OK(mn_array_binary(MN_OP_MUL, Ar, Ar, O2));
   double w[18];
   for (int i = 0; i < 2; i++) for (int j = 0; j < 5; j++) { double v = fa((1 - i) * 9 + 8 - 2 * j); w[i * 5 + j] = v * v; }
@@ -876,7 +865,7 @@ static void empty_ranks(mn_ctx *ctx) {
   /* sum over axis 0 into row 0 of A itself (out aliases the input):
    * NumPy np.sum(A, axis=0, out=A[0]) gives the column sums of the old A */
   mn_index r0[] = {mn_at(0)};
-  mn_array *row = vw(A, 1, r0);
+  mn_array *row = mt_view(A, 1, r0);
   T_OK(mn_array_reduce_axis(MN_RED_SUM, A, 0, row));
   for (int k = 0; k < 18; k++) w[k] = k < 9 ? fa(k) + fa(9 + k) : fa(k);
   check_eq("sum(A, axis=0, out=A[0])", A, w, 18);
@@ -891,7 +880,7 @@ static void reduce_more(mn_ctx *ctx) {
   /* 100000 elements so that OpenMP threads split the cells (np=1 runs 2
    * threads): argmin over many ties must be the first minimum */
   int64_t n[] = {100000};
-  mn_array *a = mk(ctx, MN_FLOAT64, 1, n, ftie), *b = mk(ctx, MN_FLOAT64, 1, n, ftie3);
+  mn_array *a = mt_new(ctx, MN_FLOAT64, 1, n, ftie), *b = mt_new(ctx, MN_FLOAT64, 1, n, ftie3);
   mn_scalar s;
   T_OK(mn_array_reduce(MN_RED_ARGMIN, a, &s));
   int64_t best = 0;
@@ -903,7 +892,7 @@ static void reduce_more(mn_ctx *ctx) {
   T_CHECK(s.v.i == best, "argmax over 1e5 ties = %lld, expected %lld", (long long)s.v.i, (long long)best);
   /* reversed operand first (it becomes the anchor): argmin(b[::-1] + a) */
   mn_index rv[] = {mn_slice(MN_NONE, MN_NONE, -1)};
-  mn_array *br = vw(b, 1, rv);
+  mn_array *br = mt_view(b, 1, rv);
   mn_expr *e = NULL;
   int nb, na, r;
   T_OK(mn_expr_create(ctx, &e));
@@ -918,8 +907,8 @@ static void reduce_more(mn_ctx *ctx) {
   mn_expr_destroy(&e);
   /* 2-d: anchor is a transposed, reversed view */
   int64_t sh[] = {40, 30};
-  mn_array *A = mk(ctx, MN_FLOAT64, 2, sh, ftie), *At = tr(A, NULL);
-  mn_array *Atr = vw(At, 1, rv); /* (30, 40): Atr[i,j] = A[j, 29-i] */
+  mn_array *A = mt_new(ctx, MN_FLOAT64, 2, sh, ftie), *At = tr(A, NULL);
+  mn_array *Atr = mt_view(At, 1, rv); /* (30, 40): Atr[i,j] = A[j, 29-i] */
   T_OK(mn_array_reduce(MN_RED_ARGMIN, Atr, &s));
   best = 0;
   for (int64_t k = 1; k < 1200; k++) if (ftie((k % 40) * 30 + 29 - k / 40) < ftie((best % 40) * 30 + 29 - best / 40)) best = k;
@@ -979,7 +968,7 @@ static void fixed_broadcast(mn_ctx *ctx, const int *d) {
   mn_array *A = mk2(ctx, MN_FLOAT64, sh, d, 1, fa);
   /* xb = broadcast_to(A[::-1, 2][:, newaxis], (R, 4)) */
   mn_index ic[] = {mn_slice(MN_NONE, MN_NONE, -1), mn_at(2), mn_newaxis()};
-  mn_array *x = vw(A, 3, ic), *xb = NULL;
+  mn_array *x = mt_view(A, 3, ic), *xb = NULL;
   int64_t sb[] = {R, 4};
   T_OK(mn_array_broadcast_to(x, 2, sb, &xb));
   mn_array *O = mk2(ctx, MN_FLOAT64, sb, d, 0, NULL);
@@ -988,15 +977,15 @@ static void fixed_broadcast(mn_ctx *ctx, const int *d) {
   for (int i = 0; i < R; i++) for (int j = 0; j < 4; j++) w[i * 4 + j] = 1.0 - fa((R - 1 - i) * C + 2);
   check_eq("1 - broadcast_to(A[::-1, 2, newaxis], (R, 4))", O, w, R * 4);
   int64_t sr[] = {R};
-  mn_array *o1 = mk(ctx, MN_FLOAT64, 1, sr, NULL);
+  mn_array *o1 = mt_new(ctx, MN_FLOAT64, 1, sr, NULL);
   T_OK(mn_array_reduce_axis(MN_RED_SUM, xb, 1, o1));
   for (int i = 0; i < R; i++) w[i] = 4.0 * fa((R - 1 - i) * C + 2);
   check_eq("sum(broadcast_to(A[::-1,2,newaxis],(R,4)), axis=1)", o1, w, R);
   /* the broadcast view written into A's own column 5 (alias through another column) */
   mn_index c5[] = {mn_all(), mn_at(5)};
-  mn_array *col5 = vw(A, 2, c5), *x1 = NULL;
+  mn_array *col5 = mt_view(A, 2, c5), *x1 = NULL;
   mn_index c2[] = {mn_slice(MN_NONE, MN_NONE, -1), mn_at(2)};
-  x1 = vw(A, 2, c2);
+  x1 = mt_view(A, 2, c2);
   T_OK(mn_array_binary(MN_OP_ADD, x1, col5, col5));
   for (int k = 0; k < R * C; k++) w[k] = fa(k);
   for (int i = 0; i < R; i++) w[i * C + 5] = fa((R - 1 - i) * C + 2) + fa(i * C + 5);
@@ -1007,9 +996,9 @@ static void fixed_broadcast(mn_ctx *ctx, const int *d) {
    * last rank; argmax over axis 1 into O[:, 1] of a (4, 3) array */
   int P = mn_ctx_size(ctx);
   int64_t s3[] = {4, 5, 6}, s2[] = {4, 3}, s1[] = {3};
-  mn_array *X = mk(ctx, MN_FLOAT64, 3, s3, fb);
+  mn_array *X = mt_new(ctx, MN_FLOAT64, 3, s3, fb);
   mn_index iv[] = {mn_slice(MN_NONE, MN_NONE, -1), mn_at(2), mn_slice(MN_NONE, MN_NONE, -2)};
-  mn_array *V = vw(X, 3, iv);
+  mn_array *V = mt_view(X, 3, iv);
   mn_layout *lr = NULL;
   mn_array *m0 = NULL;
   T_OK(mn_layout_create_root(ctx, 1, s1, P - 1, &lr));
@@ -1022,9 +1011,9 @@ static void fixed_broadcast(mn_ctx *ctx, const int *d) {
     w[j] = m;
   }
   check_eq("min(X[::-1, 2, ::-2], axis=0) into a root layout", m0, w, 3);
-  mn_array *O2 = mk(ctx, MN_INT64, 2, s2, NULL), *o2c = NULL;
+  mn_array *O2 = mt_new(ctx, MN_INT64, 2, s2, NULL), *o2c = NULL;
   mn_index oc[] = {mn_all(), mn_at(1)};
-  o2c = vw(O2, 2, oc);
+  o2c = mt_view(O2, 2, oc);
   T_OK(mn_array_reduce_axis(MN_RED_ARGMAX, V, 1, o2c));
   for (int i = 0; i < 4; i++) {
     int bi = 0;
@@ -1038,14 +1027,14 @@ static void fixed_broadcast(mn_ctx *ctx, const int *d) {
 /* ================= plan cache eviction ================= */
 static void cache_evict(mn_ctx *ctx) {
   int64_t sh[] = {300};
-  mn_array *a = mk(ctx, MN_FLOAT64, 1, sh, fa);
+  mn_array *a = mt_new(ctx, MN_FLOAT64, 1, sh, fa);
   int64_t so[] = {100};
-  mn_array *o = mk(ctx, MN_FLOAT64, 1, so, NULL);
+  mn_array *o = mt_new(ctx, MN_FLOAT64, 1, so, NULL);
   double w[100];
   for (int rep = 0; rep < 2; rep++)
     for (int off = 0; off < 150; off += (rep ? 37 : 1)) { /* 150 distinct plans, then reuse */
       mn_index iv[] = {mn_slice(off, off + 100, 1)};
-      mn_array *v = vw(a, 1, iv);
+      mn_array *v = mt_view(a, 1, iv);
       T_OK(mn_array_copy(v, o));
       if (off % 37 == 0) {
         for (int k = 0; k < 100; k++) w[k] = fa(off + k);

@@ -48,14 +48,7 @@ static double fidx3(int64_t k) { return (double)((k * 17) % 29) * 0.125 - 1.5; }
 /* ldexp exponents from -1150 to 1150: results overflow and underflow too */
 static double fexp_big(int64_t k) { return (double)((k * 97) % 2301 - 1150); }
 
-/* --------------------------------------------------------------- helpers */
-static mn_array *mk(mn_ctx *ctx, mn_dtype t, int nd, const int64_t *sh, double (*f)(int64_t)) {
-  mn_array *a = NULL;
-  T_OK(mn_array_create(ctx, t, nd, sh, 0, &a));
-  if (a && f) mt_set(a, f);
-  return a;
-}
-
+/* --------------------------------------------- helpers (mt_new: mn_test.h) */
 static int is_f(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64; }
 static int is_i(mn_dtype t) { return t == MN_INT32 || t == MN_INT64; }
 
@@ -226,7 +219,7 @@ static void t_bin(mn_ctx *ctx, mn_binary_op op, mn_dtype dx, mn_dtype dy, mn_dty
   T_CHECK(rt == want, "%s: mn_binary_result gives %s, NumPy gives %s", what, mn_dtype_name(rt), mn_dtype_name(want));
   if (rt == MN_NDTYPE || rt != want) return;
   int64_t sh[2] = {7, 11};
-  mn_array *x = mk(ctx, dx, 2, sh, fx), *y = mk(ctx, dy, 2, sh, fy), *out = mk(ctx, rt, 2, sh, NULL);
+  mn_array *x = mt_new(ctx, dx, 2, sh, fx), *y = mt_new(ctx, dy, 2, sh, fy), *out = mt_new(ctx, rt, 2, sh, NULL);
   T_OK(mn_array_binary(op, x, y, out));
   double *xv = mt_all(x), *yv = mt_all(y), want_v[77];
   mn_dtype ct = op == MN_OP_LDEXP ? rt : np_promote(dx, dy); /* ldexp: the mantissa's float type */
@@ -373,7 +366,7 @@ static void t_un(mn_ctx *ctx, mn_unary_op op, mn_dtype dx, mn_dtype want, double
   T_CHECK(rt == want, "%s: mn_unary_result gives %s, NumPy gives %s", what, mn_dtype_name(rt), mn_dtype_name(want));
   if (rt == MN_NDTYPE || rt != want) return;
   int64_t sh[1] = {53};
-  mn_array *x = mk(ctx, dx, 1, sh, fx), *out = mk(ctx, rt, 1, sh, NULL);
+  mn_array *x = mt_new(ctx, dx, 1, sh, fx), *out = mt_new(ctx, rt, 1, sh, NULL);
   T_OK(mn_array_unary(op, x, out));
   double *xv = mt_all(x), w[53];
   /* integer inputs of float-valued functions compute in float64 (signbit
@@ -441,7 +434,7 @@ int main(int argc, char **argv) {
   {
     /* the op itself refuses an unsupported dtype on every rank */
     int64_t sh[1] = {11};
-    mn_array *x = mk(ctx, MN_BOOL, 1, sh, fbool1), *o = mk(ctx, MN_BOOL, 1, sh, NULL);
+    mn_array *x = mt_new(ctx, MN_BOOL, 1, sh, fbool1), *o = mt_new(ctx, MN_BOOL, 1, sh, NULL);
     int rc = mn_array_binary(MN_OP_SUB, x, x, o);
     T_CHECK(rc == MN_ERR_DTYPE, "subtract(bool, bool) returned %s, expected MN_ERR_DTYPE", mn_err_name(rc));
     mn_array_destroy(&x);
@@ -477,8 +470,8 @@ int main(int argc, char **argv) {
   {
     int64_t sh[1] = {5};
     static const double num[5] = {1.5, -2.0, 0.0, -0.0, 3.0}, den[5] = {0.0, 0.0, 0.0, 0.0, -0.0};
-    mn_array *x = mk(ctx, MN_FLOAT64, 1, sh, NULL), *y = mk(ctx, MN_FLOAT64, 1, sh, NULL),
-             *o = mk(ctx, MN_FLOAT64, 1, sh, NULL);
+    mn_array *x = mt_new(ctx, MN_FLOAT64, 1, sh, NULL), *y = mt_new(ctx, MN_FLOAT64, 1, sh, NULL),
+             *o = mt_new(ctx, MN_FLOAT64, 1, sh, NULL);
     T_OK(mn_array_scatter(x, 0, num));
     T_OK(mn_array_scatter(y, 0, den));
     T_OK(mn_array_binary(MN_OP_DIV, x, y, o));
@@ -493,9 +486,9 @@ int main(int argc, char **argv) {
   /* ================= broadcasting ================= */
   {
     int64_t s51[2] = {5, 1}, s17[2] = {1, 7}, s57[2] = {5, 7}, s7[1] = {7};
-    mn_array *c = mk(ctx, MN_FLOAT64, 2, s51, fa_f), *r = mk(ctx, MN_FLOAT64, 2, s17, fb_f);
+    mn_array *c = mt_new(ctx, MN_FLOAT64, 2, s51, fa_f), *r = mt_new(ctx, MN_FLOAT64, 2, s17, fb_f);
     mn_dtype rt = mn_binary_result(MN_OP_SUB, MN_FLOAT64, MN_FLOAT64);
-    mn_array *o = mk(ctx, rt, 2, s57, NULL);
+    mn_array *o = mt_new(ctx, rt, 2, s57, NULL);
     T_OK(mn_array_binary(MN_OP_SUB, c, r, o));
     double *cv = mt_all(c), *rv = mt_all(r), w[35];
     for (int i = 0; i < 5; i++)
@@ -514,10 +507,10 @@ int main(int argc, char **argv) {
             (long long)shp[0], (long long)shp[1]);
     mn_expr_destroy(&e);
     /* (7,) int32 with (5,7) float64 -> float64, both operand orders */
-    mn_array *v7 = mk(ctx, MN_INT32, 1, s7, fa_i), *m = mk(ctx, MN_FLOAT64, 2, s57, fidx3);
+    mn_array *v7 = mt_new(ctx, MN_INT32, 1, s7, fa_i), *m = mt_new(ctx, MN_FLOAT64, 2, s57, fidx3);
     mn_dtype rt2 = mn_binary_result(MN_OP_SUB, MN_INT32, MN_FLOAT64);
     T_CHECK(rt2 == MN_FLOAT64, "subtract(int32, float64) -> %s", mn_dtype_name(rt2));
-    mn_array *o2 = mk(ctx, rt2, 2, s57, NULL), *o3 = mk(ctx, rt2, 2, s57, NULL);
+    mn_array *o2 = mt_new(ctx, rt2, 2, s57, NULL), *o3 = mt_new(ctx, rt2, 2, s57, NULL);
     T_OK(mn_array_binary(MN_OP_SUB, v7, m, o2));
     T_OK(mn_array_binary(MN_OP_SUB, m, v7, o3));
     double *vv = mt_all(v7), *mv = mt_all(m), w2[35], w3[35];
@@ -527,7 +520,7 @@ int main(int argc, char **argv) {
     check_vals("(5,7) - (7,)", o3, MN_FLOAT64, w3, 0);
     /* incompatible shapes are refused */
     int64_t s6[1] = {6};
-    mn_array *v6 = mk(ctx, MN_FLOAT64, 1, s6, fidx);
+    mn_array *v6 = mt_new(ctx, MN_FLOAT64, 1, s6, fidx);
     int rc = mn_array_binary(MN_OP_ADD, v6, m, o2);
     T_CHECK(rc == MN_ERR_SHAPE, "(6,) + (5,7) returned %s, expected MN_ERR_SHAPE", mn_err_name(rc));
     free(cv); free(rv); free(vv); free(mv);
@@ -538,8 +531,8 @@ int main(int argc, char **argv) {
   /* ================= scalars (NEP 50: weak Python literals) ================= */
   {
     int64_t sh[1] = {37};
-    mn_array *xf = mk(ctx, MN_FLOAT32, 1, sh, fa_f), *xi = mk(ctx, MN_INT32, 1, sh, fb_i),
-             *xd = mk(ctx, MN_FLOAT64, 1, sh, fb_f), *xb = mk(ctx, MN_BOOL, 1, sh, fbool1);
+    mn_array *xf = mt_new(ctx, MN_FLOAT32, 1, sh, fa_f), *xi = mt_new(ctx, MN_INT32, 1, sh, fb_i),
+             *xd = mt_new(ctx, MN_FLOAT64, 1, sh, fb_f), *xb = mt_new(ctx, MN_BOOL, 1, sh, fbool1);
     double *fv = mt_all(xf), *iv = mt_all(xi), *dv = mt_all(xd), *bv = mt_all(xb), w[37];
     struct { const char *what; mn_array *x; mn_binary_op op; mn_scalar s; int first; mn_dtype want; } cs[] = {
       {"float32 * 2.5", xf, MN_OP_MUL, mn_scalar_f64(2.5), 0, MN_FLOAT32},
@@ -580,7 +573,7 @@ int main(int argc, char **argv) {
       T_CHECK(rt == cs[c].want, "%s: mn_expr_dtype %s, NumPy gives %s", cs[c].what, mn_dtype_name(rt),
               mn_dtype_name(cs[c].want));
       if (rt != cs[c].want) continue;
-      mn_array *o = mk(ctx, rt, 1, sh, NULL);
+      mn_array *o = mt_new(ctx, rt, 1, sh, NULL);
       T_OK(mn_array_binary_scalar(cs[c].op, cs[c].x, cs[c].s, cs[c].first, o));
       const double *xv = xt == MN_FLOAT32 ? fv : xt == MN_INT32 ? iv : xt == MN_BOOL ? bv : dv;
       /* compute dtype: the result's, or for comparisons the promoted one */
@@ -624,7 +617,7 @@ int main(int argc, char **argv) {
     /* -0.0: absolute clears the sign; floor keeps it */
     int64_t sh[1] = {3};
     static const double z[3] = {0.0, -0.0, -0.25};
-    mn_array *x = mk(ctx, MN_FLOAT64, 1, sh, NULL), *o = mk(ctx, MN_FLOAT64, 1, sh, NULL);
+    mn_array *x = mt_new(ctx, MN_FLOAT64, 1, sh, NULL), *o = mt_new(ctx, MN_FLOAT64, 1, sh, NULL);
     T_OK(mn_array_scatter(x, 0, z));
     T_OK(mn_array_unary(MN_OP_ABS, x, o));
     double *g = mt_all(o);
@@ -684,7 +677,7 @@ int main(int argc, char **argv) {
     static const double gcd64[6] = {7, 1, 1, (double)INT64_MIN, 1, 6};
     for (int t = 0; t < 2; t++) {
       mn_dtype d = t ? MN_INT64 : MN_INT32;
-      mn_array *x = mk(ctx, d, 1, sh, NULL), *y = mk(ctx, d, 1, sh, NULL), *o = mk(ctx, d, 1, sh, NULL);
+      mn_array *x = mt_new(ctx, d, 1, sh, NULL), *y = mt_new(ctx, d, 1, sh, NULL), *o = mt_new(ctx, d, 1, sh, NULL);
       T_OK(mn_array_set_global(x, t ? (const void *)a64 : (const void *)a32));
       T_OK(mn_array_set_global(y, t ? (const void *)b64 : (const void *)b32));
       T_OK(mn_array_binary(MN_OP_FMOD, x, y, o));
@@ -726,9 +719,9 @@ int main(int argc, char **argv) {
   /* ================= where ================= */
   {
     int64_t sh[2] = {7, 11};
-    mn_array *c = mk(ctx, MN_BOOL, 2, sh, fbool1), *x = mk(ctx, MN_FLOAT64, 2, sh, fa_f),
-             *y = mk(ctx, MN_INT32, 2, sh, fb_i), *cf = mk(ctx, MN_FLOAT64, 2, sh, fa_nan);
-    mn_array *o = mk(ctx, MN_FLOAT64, 2, sh, NULL), *o2 = mk(ctx, MN_FLOAT64, 2, sh, NULL);
+    mn_array *c = mt_new(ctx, MN_BOOL, 2, sh, fbool1), *x = mt_new(ctx, MN_FLOAT64, 2, sh, fa_f),
+             *y = mt_new(ctx, MN_INT32, 2, sh, fb_i), *cf = mt_new(ctx, MN_FLOAT64, 2, sh, fa_nan);
+    mn_array *o = mt_new(ctx, MN_FLOAT64, 2, sh, NULL), *o2 = mt_new(ctx, MN_FLOAT64, 2, sh, NULL);
     T_OK(mn_array_where(c, x, y, o));
     T_OK(mn_array_where(cf, x, y, o2)); /* non-bool condition: nonzero (and NaN) is true */
     double *cv = mt_all(c), *xv = mt_all(x), *yv = mt_all(y), *cfv = mt_all(cf), w[77], w2[77];
@@ -737,7 +730,7 @@ int main(int argc, char **argv) {
     check_vals("where(float64, float64, int32)", o2, MN_FLOAT64, w2, 0);
     /* the condition broadcasts: a (11,) row condition over (7, 11) */
     int64_t s11[1] = {11};
-    mn_array *crow = mk(ctx, MN_BOOL, 1, s11, fbool2);
+    mn_array *crow = mt_new(ctx, MN_BOOL, 1, s11, fbool2);
     T_OK(mn_array_where(crow, x, y, o));
     double *crv = mt_all(crow);
     for (int i = 0; i < 77; i++) w[i] = crv[i % 11] != 0 ? xv[i] : yv[i];
@@ -750,7 +743,7 @@ int main(int argc, char **argv) {
   /* ================= where with weak scalars (NEP 50) ================= */
   {
     int64_t sh[1] = {37};
-    mn_array *c = mk(ctx, MN_BOOL, 1, sh, fbool2), *xf = mk(ctx, MN_FLOAT32, 1, sh, fa_f), *xi = mk(ctx, MN_INT32, 1, sh, fb_i);
+    mn_array *c = mt_new(ctx, MN_BOOL, 1, sh, fbool2), *xf = mt_new(ctx, MN_FLOAT32, 1, sh, fa_f), *xi = mt_new(ctx, MN_INT32, 1, sh, fb_i);
     double *cv = mt_all(c), *fv = mt_all(xf), *iv = mt_all(xi), w[37];
     for (int t = 0; t < 2; t++) {
       /* where(c, float32, 0.5) -> float32; where(c, int32, 0.5) -> float64 */
@@ -767,7 +760,7 @@ int main(int argc, char **argv) {
       T_CHECK(rt == want, "where(bool, %s, 0.5): dtype %s, NumPy gives %s", t ? "int32" : "float32", mn_dtype_name(rt),
               mn_dtype_name(want));
       if (rt == want) {
-        mn_array *o = mk(ctx, rt, 1, sh, NULL);
+        mn_array *o = mt_new(ctx, rt, 1, sh, NULL);
         T_OK(mn_expr_eval(e, r, o));
         for (int i = 0; i < 37; i++) w[i] = cv[i] != 0 ? (t ? iv[i] : fv[i]) : 0.5;
         check_vals(t ? "where(bool, int32, 0.5)" : "where(bool, float32, 0.5)", o, rt, w, 0);
@@ -782,7 +775,7 @@ int main(int argc, char **argv) {
   /* ================= integer overflow wraps (as NumPy) ================= */
   {
     int64_t sh[1] = {37};
-    mn_array *x = mk(ctx, MN_INT32, 1, sh, fbig32), *o = mk(ctx, MN_INT32, 1, sh, NULL);
+    mn_array *x = mt_new(ctx, MN_INT32, 1, sh, fbig32), *o = mt_new(ctx, MN_INT32, 1, sh, NULL);
     T_OK(mn_array_binary(MN_OP_ADD, x, x, o));
     double *xv = mt_all(x), w[37];
     for (int i = 0; i < 37; i++) w[i] = (double)(int32_t)(uint32_t)((uint32_t)(int32_t)xv[i] * 2u);
@@ -797,7 +790,7 @@ int main(int argc, char **argv) {
   /* ================= axpby ================= */
   {
     int64_t sh[1] = {101};
-    mn_array *x = mk(ctx, MN_FLOAT64, 1, sh, fidx), *y = mk(ctx, MN_FLOAT64, 1, sh, fidx2), *o = mk(ctx, MN_FLOAT64, 1, sh, NULL);
+    mn_array *x = mt_new(ctx, MN_FLOAT64, 1, sh, fidx), *y = mt_new(ctx, MN_FLOAT64, 1, sh, fidx2), *o = mt_new(ctx, MN_FLOAT64, 1, sh, NULL);
     double *xv = mt_all(x), *yv = mt_all(y), w[101];
     double ab[4][2] = {{2.5, -1.5}, {1.0, 0.3}, {0.7, 1.0}, {1.0, 1.0}};
     for (int t = 0; t < 4; t++) {
@@ -808,7 +801,7 @@ int main(int argc, char **argv) {
       check_vals(what, o, MN_FLOAT64, w, 1e-15);
     }
     /* float32 stays float32 (weak coefficients) */
-    mn_array *xf = mk(ctx, MN_FLOAT32, 1, sh, fidx), *yf = mk(ctx, MN_FLOAT32, 1, sh, fidx2), *of = mk(ctx, MN_FLOAT32, 1, sh, NULL);
+    mn_array *xf = mt_new(ctx, MN_FLOAT32, 1, sh, fidx), *yf = mt_new(ctx, MN_FLOAT32, 1, sh, fidx2), *of = mt_new(ctx, MN_FLOAT32, 1, sh, NULL);
     T_OK(mn_array_axpby(2.5, xf, -1.5, yf, of));
     double *xfv = mt_all(xf), *yfv = mt_all(yf);
     for (int i = 0; i < 101; i++) w[i] = (float)(2.5f * (float)xfv[i]) + (float)(-1.5f * (float)yfv[i]);
@@ -830,8 +823,8 @@ int main(int argc, char **argv) {
     for (int t = 0; t < 2; t++) {
       int nd = t ? 1 : 2;
       const int64_t *sh = t ? s1 : s2;
-      mn_array *a = mk(ctx, MN_FLOAT64, nd, sh, fidx), *b = mk(ctx, MN_FLOAT64, nd, sh, fidx2),
-               *c = mk(ctx, MN_FLOAT64, nd, sh, fidx3), *o = mk(ctx, MN_FLOAT64, nd, sh, NULL);
+      mn_array *a = mt_new(ctx, MN_FLOAT64, nd, sh, fidx), *b = mt_new(ctx, MN_FLOAT64, nd, sh, fidx2),
+               *c = mt_new(ctx, MN_FLOAT64, nd, sh, fidx3), *o = mt_new(ctx, MN_FLOAT64, nd, sh, NULL);
       mn_expr *e = NULL;
       int na, nb, nc, aa, bb, s, q, h, hc, r;
       T_OK(mn_expr_create(ctx, &e));
@@ -848,7 +841,7 @@ int main(int argc, char **argv) {
       T_CHECK(mn_expr_dtype(e, r) == MN_FLOAT64, "fused dtype %s", mn_dtype_name(mn_expr_dtype(e, r)));
       T_OK(mn_expr_eval(e, r, o));
       /* the same node into an int32 output truncates toward zero */
-      mn_array *oi = mk(ctx, MN_INT32, nd, sh, NULL);
+      mn_array *oi = mt_new(ctx, MN_INT32, nd, sh, NULL);
       T_OK(mn_expr_eval(e, r, oi));
       mn_expr_destroy(&e);
       int64_t n = mn_array_size(a);
@@ -869,7 +862,7 @@ int main(int argc, char **argv) {
   {
     enum { N = 101 };
     int64_t sh[1] = {N};
-    mn_array *b = mk(ctx, MN_FLOAT64, 1, sh, fidx2), *a = mk(ctx, MN_FLOAT64, 1, sh, fidx3), *o = mk(ctx, MN_FLOAT64, 1, sh, NULL);
+    mn_array *b = mt_new(ctx, MN_FLOAT64, 1, sh, fidx2), *a = mt_new(ctx, MN_FLOAT64, 1, sh, fidx3), *o = mt_new(ctx, MN_FLOAT64, 1, sh, NULL);
     T_OK(mn_array_fill(o, mn_scalar_f64(-7.0)));
     double *bv = mt_all(b), *av = mt_all(a), w[N];
     /* out[1:-1] = b[0:-2] + b[2:] */
@@ -902,13 +895,13 @@ int main(int argc, char **argv) {
     T_OK(mn_array_index(a, 1, ia_, &as));
     T_CHECK(mn_array_size(bs) == 25, "b[-2::-4] has %lld elements, expected 25", (long long)mn_array_size(bs));
     int64_t s25[1] = {25};
-    o25 = mk(ctx, MN_FLOAT64, 1, s25, NULL);
+    o25 = mt_new(ctx, MN_FLOAT64, 1, s25, NULL);
     T_OK(mn_array_binary(MN_OP_MUL, bs, as, o25));
     for (int i = 0; i < 25; i++) w[i] = bv[99 - 4 * i] * av[3 + i];
     check_vals("b[-2::-4] * a[3:28]", o25, MN_FLOAT64, w, 1e-15);
     /* a strided int32 output view: oi[::2] = b[:51] * 1.5 (float64 cast
      * into int32 truncates toward zero); odd entries stay 0 */
-    mn_array *oi = mk(ctx, MN_INT32, 1, sh, NULL), *oe = NULL, *bh = NULL;
+    mn_array *oi = mt_new(ctx, MN_INT32, 1, sh, NULL), *oe = NULL, *bh = NULL;
     mn_index ie[] = {mn_slice(MN_NONE, MN_NONE, 2)}, ih[] = {mn_slice(MN_NONE, 51, 1)};
     T_OK(mn_array_index(oi, 1, ie, &oe));
     T_OK(mn_array_index(b, 1, ih, &bh));
@@ -926,7 +919,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < N; i++) w[i] = fidx(i) - bv[i];
     check_vals("root-layout - block", o, MN_FLOAT64, w, 0);
     /* output aliasing its input through another view: c[1:] = c[:-1] * 2 + c[1:] */
-    mn_array *c = mk(ctx, MN_FLOAT64, 1, sh, fidx3), *c1 = NULL, *c0 = NULL;
+    mn_array *c = mt_new(ctx, MN_FLOAT64, 1, sh, fidx3), *c1 = NULL, *c0 = NULL;
     mn_index i1[] = {mn_slice(1, MN_NONE, 1)}, im[] = {mn_slice(MN_NONE, -1, 1)};
     T_OK(mn_array_index(c, 1, i1, &c1));
     T_OK(mn_array_index(c, 1, im, &c0));
@@ -954,7 +947,7 @@ int main(int argc, char **argv) {
   {
     enum { R = 13, C = 9 };
     int64_t sh[2] = {R, C};
-    mn_array *b = mk(ctx, MN_FLOAT64, 2, sh, fidx2), *o = mk(ctx, MN_FLOAT64, 2, sh, NULL);
+    mn_array *b = mt_new(ctx, MN_FLOAT64, 2, sh, fidx2), *o = mt_new(ctx, MN_FLOAT64, 2, sh, NULL);
     T_OK(mn_array_fill(o, mn_scalar_f64(-7.0)));
     mn_index ic[] = {mn_slice(1, -1, 1), mn_slice(1, -1, 1)}, in_[] = {mn_slice(MN_NONE, -2, 1), mn_slice(1, -1, 1)},
              is[] = {mn_slice(2, MN_NONE, 1), mn_slice(1, -1, 1)}, iw[] = {mn_slice(1, -1, 1), mn_slice(MN_NONE, -2, 1)},
@@ -991,7 +984,7 @@ int main(int argc, char **argv) {
     check_vals("out[1:-1,1:-1] = b[:-2,1:-1] + b[2:,1:-1]", o, MN_FLOAT64, w, 0);
     /* transposed input added to a normal (9, 13) array */
     int64_t st[2] = {C, R};
-    mn_array *bt = NULL, *c = mk(ctx, MN_FLOAT64, 2, st, fidx3), *ot = mk(ctx, MN_FLOAT64, 2, st, NULL);
+    mn_array *bt = NULL, *c = mt_new(ctx, MN_FLOAT64, 2, st, fidx3), *ot = mt_new(ctx, MN_FLOAT64, 2, st, NULL);
     T_OK(mn_array_transpose(b, NULL, &bt));
     T_OK(mn_array_binary(MN_OP_ADD, c, bt, ot));
     double *cv = mt_all(c);
@@ -1004,7 +997,7 @@ int main(int argc, char **argv) {
     T_OK(mn_array_index(bt, 2, itr, &btr));
     T_OK(mn_array_index(c, 2, icl, &cl));
     int64_t s12[2] = {C, R - 1};
-    o12 = mk(ctx, MN_FLOAT64, 2, s12, NULL);
+    o12 = mt_new(ctx, MN_FLOAT64, 2, s12, NULL);
     T_OK(mn_array_binary(MN_OP_SUB, btr, cl, o12));
     for (int i = 0; i < C; i++)
       for (int j = 0; j < R - 1; j++) w[i * (R - 1) + j] = bv[(j + 1) * C + (C - 1 - i)] - cv[i * R + j];
@@ -1018,9 +1011,9 @@ int main(int argc, char **argv) {
   /* ================= casting on output ================= */
   {
     int64_t sh[1] = {53};
-    mn_array *x = mk(ctx, MN_FLOAT64, 1, sh, fun), *y = mk(ctx, MN_FLOAT64, 1, sh, fidx);
+    mn_array *x = mt_new(ctx, MN_FLOAT64, 1, sh, fun), *y = mt_new(ctx, MN_FLOAT64, 1, sh, fidx);
     /* float64 sum into int32 truncates toward zero (finite inputs only) */
-    mn_array *oi = mk(ctx, MN_INT32, 1, sh, NULL), *ob = mk(ctx, MN_BOOL, 1, sh, NULL), *of = mk(ctx, MN_FLOAT32, 1, sh, NULL);
+    mn_array *oi = mt_new(ctx, MN_INT32, 1, sh, NULL), *ob = mt_new(ctx, MN_BOOL, 1, sh, NULL), *of = mt_new(ctx, MN_FLOAT32, 1, sh, NULL);
     T_OK(mn_array_binary_scalar(MN_OP_MUL, y, mn_scalar_f64(1.7), 0, oi));
     double *xv = mt_all(x), *yv = mt_all(y), w[53];
     for (int i = 0; i < 53; i++) w[i] = (double)(int32_t)(yv[i] * 1.7);

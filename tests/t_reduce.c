@@ -29,20 +29,7 @@ static double f_two_ext(int64_t k) { return (k == g_b + 1 || k == g_b + 5) ? g_e
 static double f_smooth(int64_t k) { return sin(0.37 * (double)k) + 0.3; }
 static double f_smooth2(int64_t k) { return cos(0.21 * (double)k) - 0.1; }
 
-/* --------------------------------------------------------------- helpers */
-static mn_array *mk(mn_ctx *ctx, mn_dtype t, int nd, const int64_t *sh, double (*f)(int64_t)) {
-  mn_array *a = NULL;
-  T_OK(mn_array_create(ctx, t, nd, sh, 0, &a));
-  if (a && f) mt_set(a, f);
-  return a;
-}
-
-static mn_array *view(mn_array *a, int n, const mn_index *idx) {
-  mn_array *v = NULL;
-  T_OK(mn_array_index(a, n, idx, &v));
-  return v;
-}
-
+/* ------------------------------------- helpers (mt_new, mt_view: mn_test.h) */
 static int is_f(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64; }
 
 /* NumPy's result dtype, written out independently */
@@ -160,7 +147,7 @@ static void check_axis_ops(const char *label, mn_ctx *ctx, mn_array *x, int axis
     mn_dtype rt = mn_reduce_result(op, xt);
     T_CHECK(rt == np_red(op, xt), "%s: mn_reduce_result %s, NumPy %s", what, mn_dtype_name(rt),
             mn_dtype_name(np_red(op, xt)));
-    mn_array *out = mk(ctx, rt, nd - 1, oshape, NULL);
+    mn_array *out = mt_new(ctx, rt, nd - 1, oshape, NULL);
     int rc = mn_array_reduce_axis(op, x, axis_arg, out);
     T_CHECK(rc == MN_SUCCESS, "%s returned %s: %s", what, mn_err_name(rc), mn_ctx_errmsg(NULL));
     if (!rc) {
@@ -189,13 +176,13 @@ int main(int argc, char **argv) {
     mn_dtype types[] = {MN_FLOAT64, MN_FLOAT32, MN_INT32, MN_INT64};
     for (int t = 0; t < 4; t++) {
       double (*f)(int64_t) = is_f(types[t]) ? f_tie : f_tie_i;
-      mn_array *a = mk(ctx, types[t], 1, s1, f), *b = mk(ctx, types[t], 2, s2, f);
+      mn_array *a = mt_new(ctx, types[t], 1, s1, f), *b = mt_new(ctx, types[t], 2, s2, f);
       check_all_ops("(103,) ties", a);
       check_all_ops("(11,7) ties", b);
       mn_array_destroy(&a);
       mn_array_destroy(&b);
       /* products of small values */
-      a = mk(ctx, types[t], 1, s1, is_f(types[t]) ? f_prod : f_prod_i);
+      a = mt_new(ctx, types[t], 1, s1, is_f(types[t]) ? f_prod : f_prod_i);
       mn_scalar s;
       T_OK(mn_array_reduce(MN_RED_PROD, a, &s));
       double *v = mt_all(a);
@@ -206,7 +193,7 @@ int main(int argc, char **argv) {
       /* any / all both ways; a zero array */
       double (*fb[3])(int64_t) = {f_true_but, f_false_but, f_zero};
       for (int k = 0; k < 3; k++) {
-        a = mk(ctx, types[t], 1, s1, fb[k]);
+        a = mt_new(ctx, types[t], 1, s1, fb[k]);
         v = mt_all(a);
         T_OK(mn_array_reduce(MN_RED_ANY, a, &s));
         check_scalar("any", s, MN_BOOL, ref_red(MN_RED_ANY, v, 103, 1), 0);
@@ -217,19 +204,19 @@ int main(int argc, char **argv) {
       }
     }
     /* bool */
-    mn_array *a = mk(ctx, MN_BOOL, 1, s1, f_bool), *b = mk(ctx, MN_BOOL, 2, s2, f_bool);
+    mn_array *a = mt_new(ctx, MN_BOOL, 1, s1, f_bool), *b = mt_new(ctx, MN_BOOL, 2, s2, f_bool);
     check_all_ops("(103,)", a);
     check_all_ops("(11,7)", b);
     mn_array_destroy(&a);
     mn_array_destroy(&b);
     double (*fb[3])(int64_t) = {f_true_but, f_false_but, f_zero};
     for (int k = 0; k < 3; k++) {
-      a = mk(ctx, MN_BOOL, 1, s1, fb[k]);
+      a = mt_new(ctx, MN_BOOL, 1, s1, fb[k]);
       check_all_ops(k == 0 ? "(103,) all-but-one true" : k == 1 ? "(103,) one true" : "(103,) all false", a);
       mn_array_destroy(&a);
     }
     /* sum of int32 is int64 and does not wrap at 32 bits */
-    a = mk(ctx, MN_INT32, 1, s1, f_big);
+    a = mt_new(ctx, MN_INT32, 1, s1, f_big);
     mn_scalar s;
     T_OK(mn_array_reduce(MN_RED_SUM, a, &s));
     int64_t want = 0;
@@ -245,7 +232,7 @@ int main(int argc, char **argv) {
     int64_t s1[1] = {103}, s2[2] = {11, 7};
     for (int t = 0; t < 2; t++) {
       mn_dtype d = t ? MN_FLOAT32 : MN_FLOAT64;
-      mn_array *a = mk(ctx, d, 1, s1, f_nan), *b = mk(ctx, d, 1, s1, f_nan_late), *c = mk(ctx, d, 2, s2, f_nan);
+      mn_array *a = mt_new(ctx, d, 1, s1, f_nan), *b = mt_new(ctx, d, 1, s1, f_nan_late), *c = mt_new(ctx, d, 2, s2, f_nan);
       check_all_ops("(103,) NaN at 12, 90", a);
       check_all_ops("(103,) NaN at 77, 98", b);
       check_all_ops("(11,7) NaN at 12", c);
@@ -263,19 +250,19 @@ int main(int argc, char **argv) {
   /* ================= views ================= */
   {
     int64_t s1[1] = {103}, s2[2] = {11, 7};
-    mn_array *a = mk(ctx, MN_FLOAT64, 1, s1, f_tie), *ai = mk(ctx, MN_INT32, 1, s1, f_tie_i);
-    mn_array *an = mk(ctx, MN_FLOAT64, 1, s1, f_nan);
+    mn_array *a = mt_new(ctx, MN_FLOAT64, 1, s1, f_tie), *ai = mt_new(ctx, MN_INT32, 1, s1, f_tie_i);
+    mn_array *an = mt_new(ctx, MN_FLOAT64, 1, s1, f_nan);
     mn_index every2[] = {mn_slice(1, MN_NONE, 2)}, rev[] = {mn_slice(MN_NONE, MN_NONE, -1)},
              rev3[] = {mn_slice(-3, 4, -3)};
     mn_array *v;
-    v = view(a, 1, every2); check_all_ops("x[1::2]", v); mn_array_destroy(&v);
-    v = view(a, 1, rev); check_all_ops("x[::-1]", v); mn_array_destroy(&v);
-    v = view(a, 1, rev3); check_all_ops("x[-3:4:-3]", v); mn_array_destroy(&v);
-    v = view(ai, 1, every2); check_all_ops("x[1::2]", v); mn_array_destroy(&v);
-    v = view(ai, 1, rev); check_all_ops("x[::-1]", v); mn_array_destroy(&v);
-    v = view(an, 1, rev); check_all_ops("x[::-1] with NaN", v); mn_array_destroy(&v);
+    v = mt_view(a, 1, every2); check_all_ops("x[1::2]", v); mn_array_destroy(&v);
+    v = mt_view(a, 1, rev); check_all_ops("x[::-1]", v); mn_array_destroy(&v);
+    v = mt_view(a, 1, rev3); check_all_ops("x[-3:4:-3]", v); mn_array_destroy(&v);
+    v = mt_view(ai, 1, every2); check_all_ops("x[1::2]", v); mn_array_destroy(&v);
+    v = mt_view(ai, 1, rev); check_all_ops("x[::-1]", v); mn_array_destroy(&v);
+    v = mt_view(an, 1, rev); check_all_ops("x[::-1] with NaN", v); mn_array_destroy(&v);
     /* reversed: the first occurrence in view order is the last in the base */
-    v = view(ai, 1, rev);
+    v = mt_view(ai, 1, rev);
     mn_scalar s;
     double *bv = mt_all(ai);
     int64_t lastmin = -1;
@@ -285,13 +272,13 @@ int main(int argc, char **argv) {
     free(bv);
     mn_array_destroy(&v);
     /* 2-d sub-blocks */
-    mn_array *m = mk(ctx, MN_FLOAT64, 2, s2, f_tie), *mi = mk(ctx, MN_INT32, 2, s2, f_tie_i);
+    mn_array *m = mt_new(ctx, MN_FLOAT64, 2, s2, f_tie), *mi = mt_new(ctx, MN_INT32, 2, s2, f_tie_i);
     mn_index blk[] = {mn_slice(2, 9, 1), mn_slice(1, 6, 1)}, blk2[] = {mn_slice(-1, 0, -2), mn_slice(MN_NONE, MN_NONE, 3)},
              col[] = {mn_all(), mn_at(4)};
-    v = view(m, 2, blk); check_all_ops("m[2:9,1:6]", v); mn_array_destroy(&v);
-    v = view(mi, 2, blk); check_all_ops("m[2:9,1:6]", v); mn_array_destroy(&v);
-    v = view(m, 2, blk2); check_all_ops("m[-1:0:-2,::3]", v); mn_array_destroy(&v);
-    v = view(mi, 2, col); check_all_ops("m[:,4]", v); mn_array_destroy(&v);
+    v = mt_view(m, 2, blk); check_all_ops("m[2:9,1:6]", v); mn_array_destroy(&v);
+    v = mt_view(mi, 2, blk); check_all_ops("m[2:9,1:6]", v); mn_array_destroy(&v);
+    v = mt_view(m, 2, blk2); check_all_ops("m[-1:0:-2,::3]", v); mn_array_destroy(&v);
+    v = mt_view(mi, 2, col); check_all_ops("m[:,4]", v); mn_array_destroy(&v);
     mn_array *mt = NULL;
     T_OK(mn_array_transpose(m, NULL, &mt));
     check_all_ops("m.T", mt);
@@ -306,9 +293,9 @@ int main(int argc, char **argv) {
   /* ================= along one axis ================= */
   {
     int64_t s2[2] = {11, 7}, s3[3] = {5, 4, 3};
-    mn_array *m = mk(ctx, MN_FLOAT64, 2, s2, f_tie), *mi = mk(ctx, MN_INT32, 2, s2, f_tie_i),
-             *mn_ = mk(ctx, MN_FLOAT64, 2, s2, f_nan), *mb = mk(ctx, MN_BOOL, 2, s2, f_bool),
-             *mf = mk(ctx, MN_FLOAT32, 2, s2, f_tie);
+    mn_array *m = mt_new(ctx, MN_FLOAT64, 2, s2, f_tie), *mi = mt_new(ctx, MN_INT32, 2, s2, f_tie_i),
+             *mn_ = mt_new(ctx, MN_FLOAT64, 2, s2, f_nan), *mb = mt_new(ctx, MN_BOOL, 2, s2, f_bool),
+             *mf = mt_new(ctx, MN_FLOAT32, 2, s2, f_tie);
     int axes2[] = {0, 1, -1};
     for (int k = 0; k < 3; k++) {
       check_axis_ops("(11,7)", ctx, m, axes2[k]);
@@ -317,8 +304,8 @@ int main(int argc, char **argv) {
       check_axis_ops("(11,7)", ctx, mb, axes2[k]);
       check_axis_ops("(11,7)", ctx, mf, axes2[k]);
     }
-    mn_array *t = mk(ctx, MN_FLOAT64, 3, s3, f_tie), *ti = mk(ctx, MN_INT64, 3, s3, f_tie_i),
-             *tn = mk(ctx, MN_FLOAT64, 3, s3, f_nan);
+    mn_array *t = mt_new(ctx, MN_FLOAT64, 3, s3, f_tie), *ti = mt_new(ctx, MN_INT64, 3, s3, f_tie_i),
+             *tn = mt_new(ctx, MN_FLOAT64, 3, s3, f_nan);
     int axes3[] = {0, 1, 2, -1, -3};
     for (int k = 0; k < 5; k++) {
       check_axis_ops("(5,4,3)", ctx, t, axes3[k]);
@@ -331,13 +318,13 @@ int main(int argc, char **argv) {
     check_axis_ops("(11,7).T", ctx, mt, 0);
     check_axis_ops("(11,7).T", ctx, mt, 1);
     mn_index blk[] = {mn_slice(-2, 0, -1), mn_slice(1, 6, 2)};
-    sb = view(mi, 2, blk);
+    sb = mt_view(mi, 2, blk);
     check_axis_ops("m[-2:0:-1,1:6:2]", ctx, sb, 0);
     check_axis_ops("m[-2:0:-1,1:6:2]", ctx, sb, -1);
     /* sum of int32 along an axis is int64 (values near 2e9 do not wrap) */
-    mn_array *big = mk(ctx, MN_INT32, 2, s2, f_big);
+    mn_array *big = mt_new(ctx, MN_INT32, 2, s2, f_big);
     int64_t s7[1] = {7};
-    mn_array *o = mk(ctx, mn_reduce_result(MN_RED_SUM, MN_INT32), 1, s7, NULL);
+    mn_array *o = mt_new(ctx, mn_reduce_result(MN_RED_SUM, MN_INT32), 1, s7, NULL);
     T_OK(mn_array_reduce_axis(MN_RED_SUM, big, 0, o));
     T_CHECK(mn_array_dtype(o) == MN_INT64, "sum(int32) along an axis has dtype %s", mn_dtype_name(mn_array_dtype(o)));
     double *g = mt_all(o);
@@ -348,7 +335,7 @@ int main(int argc, char **argv) {
     }
     free(g);
     /* the same sums into an int32 out wrap, as NumPy's sum(dtype=int32) */
-    mn_array *o32 = mk(ctx, MN_INT32, 1, s7, NULL);
+    mn_array *o32 = mt_new(ctx, MN_INT32, 1, s7, NULL);
     T_OK(mn_array_reduce_axis(MN_RED_SUM, big, 0, o32));
     g = mt_all(o32);
     for (int j = 0; j < 7; j++) {
@@ -375,8 +362,8 @@ int main(int argc, char **argv) {
   /* ================= dot and norms ================= */
   {
     int64_t s1[1] = {103};
-    mn_array *x = mk(ctx, MN_FLOAT64, 1, s1, f_smooth), *y = mk(ctx, MN_FLOAT64, 1, s1, f_smooth2),
-             *xf = mk(ctx, MN_FLOAT32, 1, s1, f_smooth);
+    mn_array *x = mt_new(ctx, MN_FLOAT64, 1, s1, f_smooth), *y = mt_new(ctx, MN_FLOAT64, 1, s1, f_smooth2),
+             *xf = mt_new(ctx, MN_FLOAT32, 1, s1, f_smooth);
     double *xv = mt_all(x), *yv = mt_all(y), *xfv = mt_all(xf), w = 0, wf = 0;
     mn_scalar s;
     for (int k = 0; k < 103; k++) { w += xv[k] * yv[k]; wf += xfv[k] * yv[k]; }
@@ -386,14 +373,14 @@ int main(int argc, char **argv) {
     check_scalar("dot(float32 x, y)", s, MN_FLOAT64, wf, 1e-12);
     /* differently offset views: x[1:] . y[:-1] */
     mn_index i1[] = {mn_slice(1, MN_NONE, 1)}, im1[] = {mn_slice(MN_NONE, -1, 1)};
-    mn_array *x1 = view(x, 1, i1), *y0 = view(y, 1, im1);
+    mn_array *x1 = mt_view(x, 1, i1), *y0 = mt_view(y, 1, im1);
     w = 0;
     for (int k = 0; k < 102; k++) w += xv[k + 1] * yv[k];
     T_OK(mn_array_dot(x1, y0, &s));
     check_scalar("dot(x[1:], y[:-1])", s, MN_FLOAT64, w, 1e-12);
     /* a reversed view with a strided one: x[::-2] . y[1::2] (52 and 51 -> use y[::2]) */
     mn_index ir2[] = {mn_slice(MN_NONE, MN_NONE, -2)}, i02[] = {mn_slice(MN_NONE, MN_NONE, 2)};
-    mn_array *xr = view(x, 1, ir2), *ye = view(y, 1, i02);
+    mn_array *xr = mt_view(x, 1, ir2), *ye = mt_view(y, 1, i02);
     w = 0;
     for (int k = 0; k < 52; k++) w += xv[102 - 2 * k] * yv[2 * k];
     T_OK(mn_array_dot(xr, ye, &s));
@@ -421,7 +408,7 @@ int main(int argc, char **argv) {
     T_CHECK(close_rel(r, n2, 1e-12), "norm(x[1:], 2) = %.17g, expected %.17g", r, n2);
     T_OK(mn_array_norm(x1, INFINITY, &r));
     T_CHECK(r == ni, "norm(x[1:], inf) = %.17g, expected %.17g", r, ni);
-    mn_array *xi = mk(ctx, MN_INT32, 1, s1, f_tie_i);
+    mn_array *xi = mt_new(ctx, MN_INT32, 1, s1, f_tie_i);
     double *iv = mt_all(xi);
     n1 = n2 = ni = 0;
     for (int k = 0; k < 103; k++) { n1 += fabs(iv[k]); n2 += iv[k] * iv[k]; if (fabs(iv[k]) > ni) ni = fabs(iv[k]); }
@@ -440,7 +427,7 @@ int main(int argc, char **argv) {
   /* ================= reductions of expressions ================= */
   {
     int64_t s2[2] = {11, 7}, s1[1] = {103};
-    mn_array *a = mk(ctx, MN_FLOAT64, 2, s2, f_smooth), *b = mk(ctx, MN_FLOAT64, 2, s2, f_smooth2);
+    mn_array *a = mt_new(ctx, MN_FLOAT64, 2, s2, f_smooth), *b = mt_new(ctx, MN_FLOAT64, 2, s2, f_smooth2);
     double *av = mt_all(a), *bv = mt_all(b), w = 0, wmax = -INFINITY;
     for (int k = 0; k < 77; k++) { w += av[k] * bv[k] + 1.0; if (av[k] * bv[k] + 1.0 > wmax) wmax = av[k] * bv[k] + 1.0; }
     mn_expr *e = NULL;
@@ -461,9 +448,9 @@ int main(int argc, char **argv) {
     mn_array_destroy(&a); mn_array_destroy(&b);
     /* over shifted views on different layouts: x[1:] + y[:-1] (int32, with
      * ties) and x[2:] * 2 (float64) -- arg* still give the first occurrence */
-    mn_array *x = mk(ctx, MN_INT32, 1, s1, f_tie_i), *y = mk(ctx, MN_INT32, 1, s1, f_zero);
+    mn_array *x = mt_new(ctx, MN_INT32, 1, s1, f_tie_i), *y = mt_new(ctx, MN_INT32, 1, s1, f_zero);
     mn_index i1[] = {mn_slice(1, MN_NONE, 1)}, im1[] = {mn_slice(MN_NONE, -1, 1)};
-    mn_array *x1 = view(x, 1, i1), *y0 = view(y, 1, im1);
+    mn_array *x1 = mt_view(x, 1, i1), *y0 = mt_view(y, 1, im1);
     double *xv = mt_all(x), sh[102];
     for (int k = 0; k < 102; k++) sh[k] = xv[k + 1];
     mn_reduce_op ops[] = {MN_RED_SUM, MN_RED_MIN, MN_RED_MAX, MN_RED_ARGMIN, MN_RED_ARGMAX, MN_RED_SUMSQ};
@@ -481,9 +468,9 @@ int main(int argc, char **argv) {
     free(xv);
     mn_array_destroy(&x); mn_array_destroy(&y); mn_array_destroy(&x1); mn_array_destroy(&y0);
     /* 2-d: m[1:,:] + n[:-1,::-1] over (10, 7) with ties */
-    mn_array *m = mk(ctx, MN_FLOAT64, 2, s2, f_tie), *n = mk(ctx, MN_FLOAT64, 2, s2, f_zero);
+    mn_array *m = mt_new(ctx, MN_FLOAT64, 2, s2, f_tie), *n = mt_new(ctx, MN_FLOAT64, 2, s2, f_zero);
     mn_index im[] = {mn_slice(1, MN_NONE, 1), mn_all()}, in_[] = {mn_slice(MN_NONE, -1, 1), mn_slice(MN_NONE, MN_NONE, -1)};
-    mn_array *mv = view(m, 2, im), *nv = view(n, 2, in_);
+    mn_array *mv = mt_view(m, 2, im), *nv = mt_view(n, 2, in_);
     double *mvv = mt_all(mv);
     T_OK(mn_expr_create(ctx, &e));
     T_OK(mn_expr_input(e, mv, &na));
@@ -512,9 +499,9 @@ int main(int argc, char **argv) {
     double exts[3] = {-100.0, 100.0, NAN};
     for (int t = 0; t < 3; t++) {
       g_ext = exts[t];
-      mn_array *x = mk(ctx, MN_FLOAT64, 1, s1, f_two_ext), *y = mk(ctx, MN_FLOAT64, 1, s1, f_zero);
+      mn_array *x = mt_new(ctx, MN_FLOAT64, 1, s1, f_two_ext), *y = mt_new(ctx, MN_FLOAT64, 1, s1, f_zero);
       mn_index i1[] = {mn_slice(1, MN_NONE, 1)}, im1[] = {mn_slice(MN_NONE, -1, 1)};
-      mn_array *x1 = view(x, 1, i1), *y0 = view(y, 1, im1);
+      mn_array *x1 = mt_view(x, 1, i1), *y0 = mt_view(y, 1, im1);
       mn_expr *e = NULL;
       int na, nb, r;
       mn_scalar s;
@@ -540,7 +527,7 @@ int main(int argc, char **argv) {
   /* ================= empty arrays ================= */
   {
     int64_t s0[1] = {0}, s05[2] = {0, 5}, s5[1] = {5}, s1[1] = {103};
-    mn_array *z = mk(ctx, MN_FLOAT64, 1, s0, NULL), *zi = mk(ctx, MN_INT32, 1, s0, NULL);
+    mn_array *z = mt_new(ctx, MN_FLOAT64, 1, s0, NULL), *zi = mt_new(ctx, MN_INT32, 1, s0, NULL);
     mn_scalar s;
     int rc;
     mn_reduce_op bad[] = {MN_RED_MIN, MN_RED_MAX, MN_RED_ARGMIN, MN_RED_ARGMAX};
@@ -563,15 +550,15 @@ int main(int argc, char **argv) {
     T_OK(mn_array_reduce(MN_RED_ALL, z, &s));
     check_scalar("all(empty)", s, MN_BOOL, 1, 0);
     /* an empty view of a non-empty array */
-    mn_array *x = mk(ctx, MN_FLOAT64, 1, s1, f_tie);
+    mn_array *x = mt_new(ctx, MN_FLOAT64, 1, s1, f_tie);
     mn_index ie[] = {mn_slice(50, 50, 1)};
-    mn_array *xe = view(x, 1, ie);
+    mn_array *xe = mt_view(x, 1, ie);
     rc = mn_array_reduce(MN_RED_MIN, xe, &s);
     T_CHECK(rc == MN_ERR_SHAPE, "min of x[50:50] returned %s, expected MN_ERR_SHAPE", mn_err_name(rc));
     T_OK(mn_array_reduce(MN_RED_SUM, xe, &s));
     check_scalar("sum(x[50:50])", s, MN_FLOAT64, 0, 0);
     /* along an empty axis: sum gives zeros, min is an error */
-    mn_array *z2 = mk(ctx, MN_FLOAT64, 2, s05, NULL), *o = mk(ctx, MN_FLOAT64, 1, s5, NULL);
+    mn_array *z2 = mt_new(ctx, MN_FLOAT64, 2, s05, NULL), *o = mt_new(ctx, MN_FLOAT64, 1, s5, NULL);
     T_OK(mn_array_fill(o, mn_scalar_f64(9.0)));
     T_OK(mn_array_reduce_axis(MN_RED_SUM, z2, 0, o));
     double *g = mt_all(o);

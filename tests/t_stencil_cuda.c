@@ -118,25 +118,10 @@ static void run_device(mn_ctx *ctx) {
 
 int main(void) {
   mn_ctx *ctx = NULL;
-  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, &ctx)) {
-    fprintf(stderr, "cannot create context: %s\n", mn_ctx_errmsg(NULL));
-    return 2;
-  }
-  mt_rank = mn_ctx_rank(ctx);
-  int count = 0, least = 0;
-  const char *reason = "";
-  T_OK(mn_cuda_device_count(&count, &reason));
-  MPI_Allreduce(&count, &least, 1, MPI_INT, MPI_MIN, mn_ctx_comm(ctx));
-  if (least == 0) {
-    if (mt_rank == 0) printf("SKIP: %s\n", count == 0 ? reason : "a rank other than 0 has no CUDA device");
-    mn_ctx_destroy(&ctx);
-    return 77;
-  }
+  int count = 0, status = mt_init_cuda(&ctx, &count);
+  if (status) return status;
 #ifdef MANIPLE_HAVE_CUDA
   run_device(ctx);
 #endif
-  int total = 0;
-  MPI_Allreduce(&mt_fails, &total, 1, MPI_INT, MPI_SUM, mn_ctx_comm(ctx));
-  mn_ctx_destroy(&ctx);
-  return total ? 1 : 0;
+  return mt_finish_cuda(&ctx);
 }
