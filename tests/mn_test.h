@@ -74,33 +74,36 @@ static inline int mt_finish(mn_ctx **ctx) {
   return total ? 1 : 0;
 }
 
-/* The start of a CUDA test; the context initialises MPI itself (and
- * finalises it at exit). 0, with *ctx and this rank's device *count, to go
- * on; otherwise the exit status: 2 without a context, 77 (ctest's skip,
- * "SKIP: why" from rank 0) unless every rank has a device, so that all
- * skip together. */
-static inline int mt_init_cuda(mn_ctx **ctx, int *count) {
-  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, ctx)) {
+/* main() of a CUDA test: skip together (77, ctest's skip, "SKIP: why"
+ * from rank 0) unless every rank has a device; otherwise run(ctx), and the
+ * failures agreed. run is MT_CUDA_FN(f): NULL in a build without CUDA,
+ * where a device found is a failure. The context initialises MPI itself
+ * (and finalises it at exit); 2 without one. */
+#ifdef MANIPLE_HAVE_CUDA
+#define MT_CUDA_FN(f) (f)
+#else
+#define MT_CUDA_FN(f) NULL
+#endif
+static inline int mt_cuda_main(void (*run)(mn_ctx *ctx)) {
+  mn_ctx *ctx = NULL;
+  if (mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, &ctx)) {
     fprintf(stderr, "cannot create context: %s\n", mn_ctx_errmsg(NULL));
     return 2;
   }
-  mt_rank = mn_ctx_rank(*ctx);
-  int least = 0;
+  mt_rank = mn_ctx_rank(ctx);
+  int count = 0, least = 0, total = 0;
   const char *reason = "";
-  *count = 0;
-  T_OK(mn_cuda_device_count(count, &reason));
-  MPI_Allreduce(count, &least, 1, MPI_INT, MPI_MIN, mn_ctx_comm(*ctx));
-  if (least > 0) return 0;
-  if (mt_rank == 0) printf("SKIP: %s\n", *count == 0 ? reason : "a rank other than 0 has no CUDA device");
-  mn_ctx_destroy(ctx);
-  return 77;
-}
-
-/* mt_finish for mt_init_cuda's tests (MPI is finalised at exit). */
-static inline int mt_finish_cuda(mn_ctx **ctx) {
-  int total = 0;
-  MPI_Allreduce(&mt_fails, &total, 1, MPI_INT, MPI_SUM, mn_ctx_comm(*ctx));
-  mn_ctx_destroy(ctx);
+  T_OK(mn_cuda_device_count(&count, &reason));
+  MPI_Allreduce(&count, &least, 1, MPI_INT, MPI_MIN, mn_ctx_comm(ctx));
+  if (least == 0) {
+    if (mt_rank == 0) printf("SKIP: %s\n", count == 0 ? reason : "a rank other than 0 has no CUDA device");
+    mn_ctx_destroy(&ctx);
+    return 77;
+  }
+  if (run) run(ctx);
+  else T_CHECK(0, "mn_cuda_device_count gave %d devices in a build without CUDA", count);
+  MPI_Allreduce(&mt_fails, &total, 1, MPI_INT, MPI_SUM, mn_ctx_comm(ctx));
+  mn_ctx_destroy(&ctx);
   return total ? 1 : 0;
 }
 

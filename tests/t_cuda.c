@@ -198,14 +198,4 @@ static void run_csr(void) {
 }
 #endif
 
-int main(void) {
-  mn_ctx *ctx = NULL;
-  int count = 0, status = mt_init_cuda(&ctx, &count);
-  if (status) return status;
-#ifdef MANIPLE_HAVE_CUDA
-  run_device(ctx);
-#else
-  T_CHECK(0, "mn_cuda_device_count gave %d devices in a build without CUDA", count);
-#endif
-  return mt_finish_cuda(&ctx);
-}
+int main(void) { return mt_cuda_main(MT_CUDA_FN(run_device)); }

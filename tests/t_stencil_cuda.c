@@ -116,12 +116,4 @@ static void run_device(mn_ctx *ctx) {
 }
 #endif
 
-int main(void) {
-  mn_ctx *ctx = NULL;
-  int count = 0, status = mt_init_cuda(&ctx, &count);
-  if (status) return status;
-#ifdef MANIPLE_HAVE_CUDA
-  run_device(ctx);
-#endif
-  return mt_finish_cuda(&ctx);
-}
+int main(void) { return mt_cuda_main(MT_CUDA_FN(run_device)); }
