@@ -139,13 +139,12 @@ def _set_node(cell, node):
 class Cell(list):
     """["ref", node, weak reference to the pending array]: a pending array's
     expression as its consumers see it; once computed, node is an Input of
-    the values for every consumer. (A list: the C side reads node at [1].)"""
+    the values for every consumer. (A list: the C side reads node at [1].
+    Made as Cell(("ref", node, owner)): list's own constructor is the
+    fast one.)"""
     __slots__ = ()
     node = property(_item(1), _set_node)
     owner = property(_item(2))
-
-    def __init__(self, node, owner):
-        list.__init__(self, ("ref", node, owner))
 
 
 # ---- dependency tracking ----
@@ -295,7 +294,7 @@ def _share(x):
     it (large ones: _eval_shared)."""
     c = x._cell
     if c is None:
-        c = x._cell = Cell(x._expr, _ref(x))
+        c = x._cell = Cell(("ref", x._expr, _ref(x)))
     elif x._cost >= SHARE_COST and x._expr is not None and not x._big:
         _evaluate(x)
     return c
