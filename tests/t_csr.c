@@ -198,10 +198,7 @@ static void check_poisson(mn_ctx *ctx, int64_t g) {
   }
   mn_csr *A = NULL;
   T_OK(mn_csr_create_rows(ctx, n, n, MN_FLOAT64, nl, rp, MN_INT64, c, v, &A));
-  mn_array *x = NULL, *y = NULL;
-  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x));
-  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &y));
-  mt_set(x, fx);
+  mn_array *x = mt_new(ctx, MN_FLOAT64, 1, &n, fx), *y = mt_new(ctx, MN_FLOAT64, 1, &n, NULL);
   if (A) T_OK(mn_csr_spmv(A, x, y));
   double *yv = mt_all(y);
   for (int64_t i = 0; i < n; i++) {

@@ -33,10 +33,7 @@ int main(int argc, char **argv) {
   }
   mn_csr *A = NULL;
   T_OK(mn_csr_create_rows(ctx, n, n, MN_FLOAT64, nl, rp, MN_INT64, c, v, &A));
-  mn_array *x = NULL, *y = NULL;
-  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x));
-  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &y));
-  mt_set(x, fx);
+  mn_array *x = mt_new(ctx, MN_FLOAT64, 1, &n, fx), *y = mt_new(ctx, MN_FLOAT64, 1, &n, NULL);
   T_OK(mn_csr_spmv(A, x, y));
   double *want = mt_all(y);
   int64_t ghost[2] = {0, 0};
