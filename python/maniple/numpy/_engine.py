@@ -448,12 +448,11 @@ def _info(node, name, xs):
         prog = [Placeholder(x._dtype, x._shape) if type(x) is ndarray else Scalar(_pyscalar(x)) for x in xs]
         prog.append(node(name, *range(len(xs))))
         try:
-            r = _core.result_info(prog)
+            dtype, shape = _core.result_info(prog)
         except TypeError:
             _numpy_type_error(name, xs)
             raise
-        if type(r[1]) is not tuple:
-            r = (r[0], tuple(r[1]))
+        r = (dtype, tuple(shape))
         if len(_INFO) > 65536:
             _INFO.clear()
         _INFO[key] = r
@@ -631,7 +630,8 @@ def _binary(name, x, y):
     else:
         ny = Scalar(y)
         n += 1
-    return _pending(Binary(name, nx, ny), info[1], info[0], bases, n, cost)
+    dtype, shape = info
+    return _pending(Binary(name, nx, ny), shape, dtype, bases, n, cost)
 
 
 def _cast(x, dtype):
