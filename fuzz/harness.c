@@ -32,7 +32,7 @@ mn_ctx *fz_ctx(void) {
 const char *fz_path(const char *suffix) {
   static char path[512];
   if (!path[0]) {
-    const char *dir = getenv("MN_FUZZ_TMP");
+    const char *dir = getenv("MANIPLE_FUZZ_TMP");
     if (!dir || !*dir) dir = getenv("TMPDIR");
     if (!dir || !*dir) dir = "/tmp";
     snprintf(path, sizeof path, "%s/maniple_fuzz_%ld%s", dir, (long)getpid(), suffix);

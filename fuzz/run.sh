@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_mca_base_component_disable_dlclose=1 OMP_NUM_THREADS=1
 export LSAN_OPTIONS="suppressions=$here/../tests/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
-export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" MN_FUZZ_TMP=${TMPDIR:-/tmp}
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" MANIPLE_FUZZ_TMP=${TMPDIR:-/tmp}
 status=0
 for t in ${FUZZ_TARGETS:-npy npy_header mtx}; do
   work=$build/corpus/$t crashes=$build/crashes

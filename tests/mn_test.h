@@ -107,13 +107,13 @@ static inline int mt_cuda_main(void (*run)(mn_ctx *ctx)) {
   return total ? 1 : 0;
 }
 
-/* A file name in MN_TEST_TMP (or ".") unique to this test program, its rank
+/* A file name in MANIPLE_TEST_TMP (or ".") unique to this test program, its rank
  * count and stem ("t_mtx_np3_a.mtx"): ctest runs each program at several
  * rank counts at once in that one directory, so fixed names would race. */
 static inline const char *mt_tmp_path(char *buf, size_t n, const char *test, const char *stem) {
   int np = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &np);
-  const char *d = getenv("MN_TEST_TMP");
+  const char *d = getenv("MANIPLE_TEST_TMP");
   snprintf(buf, n, "%s/%s_np%d_%s", d && *d ? d : ".", test, np, stem);
   return buf;
 }

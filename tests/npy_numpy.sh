@@ -29,6 +29,6 @@ rm -rf "$dir"
 mkdir -p "$dir"
 "$py" "$check" write "$dir"
 # t_npy's own scratch files go to $dir too: the plain t_npy runs at the
-# same rank counts at the same time in MN_TEST_TMP
-MN_TEST_TMP="$dir" timeout -k 5 120 "$mpiexec" "$npflag" "$np" "$@" "$exe" "$dir"
+# same rank counts at the same time in MANIPLE_TEST_TMP
+MANIPLE_TEST_TMP="$dir" timeout -k 5 120 "$mpiexec" "$npflag" "$np" "$@" "$exe" "$dir"
 "$py" "$check" read "$dir"

@@ -45,7 +45,7 @@ static void path_in(char *buf, size_t n, const char *dir, const char *name) {
   snprintf(buf, n, "%s/%s", dir, name);
 }
 
-/* A path in MN_TEST_TMP that is unique to this test and rank count. */
+/* A path in MANIPLE_TEST_TMP that is unique to this test and rank count. */
 static void tmp_path(char *buf, size_t n, const char *stem) {
   char name[128];
   snprintf(name, sizeof name, "%s_np%d_%s.npy", prog, nranks, stem);
@@ -713,7 +713,7 @@ int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   nranks = mn_ctx_size(ctx);
   if (getenv("MANIPLE_NPY_CHUNK_BYTES")) prog = "t_npy_chunked";
-  const char *td = getenv("MN_TEST_TMP");
+  const char *td = getenv("MANIPLE_TEST_TMP");
   snprintf(tmpdir, sizeof tmpdir, "%s", td && *td ? td : ".");
   char p[1200];
 

@@ -20,7 +20,7 @@ def load(name):
 
 def shared_path(name):
     """A path every rank names alike, distinct per session (conftest.py) and rank count."""
-    d = (os.environ.get("MN_PYTEST_TMP") or os.environ.get("MN_TEST_TMP")
+    d = (os.environ.get("MANIPLE_PYTEST_TMP") or os.environ.get("MANIPLE_TEST_TMP")
          or os.path.join(tempfile.gettempdir(), "maniple_apps"))
     os.makedirs(d, exist_ok=True)
     return os.path.join(d, f"app_{name}_np{maniple.size()}")

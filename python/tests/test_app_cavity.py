@@ -64,9 +64,9 @@ def test_maniple_channel_stops_where_numpy_does():
 # ---- the C program gives the same fields ----
 @pytest.mark.parametrize("case,perturb", VARIANTS)
 def test_c_program_equals_python(case, perturb):
-    exe = c_program("MN_CAVITY_EXE")
+    exe = c_program("MANIPLE_CAVITY_EXE")
     if exe is None:
-        pytest.skip("the C program's path is not set (MN_CAVITY_EXE, set by python/CMakeLists.txt)")
+        pytest.skip("the C program's path is not set (MANIPLE_CAVITY_EXE, set by python/CMakeLists.txt)")
     if maniple.rank() != 0:
         pytest.skip("rank 0 runs the C program")
     prefix = shared_path(f"cavity_c_{case}_{perturb}")
@@ -137,9 +137,9 @@ def test_blow_up_is_an_error_naming_the_step(backend, capsys):
 
 
 def test_c_program_blow_up_names_the_step():
-    exe = c_program("MN_CAVITY_EXE")
+    exe = c_program("MANIPLE_CAVITY_EXE")
     if exe is None:
-        pytest.skip("the C program is not built (MN_CAVITY_EXE)")
+        pytest.skip("the C program is not built (MANIPLE_CAVITY_EXE)")
     if maniple.rank() != 0:
         pytest.skip("rank 0 runs the C program")  # singletons started from every rank at once can hang
     r = run_singleton(exe, BLOWUP)

@@ -41,9 +41,9 @@ def test_maniple_equals_numpy(n, iterations):
 
 
 def test_c_program_equals_python():
-    exe = c_program("MN_HEAT_EXE")
+    exe = c_program("MANIPLE_HEAT_EXE")
     if exe is None:
-        pytest.skip("the C program's path is not set (MN_HEAT_EXE, set by python/CMakeLists.txt)")
+        pytest.skip("the C program's path is not set (MANIPLE_HEAT_EXE, set by python/CMakeLists.txt)")
     if maniple.rank() != 0:
         pytest.skip("rank 0 runs the C program")
     path = shared_path("heat_c") + ".npy"

@@ -133,9 +133,9 @@ def test_missing_file_named(tmp_path):
 # ---- the C program ----
 
 def test_c_program_equals_python():
-    exe = os.environ.get("MN_LAPLACE_IMAGE_EXE")
+    exe = os.environ.get("MANIPLE_LAPLACE_IMAGE_EXE")
     if not exe or not os.path.exists(exe):
-        pytest.skip("the C program's path is not set (MN_LAPLACE_IMAGE_EXE, set by python/CMakeLists.txt)")
+        pytest.skip("the C program's path is not set (MANIPLE_LAPLACE_IMAGE_EXE, set by python/CMakeLists.txt)")
     if maniple.rank() != 0:
         pytest.skip("rank 0 runs the C program")
     path = shared_path("c") + ".pgm"

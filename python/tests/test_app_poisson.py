@@ -106,9 +106,9 @@ def _rows(out):
 
 @pytest.mark.parametrize("dim,n,pc", [(2, 31, "none"), (3, 15, "jacobi")])
 def test_c_program_equals_python(dim, n, pc):
-    exe = os.environ.get("MN_POISSON_EXE")
+    exe = os.environ.get("MANIPLE_POISSON_EXE")
     if not exe or not os.path.exists(exe):
-        pytest.skip("the C program's path is not set (MN_POISSON_EXE, set by python/CMakeLists.txt)")
+        pytest.skip("the C program's path is not set (MANIPLE_POISSON_EXE, set by python/CMakeLists.txt)")
     if maniple.rank() != 0:
         pytest.skip("rank 0 runs the C program")
     r = subprocess.run([exe, "--dim", str(dim), "--n", str(n), "--levels", "2", "--pc", pc], env=_clean_env(),
@@ -126,9 +126,9 @@ def test_c_program_equals_python(dim, n, pc):
 def test_c_program_rejects_a_negative_n():
     """--n -1 ran the default size silently"""
     from apptools import c_program, run_singleton
-    exe = c_program("MN_POISSON_EXE")
+    exe = c_program("MANIPLE_POISSON_EXE")
     if exe is None:
-        pytest.skip("the C program is not built (MN_POISSON_EXE)")
+        pytest.skip("the C program is not built (MANIPLE_POISSON_EXE)")
     assert poisson.main(["--n", "-1", "--backend", "numpy"]) == 2
     if maniple.rank() != 0:
         pytest.skip("rank 0 runs the C program")  # singletons started from every rank at once can hang

@@ -81,9 +81,9 @@ def test_maniple_equals_numpy(case, bc):
 # ---- the C program gives the same fields ----
 @pytest.mark.parametrize("case", ["mass", "ritter", "bump"])
 def test_c_program_equals_python(case):
-    exe = os.environ.get("MN_SWE_EXE")
+    exe = os.environ.get("MANIPLE_SWE_EXE")
     if not exe or not os.path.exists(exe):
-        pytest.skip("the C program's path is not set (MN_SWE_EXE, set by python/CMakeLists.txt)")
+        pytest.skip("the C program's path is not set (MANIPLE_SWE_EXE, set by python/CMakeLists.txt)")
     if maniple.rank() != 0:
         pytest.skip("rank 0 runs the C program")
     prefix = shared_path(f"c_{case}")

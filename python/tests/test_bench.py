@@ -141,9 +141,9 @@ def test_gpu_column():
         cpu = [c for c in jobs if (c.bench, c.impl, c.ranks) == (j.bench, j.impl[:-len(suite.GPU)], 1)]
         assert len(cpu) == 1 and cpu[0].cmd == j.cmd and "MANIPLE_BACKEND" not in cpu[0].env
     assert not [j for j in suite.plan(suite.Config("build", True, [1], [], 5)) if j.impl.endswith(suite.GPU)]
-    heat = apptools.c_program("MN_HEAT_EXE")
+    heat = apptools.c_program("MANIPLE_HEAT_EXE")
     if heat is None:
-        pytest.skip("MN_HEAT_EXE not set (the C apps are not built)")
+        pytest.skip("MANIPLE_HEAT_EXE not set (the C apps are not built)")
     run = apptools.run_singleton(heat, ["--n", "32", "--iterations", "2"], extra_env={"MANIPLE_BACKEND": "cuda"})
     if run.returncode == 0:  # a device and device arrays: the same figures line as on the CPU
         assert suite.rate_from_app(run.stdout) > 0
@@ -155,9 +155,9 @@ def test_gpu_column():
 
 def test_parsers_on_real_output():
     """The suite reads what the programs really print."""
-    heat = apptools.c_program("MN_HEAT_EXE")
+    heat = apptools.c_program("MANIPLE_HEAT_EXE")
     if heat is None:
-        pytest.skip("MN_HEAT_EXE not set (the C apps are not built)")
+        pytest.skip("MANIPLE_HEAT_EXE not set (the C apps are not built)")
     run = apptools.run_singleton(heat, ["--n", "64", "--iterations", "3"])
     assert run.returncode == 0, run.stderr
     out = run.stdout
@@ -198,9 +198,9 @@ def test_counters_per_step():
 
 def test_counters_from_real_table():
     """The parser reads the table heat -log_view really prints."""
-    heat = apptools.c_program("MN_HEAT_EXE")
+    heat = apptools.c_program("MANIPLE_HEAT_EXE")
     if heat is None:
-        pytest.skip("MN_HEAT_EXE not set (the C apps are not built)")
+        pytest.skip("MANIPLE_HEAT_EXE not set (the C apps are not built)")
     t = {}
     for its in (3, 6):
         run = apptools.run_singleton(heat, ["--n", "64", "--iterations", str(its), "-log_view"])

@@ -163,7 +163,7 @@ def test_random_moments_and_determinism():
 
 def test_npy_roundtrip_with_numpy():
     x = ref((6, 4), "float32")
-    d = os.environ.get("MN_PYTEST_TMP") or tempfile.gettempdir()  # one per session: conftest.py
+    d = os.environ.get("MANIPLE_PYTEST_TMP") or tempfile.gettempdir()  # one per session: conftest.py
     path = os.path.join(d, f"maniple_core_np{maniple.size()}.npy")
     from_numpy(x).save_npy(path)
     np.testing.assert_array_equal(np.load(path), x)

@@ -17,7 +17,7 @@ mpiexec -n 1, 2, 3.
   swapped in one rename.
 - An axis longer than 2^31 - 1 elements, written by NumPy and read by
   maniple, and written back by maniple (at 2 ranks only: about 20 s and
-  2 GiB of disk; MN_NPY_LARGE=0 skips it).
+  2 GiB of disk; MANIPLE_NPY_LARGE=0 skips it).
 - savetxt/loadtxt touch the file on rank 0 only.
 """
 import contextlib
@@ -55,7 +55,7 @@ def barrier():
 
 @pytest.fixture(scope="module")
 def tmp():
-    base = os.environ.get("MN_PYTEST_TMP") or os.environ.get("MN_TEST_TMP") or "/tmp"
+    base = os.environ.get("MANIPLE_PYTEST_TMP") or os.environ.get("MANIPLE_TEST_TMP") or "/tmp"
     d = os.path.join(base, f"npy_io_np{P}")
     if R == 0:
         shutil.rmtree(d, ignore_errors=True)
@@ -563,8 +563,8 @@ def big_pattern(start, stop):
     return k % PERIOD == 1
 
 
-@pytest.mark.skipif(P != 2 or os.environ.get("MN_NPY_LARGE", "1") == "0",
-                    reason="runs at 2 ranks (about 20 s, 2 GiB of disk); MN_NPY_LARGE=0 skips it")
+@pytest.mark.skipif(P != 2 or os.environ.get("MANIPLE_NPY_LARGE", "1") == "0",
+                    reason="runs at 2 ranks (about 20 s, 2 GiB of disk); MANIPLE_NPY_LARGE=0 skips it")
 def test_axis_beyond_int32(tmp):
     """A bool array of 2^31 + 5 elements (a 2 GiB file): NumPy writes it,
     maniple reads it (MPI-IO pieces of at most 1 GiB, int counts) and writes

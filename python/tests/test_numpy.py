@@ -262,7 +262,7 @@ def test_eye_meshgrid_norm_save_load():
     import os
     import tempfile
     import maniple
-    path = os.path.join(os.environ.get("MN_PYTEST_TMP") or tempfile.gettempdir(), f"maniple_np_save_np{maniple.size()}")
+    path = os.path.join(os.environ.get("MANIPLE_PYTEST_TMP") or tempfile.gettempdir(), f"maniple_np_save_np{maniple.size()}")
     np.save(path, np.asarray(m.astype(numpy.float32)))
     numpy.testing.assert_array_equal(numpy.load(path + ".npy"), m.astype(numpy.float32))
     numpy.testing.assert_array_equal(A(np.load(path + ".npy")), m.astype(numpy.float32))
