@@ -1,5 +1,9 @@
 /* Views: basic indexing, transposition and broadcasting as affine maps on
- * the base array, so writes through a view land in the base. */
+ * the base array, so writes through a view land in the base. A view's
+ * errors follow from global metadata (shapes, indices, axes), so every
+ * rank finds the same one with no communication: creating a view makes
+ * no collective call (MANIPLE_CHECKS=1 verifies that the ranks passed the
+ * same arguments). */
 #include "mn_impl.h"
 #include "spmd.h"
 #include <string.h>
@@ -102,8 +106,7 @@ int mn_array_index(mn_array *a, int nidx, const mn_index *idx, mn_array **v) {
   *v = NULL;
   MN_SPMD(a ? a->ctx : NULL, "mn_array_index", mn_spmd_array(S, "a", a), mn_spmd_index(S, "index", nidx, idx));
   mn_map r;
-  int err = mn_agree(a->ctx, build_index(a, nidx, idx, &r));
-  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  MN_CALL(build_index(a, nidx, idx, &r));
   MN_CALL(mn_array_wrap(a->ctx, a->buf, &r, v));
   (*v)->is_view = 1;
   return MN_SUCCESS;
@@ -138,8 +141,7 @@ int mn_array_transpose(mn_array *a, const int *perm, mn_array **v) {
     perm = rev;
   }
   mn_map r;
-  int err = mn_agree(a->ctx, build_transpose(a, perm, &r));
-  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  MN_CALL(build_transpose(a, perm, &r));
   MN_CALL(mn_array_wrap(a->ctx, a->buf, &r, v));
   (*v)->is_view = 1;
   return MN_SUCCESS;
@@ -152,8 +154,7 @@ int mn_array_broadcast_to(mn_array *a, int ndim, const int64_t *shape, mn_array 
           mn_spmd_shape(S, "shape", ndim, shape));
   MN_CHECK(ndim <= MN_MAXDIM, MN_ERR_SHAPE, "ndim %d exceeds %d", ndim, MN_MAXDIM);
   mn_map r;
-  int err = mn_agree(a->ctx, mn_map_broadcast(&a->map, ndim, shape, &r));
-  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  MN_CALL(mn_map_broadcast(&a->map, ndim, shape, &r));
   MN_CALL(mn_array_wrap(a->ctx, a->buf, &r, v));
   (*v)->is_view = 1;
   return MN_SUCCESS;

@@ -130,3 +130,22 @@ def test_the_modules_own_broadcast_is_counted(logging_on):
     assert d["bcast"]["calls"] == 2
     assert d["bcast"]["mem_bytes"] >= len(payload) * maniple.size()
     assert d["allreduce"]["calls"] == 1
+
+
+def test_views_make_no_collective(logging_on):
+    """Creating views (slices, integer indices, transposes, broadcasts)
+    agrees nothing across the ranks: their errors follow from the global
+    shapes and indices, which every rank holds alike."""
+    ref = numpy.arange(12 * 10, dtype=float).reshape(12, 10)
+    g = mnp.asarray(ref)
+    numpy.asarray(g)
+    maniple.log_reset()
+    views = []
+    for _ in range(5):
+        views = [g[1:-1, 1:-1], g[0:-2, 1:-1], g[2:, ::2], g[3], g.T, mnp.broadcast_to(g[0], (4, 10))]
+    d = maniple.log_view()
+    sane(d)
+    assert d["allreduce"]["calls"] == 0, d["allreduce"]
+    refs = [ref[1:-1, 1:-1], ref[0:-2, 1:-1], ref[2:, ::2], ref[3], ref.T, numpy.broadcast_to(ref[0], (4, 10))]
+    for v, r in zip(views, refs):
+        numpy.testing.assert_array_equal(numpy.asarray(v), r)
