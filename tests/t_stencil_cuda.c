@@ -1,5 +1,5 @@
 /* CUDA stencil kernel on device buffers against host loops: the 9- and
- * 27-point Laplacians on padded grids, a variable coefficient and a Jacobi
+ * 27-point Laplacians and the 1-d 3-point one on padded grids, a variable coefficient and a Jacobi
  * update, float32 and float64. Skips (77) where no CUDA device is usable. */
 #include "mn_test.h"
 #include <float.h>
@@ -7,7 +7,7 @@
 #include "cuda/cuda_backend.h"
 #include "cuda/stencil_cuda.h"
 
-/* One box: the interior of a grid of extents n padded by 1 (nd 2 or 3),
+/* One box: the interior of a grid of extents n padded by 1 (nd 1 to 3),
  * random values; y = A u, or the Jacobi update with f when relax. */
 static void run_box(mn_ctx *ctx, int nd, int npts, mn_dtype t, int variable, int relax) {
   int64_t n[3] = {37, 23, 11}, p[3], st[3], total = 1, inner = 1;
@@ -106,6 +106,8 @@ static void run_device(mn_ctx *ctx) {
     run_box(ctx, 2, 5, t, 1, 0);
     run_box(ctx, 2, 5, t, 0, 1);
     run_box(ctx, 3, 7, t, 1, 1);
+    run_box(ctx, 1, 3, t, 0, 1); /* a point count the kernel does not unroll */
+    run_box(ctx, 1, 3, t, 1, 0);
   }
   mni_st_cuda_box big;
   memset(&big, 0, sizeof big);

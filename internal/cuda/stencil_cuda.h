@@ -24,6 +24,7 @@ typedef struct {
   const void *c[MN_ST_CUDA_MAXPTS];
   int ctr[MN_ST_CUDA_MAXPTS];
   double omega, wd;
+  float wf[MN_ST_CUDA_MAXPTS]; /* w in float32: mn_cuda_stencil_box fills it */
 } mni_st_cuda_box;
 
 /* y = A u (or the Jacobi update) over the box; u, y, f are device pointers
