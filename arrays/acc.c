@@ -6,21 +6,33 @@
 #include <string.h>
 
 /* Combine per-rank accumulators in rank order, identically on every rank. */
+/* A rank's partial and its deferred error (mn_defer), which rides along */
+typedef struct {
+  mn_acc a;
+  int deferred;
+} accmsg;
+
 int mn_acc_allreduce(mn_ctx *ctx, mn_reduce_op op, mn_dtype t, mn_acc *acc) {
-  if (ctx->size == 1) return MN_SUCCESS;
-  mn_acc *all = malloc(sizeof(mn_acc) * (size_t)ctx->size);
+  if (ctx->size == 1) return mn_deferred_take(ctx);
+  accmsg mine = {*acc, ctx->deferred}, *all = malloc(sizeof(accmsg) * (size_t)ctx->size);
   MN_CHECK(all, MN_ERR_MEM, "cannot allocate %d accumulators", ctx->size);
   /* an allreduce in effect (ranks' partials merged in rank order): logged as one */
   mn_log_begin(ctx, MN_LOG_ALLREDUCE);
   if (ctx->log) ctx->log->allreduces++;
-  int rc = MPI_Allgather(acc, (int)sizeof *acc, MPI_BYTE, all, (int)sizeof *acc, MPI_BYTE, ctx->comm);
+  int rc = MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, ctx->comm);
   mn_log_end(ctx, MN_LOG_ALLREDUCE, 0);
   if (rc != MPI_SUCCESS) { free(all); return MN_ERR(MN_ERR_MPI, "MPI_Allgather of reduction partials failed"); }
+  int any = 0;
   mn_acc r;
   mn_acc_init(op, t, &r);
-  for (int q = 0; q < ctx->size; q++) mn_acc_merge(op, t, &r, &all[q]);
-  *acc = r;
+  for (int q = 0; q < ctx->size; q++) {
+    mn_acc_merge(op, t, &r, &all[q].a);
+    any |= all[q].deferred != 0;
+  }
   free(all);
+  /* every rank saw it: raise the first one everywhere, with its message */
+  if (any) return mn_agree(ctx, MN_SUCCESS);
+  *acc = r;
   return MN_SUCCESS;
 }
 

@@ -29,3 +29,9 @@ int mn_ctx_all(mn_ctx *ctx, int ok, int *all) {
   MN_CHECK(rc == MPI_SUCCESS, MN_ERR_MPI, "MPI_Allreduce failed (MPI error %d)", rc);
   return MN_SUCCESS;
 }
+
+int mn_ctx_sync(mn_ctx *ctx) {
+  MN_CHECK(ctx, MN_ERR_ARG, "NULL context");
+  MN_SPMD(ctx, "mn_ctx_sync", (void)S);
+  return mn_agree(ctx, MN_SUCCESS);
+}

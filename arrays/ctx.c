@@ -58,8 +58,10 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
     else err = MN_ERR(MN_ERR_NOTIMPL, "arrays resident on the CUDA device are not implemented yet "
                       "(%d device(s) found; the CUDA kernels and cuBLAS wrappers are built and tested by t_cuda)", n);
   }
+  if (!err) err = mn_cache_create(c);
   err = mn_agree(c, err);
   if (err) {
+    mn_cache_destroy(c);
     MPI_Comm_free(&c->comm);
     free(c);
     return mn_trace(err, __FILE__, __LINE__, __func__);
@@ -83,6 +85,7 @@ int mn_ctx_destroy(mn_ctx **ctx) {
   mn_pool_drain();
   mn_free(c->scratch);
   mn_free(c->alias);
+  free(c->prog);
   int fin = 0;
   MPI_Finalized(&fin);
   if (!fin) MPI_Comm_free(&c->comm);

@@ -74,7 +74,28 @@ int mn_trace(int code, const char *file, int line, const char *func) {
   return code;
 }
 
+int mni_fault_armed[MNI_NFAULT];
+void mni_fault_arm(mni_fault f, int n) { mni_fault_armed[f] = n; }
+
+void mn_defer(mn_ctx *ctx, int code) {
+  if (!code || ctx->deferred) return;
+  ctx->deferred = code;
+  snprintf(ctx->deferred_msg, sizeof ctx->deferred_msg, "%s", errbuf);
+}
+
+int mn_deferred_take(mn_ctx *ctx) {
+  int code = ctx->deferred;
+  if (!code) return MN_SUCCESS;
+  snprintf(errbuf, sizeof errbuf, "%.3800s\n  (met earlier on this rank, raised at this communication point)",
+           ctx->deferred_msg);
+  errbuf_errno = 0;
+  errbuf_path[0] = 0;
+  ctx->deferred = 0;
+  return code;
+}
+
 int mn_agree(mn_ctx *ctx, int code) {
+  if (ctx->deferred) code = mn_deferred_take(ctx); /* the earlier error first */
   if (ctx->size == 1) return code;
   int mine = code ? ctx->rank : ctx->size, first = ctx->size;
   if (mn_allreduce(ctx, &mine, &first, 1, MPI_INT, MPI_MIN) != MPI_SUCCESS)

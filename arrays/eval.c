@@ -43,10 +43,22 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nx, const int *xno
   P->nd = nd;
   mn_dense_strides(nd, shape, P->cstride);
   P->lastext = nd ? shape[nd - 1] : 1;
-  /* one block for the per-node tables (small expressions are common) */
-  size_t n = (size_t)e->n;
-  char *blk = calloc(1, n * (sizeof(operand) + sizeof(mn_lincomb) + 5 * sizeof(int)));
-  if (!blk) return MN_ERR(MN_ERR_MEM, "cannot allocate an expression program of %d nodes", e->n);
+  /* one block for the per-node tables, kept on the context. Its size
+   * follows the node count, the same on every rank, so every rank grows it
+   * at the same call and agrees there; later calls allocate nothing. */
+  size_t n = (size_t)e->n, bytes = n * (sizeof(operand) + sizeof(mn_lincomb) + 5 * sizeof(int));
+  mn_ctx *ctx = e->ctx;
+  if (bytes > ctx->prog_size) {
+    char *nb = calloc(1, bytes);
+    int err = mn_agree(ctx, nb ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate an expression program of %d nodes", e->n));
+    if (err) { free(nb); return mn_trace(err, __FILE__, __LINE__, __func__); }
+    free(ctx->prog);
+    ctx->prog = nb;
+    ctx->prog_size = bytes;
+  } else {
+    memset(ctx->prog, 0, bytes);
+  }
+  char *blk = ctx->prog;
   P->ops = (operand *)blk;
   P->lc = (mn_lincomb *)(blk + n * sizeof(operand));
   int *ints = (int *)(blk + n * (sizeof(operand) + sizeof(mn_lincomb)));
@@ -101,7 +113,7 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nx, const int *xno
 }
 
 static void prog_free(prog *P) {
-  free(P->ops); /* the whole block (prog_init) */
+  P->ops = NULL; /* the block stays on the context (prog_init) */
 }
 
 /* Bytes a pass over n iteration points reads and writes, for the log: an
@@ -186,17 +198,19 @@ static int check_extras(const mn_expr *e, int nd, const int64_t *shape, int nx, 
 
 /* ok[k]: extra k owns exactly the iteration box (R, or nothing) on every
  * rank, so the pass stores it; the others are evaluated after, alone. */
-static int extras_aligned(mn_ctx *ctx, int nx, mn_array *const *xout, int haveR, const int64_t *Rlo,
-                          const int64_t *Rcnt, int nd, int *ok) {
-  for (int k = 0; k < nx; k++) {
-    int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
-    int have = mn_map_owned_box(&xout[k]->map, xout[k]->buf->lay, ctx->rank, lo, cnt);
-    ok[k] = have == haveR;
-    for (int d = 0; ok[k] && have && d < nd; d++) ok[k] = lo[d] == Rlo[d] && cnt[d] == Rcnt[d];
-  }
-  if (ctx->size > 1 && nx > 0 && mn_allreduce(ctx, MPI_IN_PLACE, ok, nx, MPI_INT, MPI_MIN) != MPI_SUCCESS)
-    return MN_ERR(MN_ERR_MPI, "MPI_Allreduce of extra outputs' alignment failed");
-  return MN_SUCCESS;
+static int same_layout(const mn_layout *a, const mn_layout *b) {
+  if (a == b) return 1;
+  if (a->kind != b->kind || a->ndim != b->ndim || a->root != b->root) return 0;
+  for (int d = 0; d < a->ndim; d++)
+    if (a->shape[d] != b->shape[d] || a->dims[d] != b->dims[d]) return 0;
+  return 1;
+}
+
+/* ok[k]: extra output k is split as the iteration space (map am on alay)
+ * on every rank, so this pass writes it. Decided from global metadata, the
+ * same on every rank without a message; the others are evaluated apart. */
+static void extras_aligned(int nx, mn_array *const *xout, const mn_map *am, const mn_layout *alay, int *ok) {
+  for (int k = 0; k < nx; k++) ok[k] = same_layout(xout[k]->buf->lay, alay) && mn_map_equal(&xout[k]->map, am);
 }
 
 /* The aligned extras into P (pointers at Rlo); the others listed in rest. */
@@ -269,15 +283,19 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
   int64_t Rlo[MN_MAXDIM], Rcnt[MN_MAXDIM], st[MN_MAXDIM];
   int haveR = mn_map_owned_box(&out->map, out->buf->lay, e->ctx->rank, Rlo, Rcnt);
   int ok[MAXX], rest[MAXX], nrest = 0;
-  if (nx) {
-    int e2 = extras_aligned(e->ctx, nx, xout, haveR, Rlo, Rcnt, ond, ok);
-    if (!err) err = e2;
-    if (!err) extras_setup(&P, nx, xnode, xout, ok, haveR, Rlo, &nrest, rest);
+  if (nx && !err) {
+    extras_aligned(nx, xout, &out->map, out->buf->lay, ok);
+    extras_setup(&P, nx, xnode, xout, ok, haveR, Rlo, &nrest, rest);
   }
+  if (err) { /* from prog_init: on every rank (global, or agreed there) */
+    prog_free(&P);
+    return mn_trace(err, __FILE__, __LINE__, __func__);
+  }
+  int lerr = 0; /* an allocation of this rank alone: execute decides */
   char *dst = NULL, *tmp = NULL;
   size_t oes = mn_eval_es(out->dtype);
   band_mode bm, *bmp = NULL;
-  if (!err && haveR && shifted && !alias) {
+  if (haveR && shifted && !alias) {
     int64_t row = mn_box_size(ond, Rcnt) / (Rcnt[0] ? Rcnt[0] : 1), h = (int64_t)(BAND_BYTES / ((size_t)row * oes + 1));
     if (h < back) h = back;
     if (h < 1) h = 1;
@@ -285,7 +303,7 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
       bm.h = h;
       bm.buf[0] = mn_ctx_alias_buffer(e->ctx, 2 * (size_t)(h * row) * oes);
       bm.buf[1] = bm.buf[0] ? bm.buf[0] + (size_t)(h * row) * oes : NULL;
-      if (!bm.buf[0]) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld elements for an aliased result", (long long)(2 * h * row));
+      if (!bm.buf[0]) lerr = MN_ERR(MN_ERR_MEM, "cannot allocate %lld elements for an aliased result", (long long)(2 * h * row));
       bm.mem = mn_map_ptr(&out->map, out->buf, Rlo);
       mn_map_strides(&out->map, out->buf, bm.st);
       bmp = &bm;
@@ -295,11 +313,11 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
   } else if (shifted) {
     alias = 1;
   }
-  if (!err && haveR && !bmp) {
+  if (haveR && !bmp) {
     if (alias) {
       int64_t n = mn_box_size(ond, Rcnt);
       tmp = mn_ctx_alias_buffer(e->ctx, (size_t)n * oes);
-      if (!tmp) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld elements for an aliased result", (long long)n);
+      if (!tmp) lerr = MN_ERR(MN_ERR_MEM, "cannot allocate %lld elements for an aliased result", (long long)n);
       mn_dense_strides(ond, Rcnt, st);
       dst = tmp;
     } else {
@@ -311,9 +329,9 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
    * read back by the next sweep (a stencil): measured in bench_core */
   P.stream = !alias && !bmp && haveR && ond > 0 && (double)mn_box_size(ond, Rcnt) * (double)oes >= stream_min_bytes() &&
              Rcnt[ond - 1] >= 32768;
-  if (err) err = mn_agree(e->ctx, err); /* matches the agreement inside execute */
-  else err = mn_eval_execute(&P, &out->map, out->buf->lay, dst, st, NULL, nthreads_max(), bmp);
-  if (!err && tmp) {
+  if (lerr) bmp = NULL;
+  err = mn_eval_execute(&P, &out->map, out->buf->lay, dst, st, NULL, nthreads_max(), bmp, lerr);
+  if (!err && tmp && !P.deferred) {
     int64_t ost[MN_MAXDIM];
     mn_map_strides(&out->map, out->buf, ost);
     mn_strided_copy(ond, Rcnt, oes, tmp, st, mn_map_ptr(&out->map, out->buf, Rlo), ost);
@@ -361,29 +379,33 @@ static int reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result
     for (int k = 0; k < m->ndim; k++) full &= m->bax[k] >= 0 || m->shape[k] == 1;
     if (full) { am = m; alay = e->v[P.ops[i].node].arr->buf->lay; }
   }
-  if (!err && !am) {
-    err = mn_layout_create_block(e->ctx, rn->ndim, rn->shape, NULL, &own);
+  if (!err && !am) { /* no operand spans it (the same on every rank): agree on the layout */
+    err = mn_agree(e->ctx, mn_layout_create_block(e->ctx, rn->ndim, rn->shape, NULL, &own));
     mn_map_identity(&idm, rn->ndim, rn->shape);
     am = &idm;
     alay = own;
   }
+  if (err) {
+    mn_layout_destroy(&own);
+    prog_free(&P);
+    return mn_trace(err, __FILE__, __LINE__, __func__);
+  }
   int ok[MAXX], rest[MAXX], nrest = 0;
-  if (nx) { /* collective: on every rank, even one that failed */
+  if (nx) {
     int64_t Rlo[MN_MAXDIM] = {0}, Rcnt[MN_MAXDIM] = {0};
-    int haveR = am ? mn_map_owned_box(am, alay, e->ctx->rank, Rlo, Rcnt) : 0;
-    int e2 = extras_aligned(e->ctx, nx, xout, haveR, Rlo, Rcnt, rn->ndim, ok);
-    if (!err) err = e2;
-    if (!err) extras_setup(&P, nx, xnode, xout, ok, haveR, Rlo, &nrest, rest);
+    int haveR = mn_map_owned_box(am, alay, e->ctx->rank, Rlo, Rcnt);
+    extras_aligned(nx, xout, am, alay, ok);
+    extras_setup(&P, nx, xnode, xout, ok, haveR, Rlo, &nrest, rest);
   }
   int nt = nthreads_max();
-  mn_acc *accs = err ? NULL : malloc(sizeof(mn_acc) * (size_t)nt);
-  if (!err && !accs) err = MN_ERR(MN_ERR_MEM, "cannot allocate accumulators");
-  for (int i = 0; !err && i < nt; i++) mn_acc_init(op, t, &accs[i]);
-  if (err) err = mn_agree(e->ctx, err); /* matches the agreement inside execute */
-  else err = mn_eval_execute(&P, am, alay, NULL, NULL, accs, nt, NULL);
+  mn_acc *accs = malloc(sizeof(mn_acc) * (size_t)nt);
+  int lerr = accs ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d accumulators", nt);
+  for (int i = 0; accs && i < nt; i++) mn_acc_init(op, t, &accs[i]);
+  err = mn_eval_execute(&P, am, alay, NULL, NULL, accs, nt, NULL, lerr);
   mn_acc acc;
   mn_acc_init(op, t, &acc);
-  for (int i = 0; !err && i < nt; i++) mn_acc_merge(op, t, &acc, &accs[i]);
+  /* a deferred error rides on the combine below and is raised there, everywhere */
+  for (int i = 0; !err && !P.deferred && i < nt; i++) mn_acc_merge(op, t, &acc, &accs[i]);
   if (!err) err = mn_acc_allreduce(e->ctx, op, t, &acc);
   if (!err) err = mn_acc_to_scalar(op, t, &acc, result);
   free(accs);

@@ -1,6 +1,6 @@
 /* Driving one evaluation: the operands' plans and pieces, the cells, the
- * scratch, one agreement, then the cells that need no message while the
- * plans travel, and the rest after. */
+ * scratch, an agreement only when a plan was built, then the cells that
+ * need no message while the plans travel, and the rest after. */
 #include "eval_impl.h"
 #include <stdlib.h>
 #include <string.h>
@@ -16,22 +16,35 @@ typedef struct {
   int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
 } box;
 
-/* Each operand's alignment plan, and its pieces over the box: its local
- * part and one per sending rank */
-static int operands_setup(prog *P, const mn_map *am, const mn_layout *alay, const box *R) {
+/* Each operand's alignment plan, looked up for every operand even after a
+ * failed build, so every rank makes the same cache lookups. *built: some
+ * plan was not cached (the same on every rank). */
+static int operands_plans(prog *P, const mn_map *am, const mn_layout *alay, int *built) {
   const mn_expr *e = P->e;
   mn_ctx *ctx = e->ctx;
+  int err = MN_SUCCESS;
   for (int i = 0; i < P->nops; i++) {
     operand *op = &P->ops[i];
-    const mn_array *x = e->v[op->node].arr;
     /* one rank owns everything: no plan (its lookup costs more than a small
      * evaluation) */
     op->plan = NULL;
-    if (ctx->size > 1) MN_CALL(mn_plan_get_align(ctx, &op->bmap, x->buf, am, alay, 100 + i, &op->plan));
     op->np = 0;
-    if (!R->have) continue;
+    if (ctx->size == 1) continue;
+    int e2 = mn_plan_get_align(ctx, &op->bmap, e->v[op->node].arr->buf, am, alay, 100 + i, &op->plan, built);
+    if (!err) err = e2;
+  }
+  return err;
+}
+
+/* Each operand's pieces over the box: its local part and one per sending rank */
+static int operands_pieces(prog *P, const box *R) {
+  const mn_expr *e = P->e;
+  mn_ctx *ctx = e->ctx;
+  for (int i = 0; i < P->nops && R->have; i++) {
+    operand *op = &P->ops[i];
+    const mn_array *x = e->v[op->node].arr;
     int nrecv = op->plan ? op->plan->nrecv : 0;
-    op->pc = malloc(sizeof(piece) * (size_t)(1 + nrecv));
+    op->pc = mni_fault_hit(ctx, MNI_FAULT_EVAL) ? NULL : malloc(sizeof(piece) * (size_t)(1 + nrecv));
     MN_CHECK(op->pc, MN_ERR_MEM, "cannot allocate %d pieces", 1 + nrecv);
     piece lp;
     int64_t olo[MN_MAXDIM], ocnt[MN_MAXDIM];
@@ -142,7 +155,7 @@ static int run_passes(prog *P, const box *R, int64_t *const *cuts, const int *nc
 }
 
 int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out, const int64_t *outst_at_Rlo,
-                    mn_acc *accs, int nthreads, const band_mode *bm) {
+                    mn_acc *accs, int nthreads, const band_mode *bm, int lerr) {
   const mn_expr *e = P->e;
   mn_ctx *ctx = e->ctx;
   box R;
@@ -151,15 +164,36 @@ int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
   int ncut[MN_MAXDIM] = {0};
   char *scratch = NULL;
   size_t per = 0;
-  int err = operands_setup(P, am, alay, &R);
-  if (!err) err = cut_cells(P, &R, cuts, ncut, &ncells);
-  if (!err) err = scratch_setup(P, nthreads, &scratch, &per);
-  /* Everything that can fail on one rank alone is done: agree, exactly once
-   * per evaluation, before any message moves (no rank is left waiting). */
-  err = mn_agree(ctx, err);
+  int built = 0;
+  int err = operands_plans(P, am, alay, &built);
+  if (!err && !lerr) lerr = operands_pieces(P, &R);
+  if (!err && !lerr) lerr = cut_cells(P, &R, cuts, ncut, &ncells);
+  if (!err && !lerr) lerr = scratch_setup(P, nthreads, &scratch, &per);
+  P->deferred = 0;
+  /* (MANIPLE_CHECKS needs nothing more here: it compares every call's
+   * arguments, and ranks whose calls agree have the same cache) */
+  if (built) {
+    /* a plan was built, on every rank: the one agreement of a first
+     * evaluation, before any message moves (no rank is left waiting). A
+     * failure anywhere drops this evaluation's plans everywhere, so the
+     * caches stay the same on every rank. */
+    err = mn_agree(ctx, err ? err : lerr);
+    for (int i = 0; err && i < P->nops; i++)
+      if (P->ops[i].plan) mn_cache_drop(ctx, P->ops[i].plan);
+  } else if (lerr && ctx->size == 1) {
+    err = lerr;
+  } else if (lerr) {
+    /* the steady state: every plan was kept, so no other rank agrees now.
+     * Keep the error for the next communication point, and move this
+     * rank's messages so that no rank waits for them. */
+    mn_defer(ctx, lerr);
+    P->deferred = 1;
+  }
   for (int i = 0; i < P->nops && !err; i++)
     if (P->ops[i].plan) err = mn_plan_begin_mem(P->ops[i].plan, e->v[P->ops[i].node].arr->buf->data, NULL);
-  if (!err && bm && R.have) { /* bands need every input: receive first */
+  if (!err && P->deferred) {
+    err = plans_end(P);
+  } else if (!err && bm && R.have) { /* bands need every input: receive first */
     err = plans_end(P);
     if (!err) err = mn_eval_run_bands(P, bm, cuts, ncut, ncells, R.lo, R.cnt, scratch, per);
   } else if (!err) {

@@ -144,18 +144,29 @@ void mn_plan_volume(const mn_plan *p, int *nmsg, int64_t *bytes) {
   if (bytes) *bytes = p->send_total * (int64_t)p->elsize;
 }
 
-/* ---- cache ---- */
+/* ---- cache ----
+ * A fixed pool of entries, allocated with the context, so a put never fails
+ * (a put that failed on one rank would make that rank's hits differ). */
+enum { CACHE_MAX = 128, KEY_MAX = 1024 };
 typedef struct centry {
   struct centry *next;
   size_t keylen;
   mn_plan *plan;
-  unsigned char key[];
+  unsigned char key[KEY_MAX];
 } centry;
-struct mn_plan_cache_s { centry *head; int n; };
-enum { CACHE_MAX = 128 };
+struct mn_plan_cache_s { centry *head, *free; int n; centry pool[CACHE_MAX]; };
+
+int mn_cache_create(mn_ctx *ctx) {
+  ctx->cache = calloc(1, sizeof *ctx->cache);
+  MN_CHECK(ctx->cache, MN_ERR_MEM, "cannot allocate the plan cache (%zu bytes)", sizeof *ctx->cache);
+  for (int i = 0; i < CACHE_MAX; i++) {
+    ctx->cache->pool[i].next = ctx->cache->free;
+    ctx->cache->free = &ctx->cache->pool[i];
+  }
+  return MN_SUCCESS;
+}
 
 mn_plan *mn_cache_get(mn_ctx *ctx, const void *key, size_t keylen) {
-  if (!ctx->cache) return NULL;
   centry **pp = &ctx->cache->head;
   for (centry *e = *pp; e; pp = &e->next, e = e->next) {
     if (e->keylen == keylen && !memcmp(e->key, key, keylen)) {
@@ -172,35 +183,44 @@ mn_plan *mn_cache_get(mn_ctx *ctx, const void *key, size_t keylen) {
 }
 
 void mn_cache_put(mn_ctx *ctx, const void *key, size_t keylen, mn_plan *p) {
-  if (!ctx->cache) {
-    ctx->cache = calloc(1, sizeof *ctx->cache);
-    if (!ctx->cache) return;
+  mn_plan_cache *c = ctx->cache;
+  if (keylen > KEY_MAX) return;
+  if (!c->free) { /* reuse the least recently used */
+    centry **pp = &c->head;
+    while ((*pp)->next) pp = &(*pp)->next;
+    mn_plan_destroy(&(*pp)->plan);
+    c->free = *pp;
+    c->free->next = NULL;
+    *pp = NULL;
+    c->n--;
   }
-  centry *e = malloc(sizeof *e + keylen);
-  if (!e) return;
+  centry *e = c->free;
+  c->free = e->next;
   e->keylen = keylen;
   e->plan = p;
   p->refs++;
   memcpy(e->key, key, keylen);
-  e->next = ctx->cache->head;
-  ctx->cache->head = e;
-  if (++ctx->cache->n > CACHE_MAX) { /* drop the least recently used */
-    centry **pp = &ctx->cache->head;
-    while ((*pp)->next) pp = &(*pp)->next;
-    mn_plan_destroy(&(*pp)->plan);
-    free(*pp);
-    *pp = NULL;
-    ctx->cache->n--;
-  }
+  e->next = c->head;
+  c->head = e;
+  c->n++;
+}
+
+void mn_cache_drop(mn_ctx *ctx, const mn_plan *p) {
+  for (centry **pp = &ctx->cache->head; *pp; pp = &(*pp)->next)
+    if ((*pp)->plan == p) {
+      centry *e = *pp;
+      *pp = e->next;
+      mn_plan_destroy(&e->plan);
+      e->next = ctx->cache->free;
+      ctx->cache->free = e;
+      ctx->cache->n--;
+      return;
+    }
 }
 
 void mn_cache_destroy(mn_ctx *ctx) {
   if (!ctx->cache) return;
-  for (centry *e = ctx->cache->head, *n; e; e = n) {
-    n = e->next;
-    mn_plan_destroy(&e->plan);
-    free(e);
-  }
+  for (centry *e = ctx->cache->head; e; e = e->next) mn_plan_destroy(&e->plan);
   free(ctx->cache);
   ctx->cache = NULL;
 }
@@ -294,7 +314,7 @@ static int build_align(mn_ctx *ctx, const mn_map *m, const mn_buf *b,
 }
 
 int mn_plan_get_align(mn_ctx *ctx, const mn_map *m, const mn_buf *b, const mn_map *am,
-                      const mn_layout *alay, int tag, mn_plan **p) {
+                      const mn_layout *alay, int tag, mn_plan **p, int *built) {
   keybuf k;
   k.n = 0;
   const char kind = 'A';
@@ -308,6 +328,7 @@ int mn_plan_get_align(mn_ctx *ctx, const mn_map *m, const mn_buf *b, const mn_ma
   kput_map(&k, am);
   int cacheable = k.n <= sizeof k.b;
   if (cacheable && (*p = mn_cache_get(ctx, k.b, k.n))) return MN_SUCCESS;
+  *built = 1;
   MN_CALL(build_align(ctx, m, b, am, alay, tag, p));
   if (cacheable) mn_cache_put(ctx, k.b, k.n, *p);
   return MN_SUCCESS;

@@ -44,6 +44,7 @@ typedef struct {
   int reduce;
   mn_reduce_op rop;
   int stream;          /* output too large for cache: fused sums stream it */
+  int deferred;        /* execute met an error on this rank alone and kept it (mn_defer): nothing computed */
   /* extra outputs: node xnode[k] also stored in a fresh array aligned with
    * the iteration box (xbase[k]: its element at the box start) */
   int nx, xnode[MAXX];
@@ -87,7 +88,11 @@ int mn_eval_run_bands(prog *P, const band_mode *bm, int64_t *const *cuts, const 
                       const int64_t *Rlo, const int64_t *Rcnt, char *scratch, size_t per);
 /* eval_exec.c: one evaluation over the boxes anchor map am owns on alay:
  * plans begun, local cells, plans ended, remaining cells; out (NULL for a
- * reduction into accs) with strides outst_at_Rlo. Errors agreed. */
+ * reduction into accs) with strides outst_at_Rlo. lerr is an error the
+ * caller met on this rank alone (an allocation). When a plan had to be
+ * built (the same on every rank) errors are agreed, once; otherwise no
+ * collective is made and an error of this rank alone is deferred
+ * (P->deferred; its messages still move, nothing is computed). */
 int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out, const int64_t *outst_at_Rlo,
-                    mn_acc *accs, int nthreads, const band_mode *bm);
+                    mn_acc *accs, int nthreads, const band_mode *bm, int lerr);
 #endif

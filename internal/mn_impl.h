@@ -92,12 +92,36 @@ struct mn_ctx_s {
   long plan_hits, plan_misses;
   char *scratch;        /* evaluator work space, kept between calls */
   size_t scratch_size;
+  char *prog;           /* the evaluator's program tables, kept: sized by */
+  size_t prog_size;     /* node counts, so every rank grows it at the same call */
   char *alias;          /* result buffer for aliased assignments, kept: a */
   size_t alias_size;    /* time loop would otherwise fault in fresh pages */
   mn_log *log;          /* the profiling log while recording, else NULL */
   mn_log *logst;        /* its storage, kept while recording is off */
   int checks;           /* MANIPLE_CHECKS: compare collective calls' arguments (spmd.h) */
+  int deferred;         /* an error met on this rank alone where the ranks did not */
+  char deferred_msg[4096]; /* communicate (mn_defer), and its message, or 0 */
 };
+/* Keep an error met on this rank alone, where no collective follows (the
+ * steady state): the call goes on with its messages so no rank waits, and
+ * the error is raised, on every rank, at the next point where the ranks
+ * communicate anyway: mn_agree, a reduction's combine, mn_ctx_sync. The
+ * first error is kept, as CUDA keeps a sticky error. */
+void mn_defer(mn_ctx *ctx, int code);
+/* A deferred error, if any: restores its message and clears it (0: none). */
+int mn_deferred_take(mn_ctx *ctx);
+/* Test hook: the next n allocations of kind f on this rank fail (an
+ * evaluation's pieces: MNI_FAULT_EVAL), so tests reach the paths a real
+ * shortage on one rank takes. One predictable branch when not armed. */
+typedef enum { MNI_FAULT_EVAL = 0, MNI_NFAULT } mni_fault;
+void mni_fault_arm(mni_fault f, int n);
+extern int mni_fault_armed[MNI_NFAULT];
+static inline int mni_fault_hit(const mn_ctx *ctx, mni_fault f) {
+  (void)ctx;
+  if (!mni_fault_armed[f]) return 0;
+  mni_fault_armed[f]--;
+  return 1;
+}
 /* Logged operations: one predictable branch when logging is off (byte
  * estimates are computed only under mn_log_on). Every begin must meet its
  * end, on error paths too. */
@@ -268,14 +292,23 @@ void mn_plan_free(mn_plan *p);
 /* Alignment plan: moves the elements of operand map m (over buffer b, in
  * iteration space) that each rank needs for its part of the iteration
  * space, which is the owned box of anchor map am on layout alay. Receives
- * are left in the plan's buffer (no unpack), one dense box per peer. */
+ * are left in the plan's buffer (no unpack), one dense box per peer.
+ * *built is set to 1 when the plan was not in the cache (a miss: the same
+ * on every rank, see the cache below) and left alone on a hit. */
 int mn_plan_get_align(mn_ctx *ctx, const mn_map *m, const mn_buf *b,
                       const mn_map *am, const mn_layout *alay, int tag,
-                      mn_plan **p);
+                      mn_plan **p, int *built);
 
-/* Plan cache keyed by bytes. */
+/* Plan cache keyed by bytes of global metadata (created with the context).
+ * Every rank makes the same lookups and puts in the same order (the SPMD
+ * contract) and a put cannot fail, so the contents, and every hit or miss,
+ * are the same on every rank: a caller may skip a collective on a hit. A
+ * caller that agrees on a failure after a miss drops the plans it built on
+ * every rank, so a plan built on some ranks only is not kept. */
+int mn_cache_create(mn_ctx *ctx);
 mn_plan *mn_cache_get(mn_ctx *ctx, const void *key, size_t keylen);
 void mn_cache_put(mn_ctx *ctx, const void *key, size_t keylen, mn_plan *p);
+void mn_cache_drop(mn_ctx *ctx, const mn_plan *p);
 void mn_cache_destroy(mn_ctx *ctx);
 
 #endif

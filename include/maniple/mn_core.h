@@ -103,6 +103,12 @@ MN_EXTERN void mn_ctx_set_verbose(mn_ctx *ctx, int on);
  * on every rank (one allreduce). Both collective. */
 MN_EXTERN int mn_ctx_bcast(mn_ctx *ctx, void *buf, int64_t n, int root);
 MN_EXTERN int mn_ctx_all(mn_ctx *ctx, int ok, int *all);
+/* Raise, on every rank, an error some rank met where the ranks did not
+ * communicate (an allocation in the steady state of an evaluation): such
+ * an error is kept and raised at the next point where they do (an
+ * agreement, a reduction) or here. MN_SUCCESS when there is none. One
+ * allreduce; collective. See docs/design.md, "Errors". */
+MN_EXTERN int mn_ctx_sync(mn_ctx *ctx);
 /* Number of cached communication plans, and how often the cache was hit. */
 MN_EXTERN void mn_ctx_plan_stats(const mn_ctx *ctx, int *cached, long *hits, long *misses);
 

@@ -10,7 +10,7 @@ import sys
 
 from . import _core
 
-__all__ = ["init", "rank", "size", "log_enable", "log_reset", "log_view", "log_print"]
+__all__ = ["init", "rank", "size", "sync", "log_enable", "log_reset", "log_view", "log_print"]
 
 
 def init(comm=None):
@@ -32,6 +32,15 @@ def rank():
 def size():
     init()
     return _core.size()
+
+
+def sync():
+    """Raise, on every rank, an error that some rank met where the ranks did
+    not communicate (an allocation in a repeated statement); such an error
+    is otherwise raised at the next reduction or agreement. Collective: one
+    allreduce (none at one rank). See docs/design.md, "Errors"."""
+    init()
+    _core.sync()
 
 
 def log_enable(on=True):

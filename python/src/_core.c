@@ -249,6 +249,15 @@ static PyObject *py_set_checks(PyObject *m, PyObject *on) {
   Py_RETURN_NONE;
 }
 
+static PyObject *py_sync(PyObject *m, PyObject *unused) {
+  (void)m;
+  (void)unused;
+  if (!need_ctx()) return NULL;
+  int err = mn_ctx_sync(g_ctx);
+  if (err) return raise_mn(err);
+  Py_RETURN_NONE;
+}
+
 static PyObject *py_plan_stats(PyObject *m, PyObject *unused) {
   (void)m;
   (void)unused;
@@ -266,6 +275,7 @@ static PyMethodDef module_methods[] = {
   {"rank", py_rank, METH_NOARGS, "This rank."},
   {"size", py_size, METH_NOARGS, "Number of ranks."},
   {"plan_stats", py_plan_stats, METH_NOARGS, "(cached plans, hits, misses)."},
+  {"sync", py_sync, METH_NOARGS, "Raise on every rank an error kept on some rank (mn_ctx_sync; collective)."},
   {"check_args", py_check_args, METH_VARARGS, "MANIPLE_CHECKS: compare a call and its arguments (texts) across ranks."},
   {"checks", py_checks, METH_NOARGS, "Whether MANIPLE_CHECKS is on."},
   {"set_checks", py_set_checks, METH_O, "Turn MANIPLE_CHECKS on or off (every rank alike)."},

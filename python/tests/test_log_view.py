@@ -149,3 +149,40 @@ def test_views_make_no_collective(logging_on):
     refs = [ref[1:-1, 1:-1], ref[0:-2, 1:-1], ref[2:, ::2], ref[3], ref.T, numpy.broadcast_to(ref[0], (4, 10))]
     for v, r in zip(views, refs):
         numpy.testing.assert_array_equal(numpy.asarray(v), r)
+
+
+def test_stencil_idiom_steady_state_no_collective(logging_on):
+    """The seeds' stencil idiom: after the first sweep has built its plans,
+    a sweep (views, a fused expression written through a view) makes no
+    allreduce at any rank count; the values are NumPy's."""
+    n = 40
+    ref = numpy.fromfunction(lambda i, j: numpy.sin(0.1 * i) + numpy.cos(0.07 * j), (n, n))
+    grid = mnp.asarray(ref)
+
+    def sweep(g, xp):
+        center = g[1:-1, 1:-1]
+        north, south, east, west = g[0:-2, 1:-1], g[2:, 1:-1], g[1:-1, 2:], g[1:-1, 0:-2]
+        center[:] = 0.2 * (center + north + south + east + west)
+
+    sweep(grid, mnp)
+    sweep(ref, numpy)
+    numpy.asarray(grid)
+    maniple.log_reset()
+    for _ in range(10):
+        sweep(grid, mnp)
+        sweep(ref, numpy)
+    d = maniple.log_view()
+    sane(d)
+    assert d["allreduce"]["calls"] == 0, d["allreduce"]
+    assert d["eval"]["calls"] >= 10, d["eval"]
+    numpy.testing.assert_allclose(numpy.asarray(grid), ref, rtol=1e-13, atol=0)
+
+
+def test_sync_raises_nothing_when_all_is_well(logging_on):
+    """maniple.sync() is the explicit point where an error kept on one
+    rank would be raised on all (one allreduce); with none, it returns."""
+    maniple.sync()
+    maniple.log_reset()
+    maniple.sync()
+    d = maniple.log_view()
+    assert d["allreduce"]["calls"] == (1 if maniple.size() > 1 else 0), d["allreduce"]
