@@ -1,5 +1,6 @@
 /* Distributed dense arrays: storage, lifecycle, information, local access. */
 #include "mn_impl.h"
+#include "expr_impl.h" /* mn_shape_str */
 #include "spmd.h"
 #include <stdlib.h>
 #include <string.h>
@@ -146,43 +147,51 @@ int mn_map_broadcast(const mn_map *m, int ndim, const int64_t *shape, mn_map *ou
   return MN_SUCCESS;
 }
 
+/* No collective: the checks use global figures (the largest block), and a
+ * failed allocation of the storage on one rank is deferred (mn_defer) with
+ * the buffer marked lost (mn_buf_lost), so that creating a temporary in a
+ * time loop costs no allreduce. At one rank the error is returned. */
 static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_buf **out) {
   mn_ctx *ctx = lay->ctx;
-  mn_buf *b = calloc(1, sizeof *b);
-  int err = b ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate an array header");
-  if (!err) {
-    b->refs = 1;
-    b->lay = mn_layout_ref(lay);
-    b->dtype = dtype;
-    b->halo = halo;
-    b->ndim = lay->ndim;
-    mn_layout_box(lay, ctx->rank, b->lo, b->hi);
-    int64_t n = 1, owned = mn_layout_local_size(lay, ctx->rank);
-    int over = 0;
-    for (int d = lay->ndim - 1; d >= 0; d--) {
-      b->alo[d] = b->lo[d] - halo;
-      b->alen[d] = owned ? b->hi[d] - b->lo[d] + 2 * halo : 0;
-      b->astride[d] = n;
-      over |= __builtin_mul_overflow(n, b->alen[d], &n);
-    }
-    over |= n > INT64_MAX / 16;
-    if (over) err = MN_ERR(MN_ERR_MEM, "local block with halo %d is too large to address", halo);
-    if (lay->ndim == 0) n = owned;
-    b->nbytes = (size_t)n * mn_dtype_size(dtype);
-    b->data = err ? NULL : mn_pool_take(b->nbytes);
-    if (b->data && zero) memset(b->data, 0, b->nbytes);
-    if (!err && !b->data)
-      err = MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes for the local block of a %s array",
-                   b->nbytes, mn_dtype_name(dtype));
+  /* the largest block, with halo, must be addressable: the same test on every rank */
+  int64_t most = 1;
+  int over = 0;
+  for (int d = 0; d < lay->ndim; d++) {
+    int64_t ext = (lay->shape[d] + lay->dims[d] - 1) / lay->dims[d] + 2 * (int64_t)halo;
+    over |= __builtin_mul_overflow(most, ext, &most);
   }
-  err = mn_agree(ctx, err);
-  if (err) {
-    if (b) {
-      mn_free(b->data);
-      if (b->lay) mn_layout_destroy(&b->lay);
+  over |= most > INT64_MAX / 16;
+  char sh[160];
+  mn_shape_str(lay->ndim, lay->shape, sh, sizeof sh);
+  MN_CHECK(!over, MN_ERR_MEM, "a local block of an array of shape %s with halo %d is too large to address", sh, halo);
+  mn_buf *b = calloc(1, sizeof *b);
+  if (!b) mn_oom_abort(ctx, sizeof *b, "an array header");
+  b->refs = 1;
+  b->lay = mn_layout_ref(lay);
+  b->dtype = dtype;
+  b->halo = halo;
+  b->ndim = lay->ndim;
+  mn_layout_box(lay, ctx->rank, b->lo, b->hi);
+  int64_t n = 1, owned = mn_layout_local_size(lay, ctx->rank);
+  for (int d = lay->ndim - 1; d >= 0; d--) {
+    b->alo[d] = b->lo[d] - halo;
+    b->alen[d] = owned ? b->hi[d] - b->lo[d] + 2 * halo : 0;
+    b->astride[d] = n;
+    n *= b->alen[d];
+  }
+  if (lay->ndim == 0) n = owned;
+  b->nbytes = (size_t)n * mn_dtype_size(dtype);
+  b->data = mni_fault_hit(ctx, MNI_FAULT_ARRAY) ? NULL : mn_pool_take(b->nbytes);
+  if (b->data && zero) memset(b->data, 0, b->nbytes);
+  if (!b->data) {
+    int err = MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes for the local block of a %s array of shape %s",
+                     b->nbytes, mn_dtype_name(dtype), sh);
+    if (ctx->size == 1) {
+      mn_layout_destroy(&b->lay);
       free(b);
+      return mn_trace(err, __FILE__, __LINE__, __func__);
     }
-    return mn_trace(err, __FILE__, __LINE__, __func__);
+    mn_defer(ctx, err);
   }
   *out = b;
   return MN_SUCCESS;
@@ -197,7 +206,7 @@ static void buf_release(mn_buf *b) {
 
 int mn_array_wrap(mn_ctx *ctx, mn_buf *buf, const mn_map *m, mn_array **a) {
   mn_array *x = calloc(1, sizeof *x);
-  MN_CHECK(x, MN_ERR_MEM, "cannot allocate an array handle");
+  if (!x) mn_oom_abort(ctx, sizeof *x, "an array handle");
   x->ctx = ctx;
   x->buf = buf;
   buf->refs++;
@@ -292,6 +301,7 @@ int mn_array_halo_width(const mn_array *a) { return a->buf->halo; }
 
 int mn_array_local(const mn_array *a, mn_local *loc) {
   MN_CHECK(a && loc, MN_ERR_ARG, "NULL array or output pointer");
+  mn_buf_need(a->ctx, a->buf, "mn_array_local"); /* storage lost to a deferred error: stop here */
   memset(loc, 0, sizeof *loc);
   loc->ndim = a->map.ndim;
   if (mn_map_owned_box(&a->map, a->buf->lay, a->ctx->rank, loc->lo, loc->count))

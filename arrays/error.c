@@ -83,6 +83,21 @@ void mn_defer(mn_ctx *ctx, int code) {
   snprintf(ctx->deferred_msg, sizeof ctx->deferred_msg, "%s", errbuf);
 }
 
+void mn_oom_abort(mn_ctx *ctx, size_t n, const char *what) {
+  fprintf(stderr, "maniple: rank %d: cannot allocate %zu bytes for %s; stopping the job, since the other ranks "
+          "would wait for this one\n", ctx->rank, n, what);
+  MPI_Abort(ctx->comm, 3);
+  abort();
+}
+
+void mn_buf_need(mn_ctx *ctx, const mn_buf *b, const char *fn) {
+  if (!mn_buf_lost(b)) return;
+  fprintf(stderr, "maniple: rank %d: %s needs an array whose storage could not be allocated on this rank; "
+          "stopping the job, since the other ranks would wait for this one. The error was:\n%s\n",
+          ctx->rank, fn, ctx->deferred ? ctx->deferred_msg : "(already raised)");
+  MPI_Abort(ctx->comm, 3);
+}
+
 int mn_deferred_take(mn_ctx *ctx) {
   int code = ctx->deferred;
   if (!code) return MN_SUCCESS;

@@ -198,6 +198,17 @@ static int check_extras(const mn_expr *e, int nd, const int64_t *shape, int nx, 
 
 /* ok[k]: extra k owns exactly the iteration box (R, or nothing) on every
  * rank, so the pass stores it; the others are evaluated after, alone. */
+/* An input, output or extra output whose storage this rank lost (a failed
+ * allocation, deferred): the evaluation computes nothing here */
+static int storage_lost(const prog *P, const mn_array *out, int nx, mn_array *const *xout) {
+  if (out && mn_buf_lost(out->buf)) return 1;
+  for (int i = 0; i < P->nops; i++)
+    if (mn_buf_lost(P->e->v[P->ops[i].node].arr->buf)) return 1;
+  for (int k = 0; k < nx; k++)
+    if (mn_buf_lost(xout[k]->buf)) return 1;
+  return 0;
+}
+
 static int same_layout(const mn_layout *a, const mn_layout *b) {
   if (a == b) return 1;
   if (a->kind != b->kind || a->ndim != b->ndim || a->root != b->root) return 0;
@@ -265,6 +276,7 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
   prog P;
   err = prog_init(&P, e, node, nx, xnode, ond, out->map.shape);
   P.odt = out->dtype;
+  int lost = !err && storage_lost(&P, out, nx, xout);
   /* an input reading out's buffer through another map must not see
    * partial results: when every such input reads out shifted by whole
    * elements, bands written back one late suffice (band_mode); otherwise
@@ -281,7 +293,7 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
     else { shifted = 1; if (-delta[0] > back) back = -delta[0]; }
   }
   int64_t Rlo[MN_MAXDIM], Rcnt[MN_MAXDIM], st[MN_MAXDIM];
-  int haveR = mn_map_owned_box(&out->map, out->buf->lay, e->ctx->rank, Rlo, Rcnt);
+  int haveR = !lost && mn_map_owned_box(&out->map, out->buf->lay, e->ctx->rank, Rlo, Rcnt);
   int ok[MAXX], rest[MAXX], nrest = 0;
   if (nx && !err) {
     extras_aligned(nx, xout, &out->map, out->buf->lay, ok);
@@ -291,7 +303,9 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
     prog_free(&P);
     return mn_trace(err, __FILE__, __LINE__, __func__);
   }
-  int lerr = 0; /* an allocation of this rank alone: execute decides */
+  /* an allocation of this rank alone: execute decides */
+  int lerr = lost ? MN_ERR(MN_ERR_MEM, "an input or output of this evaluation has no storage on rank %d",
+                           e->ctx->rank) : 0;
   char *dst = NULL, *tmp = NULL;
   size_t oes = mn_eval_es(out->dtype);
   band_mode bm, *bmp = NULL;
@@ -390,16 +404,17 @@ static int reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result
     prog_free(&P);
     return mn_trace(err, __FILE__, __LINE__, __func__);
   }
-  int ok[MAXX], rest[MAXX], nrest = 0;
+  int ok[MAXX], rest[MAXX], nrest = 0, lost = storage_lost(&P, NULL, nx, xout);
   if (nx) {
     int64_t Rlo[MN_MAXDIM] = {0}, Rcnt[MN_MAXDIM] = {0};
-    int haveR = mn_map_owned_box(am, alay, e->ctx->rank, Rlo, Rcnt);
+    int haveR = !lost && mn_map_owned_box(am, alay, e->ctx->rank, Rlo, Rcnt);
     extras_aligned(nx, xout, am, alay, ok);
     extras_setup(&P, nx, xnode, xout, ok, haveR, Rlo, &nrest, rest);
   }
   int nt = nthreads_max();
   mn_acc *accs = malloc(sizeof(mn_acc) * (size_t)nt);
   int lerr = accs ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d accumulators", nt);
+  if (lost) lerr = MN_ERR(MN_ERR_MEM, "an input of this reduction has no storage on rank %d", e->ctx->rank);
   for (int i = 0; accs && i < nt; i++) mn_acc_init(op, t, &accs[i]);
   err = mn_eval_execute(&P, am, alay, NULL, NULL, accs, nt, NULL, lerr);
   mn_acc acc;

@@ -117,6 +117,7 @@ static int halo_exchange(mn_array *a) {
 int mn_array_halo_exchange(mn_array *a) {
   MN_SPMD(a ? a->ctx : NULL, "mn_array_halo_exchange", mn_spmd_array(S, "a", a));
   MN_CALL(check_halo(a));
+  mn_buf_need(a->ctx, a->buf, "mn_array_halo_exchange"); /* storage lost: stop here */
   mn_log_begin(a->ctx, MN_LOG_HALO);
   int err = halo_exchange(a);
   mn_log_end(a->ctx, MN_LOG_HALO, 0); /* packing is plan_begin's and plan_end's */

@@ -70,7 +70,8 @@ static int plan_begin(mn_plan *p, char *send_mem, char *recv_mem) {
   for (int i = 0; i < p->nsend; i++) {
     const mn_msg *m = &p->sends[i];
     char *sb = p->sendbuf + m->off * (int64_t)es;
-    if (m->idx) { /* gather listed elements */
+    if (!send_mem) { /* storage lost to a deferred error (mn_buf_lost): the message still goes */
+    } else if (m->idx) { /* gather listed elements */
       if (es == 8)
         for (int64_t k = 0; k < m->count; k++) memcpy(sb + k * 8, send_mem + m->idx[k] * 8, 8);
       else
@@ -107,7 +108,7 @@ static int plan_end(mn_plan *p) {
   MN_CHECK(p->active, MN_ERR_ARG, "plan ended without begin");
   MN_MPI(MPI_Waitall(p->nreq, p->reqs, MPI_STATUSES_IGNORE));
   p->active = 0;
-  if (p->unpack) {
+  if (p->unpack && p->mem) {
     size_t es = p->elsize;
     for (int i = 0; i < p->nrecv; i++) {
       const mn_msg *m = &p->recvs[i];

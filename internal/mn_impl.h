@@ -108,12 +108,16 @@ struct mn_ctx_s {
  * communicate anyway: mn_agree, a reduction's combine, mn_ctx_sync. The
  * first error is kept, as CUDA keeps a sticky error. */
 void mn_defer(mn_ctx *ctx, int code);
+/* A handle of a few bytes cannot be allocated: nothing can go on without
+ * it and no other rank knows, so the job stops with the reason. */
+void mn_oom_abort(mn_ctx *ctx, size_t n, const char *what);
 /* A deferred error, if any: restores its message and clears it (0: none). */
 int mn_deferred_take(mn_ctx *ctx);
 /* Test hook: the next n allocations of kind f on this rank fail (an
- * evaluation's pieces: MNI_FAULT_EVAL), so tests reach the paths a real
+ * evaluation's pieces: MNI_FAULT_EVAL; an array's storage:
+ * MNI_FAULT_ARRAY), so tests reach the paths a real
  * shortage on one rank takes. One predictable branch when not armed. */
-typedef enum { MNI_FAULT_EVAL = 0, MNI_NFAULT } mni_fault;
+typedef enum { MNI_FAULT_EVAL = 0, MNI_FAULT_ARRAY, MNI_NFAULT } mni_fault;
 void mni_fault_arm(mni_fault f, int n);
 extern int mni_fault_armed[MNI_NFAULT];
 static inline int mni_fault_hit(const mn_ctx *ctx, mni_fault f) {
@@ -174,6 +178,13 @@ typedef struct {
   char *data;
   size_t nbytes;
 } mn_buf;
+/* Storage lost: an array buffer whose allocation failed on this rank
+ * alone (data NULL; the error deferred). Evaluations skip such a rank's
+ * work and still move its messages; other operations check with
+ * mn_buf_need, which stops the job with the deferred message rather than
+ * leave the other ranks waiting. */
+static inline int mn_buf_lost(const mn_buf *b) { return b->data == NULL; }
+void mn_buf_need(mn_ctx *ctx, const mn_buf *b, const char *fn);
 
 /* Affine map from an iteration (or view) index space to base indices: view
  * axis k reads base axis bax[k] at start[k] + step[k]*i (bax -1: newaxis or

@@ -176,6 +176,8 @@ int mn_csr_spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
   MN_CHECK(A, MN_ERR_ARG, "NULL matrix");
   MN_SPMD(A ? A->ctx : NULL, "mn_csr_spmv", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
           mn_spmd_array(S, "x", x), mn_spmd_array(S, "y", y));
+  if (x) mn_buf_need(A->ctx, x->buf, "mn_csr_spmv"); /* storage lost: stop here */
+  if (y) mn_buf_need(A->ctx, y->buf, "mn_csr_spmv");
   mn_log_begin(A->ctx, MN_LOG_SPMV);
   int err = spmv(A, x, y);
   mn_log_end(A->ctx, MN_LOG_SPMV, err || !mn_log_on(A->ctx) ? 0 : mn_csr_log_bytes(A));

@@ -171,6 +171,10 @@ int mn_stencil_apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *c
   MN_SPMD(s->ctx, "mn_stencil_apply_many", mn_spmd_int(S, "nf", nf), mn_spmd_array(S, "u[0]", u[0]),
           mn_spmd_array(S, "y[0]", y[0]), mn_spmd_array(S, "u[last]", u[nf - 1]),
           mn_spmd_array(S, "y[last]", y[nf - 1]));
+  for (int i = 0; i < nf; i++) { /* storage lost to a deferred error stops the job here */
+    if (u[i]) mn_buf_need(s->ctx, u[i]->buf, "mn_stencil_apply");
+    if (y[i]) mn_buf_need(s->ctx, y[i]->buf, "mn_stencil_apply");
+  }
   mn_log_begin(s->ctx, MN_LOG_STENCIL);
   int err = apply_many(s, nf, u, y);
   mn_log_end(s->ctx, MN_LOG_STENCIL, err || !u[0] || !mn_log_on(s->ctx) ? 0 : mni_st_log_bytes(u[0], nf, 2));

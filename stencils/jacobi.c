@@ -70,6 +70,8 @@ int mn_stencil_jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omeg
   MN_CHECK(s, MN_ERR_ARG, "NULL stencil");
   MN_SPMD(s ? s->ctx : NULL, "mn_stencil_jacobi", mn_spmd_array(S, "u", u), mn_spmd_array(S, "f", f),
           mn_spmd_f64(S, "omega", omega), mn_spmd_int(S, "sweeps", sweeps));
+  if (u) mn_buf_need(s->ctx, u->buf, "mn_stencil_jacobi"); /* storage lost: stop here */
+  if (f) mn_buf_need(s->ctx, f->buf, "mn_stencil_jacobi");
   mn_log_begin(s->ctx, MN_LOG_STENCIL);
   int err = jacobi(s, u, f, omega, sweeps);
   /* per sweep: the grid and f read, the other grid written */

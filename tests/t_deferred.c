@@ -4,7 +4,10 @@
  * no rank waits; the error is raised on every rank, with its message and
  * the rank it came from, at the next point where the ranks communicate:
  * mn_ctx_sync, or a reduction. At one rank the call itself returns it.
- * After that, evaluations work again and give the serial loop's values. */
+ * The same for an array whose storage cannot be allocated on one rank:
+ * creating it makes no collective, evaluations skip that rank's work and
+ * the next reduction raises the error everywhere. After that, evaluations
+ * work again and give the serial loop's values. */
 #include "mn_test.h"
 #include "mn_impl.h" /* mni_fault_arm */
 
@@ -84,6 +87,32 @@ int main(int argc, char **argv) {
            "cannot allocate", "pieces");
   T_OK(mn_array_reduce(MN_RED_SUM, a, &s));
   T_CHECK(s.v.f == (double)n * (double)(n + 1) / 2, "sum %.17g, expected %.17g", s.v.f, (double)n * (n + 1) / 2);
+
+  /* an array whose storage cannot be allocated on the last rank: created on
+   * every rank with no collective, written and read by evaluations that
+   * skip that rank's work, and the error raised by the next reduction */
+  mn_array *t = NULL;
+  T_OK(mn_array_create_empty(ctx, MN_FLOAT64, 1, &m, &t)); /* the same statements once, to keep their plans */
+  T_OK(mn_array_binary(MN_OP_ADD, x, y, t));
+  T_OK(mn_array_binary(MN_OP_MUL, t, y, c));
+  T_OK(mn_array_reduce(MN_RED_SUM, t, &s));
+  mn_array_destroy(&t);
+  if (r == last) mni_fault_arm(MNI_FAULT_ARRAY, 1);
+  a0 = nallreduce;
+  rc = mn_array_create_empty(ctx, MN_FLOAT64, 1, &m, &t);
+  T_CHECK(P == 1 ? rc == MN_ERR_MEM && !t : rc == MN_SUCCESS && t, "creation with storage lost returned %s on rank %d",
+          mn_err_name(rc), r);
+  T_CHECK(nallreduce == a0, "creating an array made %lld allreduces (expected none)", (long long)(nallreduce - a0));
+  if (t) {
+    T_OK(mn_array_binary(MN_OP_ADD, x, y, t)); /* written */
+    T_OK(mn_array_binary(MN_OP_MUL, t, y, c)); /* read, shifted onto c's split */
+    T_EXPECT(mn_array_reduce(MN_RED_SUM, t, &s), MN_ERR_MEM, "a reduction after storage was lost", "cannot allocate",
+             "bytes for the local block of a float64 array of shape (999,)");
+    T_OK(mn_ctx_sync(ctx));
+    mn_array_destroy(&t);
+  }
+  T_OK(mn_array_binary(MN_OP_ADD, x, y, c));
+  check_sum(c, n, "after lost storage");
 
   mn_array_destroy(&x);
   mn_array_destroy(&y);
