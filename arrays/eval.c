@@ -219,9 +219,26 @@ static int same_layout(const mn_layout *a, const mn_layout *b) {
 
 /* ok[k]: extra output k is split as the iteration space (map am on alay)
  * on every rank, so this pass writes it. Decided from global metadata, the
- * same on every rank without a message; the others are evaluated apart. */
-static void extras_aligned(int nx, mn_array *const *xout, const mn_map *am, const mn_layout *alay, int *ok) {
-  for (int k = 0; k < nx; k++) ok[k] = same_layout(xout[k]->buf->lay, alay) && mn_map_equal(&xout[k]->map, am);
+ * same on every rank without a message: equal layouts and maps at once,
+ * otherwise every rank's two boxes compared (O(ranks), no communication);
+ * the others are evaluated apart. */
+static void extras_aligned(mn_ctx *ctx, int nx, mn_array *const *xout, const mn_map *am, const mn_layout *alay,
+                           int *ok) {
+  int nd = am->ndim;
+  for (int k = 0; k < nx; k++) {
+    const mn_map *xm = &xout[k]->map;
+    const mn_layout *xl = xout[k]->buf->lay;
+    ok[k] = same_layout(xl, alay) && mn_map_equal(xm, am);
+    for (int q = 0; !ok[k] && q <= ctx->size; q++) {
+      if (q == ctx->size) { ok[k] = 1; break; }
+      int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], alo[MN_MAXDIM], acnt[MN_MAXDIM];
+      int have = mn_map_owned_box(xm, xl, q, lo, cnt), ahave = mn_map_owned_box(am, alay, q, alo, acnt);
+      if (have != ahave) break;
+      int same = 1;
+      for (int d = 0; same && have && d < nd; d++) same = lo[d] == alo[d] && cnt[d] == acnt[d];
+      if (!same) break;
+    }
+  }
 }
 
 /* The aligned extras into P (pointers at Rlo); the others listed in rest. */
@@ -296,7 +313,7 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
   int haveR = !lost && mn_map_owned_box(&out->map, out->buf->lay, e->ctx->rank, Rlo, Rcnt);
   int ok[MAXX], rest[MAXX], nrest = 0;
   if (nx && !err) {
-    extras_aligned(nx, xout, &out->map, out->buf->lay, ok);
+    extras_aligned(e->ctx, nx, xout, &out->map, out->buf->lay, ok);
     extras_setup(&P, nx, xnode, xout, ok, haveR, Rlo, &nrest, rest);
   }
   if (err) { /* from prog_init: on every rank (global, or agreed there) */
@@ -408,7 +425,7 @@ static int reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result
   if (nx) {
     int64_t Rlo[MN_MAXDIM] = {0}, Rcnt[MN_MAXDIM] = {0};
     int haveR = !lost && mn_map_owned_box(am, alay, e->ctx->rank, Rlo, Rcnt);
-    extras_aligned(nx, xout, am, alay, ok);
+    extras_aligned(e->ctx, nx, xout, am, alay, ok);
     extras_setup(&P, nx, xnode, xout, ok, haveR, Rlo, &nrest, rest);
   }
   int nt = nthreads_max();
