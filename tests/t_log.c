@@ -64,11 +64,11 @@ static void arrays_part(mn_ctx *ctx, mn_array *x, mn_array *y, mn_array *z, mn_a
 }
 
 /* a CG solve of maxit iterations (tolerances 0: it runs them all) */
-static void cg(mn_ctx *ctx, mn_op *op, mn_array *b, mn_array *x, int64_t maxit) {
+static void cg_with(mn_ksp_type method, mn_ctx *ctx, mn_op *op, mn_array *b, mn_array *x, int64_t maxit) {
   mn_solver *s = NULL;
   T_OK(mn_solver_create(ctx, &s));
   T_OK(mn_solver_set_operator(s, op));
-  T_OK(mn_solver_set_method(s, MN_KSP_CG));
+  T_OK(mn_solver_set_method(s, method));
   T_OK(mn_solver_set_pc(s, MN_PC_NONE));
   T_OK(mn_solver_set_tolerances(s, 0, 0, maxit));
   T_OK(mn_array_fill(x, mn_scalar_f64(0)));
@@ -80,6 +80,7 @@ static void cg(mn_ctx *ctx, mn_op *op, mn_array *b, mn_array *x, int64_t maxit) 
           mn_stop_reason_name(why), (long long)maxit);
   mn_solver_destroy(&s);
 }
+static void cg(mn_ctx *ctx, mn_op *op, mn_array *b, mn_array *x, int64_t maxit) { cg_with(MN_KSP_CG, ctx, op, b, x, maxit); }
 
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
@@ -185,6 +186,15 @@ int main(int argc, char **argv) {
   T_CHECK(a3[MN_LOG_SOLVE].calls == 1 && a7[MN_LOG_SOLVE].calls == 1 && a7[MN_LOG_SV_SETUP].calls == 1 &&
               a7[MN_LOG_SV_PC].calls == 0,
           "one solve, one set-up, no preconditioner apply");
+  /* CG1 (Chronopoulos and Gear): its two sums in one allreduce */
+  T_OK(mn_log_reset(ctx));
+  cg_with(MN_KSP_CG1, ctx, op, u, v, 3);
+  mn_log_stats c3 = get(ctx, MN_LOG_ALLREDUCE);
+  T_OK(mn_log_reset(ctx));
+  cg_with(MN_KSP_CG1, ctx, op, u, v, 7);
+  mn_log_stats c7 = get(ctx, MN_LOG_ALLREDUCE);
+  T_CHECK((c7.calls - c3.calls) / 4.0 == (P > 1 ? 1 : 0), "%g allreduces per CG1 iteration at %d ranks, expected %d",
+          (c7.calls - c3.calls) / 4.0, P, P > 1 ? 1 : 0);
   /* inclusive: the solve holds its operator applies' messages */
   T_CHECK(a7[MN_LOG_SOLVE].messages >= a7[MN_LOG_SV_OP].messages && a7[MN_LOG_SOLVE].time >= a7[MN_LOG_SV_OP].time,
           "the solve's counters do not include its operator applies'");
