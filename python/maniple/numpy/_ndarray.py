@@ -290,6 +290,11 @@ class ndarray:
         return items
 
     def __getitem__(self, key):
+        if type(key) is int and len(self._shape) == 1:  # a[i]: one element, no view made
+            n = self._shape[0]
+            if not -n <= key < n:
+                raise IndexError(f"index {key} is out of bounds for axis 0 with size {n}")
+            return _scalar(self._materialize().get((key + n if key < 0 else key,)), self._dtype)
         from . import _indexing
         if _indexing.is_advanced_key(key):
             return _indexing.getitem(self, key)
