@@ -102,6 +102,7 @@ static void run_device(mn_ctx *ctx) {
   for (int ti = 0; ti < 2; ti++) {
     mn_dtype t = ti ? MN_FLOAT32 : MN_FLOAT64;
     run_box(ctx, 2, 9, t, 0, 0);
+    run_box(ctx, 2, 5, t, 0, 0); /* the constant cross: the column-marching kernel */
     run_box(ctx, 3, 27, t, 0, 0);
     run_box(ctx, 2, 5, t, 1, 0);
     run_box(ctx, 2, 5, t, 0, 1);

@@ -92,6 +92,62 @@ static void st_launch(const mni_st_cuda_box &b, dim3 grid, const void *u, void *
   }
 }
 
+/* The 2-d 5-point cross with constant weights (the seeds' stencil and the
+ * heat app): each thread marches down a column of ROWS rows, keeping the
+ * north, centre and south values in registers, so u is read from memory
+ * about once (east and west come from the neighbouring threads' loads, in
+ * L1). code[k] says which neighbour point k is (0 centre, 1 north, 2 south,
+ * 3 west, 4 east): the terms are summed in k order, as the point bodies
+ * (and the CPU) sum them. */
+/* measured on an H200 (8192² float64): 16 to 128 rows and 64 to 512
+ * threads all within 8%; 32 rows of 128 threads the best */
+enum { ROWS = 32, CROSS_BLOCK = 128 };
+template <typename T>
+__global__ void st_cross5(const __grid_constant__ mni_st_cuda_box b, const int4 code4, int code5, int rows,
+                          const T *u, T *y, const T *f) {
+  const int code[5] = {code4.x, code4.y, code4.z, code4.w, code5};
+  const T *w = st_w(b, (T)0);
+  int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, nx = b.cnt[1], ny = b.cnt[0];
+  if (j >= nx) return;
+  int64_t r0 = (int64_t)blockIdx.y * rows, r1 = r0 + rows < ny ? r0 + rows : ny;
+  int64_t su = b.ust[0];
+  const T *p = u + r0 * su + j;
+  T *q = y + r0 * b.yst[0] + j;
+  const T *g = b.relax ? f + r0 * b.fst[0] + j : nullptr;
+  T north = p[-su], centre = p[0];
+  for (int64_t r = r0; r < r1; r++) {
+    T south = p[su], west = p[-1], east = p[1];
+    T s = 0;
+#pragma unroll
+    for (int k = 0; k < 5; k++) {
+      int c = code[k];
+      T v = c == 0 ? centre : c == 1 ? north : c == 2 ? south : c == 3 ? west : east;
+      s += w[k] * v;
+    }
+    *q = b.relax ? st_relax(centre, s, *g, (T)b.wd) : s;
+    north = centre;
+    centre = south;
+    p += su;
+    q += b.yst[0];
+    if (b.relax) g += b.fst[0];
+  }
+}
+
+/* code[k] of a 2-d box that is the constant 5-point cross on rows of unit
+ * stride; 0 when the box is anything else */
+static int cross5_codes(const mni_st_cuda_box *b, int code[5]) {
+  if (b->nd != 2 || b->npts != 5 || b->ust[1] != 1 || b->yst[1] != 1 || (b->relax && b->fst[1] != 1)) return 0;
+  int seen = 0;
+  for (int k = 0; k < 5; k++) {
+    if (b->c[k]) return 0;
+    int64_t o = b->off[k];
+    code[k] = o == 0 ? 0 : o == -b->ust[0] ? 1 : o == b->ust[0] ? 2 : o == -1 ? 3 : o == 1 ? 4 : -1;
+    if (code[k] < 0 || (seen >> code[k] & 1)) return 0;
+    seen |= 1 << code[k];
+  }
+  return b->ust[0] > 1;
+}
+
 extern "C" int mn_cuda_stencil_box(int dtype, const mni_st_cuda_box *b, const void *u, void *y, const void *f) {
   if (!b) return MN_ERR(MN_ERR_ARG, "NULL box");
   if (b->nd < 1 || b->nd > 3 || b->npts < 1 || b->npts > MN_ST_CUDA_MAXPTS)
@@ -103,6 +159,22 @@ extern "C" int mn_cuda_stencil_box(int dtype, const mni_st_cuda_box *b, const vo
   if (total == 0) return MN_SUCCESS;
   mni_st_cuda_box bb = *b;
   for (int k = 0; k < bb.npts; k++) bb.wf[k] = (float)bb.w[k];
+  int code[5];
+  if ((dtype == MN_FLOAT64 || dtype == MN_FLOAT32) && cross5_codes(b, code)) {
+    int rows = ROWS, blk = CROSS_BLOCK;
+    int64_t bx = (b->cnt[1] + blk - 1) / blk, by = (b->cnt[0] + rows - 1) / rows;
+    if (bx < (1 << 20) && by < 65535) {
+      dim3 grid((unsigned)bx, (unsigned)by);
+      int4 c4 = make_int4(code[0], code[1], code[2], code[3]);
+      if (dtype == MN_FLOAT64)
+        st_cross5<double><<<grid, blk>>>(bb, c4, code[4], rows, (const double *)u, (double *)y, (const double *)f);
+      else
+        st_cross5<float><<<grid, blk>>>(bb, c4, code[4], rows, (const float *)u, (float *)y, (const float *)f);
+      cudaError_t e = cudaGetLastError();
+      if (e != cudaSuccess) return MN_ERR(MN_ERR_CUDA, "stencil kernel launch failed: %s", cudaGetErrorName(e));
+      return MN_SUCCESS;
+    }
+  }
   int64_t nx = b->cnt[b->nd - 1], rows = total / nx, bx = (nx + BLOCK - 1) / BLOCK;
   dim3 grid((unsigned)(bx < (1 << 20) ? bx : (1 << 20)), (unsigned)(rows < 65535 ? rows : 65535));
   if (dtype == MN_FLOAT64)
