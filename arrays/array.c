@@ -161,9 +161,11 @@ static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_buf
     over |= __builtin_mul_overflow(most, ext, &most);
   }
   over |= most > INT64_MAX / 16;
-  char sh[160];
-  mn_shape_str(lay->ndim, lay->shape, sh, sizeof sh);
-  MN_CHECK(!over, MN_ERR_MEM, "a local block of an array of shape %s with halo %d is too large to address", sh, halo);
+  char sh[160]; /* formatted only for a message */
+  if (over) {
+    mn_shape_str(lay->ndim, lay->shape, sh, sizeof sh);
+    return MN_ERR(MN_ERR_MEM, "a local block of an array of shape %s with halo %d is too large to address", sh, halo);
+  }
   mn_buf *b = calloc(1, sizeof *b);
   if (!b) mn_oom_abort(ctx, sizeof *b, "an array header");
   b->refs = 1;
@@ -184,6 +186,7 @@ static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_buf
   b->data = mni_fault_hit(ctx, MNI_FAULT_ARRAY) ? NULL : mn_pool_take(b->nbytes);
   if (b->data && zero) memset(b->data, 0, b->nbytes);
   if (!b->data) {
+    mn_shape_str(lay->ndim, lay->shape, sh, sizeof sh);
     int err = MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes for the local block of a %s array of shape %s",
                      b->nbytes, mn_dtype_name(dtype), sh);
     if (ctx->size == 1) {

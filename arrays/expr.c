@@ -25,7 +25,7 @@ int mn_expr_destroy(mn_expr **e) {
 
 static int add_node(mn_expr *e, const mn_node *n, int *id) {
   if (e->n == e->cap) {
-    int cap = e->cap ? 2 * e->cap : 16;
+    int cap = e->cap ? 2 * e->cap : 4; /* small first: most are; a large first block costs malloc a consolidation */
     mn_node *v = realloc(e->v, sizeof *v * (size_t)cap);
     MN_CHECK(v, MN_ERR_MEM, "cannot grow an expression to %d nodes", cap);
     e->v = v;
