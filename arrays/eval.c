@@ -43,15 +43,15 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nx, const int *xno
   P->nd = nd;
   mn_dense_strides(nd, shape, P->cstride);
   P->lastext = nd ? shape[nd - 1] : 1;
-  /* one block for the per-node tables, kept on the context. Its size
-   * follows the node count, the same on every rank, so every rank grows it
-   * at the same call and agrees there; later calls allocate nothing. */
+  /* one block for the per-node tables, kept on the context, so later calls
+   * allocate nothing. Growing it makes no collective: a front end may
+   * evaluate on some ranks only (see eval_exec.c), and a few hundred bytes
+   * a node that cannot be had stop the job (mn_oom_abort). */
   size_t n = (size_t)e->n, bytes = n * (sizeof(operand) + sizeof(mn_lincomb) + 5 * sizeof(int));
   mn_ctx *ctx = e->ctx;
   if (bytes > ctx->prog_size) {
     char *nb = calloc(1, bytes);
-    int err = mn_agree(ctx, nb ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate an expression program of %d nodes", e->n));
-    if (err) { free(nb); return mn_trace(err, __FILE__, __LINE__, __func__); }
+    if (!nb) mn_oom_abort(ctx, bytes, "an expression program's tables");
     free(ctx->prog);
     ctx->prog = nb;
     ctx->prog_size = bytes;
@@ -209,14 +209,6 @@ static int storage_lost(const prog *P, const mn_array *out, int nx, mn_array *co
   return 0;
 }
 
-static int same_layout(const mn_layout *a, const mn_layout *b) {
-  if (a == b) return 1;
-  if (a->kind != b->kind || a->ndim != b->ndim || a->root != b->root) return 0;
-  for (int d = 0; d < a->ndim; d++)
-    if (a->shape[d] != b->shape[d] || a->dims[d] != b->dims[d]) return 0;
-  return 1;
-}
-
 /* ok[k]: extra output k is split as the iteration space (map am on alay)
  * on every rank, so this pass writes it. Decided from global metadata, the
  * same on every rank without a message: equal layouts and maps at once,
@@ -228,7 +220,7 @@ static void extras_aligned(mn_ctx *ctx, int nx, mn_array *const *xout, const mn_
   for (int k = 0; k < nx; k++) {
     const mn_map *xm = &xout[k]->map;
     const mn_layout *xl = xout[k]->buf->lay;
-    ok[k] = same_layout(xl, alay) && mn_map_equal(xm, am);
+    ok[k] = mn_layout_same(xl, alay) && mn_map_equal(xm, am);
     for (int q = 0; !ok[k] && q <= ctx->size; q++) {
       if (q == ctx->size) { ok[k] = 1; break; }
       int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], alo[MN_MAXDIM], acnt[MN_MAXDIM];

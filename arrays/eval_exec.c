@@ -29,8 +29,14 @@ static int operands_plans(prog *P, const mn_map *am, const mn_layout *alay, int 
      * evaluation) */
     op->plan = NULL;
     op->np = 0;
+    const mn_buf *xb = e->v[op->node].arr->buf;
     if (ctx->size == 1) continue;
-    int e2 = mn_plan_get_align(ctx, &op->bmap, e->v[op->node].arr->buf, am, alay, 100 + i, &op->plan, built);
+    /* read where it is computed on every rank: nothing to move, and no
+     * cache lookup, so an evaluation of aligned operands changes no state
+     * (the lazy front end may evaluate a pending array on some ranks only,
+     * when the others have already collected it) */
+    if (mn_layout_same(xb->lay, alay) && mn_map_equal(&op->bmap, am)) continue;
+    int e2 = mn_plan_get_align(ctx, &op->bmap, xb, am, alay, 100 + i, &op->plan, built);
     if (!err) err = e2;
   }
   return err;

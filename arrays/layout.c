@@ -168,3 +168,11 @@ int mn_layout_owner(const mn_layout *lay, const int64_t *idx) {
     c[d] = mn_split_owner(lay->shape[d], lay->dims[d], idx[d]);
   return mn_layout_rank_of(lay, c);
 }
+
+int mn_layout_same(const mn_layout *a, const mn_layout *b) {
+  if (a == b) return 1;
+  if (a->kind != b->kind || a->ndim != b->ndim || a->root != b->root) return 0;
+  for (int d = 0; d < a->ndim; d++)
+    if (a->shape[d] != b->shape[d] || a->dims[d] != b->dims[d]) return 0;
+  return 1;
+}

@@ -168,12 +168,11 @@ int mn_cache_create(mn_ctx *ctx) {
 }
 
 mn_plan *mn_cache_get(mn_ctx *ctx, const void *key, size_t keylen) {
-  centry **pp = &ctx->cache->head;
-  for (centry *e = *pp; e; pp = &e->next, e = e->next) {
+  for (centry *e = ctx->cache->head; e; e = e->next) {
     if (e->keylen == keylen && !memcmp(e->key, key, keylen)) {
-      *pp = e->next; /* move to front */
-      e->next = ctx->cache->head;
-      ctx->cache->head = e;
+      /* no move to the front: a hit changes nothing, so a lookup made on
+       * some ranks only (a pending array evaluated where it is still
+       * alive) cannot make the ranks' caches differ */
       ctx->plan_hits++;
       e->plan->refs++;
       return e->plan;
@@ -186,7 +185,7 @@ mn_plan *mn_cache_get(mn_ctx *ctx, const void *key, size_t keylen) {
 void mn_cache_put(mn_ctx *ctx, const void *key, size_t keylen, mn_plan *p) {
   mn_plan_cache *c = ctx->cache;
   if (keylen > KEY_MAX) return;
-  if (!c->free) { /* reuse the least recently used */
+  if (!c->free) { /* reuse the oldest (first in, first out) */
     centry **pp = &c->head;
     while ((*pp)->next) pp = &(*pp)->next;
     mn_plan_destroy(&(*pp)->plan);

@@ -160,6 +160,8 @@ struct mn_layout_s {
   int dims[MN_MAXDIM];
 };
 mn_layout *mn_layout_ref(mn_layout *lay);
+/* The same distribution (kind, shape, process grid): equal boxes on every rank. */
+int mn_layout_same(const mn_layout *a, const mn_layout *b);
 /* Rank of process-grid coordinates and back (row-major). */
 int mn_layout_rank_of(const mn_layout *lay, const int *coords);
 void mn_layout_coords_of(const mn_layout *lay, int rank, int *coords);
