@@ -313,11 +313,13 @@ int mn_plan_get_align(mn_ctx *ctx, const mn_map *m, const mn_buf *b,
                       mn_plan **p, int *built);
 
 /* Plan cache keyed by bytes of global metadata (created with the context).
- * Every rank makes the same lookups and puts in the same order (the SPMD
- * contract) and a put cannot fail, so the contents, and every hit or miss,
- * are the same on every rank: a caller may skip a collective on a hit. A
- * caller that agrees on a failure after a miss drops the plans it built on
- * every rank, so a plan built on some ranks only is not kept. */
+ * Its contents change only by puts (first in, first out; a hit changes
+ * nothing), every rank makes the same puts in the same order (the SPMD
+ * contract: a put follows a miss, which the caller agrees on) and a put
+ * cannot fail, so the contents, and every hit or miss, are the same on
+ * every rank: a caller may skip a collective on a hit. A caller that
+ * agrees on a failure after a miss drops the plans it built on every
+ * rank, so a plan built on some ranks only is not kept. */
 int mn_cache_create(mn_ctx *ctx);
 mn_plan *mn_cache_get(mn_ctx *ctx, const void *key, size_t keylen);
 void mn_cache_put(mn_ctx *ctx, const void *key, size_t keylen, mn_plan *p);
