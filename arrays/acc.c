@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Combine per-rank accumulators in rank order, identically on every rank. */
 /* A rank's partial and its deferred error (mn_defer), which rides along */
 typedef struct {
   mn_acc a;
   int deferred;
 } accmsg;
 
+/* Combine per-rank accumulators in rank order, identically on every rank. */
 int mn_acc_allreduce(mn_ctx *ctx, mn_reduce_op op, mn_dtype t, mn_acc *acc) {
   if (ctx->size == 1) return mn_deferred_take(ctx);
   accmsg mine = {*acc, ctx->deferred}, *all = malloc(sizeof(accmsg) * (size_t)ctx->size);

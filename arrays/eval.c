@@ -211,26 +211,11 @@ static int storage_lost(const prog *P, const mn_array *out, int nx, mn_array *co
 
 /* ok[k]: extra output k is split as the iteration space (map am on alay)
  * on every rank, so this pass writes it. Decided from global metadata, the
- * same on every rank without a message: equal layouts and maps at once,
- * otherwise every rank's two boxes compared (O(ranks), no communication);
- * the others are evaluated apart. */
+ * same on every rank without a message (mn_map_split_alike); the others
+ * are evaluated apart. */
 static void extras_aligned(mn_ctx *ctx, int nx, mn_array *const *xout, const mn_map *am, const mn_layout *alay,
                            int *ok) {
-  int nd = am->ndim;
-  for (int k = 0; k < nx; k++) {
-    const mn_map *xm = &xout[k]->map;
-    const mn_layout *xl = xout[k]->buf->lay;
-    ok[k] = mn_layout_same(xl, alay) && mn_map_equal(xm, am);
-    for (int q = 0; !ok[k] && q <= ctx->size; q++) {
-      if (q == ctx->size) { ok[k] = 1; break; }
-      int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], alo[MN_MAXDIM], acnt[MN_MAXDIM];
-      int have = mn_map_owned_box(xm, xl, q, lo, cnt), ahave = mn_map_owned_box(am, alay, q, alo, acnt);
-      if (have != ahave) break;
-      int same = 1;
-      for (int d = 0; same && have && d < nd; d++) same = lo[d] == alo[d] && cnt[d] == acnt[d];
-      if (!same) break;
-    }
-  }
+  for (int k = 0; k < nx; k++) ok[k] = mn_map_split_alike(ctx, &xout[k]->map, xout[k]->buf->lay, am, alay, 0);
 }
 
 /* The aligned extras into P (pointers at Rlo); the others listed in rest. */

@@ -35,7 +35,7 @@ static int operands_plans(prog *P, const mn_map *am, const mn_layout *alay, int 
      * cache lookup, so an evaluation of aligned operands changes no state
      * (the lazy front end may evaluate a pending array on some ranks only,
      * when the others have already collected it) */
-    if (mn_layout_same(xb->lay, alay) && mn_map_equal(&op->bmap, am)) continue;
+    if (mn_map_split_alike(ctx, &op->bmap, xb->lay, am, alay, 1)) continue;
     int e2 = mn_plan_get_align(ctx, &op->bmap, xb, am, alay, 100 + i, &op->plan, built);
     if (!err) err = e2;
   }

@@ -92,8 +92,8 @@ struct mn_ctx_s {
   long plan_hits, plan_misses;
   char *scratch;        /* evaluator work space, kept between calls */
   size_t scratch_size;
-  char *prog;           /* the evaluator's program tables, kept: sized by */
-  size_t prog_size;     /* node counts, so every rank grows it at the same call */
+  char *prog;           /* the evaluator's program tables, kept between */
+  size_t prog_size;     /* calls (grown without a collective: eval.c) */
   char *alias;          /* result buffer for aliased assignments, kept: a */
   size_t alias_size;    /* time loop would otherwise fault in fresh pages */
   mn_log *log;          /* the profiling log while recording, else NULL */
@@ -160,8 +160,6 @@ struct mn_layout_s {
   int dims[MN_MAXDIM];
 };
 mn_layout *mn_layout_ref(mn_layout *lay);
-/* The same distribution (kind, shape, process grid): equal boxes on every rank. */
-int mn_layout_same(const mn_layout *a, const mn_layout *b);
 /* Rank of process-grid coordinates and back (row-major). */
 int mn_layout_rank_of(const mn_layout *lay, const int *coords);
 void mn_layout_coords_of(const mn_layout *lay, int rank, int *coords);
@@ -248,6 +246,12 @@ static inline void mn_map_strides(const mn_map *m, const mn_buf *b,
 /* Identity map of a base array. */
 void mn_map_identity(mn_map *m, int ndim, const int64_t *shape);
 int mn_map_equal(const mn_map *a, const mn_map *b);
+/* Map a on layout la and map b on layout lb give every rank the same box,
+ * decided from global metadata alone (no message). quick: only the cheap
+ * sufficient test (same layout, same map); otherwise every rank's boxes
+ * are compared too, O(ranks). */
+int mn_map_split_alike(const mn_ctx *ctx, const mn_map *a, const mn_layout *la, const mn_map *b,
+                       const mn_layout *lb, int quick);
 
 int mn_array_wrap(mn_ctx *ctx, mn_buf *buf, const mn_map *m, mn_array **a);
 int64_t mn_box_size(int nd, const int64_t *cnt);
