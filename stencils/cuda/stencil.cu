@@ -92,6 +92,10 @@ static void st_launch(const mni_st_cuda_box &b, dim3 grid, const void *u, void *
   }
 }
 
+/* measured on an H200 (8192² float64): 16 to 128 rows and 64 to 512
+ * threads all within 8%; 32 rows of 128 threads the best */
+enum { ROWS = 32, CROSS_BLOCK = 128 };
+
 /* The 2-d 5-point cross with constant weights (the seeds' stencil and the
  * heat app): each thread marches down a column of ROWS rows, keeping the
  * north, centre and south values in registers, so u is read from memory
@@ -99,17 +103,14 @@ static void st_launch(const mni_st_cuda_box &b, dim3 grid, const void *u, void *
  * L1). code[k] says which neighbour point k is (0 centre, 1 north, 2 south,
  * 3 west, 4 east): the terms are summed in k order, as the point bodies
  * (and the CPU) sum them. */
-/* measured on an H200 (8192² float64): 16 to 128 rows and 64 to 512
- * threads all within 8%; 32 rows of 128 threads the best */
-enum { ROWS = 32, CROSS_BLOCK = 128 };
 template <typename T>
-__global__ void st_cross5(const __grid_constant__ mni_st_cuda_box b, const int4 code4, int code5, int rows,
-                          const T *u, T *y, const T *f) {
+__global__ void st_cross5(const __grid_constant__ mni_st_cuda_box b, const int4 code4, int code5, const T *u, T *y,
+                          const T *f) {
   const int code[5] = {code4.x, code4.y, code4.z, code4.w, code5};
   const T *w = st_w(b, (T)0);
   int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, nx = b.cnt[1], ny = b.cnt[0];
   if (j >= nx) return;
-  int64_t r0 = (int64_t)blockIdx.y * rows, r1 = r0 + rows < ny ? r0 + rows : ny;
+  int64_t r0 = (int64_t)blockIdx.y * ROWS, r1 = r0 + ROWS < ny ? r0 + ROWS : ny;
   int64_t su = b.ust[0];
   const T *p = u + r0 * su + j;
   T *q = y + r0 * b.yst[0] + j;
@@ -157,32 +158,27 @@ extern "C" int mn_cuda_stencil_box(int dtype, const mni_st_cuda_box *b, const vo
   int64_t total = 1;
   for (int d = 0; d < b->nd; d++) total *= b->cnt[d];
   if (total == 0) return MN_SUCCESS;
+  if (dtype != MN_FLOAT64 && dtype != MN_FLOAT32)
+    return MN_ERR(MN_ERR_DTYPE, "stencils work on float32 or float64, not dtype %d", dtype);
   mni_st_cuda_box bb = *b;
   for (int k = 0; k < bb.npts; k++) bb.wf[k] = (float)bb.w[k];
   int code[5];
-  if ((dtype == MN_FLOAT64 || dtype == MN_FLOAT32) && cross5_codes(b, code)) {
-    int rows = ROWS, blk = CROSS_BLOCK;
-    int64_t bx = (b->cnt[1] + blk - 1) / blk, by = (b->cnt[0] + rows - 1) / rows;
-    if (bx < (1 << 20) && by < 65535) {
-      dim3 grid((unsigned)bx, (unsigned)by);
-      int4 c4 = make_int4(code[0], code[1], code[2], code[3]);
-      if (dtype == MN_FLOAT64)
-        st_cross5<double><<<grid, blk>>>(bb, c4, code[4], rows, (const double *)u, (double *)y, (const double *)f);
-      else
-        st_cross5<float><<<grid, blk>>>(bb, c4, code[4], rows, (const float *)u, (float *)y, (const float *)f);
-      cudaError_t e = cudaGetLastError();
-      if (e != cudaSuccess) return MN_ERR(MN_ERR_CUDA, "stencil kernel launch failed: %s", cudaGetErrorName(e));
-      return MN_SUCCESS;
-    }
+  int64_t cbx = (b->cnt[b->nd - 1] + CROSS_BLOCK - 1) / CROSS_BLOCK, cby = (b->cnt[0] + ROWS - 1) / ROWS;
+  if (cross5_codes(b, code) && cbx < (1 << 20) && cby < 65535) {
+    dim3 grid((unsigned)cbx, (unsigned)cby);
+    int4 c4 = make_int4(code[0], code[1], code[2], code[3]);
+    if (dtype == MN_FLOAT64)
+      st_cross5<double><<<grid, CROSS_BLOCK>>>(bb, c4, code[4], (const double *)u, (double *)y, (const double *)f);
+    else
+      st_cross5<float><<<grid, CROSS_BLOCK>>>(bb, c4, code[4], (const float *)u, (float *)y, (const float *)f);
+  } else {
+    int64_t nx = b->cnt[b->nd - 1], rows = total / nx, bx = (nx + BLOCK - 1) / BLOCK;
+    dim3 grid((unsigned)(bx < (1 << 20) ? bx : (1 << 20)), (unsigned)(rows < 65535 ? rows : 65535));
+    if (dtype == MN_FLOAT64)
+      st_launch<double>(bb, grid, u, y, f);
+    else
+      st_launch<float>(bb, grid, u, y, f);
   }
-  int64_t nx = b->cnt[b->nd - 1], rows = total / nx, bx = (nx + BLOCK - 1) / BLOCK;
-  dim3 grid((unsigned)(bx < (1 << 20) ? bx : (1 << 20)), (unsigned)(rows < 65535 ? rows : 65535));
-  if (dtype == MN_FLOAT64)
-    st_launch<double>(bb, grid, u, y, f);
-  else if (dtype == MN_FLOAT32)
-    st_launch<float>(bb, grid, u, y, f);
-  else
-    return MN_ERR(MN_ERR_DTYPE, "stencils work on float32 or float64, not dtype %d", dtype);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return MN_ERR(MN_ERR_CUDA, "stencil kernel launch failed: %s", cudaGetErrorName(e));
   return MN_SUCCESS;
