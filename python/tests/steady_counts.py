@@ -44,7 +44,11 @@ def run(mpiexec, np_, argv, timeout=300):
 
 
 def per_step(mpiexec, np_, argv, flag, s):
-    a, b = run(mpiexec, np_, argv + [flag, str(s)]), run(mpiexec, np_, argv + [flag, str(2 * s)])
+    """(allreduces, of them in reductions, reductions) a step; flag "": the
+    steps are the last positional argument (the idiom)."""
+    def steps(k):
+        return argv + ([flag, str(k)] if flag else [str(k)])
+    a, b = run(mpiexec, np_, steps(s)), run(mpiexec, np_, steps(2 * s))
 
     def d(kind, field):
         return (b.get(kind, {}).get(field, 0) - a.get(kind, {}).get(field, 0)) / s
@@ -68,13 +72,7 @@ def main():
     bad = 0
     for np_ in (2, 4):
         for name, argv, flag, s, allowed in cases:
-            if flag:
-                ar, red_ar, reds = per_step(mpiexec, np_, argv, flag, s)
-            else:  # the idiom takes its steps as a positional argument
-                a = run(mpiexec, np_, argv + [str(s)])
-                b = run(mpiexec, np_, argv + [str(2 * s)])
-                ar = (b.get("allreduce", {}).get("calls", 0) - a.get("allreduce", {}).get("calls", 0)) / s
-                red_ar = reds = 0.0
+            ar, red_ar, reds = per_step(mpiexec, np_, argv, flag, s)
             want = red_ar if allowed == "reductions" else 0.0
             ok = ar == want and (allowed == "none" or reds > 0)
             bad += not ok
