@@ -8,7 +8,7 @@ ASAN ?= build-asan
 FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: all setup build build-asan demo test test-c test-asan bench fuzz clean
+.PHONY: all setup build build-asan demo test test-c test-emulated test-asan bench fuzz clean
 
 all: build
 
@@ -31,10 +31,15 @@ demo: build
 test-c: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# the same suite on the emulated device (docs/design.md): host code that
+# touches device memory faults there
+test-emulated: build
+	cd $(BUILD) && MANIPLE_BACKEND=emulated ctest --output-on-failure -j $(JOBS) -LE "cuda|install|fuzz"
+
 test-asan: build-asan
 	cd $(ASAN) && ctest --output-on-failure -j $(JOBS) -LE cuda
 
-test: test-c test-asan
+test: test-c test-emulated test-asan
 
 # the benchmark suite (python -m maniple.bench) also needs its peers (PETSc,
 # cuPyNumeric); CMake then finds PETSc. make bench BENCH_ARGS=--quick: ~3 min

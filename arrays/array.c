@@ -183,12 +183,11 @@ static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_buf
   }
   if (lay->ndim == 0) n = owned;
   b->nbytes = (size_t)n * mn_dtype_size(dtype);
-  b->data = mni_fault_hit(ctx, MNI_FAULT_ARRAY) ? NULL : mn_pool_take(b->nbytes);
-  if (b->data && zero) memset(b->data, 0, b->nbytes);
-  if (!b->data) {
+  int err = mn_buf_alloc(b, zero);
+  if (err) {
     mn_shape_str(lay->ndim, lay->shape, sh, sizeof sh);
-    int err = MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes for the local block of a %s array of shape %s",
-                     b->nbytes, mn_dtype_name(dtype), sh);
+    err = MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes for the local block of a %s array of shape %s",
+                 b->nbytes, mn_dtype_name(dtype), sh);
     if (ctx->size == 1) {
       mn_layout_destroy(&b->lay);
       free(b);
@@ -202,7 +201,7 @@ static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_buf
 
 static void buf_release(mn_buf *b) {
   if (--b->refs) return;
-  mn_pool_give(b->data, b->nbytes);
+  mn_buf_release_storage(b);
   mn_layout_destroy(&b->lay);
   free(b);
 }
@@ -302,15 +301,27 @@ void mn_array_view_axes(const mn_array *a, int *base_axis, int64_t *step) {
 }
 int mn_array_halo_width(const mn_array *a) { return a->buf->halo; }
 
-int mn_array_local(const mn_array *a, mn_local *loc) {
+static int local_in(const mn_array *a, mn_local *loc, mn_memtype mem, const char *fn) {
   MN_CHECK(a && loc, MN_ERR_ARG, "NULL array or output pointer");
-  mn_buf_need(a->ctx, a->buf, "mn_array_local"); /* storage lost to a deferred error: stop here */
+  mn_buf_need(a->ctx, a->buf, fn); /* storage lost to a deferred error: stop here */
   memset(loc, 0, sizeof *loc);
   loc->ndim = a->map.ndim;
+  loc->mem = mem;
+  /* the caller may write */
+  char *base = mem == MN_MEM_DEVICE ? mn_buf_dev(a->buf, 1) : mn_buf_host(a->buf, 1);
   if (mn_map_owned_box(&a->map, a->buf->lay, a->ctx->rank, loc->lo, loc->count))
-    loc->data = mn_map_ptr(&a->map, a->buf, loc->lo);
+    loc->data = base + mn_map_off(&a->map, a->buf, loc->lo) * (int64_t)mn_dtype_size(a->buf->dtype);
   mn_map_strides(&a->map, a->buf, loc->stride);
   return MN_SUCCESS;
+}
+
+int mn_array_local(const mn_array *a, mn_local *loc) { return local_in(a, loc, MN_MEM_HOST, "mn_array_local"); }
+
+int mn_array_local_memtype(const mn_array *a, mn_local *loc) {
+  MN_CHECK(a, MN_ERR_ARG, "NULL array");
+  const mn_buf *b = a->buf;
+  int dev = b->dev && (b->valid & MN_VALID_DEV);
+  return local_in(a, loc, dev ? MN_MEM_DEVICE : MN_MEM_HOST, "mn_array_local_memtype");
 }
 
 void mn_strided_copy(int nd, const int64_t *cnt, size_t es, const char *src,

@@ -20,7 +20,11 @@ static int backend_from_env(mn_backend *b) {
     *b = MN_BACKEND_CUDA;
     return MN_SUCCESS;
   }
-  return MN_ERR(MN_ERR_ARG, "MANIPLE_BACKEND=%.64s: expected cpu or cuda", v);
+  if (!strcmp(v, "emulated")) {
+    *b = MN_BACKEND_EMULATED;
+    return MN_SUCCESS;
+  }
+  return MN_ERR(MN_ERR_ARG, "MANIPLE_BACKEND=%.64s: expected cpu, cuda or emulated", v);
 }
 
 int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
@@ -36,8 +40,8 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
     if (comm == MPI_COMM_NULL) comm = MPI_COMM_WORLD;
   }
   MN_CHECK(comm != MPI_COMM_NULL, MN_ERR_ARG, "communicator is MPI_COMM_NULL");
-  MN_CHECK(backend == MN_BACKEND_DEFAULT || backend == MN_BACKEND_CPU || backend == MN_BACKEND_CUDA, MN_ERR_ARG,
-           "unknown backend %d (expected -1 = MANIPLE_BACKEND, 0 = cpu or 1 = cuda)", (int)backend);
+  MN_CHECK(backend >= MN_BACKEND_DEFAULT && backend <= MN_BACKEND_EMULATED, MN_ERR_ARG,
+           "unknown backend %d (expected -1 = MANIPLE_BACKEND, 0 = cpu, 1 = cuda or 2 = emulated)", (int)backend);
   mn_ctx *c = calloc(1, sizeof *c);
   MN_CHECK(c, MN_ERR_MEM, "cannot allocate a context");
   MN_MPI(MPI_Comm_dup(comm, &c->comm));
@@ -49,14 +53,12 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
     err = MN_ERR(MN_ERR_ARG, "MANIPLE_CHECKS=%.64s: expected 0 or 1", v);
   c->checks = v && !strcmp(v, "1");
   c->backend = backend;
+  c->ops = mn_backend_table(backend);
   if (!err && backend == MN_BACKEND_CUDA) {
     int n = 0;
     const char *why = "";
     mn_cuda_device_count(&n, &why);
     if (n == 0) err = MN_ERR(MN_ERR_BACKEND, "CUDA backend requested but unavailable: %s", why);
-    /* refuse rather than silently compute on the host */
-    else err = MN_ERR(MN_ERR_NOTIMPL, "arrays resident on the CUDA device are not implemented yet "
-                      "(%d device(s) found; the CUDA kernels and cuBLAS wrappers are built and tested by t_cuda)", n);
   }
   if (!err) err = mn_cache_create(c);
   err = mn_agree(c, err);

@@ -209,6 +209,46 @@ static int storage_lost(const prog *P, const mn_array *out, int nx, mn_array *co
   return 0;
 }
 
+/* The evaluator runs on the host: its inputs' host copies, and its
+ * outputs' to be written (a no-op on the cpu backend). */
+static void to_host(const prog *P, mn_array *out, int nx, mn_array *const *xout) {
+  int reads_out = 0;
+  for (int i = 0; i < P->nops; i++) {
+    const mn_buf *b = P->e->v[P->ops[i].node].arr->buf;
+    mn_buf_host(b, 0);
+    reads_out |= out && b == out->buf;
+  }
+  /* a whole base without halo, not read: its old values are not needed */
+  if (out) mn_buf_host(out->buf, !reads_out && !out->is_view && !out->buf->halo ? MN_WRITE_ALL : 1);
+  for (int k = 0; k < nx; k++) mn_buf_host(xout[k]->buf, 1);
+}
+
+/* On a device backend, a scalar stored into a whole array (a fill) is one
+ * kernel there and copies nothing. 1 when done so (*err: its outcome). */
+static int device_fill(const mn_expr *e, int node, mn_array *out, int *err) {
+  const mn_node *n = &e->v[node];
+  const mn_buf *b = out->buf;
+  if (!b->dev || !b->ops->fill || n->kind != MN_N_SCALAR || out->is_view || b->halo) return 0;
+  int isf = mn_is_float(n->dtype);
+  double f = isf ? n->s.v.f : (double)n->s.v.i;
+  int64_t i = isf ? (int64_t)n->s.v.f : n->s.v.i;
+  union { uint8_t b; int32_t i32; int64_t i64; float f32; double f64; } v;
+  switch (out->dtype) { /* the scalar as the CPU evaluator stores it */
+  case MN_BOOL: v.b = isf ? f != 0 : i != 0; break;
+  case MN_INT32: v.i32 = isf ? (int32_t)f : (int32_t)i; break;
+  case MN_INT64: v.i64 = i; break;
+  case MN_FLOAT32: v.f32 = (float)f; break;
+  default: v.f64 = f; break;
+  }
+  size_t es = mn_dtype_size(out->dtype);
+  *err = b->ops->fill(mn_buf_dev(b, MN_WRITE_ALL), (int64_t)(b->nbytes / es), es, &v);
+  if (*err && e->ctx->size > 1) { /* this rank alone: raised at the next communication point */
+    mn_defer(e->ctx, *err);
+    *err = 0;
+  }
+  return 1;
+}
+
 /* ok[k]: extra output k is split as the iteration space (map am on alay)
  * on every rank, so this pass writes it. Decided from global metadata, the
  * same on every rank without a message (mn_map_split_alike); the others
@@ -266,11 +306,17 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
     err = mn_agree(e->ctx, err); /* matches the agreement inside execute */
     return mn_trace(err, __FILE__, __LINE__, __func__);
   }
+  if (!nx && !mn_buf_lost(out->buf) && device_fill(e, node, out, &err)) {
+    *mem += (int64_t)out->buf->nbytes;
+    if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+    return MN_SUCCESS;
+  }
   int ond = out->map.ndim;
   prog P;
   err = prog_init(&P, e, node, nx, xnode, ond, out->map.shape);
   P.odt = out->dtype;
   int lost = !err && storage_lost(&P, out, nx, xout);
+  if (!err && !lost) to_host(&P, out, nx, xout);
   /* an input reading out's buffer through another map must not see
    * partial results: when every such input reads out shifted by whole
    * elements, bands written back one late suffice (band_mode); otherwise
@@ -399,6 +445,7 @@ static int reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result
     return mn_trace(err, __FILE__, __LINE__, __func__);
   }
   int ok[MAXX], rest[MAXX], nrest = 0, lost = storage_lost(&P, NULL, nx, xout);
+  if (!lost) to_host(&P, NULL, nx, xout);
   if (nx) {
     int64_t Rlo[MN_MAXDIM] = {0}, Rcnt[MN_MAXDIM] = {0};
     int haveR = !lost && mn_map_owned_box(am, alay, e->ctx->rank, Rlo, Rcnt);

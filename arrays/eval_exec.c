@@ -196,7 +196,7 @@ int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
     P->deferred = 1;
   }
   for (int i = 0; i < P->nops && !err; i++)
-    if (P->ops[i].plan) err = mn_plan_begin_mem(P->ops[i].plan, e->v[P->ops[i].node].arr->buf->data, NULL);
+    if (P->ops[i].plan) err = mn_plan_begin_mem(P->ops[i].plan, mn_buf_host(e->v[P->ops[i].node].arr->buf, 0), NULL);
   if (!err && P->deferred) {
     err = plans_end(P);
   } else if (!err && bm && R.have) { /* bands need every input: receive first */

@@ -125,6 +125,7 @@ int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value) {
   MN_CHECK(owner >= 0, MN_ERR_INDEX, "internal: element has no owner");
   union { double f; int64_t i; } v = {0};
   if (owner == a->ctx->rank) {
+    mn_buf_host(a->buf, 0); /* (a copy of the one element would do) */
     const char *p = mn_map_ptr(&a->map, a->buf, idx);
     switch (a->dtype) {
     case MN_BOOL: v.i = *(const uint8_t *)p; break;
@@ -169,7 +170,7 @@ int mn_array_gather(const mn_array *a, int root, void *buf) {
   MN_CALL(root_array(a, root, &r));
   err = mn_array_copy(a, r);
   if (!err && a->ctx->rank == root && buf)
-    memcpy(buf, r->buf->data, (size_t)mn_array_size(a) * mn_dtype_size(a->dtype));
+    memcpy(buf, mn_buf_host(r->buf, 0), (size_t)mn_array_size(a) * mn_dtype_size(a->dtype));
   mn_array_destroy(&r);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
@@ -211,7 +212,7 @@ int mn_array_scatter(mn_array *a, int root, const void *buf) {
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   mn_array *r;
   MN_CALL(root_array(a, root, &r));
-  if (a->ctx->rank == root && buf) memcpy(r->buf->data, buf, (size_t)mn_array_size(a) * mn_dtype_size(a->dtype));
+  if (a->ctx->rank == root && buf) memcpy(mn_buf_host(r->buf, 1), buf, (size_t)mn_array_size(a) * mn_dtype_size(a->dtype));
   err = mn_array_copy(r, a);
   mn_array_destroy(&r);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);

@@ -252,7 +252,7 @@ int mn_flatmove_run(mn_flatmove *fm, const mn_array *src, mn_array *dst) {
   MN_CHECK(!src->is_view && !dst->is_view && src->dtype == fm->dtype && dst->dtype == fm->dtype &&
                !memcmp(&ks, &fm->src, sizeof ks) && !memcmp(&kd, &fm->dst, sizeof kd),
            MN_ERR_ARG, "a flat move runs on arrays of the layouts, halos and dtype it was made for");
-  char *sm = src->buf->data, *dm = dst->buf->data;
+  char *sm = mn_buf_host(src->buf, 0), *dm = mn_buf_host(dst->buf, 1);
   MN_CALL(mn_plan_begin_mem(fm->plan, sm, dm));
   const size_t es = fm->es;
   for (int64_t r = 0; r < fm->nrun; r++) {

@@ -64,8 +64,8 @@ static int build_halo(mn_array *a, const int *periodic, mn_plan **out) {
     memcpy(rv->cnt, cnt, sizeof cnt);
     memcpy(s->stride, b->astride, sizeof s->stride);
     memcpy(rv->stride, b->astride, sizeof rv->stride);
-    s->mem_off = (mn_buf_ptr(b, slo) - b->data) / (int64_t)p->elsize;
-    rv->mem_off = (mn_buf_ptr(b, rlo) - b->data) / (int64_t)p->elsize;
+    s->mem_off = mn_buf_off(b, slo);
+    rv->mem_off = mn_buf_off(b, rlo);
   }
   int err = mn_plan_alloc(p);
   if (err) { mn_plan_free(p); return mn_trace(err, __FILE__, __LINE__, __func__); }
@@ -88,12 +88,12 @@ int mn_plan_create_halo(mn_array *a, const int *periodic, mn_plan **p) {
           mn_spmd_ints(S, "periodic", periodic ? a->map.ndim : 0, periodic));
   MN_CALL(check_halo(a));
   MN_CALL(build_halo(a, periodic, p));
-  (*p)->mem = a->buf->data; /* bound to a; mn_plan_begin uses it */
+  (*p)->bound = a->buf; /* mn_plan_begin exchanges a's storage */
   return MN_SUCCESS;
 }
 
 static int halo_exchange(mn_array *a) {
-  const mn_buf *b = a->buf;
+  mn_buf *b = a->buf;
   struct { char kind; mn_dtype t; int halo, nd; int64_t shape[MN_MAXDIM]; int dims[MN_MAXDIM]; } key;
   memset(&key, 0, sizeof key);
   key.kind = 'H';
@@ -107,7 +107,8 @@ static int halo_exchange(mn_array *a) {
     MN_CALL(build_halo(a, NULL, &p));
     mn_cache_put(a->ctx, &key, sizeof key, p);
   }
-  int err = mn_plan_begin_mem(p, b->data, b->data);
+  char *mem = mn_buf_host(b, 1);
+  int err = mn_plan_begin_mem(p, mem, mem);
   if (!err) err = mn_plan_end(p);
   mn_plan_destroy(&p);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);

@@ -11,7 +11,7 @@
 
 static const char *names[MN_LOG_NEVENTS] = {
   "eval", "reduce", "allreduce", "plan_begin", "plan_end", "halo", "stencil", "spmv",
-  "solve", "sv_setup", "sv_op", "sv_pc", "sv_dot", "sv_update", "bcast"};
+  "solve", "sv_setup", "sv_op", "sv_pc", "sv_dot", "sv_update", "bcast", "h2d", "d2h"};
 
 /* A destroy-time summary waits this long (MANIPLE_LOG_VIEW_WAIT seconds,
  * default 60) for the other ranks, then prints this rank's counters

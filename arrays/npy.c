@@ -292,7 +292,7 @@ static char *dense_block(const mn_buf *b) {
     if (b->alo[d] != b->lo[d] || b->alen[d] != b->hi[d] - b->lo[d] || b->astride[d] != s) return NULL;
     s *= b->alen[d];
   }
-  return b->data;
+  return mn_buf_host(b, 1); /* loading writes it; saving reads it */
 }
 
 /* The owned block of a base array and its C-order copy dst, either way. */
@@ -301,6 +301,7 @@ static void block_pack(const mn_buf *b, char *dst, int out) {
   for (int d = 0; d < b->ndim; d++) cnt[d] = b->hi[d] - b->lo[d];
   mn_dense_strides(b->ndim, cnt, dst_st);
   size_t es = mn_dtype_size(b->dtype);
+  mn_buf_host(b, !out);
   char *p = mn_buf_ptr(b, b->lo);
   if (out) mn_strided_copy(b->ndim, cnt, es, p, b->astride, dst, dst_st);
   else mn_strided_copy(b->ndim, cnt, es, dst, dst_st, p, b->astride);

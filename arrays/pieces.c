@@ -22,7 +22,7 @@ int mn_array_concat_local(mn_ctx *ctx, mn_dtype t, int64_t n, const void *data, 
   MN_CALLG(err, mn_array_create(ctx, t, 1, &N, 0, &a), fail);
   size_t es = mn_dtype_size(t);
   int64_t b0 = mn_split_start(N, P, me), bn = mn_split_size(N, P, me), npc = 1;
-  char *mine = bn ? mn_buf_ptr(a->buf, &b0) : NULL;
+  char *mine = bn ? mn_buf_host(a->buf, 1) + mn_buf_off(a->buf, &b0) * (int64_t)es : NULL;
   /* my piece [off[me], +n) meets block q; block mine meets piece q */
   for (int q = 0; q < P; q++) {
     int64_t s0 = mn_split_start(N, P, q), s1 = s0 + mn_split_size(N, P, q);

@@ -99,8 +99,9 @@ int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem) {
 
 int mn_plan_begin(mn_plan *p) {
   MN_CHECK(p, MN_ERR_ARG, "NULL plan");
-  MN_CHECK(p->mem, MN_ERR_ARG, "plan has no array bound; use mn_array_halo_exchange");
-  MN_CALL(mn_plan_begin_mem(p, p->mem, p->mem));
+  MN_CHECK(p->bound, MN_ERR_ARG, "plan has no array bound; use mn_array_halo_exchange");
+  char *mem = mn_buf_host(p->bound, 1);
+  MN_CALL(mn_plan_begin_mem(p, mem, mem));
   return MN_SUCCESS;
 }
 
@@ -303,7 +304,7 @@ static int build_align(mn_ctx *ctx, const mn_map *m, const mn_buf *b,
       memcpy(s->ilo, lo, sizeof lo);
       memcpy(s->cnt, cnt, sizeof cnt);
       memcpy(s->stride, st, sizeof st);
-      s->mem_off = (mn_map_ptr(m, b, lo) - b->data) / (int64_t)p->elsize;
+      s->mem_off = mn_map_off(m, b, lo);
     }
   }
   free(cand);

@@ -85,6 +85,7 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
   if (have && !err) {
     int64_t xst[MN_MAXDIM], n = mn_box_size(nd, xcnt);
     mn_map_strides(&x->map, x->buf, xst);
+    mn_buf_host(x->buf, 0);
     const char *base = mn_map_ptr(&x->map, x->buf, xlo);
     size_t es = mn_dtype_size(t);
     for (int64_t k = 0; k < n; k++) {
@@ -179,6 +180,7 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
     }
     int64_t ost[MN_MAXDIM];
     mn_map_strides(&out->map, out->buf, ost);
+    mn_buf_host(out->buf, 1);
     char *obase = mn_map_ptr(&out->map, out->buf, olo);
     size_t oes = mn_dtype_size(out->dtype);
     for (int64_t k = 0; k < no; k++) {

@@ -86,6 +86,7 @@ static void block_dense(const mn_buf *b, char *dense, int out) {
   int64_t cnt[MN_MAXDIM], st[MN_MAXDIM];
   for (int d = 0; d < b->ndim; d++) cnt[d] = b->hi[d] - b->lo[d];
   mn_dense_strides(b->ndim, cnt, st);
+  mn_buf_host(b, !out);
   char *p = mn_buf_ptr(b, b->lo);
   size_t es = mn_dtype_size(b->dtype);
   if (out) mn_strided_copy(b->ndim, cnt, es, p, b->astride, dense, st);

@@ -81,6 +81,7 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     char *ans = mn_malloc((size_t)(m ? m : 1) * es);
     err = mn_agree(ctx, ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld answers", (long long)m));
     if (!err) {
+      mn_buf_host(x->buf, 0);
       for (int64_t k = 0; k < m; k++) {
         mn_flat_to_base(x, ((int64_t *)rreq)[k], g);
         memcpy(ans + k * (int64_t)es, mn_buf_ptr(x->buf, g), es);
@@ -150,6 +151,7 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
   }
   if (!err) { /* senders in rank order, each in its own order: the last wins */
     int64_t m = mn_prefix(P, rcnt, rcnt + P) / (int64_t)rs, g[MN_MAXDIM], f;
+    mn_buf_host(x->buf, 1);
     for (int64_t k = 0; k < m; k++) {
       const char *r = rrec + k * (int64_t)rs;
       memcpy(&f, r, 8);

@@ -5,6 +5,7 @@
 #include <maniple/mn_array.h>
 #include <maniple/mn_log.h>
 #include <stdarg.h>
+#include "backend.h"
 
 /* ---- errors (mn_error, mn_trace, MN_ERR, MN_CHECK, MN_CALL: mn_core.h) ---- */
 const char *mn_errmsg(void);
@@ -88,6 +89,7 @@ struct mn_ctx_s {
   MPI_Comm comm;
   int rank, size;
   mn_backend backend;
+  const struct mn_backend_ops *ops; /* its table (backend.h) */
   mn_plan_cache *cache;
   long plan_hits, plan_misses;
   char *scratch;        /* evaluator work space, kept between calls */
@@ -175,16 +177,38 @@ typedef struct {
   int64_t alo[MN_MAXDIM];                 /* allocated box start */
   int64_t alen[MN_MAXDIM];                /* allocated extents */
   int64_t astride[MN_MAXDIM];             /* element strides */
-  char *data;
+  char *host;     /* host storage; on a device backend the host copy, NULL until first asked for */
+  char *dev;      /* device storage (device backends only) */
+  int valid;      /* MN_VALID_HOST | MN_VALID_DEV (backend.h): the copies holding the values */
+  const struct mn_backend_ops *ops; /* the context's (kept here: a handle may outlive its context) */
+  int lost;
   size_t nbytes;
 } mn_buf;
 /* Storage lost: an array buffer whose allocation failed on this rank
- * alone (data NULL; the error deferred). Evaluations skip such a rank's
+ * alone (no storage; the error deferred). Evaluations skip such a rank's
  * work and still move its messages; other operations check with
  * mn_buf_need, which stops the job with the deferred message rather than
  * leave the other ranks waiting. */
-static inline int mn_buf_lost(const mn_buf *b) { return b->data == NULL; }
+static inline int mn_buf_lost(const mn_buf *b) { return b->lost; }
 void mn_buf_need(mn_ctx *ctx, const mn_buf *b, const char *fn);
+/* Storage of nbytes for b on its context's backend (zeroed when zero), or
+ * lost with the error deferred (returned at one rank); and its release. */
+int mn_buf_alloc(mn_buf *b, int zero);
+void mn_buf_release_storage(mn_buf *b);
+/* b's host storage with the current values, copied from the device when
+ * only the device holds them ("d2h" in the log); write: the caller
+ * changes them, so the device copy becomes stale (MN_WRITE_ALL: the
+ * caller overwrites every element, so no copy is made). NULL when lost.
+ * Every host access to storage goes through here (or mn_array_local). */
+enum { MN_WRITE_ALL = 2 };
+char *mn_buf_sync_host(const mn_buf *b, int write);
+static inline char *mn_buf_host(const mn_buf *b, int write) {
+  return b->dev ? mn_buf_sync_host(b, write) : b->host; /* cpu backend: one branch */
+}
+/* b's device storage with the current values ("h2d" when stale; write
+ * and MN_WRITE_ALL as above). Where
+ * the values are is kept state, not the values: both take a const buffer. */
+char *mn_buf_dev(const mn_buf *cb, int write);
 
 /* Affine map from an iteration (or view) index space to base indices: view
  * axis k reads base axis bax[k] at start[k] + step[k]*i (bax -1: newaxis or
@@ -208,11 +232,15 @@ struct mn_array_s {
   mn_map map;
 };
 
-/* Pointer to base element at global index g (must be in allocation). */
-static inline char *mn_buf_ptr(const mn_buf *b, const int64_t *g) {
+/* Pointer to base element at global index g (must be in allocation) in
+ * the host storage, which the caller has asked for (mn_buf_host). */
+static inline int64_t mn_buf_off(const mn_buf *b, const int64_t *g) {
   int64_t off = 0;
   for (int d = 0; d < b->ndim; d++) off += (g[d] - b->alo[d]) * b->astride[d];
-  return b->data + off * (int64_t)mn_dtype_size(b->dtype);
+  return off;
+}
+static inline char *mn_buf_ptr(const mn_buf *b, const int64_t *g) {
+  return b->host + mn_buf_off(b, g) * (int64_t)mn_dtype_size(b->dtype);
 }
 
 /* Iteration-space box of the elements (under map m of a base on lay) that
@@ -236,6 +264,14 @@ static inline char *mn_map_ptr(const mn_map *m, const mn_buf *b,
   for (int k = 0; k < m->ndim; k++)
     if (m->bax[k] >= 0) g[m->bax[k]] = m->start[k] + m->step[k] * i[k];
   return mn_buf_ptr(b, g);
+}
+/* Element offset of iteration index i from the start of the storage. */
+static inline int64_t mn_map_off(const mn_map *m, const mn_buf *b, const int64_t *i) {
+  int64_t g[MN_MAXDIM];
+  for (int d = 0; d < m->bndim; d++) g[d] = m->fixed[d];
+  for (int k = 0; k < m->ndim; k++)
+    if (m->bax[k] >= 0) g[m->bax[k]] = m->start[k] + m->step[k] * i[k];
+  return mn_buf_off(b, g);
 }
 /* Element strides (in elements) per iteration axis. */
 static inline void mn_map_strides(const mn_map *m, const mn_buf *b,
@@ -294,6 +330,7 @@ struct mn_plan_s {
   int nreq;            /* requests posted by the current execution */
   int unpack;          /* 1: end() copies receives into memory */
   char *mem;           /* memory base used by the current execution */
+  mn_buf *bound;       /* the storage mn_plan_begin exchanges (halo plans) */
   int active;
 };
 /* Non-blocking send (send = 1) or receive of bytes, split into messages of

@@ -133,7 +133,10 @@ static int apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const
   memcpy(n, l.count, sizeof n);
   int owned = l.data != NULL;
   int begun = 0;
-  for (; begun < nf && !err; begun++) err = mn_plan_begin_mem(plan[begun], u[begun]->buf->data, u[begun]->buf->data);
+  for (; begun < nf && !err; begun++) {
+    char *mem = mn_buf_host(u[begun]->buf, 1);
+    err = mn_plan_begin_mem(plan[begun], mem, mem);
+  }
   if (err) begun--; /* the failed one is not active */
   if (!err && owned && mni_st_interior(s->nd, n, s->reach, lo, cnt))
     for (int i = 0; i < nf; i++) mni_st_run_box(&job[i], lo, cnt);

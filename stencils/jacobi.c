@@ -54,7 +54,8 @@ static int jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omega, i
   for (int k = 0; k < sweeps; k++) {
     mn_array *src = k % 2 ? w : u;
     const mni_st_job *j = &job[k % 2];
-    MN_CALLG(err, mn_plan_begin_mem(plan, src->buf->data, src->buf->data), done);
+    char *mem = mn_buf_host(src->buf, 1);
+    MN_CALLG(err, mn_plan_begin_mem(plan, mem, mem), done);
     if (inner) mni_st_run_box(j, lo, cnt);
     MN_CALLG(err, mn_plan_end(plan), done);
     mni_st_fill_bc(s, src);

@@ -396,10 +396,10 @@ static void test_npy(mn_ctx *ctx) {
   mn_array_destroy(&g);
 }
 
-/* A CUDA context is refused on every rank, never silently run on the host:
- * without a device (MN_ERR_BACKEND) or, until device arrays exist, with one
- * (MN_ERR_NOTIMPL); a bad backend code is MN_ERR_ARG naming it, as is a
- * bad MANIPLE_BACKEND under MN_BACKEND_DEFAULT. */
+/* A CUDA context is refused on every rank without a device
+ * (MN_ERR_BACKEND), never silently run on the host, and made with one; the
+ * emulated device is always there; a bad backend code is MN_ERR_ARG naming
+ * it, as is a bad MANIPLE_BACKEND under MN_BACKEND_DEFAULT. */
 static void test_backend(void) {
   int n = 0;
   const char *why = "";
@@ -408,17 +408,22 @@ static void test_backend(void) {
   MPI_Allreduce(&n, &least, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   mn_ctx *c = NULL;
   int rc = mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CUDA, &c);
-  if (least == 0) T_EXPECT(rc, MN_ERR_BACKEND, "CUDA context without a device", "CUDA");
-  else T_EXPECT(rc, MN_ERR_NOTIMPL, "CUDA context with a device", "CUDA");
-  T_CHECK(c == NULL, "failed context creation left a handle");
+  if (least == 0) {
+    T_EXPECT(rc, MN_ERR_BACKEND, "CUDA context without a device", "CUDA");
+    T_CHECK(c == NULL, "failed context creation left a handle");
+  } else {
+    T_CHECK(rc == MN_SUCCESS && mn_ctx_backend(c) == MN_BACKEND_CUDA, "CUDA context with a device: %s",
+            mn_err_name(rc));
+    mn_ctx_destroy(&c);
+  }
   rc = mn_ctx_create(MPI_COMM_WORLD, (mn_backend)7, &c);
   T_EXPECT(rc, MN_ERR_ARG, "unknown backend", "7");
   T_CHECK(c == NULL, "failed context creation left a handle");
   /* MN_BACKEND_DEFAULT: MANIPLE_BACKEND names it, cpu when unset */
   const char *was = getenv("MANIPLE_BACKEND");
   char *keep = was ? strdup(was) : NULL;
-  const char *set[] = {NULL, "cpu", "cuda", "gpu"};
-  for (int k = 0; k < 4; k++) {
+  const char *set[] = {NULL, "cpu", "cuda", "gpu", "emulated"};
+  for (int k = 0; k < 5; k++) {
     if (set[k]) setenv("MANIPLE_BACKEND", set[k], 1);
     else unsetenv("MANIPLE_BACKEND");
     rc = mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_DEFAULT, &c);
@@ -428,12 +433,14 @@ static void test_backend(void) {
       mn_ctx_destroy(&c);
     } else if (k == 2 && least == 0) {
       T_EXPECT(rc, MN_ERR_BACKEND, "MANIPLE_BACKEND=cuda without a device", "CUDA");
-    } else if (k == 2) {
-      T_EXPECT(rc, MN_ERR_NOTIMPL, "MANIPLE_BACKEND=cuda with a device", "CUDA");
+    } else if (k == 2 || k == 4) {
+      mn_backend want = k == 2 ? MN_BACKEND_CUDA : MN_BACKEND_EMULATED;
+      T_CHECK(rc == MN_SUCCESS && mn_ctx_backend(c) == want, "MANIPLE_BACKEND=%s: %s", set[k], mn_err_name(rc));
+      mn_ctx_destroy(&c);
     } else {
       T_EXPECT(rc, MN_ERR_ARG, "MANIPLE_BACKEND=gpu", "MANIPLE_BACKEND=gpu");
     }
-    T_CHECK(k < 2 || c == NULL, "failed context creation left a handle");
+    T_CHECK(c == NULL, "failed or destroyed context left a handle");
   }
   if (keep) setenv("MANIPLE_BACKEND", keep, 1);
   else unsetenv("MANIPLE_BACKEND");

@@ -99,3 +99,25 @@ int mn_cuda_memcpy_h2d(void *dst, const void *src, size_t n) {
 int mn_cuda_memcpy_d2h(void *dst, const void *src, size_t n) {
   return copy(dst, src, n, cudaMemcpyDeviceToHost, "device-to-host");
 }
+
+int mn_cuda_memset0(void *dst, size_t n) {
+  if (n == 0) return MN_SUCCESS;
+  cudaError_t e = cudaMemset(dst, 0, n);
+  if (e != cudaSuccess)
+    return CUDA_FAIL("cudaMemset of %zu bytes failed: %s (%s)", n, cudaGetErrorName(e), cudaGetErrorString(e));
+  return MN_SUCCESS;
+}
+
+int mn_cuda_host_alloc(void **p, size_t n) {
+  MN_CHECK(p, MN_ERR_ARG, "output pointer is NULL");
+  cudaError_t e = cudaMallocHost(p, n ? n : 1);
+  if (e != cudaSuccess) {
+    *p = NULL;
+    return CUDA_FAIL("cudaMallocHost of %zu bytes failed: %s (%s)", n, cudaGetErrorName(e), cudaGetErrorString(e));
+  }
+  return MN_SUCCESS;
+}
+
+void mn_cuda_host_free(void *p) {
+  if (p && cudaFreeHost(p) != cudaSuccess) (void)cudaGetLastError();
+}

@@ -19,6 +19,7 @@ extern "C" {
 }
 #include "cuda/cuda_backend.h"
 #include <stdio.h>
+#include <string.h>
 
 #define BLOCK 256
 
@@ -193,4 +194,26 @@ int mn_cuda_cast(int from, int to, int64_t n, const void *a, void *o) {
   char what[128];
   snprintf(what, sizeof what, "cast kernel from %s to %s", tf, tt);
   return launch_status(what, n, grid);
+}
+
+template <typename T>
+static __global__ void kfill(int64_t n, T v, T *o) {
+  GRID_LOOP(i, n) o[i] = v;
+}
+
+int mn_cuda_fill(int64_t n, size_t es, const void *value, void *o) {
+  MN_CHECK(n >= 0, MN_ERR_ARG, "negative element count %lld", (long long)n);
+  MN_CHECK(es == 1 || es == 2 || es == 4 || es == 8, MN_ERR_ARG, "fill of %zu-byte elements", es);
+  if (n == 0) return MN_SUCCESS;
+  unsigned grid = 0;
+  MN_CALL(grid_for(n, &grid));
+  uint64_t v = 0;
+  memcpy(&v, value, es); /* the element's bytes, as stored */
+  switch (es) {
+  case 1: { uint8_t x; memcpy(&x, value, 1); kfill<<<grid, BLOCK>>>(n, x, (uint8_t *)o); break; }
+  case 2: { uint16_t x; memcpy(&x, value, 2); kfill<<<grid, BLOCK>>>(n, x, (uint16_t *)o); break; }
+  case 4: { uint32_t x; memcpy(&x, value, 4); kfill<<<grid, BLOCK>>>(n, x, (uint32_t *)o); break; }
+  default: kfill<<<grid, BLOCK>>>(n, v, (uint64_t *)o); break;
+  }
+  return launch_status("fill kernel", n, grid);
 }

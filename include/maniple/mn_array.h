@@ -66,19 +66,31 @@ MN_EXTERN int mn_array_share_count(const mn_array *a);
 MN_EXTERN mn_layout *mn_array_layout(const mn_array *a);
 MN_EXTERN int mn_array_halo_width(const mn_array *a);
 
+/* Where memory is: the host's, or the device's of a device backend. */
+typedef enum { MN_MEM_HOST = 0, MN_MEM_DEVICE = 1 } mn_memtype;
+
 /* The part of a (base or view) that this rank owns: a strided box.
  * Global view indices lo[d] .. lo[d]+count[d]-1 (those this rank owns,
  * which for a view of a block layout form a box); data points at element
  * lo, strides are in elements and may be negative. count all 0 (data NULL
- * allowed) when this rank owns nothing. */
+ * allowed) when this rank owns nothing. mem says where data is. */
 typedef struct {
   void *data;
   int ndim;
   int64_t lo[MN_MAXDIM];
   int64_t count[MN_MAXDIM];
   int64_t stride[MN_MAXDIM];
+  mn_memtype mem;
 } mn_local;
+/* In host memory (on a device backend the values are copied there first
+ * when only the device holds them). The caller may write: on a device
+ * backend the device copy becomes stale. */
 MN_EXTERN int mn_array_local(const mn_array *a, mn_local *loc);
+/* Where the values are now, as PETSc's VecGetArrayAndMemType: on a device
+ * backend the device memory when it holds them (mem MN_MEM_DEVICE, for
+ * the caller's own kernels), else host memory. The caller may write
+ * there; the other copy becomes stale. */
+MN_EXTERN int mn_array_local_memtype(const mn_array *a, mn_local *loc);
 
 /* ---- filling ---- */
 MN_EXTERN int mn_array_fill(mn_array *a, mn_scalar value);

@@ -55,8 +55,11 @@ MN_EXTERN size_t mn_dtype_size(mn_dtype t);
 MN_EXTERN mn_dtype mn_dtype_promote(mn_dtype a, mn_dtype b);
 
 /* MN_BACKEND_DEFAULT: the one the MANIPLE_BACKEND environment variable
- * names (cpu or cuda; cpu when unset), so one program runs on either. */
-typedef enum { MN_BACKEND_DEFAULT = -1, MN_BACKEND_CPU = 0, MN_BACKEND_CUDA = 1 } mn_backend;
+ * names (cpu, cuda or emulated; cpu when unset), so one program runs on
+ * any. EMULATED runs the device code path on the host, with device memory
+ * that host code cannot touch (docs/design.md): how the device logic is
+ * tested without a GPU. */
+typedef enum { MN_BACKEND_DEFAULT = -1, MN_BACKEND_CPU = 0, MN_BACKEND_CUDA = 1, MN_BACKEND_EMULATED = 2 } mn_backend;
 
 typedef struct mn_ctx_s mn_ctx;
 

@@ -32,6 +32,8 @@ typedef enum {
   MN_LOG_SV_DOT,       /* solver: dot products and norms summed over ranks */
   MN_LOG_SV_UPDATE,    /* solver: vector updates (axpy and fused variants) */
   MN_LOG_BCAST,        /* mn_ctx_bcast: bytes from one rank to all (front ends' own transfers) */
+  MN_LOG_H2D,          /* copy of an array from host to device (mem_bytes: its bytes) */
+  MN_LOG_D2H,          /* copy of an array from device to host */
   MN_LOG_NEVENTS
 } mn_log_event;
 

@@ -25,6 +25,12 @@ int mn_cuda_free(void *p);
 /* Synchronous copies of n bytes (host <-> device). */
 int mn_cuda_memcpy_h2d(void *dst, const void *src, size_t n);
 int mn_cuda_memcpy_d2h(void *dst, const void *src, size_t n);
+/* n bytes of device memory set to zero */
+int mn_cuda_memset0(void *dst, size_t n);
+/* Page-locked host memory (cudaMallocHost), for the host copies of device
+ * arrays: copies to and from it run at full bus speed. */
+int mn_cuda_host_alloc(void **p, size_t n);
+void mn_cuda_host_free(void *p);
 
 /* ---- kernels.cu ----
  * Element-wise kernels on n contiguous device elements, asynchronous on the
@@ -38,6 +44,8 @@ int mn_cuda_binary(int op, int ct, int64_t n, const void *a, const void *b,
                    void *o);
 int mn_cuda_ternary(int op, int ct, int64_t n, const void *a, const void *b,
                     const void *c, void *o);
+/* o[i] = the element of es bytes (1, 2, 4 or 8) at value, for i < n. */
+int mn_cuda_fill(int64_t n, size_t es, const void *value, void *o);
 /* o[i] = (to)a[i] with NumPy's cast rules (to bool means != 0). */
 int mn_cuda_cast(int from, int to, int64_t n, const void *a, void *o);
 

@@ -1,0 +1,118 @@
+/* Backend tables and the storage of arrays in their memory spaces
+ * (internal/backend.h says how the two copies are kept). */
+#include "mn_impl.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef MANIPLE_HAVE_CUDA
+#include "cuda/cuda_backend.h"
+#endif
+
+const mn_backend_ops mn_backend_cpu = {.name = "cpu"};
+
+#ifdef MANIPLE_HAVE_CUDA
+static int cu_alloc(size_t n, void **p) { return mn_cuda_malloc(p, n); }
+static void cu_free(void *p, size_t n) { (void)n; (void)mn_cuda_free(p); }
+static int cu_fill(void *d, int64_t n, size_t es, const void *v) { return mn_cuda_fill(n, es, v, d); }
+static int cu_host_alloc(size_t n, void **p) { return mn_cuda_host_alloc(p, n); }
+static void cu_host_free(void *p, size_t n) { (void)n; mn_cuda_host_free(p); }
+static const mn_backend_ops backend_cuda = {
+  .name = "cuda", .dev_alloc = cu_alloc, .dev_free = cu_free, .dev_zero = mn_cuda_memset0,
+  .h2d = mn_cuda_memcpy_h2d, .d2h = mn_cuda_memcpy_d2h, .host_alloc = cu_host_alloc,
+  .host_free = cu_host_free, .fill = cu_fill};
+#endif
+
+const mn_backend_ops *mn_backend_table(int backend) {
+  switch (backend) {
+  case MN_BACKEND_CPU: return &mn_backend_cpu;
+  case MN_BACKEND_EMULATED: return &mn_backend_emulated;
+#ifdef MANIPLE_HAVE_CUDA
+  case MN_BACKEND_CUDA: return &backend_cuda;
+#endif
+  }
+  return NULL;
+}
+
+/* A copy between the spaces failed (a device fault: CUDA's errors of this
+ * kind are sticky), so no rank can go on with these values. */
+static void copy_abort(mn_ctx *ctx, const char *what) {
+  fprintf(stderr, "maniple: rank %d: %s failed; stopping the job. The error was:\n%s\n", ctx->rank, what,
+          mn_errmsg());
+  MPI_Abort(ctx->comm, 3);
+  abort();
+}
+
+int mn_buf_alloc(mn_buf *b, int zero) {
+  mn_ctx *ctx = b->lay->ctx;
+  const mn_backend_ops *ops = b->ops = ctx->ops;
+  int err = 0;
+  if (mni_fault_hit(ctx, MNI_FAULT_ARRAY)) {
+    err = MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes (fault injected)", b->nbytes);
+  } else if (!ops->dev_alloc) {
+    b->host = mn_pool_take(b->nbytes);
+    if (!b->host) err = MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes", b->nbytes);
+    else if (zero) memset(b->host, 0, b->nbytes);
+    b->valid = MN_VALID_HOST;
+  } else {
+    void *d = NULL;
+    err = ops->dev_alloc(b->nbytes ? b->nbytes : 1, &d);
+    if (!err && zero) err = ops->dev_zero(d, b->nbytes);
+    if (err && d) ops->dev_free(d, b->nbytes ? b->nbytes : 1);
+    b->dev = err ? NULL : d;
+    b->valid = MN_VALID_DEV;
+  }
+  b->lost = err != 0;
+  return err;
+}
+
+void mn_buf_release_storage(mn_buf *b) {
+  const mn_backend_ops *ops = b->ops;
+  size_t n = b->nbytes ? b->nbytes : 1;
+  if (b->dev) {
+    ops->dev_free(b->dev, n);
+    if (b->host) ops->host_free(b->host, n);
+  } else {
+    mn_pool_give(b->host, b->nbytes);
+  }
+  b->host = b->dev = NULL;
+}
+
+char *mn_buf_sync_host(const mn_buf *cb, int write) {
+  mn_buf *b = (mn_buf *)cb;
+  mn_ctx *ctx = b->lay->ctx;
+  const mn_backend_ops *ops = ctx->ops;
+  size_t n = b->nbytes ? b->nbytes : 1;
+  if (!b->host && ops->host_alloc(n, (void **)&b->host)) {
+    b->host = NULL;
+    mn_oom_abort(ctx, n, "the host copy of a device array");
+  }
+  if (!(b->valid & MN_VALID_HOST) && ops->host_guard) ops->host_guard(b->host, n, 1);
+  if (!(b->valid & MN_VALID_HOST) && write != MN_WRITE_ALL) {
+    mn_log_begin(ctx, MN_LOG_D2H);
+    int err = ops->d2h(b->host, b->dev, b->nbytes);
+    mn_log_end(ctx, MN_LOG_D2H, (int64_t)b->nbytes);
+    if (err) copy_abort(ctx, "a copy of an array from the device");
+    b->valid |= MN_VALID_HOST;
+  }
+  if (write) b->valid = MN_VALID_HOST;
+  return b->host;
+}
+
+char *mn_buf_dev(const mn_buf *cb, int write) {
+  mn_buf *b = (mn_buf *)cb;
+  if (!b->dev) return NULL; /* cpu backend, or lost */
+  mn_ctx *ctx = b->lay->ctx;
+  const mn_backend_ops *ops = ctx->ops;
+  if (!(b->valid & MN_VALID_DEV) && write != MN_WRITE_ALL) {
+    mn_log_begin(ctx, MN_LOG_H2D);
+    int err = ops->h2d(b->dev, b->host, b->nbytes);
+    mn_log_end(ctx, MN_LOG_H2D, (int64_t)b->nbytes);
+    if (err) copy_abort(ctx, "a copy of an array to the device");
+    b->valid |= MN_VALID_DEV;
+  }
+  if (write) {
+    b->valid = MN_VALID_DEV;
+    if (b->host && ops->host_guard) ops->host_guard(b->host, b->nbytes ? b->nbytes : 1, 0);
+  }
+  return b->dev;
+}

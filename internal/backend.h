@@ -1,0 +1,53 @@
+/* Backends and memory spaces (arrays/backend.c, arrays/backend_emu.c).
+ *
+ * An array's storage (mn_buf) has a host copy and, on a device backend, a
+ * device copy; b->valid says which of them hold the current values, as
+ * PETSc's offload mask does. Code that reads or writes storage on the host
+ * first asks for the host copy (mn_buf_host), which copies from the device
+ * only when the host copy is stale; a device kernel asks for the device
+ * copy (mn_buf_dev). Operations not yet ported to the device thus stay
+ * correct and show up in the log as "h2d" / "d2h" traffic.
+ *
+ * The backend's table says how device storage is allocated and copied.
+ * On the emulated backend device storage is host memory mapped PROT_NONE
+ * except inside a copy or launch that names it, and a stale host copy is
+ * PROT_NONE too, so host code that touches device data, or forgets to
+ * ask for the host copy, faults in the tests instead of passing by luck. */
+#ifndef MANIPLE_BACKEND_H
+#define MANIPLE_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* b->valid bits */
+enum { MN_VALID_HOST = 1, MN_VALID_DEV = 2 };
+
+typedef struct mn_backend_ops {
+  const char *name;                        /* "cpu", "emulated", "cuda" */
+  /* device storage; NULL members on the cpu backend, which has none */
+  int (*dev_alloc)(size_t n, void **p);    /* n > 0 */
+  void (*dev_free)(void *p, size_t n);
+  int (*dev_zero)(void *d, size_t n);
+  int (*h2d)(void *d, const void *h, size_t n);
+  int (*d2h)(void *h, const void *d, size_t n);
+  /* host copies of device storage */
+  int (*host_alloc)(size_t n, void **p);
+  void (*host_free)(void *p, size_t n);
+  /* open = 0: the host copy is stale and must not be read (emulated
+   * only: mapped PROT_NONE); open = 1: readable and writable again */
+  void (*host_guard)(void *h, size_t n, int open);
+  /* kernels on device storage (NULL: the operation runs on the host copy) */
+  int (*fill)(void *d, int64_t n, size_t es, const void *value); /* n elements of es bytes = *value */
+} mn_backend_ops;
+
+/* The table of a backend (MN_BACKEND_CPU, MN_BACKEND_CUDA or
+ * MN_BACKEND_EMULATED); NULL for CUDA in a build without it. */
+const mn_backend_ops *mn_backend_table(int backend);
+extern const mn_backend_ops mn_backend_cpu, mn_backend_emulated;
+
+/* Emulated device storage: a launch or copy opens the regions it names
+ * for the host, and closes them after. */
+void mni_emu_open(const void *d, size_t n, int write);
+void mni_emu_close(const void *d, size_t n);
+
+#endif

@@ -1,0 +1,143 @@
+/* The emulated device: device storage is a separate memory space that
+ * host code cannot read, a host copy is readable only while it holds the
+ * current values, and the copies between the two are made only when the
+ * values are on the other side, each counted in the log ("h2d", "d2h").
+ * Results equal the serial loop's. */
+#define _POSIX_C_SOURCE 200809L /* sigsetjmp, sigaction */
+#include "mn_test.h"
+#include "mn_impl.h" /* mn_buf: where the values are */
+#include <setjmp.h>
+#include <signal.h>
+
+static sigjmp_buf jump;
+static void on_segv(int sig) {
+  (void)sig;
+  siglongjmp(jump, 1);
+}
+
+/* 1 when reading *p from the host faults */
+static int read_faults(const char *p) {
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_segv;
+  sigaction(SIGSEGV, &sa, &old);
+  int faulted = 1;
+  if (!sigsetjmp(jump, 1)) {
+    volatile char c = *(const volatile char *)p;
+    (void)c;
+    faulted = 0;
+  }
+  sigaction(SIGSEGV, &old, NULL);
+  return faulted;
+}
+
+static double fa(int64_t i) { return 0.25 * (double)i - 3.0; }
+static double fb(int64_t i) { return (double)(i % 7); }
+
+static int64_t count(mn_ctx *ctx, mn_log_event ev, int64_t *bytes) {
+  mn_log_stats s;
+  mn_log_get(ctx, ev, &s);
+  if (bytes) *bytes = s.mem_bytes;
+  return s.calls;
+}
+
+int main(int argc, char **argv) {
+  mn_ctx *ctx = mt_init(argc, argv), *e = NULL;
+  T_OK(mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_EMULATED, &e));
+  T_CHECK(mn_ctx_backend(e) == MN_BACKEND_EMULATED, "backend %d", (int)mn_ctx_backend(e));
+  int P = mn_ctx_size(e);
+  int64_t n = 1000 + P; /* every rank owns some */
+  T_OK(mn_log_enable(e));
+
+  /* a new array lives on the device only, unreadable from the host */
+  mn_array *a = NULL;
+  T_OK(mn_array_create(e, MN_FLOAT64, 1, &n, 0, &a));
+  mn_buf *b = a->buf;
+  T_CHECK(b->dev && !b->host && b->valid == MN_VALID_DEV, "new array: dev %p host %p valid %d", (void *)b->dev,
+          (void *)b->host, b->valid);
+  T_CHECK(read_faults(b->dev), "a host read of device storage did not fault");
+
+  /* host writes through mn_array_local: the host copy holds the values */
+  mt_set(a, fa);
+  T_CHECK(b->valid == MN_VALID_HOST && b->host, "after a host write: valid %d", b->valid);
+  T_CHECK(!read_faults(b->host), "the current host copy is not readable");
+  T_CHECK(read_faults(b->dev), "device storage became readable from the host");
+
+  /* to the device and written there: one h2d, and the host copy is stale */
+  mn_log_reset(e);
+  char *d = mn_buf_dev(b, 1);
+  T_CHECK(d == b->dev && b->valid == MN_VALID_DEV, "device write: valid %d", b->valid);
+  T_CHECK(read_faults(b->host), "a stale host copy is readable");
+  int64_t by = 0;
+  T_CHECK(count(e, MN_LOG_H2D, &by) == 1 && by == (int64_t)b->nbytes, "h2d: %lld calls, %lld bytes",
+          (long long)count(e, MN_LOG_H2D, NULL), (long long)by);
+  mn_buf_dev(b, 0); /* already there: no copy */
+  T_CHECK(count(e, MN_LOG_H2D, NULL) == 1, "a second h2d of current device values");
+
+  /* back to the host for reading: one d2h, both copies current */
+  double *got = mt_all(a);
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; i++) bad += got[i] != fa(i);
+  T_CHECK(bad == 0, "%lld of %lld elements changed on the round trip", (long long)bad, (long long)n);
+  free(got);
+  T_CHECK(count(e, MN_LOG_D2H, &by) == 1 && by == (int64_t)b->nbytes, "d2h: %lld calls, %lld bytes",
+          (long long)count(e, MN_LOG_D2H, NULL), (long long)by);
+  T_CHECK(b->valid == (MN_VALID_HOST | MN_VALID_DEV), "after a host read: valid %d", b->valid);
+
+  /* a fill runs on the device: no copy either way, the host copy stale */
+  mn_log_reset(e);
+  T_OK(mn_array_fill(a, mn_scalar_f64(7.5)));
+  T_CHECK(count(e, MN_LOG_H2D, NULL) == 0 && count(e, MN_LOG_D2H, NULL) == 0, "a fill copied: %lld h2d, %lld d2h",
+          (long long)count(e, MN_LOG_H2D, NULL), (long long)count(e, MN_LOG_D2H, NULL));
+  T_CHECK(b->valid == MN_VALID_DEV && read_faults(b->host), "after a device fill: valid %d", b->valid);
+  mn_local l;
+  T_OK(mn_array_local_memtype(a, &l));
+  T_CHECK(l.mem == MN_MEM_DEVICE && l.data == b->dev + (l.lo[0] - b->alo[0]) * 8 && read_faults(l.data),
+          "local memtype of device values: mem %d", (int)l.mem);
+  mn_array *k = NULL;
+  T_OK(mn_array_create(e, MN_INT32, 1, &n, 0, &k));
+  T_OK(mn_array_fill(k, mn_scalar_f64(-3.75))); /* stored as NumPy casts it: -3 */
+  double *gk = mt_all(k);
+  got = mt_all(a);
+  bad = 0;
+  for (int64_t i = 0; i < n; i++) bad += got[i] != 7.5 || gk[i] != -3.0;
+  T_CHECK(bad == 0, "device fills: %lld of %lld elements wrong", (long long)bad, (long long)n);
+  free(got);
+  free(gk);
+  mn_array_destroy(&k);
+  mt_set(a, fa);
+  T_OK(mn_array_local_memtype(a, &l));
+  T_CHECK(l.mem == MN_MEM_HOST && ((double *)l.data)[0] == fa(l.lo[0]), "local memtype of host values: mem %d",
+          (int)l.mem);
+
+  /* a fused evaluation and a reduction against the serial loop */
+  mn_array *c = NULL, *bb = mt_new(e, MN_FLOAT64, 1, &n, fb);
+  T_OK(mn_array_create(e, MN_FLOAT64, 1, &n, 0, &c));
+  mn_expr *x = NULL;
+  int ia, ib, s, t, r;
+  T_OK(mn_expr_create(e, &x));
+  T_OK(mn_expr_input(x, a, &ia));
+  T_OK(mn_expr_input(x, bb, &ib));
+  T_OK(mn_expr_scalar(x, mn_scalar_f64(2.0), &s));
+  T_OK(mn_expr_binary(x, MN_OP_MUL, s, ib, &t));
+  T_OK(mn_expr_binary(x, MN_OP_ADD, ia, t, &r));
+  T_OK(mn_expr_eval(x, r, c));
+  got = mt_all(c);
+  bad = 0;
+  double want = 0;
+  for (int64_t i = 0; i < n; i++) {
+    bad += got[i] != fa(i) + 2.0 * fb(i);
+    want += fa(i) + 2.0 * fb(i);
+  }
+  T_CHECK(bad == 0, "a + 2*b: %lld of %lld elements differ from the serial loop", (long long)bad, (long long)n);
+  free(got);
+  mn_scalar sum;
+  T_OK(mn_expr_reduce(x, r, MN_RED_SUM, &sum));
+  T_CLOSE(sum.v.f, want, 1e-12);
+  mn_expr_destroy(&x);
+  mn_array_destroy(&c);
+  mn_array_destroy(&bb);
+  mn_array_destroy(&a);
+  mn_ctx_destroy(&e);
+  return mt_finish(&ctx);
+}
