@@ -26,11 +26,26 @@ static int map(size_t n, int prot, void **p) {
 
 static void unmap(void *p, size_t n) { munmap(p, pages(n)); }
 
-void mni_emu_open(const void *d, size_t n, int write) {
-  mprotect((void *)d, pages(n ? n : 1), write ? PROT_READ | PROT_WRITE : PROT_READ);
+/* the pages holding bytes [d, d + n) */
+static void window(const void *d, size_t n, int prot) {
+  uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)d & ~(pg - 1);
+  mprotect((void *)a, pages((uintptr_t)d + (n ? n : 1) - a), prot);
 }
 
-void mni_emu_close(const void *d, size_t n) { mprotect((void *)d, pages(n ? n : 1), PROT_NONE); }
+void mni_emu_open(const void *d, size_t n, int write) { window(d, n, write ? PROT_READ | PROT_WRITE : PROT_READ); }
+void mni_emu_close(const void *d, size_t n) { window(d, n, PROT_NONE); }
+
+/* the bytes a strided box of cnt elements touches, from its first */
+static void box_span(int nd, const int64_t *cnt, size_t es, const int64_t *st, int64_t *first, int64_t *len) {
+  int64_t lo = 0, hi = 0;
+  for (int d = 0; d < nd; d++) {
+    int64_t r = (cnt[d] - 1) * st[d];
+    if (r < 0) lo += r;
+    else hi += r;
+  }
+  *first = lo * (int64_t)es;
+  *len = (hi - lo + 1) * (int64_t)es;
+}
 
 static int dev_alloc(size_t n, void **p) { return map(n, PROT_NONE, p); }
 
@@ -64,6 +79,20 @@ static int fill(void *d, int64_t n, size_t es, const void *value) {
   return MN_SUCCESS;
 }
 
+static int copy_box(int nd, const int64_t *cnt, size_t es, const char *src, const int64_t *sst, char *dst,
+                    const int64_t *dst_st) {
+  if (mn_box_size(nd, cnt) == 0) return MN_SUCCESS;
+  int64_t s0, sn, d0, dn;
+  box_span(nd, cnt, es, sst, &s0, &sn);
+  box_span(nd, cnt, es, dst_st, &d0, &dn);
+  mni_emu_open(src + s0, (size_t)sn, 0);
+  mni_emu_open(dst + d0, (size_t)dn, 1); /* after src: when they share a page, it stays writable */
+  mn_strided_copy(nd, cnt, es, src, sst, dst, dst_st);
+  mni_emu_close(src + s0, (size_t)sn);
+  mni_emu_close(dst + d0, (size_t)dn);
+  return MN_SUCCESS;
+}
+
 static int host_alloc(size_t n, void **p) { return map(n, PROT_READ | PROT_WRITE, p); }
 
 static void host_guard(void *h, size_t n, int open) {
@@ -73,4 +102,4 @@ static void host_guard(void *h, size_t n, int open) {
 const mn_backend_ops mn_backend_emulated = {
   .name = "emulated", .dev_alloc = dev_alloc, .dev_free = unmap, .dev_zero = dev_zero, .h2d = h2d,
   .d2h = d2h, .host_alloc = host_alloc, .host_free = unmap, .host_guard = host_guard,
-  .fill = fill};
+  .fill = fill, .copy_box = copy_box};

@@ -107,8 +107,7 @@ static int halo_exchange(mn_array *a) {
     MN_CALL(build_halo(a, NULL, &p));
     mn_cache_put(a->ctx, &key, sizeof key, p);
   }
-  char *mem = mn_buf_host(b, 1);
-  int err = mn_plan_begin_mem(p, mem, mem);
+  int err = mn_plan_begin_buf(p, b);
   if (!err) err = mn_plan_end(p);
   mn_plan_destroy(&p);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);

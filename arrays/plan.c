@@ -53,6 +53,8 @@ void mn_plan_free(mn_plan *p) {
   free(p->recvs);
   mn_free(p->sendbuf);
   mn_free(p->recvbuf);
+  if (p->dsend) p->dops->dev_free(p->dsend, (size_t)p->send_total * p->elsize + 1);
+  if (p->drecv) p->dops->dev_free(p->drecv, (size_t)p->recv_total * p->elsize + 1);
   free(p->reqs);
   free(p);
 }
@@ -97,11 +99,82 @@ int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem) {
   return err;
 }
 
+/* a staging copy between a plan's device and host buffers, counted */
+static int stage(mn_ctx *ctx, int to_dev, char *d, char *h, int64_t bytes) {
+  if (!bytes) return MN_SUCCESS;
+  mn_log_event ev = to_dev ? MN_LOG_H2D : MN_LOG_D2H;
+  mn_log_begin(ctx, ev);
+  int err = to_dev ? ctx->ops->h2d(d, h, (size_t)bytes) : ctx->ops->d2h(h, d, (size_t)bytes);
+  mn_log_end(ctx, ev, bytes);
+  return err;
+}
+
+static int plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
+  MN_CHECK(!p->active, MN_ERR_ARG, "plan begun twice without end");
+  mn_ctx *ctx = p->ctx;
+  const mn_backend_ops *ops = ctx->ops;
+  size_t es = p->elsize;
+  for (int i = 0; i < p->nsend; i++) MN_CHECK(!p->sends[i].idx, MN_ERR_NOTIMPL, "index-list messages on the device");
+  if (!p->dsend) { /* made once, kept with the plan (+1: never zero bytes) */
+    p->dops = ops;
+    MN_CALL(ops->dev_alloc((size_t)p->send_total * es + 1, (void **)&p->dsend));
+    int err = ops->dev_alloc((size_t)p->recv_total * es + 1, (void **)&p->drecv);
+    if (err) {
+      ops->dev_free(p->dsend, (size_t)p->send_total * es + 1);
+      p->dsend = NULL;
+      return mn_trace(err, __FILE__, __LINE__, __func__);
+    }
+  }
+  int nr = 0;
+  for (int i = 0; i < p->nrecv; i++) {
+    const mn_msg *m = &p->recvs[i];
+    MN_CALL(mn_mpi_post(0, p->recvbuf + m->off * (int64_t)es, m->count * (int64_t)es, m->peer, m->tag, ctx,
+                        p->reqs, &nr));
+  }
+  for (int i = 0; i < p->nsend && send_dev; i++) {
+    const mn_msg *m = &p->sends[i];
+    int64_t dst[MN_MAXDIM];
+    mn_dense_strides(m->nd, m->cnt, dst);
+    MN_CALL(ops->copy_box(m->nd, m->cnt, es, send_dev + m->mem_off * (int64_t)es, m->stride,
+                          p->dsend + m->off * (int64_t)es, dst));
+  }
+  /* one staging copy for all messages (MPI here does not take device memory) */
+  MN_CALL(stage(ctx, 0, p->dsend, p->sendbuf, p->send_total * (int64_t)es));
+  for (int i = 0; i < p->nsend; i++) {
+    const mn_msg *m = &p->sends[i];
+    MN_CALL(mn_mpi_post(1, p->sendbuf + m->off * (int64_t)es, m->count * (int64_t)es, m->peer, m->tag, ctx,
+                        p->reqs, &nr));
+  }
+  p->mem = recv_dev;
+  p->on_dev = 1;
+  p->nreq = nr;
+  p->active = 1;
+  return MN_SUCCESS;
+}
+
+int mn_plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
+  mn_log_begin(p->ctx, MN_LOG_PLAN_BEGIN);
+  int err = plan_begin_dev(p, send_dev, recv_dev);
+  mn_log_end(p->ctx, MN_LOG_PLAN_BEGIN, 2 * p->send_total * (int64_t)p->elsize);
+  return err;
+}
+
+int mn_plan_begin_buf(mn_plan *p, const mn_buf *b) {
+  int dev = b->dev && (b->valid & MN_VALID_DEV) && b->ops->copy_box;
+  for (int i = 0; dev && i < p->nsend; i++) dev = !p->sends[i].idx;
+  for (int i = 0; dev && i < p->nrecv; i++) dev = !p->recvs[i].idx;
+  if (dev) {
+    char *d = mn_buf_dev(b, 1);
+    return mn_plan_begin_dev(p, d, d);
+  }
+  char *mem = mn_buf_host(b, 1);
+  return mn_plan_begin_mem(p, mem, mem);
+}
+
 int mn_plan_begin(mn_plan *p) {
   MN_CHECK(p, MN_ERR_ARG, "NULL plan");
   MN_CHECK(p->bound, MN_ERR_ARG, "plan has no array bound; use mn_array_halo_exchange");
-  char *mem = mn_buf_host(p->bound, 1);
-  MN_CALL(mn_plan_begin_mem(p, mem, mem));
+  MN_CALL(mn_plan_begin_buf(p, p->bound));
   return MN_SUCCESS;
 }
 
@@ -109,6 +182,20 @@ static int plan_end(mn_plan *p) {
   MN_CHECK(p->active, MN_ERR_ARG, "plan ended without begin");
   MN_MPI(MPI_Waitall(p->nreq, p->reqs, MPI_STATUSES_IGNORE));
   p->active = 0;
+  if (p->on_dev) {
+    p->on_dev = 0;
+    if (!p->unpack || !p->mem) return MN_SUCCESS;
+    size_t es = p->elsize;
+    MN_CALL(stage(p->ctx, 1, p->drecv, p->recvbuf, p->recv_total * (int64_t)es));
+    for (int i = 0; i < p->nrecv; i++) {
+      const mn_msg *m = &p->recvs[i];
+      int64_t src[MN_MAXDIM];
+      mn_dense_strides(m->nd, m->cnt, src);
+      MN_CALL(p->ctx->ops->copy_box(m->nd, m->cnt, es, p->drecv + m->off * (int64_t)es, src,
+                                    p->mem + m->mem_off * (int64_t)es, m->stride));
+    }
+    return MN_SUCCESS;
+  }
   if (p->unpack && p->mem) {
     size_t es = p->elsize;
     for (int i = 0; i < p->nrecv; i++) {

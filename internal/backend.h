@@ -38,6 +38,9 @@ typedef struct mn_backend_ops {
   void (*host_guard)(void *h, size_t n, int open);
   /* kernels on device storage (NULL: the operation runs on the host copy) */
   int (*fill)(void *d, int64_t n, size_t es, const void *value); /* n elements of es bytes = *value */
+  /* mn_strided_copy between two device regions (plans' pack and unpack) */
+  int (*copy_box)(int nd, const int64_t *cnt, size_t es, const char *src, const int64_t *sst, char *dst,
+                  const int64_t *dst_st);
 } mn_backend_ops;
 
 /* The table of a backend (MN_BACKEND_CPU, MN_BACKEND_CUDA or

@@ -331,6 +331,9 @@ struct mn_plan_s {
   int unpack;          /* 1: end() copies receives into memory */
   char *mem;           /* memory base used by the current execution */
   mn_buf *bound;       /* the storage mn_plan_begin exchanges (halo plans) */
+  int on_dev;          /* the current execution packs and unpacks on the device */
+  char *dsend, *drecv; /* device buffers of the packed messages (made at the first) */
+  const struct mn_backend_ops *dops; /* whose they are */
   int active;
 };
 /* Non-blocking send (send = 1) or receive of bytes, split into messages of
@@ -340,6 +343,14 @@ int mn_mpi_post(int send, char *buf, int64_t bytes, int peer, int tag, mn_ctx *c
 int64_t mn_mpi_npieces(int64_t bytes);
 /* Execute with an explicit memory base pointer for packing/unpacking. */
 int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem);
+/* The same with device memory (a device backend with copy_box; plans of
+ * boxes, not index lists): messages packed and unpacked by kernels and
+ * staged through host buffers for MPI, each staging copy counted. */
+int mn_plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev);
+/* Begin on whichever side holds b's values (the device's when it does
+ * and the backend can pack there), so an exchange moves no array between
+ * host and device. */
+int mn_plan_begin_buf(mn_plan *p, const mn_buf *b);
 int mn_plan_alloc(mn_plan *p);
 void mn_plan_free(mn_plan *p);
 

@@ -217,3 +217,48 @@ int mn_cuda_fill(int64_t n, size_t es, const void *value, void *o) {
   }
   return launch_status("fill kernel", n, grid);
 }
+
+/* one thread per element of the box: its coordinates from the C-order index */
+struct box_arg {
+  int nd;
+  int64_t cnt[MN_MAXDIM], sst[MN_MAXDIM], dst[MN_MAXDIM];
+};
+
+template <typename T>
+static __global__ void kbox(int64_t n, box_arg b, const T *src, T *dst) {
+  GRID_LOOP(k, n) {
+    int64_t r = k, so = 0, d = 0;
+    for (int j = b.nd - 1; j >= 0; j--) {
+      int64_t i = r % b.cnt[j];
+      r /= b.cnt[j];
+      so += i * b.sst[j];
+      d += i * b.dst[j];
+    }
+    dst[d] = src[so];
+  }
+}
+
+int mn_cuda_copy_box(int nd, const int64_t *cnt, size_t es, const char *src, const int64_t *sst, char *dst,
+                     const int64_t *dst_st) {
+  MN_CHECK(nd >= 0 && nd <= MN_MAXDIM, MN_ERR_ARG, "box of %d dimensions", nd);
+  MN_CHECK(es == 1 || es == 2 || es == 4 || es == 8, MN_ERR_ARG, "box copy of %zu-byte elements", es);
+  box_arg b;
+  b.nd = nd;
+  int64_t n = 1;
+  for (int j = 0; j < nd; j++) {
+    b.cnt[j] = cnt[j];
+    b.sst[j] = sst[j];
+    b.dst[j] = dst_st[j];
+    n *= cnt[j];
+  }
+  if (n == 0) return MN_SUCCESS;
+  unsigned grid = 0;
+  MN_CALL(grid_for(n, &grid));
+  switch (es) {
+  case 1: kbox<<<grid, BLOCK>>>(n, b, (const uint8_t *)src, (uint8_t *)dst); break;
+  case 2: kbox<<<grid, BLOCK>>>(n, b, (const uint16_t *)src, (uint16_t *)dst); break;
+  case 4: kbox<<<grid, BLOCK>>>(n, b, (const uint32_t *)src, (uint32_t *)dst); break;
+  default: kbox<<<grid, BLOCK>>>(n, b, (const uint64_t *)src, (uint64_t *)dst); break;
+  }
+  return launch_status("box copy kernel", n, grid);
+}

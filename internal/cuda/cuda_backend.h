@@ -46,6 +46,10 @@ int mn_cuda_ternary(int op, int ct, int64_t n, const void *a, const void *b,
                     const void *c, void *o);
 /* o[i] = the element of es bytes (1, 2, 4 or 8) at value, for i < n. */
 int mn_cuda_fill(int64_t n, size_t es, const void *value, void *o);
+/* mn_strided_copy (mn_impl.h) with src and dst in device memory:
+ * elements of es bytes (1, 2, 4 or 8), strides in elements. */
+int mn_cuda_copy_box(int nd, const int64_t *cnt, size_t es, const char *src, const int64_t *sst, char *dst,
+                     const int64_t *dst_st);
 /* o[i] = (to)a[i] with NumPy's cast rules (to bool means != 0). */
 int mn_cuda_cast(int from, int to, int64_t n, const void *a, void *o);
 

@@ -107,8 +107,10 @@ def test_table_at_exit():
     rows = {m.group(1): m.group(2).split() for m in re.finditer(r"^(\w+) +(\d.*)$", out, re.M)}
     assert int(rows["reduce"][0]) == 3, out
     assert "allreduce" not in rows and "spmv" not in rows, out  # one rank, no product: no rows
-    # calls, time, max, ratio, Mem(MB): three reductions of two float64 vectors
-    assert float(rows["reduce"][4]) == pytest.approx(3 * 2 * 8 * 500 * 1e-6, rel=1e-3), out
+    # calls, time, max, ratio, Mem(MB): three reductions of two float64 vectors (and,
+    # on a device backend, the copies to the host made inside them: inclusive)
+    copied, want = sum(float(rows[k][4]) for k in ("h2d", "d2h") if k in rows), 3 * 2 * 8 * 500 * 1e-6
+    assert want * (1 - 1e-3) <= float(rows["reduce"][4]) <= (want + copied) * (1 + 1e-3), out
 
 
 def test_no_table_without_the_variable():

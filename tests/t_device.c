@@ -1,14 +1,18 @@
-/* The emulated device: device storage is a separate memory space that
- * host code cannot read, a host copy is readable only while it holds the
- * current values, and the copies between the two are made only when the
- * values are on the other side, each counted in the log ("h2d", "d2h").
- * Results equal the serial loop's. */
+/* Arrays on a device backend: the emulated device always, and CUDA when
+ * every rank has a GPU. Copies between host and device are made only when
+ * the values are on the other side, each counted in the log ("h2d",
+ * "d2h"); fills and halo exchanges run on the device and move no array;
+ * results equal the serial loop's. On the emulated device, device storage
+ * is a separate memory space that host code cannot read, and a host copy
+ * is readable only while it holds the current values (a read that should
+ * fault is probed, on CUDA not). */
 #define _POSIX_C_SOURCE 200809L /* sigsetjmp, sigaction */
 #include "mn_test.h"
 #include "mn_impl.h" /* mn_buf: where the values are */
 #include <setjmp.h>
 #include <signal.h>
 
+static int emu; /* probe faults: the emulated device */
 static sigjmp_buf jump;
 static void on_segv(int sig) {
   (void)sig;
@@ -17,6 +21,7 @@ static void on_segv(int sig) {
 
 /* 1 when reading *p from the host faults */
 static int read_faults(const char *p) {
+  if (!emu) return 1; /* (not probed) */
   struct sigaction sa, old;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_segv;
@@ -41,10 +46,11 @@ static int64_t count(mn_ctx *ctx, mn_log_event ev, int64_t *bytes) {
   return s.calls;
 }
 
-int main(int argc, char **argv) {
-  mn_ctx *ctx = mt_init(argc, argv), *e = NULL;
-  T_OK(mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_EMULATED, &e));
-  T_CHECK(mn_ctx_backend(e) == MN_BACKEND_EMULATED, "backend %d", (int)mn_ctx_backend(e));
+static void run(mn_backend be) {
+  mn_ctx *e = NULL;
+  T_OK(mn_ctx_create(MPI_COMM_WORLD, be, &e));
+  T_CHECK(mn_ctx_backend(e) == be, "backend %d", (int)mn_ctx_backend(e));
+  emu = be == MN_BACKEND_EMULATED;
   int P = mn_ctx_size(e);
   int64_t n = 1000 + P; /* every rank owns some */
   T_OK(mn_log_enable(e));
@@ -60,7 +66,7 @@ int main(int argc, char **argv) {
   /* host writes through mn_array_local: the host copy holds the values */
   mt_set(a, fa);
   T_CHECK(b->valid == MN_VALID_HOST && b->host, "after a host write: valid %d", b->valid);
-  T_CHECK(!read_faults(b->host), "the current host copy is not readable");
+  T_CHECK(!emu || !read_faults(b->host), "the current host copy is not readable");
   T_CHECK(read_faults(b->dev), "device storage became readable from the host");
 
   /* to the device and written there: one h2d, and the host copy is stale */
@@ -135,9 +141,74 @@ int main(int argc, char **argv) {
   T_OK(mn_expr_reduce(x, r, MN_RED_SUM, &sum));
   T_CLOSE(sum.v.f, want, 1e-12);
   mn_expr_destroy(&x);
+
+  /* a halo exchange of device values packs and unpacks on the device: the
+   * array never comes to the host, only the packed messages (staged for
+   * MPI); the ghosts equal their owners' values */
+  int64_t sh[2] = {13 + P, 11};
+  mn_array *g = NULL;
+  T_OK(mn_array_create(e, MN_FLOAT64, 2, sh, 1, &g));
+  mn_buf *gb = g->buf;
+  double *h = (double *)mn_buf_host(gb, MN_WRITE_ALL);
+  for (int64_t i = 0; i < gb->alen[0]; i++)
+    for (int64_t j = 0; j < gb->alen[1]; j++) h[i * gb->astride[0] + j] = -1.0; /* ghosts: not yet received */
+  for (int64_t i = gb->lo[0]; i < gb->hi[0]; i++)
+    for (int64_t j = gb->lo[1]; j < gb->hi[1]; j++)
+      h[(i - gb->alo[0]) * gb->astride[0] + (j - gb->alo[1])] = (double)(i * 100 + j);
+  mn_buf_dev(gb, 1);
+  mn_log_reset(e);
+  T_OK(mn_array_halo_exchange(g));
+  int64_t sb = 0, rb = 0;
+  count(e, MN_LOG_D2H, &sb);
+  count(e, MN_LOG_H2D, &rb);
+  T_CHECK(gb->valid == MN_VALID_DEV && sb < (int64_t)gb->nbytes / 2 && rb < (int64_t)gb->nbytes / 2,
+          "device halo exchange: valid %d, %lld bytes staged out and %lld in of a %zu-byte array", gb->valid,
+          (long long)sb, (long long)rb, gb->nbytes);
+  h = (double *)mn_buf_host(gb, 0);
+  bad = 0;
+  for (int64_t i = gb->alo[0]; i < gb->alo[0] + gb->alen[0]; i++)
+    for (int64_t j = gb->alo[1]; j < gb->alo[1] + gb->alen[1]; j++) {
+      int inside = i >= 0 && i < sh[0] && j >= 0 && j < sh[1];
+      int corner = (i < gb->lo[0] || i >= gb->hi[0]) && (j < gb->lo[1] || j >= gb->hi[1]);
+      double v = h[(i - gb->alo[0]) * gb->astride[0] + (j - gb->alo[1])];
+      if (inside && !corner) bad += v != (double)(i * 100 + j);
+      if (!inside) bad += v != -1.0;
+    }
+  T_CHECK(bad == 0, "device halo exchange: %lld allocated elements wrong", (long long)bad);
+  /* periodic, through a plan bound to g: every ghost is some rank's value,
+   * one rank's included (it sends to itself) */
+  mn_buf_dev(gb, 1);
+  mn_plan *pl = NULL;
+  int per[2] = {1, 1};
+  T_OK(mn_plan_create_halo(g, per, &pl));
+  T_OK(mn_plan_begin(pl));
+  T_OK(mn_plan_end(pl));
+  T_CHECK(gb->valid == MN_VALID_DEV, "periodic device exchange: valid %d", gb->valid);
+  mn_plan_destroy(&pl);
+  h = (double *)mn_buf_host(gb, 0);
+  bad = 0;
+  for (int64_t i = gb->alo[0]; i < gb->alo[0] + gb->alen[0]; i++)
+    for (int64_t j = gb->alo[1]; j < gb->alo[1] + gb->alen[1]; j++) {
+      int corner = (i < gb->lo[0] || i >= gb->hi[0]) && (j < gb->lo[1] || j >= gb->hi[1]);
+      int64_t wi = (i + sh[0]) % sh[0], wj = (j + sh[1]) % sh[1];
+      bad += !corner && h[(i - gb->alo[0]) * gb->astride[0] + (j - gb->alo[1])] != (double)(wi * 100 + wj);
+    }
+  T_CHECK(bad == 0, "periodic device halo exchange: %lld allocated elements wrong", (long long)bad);
+  mn_array_destroy(&g);
   mn_array_destroy(&c);
   mn_array_destroy(&bb);
   mn_array_destroy(&a);
+  if (mn_ctx_rank(e) == 0) printf("t_device: %s device checked\n", emu ? "emulated" : "CUDA");
   mn_ctx_destroy(&e);
+}
+
+int main(int argc, char **argv) {
+  mn_ctx *ctx = mt_init(argc, argv);
+  run(MN_BACKEND_EMULATED);
+  int n = 0, least = 0;
+  mn_cuda_device_count(&n, NULL);
+  MPI_Allreduce(&n, &least, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (least > 0) run(MN_BACKEND_CUDA);
+  else if (mn_ctx_rank(ctx) == 0) printf("t_device: no CUDA device; the emulated device only\n");
   return mt_finish(&ctx);
 }
