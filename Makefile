@@ -34,7 +34,7 @@ test-c: build
 # the same suite on the emulated device (docs/design.md): host code that
 # touches device memory faults there
 test-emulated: build
-	cd $(BUILD) && MANIPLE_BACKEND=emulated ctest --output-on-failure -j $(JOBS) -LE "cuda|install|fuzz"
+	cd $(BUILD) && MANIPLE_BACKEND=emulated ctest --output-on-failure -j $(JOBS) -LE "cuda|install|fuzz|nvrtc"
 
 test-asan: build-asan
 	cd $(ASAN) && ctest --output-on-failure -j $(JOBS) -LE cuda

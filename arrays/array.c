@@ -307,7 +307,8 @@ static int local_in(const mn_array *a, mn_local *loc, mn_memtype mem, const char
   memset(loc, 0, sizeof *loc);
   loc->ndim = a->map.ndim;
   loc->mem = mem;
-  /* the caller may write */
+  /* the caller may write, at any later time: a host pointer pins the values there */
+  if (mem == MN_MEM_HOST) a->buf->pinned = 1;
   char *base = mem == MN_MEM_DEVICE ? mn_buf_dev(a->buf, 1) : mn_buf_host(a->buf, 1);
   if (mn_map_owned_box(&a->map, a->buf->lay, a->ctx->rank, loc->lo, loc->count))
     loc->data = base + mn_map_off(&a->map, a->buf, loc->lo) * (int64_t)mn_dtype_size(a->buf->dtype);
@@ -320,7 +321,7 @@ int mn_array_local(const mn_array *a, mn_local *loc) { return local_in(a, loc, M
 int mn_array_local_memtype(const mn_array *a, mn_local *loc) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
   const mn_buf *b = a->buf;
-  int dev = b->dev && (b->valid & MN_VALID_DEV);
+  int dev = mn_buf_device_ok(b) && (b->valid & MN_VALID_DEV);
   return local_in(a, loc, dev ? MN_MEM_DEVICE : MN_MEM_HOST, "mn_array_local_memtype");
 }
 

@@ -1,6 +1,7 @@
 /* Backend tables and the storage of arrays in their memory spaces
  * (internal/backend.h says how the two copies are kept). */
-#include "mn_impl.h"
+#include "eval_impl.h" /* the eval launches */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +12,59 @@
 const mn_backend_ops mn_backend_cpu = {.name = "cpu"};
 
 #ifdef MANIPLE_HAVE_CUDA
-static int cu_alloc(size_t n, void **p) { return mn_cuda_malloc(p, n); }
-static void cu_free(void *p, size_t n) { (void)n; (void)mn_cuda_free(p); }
+/* Device blocks freed recently, kept for the next of the same size:
+ * cudaFree waits for the device, and a time loop's temporaries would pay
+ * it at every statement (CuPy keeps a pool for the same reason). */
+enum { DPOOL = 32 };
+static struct { size_t n; void *p; } dslot[DPOOL];
+static int ndslot;
+static atomic_flag dbusy = ATOMIC_FLAG_INIT; /* API calls may come from several threads */
+static void dlock(void) { while (atomic_flag_test_and_set_explicit(&dbusy, memory_order_acquire)) {} }
+static void dunlock(void) { atomic_flag_clear_explicit(&dbusy, memory_order_release); }
+
+static void cu_drain(void) {
+  dlock();
+  for (int k = 0; k < ndslot; k++) (void)mn_cuda_free(dslot[k].p);
+  ndslot = 0;
+  dunlock();
+}
+
+static int cu_alloc(size_t n, void **p) {
+  *p = NULL;
+  dlock();
+  for (int k = ndslot - 1; k >= 0 && !*p; k--)
+    if (dslot[k].n == n) {
+      *p = dslot[k].p;
+      dslot[k] = dslot[--ndslot];
+    }
+  dunlock();
+  if (*p) return MN_SUCCESS;
+  if (!mn_cuda_malloc(p, n)) return MN_SUCCESS;
+  cu_drain(); /* the pool's blocks may be what is missing */
+  return mn_cuda_malloc(p, n);
+}
+
+static void cu_free(void *p, size_t n) {
+  void *drop = NULL;
+  dlock();
+  if (ndslot == DPOOL) { /* the oldest goes */
+    drop = dslot[0].p;
+    memmove(dslot, dslot + 1, sizeof dslot[0] * (DPOOL - 1));
+    ndslot--;
+  }
+  dslot[ndslot].n = n;
+  dslot[ndslot++].p = p;
+  dunlock();
+  if (drop) (void)mn_cuda_free(drop);
+}
 static int cu_fill(void *d, int64_t n, size_t es, const void *v) { return mn_cuda_fill(n, es, v, d); }
 static int cu_host_alloc(size_t n, void **p) { return mn_cuda_host_alloc(p, n); }
 static void cu_host_free(void *p, size_t n) { (void)n; mn_cuda_host_free(p); }
 static const mn_backend_ops backend_cuda = {
   .name = "cuda", .dev_alloc = cu_alloc, .dev_free = cu_free, .dev_zero = mn_cuda_memset0,
   .h2d = mn_cuda_memcpy_h2d, .d2h = mn_cuda_memcpy_d2h, .host_alloc = cu_host_alloc,
-  .host_free = cu_host_free, .fill = cu_fill, .copy_box = mn_cuda_copy_box};
+  .host_free = cu_host_free, .fill = cu_fill, .copy_box = mn_cuda_copy_box, .eval = mni_cuda_eval,
+  .drain = cu_drain};
 #endif
 
 const mn_backend_ops *mn_backend_table(int backend) {
@@ -96,6 +141,18 @@ char *mn_buf_sync_host(const mn_buf *cb, int write) {
   }
   if (write) b->valid = MN_VALID_HOST;
   return b->host;
+}
+
+void mn_buf_read(const mn_buf *b, size_t off, size_t n, void *dst) {
+  if (!b->dev || (b->valid & MN_VALID_HOST)) {
+    memcpy(dst, mn_buf_host(b, 0) + off, n);
+    return;
+  }
+  mn_ctx *ctx = b->lay->ctx;
+  mn_log_begin(ctx, MN_LOG_D2H);
+  int err = b->ops->d2h(dst, b->dev + off, n);
+  mn_log_end(ctx, MN_LOG_D2H, (int64_t)n);
+  if (err) copy_abort(ctx, "a copy of an element from the device");
 }
 
 char *mn_buf_dev(const mn_buf *cb, int write) {

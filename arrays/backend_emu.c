@@ -4,7 +4,7 @@
  * of a device array is PROT_NONE while it is stale, so host code that did
  * not ask for it (mn_buf_host) faults too rather than read old values. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
-#include "mn_impl.h"
+#include "eval_impl.h" /* mni_emu_eval */
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -102,4 +102,4 @@ static void host_guard(void *h, size_t n, int open) {
 const mn_backend_ops mn_backend_emulated = {
   .name = "emulated", .dev_alloc = dev_alloc, .dev_free = unmap, .dev_zero = dev_zero, .h2d = h2d,
   .d2h = d2h, .host_alloc = host_alloc, .host_free = unmap, .host_guard = host_guard,
-  .fill = fill, .copy_box = copy_box};
+  .fill = fill, .copy_box = copy_box, .eval = mni_emu_eval};

@@ -85,6 +85,7 @@ int mn_ctx_destroy(mn_ctx **ctx) {
   mn_log_finish(c);
   mn_cache_destroy(c);
   mn_pool_drain();
+  if (c->ops && c->ops->drain) c->ops->drain();
   mn_free(c->scratch);
   mn_free(c->alias);
   free(c->prog);

@@ -228,7 +228,7 @@ static void to_host(const prog *P, mn_array *out, int nx, mn_array *const *xout)
 static int device_fill(const mn_expr *e, int node, mn_array *out, int *err) {
   const mn_node *n = &e->v[node];
   const mn_buf *b = out->buf;
-  if (!b->dev || !b->ops->fill || n->kind != MN_N_SCALAR || out->is_view || b->halo) return 0;
+  if (!mn_buf_device_ok(b) || !b->ops->fill || n->kind != MN_N_SCALAR || out->is_view || b->halo) return 0;
   int isf = mn_is_float(n->dtype);
   double f = isf ? n->s.v.f : (double)n->s.v.i;
   int64_t i = isf ? (int64_t)n->s.v.f : n->s.v.i;
@@ -316,6 +316,15 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
   err = prog_init(&P, e, node, nx, xnode, ond, out->map.shape);
   P.odt = out->dtype;
   int lost = !err && storage_lost(&P, out, nx, xout);
+  if (!err && !lost && mn_eval_device_ok(&P, out, nx)) {
+    err = mn_eval_device(&P, out);
+    int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
+    if (!err && mn_log_on(e->ctx) && mn_map_owned_box(&out->map, out->buf->lay, e->ctx->rank, lo, cnt))
+      *mem += prog_bytes(&P, mn_box_size(ond, cnt));
+    prog_free(&P);
+    if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+    return MN_SUCCESS;
+  }
   if (!err && !lost) to_host(&P, out, nx, xout);
   /* an input reading out's buffer through another map must not see
    * partial results: when every such input reads out shifted by whole

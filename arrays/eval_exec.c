@@ -57,7 +57,7 @@ static int operands_pieces(prog *P, const box *R) {
     if (mn_map_owned_box(&op->bmap, x->buf->lay, ctx->rank, olo, ocnt) &&
         mn_box_intersect(P->nd, R->lo, R->cnt, olo, ocnt, lp.lo, lp.cnt)) {
       lp.local = 1;
-      lp.ptr = mn_map_ptr(&op->bmap, x->buf, lp.lo);
+      lp.ptr = (P->dev ? x->buf->dev : x->buf->host) + mn_map_off(&op->bmap, x->buf, lp.lo) * (int64_t)mn_eval_es(x->dtype);
       mn_map_strides(&op->bmap, x->buf, lp.st);
       op->pc[op->np++] = lp;
     }

@@ -125,8 +125,9 @@ int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value) {
   MN_CHECK(owner >= 0, MN_ERR_INDEX, "internal: element has no owner");
   union { double f; int64_t i; } v = {0};
   if (owner == a->ctx->rank) {
-    mn_buf_host(a->buf, 0); /* (a copy of the one element would do) */
-    const char *p = mn_map_ptr(&a->map, a->buf, idx);
+    char p[8]; /* the element alone, from whichever copy holds it */
+    size_t es = mn_dtype_size(a->dtype);
+    mn_buf_read(a->buf, (size_t)mn_map_off(&a->map, a->buf, idx) * es, es, p);
     switch (a->dtype) {
     case MN_BOOL: v.i = *(const uint8_t *)p; break;
     case MN_INT32: v.i = *(const int32_t *)p; break;

@@ -160,7 +160,7 @@ int mn_plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
 }
 
 int mn_plan_begin_buf(mn_plan *p, const mn_buf *b) {
-  int dev = b->dev && (b->valid & MN_VALID_DEV) && b->ops->copy_box;
+  int dev = mn_buf_device_ok(b) && (b->valid & MN_VALID_DEV) && b->ops->copy_box;
   for (int i = 0; dev && i < p->nsend; i++) dev = !p->sends[i].idx;
   for (int i = 0; dev && i < p->nrecv; i++) dev = !p->recvs[i].idx;
   if (dev) {

@@ -48,6 +48,28 @@ static double copy_gbs = 0, last_med = 0;
            med_ * 1e3, (double)(bytes) / 1e6, gbs_, gbs_ / copy_gbs);        \
   } while (0)
 
+/* z = x + 2.5*y (long = 0) or z = sqrt(x*x + y*y)*0.5 + x through
+ * maniple arrays on the device: one NVRTC-compiled kernel per statement */
+static int fused(mn_expr *e, int root, mn_array *z) { return mn_expr_eval(e, root, z); }
+static int build(mn_ctx *ctx, mn_array *x, mn_array *y, int lng, mn_expr **e, int *root) {
+  int ix, iy, s, t, u, v;
+  MN_CALL(mn_expr_create(ctx, e));
+  MN_CALL(mn_expr_input(*e, x, &ix));
+  MN_CALL(mn_expr_input(*e, y, &iy));
+  if (!lng) {
+    MN_CALL(mn_expr_scalar(*e, mn_scalar_f64(2.5), &s));
+    MN_CALL(mn_expr_binary(*e, MN_OP_MUL, s, iy, &t));
+    return mn_expr_binary(*e, MN_OP_ADD, ix, t, root);
+  }
+  MN_CALL(mn_expr_binary(*e, MN_OP_MUL, ix, ix, &s));
+  MN_CALL(mn_expr_binary(*e, MN_OP_MUL, iy, iy, &t));
+  MN_CALL(mn_expr_binary(*e, MN_OP_ADD, s, t, &u));
+  MN_CALL(mn_expr_unary(*e, MN_OP_SQRT, u, &v));
+  MN_CALL(mn_expr_scalar(*e, mn_scalar_f64(0.5), &s));
+  MN_CALL(mn_expr_binary(*e, MN_OP_MUL, v, s, &t));
+  return mn_expr_binary(*e, MN_OP_ADD, t, ix, root);
+}
+
 static int d2d(void *dst, const void *src, size_t n) {
   return cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice) == cudaSuccess ? 0 : 1;
 }
@@ -100,6 +122,27 @@ int main(int argc, char **argv) {
   TIME(name, 3 * 8 * (size_t)pts,
        mn_cuda_stencil_box(MN_FLOAT64, &bx, (char *)a + 8 * org, (char *)o + 8 * org, (char *)b + 8 * org));
   printf("stencil: %.2f G points/s\n", (double)pts / last_med / 1e9);
+  /* fused expressions of maniple arrays on a CUDA context */
+  mn_ctx *ctx = NULL;
+  mn_array *x = NULL, *y = NULL, *z = NULL;
+  if (mn_ctx_create(MPI_COMM_NULL, MN_BACKEND_CUDA, &ctx) || mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x) ||
+      mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &y) || mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &z) ||
+      mn_array_fill(x, mn_scalar_f64(1.5)) || mn_array_fill(y, mn_scalar_f64(-0.5))) {
+    fprintf(stderr, "bench_cuda: %s\n", mn_ctx_errmsg(NULL));
+    return 1;
+  }
+  for (int lng = 0; lng < 2; lng++) {
+    mn_expr *e = NULL;
+    int root = 0;
+    if (build(ctx, x, y, lng, &e, &root)) { fprintf(stderr, "bench_cuda: %s\n", mn_ctx_errmsg(NULL)); return 1; }
+    TIME(lng ? "maniple z = sqrt(x*x+y*y)*0.5 + x" : "maniple z = x + 2.5*y (NVRTC)", 3 * nb, fused(e, root, z));
+    mn_expr_destroy(&e);
+  }
+  mn_scalar s0;
+  mn_array_get(z, (int64_t[]){n - 1}, &s0); /* the long one: sqrt(2.5)*0.5 + 1.5 */
+  printf("fused check: z[n-1] = %.15g (want %.15g)\n", s0.v.f, sqrt(2.5) * 0.5 + 1.5);
+  mn_array_destroy(&x); mn_array_destroy(&y); mn_array_destroy(&z);
+  mn_ctx_destroy(&ctx);
   mn_cuda_free(a); mn_cuda_free(b); mn_cuda_free(c); mn_cuda_free(o);
   free(h);
   return r > 0 ? 0 : 1;

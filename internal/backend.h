@@ -22,6 +22,8 @@
 /* b->valid bits */
 enum { MN_VALID_HOST = 1, MN_VALID_DEV = 2 };
 
+typedef struct mn_eval_launch_s mn_eval_launch; /* internal/eval_impl.h */
+
 typedef struct mn_backend_ops {
   const char *name;                        /* "cpu", "emulated", "cuda" */
   /* device storage; NULL members on the cpu backend, which has none */
@@ -30,6 +32,8 @@ typedef struct mn_backend_ops {
   int (*dev_zero)(void *d, size_t n);
   int (*h2d)(void *d, const void *h, size_t n);
   int (*d2h)(void *h, const void *d, size_t n);
+  /* device blocks a pool keeps, handed back (at the context's destroy) */
+  void (*drain)(void);
   /* host copies of device storage */
   int (*host_alloc)(size_t n, void **p);
   void (*host_free)(void *p, size_t n);
@@ -41,6 +45,8 @@ typedef struct mn_backend_ops {
   /* mn_strided_copy between two device regions (plans' pack and unpack) */
   int (*copy_box)(int nd, const int64_t *cnt, size_t es, const char *src, const int64_t *sst, char *dst,
                   const int64_t *dst_st);
+  /* a fused expression over a box (arrays/eval_dev.c) */
+  int (*eval)(const mn_eval_launch *L);
 } mn_backend_ops;
 
 /* The table of a backend (MN_BACKEND_CPU, MN_BACKEND_CUDA or

@@ -45,6 +45,7 @@ typedef struct {
   mn_reduce_op rop;
   int stream;          /* output too large for cache: fused sums stream it */
   int deferred;        /* execute met an error on this rank alone and kept it (mn_defer): nothing computed */
+  int dev;             /* operands' pointers are into device storage (eval_dev.c) */
   /* extra outputs: node xnode[k] also stored in a fresh array aligned with
    * the iteration box (xbase[k]: its element at the box start) */
   int nx, xnode[MAXX];
@@ -95,4 +96,29 @@ int mn_eval_run_bands(prog *P, const band_mode *bm, int64_t *const *cuts, const 
  * (P->deferred; its messages still move, nothing is computed). */
 int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out, const int64_t *outst_at_Rlo,
                     mn_acc *accs, int nthreads, const band_mode *bm, int lerr);
+
+/* eval_dev.c: evaluation on the device. A launch is the program over the
+ * box (lo, cnt) of the output map am on alay that this rank owns (have),
+ * written at out (device memory, strides outst); inputs' device pointers
+ * follow from their maps. */
+struct mn_eval_launch_s {
+  prog *P;
+  const mn_map *am;
+  const mn_layout *alay;
+  const mn_buf *ob;
+  int have;
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
+  char *out;
+  int64_t outst[MN_MAXDIM];
+};
+/* 1 when P, into out with nx extra outputs, can run on the device: a
+ * device backend with an eval launch, every input read where it is
+ * computed (decided from global metadata: the same on every rank), out
+ * not read through another map, no extra outputs, not a reduction. */
+int mn_eval_device_ok(const prog *P, const mn_array *out, int nx);
+/* Inputs' and out's device copies made current, then the launch. */
+int mn_eval_device(prog *P, mn_array *out);
+/* the emulated backend's launch, and CUDA's (arrays/cuda/jit.cu) */
+int mni_emu_eval(const mn_eval_launch *L);
+int mni_cuda_eval(const mn_eval_launch *L);
 #endif

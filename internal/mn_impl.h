@@ -182,6 +182,7 @@ typedef struct {
   int valid;      /* MN_VALID_HOST | MN_VALID_DEV (backend.h): the copies holding the values */
   const struct mn_backend_ops *ops; /* the context's (kept here: a handle may outlive its context) */
   int lost;
+  int pinned;     /* a host pointer was handed out (mn_array_local): the values stay on the host */
   size_t nbytes;
 } mn_buf;
 /* Storage lost: an array buffer whose allocation failed on this rank
@@ -205,6 +206,14 @@ char *mn_buf_sync_host(const mn_buf *b, int write);
 static inline char *mn_buf_host(const mn_buf *b, int write) {
   return b->dev ? mn_buf_sync_host(b, write) : b->host; /* cpu backend: one branch */
 }
+/* n bytes at byte offset off of b's values, into dst, from whichever copy
+ * holds them (a small "d2h" when only the device does): the scalars a
+ * script asks for cost no copy of the array. */
+void mn_buf_read(const mn_buf *b, size_t off, size_t n, void *dst);
+/* Device kernels may work on b: a device backend's storage, not lost, and
+ * no host pointer to it handed out (mn_array_local cannot tell when its
+ * caller is done, so such storage keeps its values on the host). */
+static inline int mn_buf_device_ok(const mn_buf *b) { return b->dev && !b->pinned; }
 /* b's device storage with the current values ("h2d" when stale; write
  * and MN_WRITE_ALL as above). Where
  * the values are is kept state, not the values: both take a const buffer. */

@@ -36,6 +36,14 @@ static int read_faults(const char *p) {
   return faulted;
 }
 
+/* a 1-d base array set on the host, as the library's host code does
+ * (mn_array_local would pin its values to the host) */
+static void host_set(mn_array *a, double (*f)(int64_t)) {
+  mn_buf *b = a->buf;
+  double *h = (double *)mn_buf_host(b, 1);
+  for (int64_t i = b->lo[0]; i < b->hi[0]; i++) h[i - b->alo[0]] = f(i);
+}
+
 static double fa(int64_t i) { return 0.25 * (double)i - 3.0; }
 static double fb(int64_t i) { return (double)(i % 7); }
 
@@ -64,7 +72,7 @@ static void run(mn_backend be) {
   T_CHECK(read_faults(b->dev), "a host read of device storage did not fault");
 
   /* host writes through mn_array_local: the host copy holds the values */
-  mt_set(a, fa);
+  host_set(a, fa);
   T_CHECK(b->valid == MN_VALID_HOST && b->host, "after a host write: valid %d", b->valid);
   T_CHECK(!emu || !read_faults(b->host), "the current host copy is not readable");
   T_CHECK(read_faults(b->dev), "device storage became readable from the host");
@@ -81,14 +89,16 @@ static void run(mn_backend be) {
   T_CHECK(count(e, MN_LOG_H2D, NULL) == 1, "a second h2d of current device values");
 
   /* back to the host for reading: one d2h, both copies current */
+  mn_log_reset(e);
+  mn_buf_host(b, 0);
+  T_CHECK(count(e, MN_LOG_D2H, &by) == 1 && by == (int64_t)b->nbytes, "d2h: %lld calls, %lld bytes",
+          (long long)count(e, MN_LOG_D2H, NULL), (long long)by);
+  T_CHECK(b->valid == (MN_VALID_HOST | MN_VALID_DEV), "after a host read: valid %d", b->valid);
   double *got = mt_all(a);
   int64_t bad = 0;
   for (int64_t i = 0; i < n; i++) bad += got[i] != fa(i);
   T_CHECK(bad == 0, "%lld of %lld elements changed on the round trip", (long long)bad, (long long)n);
   free(got);
-  T_CHECK(count(e, MN_LOG_D2H, &by) == 1 && by == (int64_t)b->nbytes, "d2h: %lld calls, %lld bytes",
-          (long long)count(e, MN_LOG_D2H, NULL), (long long)by);
-  T_CHECK(b->valid == (MN_VALID_HOST | MN_VALID_DEV), "after a host read: valid %d", b->valid);
 
   /* a fill runs on the device: no copy either way, the host copy stale */
   mn_log_reset(e);
@@ -111,10 +121,17 @@ static void run(mn_backend be) {
   free(got);
   free(gk);
   mn_array_destroy(&k);
-  mt_set(a, fa);
-  T_OK(mn_array_local_memtype(a, &l));
+  host_set(a, fa);
+  mn_array *m = NULL; /* (a host pointer pins an array's values to the host: another one) */
+  T_OK(mn_array_create(e, MN_FLOAT64, 1, &n, 0, &m));
+  host_set(m, fa);
+  T_OK(mn_array_local_memtype(m, &l));
   T_CHECK(l.mem == MN_MEM_HOST && ((double *)l.data)[0] == fa(l.lo[0]), "local memtype of host values: mem %d",
           (int)l.mem);
+  T_OK(mn_array_fill(m, mn_scalar_f64(1.0))); /* pinned: filled on the host */
+  T_CHECK(m->buf->valid == MN_VALID_HOST && ((double *)l.data)[0] == 1.0, "a pinned array filled: valid %d",
+          m->buf->valid);
+  mn_array_destroy(&m);
 
   /* a fused evaluation and a reduction against the serial loop */
   mn_array *c = NULL, *bb = mt_new(e, MN_FLOAT64, 1, &n, fb);
@@ -127,7 +144,13 @@ static void run(mn_backend be) {
   T_OK(mn_expr_scalar(x, mn_scalar_f64(2.0), &s));
   T_OK(mn_expr_binary(x, MN_OP_MUL, s, ib, &t));
   T_OK(mn_expr_binary(x, MN_OP_ADD, ia, t, &r));
+  mn_buf_dev(a->buf, 0);
+  mn_buf_dev(bb->buf, 0);
+  mn_log_reset(e);
   T_OK(mn_expr_eval(x, r, c));
+  T_CHECK(count(e, MN_LOG_H2D, NULL) == 0 && count(e, MN_LOG_D2H, NULL) == 0 && c->buf->valid == MN_VALID_DEV,
+          "a + 2*b on device values: %lld h2d, %lld d2h, valid %d", (long long)count(e, MN_LOG_H2D, NULL),
+          (long long)count(e, MN_LOG_D2H, NULL), c->buf->valid);
   got = mt_all(c);
   bad = 0;
   double want = 0;

@@ -83,13 +83,14 @@ typedef struct {
   mn_memtype mem;
 } mn_local;
 /* In host memory (on a device backend the values are copied there first
- * when only the device holds them). The caller may write: on a device
- * backend the device copy becomes stale. */
+ * when only the device holds them). The caller may read and write through
+ * it at any later time, so on a device backend the array's values stay in
+ * host memory from then on. */
 MN_EXTERN int mn_array_local(const mn_array *a, mn_local *loc);
 /* Where the values are now, as PETSc's VecGetArrayAndMemType: on a device
  * backend the device memory when it holds them (mem MN_MEM_DEVICE, for
- * the caller's own kernels), else host memory. The caller may write
- * there; the other copy becomes stale. */
+ * the caller's own kernels), else host memory (as mn_array_local). The
+ * caller may write there until its next call on the array. */
 MN_EXTERN int mn_array_local_memtype(const mn_array *a, mn_local *loc);
 
 /* ---- filling ---- */

@@ -5,8 +5,25 @@
 #ifndef MANIPLE_OPS_H
 #define MANIPLE_OPS_H
 #include "kernels/mn_hd.h"
+#ifdef __CUDACC_RTC__ /* NVRTC: no system headers; its math functions are built in */
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long long int64_t;
+typedef unsigned long long uint64_t;
+#define INT32_MIN (-2147483647 - 1)
+#define INT64_MIN (-9223372036854775807LL - 1)
+#define INT32_MAX 2147483647
+#define INT64_MAX 9223372036854775807LL
+#define NAN __int_as_float(0x7fc00000)
+#define INFINITY __int_as_float(0x7f800000)
+#else
 #include <math.h>
 #include <stdint.h>
+#endif
 
 typedef uint8_t mn_b;
 /* float and double names of a math.h function */

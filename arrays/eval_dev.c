@@ -1,0 +1,85 @@
+#define _POSIX_C_SOURCE 200809L /* access */
+/* Fused evaluation on the device: a program whose inputs are all read
+ * where they are computed (no message) and whose output is not read
+ * through another map runs as one launch of the backend over the output's
+ * box, on device storage, moving no array between host and device. */
+#include "eval_impl.h"
+#include "kernel_src.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+int mn_eval_device_ok(const prog *P, const mn_array *out, int nx) {
+  const mn_buf *ob = out->buf;
+  mn_ctx *ctx = P->e->ctx;
+  if (!mn_buf_device_ok(ob) || !ob->ops->eval || nx || P->reduce) return 0;
+  for (int i = 0; i < P->nops; i++) {
+    const mn_array *x = P->e->v[P->ops[i].node].arr;
+    if (x->buf == ob && !mn_map_equal(&P->ops[i].bmap, &out->map)) return 0; /* reads out shifted */
+    if (ctx->size > 1 && !mn_map_split_alike(ctx, &P->ops[i].bmap, x->buf->lay, &out->map, ob->lay, 1)) return 0;
+    if (!mn_buf_device_ok(x->buf)) return 0;
+  }
+  return 1;
+}
+
+int mn_eval_device(prog *P, mn_array *out) {
+  const mn_buf *ob = out->buf;
+  int reads_out = 0;
+  for (int i = 0; i < P->nops; i++) {
+    const mn_buf *b = P->e->v[P->ops[i].node].arr->buf;
+    mn_buf_dev(b, 0);
+    reads_out |= b == ob;
+  }
+  mn_buf_dev(ob, !reads_out && !out->is_view && !ob->halo ? MN_WRITE_ALL : 1);
+  P->dev = 1;
+  mn_eval_launch L;
+  L.P = P;
+  L.am = &out->map;
+  L.alay = ob->lay;
+  L.ob = ob;
+  L.have = mn_map_owned_box(&out->map, ob->lay, P->e->ctx->rank, L.lo, L.cnt);
+  L.out = L.have ? ob->dev + mn_map_off(&out->map, ob, L.lo) * (int64_t)mn_eval_es(out->dtype) : NULL;
+  mn_map_strides(&out->map, ob, L.outst);
+  if (P->nd == 0) L.outst[0] = 1;
+  return ob->ops->eval(&L);
+}
+
+/* The CUDA source of the launch, made as CUDA makes it (so a program it
+ * cannot express fails here too) and, under MANIPLE_KERNEL_DUMP=dir,
+ * written there once per source (dir/<hash>.cu) for the nvrtc test. */
+static int emu_source(const mn_eval_launch *L) {
+  static char src[1 << 16];
+  mn_kernel_shape ks;
+  MN_CALL(mn_kernel_src(L->P, L->ob->dtype, src, sizeof src, &ks));
+  const char *dir = getenv("MANIPLE_KERNEL_DUMP");
+  if (!dir || !*dir) return MN_SUCCESS;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%016llx.cu", dir, (unsigned long long)mn_hash(MN_HASH0, src, strlen(src)));
+  if (access(path, F_OK) == 0) return MN_SUCCESS;
+  FILE *f = fopen(path, "w");
+  if (!f) return MN_ERR_ERRNO(errno, path, "cannot write a kernel source to");
+  fputs(src, f);
+  fclose(f);
+  return MN_SUCCESS;
+}
+
+/* The emulated launch: the CPU evaluator's bodies over the device storage,
+ * inside a window that opens only the arrays the program names. */
+int mni_emu_eval(const mn_eval_launch *L) {
+  MN_CALL(emu_source(L));
+  prog *P = L->P;
+  for (int i = 0; i < P->nops; i++) {
+    const mn_buf *b = P->e->v[P->ops[i].node].arr->buf;
+    mni_emu_open(b->dev, b->nbytes, 0);
+  }
+  mni_emu_open(L->ob->dev, L->ob->nbytes, 1);
+  int err = mn_eval_execute(P, L->am, L->alay, L->out, L->outst, NULL, 1, NULL, 0);
+  for (int i = 0; i < P->nops; i++) {
+    const mn_buf *b = P->e->v[P->ops[i].node].arr->buf;
+    mni_emu_close(b->dev, b->nbytes);
+  }
+  mni_emu_close(L->ob->dev, L->ob->nbytes);
+  return err;
+}

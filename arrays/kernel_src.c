@@ -1,0 +1,180 @@
+/* CUDA C source of a fused expression (one kernel over a box of any
+ * strides), for NVRTC: the nodes call the bodies of kernels/ops.h, as the
+ * CPU tables do. The source depends only on the program's structure and
+ * dtypes; pointers, strides, extents and scalar values are arguments, so
+ * a time loop compiles each statement once. */
+#include "eval_impl.h"
+#include "kernel_src.h"
+#include "kernels/ops.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME(E, N, S, TI, TO) [(E) * MN_NDTYPE + MN_DT_##S] = #N "_" #S,
+static const char *const un_name[MN_NUNARY * MN_NDTYPE] = {MN_UNARY_LIST(NAME)};
+static const char *const bin_name[MN_NBINARY * MN_NDTYPE] = {MN_BINARY_LIST(NAME)};
+static const char *const ter_name[MN_NTERNARY * MN_NDTYPE] = {MN_TERNARY_LIST(NAME)};
+
+static const char *ctype(mn_dtype t) {
+  switch (t) {
+  case MN_BOOL: return "mn_b";
+  case MN_INT32: return "int32_t";
+  case MN_INT64: return "int64_t";
+  case MN_FLOAT32: return "float";
+  default: return "double";
+  }
+}
+
+typedef struct { char *p; size_t cap, len; int over; } sbuf;
+static void put(sbuf *s, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(s->p + s->len, s->len < s->cap ? s->cap - s->len : 0, fmt, ap);
+  va_end(ap);
+  if (k < 0 || s->len + (size_t)k >= s->cap) s->over = 1;
+  else s->len += (size_t)k;
+}
+
+/* The nodes root needs, each after its arguments (the program's own list
+ * leaves out what the CPU path fuses into linear combinations). seen has
+ * e->n entries; returns the count. */
+static int order(const mn_expr *e, int j, unsigned char *seen, int *out, int n) {
+  if (seen[j]) return n;
+  seen[j] = 1;
+  const mn_node *v = &e->v[j];
+  int k = v->kind == MN_N_TERNARY ? 3 : v->kind == MN_N_BINARY ? 2 : v->kind == MN_N_UNARY || v->kind == MN_N_CAST ? 1 : 0;
+  if (k > 0) n = order(e, v->a, seen, out, n);
+  if (k > 1) n = order(e, v->b, seen, out, n);
+  if (k > 2) n = order(e, v->c, seen, out, n);
+  out[n++] = j;
+  return n;
+}
+
+/* the nodes in order, in nodes[] (e->n entries, malloc'd by the caller) */
+static int nodes_of(const prog *P, int *nodes) {
+  unsigned char *seen = calloc((size_t)P->e->n, 1);
+  if (!seen) return -1;
+  int n = order(P->e, P->root, seen, nodes, 0);
+  free(seen);
+  return n;
+}
+
+int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_shape *ks) {
+  const mn_expr *e = P->e;
+  int nd = P->nd > 0 ? P->nd : 1, ni = P->nops, ns = 0;
+  sbuf s = {buf, cap, 0, 0};
+  int *nodes = malloc(sizeof(int) * (size_t)e->n);
+  int nn = nodes ? nodes_of(P, nodes) : -1;
+  if (nn < 0) { free(nodes); return MN_ERR(MN_ERR_MEM, "cannot order %d nodes", e->n); }
+  int err = MN_SUCCESS;
+  for (int k = 0; k < nn; k++) ns += e->v[nodes[k]].kind == MN_N_SCALAR;
+  if (ns > MN_KERNEL_SCALARS) {
+    free(nodes);
+    return MN_ERR(MN_ERR_NOTIMPL, "a device kernel of %d scalars (at most %d)", ns, MN_KERNEL_SCALARS);
+  }
+  put(&s, "#include \"kernels/ops.h\"\n");
+  put(&s, "struct mn_args { long long n; long long cnt[%d]; const char *in[%d]; long long ist[%d][%d]; "
+          "char *out; long long ost[%d]; double sf[%d]; long long si[%d]; };\n",
+      nd, ni ? ni : 1, ni ? ni : 1, nd, nd, ns ? ns : 1, ns ? ns : 1);
+  put(&s, "extern \"C\" __global__ void mn_eval_kernel(const mn_args a) {\n"
+          "  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < a.n;\n"
+          "       k += (long long)blockDim.x * gridDim.x) {\n"
+          "    long long r = k, c, oo = 0");
+  for (int i = 0; i < ni; i++) put(&s, ", o%d = 0", i);
+  put(&s, ";\n");
+  for (int d = nd - 1; d >= 0; d--) {
+    put(&s, "    c = r %% a.cnt[%d]; r /= a.cnt[%d]; oo += c * a.ost[%d];", d, d, d);
+    for (int i = 0; i < ni; i++) put(&s, " o%d += c * a.ist[%d][%d];", i, i, d);
+    put(&s, "\n");
+  }
+  int si = 0;
+  for (int k = 0; k < nn && !err; k++) {
+    int j = nodes[k];
+    const mn_node *n = &e->v[j];
+    const char *T = ctype(n->dtype), *f = NULL;
+    switch (n->kind) {
+    case MN_N_INPUT:
+      if (P->opi[j] < 0) { err = MN_ERR(MN_ERR_ARG, "internal: input node %d is not an operand", j); break; }
+      put(&s, "    const %s v%d = ((const %s *)a.in[%d])[o%d];\n", T, j, T, P->opi[j], P->opi[j]);
+      break;
+    case MN_N_SCALAR:
+      put(&s, "    const %s v%d = (%s)a.%s[%d];\n", T, j, T, mn_is_float(n->dtype) ? "sf" : "si", si++);
+      break;
+    case MN_N_CAST:
+      put(&s, "    const %s v%d = MN_CAST_VAL(%s, v%d);\n", T, j, T, n->a);
+      break;
+    case MN_N_UNARY:
+      f = un_name[n->op * MN_NDTYPE + n->ct];
+      if (!f) { err = MN_ERR(MN_ERR_DTYPE, "no device kernel for unary op %d on %s", n->op, mn_dtype_name(n->ct)); break; }
+      put(&s, "    const %s v%d = mni_k_%s(v%d);\n", T, j, f, n->a);
+      break;
+    case MN_N_BINARY:
+      f = bin_name[n->op * MN_NDTYPE + n->ct];
+      if (!f) { err = MN_ERR(MN_ERR_DTYPE, "no device kernel for binary op %d on %s", n->op, mn_dtype_name(n->ct)); break; }
+      put(&s, "    const %s v%d = mni_k_%s(v%d, v%d);\n", T, j, f, n->a, n->b);
+      break;
+    case MN_N_TERNARY:
+      f = ter_name[n->op * MN_NDTYPE + n->ct];
+      if (!f) { err = MN_ERR(MN_ERR_DTYPE, "no device kernel for ternary op %d on %s", n->op, mn_dtype_name(n->ct)); break; }
+      put(&s, "    const %s v%d = mni_k_%s(v%d, v%d, v%d);\n", T, j, f, n->a, n->b, n->c);
+      break;
+    }
+  }
+  put(&s, "    ((%s *)a.out)[oo] = MN_CAST_VAL(%s, v%d);\n  }\n}\n", ctype(odt), ctype(odt), P->root);
+  free(nodes);
+  if (err) return err;
+  MN_CHECK(!s.over, MN_ERR_MEM, "the source of a kernel of %d nodes does not fit in %zu bytes", e->n, cap);
+  ks->nd = nd;
+  ks->ni = ni;
+  ks->ns = ns;
+  return MN_SUCCESS;
+}
+
+/* the argument block, laid out as the generated struct mn_args */
+size_t mn_kernel_args(const mn_kernel_shape *ks, const mn_eval_launch *L, char *blk) {
+  const prog *P = L->P;
+  const mn_expr *e = P->e;
+  int nd = ks->nd, ni = ks->ni ? ks->ni : 1, ns = ks->ns ? ks->ns : 1;
+  size_t off = 0;
+#define PUT(v) do { memcpy(blk + off, &(v), sizeof(v)); off += sizeof(v); } while (0)
+#define ALIGN8() (off = (off + 7) / 8 * 8)
+  long long n = 1;
+  for (int d = 0; d < P->nd; d++) n *= L->cnt[d];
+  if (!L->have) n = 0;
+  PUT(n);
+  for (int d = 0; d < nd; d++) { long long c = P->nd ? L->cnt[d] : 1; PUT(c); }
+  for (int i = 0; i < ni; i++) {
+    const char *p = NULL;
+    if (i < ks->ni && L->have) {
+      const mn_array *x = e->v[P->ops[i].node].arr;
+      p = x->buf->dev + mn_map_off(&P->ops[i].bmap, x->buf, L->lo) * (int64_t)mn_dtype_size(x->dtype);
+    }
+    PUT(p);
+  }
+  for (int i = 0; i < ni; i++) {
+    int64_t st[MN_MAXDIM] = {0};
+    if (i < ks->ni) mn_map_strides(&P->ops[i].bmap, e->v[P->ops[i].node].arr->buf, st);
+    for (int d = 0; d < nd; d++) { long long v = st[d]; PUT(v); }
+  }
+  PUT(L->out);
+  for (int d = 0; d < nd; d++) { long long v = L->outst[d]; PUT(v); }
+  double sf[MN_KERNEL_SCALARS] = {0};
+  long long sv[MN_KERNEL_SCALARS] = {0};
+  int k = 0, *nodes = malloc(sizeof(int) * (size_t)e->n), nn = nodes ? nodes_of(P, nodes) : -1;
+  if (nn < 0) { free(nodes); return 0; }
+  for (int q = 0; q < nn && k < MN_KERNEL_SCALARS; q++) {
+    const mn_node *v = &e->v[nodes[q]];
+    if (v->kind != MN_N_SCALAR) continue;
+    sf[k] = v->s.v.f;
+    sv[k] = v->s.v.i;
+    k++;
+  }
+  free(nodes);
+  for (int q = 0; q < ns; q++) PUT(sf[q]);
+  for (int q = 0; q < ns; q++) PUT(sv[q]);
+  ALIGN8();
+  return off;
+#undef PUT
+#undef ALIGN8
+}

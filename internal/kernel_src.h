@@ -1,0 +1,18 @@
+/* CUDA C source of a fused expression (arrays/kernel_src.c), for NVRTC. */
+#ifndef MANIPLE_KERNEL_SRC_H
+#define MANIPLE_KERNEL_SRC_H
+#include "eval_impl.h"
+
+/* What the argument block depends on: dims (at least 1), inputs, scalars. */
+typedef struct { int nd, ni, ns; } mn_kernel_shape;
+enum { MN_KERNEL_SCALARS = 64 };
+/* The source of P storing into dtype odt, into buf (cap bytes): a kernel
+ * "mn_eval_kernel" taking one struct mn_args by value. */
+int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_shape *ks);
+/* The argument block of a launch, as struct mn_args lays it out; returns
+ * its bytes (blk holds at least 8 KiB), 0 when out of memory. */
+size_t mn_kernel_args(const mn_kernel_shape *ks, const mn_eval_launch *L, char *blk);
+/* The headers the source includes, for NVRTC (generated at configure
+ * time from internal/kernels/). */
+extern const char mni_src_ops_h[], mni_src_mn_hd_h[];
+#endif
