@@ -84,6 +84,7 @@ int mn_ctx_destroy(mn_ctx **ctx) {
   mn_ctx *c = *ctx;
   mn_log_finish(c);
   mn_cache_destroy(c);
+  if (c->dscratch) c->ops->dev_free(c->dscratch, c->dscratch_size);
   mn_pool_drain();
   if (c->ops && c->ops->drain) c->ops->drain();
   mn_free(c->scratch);
@@ -104,6 +105,18 @@ char *mn_ctx_scratch(mn_ctx *ctx, size_t n) {
     ctx->scratch_size = ctx->scratch ? n : 0;
   }
   return ctx->scratch;
+}
+
+int mn_ctx_dev_scratch(mn_ctx *ctx, size_t n, char **p) {
+  if (n > ctx->dscratch_size) {
+    if (ctx->dscratch) ctx->ops->dev_free(ctx->dscratch, ctx->dscratch_size);
+    ctx->dscratch = NULL;
+    ctx->dscratch_size = 0;
+    MN_CALL(ctx->ops->dev_alloc(n, (void **)&ctx->dscratch));
+    ctx->dscratch_size = n;
+  }
+  *p = ctx->dscratch;
+  return MN_SUCCESS;
 }
 
 char *mn_ctx_alias_buffer(mn_ctx *ctx, size_t n) {

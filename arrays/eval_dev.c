@@ -2,7 +2,12 @@
 /* Fused evaluation on the device: a program whose inputs are all read
  * where they are computed (no message) and whose output is not read
  * through another map runs as one launch of the backend over the output's
- * box, on device storage, moving no array between host and device. */
+ * box, on device storage, moving no array between host and device (an
+ * output its inputs read shifted, as the stencil idiom's center[:] =
+ * f(north, ...), is computed into a device temporary, then copied). It
+ * follows the data: inputs (and an output written in part) whose values
+ * are on the host only keep the evaluation on the host, so arrays do not
+ * go back and forth between statements that run on different sides. */
 #include "eval_impl.h"
 #include "kernel_src.h"
 #include <stdio.h>
@@ -17,11 +22,11 @@ int mn_eval_device_ok(const prog *P, const mn_array *out, int nx) {
   if (!mn_buf_device_ok(ob) || !ob->ops->eval || nx || P->reduce) return 0;
   for (int i = 0; i < P->nops; i++) {
     const mn_array *x = P->e->v[P->ops[i].node].arr;
-    if (x->buf == ob && !mn_map_equal(&P->ops[i].bmap, &out->map)) return 0; /* reads out shifted */
     if (ctx->size > 1 && !mn_map_split_alike(ctx, &P->ops[i].bmap, x->buf->lay, &out->map, ob->lay, 1)) return 0;
-    if (!mn_buf_device_ok(x->buf)) return 0;
+    if (!mn_buf_device_ok(x->buf) || !(x->buf->valid & MN_VALID_DEV)) return 0;
   }
-  return 1;
+  int whole = !out->is_view && !ob->halo;
+  return whole || (ob->valid & MN_VALID_DEV);
 }
 
 int mn_eval_device(prog *P, mn_array *out) {
@@ -33,17 +38,38 @@ int mn_eval_device(prog *P, mn_array *out) {
     reads_out |= b == ob;
   }
   mn_buf_dev(ob, !reads_out && !out->is_view && !ob->halo ? MN_WRITE_ALL : 1);
+  int shifted = 0; /* an input reads out through another map */
+  for (int i = 0; i < P->nops; i++)
+    shifted |= P->e->v[P->ops[i].node].arr->buf == ob && !mn_map_equal(&P->ops[i].bmap, &out->map);
   P->dev = 1;
+  mn_ctx *ctx = P->e->ctx;
+  size_t es = mn_eval_es(out->dtype);
   mn_eval_launch L;
   L.P = P;
   L.am = &out->map;
   L.alay = ob->lay;
   L.ob = ob;
-  L.have = mn_map_owned_box(&out->map, ob->lay, P->e->ctx->rank, L.lo, L.cnt);
-  L.out = L.have ? ob->dev + mn_map_off(&out->map, ob, L.lo) * (int64_t)mn_eval_es(out->dtype) : NULL;
-  mn_map_strides(&out->map, ob, L.outst);
-  if (P->nd == 0) L.outst[0] = 1;
-  return ob->ops->eval(&L);
+  L.have = mn_map_owned_box(&out->map, ob->lay, ctx->rank, L.lo, L.cnt);
+  int nd = P->nd > 0 ? P->nd : 1;
+  if (P->nd == 0) L.cnt[0] = 1;
+  char *dst = L.have ? ob->dev + mn_map_off(&out->map, ob, L.lo) * (int64_t)es : NULL;
+  int64_t dst_st[MN_MAXDIM];
+  mn_map_strides(&out->map, ob, dst_st);
+  if (P->nd == 0) dst_st[0] = 1;
+  L.out = dst;
+  L.outbuf = ob->dev;
+  L.outbytes = ob->nbytes;
+  memcpy(L.outst, dst_st, sizeof dst_st);
+  if (shifted && L.have) { /* into a dense temporary, then copied */
+    size_t bytes = (size_t)mn_box_size(nd, L.cnt) * es;
+    MN_CALL(mn_ctx_dev_scratch(ctx, bytes, &L.out));
+    L.outbuf = L.out;
+    L.outbytes = bytes;
+    mn_dense_strides(nd, L.cnt, L.outst);
+  }
+  MN_CALL(ob->ops->eval(&L));
+  if (shifted && L.have) MN_CALL(ob->ops->copy_box(nd, L.cnt, es, L.out, L.outst, dst, dst_st));
+  return MN_SUCCESS;
 }
 
 /* The CUDA source of the launch, made as CUDA makes it (so a program it
@@ -74,12 +100,12 @@ int mni_emu_eval(const mn_eval_launch *L) {
     const mn_buf *b = P->e->v[P->ops[i].node].arr->buf;
     mni_emu_open(b->dev, b->nbytes, 0);
   }
-  mni_emu_open(L->ob->dev, L->ob->nbytes, 1);
+  mni_emu_open(L->outbuf, L->outbytes, 1);
   int err = mn_eval_execute(P, L->am, L->alay, L->out, L->outst, NULL, 1, NULL, 0);
   for (int i = 0; i < P->nops; i++) {
     const mn_buf *b = P->e->v[P->ops[i].node].arr->buf;
     mni_emu_close(b->dev, b->nbytes);
   }
-  mni_emu_close(L->ob->dev, L->ob->nbytes);
+  mni_emu_close(L->outbuf, L->outbytes);
   return err;
 }

@@ -110,6 +110,8 @@ struct mn_eval_launch_s {
   int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
   char *out;
   int64_t outst[MN_MAXDIM];
+  char *outbuf;         /* the device region out points into, */
+  size_t outbytes;      /* for the emulated launch's window */
 };
 /* 1 when P, into out with nx extra outputs, can run on the device: a
  * device backend with an eval launch, every input read where it is

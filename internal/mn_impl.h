@@ -96,6 +96,8 @@ struct mn_ctx_s {
   size_t scratch_size;
   char *prog;           /* the evaluator's program tables, kept between */
   size_t prog_size;     /* calls (grown without a collective: eval.c) */
+  char *dscratch;       /* device scratch (device backends), kept */
+  size_t dscratch_size;
   char *alias;          /* result buffer for aliased assignments, kept: a */
   size_t alias_size;    /* time loop would otherwise fault in fresh pages */
   mn_log *log;          /* the profiling log while recording, else NULL */
@@ -150,6 +152,8 @@ static inline int mn_allreduce(mn_ctx *ctx, const void *in, void *out, int n, MP
 char *mn_ctx_alias_buffer(mn_ctx *ctx, size_t n);
 /* At least n bytes of the context's scratch (contents not kept). */
 char *mn_ctx_scratch(mn_ctx *ctx, size_t n);
+/* At least n bytes of device scratch, kept on the context (device backends). */
+int mn_ctx_dev_scratch(mn_ctx *ctx, size_t n, char **p);
 
 /* ---- layouts ---- */
 struct mn_layout_s {

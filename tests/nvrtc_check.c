@@ -28,10 +28,10 @@ static int compile(const char *name, const char *src, int sm, int *regs, long *s
   const char *hdr[] = {mni_src_ops_h, mni_src_mn_hd_h}, *names[] = {"kernels/ops.h", "kernels/mn_hd.h"};
   char arch[40];
   snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d", sm);
-  const char *opts[] = {arch, "--std=c++17", "--ptxas-options=-v"};
+  const char *opts[] = {arch, "--std=c++17", "--fmad=false", "--ptxas-options=-v"};
   nvrtcProgram p;
   if (nvrtcCreateProgram(&p, src, name, 2, hdr, names) != NVRTC_SUCCESS) return 1;
-  nvrtcResult r = nvrtcCompileProgram(p, 3, opts);
+  nvrtcResult r = nvrtcCompileProgram(p, 4, opts);
   size_t n = 0;
   nvrtcGetProgramLogSize(p, &n);
   char *log = malloc(n + 1);

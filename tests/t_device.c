@@ -165,6 +165,36 @@ static void run(mn_backend be) {
   T_CLOSE(sum.v.f, want, 1e-12);
   mn_expr_destroy(&x);
 
+  /* a[1:] = 2*a[:-1] + 1 reads what it writes, shifted: NumPy's answer
+   * (the right side first), on the device through a temporary at one rank */
+  host_set(a, fa);
+  mn_buf_dev(a->buf, 1);
+  mn_index hi = mn_slice(1, MN_NONE, 1), lo = mn_slice(0, -1, 1);
+  mn_array *ah = NULL, *al = NULL;
+  T_OK(mn_array_index(a, 1, &hi, &ah));
+  T_OK(mn_array_index(a, 1, &lo, &al));
+  T_OK(mn_expr_create(e, &x));
+  T_OK(mn_expr_input(x, al, &ia));
+  T_OK(mn_expr_scalar(x, mn_scalar_f64(2.0), &s));
+  T_OK(mn_expr_binary(x, MN_OP_MUL, s, ia, &t));
+  T_OK(mn_expr_scalar(x, mn_scalar_f64(1.0), &s));
+  T_OK(mn_expr_binary(x, MN_OP_ADD, t, s, &r));
+  mn_log_reset(e);
+  T_OK(mn_expr_eval(x, r, ah));
+  if (P == 1)
+    T_CHECK(count(e, MN_LOG_H2D, NULL) + count(e, MN_LOG_D2H, NULL) == 0 && a->buf->valid == MN_VALID_DEV,
+            "a shifted write on the device: %lld copies, valid %d",
+            (long long)(count(e, MN_LOG_H2D, NULL) + count(e, MN_LOG_D2H, NULL)), a->buf->valid);
+  got = mt_all(a);
+  bad = got[0] != fa(0);
+  for (int64_t i = 1; i < n; i++) bad += got[i] != 2.0 * fa(i - 1) + 1.0;
+  T_CHECK(bad == 0, "a[1:] = 2*a[:-1] + 1: %lld of %lld elements differ from the serial loop", (long long)bad,
+          (long long)n);
+  free(got);
+  mn_expr_destroy(&x);
+  mn_array_destroy(&ah);
+  mn_array_destroy(&al);
+
   /* a halo exchange of device values packs and unpacks on the device: the
    * array never comes to the host, only the packed messages (staged for
    * MPI); the ghosts equal their owners' values */

@@ -32,11 +32,12 @@ static int compile(const char *src, uint64_t key, cudaKernel_t *k) {
   char arch[32];
   snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", maj, min);
   const char *hdr[] = {mni_src_ops_h, mni_src_mn_hd_h}, *names[] = {"kernels/ops.h", "kernels/mn_hd.h"};
-  const char *opts[] = {arch, "--std=c++17"};
+  /* no contraction into fma: results equal NumPy's (and the CPU's) operation by operation */
+  const char *opts[] = {arch, "--std=c++17", "--fmad=false"};
   nvrtcProgram p;
   nvrtcResult r = nvrtcCreateProgram(&p, src, "mn_eval.cu", 2, hdr, names);
   if (r != NVRTC_SUCCESS) return MN_ERR(MN_ERR_CUDA, "nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
-  r = nvrtcCompileProgram(p, 2, opts);
+  r = nvrtcCompileProgram(p, 3, opts);
   if (r != NVRTC_SUCCESS) {
     size_t n = 0;
     nvrtcGetProgramLogSize(p, &n);
