@@ -301,14 +301,15 @@ void mn_array_view_axes(const mn_array *a, int *base_axis, int64_t *step) {
 }
 int mn_array_halo_width(const mn_array *a) { return a->buf->halo; }
 
-static int local_in(const mn_array *a, mn_local *loc, mn_memtype mem, const char *fn) {
+static int local_in(const mn_array *a, mn_local *loc, mn_memtype mem, int pin, const char *fn) {
   MN_CHECK(a && loc, MN_ERR_ARG, "NULL array or output pointer");
   mn_buf_need(a->ctx, a->buf, fn); /* storage lost to a deferred error: stop here */
   memset(loc, 0, sizeof *loc);
   loc->ndim = a->map.ndim;
   loc->mem = mem;
-  /* the caller may write, at any later time: a host pointer pins the values there */
-  if (mem == MN_MEM_HOST) a->buf->pinned = 1;
+  /* mn_array_local's caller may write at any later time: its host pointer
+   * pins the values there (mn_array_local_memtype's lasts until the next call) */
+  if (mem == MN_MEM_HOST && pin) a->buf->pinned = 1;
   char *base = mem == MN_MEM_DEVICE ? mn_buf_dev(a->buf, 1) : mn_buf_host(a->buf, 1);
   if (mn_map_owned_box(&a->map, a->buf->lay, a->ctx->rank, loc->lo, loc->count))
     loc->data = base + mn_map_off(&a->map, a->buf, loc->lo) * (int64_t)mn_dtype_size(a->buf->dtype);
@@ -316,13 +317,13 @@ static int local_in(const mn_array *a, mn_local *loc, mn_memtype mem, const char
   return MN_SUCCESS;
 }
 
-int mn_array_local(const mn_array *a, mn_local *loc) { return local_in(a, loc, MN_MEM_HOST, "mn_array_local"); }
+int mn_array_local(const mn_array *a, mn_local *loc) { return local_in(a, loc, MN_MEM_HOST, 1, "mn_array_local"); }
 
 int mn_array_local_memtype(const mn_array *a, mn_local *loc) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
   const mn_buf *b = a->buf;
   int dev = mn_buf_device_ok(b) && (b->valid & MN_VALID_DEV);
-  return local_in(a, loc, dev ? MN_MEM_DEVICE : MN_MEM_HOST, "mn_array_local_memtype");
+  return local_in(a, loc, dev ? MN_MEM_DEVICE : MN_MEM_HOST, 0, "mn_array_local_memtype");
 }
 
 void mn_strided_copy(int nd, const int64_t *cnt, size_t es, const char *src,

@@ -80,7 +80,7 @@ const mn_backend_ops *mn_backend_table(int backend) {
 
 /* A copy between the spaces failed (a device fault: CUDA's errors of this
  * kind are sticky), so no rank can go on with these values. */
-static void copy_abort(mn_ctx *ctx, const char *what) {
+void mn_device_abort(mn_ctx *ctx, const char *what) {
   fprintf(stderr, "maniple: rank %d: %s failed; stopping the job. The error was:\n%s\n", ctx->rank, what,
           mn_errmsg());
   MPI_Abort(ctx->comm, 3);
@@ -136,7 +136,7 @@ char *mn_buf_sync_host(const mn_buf *cb, int write) {
     mn_log_begin(ctx, MN_LOG_D2H);
     int err = ops->d2h(b->host, b->dev, b->nbytes);
     mn_log_end(ctx, MN_LOG_D2H, (int64_t)b->nbytes);
-    if (err) copy_abort(ctx, "a copy of an array from the device");
+    if (err) mn_device_abort(ctx, "a copy of an array from the device");
     b->valid |= MN_VALID_HOST;
   }
   if (write) b->valid = MN_VALID_HOST;
@@ -152,7 +152,7 @@ void mn_buf_read(const mn_buf *b, size_t off, size_t n, void *dst) {
   mn_log_begin(ctx, MN_LOG_D2H);
   int err = b->ops->d2h(dst, b->dev + off, n);
   mn_log_end(ctx, MN_LOG_D2H, (int64_t)n);
-  if (err) copy_abort(ctx, "a copy of an element from the device");
+  if (err) mn_device_abort(ctx, "a copy of an element from the device");
 }
 
 char *mn_buf_dev(const mn_buf *cb, int write) {
@@ -164,7 +164,7 @@ char *mn_buf_dev(const mn_buf *cb, int write) {
     mn_log_begin(ctx, MN_LOG_H2D);
     int err = ops->h2d(b->dev, b->host, b->nbytes);
     mn_log_end(ctx, MN_LOG_H2D, (int64_t)b->nbytes);
-    if (err) copy_abort(ctx, "a copy of an array to the device");
+    if (err) mn_device_abort(ctx, "a copy of an array to the device");
     b->valid |= MN_VALID_DEV;
   }
   if (write) {

@@ -230,15 +230,15 @@ static int device_fill(const mn_expr *e, int node, mn_array *out, int *err) {
   const mn_buf *b = out->buf;
   if (!mn_buf_device_ok(b) || !b->ops->fill || n->kind != MN_N_SCALAR || out->is_view || b->halo) return 0;
   int isf = mn_is_float(n->dtype);
-  double f = isf ? n->s.v.f : (double)n->s.v.i;
-  int64_t i = isf ? (int64_t)n->s.v.f : n->s.v.i;
+  double f = n->s.v.f;
+  int64_t i = n->s.v.i;
   union { uint8_t b; int32_t i32; int64_t i64; float f32; double f64; } v;
   switch (out->dtype) { /* the scalar as the CPU evaluator stores it */
   case MN_BOOL: v.b = isf ? f != 0 : i != 0; break;
   case MN_INT32: v.i32 = isf ? (int32_t)f : (int32_t)i; break;
-  case MN_INT64: v.i64 = i; break;
-  case MN_FLOAT32: v.f32 = (float)f; break;
-  default: v.f64 = f; break;
+  case MN_INT64: v.i64 = isf ? (int64_t)f : i; break;
+  case MN_FLOAT32: v.f32 = isf ? (float)f : (float)i; break;
+  default: v.f64 = isf ? f : (double)i; break;
   }
   size_t es = mn_dtype_size(out->dtype);
   *err = b->ops->fill(mn_buf_dev(b, MN_WRITE_ALL), (int64_t)(b->nbytes / es), es, &v);
@@ -318,6 +318,10 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
   int lost = !err && storage_lost(&P, out, nx, xout);
   if (!err && !lost && mn_eval_device_ok(&P, out, nx)) {
     err = mn_eval_device(&P, out);
+    if (err && e->ctx->size > 1) { /* this rank alone (no message here): raised at the next communication point */
+      mn_defer(e->ctx, err);
+      err = 0;
+    }
     int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
     if (!err && mn_log_on(e->ctx) && mn_map_owned_box(&out->map, out->buf->lay, e->ctx->rank, lo, cnt))
       *mem += prog_bytes(&P, mn_box_size(ond, cnt));

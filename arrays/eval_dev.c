@@ -19,7 +19,7 @@
 int mn_eval_device_ok(const prog *P, const mn_array *out, int nx) {
   const mn_buf *ob = out->buf;
   mn_ctx *ctx = P->e->ctx;
-  if (!mn_buf_device_ok(ob) || !ob->ops->eval || nx || P->reduce) return 0;
+  if (!mn_buf_device_ok(ob) || !ob->ops->eval || nx || P->reduce || !mn_kernel_fits(P)) return 0;
   for (int i = 0; i < P->nops; i++) {
     const mn_array *x = P->e->v[P->ops[i].node].arr;
     if (ctx->size > 1 && !mn_map_split_alike(ctx, &P->ops[i].bmap, x->buf->lay, &out->map, ob->lay, 1)) return 0;
@@ -72,13 +72,22 @@ int mn_eval_device(prog *P, mn_array *out) {
   return MN_SUCCESS;
 }
 
+static int dump(const char *src);
+
 /* The CUDA source of the launch, made as CUDA makes it (so a program it
  * cannot express fails here too) and, under MANIPLE_KERNEL_DUMP=dir,
  * written there once per source (dir/<hash>.cu) for the nvrtc test. */
 static int emu_source(const mn_eval_launch *L) {
-  static char src[1 << 16];
+  char *src = malloc(MN_KERNEL_SRC);
+  MN_CHECK(src, MN_ERR_MEM, "cannot allocate a kernel source buffer");
   mn_kernel_shape ks;
-  MN_CALL(mn_kernel_src(L->P, L->ob->dtype, src, sizeof src, &ks));
+  int err = mn_kernel_src(L->P, L->ob->dtype, src, MN_KERNEL_SRC, &ks);
+  if (!err) err = dump(src);
+  free(src);
+  return err;
+}
+
+static int dump(const char *src) {
   const char *dir = getenv("MANIPLE_KERNEL_DUMP");
   if (!dir || !*dir) return MN_SUCCESS;
   char path[4096];

@@ -60,6 +60,23 @@ static int nodes_of(const prog *P, int *nodes) {
   return n;
 }
 
+int mn_kernel_fits(const prog *P) {
+  const mn_expr *e = P->e;
+  if (P->nops > MAXOPS) return 0;
+  int *nodes = malloc(sizeof(int) * (size_t)e->n);
+  int nn = nodes ? nodes_of(P, nodes) : -1, ns = 0, ok = nn >= 0 && nn <= MN_KERNEL_NODES;
+  for (int k = 0; ok && k < nn; k++) {
+    const mn_node *n = &e->v[nodes[k]];
+    ns += n->kind == MN_N_SCALAR;
+    if (n->kind == MN_N_UNARY) ok = un_name[n->op * MN_NDTYPE + n->ct] != NULL;
+    if (n->kind == MN_N_BINARY) ok = bin_name[n->op * MN_NDTYPE + n->ct] != NULL;
+    if (n->kind == MN_N_TERNARY) ok = ter_name[n->op * MN_NDTYPE + n->ct] != NULL;
+    if (n->kind == MN_N_INPUT) ok = P->opi[nodes[k]] >= 0;
+  }
+  free(nodes);
+  return ok && ns <= MN_KERNEL_SCALARS;
+}
+
 int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_shape *ks) {
   const mn_expr *e = P->e;
   int nd = P->nd > 0 ? P->nd : 1, ni = P->nops, ns = 0;

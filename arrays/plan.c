@@ -115,15 +115,13 @@ static int plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
   const mn_backend_ops *ops = ctx->ops;
   size_t es = p->elsize;
   for (int i = 0; i < p->nsend; i++) MN_CHECK(!p->sends[i].idx, MN_ERR_NOTIMPL, "index-list messages on the device");
+  /* a failure below is this rank's alone, while the others wait for its
+   * messages: it stops the job (mn_device_abort) rather than hang it */
   if (!p->dsend) { /* made once, kept with the plan (+1: never zero bytes) */
     p->dops = ops;
-    MN_CALL(ops->dev_alloc((size_t)p->send_total * es + 1, (void **)&p->dsend));
-    int err = ops->dev_alloc((size_t)p->recv_total * es + 1, (void **)&p->drecv);
-    if (err) {
-      ops->dev_free(p->dsend, (size_t)p->send_total * es + 1);
-      p->dsend = NULL;
-      return mn_trace(err, __FILE__, __LINE__, __func__);
-    }
+    if (ops->dev_alloc((size_t)p->send_total * es + 1, (void **)&p->dsend) ||
+        ops->dev_alloc((size_t)p->recv_total * es + 1, (void **)&p->drecv))
+      mn_device_abort(ctx, "the device buffers of a plan");
   }
   int nr = 0;
   for (int i = 0; i < p->nrecv; i++) {
@@ -135,11 +133,13 @@ static int plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
     const mn_msg *m = &p->sends[i];
     int64_t dst[MN_MAXDIM];
     mn_dense_strides(m->nd, m->cnt, dst);
-    MN_CALL(ops->copy_box(m->nd, m->cnt, es, send_dev + m->mem_off * (int64_t)es, m->stride,
-                          p->dsend + m->off * (int64_t)es, dst));
+    if (ops->copy_box(m->nd, m->cnt, es, send_dev + m->mem_off * (int64_t)es, m->stride,
+                      p->dsend + m->off * (int64_t)es, dst))
+      mn_device_abort(ctx, "packing a plan's message on the device");
   }
   /* one staging copy for all messages (MPI here does not take device memory) */
-  MN_CALL(stage(ctx, 0, p->dsend, p->sendbuf, p->send_total * (int64_t)es));
+  if (stage(ctx, 0, p->dsend, p->sendbuf, p->send_total * (int64_t)es))
+    mn_device_abort(ctx, "staging a plan's messages from the device");
   for (int i = 0; i < p->nsend; i++) {
     const mn_msg *m = &p->sends[i];
     MN_CALL(mn_mpi_post(1, p->sendbuf + m->off * (int64_t)es, m->count * (int64_t)es, m->peer, m->tag, ctx,
@@ -163,6 +163,7 @@ int mn_plan_begin_buf(mn_plan *p, const mn_buf *b) {
   int dev = mn_buf_device_ok(b) && (b->valid & MN_VALID_DEV) && b->ops->copy_box;
   for (int i = 0; dev && i < p->nsend; i++) dev = !p->sends[i].idx;
   for (int i = 0; dev && i < p->nrecv; i++) dev = !p->recvs[i].idx;
+  p->dbuf = dev ? b : NULL;
   if (dev) {
     char *d = mn_buf_dev(b, 1);
     return mn_plan_begin_dev(p, d, d);
@@ -186,14 +187,19 @@ static int plan_end(mn_plan *p) {
     p->on_dev = 0;
     if (!p->unpack || !p->mem) return MN_SUCCESS;
     size_t es = p->elsize;
-    MN_CALL(stage(p->ctx, 1, p->drecv, p->recvbuf, p->recv_total * (int64_t)es));
+    if (stage(p->ctx, 1, p->drecv, p->recvbuf, p->recv_total * (int64_t)es))
+      mn_device_abort(p->ctx, "staging a plan's messages to the device");
     for (int i = 0; i < p->nrecv; i++) {
       const mn_msg *m = &p->recvs[i];
       int64_t src[MN_MAXDIM];
       mn_dense_strides(m->nd, m->cnt, src);
-      MN_CALL(p->ctx->ops->copy_box(m->nd, m->cnt, es, p->drecv + m->off * (int64_t)es, src,
-                                    p->mem + m->mem_off * (int64_t)es, m->stride));
+      if (p->ctx->ops->copy_box(m->nd, m->cnt, es, p->drecv + m->off * (int64_t)es, src,
+                                p->mem + m->mem_off * (int64_t)es, m->stride))
+        mn_device_abort(p->ctx, "unpacking a plan's message on the device");
     }
+    /* the device copy holds the new halos: a host copy made current between
+     * begin and end is stale again */
+    if (p->dbuf) mn_buf_dev(p->dbuf, 1);
     return MN_SUCCESS;
   }
   if (p->unpack && p->mem) {

@@ -5,7 +5,11 @@
 
 /* What the argument block depends on: dims (at least 1), inputs, scalars. */
 typedef struct { int nd, ni, ns; } mn_kernel_shape;
-enum { MN_KERNEL_SCALARS = 64 };
+/* at most this many scalars and nodes, so the source fits MN_KERNEL_SRC bytes */
+enum { MN_KERNEL_SCALARS = 64, MN_KERNEL_NODES = 256, MN_KERNEL_SRC = 1 << 17 };
+/* 1 when P can be written as a kernel (its ops have device bodies, and it
+ * is not too large): otherwise it is evaluated on the host. */
+int mn_kernel_fits(const prog *P);
 /* The source of P storing into dtype odt, into buf (cap bytes): a kernel
  * "mn_eval_kernel" taking one struct mn_args by value. */
 int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_shape *ks);

@@ -112,6 +112,10 @@ struct mn_ctx_s {
  * communicate anyway: mn_agree, a reduction's combine, mn_ctx_sync. The
  * first error is kept, as CUDA keeps a sticky error. */
 void mn_defer(mn_ctx *ctx, int code);
+/* A device operation failed where other ranks wait on this one's messages
+ * (a plan's pack, copy or unpack on the device): the job stops with the
+ * error (device faults are sticky in CUDA anyway). */
+void mn_device_abort(mn_ctx *ctx, const char *what);
 /* A handle of a few bytes cannot be allocated: nothing can go on without
  * it and no other rank knows, so the job stops with the reason. */
 void mn_oom_abort(mn_ctx *ctx, size_t n, const char *what);
@@ -345,6 +349,7 @@ struct mn_plan_s {
   char *mem;           /* memory base used by the current execution */
   mn_buf *bound;       /* the storage mn_plan_begin exchanges (halo plans) */
   int on_dev;          /* the current execution packs and unpacks on the device */
+  const mn_buf *dbuf;  /* its storage, when begun with mn_plan_begin_buf */
   char *dsend, *drecv; /* device buffers of the packed messages (made at the first) */
   const struct mn_backend_ops *dops; /* whose they are */
   int active;

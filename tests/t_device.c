@@ -122,13 +122,14 @@ static void run(mn_backend be) {
   free(gk);
   mn_array_destroy(&k);
   host_set(a, fa);
-  mn_array *m = NULL; /* (a host pointer pins an array's values to the host: another one) */
+  mn_array *m = NULL; /* (another array: mn_array_local pins its values to the host) */
   T_OK(mn_array_create(e, MN_FLOAT64, 1, &n, 0, &m));
   host_set(m, fa);
   T_OK(mn_array_local_memtype(m, &l));
   T_CHECK(l.mem == MN_MEM_HOST && ((double *)l.data)[0] == fa(l.lo[0]), "local memtype of host values: mem %d",
           (int)l.mem);
-  T_OK(mn_array_fill(m, mn_scalar_f64(1.0))); /* pinned: filled on the host */
+  T_OK(mn_array_local(m, &l)); /* a host pointer kept: m's values stay on the host */
+  T_OK(mn_array_fill(m, mn_scalar_f64(1.0)));
   T_CHECK(m->buf->valid == MN_VALID_HOST && ((double *)l.data)[0] == 1.0, "a pinned array filled: valid %d",
           m->buf->valid);
   mn_array_destroy(&m);

@@ -5,6 +5,7 @@
 #define MPICH_SKIP_MPICXX 1
 #include <cuda_runtime.h>
 #include <nvrtc.h>
+#include <mutex>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,8 @@ extern "C" {
 }
 #include "cuda/cuda_backend.h"
 
-enum { SRC_CAP = 1 << 16, CACHE = 256, BLOCK = 256 };
+enum { CACHE = 256, BLOCK = 256 };
+static std::mutex busy; /* API calls may come from several threads: the cache and source buffer */
 
 typedef struct {
   uint64_t key;
@@ -64,7 +66,8 @@ static int compile(const char *src, uint64_t key, cudaKernel_t *k) {
     return MN_ERR(MN_ERR_CUDA, "loading a compiled fused expression failed: %s (%s)", cudaGetErrorName(e),
                   cudaGetErrorString(e));
   }
-  if (ncache == CACHE) { /* full: the oldest goes */
+  if (ncache == CACHE) { /* full: the oldest goes, once no launch of it is left */
+    cudaDeviceSynchronize();
     cudaLibraryUnload(cache[0].lib);
     memmove(cache, cache + 1, sizeof(entry) * (CACHE - 1));
     ncache--;
@@ -75,16 +78,24 @@ static int compile(const char *src, uint64_t key, cudaKernel_t *k) {
   return MN_SUCCESS;
 }
 
-int mni_cuda_eval(const mn_eval_launch *L) {
+/* the kernel of L's program: from the cache, or compiled */
+static int kernel_of(const mn_eval_launch *L, mn_kernel_shape *ks, cudaKernel_t *k) {
   static char *src;
-  if (!src && !(src = (char *)malloc(SRC_CAP))) return MN_ERR(MN_ERR_MEM, "cannot allocate a kernel source buffer");
-  mn_kernel_shape ks;
-  MN_CALL(mn_kernel_src(L->P, L->ob->dtype, src, SRC_CAP, &ks));
+  std::lock_guard<std::mutex> hold(busy);
+  if (!src && !(src = (char *)malloc(MN_KERNEL_SRC))) return MN_ERR(MN_ERR_MEM, "cannot allocate a kernel source buffer");
+  MN_CALL(mn_kernel_src(L->P, L->ob->dtype, src, MN_KERNEL_SRC, ks));
   uint64_t key = mn_hash(MN_HASH0, src, strlen(src));
+  *k = NULL;
+  for (int i = ncache - 1; i >= 0 && !*k; i--)
+    if (cache[i].key == key) *k = cache[i].k;
+  if (!*k) MN_CALL(compile(src, key, k));
+  return MN_SUCCESS;
+}
+
+int mni_cuda_eval(const mn_eval_launch *L) {
+  mn_kernel_shape ks;
   cudaKernel_t k = NULL;
-  for (int i = ncache - 1; i >= 0 && !k; i--)
-    if (cache[i].key == key) k = cache[i].k;
-  if (!k) MN_CALL(compile(src, key, &k));
+  MN_CALL(kernel_of(L, &ks, &k));
   char blk[8192];
   MN_CHECK(mn_kernel_args(&ks, L, blk), MN_ERR_MEM, "cannot order a kernel's nodes");
   long long n;
