@@ -16,17 +16,36 @@
 #include <string.h>
 #include <unistd.h>
 
-int mn_eval_device_ok(const prog *P, const mn_array *out, int nx) {
+/* the program's shape allows a launch (whatever the data's state) */
+static int fits(const prog *P, const mn_array *out, int nx) {
   const mn_buf *ob = out->buf;
   mn_ctx *ctx = P->e->ctx;
-  if (!mn_buf_device_ok(ob) || !ob->ops->eval || nx || P->reduce || !mn_kernel_fits(P)) return 0;
+  if (!ob->dev || !ob->ops->eval || nx || P->reduce || !mn_kernel_fits(P)) return 0;
   for (int i = 0; i < P->nops; i++) {
     const mn_array *x = P->e->v[P->ops[i].node].arr;
     if (ctx->size > 1 && !mn_map_split_alike(ctx, &P->ops[i].bmap, x->buf->lay, &out->map, ob->lay, 1)) return 0;
-    if (!mn_buf_device_ok(x->buf) || !(x->buf->valid & MN_VALID_DEV)) return 0;
+    if (!x->buf->dev) return 0;
   }
-  int whole = !out->is_view && !ob->halo;
-  return whole || (ob->valid & MN_VALID_DEV);
+  return 1;
+}
+
+static int dump(const char *src);
+
+int mn_eval_device_ok(const prog *P, const mn_array *out, int nx) {
+  if (!fits(P, out, nx)) return 0;
+  const mn_buf *ob = out->buf;
+  int ok = mn_buf_device_ok(ob) && (!out->is_view && !ob->halo ? 1 : (ob->valid & MN_VALID_DEV) != 0);
+  for (int i = 0; i < P->nops && ok; i++) {
+    const mn_buf *b = P->e->v[P->ops[i].node].arr->buf;
+    ok = mn_buf_device_ok(b) && (b->valid & MN_VALID_DEV);
+  }
+  if (!ok && getenv("MANIPLE_KERNEL_DUMP")) { /* for the nvrtc test: what would run here with the data there */
+    char *src = malloc(MN_KERNEL_SRC);
+    mn_kernel_shape ks;
+    if (src && !mn_kernel_src(P, ob->dtype, src, MN_KERNEL_SRC, &ks)) (void)dump(src);
+    free(src);
+  }
+  return ok;
 }
 
 int mn_eval_device(prog *P, mn_array *out) {
@@ -72,11 +91,11 @@ int mn_eval_device(prog *P, mn_array *out) {
   return MN_SUCCESS;
 }
 
-static int dump(const char *src);
-
 /* The CUDA source of the launch, made as CUDA makes it (so a program it
  * cannot express fails here too) and, under MANIPLE_KERNEL_DUMP=dir,
- * written there once per source (dir/<hash>.cu) for the nvrtc test. */
+ * written there once per source (dir/<hash>.cu) for the nvrtc test, as
+ * are the programs that could run on the device but stay on the host
+ * because their data is there. */
 static int emu_source(const mn_eval_launch *L) {
   char *src = malloc(MN_KERNEL_SRC);
   MN_CHECK(src, MN_ERR_MEM, "cannot allocate a kernel source buffer");
