@@ -87,6 +87,14 @@ void mn_device_abort(mn_ctx *ctx, const char *what) {
   abort();
 }
 
+int mn_copy_counted(mn_ctx *ctx, int to_dev, char *d, char *h, size_t n) {
+  mn_log_event ev = to_dev ? MN_LOG_H2D : MN_LOG_D2H;
+  mn_log_begin(ctx, ev);
+  int err = to_dev ? ctx->ops->h2d(d, h, n) : ctx->ops->d2h(h, d, n);
+  mn_log_end(ctx, ev, (int64_t)n);
+  return err;
+}
+
 int mn_buf_alloc(mn_buf *b, int zero) {
   mn_ctx *ctx = b->lay->ctx;
   const mn_backend_ops *ops = b->ops = ctx->ops;
@@ -133,10 +141,7 @@ char *mn_buf_sync_host(const mn_buf *cb, int write) {
   }
   if (!(b->valid & MN_VALID_HOST) && ops->host_guard) ops->host_guard(b->host, n, 1);
   if (!(b->valid & MN_VALID_HOST) && write != MN_WRITE_ALL) {
-    mn_log_begin(ctx, MN_LOG_D2H);
-    int err = ops->d2h(b->host, b->dev, b->nbytes);
-    mn_log_end(ctx, MN_LOG_D2H, (int64_t)b->nbytes);
-    if (err) mn_device_abort(ctx, "a copy of an array from the device");
+    if (mn_copy_counted(ctx, 0, b->dev, b->host, b->nbytes)) mn_device_abort(ctx, "a copy of an array from the device");
     b->valid |= MN_VALID_HOST;
   }
   if (write) b->valid = MN_VALID_HOST;
@@ -149,10 +154,7 @@ void mn_buf_read(const mn_buf *b, size_t off, size_t n, void *dst) {
     return;
   }
   mn_ctx *ctx = b->lay->ctx;
-  mn_log_begin(ctx, MN_LOG_D2H);
-  int err = b->ops->d2h(dst, b->dev + off, n);
-  mn_log_end(ctx, MN_LOG_D2H, (int64_t)n);
-  if (err) mn_device_abort(ctx, "a copy of an element from the device");
+  if (mn_copy_counted(ctx, 0, b->dev + off, dst, n)) mn_device_abort(ctx, "a copy of an element from the device");
 }
 
 char *mn_buf_dev(const mn_buf *cb, int write) {
@@ -161,10 +163,7 @@ char *mn_buf_dev(const mn_buf *cb, int write) {
   mn_ctx *ctx = b->lay->ctx;
   const mn_backend_ops *ops = ctx->ops;
   if (!(b->valid & MN_VALID_DEV) && write != MN_WRITE_ALL) {
-    mn_log_begin(ctx, MN_LOG_H2D);
-    int err = ops->h2d(b->dev, b->host, b->nbytes);
-    mn_log_end(ctx, MN_LOG_H2D, (int64_t)b->nbytes);
-    if (err) mn_device_abort(ctx, "a copy of an array to the device");
+    if (mn_copy_counted(ctx, 1, b->dev, b->host, b->nbytes)) mn_device_abort(ctx, "a copy of an array to the device");
     b->valid |= MN_VALID_DEV;
   }
   if (write) {

@@ -99,14 +99,9 @@ int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem) {
   return err;
 }
 
-/* a staging copy between a plan's device and host buffers, counted */
+/* a staging copy between a plan's device and host buffers */
 static int stage(mn_ctx *ctx, int to_dev, char *d, char *h, int64_t bytes) {
-  if (!bytes) return MN_SUCCESS;
-  mn_log_event ev = to_dev ? MN_LOG_H2D : MN_LOG_D2H;
-  mn_log_begin(ctx, ev);
-  int err = to_dev ? ctx->ops->h2d(d, h, (size_t)bytes) : ctx->ops->d2h(h, d, (size_t)bytes);
-  mn_log_end(ctx, ev, bytes);
-  return err;
+  return bytes ? mn_copy_counted(ctx, to_dev, d, h, (size_t)bytes) : MN_SUCCESS;
 }
 
 static int plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {

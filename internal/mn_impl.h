@@ -222,6 +222,9 @@ void mn_buf_read(const mn_buf *b, size_t off, size_t n, void *dst);
  * no host pointer to it handed out (mn_array_local cannot tell when its
  * caller is done, so such storage keeps its values on the host). */
 static inline int mn_buf_device_ok(const mn_buf *b) { return b->dev && !b->pinned; }
+/* n bytes from host h to device d (to_dev) or back, counted in the log as
+ * "h2d" / "d2h"; the backend's error code. */
+int mn_copy_counted(mn_ctx *ctx, int to_dev, char *d, char *h, size_t n);
 /* b's device storage with the current values ("h2d" when stale; write
  * and MN_WRITE_ALL as above). Where
  * the values are is kept state, not the values: both take a const buffer. */
