@@ -23,6 +23,16 @@ if "MANIPLE_PYTEST_TMP" not in os.environ:
     os.environ["MANIPLE_PYTEST_TMP"] = _core.bcast(_dir, 0).decode()
 
 
+@pytest.fixture
+def logging_on():
+    """The profiling log on and zeroed for a test, off and zeroed after."""
+    maniple.log_enable()
+    maniple.log_reset()
+    yield
+    maniple.log_enable(False)
+    maniple.log_reset()
+
+
 @pytest.fixture(autouse=True)
 def _same_collections_on_every_rank():
     """A full garbage collection before each test, on every rank. The lazy

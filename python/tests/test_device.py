@@ -13,15 +13,6 @@ import maniple
 import maniple.numpy as np
 
 
-@pytest.fixture
-def logging_on():
-    maniple.log_enable()
-    maniple.log_reset()
-    yield
-    maniple.log_enable(False)
-    maniple.log_reset()
-
-
 def copies():
     d = maniple.log_view()
     return {k: (d[k]["calls"], d[k]["mem_bytes"]) for k in ("h2d", "d2h")}

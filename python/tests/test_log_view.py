@@ -18,15 +18,6 @@ KINDS = ("eval", "reduce", "allreduce", "plan_begin", "plan_end", "halo", "stenc
 FIELDS = {"calls", "time", "time_max", "imbalance", "mem_bytes", "messages", "msg_bytes", "allreduces"}
 
 
-@pytest.fixture
-def logging_on():
-    maniple.log_enable()
-    maniple.log_reset()
-    yield
-    maniple.log_enable(False)
-    maniple.log_reset()
-
-
 def sane(d):
     assert set(d) == set(KINDS)
     for kind, row in d.items():
