@@ -458,6 +458,23 @@ static int reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result
     return mn_trace(err, __FILE__, __LINE__, __func__);
   }
   int ok[MAXX], rest[MAXX], nrest = 0, lost = storage_lost(&P, NULL, nx, xout);
+  if (!lost && !nx && mn_eval_device_reduce_ok(&P, am, alay)) {
+    mn_acc acc;
+    err = mn_eval_device_reduce(&P, am, alay, &acc);
+    if (err) { /* this rank alone: raised by the combine, on every rank */
+      mn_defer(e->ctx, err);
+      mn_acc_init(op, t, &acc);
+    }
+    err = mn_acc_allreduce(e->ctx, op, t, &acc);
+    if (!err) err = mn_acc_to_scalar(op, t, &acc, result);
+    int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
+    if (!err && mn_log_on(e->ctx) && mn_map_owned_box(am, alay, e->ctx->rank, lo, cnt))
+      *mem = prog_bytes(&P, mn_box_size(rn->ndim, cnt));
+    mn_layout_destroy(&own);
+    prog_free(&P);
+    if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+    return MN_SUCCESS;
+  }
   if (!lost) to_host(&P, NULL, nx, xout);
   if (nx) {
     int64_t Rlo[MN_MAXDIM] = {0}, Rcnt[MN_MAXDIM] = {0};

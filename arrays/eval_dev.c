@@ -1,13 +1,14 @@
 #define _POSIX_C_SOURCE 200809L /* access */
-/* Fused evaluation on the device: a program whose inputs are all read
- * where they are computed (no message) and whose output is not read
- * through another map runs as one launch of the backend over the output's
- * box, on device storage, moving no array between host and device (an
- * output its inputs read shifted, as the stencil idiom's center[:] =
- * f(north, ...), is computed into a device temporary, then copied). It
- * follows the data: inputs (and an output written in part) whose values
- * are on the host only keep the evaluation on the host, so arrays do not
- * go back and forth between statements that run on different sides. */
+/* Fused evaluation on the device: mn_eval_execute's cells over device
+ * storage, each one launch of the backend. Operands read elsewhere than
+ * where they are computed come through their alignment plans, packed and
+ * received on the device (staged through host buffers for MPI), so no
+ * array moves between host and device; an output its inputs read shifted
+ * (the stencil idiom's center[:] = f(north, ...)) is computed into a
+ * device temporary, then copied. It follows the data: inputs (and an
+ * output written in part) whose values are on the host only keep the
+ * evaluation on the host, so arrays do not go back and forth between
+ * statements that run on different sides. */
 #include "eval_impl.h"
 #include "kernel_src.h"
 #include <stdio.h>
@@ -16,36 +17,76 @@
 #include <string.h>
 #include <unistd.h>
 
-/* the program's shape allows a launch (whatever the data's state) */
-static int fits(const prog *P, const mn_array *out, int nx) {
-  const mn_buf *ob = out->buf;
+/* the program's shape allows launches (whatever the data's state); a
+ * reduction's operands must also be read where it is computed (over am
+ * on alay), so that they make one cell */
+static int fits_dev(const prog *P, const mn_map *am, const mn_layout *alay) {
   mn_ctx *ctx = P->e->ctx;
-  if (!ob->dev || !ob->ops->eval || nx || P->reduce || !mn_kernel_fits(P)) return 0;
+  if (!ctx->ops->eval || !mn_kernel_fits(P)) return 0;
   for (int i = 0; i < P->nops; i++) {
     const mn_array *x = P->e->v[P->ops[i].node].arr;
-    if (ctx->size > 1 && !mn_map_split_alike(ctx, &P->ops[i].bmap, x->buf->lay, &out->map, ob->lay, 1)) return 0;
     if (!x->buf->dev) return 0;
+    if (P->reduce && ctx->size > 1 && !mn_map_split_alike(ctx, &P->ops[i].bmap, x->buf->lay, am, alay, 1)) return 0;
   }
   return 1;
 }
 
-static int dump(const char *src);
+static int fits(const prog *P, const mn_array *out, int nx) {
+  return out->buf->dev && !nx && !P->reduce && fits_dev(P, &out->map, out->buf->lay);
+}
 
-int mn_eval_device_ok(const prog *P, const mn_array *out, int nx) {
-  if (!fits(P, out, nx)) return 0;
-  const mn_buf *ob = out->buf;
-  int ok = mn_buf_device_ok(ob) && (!out->is_view && !ob->halo ? 1 : (ob->valid & MN_VALID_DEV) != 0);
+/* every input's values are on the device */
+static int inputs_on_device(const prog *P) {
+  int ok = 1;
   for (int i = 0; i < P->nops && ok; i++) {
     const mn_buf *b = P->e->v[P->ops[i].node].arr->buf;
     ok = mn_buf_device_ok(b) && (b->valid & MN_VALID_DEV);
   }
-  if (!ok && getenv("MANIPLE_KERNEL_DUMP")) { /* for the nvrtc test: what would run here with the data there */
-    char *src = malloc(MN_KERNEL_SRC);
-    mn_kernel_shape ks;
-    if (src && !mn_kernel_src(P, ob->dtype, src, MN_KERNEL_SRC, &ks)) (void)dump(src);
-    free(src);
-  }
   return ok;
+}
+
+static int dump(const char *src);
+static void dump_host_path(const prog *P, mn_dtype odt);
+
+int mn_eval_device_ok(const prog *P, const mn_array *out, int nx) {
+  if (!fits(P, out, nx)) return 0;
+  const mn_buf *ob = out->buf;
+  int ok = mn_buf_device_ok(ob) && (!out->is_view && !ob->halo ? 1 : (ob->valid & MN_VALID_DEV) != 0) &&
+           inputs_on_device(P);
+  if (!ok) dump_host_path(P, ob->dtype);
+  return ok;
+}
+
+/* for the nvrtc test: what would run here with the data there */
+static void dump_host_path(const prog *P, mn_dtype odt) {
+  if (!getenv("MANIPLE_KERNEL_DUMP")) return;
+  char *src = malloc(MN_KERNEL_SRC);
+  mn_kernel_shape ks;
+  if (src && !mn_kernel_src(P, odt, src, MN_KERNEL_SRC, &ks)) (void)dump(src);
+  free(src);
+}
+
+int mn_eval_device_reduce_ok(const prog *P, const mn_map *am, const mn_layout *alay) {
+  if (!P->reduce || P->nx || !P->nops || !fits_dev(P, am, alay)) return 0;
+  int ok = inputs_on_device(P);
+  if (!ok) dump_host_path(P, P->e->v[P->root].dtype);
+  return ok;
+}
+
+int mn_eval_device_reduce(prog *P, const mn_map *am, const mn_layout *alay, mn_acc *acc) {
+  mn_ctx *ctx = P->e->ctx;
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
+  if (!mn_map_owned_box(am, alay, ctx->rank, lo, cnt) || (P->nd && !mn_box_size(P->nd, cnt))) {
+    mn_acc_init(P->rop, P->e->v[P->root].dtype, acc); /* nothing here: nothing to launch or bring back */
+    return MN_SUCCESS;
+  }
+  for (int i = 0; i < P->nops; i++) mn_buf_dev(P->e->v[P->ops[i].node].arr->buf, 0);
+  char *part = NULL;
+  MN_CALL(mn_ctx_dev_scratch(ctx, sizeof(mn_acc) * MN_KERNEL_RED_BLOCKS, &part));
+  P->dev = 1;
+  P->dev_part = (mn_acc *)part;
+  MN_CALL(mn_eval_execute(P, am, alay, NULL, NULL, NULL, 1, NULL, 0));
+  return mn_copy_counted(ctx, 0, part, (char *)acc, sizeof *acc);
 }
 
 int mn_eval_device(prog *P, mn_array *out) {
@@ -60,34 +101,28 @@ int mn_eval_device(prog *P, mn_array *out) {
   int shifted = 0; /* an input reads out through another map */
   for (int i = 0; i < P->nops; i++)
     shifted |= P->e->v[P->ops[i].node].arr->buf == ob && !mn_map_equal(&P->ops[i].bmap, &out->map);
-  P->dev = 1;
   mn_ctx *ctx = P->e->ctx;
   size_t es = mn_eval_es(out->dtype);
-  mn_eval_launch L;
-  L.P = P;
-  L.am = &out->map;
-  L.alay = ob->lay;
-  L.ob = ob;
-  L.have = mn_map_owned_box(&out->map, ob->lay, ctx->rank, L.lo, L.cnt);
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], st[MN_MAXDIM], dst_st[MN_MAXDIM];
+  int have = mn_map_owned_box(&out->map, ob->lay, ctx->rank, lo, cnt);
   int nd = P->nd > 0 ? P->nd : 1;
-  if (P->nd == 0) L.cnt[0] = 1;
-  char *dst = L.have ? ob->dev + mn_map_off(&out->map, ob, L.lo) * (int64_t)es : NULL;
-  int64_t dst_st[MN_MAXDIM];
+  if (P->nd == 0) cnt[0] = 1;
+  char *dst = have ? ob->dev + mn_map_off(&out->map, ob, lo) * (int64_t)es : NULL, *to = dst;
   mn_map_strides(&out->map, ob, dst_st);
   if (P->nd == 0) dst_st[0] = 1;
-  L.out = dst;
-  L.outbuf = ob->dev;
-  L.outbytes = ob->nbytes;
-  memcpy(L.outst, dst_st, sizeof dst_st);
-  if (shifted && L.have) { /* into a dense temporary, then copied */
-    size_t bytes = (size_t)mn_box_size(nd, L.cnt) * es;
-    MN_CALL(mn_ctx_dev_scratch(ctx, bytes, &L.out));
-    L.outbuf = L.out;
-    L.outbytes = bytes;
-    mn_dense_strides(nd, L.cnt, L.outst);
+  memcpy(st, dst_st, sizeof st);
+  P->dev = 1;
+  P->dev_outbuf = ob->dev;
+  P->dev_outbytes = ob->nbytes;
+  if (shifted && have) { /* into a dense temporary, then copied */
+    size_t bytes = (size_t)mn_box_size(nd, cnt) * es;
+    MN_CALL(mn_ctx_dev_scratch(ctx, bytes, &to));
+    P->dev_outbuf = to;
+    P->dev_outbytes = bytes;
+    mn_dense_strides(nd, cnt, st);
   }
-  MN_CALL(ob->ops->eval(&L));
-  if (shifted && L.have) MN_CALL(ob->ops->copy_box(nd, L.cnt, es, L.out, L.outst, dst, dst_st));
+  MN_CALL(mn_eval_execute(P, &out->map, ob->lay, to, st, NULL, 1, NULL, 0));
+  if (shifted && have && !P->deferred) MN_CALL(ob->ops->copy_box(nd, cnt, es, to, st, dst, dst_st));
   return MN_SUCCESS;
 }
 
@@ -100,7 +135,8 @@ static int emu_source(const mn_eval_launch *L) {
   char *src = malloc(MN_KERNEL_SRC);
   MN_CHECK(src, MN_ERR_MEM, "cannot allocate a kernel source buffer");
   mn_kernel_shape ks;
-  int err = mn_kernel_src(L->P, L->ob->dtype, src, MN_KERNEL_SRC, &ks);
+  mn_dtype odt = L->P->reduce ? L->P->e->v[L->P->root].dtype : L->P->odt;
+  int err = mn_kernel_src(L->P, odt, src, MN_KERNEL_SRC, &ks);
   if (!err) err = dump(src);
   free(src);
   return err;
@@ -119,21 +155,35 @@ static int dump(const char *src) {
   return MN_SUCCESS;
 }
 
-/* The emulated launch: the CPU evaluator's bodies over the device storage,
- * inside a window that opens only the arrays the program names. */
+/* The emulated launch: the CPU evaluator's bodies over one cell of
+ * device memory, inside windows that open only what the program names:
+ * its operands' storage and their plans' receive buffers. */
+static void windows(const prog *P, int open) {
+  for (int i = 0; i < P->nops; i++) {
+    const mn_buf *b = P->e->v[P->ops[i].node].arr->buf;
+    const mn_plan *pl = P->ops[i].plan;
+    size_t rb = pl && pl->drecv ? (size_t)pl->recv_total * pl->elsize + 1 : 0;
+    if (open) mni_emu_open(b->dev, b->nbytes, 0);
+    else mni_emu_close(b->dev, b->nbytes);
+    if (rb && open) mni_emu_open(pl->drecv, rb, 0);
+    else if (rb) mni_emu_close(pl->drecv, rb);
+  }
+}
+
 int mni_emu_eval(const mn_eval_launch *L) {
   MN_CALL(emu_source(L));
   prog *P = L->P;
-  for (int i = 0; i < P->nops; i++) {
-    const mn_buf *b = P->e->v[P->ops[i].node].arr->buf;
-    mni_emu_open(b->dev, b->nbytes, 0);
+  windows(P, 1);
+  if (P->reduce) { /* the accumulator is made in device memory, as the kernels leave it (one cell) */
+    mni_emu_open(L->part, sizeof(mn_acc), 1);
+    mn_acc_init(P->rop, P->e->v[P->root].dtype, L->part);
+    mn_eval_run_cell(P, L->C, L->scratch, L->per, L->part);
+    mni_emu_close(L->part, sizeof(mn_acc));
+  } else {
+    mni_emu_open(L->outbuf, L->outbytes, 1);
+    mn_eval_run_cell(P, L->C, L->scratch, L->per, NULL);
+    mni_emu_close(L->outbuf, L->outbytes);
   }
-  mni_emu_open(L->outbuf, L->outbytes, 1);
-  int err = mn_eval_execute(P, L->am, L->alay, L->out, L->outst, NULL, 1, NULL, 0);
-  for (int i = 0; i < P->nops; i++) {
-    const mn_buf *b = P->e->v[P->ops[i].node].arr->buf;
-    mni_emu_close(b->dev, b->nbytes);
-  }
-  mni_emu_close(L->outbuf, L->outbytes);
-  return err;
+  windows(P, 0);
+  return MN_SUCCESS;
 }

@@ -62,6 +62,7 @@ static int operands_pieces(prog *P, const box *R) {
       op->pc[op->np++] = lp;
     }
     size_t es = mn_eval_es(x->dtype);
+    if (nrecv && P->dev) MN_CALL(mn_plan_dev_buffers(op->plan));
     for (int m = 0; m < nrecv; m++) {
       const mn_msg *r = &op->plan->recvs[m];
       piece *p = &op->pc[op->np++];
@@ -69,7 +70,7 @@ static int operands_pieces(prog *P, const box *R) {
       memcpy(p->lo, r->ilo, sizeof p->lo);
       memcpy(p->cnt, r->cnt, sizeof p->cnt);
       mn_dense_strides(P->nd, r->cnt, p->st);
-      p->ptr = op->plan->recvbuf + r->off * (int64_t)es;
+      p->ptr = (P->dev ? op->plan->drecv : op->plan->recvbuf) + r->off * (int64_t)es;
     }
   }
   return MN_SUCCESS;
@@ -147,6 +148,7 @@ static int run_passes(prog *P, const box *R, int64_t *const *cuts, const int *nc
       mn_eval_cell_box(c, nd, cuts, ncut, &C);
       MN_CALL(mn_eval_cell_inputs(P, &C, &local));
       if (local != (pass == 0)) continue;
+      C.out = NULL;
       if (!P->reduce) {
         int64_t off = 0;
         for (int d = 0; d < nd; d++) { off += (C.lo[d] - R->lo[d]) * outst_at_Rlo[d]; C.outst[d] = outst_at_Rlo[d]; }
@@ -154,7 +156,12 @@ static int run_passes(prog *P, const box *R, int64_t *const *cuts, const int *nc
       }
       mn_eval_cell_xouts(P, &C, R->lo);
       if (nd == 0) { C.outst[0] = 1; for (int i = 0; i < P->nops; i++) C.ost[i][0] = 1; }
-      mn_eval_run_cell(P, &C, scratch, per, accs);
+      if (P->dev) { /* a launch of the backend per cell */
+        mn_eval_launch L = {P, &C, P->dev_outbuf, P->dev_outbytes, scratch, per, P->dev_part};
+        MN_CALL(P->e->ctx->ops->eval(&L));
+      } else {
+        mn_eval_run_cell(P, &C, scratch, per, accs);
+      }
     }
   }
   return MN_SUCCESS;
@@ -174,6 +181,10 @@ int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
   int err = operands_plans(P, am, alay, &built);
   if (!err && !lerr) lerr = operands_pieces(P, &R);
   if (!err && !lerr) lerr = cut_cells(P, &R, cuts, ncut, &ncells);
+  /* a device reduction's launch leaves one accumulator: its operands are
+   * aligned (eval_dev.c), so their pieces make one cell */
+  if (!err && !lerr && P->dev && P->reduce && ncells > 1)
+    lerr = MN_ERR(MN_ERR_ARG, "internal: a device reduction over %lld cells", (long long)ncells);
   if (!err && !lerr) lerr = scratch_setup(P, nthreads, &scratch, &per);
   P->deferred = 0;
   /* (MANIPLE_CHECKS needs nothing more here: it compares every call's
@@ -196,7 +207,11 @@ int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
     P->deferred = 1;
   }
   for (int i = 0; i < P->nops && !err; i++)
-    if (P->ops[i].plan) err = mn_plan_begin_mem(P->ops[i].plan, mn_buf_host(e->v[P->ops[i].node].arr->buf, 0), NULL);
+    if (P->ops[i].plan) {
+      const mn_buf *b = e->v[P->ops[i].node].arr->buf;
+      err = P->dev ? mn_plan_begin_dev(P->ops[i].plan, b->dev, NULL)
+                   : mn_plan_begin_mem(P->ops[i].plan, mn_buf_host(b, 0), NULL);
+    }
   if (!err && P->deferred) {
     err = plans_end(P);
   } else if (!err && bm && R.have) { /* bands need every input: receive first */

@@ -90,18 +90,24 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
     free(nodes);
     return MN_ERR(MN_ERR_NOTIMPL, "a device kernel of %d scalars (at most %d)", ns, MN_KERNEL_SCALARS);
   }
+  int red = P->reduce, rop = (int)P->rop, isf = mn_is_float(e->v[P->root].dtype);
   put(&s, "#include \"kernels/ops.h\"\n");
+  if (red) put(&s, "#include \"kernels/reduce.h\"\n");
   put(&s, "struct mn_args { long long n; long long cnt[%d]; const char *in[%d]; long long ist[%d][%d]; "
-          "char *out; long long ost[%d]; double sf[%d]; long long si[%d]; };\n",
-      nd, ni ? ni : 1, ni ? ni : 1, nd, nd, ns ? ns : 1, ns ? ns : 1);
-  put(&s, "extern \"C\" __global__ void mn_eval_kernel(const mn_args a) {\n"
-          "  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < a.n;\n"
+          "char *out; long long ost[%d]; double sf[%d]; long long si[%d];%s",
+      nd, ni ? ni : 1, ni ? ni : 1, nd, nd, ns ? ns : 1, ns ? ns : 1, red ? "" : " };\n");
+  /* a reduction: each element's flat index (for arg*), and where the blocks' accumulators go */
+  if (red) put(&s, " long long fbase; long long fst[%d]; mn_acc *part; };\n", nd);
+  put(&s, "extern \"C\" __global__ void mn_eval_kernel(const mn_args a) {\n");
+  if (red) put(&s, "  __shared__ mn_acc sh[%d];\n  mn_acc acc;\n  mni_acc_init(%d, &acc);\n", MN_KERNEL_BLOCK, rop);
+  put(&s, "  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < a.n;\n"
           "       k += (long long)blockDim.x * gridDim.x) {\n"
-          "    long long r = k, c, oo = 0");
+          "    long long r = k, c, oo = 0%s", red ? ", ff = a.fbase" : "");
   for (int i = 0; i < ni; i++) put(&s, ", o%d = 0", i);
   put(&s, ";\n");
   for (int d = nd - 1; d >= 0; d--) {
     put(&s, "    c = r %% a.cnt[%d]; r /= a.cnt[%d]; oo += c * a.ost[%d];", d, d, d);
+    if (red) put(&s, " ff += c * a.fst[%d];", d);
     for (int i = 0; i < ni; i++) put(&s, " o%d += c * a.ist[%d][%d];", i, i, d);
     put(&s, "\n");
   }
@@ -138,7 +144,25 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
       break;
     }
   }
-  put(&s, "    ((%s *)a.out)[oo] = MN_CAST_VAL(%s, v%d);\n  }\n}\n", ctype(odt), ctype(odt), P->root);
+  if (!red) {
+    put(&s, "    ((%s *)a.out)[oo] = MN_CAST_VAL(%s, v%d);\n  }\n}\n", ctype(odt), ctype(odt), P->root);
+  } else { /* each thread's elements, then a tree over the block (and over the blocks in mn_reduce_final) */
+    int R = P->root;
+    if (isf) put(&s, "    mni_acc_push(%d, 1, &acc, (double)v%d, 0, v%d != 0, ff);\n  }\n", rop, R, R);
+    else put(&s, "    mni_acc_push(%d, 0, &acc, 0, (long long)v%d, v%d != 0, ff);\n  }\n", rop, R, R);
+    const char *tree = "  sh[threadIdx.x] = acc;\n  __syncthreads();\n"
+                       "  for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+                       "    if (threadIdx.x < s) mni_acc_merge(%d, %d, &sh[threadIdx.x], &sh[threadIdx.x + s]);\n"
+                       "    __syncthreads();\n  }\n";
+    put(&s, tree, rop, isf);
+    put(&s, "  if (threadIdx.x == 0) a.part[blockIdx.x] = sh[0];\n}\n");
+    put(&s, "extern \"C\" __global__ void mn_reduce_final(mn_acc *part, int n) {\n"
+            "  __shared__ mn_acc sh[%d];\n  mn_acc acc;\n  mni_acc_init(%d, &acc);\n"
+            "  for (int k = threadIdx.x; k < n; k += blockDim.x) mni_acc_merge(%d, %d, &acc, &part[k]);\n",
+        MN_KERNEL_BLOCK, rop, rop, isf);
+    put(&s, tree, rop, isf);
+    put(&s, "  if (threadIdx.x == 0) part[0] = sh[0]; /* every part was read before the first barrier */\n}\n");
+  }
   free(nodes);
   if (err) return err;
   MN_CHECK(!s.over, MN_ERR_MEM, "the source of a kernel of %d nodes does not fit in %zu bytes", e->n, cap);
@@ -156,26 +180,16 @@ size_t mn_kernel_args(const mn_kernel_shape *ks, const mn_eval_launch *L, char *
   size_t off = 0;
 #define PUT(v) do { memcpy(blk + off, &(v), sizeof(v)); off += sizeof(v); } while (0)
 #define ALIGN8() (off = (off + 7) / 8 * 8)
+  const cell *C = L->C;
   long long n = 1;
-  for (int d = 0; d < P->nd; d++) n *= L->cnt[d];
-  if (!L->have) n = 0;
+  for (int d = 0; d < P->nd; d++) n *= C->cnt[d];
   PUT(n);
-  for (int d = 0; d < nd; d++) { long long c = P->nd ? L->cnt[d] : 1; PUT(c); }
-  for (int i = 0; i < ni; i++) {
-    const char *p = NULL;
-    if (i < ks->ni && L->have) {
-      const mn_array *x = e->v[P->ops[i].node].arr;
-      p = x->buf->dev + mn_map_off(&P->ops[i].bmap, x->buf, L->lo) * (int64_t)mn_dtype_size(x->dtype);
-    }
-    PUT(p);
-  }
-  for (int i = 0; i < ni; i++) {
-    int64_t st[MN_MAXDIM] = {0};
-    if (i < ks->ni) mn_map_strides(&P->ops[i].bmap, e->v[P->ops[i].node].arr->buf, st);
-    for (int d = 0; d < nd; d++) { long long v = st[d]; PUT(v); }
-  }
-  PUT(L->out);
-  for (int d = 0; d < nd; d++) { long long v = L->outst[d]; PUT(v); }
+  for (int d = 0; d < nd; d++) { long long c = P->nd ? C->cnt[d] : 1; PUT(c); }
+  for (int i = 0; i < ni; i++) { const char *p = i < ks->ni ? C->optr[i] : NULL; PUT(p); }
+  for (int i = 0; i < ni; i++)
+    for (int d = 0; d < nd; d++) { long long v = i < ks->ni ? C->ost[i][d] : 0; PUT(v); }
+  PUT(C->out);
+  for (int d = 0; d < nd; d++) { long long v = C->outst[d]; PUT(v); }
   double sf[MN_KERNEL_SCALARS] = {0};
   long long sv[MN_KERNEL_SCALARS] = {0};
   int k = 0, *nodes = malloc(sizeof(int) * (size_t)e->n), nn = nodes ? nodes_of(P, nodes) : -1;
@@ -190,6 +204,13 @@ size_t mn_kernel_args(const mn_kernel_shape *ks, const mn_eval_launch *L, char *
   free(nodes);
   for (int q = 0; q < ns; q++) PUT(sf[q]);
   for (int q = 0; q < ns; q++) PUT(sv[q]);
+  if (P->reduce) {
+    long long fb = 0;
+    for (int d = 0; d < P->nd; d++) fb += C->lo[d] * P->cstride[d];
+    PUT(fb);
+    for (int d = 0; d < nd; d++) { long long v = P->nd ? P->cstride[d] : 0; PUT(v); }
+    PUT(L->part);
+  }
   ALIGN8();
   return off;
 #undef PUT

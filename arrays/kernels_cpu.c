@@ -44,47 +44,20 @@ const mn_cast_fn mn_cast_table[MN_NDTYPE][MN_NDTYPE] = {MN_CAST_LIST(CASTENTRY)}
 /* ---- reductions ---- */
 static int is_flt(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64; }
 
-void mn_acc_init(mn_reduce_op op, mn_dtype t, mn_acc *acc) {
-  memset(acc, 0, sizeof *acc);
-  acc->idx = -1;
-  if (op == MN_RED_PROD) { acc->f = 1; acc->i = 1; }
-  if (op == MN_RED_ALL) acc->i = 1;
-  (void)t;
-}
+/* kernels/reduce.h mirrors mn_reduce_op */
+#define SAME_(N) ((int)MNI_RED_##N == (int)MN_RED_##N)
+_Static_assert(SAME_(SUM) && SAME_(PROD) && SAME_(MIN) && SAME_(MAX) && SAME_(ARGMIN) && SAME_(ARGMAX) &&
+                   SAME_(ANY) && SAME_(ALL) && SAME_(SUMSQ) && SAME_(SUMABS) && SAME_(MAXABS) && MN_NREDUCE == 11,
+               "kernels/reduce.h mirrors mn_reduce_op");
+#undef SAME_
 
-/* is v better than the current extreme c (strictly)? NaN wins, as NumPy */
-static int better_f(mn_reduce_op op, double v, double c) {
-  if (c != c) return 0;
-  if (v != v) return 1;
-  return (op == MN_RED_MIN || op == MN_RED_ARGMIN) ? v < c : v > c;
-}
-static int better_i(mn_reduce_op op, int64_t v, int64_t c) {
-  return (op == MN_RED_MIN || op == MN_RED_ARGMIN) ? v < c : v > c;
+void mn_acc_init(mn_reduce_op op, mn_dtype t, mn_acc *acc) {
+  (void)t;
+  mni_acc_init((int)op, acc);
 }
 
 void mn_acc_merge(mn_reduce_op op, mn_dtype t, mn_acc *a, const mn_acc *b) {
-  if (!b->has) return;
-  if (!a->has) { *a = *b; return; }
-  int f = is_flt(t);
-  switch (op) {
-  case MN_RED_SUM: case MN_RED_SUMSQ: case MN_RED_SUMABS:
-    if (f) a->f += b->f; else a->i = (int64_t)((uint64_t)a->i + (uint64_t)b->i);
-    break;
-  case MN_RED_PROD:
-    if (f) a->f *= b->f; else a->i = (int64_t)((uint64_t)a->i * (uint64_t)b->i);
-    break;
-  case MN_RED_ANY: a->i = a->i || b->i; break;
-  case MN_RED_ALL: a->i = a->i && b->i; break;
-  case MN_RED_MAXABS:
-    if (f ? better_f(MN_RED_MAX, b->f, a->f) : better_i(MN_RED_MAX, b->i, a->i)) { a->f = b->f; a->i = b->i; }
-    break;
-  default: { /* min, max, argmin, argmax: ties go to the lower index */
-    int bt = f ? better_f(op, b->f, a->f) : better_i(op, b->i, a->i);
-    int eq = f ? (b->f == a->f || (b->f != b->f && a->f != a->f)) : b->i == a->i;
-    if (bt || (eq && b->idx < a->idx)) { a->f = b->f; a->i = b->i; a->idx = b->idx; }
-  }
-  }
-  a->has += b->has;
+  mni_acc_merge((int)op, is_flt(t), a, b);
 }
 
 #define RED_SUMS(S, T, ISF) \
@@ -116,26 +89,12 @@ void mn_acc_merge(mn_reduce_op op, mn_dtype t, mn_acc *a, const mn_acc *b) {
     const T *x = (const T *)x_; (void)f0; int64_t r = 1; \
     for (int64_t i = 0; i < n; i++) r &= x[i] != 0; \
     acc->i = acc->i && r; acc->has += n; }
+/* cells are not visited in index order: push breaks ties by index */
 #define RED_EXT(S, T, ISF, NAME, OP) \
   static void r_##NAME##_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; \
-    for (int64_t i = 0; i < n; i++) { \
-      mn_acc v; v.has = 1; v.idx = f0 + i; \
-      if (ISF) { v.f = (double)x[i]; v.i = 0; } else { v.i = (int64_t)x[i]; v.f = 0; } \
-      if (!acc->has) { *acc = v; continue; } \
-      /* cells are not visited in index order: ties go to the lower index */ \
-      int eq_ = ISF ? (v.f == acc->f || (v.f != v.f && acc->f != acc->f)) : v.i == acc->i; \
-      if ((ISF ? better_f(OP, v.f, acc->f) : better_i(OP, v.i, acc->i)) || (eq_ && v.idx < acc->idx)) { \
-        acc->f = v.f; acc->i = v.i; acc->idx = v.idx; } \
-      acc->has++; } }
-#define RED_MAXABS(S, T, ISF) \
-  static void r_maxabs_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
-    const T *x = (const T *)x_; (void)f0; \
-    for (int64_t i = 0; i < n; i++) { \
-      double af = ISF ? fabs((double)x[i]) : 0; \
-      int64_t v = (int64_t)x[i]; int64_t ai = ISF ? 0 : (v < 0 ? (int64_t)((uint64_t)0 - (uint64_t)v) : v); \
-      if (!acc->has || (ISF ? better_f(MN_RED_MAX, af, acc->f) : better_i(MN_RED_MAX, ai, acc->i))) { acc->f = af; acc->i = ai; } \
-      acc->has++; } }
+    for (int64_t i = 0; i < n; i++) mni_acc_push(OP, ISF, acc, (double)x[i], (int64_t)x[i], 0, f0 + i); }
+#define RED_MAXABS(S, T, ISF) RED_EXT(S, T, ISF, maxabs, MN_RED_MAXABS)
 #define RED_ALL(S, T, ISF) RED_SUMS(S, T, ISF) RED_EXT(S, T, ISF, min, MN_RED_MIN) \
   RED_EXT(S, T, ISF, max, MN_RED_MAX) RED_EXT(S, T, ISF, argmin, MN_RED_ARGMIN) \
   RED_EXT(S, T, ISF, argmax, MN_RED_ARGMAX) RED_MAXABS(S, T, ISF)

@@ -104,6 +104,18 @@ static int stage(mn_ctx *ctx, int to_dev, char *d, char *h, int64_t bytes) {
   return bytes ? mn_copy_counted(ctx, to_dev, d, h, (size_t)bytes) : MN_SUCCESS;
 }
 
+int mn_plan_dev_buffers(mn_plan *p) {
+  if (p->dsend) return MN_SUCCESS;
+  const mn_backend_ops *ops = p->ctx->ops;
+  size_t es = p->elsize;
+  p->dops = ops; /* made once, kept with the plan (+1: never zero bytes) */
+  int err = ops->dev_alloc((size_t)p->send_total * es + 1, (void **)&p->dsend);
+  if (!err) err = ops->dev_alloc((size_t)p->recv_total * es + 1, (void **)&p->drecv);
+  if (err && p->dsend) ops->dev_free(p->dsend, (size_t)p->send_total * es + 1);
+  if (err) p->dsend = p->drecv = NULL;
+  return err;
+}
+
 static int plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
   MN_CHECK(!p->active, MN_ERR_ARG, "plan begun twice without end");
   mn_ctx *ctx = p->ctx;
@@ -112,12 +124,7 @@ static int plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
   for (int i = 0; i < p->nsend; i++) MN_CHECK(!p->sends[i].idx, MN_ERR_NOTIMPL, "index-list messages on the device");
   /* a failure below is this rank's alone, while the others wait for its
    * messages: it stops the job (mn_device_abort) rather than hang it */
-  if (!p->dsend) { /* made once, kept with the plan (+1: never zero bytes) */
-    p->dops = ops;
-    if (ops->dev_alloc((size_t)p->send_total * es + 1, (void **)&p->dsend) ||
-        ops->dev_alloc((size_t)p->recv_total * es + 1, (void **)&p->drecv))
-      mn_device_abort(ctx, "the device buffers of a plan");
-  }
+  if (mn_plan_dev_buffers(p)) mn_device_abort(ctx, "the device buffers of a plan");
   int nr = 0;
   for (int i = 0; i < p->nrecv; i++) {
     const mn_msg *m = &p->recvs[i];
@@ -180,10 +187,12 @@ static int plan_end(mn_plan *p) {
   p->active = 0;
   if (p->on_dev) {
     p->on_dev = 0;
-    if (!p->unpack || !p->mem) return MN_SUCCESS;
     size_t es = p->elsize;
+    if (p->unpack && !p->mem) return MN_SUCCESS;
+    /* (an alignment plan's reader takes the packed messages from drecv) */
     if (stage(p->ctx, 1, p->drecv, p->recvbuf, p->recv_total * (int64_t)es))
       mn_device_abort(p->ctx, "staging a plan's messages to the device");
+    if (!p->unpack) return MN_SUCCESS;
     for (int i = 0; i < p->nrecv; i++) {
       const mn_msg *m = &p->recvs[i];
       int64_t src[MN_MAXDIM];

@@ -23,6 +23,8 @@
 enum { MN_VALID_HOST = 1, MN_VALID_DEV = 2 };
 
 typedef struct mn_eval_launch_s mn_eval_launch; /* internal/eval_impl.h */
+typedef struct mni_st_job_s mni_st_job;         /* internal/stencil_impl.h */
+typedef struct mn_buf_s mn_buf;
 
 typedef struct mn_backend_ops {
   const char *name;                        /* "cpu", "emulated", "cuda" */
@@ -47,6 +49,12 @@ typedef struct mn_backend_ops {
                   const int64_t *dst_st);
   /* a fused expression over a box (arrays/eval_dev.c) */
   int (*eval)(const mn_eval_launch *L);
+  /* a stencil job over a box of local indices [lo, lo + cnt) (stencils/dev.c) */
+  int (*stencil_box)(const mni_st_job *j, const int64_t *lo, const int64_t *cnt);
+  /* the boundary ghosts of one side of axis d (stencils/bc.c): o at the
+   * owned origin of b's device storage, n the owned counts, st strides */
+  int (*stencil_bc)(int dtype, const mn_buf *b, char *o, int nd, const int64_t *n, const int64_t *st,
+                    const int *reach, int d, int side, int kind, double value);
 } mn_backend_ops;
 
 /* The table of a backend (MN_BACKEND_CPU, MN_BACKEND_CUDA or
@@ -58,5 +66,13 @@ extern const mn_backend_ops mn_backend_cpu, mn_backend_emulated;
  * for the host, and closes them after. */
 void mni_emu_open(const void *d, size_t n, int write);
 void mni_emu_close(const void *d, size_t n);
+
+/* the backends' stencil launches (stencils/dev.c) */
+int mni_emu_stencil_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt);
+int mni_emu_stencil_bc(int dtype, const mn_buf *b, char *o, int nd, const int64_t *n, const int64_t *st,
+                       const int *reach, int d, int side, int kind, double value);
+int mni_cuda_stencil_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt);
+int mni_cuda_stencil_bc(int dtype, const mn_buf *b, char *o, int nd, const int64_t *n, const int64_t *st,
+                        const int *reach, int d, int side, int kind, double value);
 
 #endif

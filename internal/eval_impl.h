@@ -45,7 +45,10 @@ typedef struct {
   mn_reduce_op rop;
   int stream;          /* output too large for cache: fused sums stream it */
   int deferred;        /* execute met an error on this rank alone and kept it (mn_defer): nothing computed */
-  int dev;             /* operands' pointers are into device storage (eval_dev.c) */
+  int dev;             /* operands' pointers are into device storage (eval_dev.c): */
+  char *dev_outbuf;    /* each cell a launch of the backend, writing the device */
+  size_t dev_outbytes; /* region dev_outbuf (or, a reduction, its accumulator */
+  mn_acc *dev_part;    /* in dev_part) */
   /* extra outputs: node xnode[k] also stored in a fresh array aligned with
    * the iteration box (xbase[k]: its element at the box start) */
   int nx, xnode[MAXX];
@@ -97,29 +100,33 @@ int mn_eval_run_bands(prog *P, const band_mode *bm, int64_t *const *cuts, const 
 int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out, const int64_t *outst_at_Rlo,
                     mn_acc *accs, int nthreads, const band_mode *bm, int lerr);
 
-/* eval_dev.c: evaluation on the device. A launch is the program over the
- * box (lo, cnt) of the output map am on alay that this rank owns (have),
- * written at out (device memory, strides outst); inputs' device pointers
- * follow from their maps. */
+/* eval_dev.c: evaluation on the device. A launch is the program over
+ * one cell (mn_eval_execute's, whose pointers are device memory: the
+ * operands' storage and their plans' device receive buffers), writing
+ * C->out in outbuf, or a reduction's accumulator. */
 struct mn_eval_launch_s {
   prog *P;
-  const mn_map *am;
-  const mn_layout *alay;
-  const mn_buf *ob;
-  int have;
-  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
-  char *out;
-  int64_t outst[MN_MAXDIM];
-  char *outbuf;         /* the device region out points into, */
+  const cell *C;
+  char *outbuf;         /* the device region C->out points into, */
   size_t outbytes;      /* for the emulated launch's window */
+  char *scratch;        /* the CPU evaluator's scratch (the emulated launch) */
+  size_t per;
+  mn_acc *part;         /* a reduction (P->reduce): device room for MN_KERNEL_RED_BLOCKS
+                           accumulators; the launch leaves the result in part[0] */
 };
 /* 1 when P, into out with nx extra outputs, can run on the device: a
- * device backend with an eval launch, every input read where it is
- * computed (decided from global metadata: the same on every rank), out
- * not read through another map, no extra outputs, not a reduction. */
+ * device backend with an eval launch, a program with device bodies, no
+ * extra outputs, not a reduction (decided from global metadata: the same
+ * on every rank), and every input's values on the device. */
 int mn_eval_device_ok(const prog *P, const mn_array *out, int nx);
 /* Inputs' and out's device copies made current, then the launch. */
 int mn_eval_device(prog *P, mn_array *out);
+/* The same for a whole-array reduction (P->reduce, no extra outputs) over
+ * the anchor map am on alay: 1 when it can run on the device (the same on
+ * every rank but for where the data is); then this rank's accumulator,
+ * brought to *acc (one copy of its bytes, the scalar asked for). */
+int mn_eval_device_reduce_ok(const prog *P, const mn_map *am, const mn_layout *alay);
+int mn_eval_device_reduce(prog *P, const mn_map *am, const mn_layout *alay, mn_acc *acc);
 /* the emulated backend's launch, and CUDA's (arrays/cuda/jit.cu) */
 int mni_emu_eval(const mn_eval_launch *L);
 int mni_cuda_eval(const mn_eval_launch *L);

@@ -7,16 +7,23 @@
 typedef struct { int nd, ni, ns; } mn_kernel_shape;
 /* at most this many scalars and nodes, so the source fits MN_KERNEL_SRC bytes */
 enum { MN_KERNEL_SCALARS = 64, MN_KERNEL_NODES = 256, MN_KERNEL_SRC = 1 << 17 };
+/* threads per block (a power of two: the reductions' trees), and the most
+ * blocks of a reduction (its accumulators in L->part) */
+enum { MN_KERNEL_BLOCK = 256, MN_KERNEL_RED_BLOCKS = 2048 };
 /* 1 when P can be written as a kernel (its ops have device bodies, and it
  * is not too large): otherwise it is evaluated on the host. */
 int mn_kernel_fits(const prog *P);
 /* The source of P storing into dtype odt, into buf (cap bytes): a kernel
- * "mn_eval_kernel" taking one struct mn_args by value. */
+ * "mn_eval_kernel" taking one struct mn_args by value. A reduction
+ * (P->reduce) stores each block's accumulator in part[block], and has a
+ * second kernel "mn_reduce_final(mn_acc *part, int n)" (one block) that
+ * merges part[0..n) into part[0]. */
 int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_shape *ks);
 /* The argument block of a launch, as struct mn_args lays it out; returns
  * its bytes (blk holds at least 8 KiB), 0 when out of memory. */
 size_t mn_kernel_args(const mn_kernel_shape *ks, const mn_eval_launch *L, char *blk);
 /* The headers the source includes, for NVRTC (generated at configure
  * time from internal/kernels/). */
-extern const char mni_src_ops_h[], mni_src_mn_hd_h[];
+extern const int mni_src_nhdr;
+extern const char *const mni_src_hdr[], *const mni_src_hdr_name[];
 #endif

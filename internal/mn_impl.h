@@ -175,7 +175,7 @@ int mn_layout_rank_of(const mn_layout *lay, const int *coords);
 void mn_layout_coords_of(const mn_layout *lay, int rank, int *coords);
 
 /* ---- storage and arrays ---- */
-typedef struct {
+typedef struct mn_buf_s {
   int refs;
   mn_layout *lay;
   mn_dtype dtype;
@@ -193,6 +193,10 @@ typedef struct {
   int pinned;     /* a host pointer was handed out (mn_array_local): the values stay on the host */
   size_t nbytes;
 } mn_buf;
+/* The owned block on the side asked for (dev: the device copy), made
+ * current there and marked written; the pointer is good until the next
+ * call that moves the values (no pin, unlike mn_array_local). */
+int mn_array_local_in(const struct mn_array_s *a, int dev, mn_local *loc);
 /* Storage lost: an array buffer whose allocation failed on this rank
  * alone (no storage; the error deferred). Evaluations skip such a rank's
  * work and still move its messages; other operations check with
@@ -368,6 +372,10 @@ int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem);
  * boxes, not index lists): messages packed and unpacked by kernels and
  * staged through host buffers for MPI, each staging copy counted. */
 int mn_plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev);
+/* Its device buffers (made once, kept with the plan): dsend, and drecv,
+ * where mn_plan_end of a plan that does not unpack (an alignment plan,
+ * recv_dev NULL) leaves the packed messages for a device reader. */
+int mn_plan_dev_buffers(mn_plan *p);
 /* Begin on whichever side holds b's values (the device's when it does
  * and the backend can pack there), so an exchange moves no array between
  * host and device. */

@@ -79,6 +79,9 @@ struct mni_st_job_s {
   int nctr;
   double omega;
   double wd;                     /* omega / D for a constant D */
+  int dev;                       /* the pointers are device memory (stencils/dev.c) */
+  const double *wn;              /* the npts weights in point order (a CUDA box takes them so) */
+  const mn_buf *ub, *yb, *fb;    /* the storage u, y, f point into (the emulated launch's windows) */
 };
 
 /* A job's buffers (before the errors are agreed: filling it cannot fail),
@@ -87,7 +90,16 @@ struct mni_st_job_s {
  * coefficient copies must be prepared for u. Free with mni_st_job_free. */
 int mni_st_job_alloc(const mn_stencil *s, mni_st_job *j);
 void mni_st_job_init(const mn_stencil *s, const mn_array *u, mn_array *dst, const mn_array *f, double omega,
-                    mni_st_job *j);
+                    int dev, mni_st_job *j);
+/* A call runs on the device when mni_st_dev_ok (the backend has stencil
+ * launches; the stencil has constant weights, at most 3 axes and the CUDA
+ * kernel's 27 points) and every field's mni_st_dev_field (its grid u's
+ * values are on the device, y can be written there; y NULL: u alone). It
+ * follows the data, as fused evaluation does. */
+int mni_st_dev_ok(const mn_stencil *s);
+int mni_st_dev_field(const mn_array *u, const mn_array *y);
+/* The job over a box, where its pointers are (host loop or launch). */
+int mni_st_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt);
 void mni_st_job_free(mni_st_job *j);
 /* Run the job on the box of local indices [lo, lo + cnt) (relative to the
  * owned origin); threads over rows when the box is large. */
@@ -100,11 +112,14 @@ int mni_st_strips(int nd, const int64_t *n, const int *reach, int64_t (*lo)[MN_M
                  int64_t (*cnt)[MN_MAXDIM]);
 
 /* dst's owned block = src's (same layout and dtype), threaded over rows. */
-void mni_st_copy_owned(const mn_array *src, mn_array *dst);
+int mni_st_copy_owned(const mn_array *src, mn_array *dst, int dev);
 
 /* Write the physical-boundary ghosts of u (up to the reach) from the
  * boundary conditions, axis by axis (see docs/design.md). */
-void mni_st_fill_bc(const mn_stencil *s, mn_array *u);
+int mni_st_fill_bc(const mn_stencil *s, mn_array *u);
+/* One side of axis d on the host (also the emulated device's launch). */
+void mni_st_fill_side(int dtype, char *o, int nd, const int64_t *n, const int64_t *st, const int *reach, int d,
+                      int side, int kind, double value);
 
 int mni_st_check_same_shape(const mn_array *u, const mn_array *y, const char *what);
 /* Is a a base array of u's layout and dtype, not sharing u's storage? */

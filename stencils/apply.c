@@ -125,21 +125,17 @@ static int apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const
     for (int k = 0; k < nf && direct; k++) direct = y[i]->buf != u[k]->buf;
     if (!direct) MN_CALLG(err, mn_array_create_on(u[i]->buf->lay, u[i]->dtype, 0, &tmp[i]), done);
   }
-  for (int i = 0; i < nf; i++) mni_st_job_init(s, u[i], tmp[i] ? tmp[i] : y[i], NULL, 0, &job[i]);
+  int dev = mni_st_dev_ok(s);
+  for (int i = 0; i < nf; i++) dev = dev && mni_st_dev_field(u[i], tmp[i] ? tmp[i] : y[i]);
+  for (int i = 0; i < nf; i++) mni_st_job_init(s, u[i], tmp[i] ? tmp[i] : y[i], NULL, 0, dev, &job[i]);
 
   int64_t n[MN_MAXDIM], lo[MN_MAXDIM], cnt[MN_MAXDIM], slo[2 * MN_MAXDIM][MN_MAXDIM], scnt[2 * MN_MAXDIM][MN_MAXDIM];
-  mn_local l;
-  mn_array_local(u[0], &l);
-  memcpy(n, l.count, sizeof n);
-  int owned = l.data != NULL;
+  int owned = mn_map_owned_box(&u[0]->map, u[0]->buf->lay, s->ctx->rank, lo, n);
   int begun = 0;
-  for (; begun < nf && !err; begun++) {
-    char *mem = mn_buf_host(u[begun]->buf, 1);
-    err = mn_plan_begin_mem(plan[begun], mem, mem);
-  }
+  for (; begun < nf && !err; begun++) err = mn_plan_begin_buf(plan[begun], u[begun]->buf); /* where u is */
   if (err) begun--; /* the failed one is not active */
   if (!err && owned && mni_st_interior(s->nd, n, s->reach, lo, cnt))
-    for (int i = 0; i < nf; i++) mni_st_run_box(&job[i], lo, cnt);
+    for (int i = 0; i < nf && !err; i++) err = mni_st_box(&job[i], lo, cnt);
   for (int i = 0; i < begun; i++) {
     int e = mn_plan_end(plan[i]);
     if (!err) err = e;
@@ -149,9 +145,13 @@ static int apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const
     goto done;
   }
   int nb = owned ? mni_st_strips(s->nd, n, s->reach, slo, scnt) : 0;
-  for (int i = 0; i < nf; i++) {
-    mni_st_fill_bc(s, u[i]);
-    for (int q = 0; q < nb; q++) mni_st_run_box(&job[i], slo[q], scnt[q]);
+  for (int i = 0; i < nf && !err; i++) {
+    err = mni_st_fill_bc(s, u[i]);
+    for (int q = 0; q < nb && !err; q++) err = mni_st_box(&job[i], slo[q], scnt[q]);
+  }
+  if (err) {
+    mn_trace(err, __FILE__, __LINE__, __func__);
+    goto done;
   }
   for (int i = 0; i < nf; i++)
     if (tmp[i]) MN_CALLG(err, mn_array_copy(tmp[i], y[i]), done);

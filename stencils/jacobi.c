@@ -42,26 +42,24 @@ static int jacobi(mn_stencil *s, mn_array *u, const mn_array *f, double omega, i
     fd = ftmp;
   }
   /* job 0: u -> w, job 1: w -> u; w has u's halo, so u's plan serves both */
-  mni_st_job_init(s, u, w, fd, omega, &job[0]);
-  mni_st_job_init(s, w, u, fd, omega, &job[1]);
+  int dev = mni_st_dev_ok(s) && mni_st_dev_field(u, w) && mni_st_dev_field(fd, NULL);
+  mni_st_job_init(s, u, w, fd, omega, dev, &job[0]);
+  mni_st_job_init(s, w, u, fd, omega, dev, &job[1]);
   int64_t n[MN_MAXDIM], lo[MN_MAXDIM], cnt[MN_MAXDIM], slo[2 * MN_MAXDIM][MN_MAXDIM], scnt[2 * MN_MAXDIM][MN_MAXDIM];
-  mn_local l;
-  mn_array_local(u, &l);
-  memcpy(n, l.count, sizeof n);
-  int owned = l.data != NULL;
+  int owned = mn_map_owned_box(&u->map, u->buf->lay, s->ctx->rank, lo, n);
   int inner = owned && mni_st_interior(s->nd, n, s->reach, lo, cnt);
   int nb = owned ? mni_st_strips(s->nd, n, s->reach, slo, scnt) : 0;
   for (int k = 0; k < sweeps; k++) {
     mn_array *src = k % 2 ? w : u;
     const mni_st_job *j = &job[k % 2];
-    char *mem = mn_buf_host(src->buf, 1);
-    MN_CALLG(err, mn_plan_begin_mem(plan, mem, mem), done);
-    if (inner) mni_st_run_box(j, lo, cnt);
+    MN_CALLG(err, mn_plan_begin_buf(plan, src->buf), done); /* where src is */
+    int e = inner ? mni_st_box(j, lo, cnt) : MN_SUCCESS;
     MN_CALLG(err, mn_plan_end(plan), done);
-    mni_st_fill_bc(s, src);
-    for (int q = 0; q < nb; q++) mni_st_run_box(j, slo[q], scnt[q]);
+    MN_CALLG(err, e, done);
+    MN_CALLG(err, mni_st_fill_bc(s, src), done);
+    for (int q = 0; q < nb; q++) MN_CALLG(err, mni_st_box(j, slo[q], scnt[q]), done);
   }
-  if (sweeps % 2 && owned) mni_st_copy_owned(w, u); /* the result is in w */
+  if (sweeps % 2 && owned) MN_CALLG(err, mni_st_copy_owned(w, u, dev), done); /* the result is in w */
 done:
   mn_array_destroy(&ftmp);
   return err;

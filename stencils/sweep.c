@@ -25,7 +25,7 @@ int mni_st_job_alloc(const mn_stencil *s, mni_st_job *j) {
 }
 
 void mni_st_job_init(const mn_stencil *s, const mn_array *u, mn_array *dst, const mn_array *f, double omega,
-                    mni_st_job *j) {
+                    int dev, mni_st_job *j) {
   const mn_buf *ub = u->buf;
   int nd = s->nd;
   j->t = u->dtype;
@@ -54,22 +54,28 @@ void mni_st_job_init(const mn_stencil *s, const mn_array *u, mn_array *dst, cons
   for (int q = 0; q < s->nctr; q++) dsum += s->w[s->ctr[q]];
   j->wd = dsum != 0 ? omega / dsum : 0;
 
+  /* pointers on the side the call runs (no pin: they are made again at every call) */
   mn_local l;
-  mn_array_local(u, &l);
+  j->dev = dev;
+  j->wn = s->w;
+  j->ub = ub;
+  j->yb = dst->buf;
+  j->fb = f ? f->buf : NULL;
+  mn_array_local_in(u, dev, &l);
   j->u = l.data;
   memcpy(j->ust, ub->astride, sizeof j->ust);
-  mn_array_local(dst, &l);
+  mn_array_local_in(dst, dev, &l);
   j->y = l.data;
   memcpy(j->yst, dst->buf->astride, sizeof j->yst);
   if (f) {
-    mn_array_local(f, &l);
+    mn_array_local_in(f, dev, &l);
     j->f = l.data;
     memcpy(j->fst, f->buf->astride, sizeof j->fst);
   }
   for (int k = 0; k < s->npts; k++) {
     j->c[k] = NULL;
     if (!s->coef[k]) continue;
-    mn_array_local(s->conv[k], &l);
+    mn_array_local_in(s->conv[k], 0, &l); /* (a variable stencil runs on the host) */
     j->c[k] = l.data;
     memcpy(j->cst, s->conv[k]->buf->astride, sizeof j->cst);
   }
@@ -225,13 +231,14 @@ void mni_st_run_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt) 
   else run_f64(j, lo, cnt);
 }
 
-void mni_st_copy_owned(const mn_array *src, mn_array *dst) {
+int mni_st_copy_owned(const mn_array *src, mn_array *dst, int dev) {
   mn_local a, b;
-  mn_array_local(src, &a);
-  mn_array_local(dst, &b);
-  if (!a.data) return;
+  mn_array_local_in(src, dev, &a);
+  mn_array_local_in(dst, dev, &b);
+  if (!a.data) return MN_SUCCESS;
   int nd = a.ndim;
   size_t es = mn_dtype_size(src->dtype);
+  if (dev) return src->buf->ops->copy_box(nd, a.count, es, (const char *)a.data, a.stride, (char *)b.data, b.stride);
   int64_t rows = 1, len = a.count[nd - 1];
   for (int d = 0; d < nd - 1; d++) rows *= a.count[d];
   int par = rows * len >= MN_ST_OMP_MIN;
@@ -247,4 +254,5 @@ void mni_st_copy_owned(const mn_array *src, mn_array *dst) {
     }
     memcpy((char *)b.data + dof * (int64_t)es, (const char *)a.data + so * (int64_t)es, (size_t)len * es);
   }
+  return MN_SUCCESS;
 }

@@ -25,12 +25,11 @@ static char *slurp(const char *path) {
 
 /* 0 when it compiled; *regs, *spill from ptxas's report */
 static int compile(const char *name, const char *src, int sm, int *regs, long *spill) {
-  const char *hdr[] = {mni_src_ops_h, mni_src_mn_hd_h}, *names[] = {"kernels/ops.h", "kernels/mn_hd.h"};
   char arch[40];
   snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d", sm);
   const char *opts[] = {arch, "--std=c++17", "--fmad=false", "--ptxas-options=-v"};
   nvrtcProgram p;
-  if (nvrtcCreateProgram(&p, src, name, 2, hdr, names) != NVRTC_SUCCESS) return 1;
+  if (nvrtcCreateProgram(&p, src, name, mni_src_nhdr, mni_src_hdr, mni_src_hdr_name) != NVRTC_SUCCESS) return 1;
   nvrtcResult r = nvrtcCompileProgram(p, 4, opts);
   size_t n = 0;
   nvrtcGetProgramLogSize(p, &n);
@@ -38,17 +37,19 @@ static int compile(const char *name, const char *src, int sm, int *regs, long *s
   log[0] = 0;
   nvrtcGetProgramLog(p, log);
   if (r != NVRTC_SUCCESS) fprintf(stderr, "%s (sm_%d): %s\n%s\n", name, sm, nvrtcGetErrorString(r), log);
-  const char *u = strstr(log, "Used ");
-  if (u) *regs = atoi(u + 5);
+  /* one report per kernel (a reduction has two): the most registers, all spills */
   long st = 0, ld = 0;
-  const char *b = strstr(log, "bytes spill stores");
-  if (b) { /* "N bytes spill stores, M bytes spill loads" */
+  *regs = 0;
+  for (const char *u = strstr(log, "Used "); u; u = strstr(u + 5, "Used "))
+    if (atoi(u + 5) > *regs) *regs = atoi(u + 5);
+  for (const char *b = strstr(log, "bytes spill stores"); b; b = strstr(b + 1, "bytes spill stores")) {
+    /* "N bytes spill stores, M bytes spill loads" */
     const char *q = b;
     while (q > log && q[-1] == ' ') q--;
     while (q > log && q[-1] >= '0' && q[-1] <= '9') q--;
-    st = atol(q);
+    st += atol(q);
     const char *c = strstr(b, ", ");
-    if (c) ld = atol(c + 2);
+    if (c) ld += atol(c + 2);
   }
   *spill = st + ld;
   free(log);

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L /* sigsetjmp, sigaction */
 #include "mn_test.h"
 #include "mn_impl.h" /* mn_buf: where the values are */
+#include "kernels/reduce.h" /* mn_acc: what a device reduction brings back */
 #include <setjmp.h>
 #include <signal.h>
 
@@ -52,6 +53,135 @@ static int64_t count(mn_ctx *ctx, mn_log_event ev, int64_t *bytes) {
   mn_log_get(ctx, ev, &s);
   if (bytes) *bytes = s.mem_bytes;
   return s.calls;
+}
+
+
+/* whole-array reductions of device values run on the device: each brings
+ * back its rank's accumulator alone (one d2h of a few bytes), and equals
+ * the serial loop: float sums to rounding, the rest exactly (NaN wins max,
+ * ties of argmax go to the lower index, int32 sums widen to int64) */
+static double val(mn_scalar r) { return mn_is_float(r.dtype) ? r.v.f : (double)r.v.i; }
+static void reductions(mn_ctx *e, mn_array *a, mn_array *bb, int64_t n) {
+  mn_expr *x = NULL;
+  int ia, ib, s, t, v, w, q, g;
+  T_OK(mn_expr_create(e, &x));
+  T_OK(mn_expr_input(x, a, &ia));
+  T_OK(mn_expr_input(x, bb, &ib));
+  T_OK(mn_expr_scalar(x, mn_scalar_f64(2.0), &s));
+  T_OK(mn_expr_binary(x, MN_OP_MUL, s, ib, &t));
+  T_OK(mn_expr_binary(x, MN_OP_ADD, ia, t, &v));    /* v = a + 2b */
+  T_OK(mn_expr_scalar(x, mn_scalar_f64(3.0), &s));
+  T_OK(mn_expr_binary(x, MN_OP_SUB, ib, s, &t));
+  T_OK(mn_expr_cast(x, t, MN_INT32, &w));            /* w = int32(b - 3), many ties */
+  T_OK(mn_expr_unary(x, MN_OP_SQRT, ia, &q));         /* q = sqrt(a): NaN where a < 0 */
+  T_OK(mn_expr_scalar(x, mn_scalar_f64(5.5), &s));
+  T_OK(mn_expr_binary(x, MN_OP_GT, ib, s, &g));       /* g = b > 5.5 */
+  struct { int node; mn_reduce_op op; } cs[] = {
+      {v, MN_RED_SUM}, {v, MN_RED_SUMSQ}, {v, MN_RED_SUMABS}, {v, MN_RED_MIN}, {v, MN_RED_MAX},
+      {v, MN_RED_ARGMIN}, {v, MN_RED_ARGMAX}, {v, MN_RED_MAXABS}, {w, MN_RED_SUM}, {w, MN_RED_MIN},
+      {w, MN_RED_ARGMAX}, {w, MN_RED_ARGMIN}, {w, MN_RED_SUMABS}, {w, MN_RED_PROD}, {q, MN_RED_MAX},
+      {q, MN_RED_ARGMAX}, {q, MN_RED_SUM}, {g, MN_RED_ANY}, {g, MN_RED_ALL}, {g, MN_RED_SUM}};
+  for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
+    mn_reduce_op op = cs[k].op;
+    double ref = op == MN_RED_PROD ? 1 : op == MN_RED_ALL ? 1 : 0, best = 0;
+    int64_t bi = -1;
+    for (int64_t i = 0; i < n; i++) {
+      double y = cs[k].node == v ? fa(i) + 2.0 * fb(i) : cs[k].node == w ? (double)(int32_t)(fb(i) - 3.0)
+                 : cs[k].node == q ? sqrt(fa(i)) : (double)(fb(i) > 5.5);
+      if (op == MN_RED_SUM) ref += y;
+      if (op == MN_RED_SUMSQ) ref += y * y;
+      if (op == MN_RED_SUMABS) ref += fabs(y);
+      if (op == MN_RED_PROD) ref *= y; /* 0 from i = 3 on */
+      if (op == MN_RED_ANY) ref = ref || y != 0;
+      if (op == MN_RED_ALL) ref = ref && y != 0;
+      int better = bi < 0 || (isnan(y) && !isnan(best)) ||
+                   (!isnan(best) && (op == MN_RED_MIN || op == MN_RED_ARGMIN ? y < best
+                                     : op == MN_RED_MAXABS ? fabs(y) > best : y > best));
+      if (better) { best = op == MN_RED_MAXABS ? fabs(y) : y; bi = i; }
+    }
+    if (op == MN_RED_MIN || op == MN_RED_MAX || op == MN_RED_MAXABS) ref = best;
+    if (op == MN_RED_ARGMIN || op == MN_RED_ARGMAX) ref = (double)bi;
+    mn_log_reset(e);
+    mn_scalar r;
+    T_OK(mn_expr_reduce(x, cs[k].node, op, &r));
+    int64_t by = 0, nd2h = count(e, MN_LOG_D2H, &by), nh2d = count(e, MN_LOG_H2D, NULL);
+    T_CHECK(nh2d == 0 && nd2h == 1 && by == (int64_t)sizeof(mn_acc),
+            "reduction %d of node %d on device values: %lld h2d, %lld d2h of %lld bytes", (int)op, cs[k].node,
+            (long long)nh2d, (long long)nd2h, (long long)by);
+    double got = val(r);
+    if (isnan(ref)) T_CHECK(isnan(got), "reduction %d of node %d: %g, expected NaN", (int)op, cs[k].node, got);
+    else if (op == MN_RED_SUM || op == MN_RED_SUMSQ || op == MN_RED_SUMABS) T_CLOSE(got, ref, 1e-13);
+    else T_CHECK(got == ref, "reduction %d of node %d: %.17g, expected %.17g", (int)op, cs[k].node, got, ref);
+  }
+  mn_expr_destroy(&x);
+}
+
+/* a stencil on device grids runs there: its halos packed on the device,
+ * its boundary ghosts and boxes launched there; four applications copy
+ * nothing at one rank and the halo rows alone at more (staged for MPI),
+ * and equal the serial loop (Dirichlet, Dirichlet on the face, Neumann) */
+static double g0(int64_t i, int64_t j) { return 0.01 * (double)(i * 31 + j * 7 % 13) - 1.0; }
+static void stencil_on_device(mn_ctx *e) {
+  int P = mn_ctx_size(e);
+  int64_t sh[2] = {12 + 3 * P, 17}, N = sh[0], M = sh[1];
+  int off[10] = {0, 0, -1, 0, 1, 0, 0, -1, 0, 1};
+  double w[5] = {-4, 1, 1, 1, 1};
+  mn_stencil *s = NULL;
+  T_OK(mn_stencil_create(e, 2, 5, off, w, &s));
+  T_OK(mn_stencil_set_bc(s, 0, 0, MN_BC_DIRICHLET, 1.5));
+  T_OK(mn_stencil_set_bc(s, 0, 1, MN_BC_NEUMANN, 0));
+  T_OK(mn_stencil_set_bc(s, 1, 0, MN_BC_DIRICHLET_FACE, 0.5));
+  T_OK(mn_stencil_set_bc(s, 1, 1, MN_BC_DIRICHLET_FACE, -0.25));
+  mn_array *u = NULL, *y = NULL;
+  T_OK(mn_array_create(e, MN_FLOAT64, 2, sh, 1, &u));
+  T_OK(mn_array_create_on(mn_array_layout(u), MN_FLOAT64, 1, &y));
+  mn_buf *b = u->buf;
+  double *h = (double *)mn_buf_host(b, 1);
+  for (int64_t i = b->lo[0]; i < b->hi[0]; i++)
+    for (int64_t j = b->lo[1]; j < b->hi[1]; j++) h[(i - b->alo[0]) * b->astride[0] + (j - b->alo[1])] = g0(i, j);
+  mn_buf_dev(b, 1);
+  /* the serial loop over a grid with one ghost layer */
+  double *r = calloc((size_t)((N + 2) * (M + 2)), sizeof(double)), *t = calloc((size_t)((N + 2) * (M + 2)), sizeof(double));
+#define R(a, i, j) a[((i) + 1) * (M + 2) + (j) + 1]
+  for (int64_t i = 0; i < N; i++)
+    for (int64_t j = 0; j < M; j++) R(r, i, j) = g0(i, j);
+  const int n_apply = 5; /* one to warm up (plans), then four counted */
+  for (int k = 0; k < n_apply; k++) {
+    for (int64_t j = 0; j < M; j++) { R(r, -1, j) = 1.5; R(r, N, j) = R(r, N - 1, j); }
+    for (int64_t i = 0; i < N; i++) { R(r, i, -1) = 2 * 0.5 - R(r, i, 0); R(r, i, M) = 2 * -0.25 - R(r, i, M - 1); }
+    for (int64_t i = 0; i < N; i++)
+      for (int64_t j = 0; j < M; j++)
+        R(t, i, j) = -4 * R(r, i, j) + R(r, i - 1, j) + R(r, i + 1, j) + R(r, i, j - 1) + R(r, i, j + 1);
+    double *q = r; r = t; t = q;
+    if (k == 1) mn_log_reset(e);
+    T_OK(mn_stencil_apply(s, k % 2 ? y : u, k % 2 ? u : y));
+  }
+  int64_t hb = 0, db = 0;
+  count(e, MN_LOG_H2D, &hb);
+  count(e, MN_LOG_D2H, &db);
+  mn_array *res = n_apply % 2 ? y : u;
+  T_CHECK(res->buf->valid == MN_VALID_DEV && u->buf->valid == MN_VALID_DEV && hb == db &&
+              hb <= (P > 1 ? (n_apply - 1) * 2 * M * 8 : 0),
+          "stencil on the device: %lld bytes h2d, %lld d2h (the halo rows alone), valid %d", (long long)hb,
+          (long long)db, res->buf->valid);
+  double *got = mt_all(res);
+  /* (the CPU sums the symmetric cross as w0 u0 + w1 (u_n + u_s) + ...: rounding
+   * against the grid's scale, which grows like 8^k) */
+  double scale = 0;
+  for (int64_t i = 0; i < N; i++)
+    for (int64_t j = 0; j < M; j++) scale = fmax(scale, fabs(R(r, i, j)));
+  int64_t bad = 0;
+  for (int64_t i = 0; i < N; i++)
+    for (int64_t j = 0; j < M; j++) bad += fabs(got[i * M + j] - R(r, i, j)) > 1e-13 * scale;
+#undef R
+  T_CHECK(bad == 0, "stencil on the device: %lld of %lld points differ from the serial loop", (long long)bad,
+          (long long)(N * M));
+  free(got);
+  free(r);
+  free(t);
+  mn_array_destroy(&u);
+  mn_array_destroy(&y);
+  mn_stencil_destroy(&s);
 }
 
 static void run(mn_backend be) {
@@ -165,9 +295,10 @@ static void run(mn_backend be) {
   T_OK(mn_expr_reduce(x, r, MN_RED_SUM, &sum));
   T_CLOSE(sum.v.f, want, 1e-12);
   mn_expr_destroy(&x);
+  reductions(e, a, bb, n);
 
   /* a[1:] = 2*a[:-1] + 1 reads what it writes, shifted: NumPy's answer
-   * (the right side first), on the device through a temporary at one rank */
+   * (the right side first), on the device through a temporary */
   host_set(a, fa);
   mn_buf_dev(a->buf, 1);
   mn_index hi = mn_slice(1, MN_NONE, 1), lo = mn_slice(0, -1, 1);
@@ -182,10 +313,16 @@ static void run(mn_backend be) {
   T_OK(mn_expr_binary(x, MN_OP_ADD, t, s, &r));
   mn_log_reset(e);
   T_OK(mn_expr_eval(x, r, ah));
-  if (P == 1)
-    T_CHECK(count(e, MN_LOG_H2D, NULL) + count(e, MN_LOG_D2H, NULL) == 0 && a->buf->valid == MN_VALID_DEV,
-            "a shifted write on the device: %lld copies, valid %d",
-            (long long)(count(e, MN_LOG_H2D, NULL) + count(e, MN_LOG_D2H, NULL)), a->buf->valid);
+  {
+    /* on the device at any rank count: more ranks move one element each
+     * way between neighbours, packed on the device and staged for MPI */
+    int64_t hb = 0, db = 0;
+    count(e, MN_LOG_H2D, &hb);
+    count(e, MN_LOG_D2H, &db);
+    T_CHECK(a->buf->valid == MN_VALID_DEV && hb <= (P > 1 ? 8 : 0) && db <= (P > 1 ? 8 : 0),
+            "a shifted write on the device: %lld bytes h2d, %lld d2h, valid %d", (long long)hb, (long long)db,
+            a->buf->valid);
+  }
   got = mt_all(a);
   bad = got[0] != fa(0);
   for (int64_t i = 1; i < n; i++) bad += got[i] != 2.0 * fa(i - 1) + 1.0;
@@ -249,6 +386,7 @@ static void run(mn_backend be) {
     }
   T_CHECK(bad == 0, "periodic device halo exchange: %lld allocated elements wrong", (long long)bad);
   mn_array_destroy(&g);
+  stencil_on_device(e);
   mn_array_destroy(&c);
   mn_array_destroy(&bb);
   mn_array_destroy(&a);

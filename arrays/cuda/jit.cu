@@ -15,29 +15,28 @@ extern "C" {
 }
 #include "cuda/cuda_backend.h"
 
-enum { CACHE = 256, BLOCK = 256 };
+enum { CACHE = 256, BLOCK = MN_KERNEL_BLOCK };
 static std::mutex busy; /* API calls may come from several threads: the cache and source buffer */
 
 typedef struct {
   uint64_t key;
   cudaLibrary_t lib;
-  cudaKernel_t k;
+  cudaKernel_t k, fin; /* fin: a reduction's mn_reduce_final */
 } entry;
 static entry cache[CACHE];
 static int ncache;
 
-static int compile(const char *src, uint64_t key, cudaKernel_t *k) {
+static int compile(const char *src, uint64_t key, int red, cudaKernel_t *k, cudaKernel_t *fin) {
   int dev = 0, maj = 0, min = 0;
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&maj, cudaDevAttrComputeCapabilityMajor, dev);
   cudaDeviceGetAttribute(&min, cudaDevAttrComputeCapabilityMinor, dev);
   char arch[32];
   snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", maj, min);
-  const char *hdr[] = {mni_src_ops_h, mni_src_mn_hd_h}, *names[] = {"kernels/ops.h", "kernels/mn_hd.h"};
   /* no contraction into fma: results equal NumPy's (and the CPU's) operation by operation */
   const char *opts[] = {arch, "--std=c++17", "--fmad=false"};
   nvrtcProgram p;
-  nvrtcResult r = nvrtcCreateProgram(&p, src, "mn_eval.cu", 2, hdr, names);
+  nvrtcResult r = nvrtcCreateProgram(&p, src, "mn_eval.cu", mni_src_nhdr, mni_src_hdr, mni_src_hdr_name);
   if (r != NVRTC_SUCCESS) return MN_ERR(MN_ERR_CUDA, "nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
   r = nvrtcCompileProgram(p, 3, opts);
   if (r != NVRTC_SUCCESS) {
@@ -61,6 +60,8 @@ static int compile(const char *src, uint64_t key, cudaKernel_t *k) {
   cudaError_t e = cudaLibraryLoadData(&lib, bin, NULL, NULL, 0, NULL, NULL, 0);
   free(bin);
   if (e == cudaSuccess) e = cudaLibraryGetKernel(k, lib, "mn_eval_kernel");
+  *fin = NULL;
+  if (e == cudaSuccess && red) e = cudaLibraryGetKernel(fin, lib, "mn_reduce_final");
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
     return MN_ERR(MN_ERR_CUDA, "loading a compiled fused expression failed: %s (%s)", cudaGetErrorName(e),
@@ -74,44 +75,57 @@ static int compile(const char *src, uint64_t key, cudaKernel_t *k) {
   }
   cache[ncache].key = key;
   cache[ncache].lib = lib;
+  cache[ncache].fin = *fin;
   cache[ncache++].k = *k;
   return MN_SUCCESS;
 }
 
 /* the kernel of L's program: from the cache, or compiled */
-static int kernel_of(const mn_eval_launch *L, mn_kernel_shape *ks, cudaKernel_t *k) {
+static int kernel_of(const mn_eval_launch *L, mn_kernel_shape *ks, cudaKernel_t *k, cudaKernel_t *fin) {
   static char *src;
   std::lock_guard<std::mutex> hold(busy);
   if (!src && !(src = (char *)malloc(MN_KERNEL_SRC))) return MN_ERR(MN_ERR_MEM, "cannot allocate a kernel source buffer");
-  MN_CALL(mn_kernel_src(L->P, L->ob->dtype, src, MN_KERNEL_SRC, ks));
+  const prog *P = L->P;
+  MN_CALL(mn_kernel_src(P, P->reduce ? P->e->v[P->root].dtype : P->odt, src, MN_KERNEL_SRC, ks));
   uint64_t key = mn_hash(MN_HASH0, src, strlen(src));
   *k = NULL;
   for (int i = ncache - 1; i >= 0 && !*k; i--)
-    if (cache[i].key == key) *k = cache[i].k;
-  if (!*k) MN_CALL(compile(src, key, k));
+    if (cache[i].key == key) { *k = cache[i].k; *fin = cache[i].fin; }
+  if (!*k) MN_CALL(compile(src, key, P->reduce, k, fin));
   return MN_SUCCESS;
+}
+
+static int launched(cudaError_t e, const char *what, long long n) {
+  if (e == cudaSuccess) return MN_SUCCESS;
+  (void)cudaGetLastError();
+  return MN_ERR(MN_ERR_CUDA, "launch of %s on %lld elements failed: %s (%s)", what, n, cudaGetErrorName(e),
+                cudaGetErrorString(e));
 }
 
 int mni_cuda_eval(const mn_eval_launch *L) {
   mn_kernel_shape ks;
-  cudaKernel_t k = NULL;
-  MN_CALL(kernel_of(L, &ks, &k));
+  cudaKernel_t k = NULL, fin = NULL;
+  MN_CALL(kernel_of(L, &ks, &k, &fin));
   char blk[8192];
   MN_CHECK(mn_kernel_args(&ks, L, blk), MN_ERR_MEM, "cannot order a kernel's nodes");
   long long n;
   memcpy(&n, blk, sizeof n);
-  if (n == 0) return MN_SUCCESS;
+  int red = L->P->reduce;
+  if (n == 0 && !red) return MN_SUCCESS; /* a reduction still leaves its (empty) accumulator */
   int dev = 0, sms = 1;
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-  long long want = (n + BLOCK - 1) / BLOCK, cap = (long long)sms * 32;
+  /* a reduction: a few blocks per SM, so that the last pass over their accumulators is short */
+  long long want = (n + BLOCK - 1) / BLOCK, cap = red ? (long long)sms * 8 : (long long)sms * 32;
+  if (red && cap > MN_KERNEL_RED_BLOCKS) cap = MN_KERNEL_RED_BLOCKS;
+  if (want < 1) want = 1;
   unsigned grid = (unsigned)(want < cap ? want : cap);
   void *args[] = {blk};
-  cudaError_t e = cudaLaunchKernel((const void *)k, dim3(grid), dim3(BLOCK), args, 0, 0);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return MN_ERR(MN_ERR_CUDA, "launch of a fused expression on %lld elements failed: %s (%s)", n,
-                  cudaGetErrorName(e), cudaGetErrorString(e));
-  }
-  return MN_SUCCESS;
+  MN_CALL(launched(cudaLaunchKernel((const void *)k, dim3(grid), dim3(BLOCK), args, 0, 0),
+                   red ? "a reduction" : "a fused expression", n));
+  if (!red) return MN_SUCCESS;
+  mn_acc *part = L->part;
+  int nb = (int)grid;
+  void *fargs[] = {&part, &nb};
+  return launched(cudaLaunchKernel((const void *)fin, dim3(1), dim3(BLOCK), fargs, 0, 0), "a reduction's last pass", nb);
 }

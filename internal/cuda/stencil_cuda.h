@@ -33,6 +33,13 @@ typedef struct {
  * points, MN_ERR_CUDA when the launch fails. */
 int mn_cuda_stencil_box(int dtype, const mni_st_cuda_box *b, const void *u, void *y, const void *f);
 
+/* The boundary ghosts of one side of axis d of a grid (nd <= 3) on the
+ * device, as the CPU's (stencils/bc.c): o at the owned origin, n the owned
+ * counts, st strides, reach[] the ghost layers; each ghost takes
+ * mni_st_bc_value of its mirror point. Asynchronous on the default stream. */
+int mn_cuda_stencil_bc(int dtype, void *o, int nd, const int64_t *n, const int64_t *st, const int *reach, int d,
+                       int side, int dirichlet, int face, double value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -47,6 +47,12 @@
   /* weighted Jacobi: u + (omega / D) (f - A u), wd = omega / D */                                        \
   MN_HD static inline T mni_st_relax_##S(T u0, T au, T f, T wd) { return u0 + wd * (f - au); }
 
+/* a boundary ghost from its mirror point m: Dirichlet v, Dirichlet on the
+ * face 2v - m (the face between them holds v), else (Neumann) m */
+MN_HD static inline double mni_st_bc_value(int dirichlet, int face, double v, double m) {
+  return dirichlet ? v : face ? 2 * v - m : m;
+}
+
 MN_ST_BODIES(f32, float)
 MN_ST_BODIES(f64, double)
 #endif

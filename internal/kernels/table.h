@@ -15,13 +15,7 @@ extern const mn_binary_fn mn_binary_table[MN_NBINARY][MN_NDTYPE];
 extern const mn_ternary_fn mn_ternary_table[MN_NTERNARY][MN_NDTYPE];
 extern const mn_cast_fn mn_cast_table[MN_NDTYPE][MN_NDTYPE];
 
-/* Accumulator of a reduction over one rank's (or thread's) elements. */
-typedef struct {
-  double f;      /* float value */
-  int64_t i;     /* integer / bool value */
-  int64_t idx;   /* flat index of the extreme (arg*) */
-  int64_t has;   /* elements seen */
-} mn_acc;
+#include "kernels/reduce.h" /* mn_acc */
 typedef void (*mn_reduce_fn)(int64_t n, const void *x, int64_t flat0, mn_acc *acc);
 extern const mn_reduce_fn mn_reduce_table[MN_NREDUCE][MN_NDTYPE];
 void mn_acc_init(mn_reduce_op op, mn_dtype t, mn_acc *acc);

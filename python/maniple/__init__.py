@@ -34,6 +34,14 @@ def size():
     return _core.size()
 
 
+def backend():
+    """Where new arrays live: "cpu" (host memory), "cuda" (a GPU's memory)
+    or "emulated" (the emulated device of the tests); MANIPLE_BACKEND picks
+    it."""
+    init()
+    return _core.backend()
+
+
 def sync():
     """Raise, on every rank, an error that some rank met where the ranks did
     not communicate (an allocation in a repeated statement); such an error

@@ -210,6 +210,14 @@ static PyObject *py_size(PyObject *m, PyObject *unused) {
   return PyLong_FromLong(mn_ctx_size(g_ctx));
 }
 
+static PyObject *py_backend(PyObject *m, PyObject *unused) {
+  (void)m;
+  (void)unused;
+  if (!need_ctx()) return NULL;
+  mn_backend b = mn_ctx_backend(g_ctx);
+  return PyUnicode_FromString(b == MN_BACKEND_CUDA ? "cuda" : b == MN_BACKEND_EMULATED ? "emulated" : "cpu");
+}
+
 /* check_args(fn, {name: text}): MANIPLE_CHECKS for a Python-level
  * collective; checks(): whether it is on; set_checks(on) */
 static PyObject *py_check_args(PyObject *m, PyObject *args) {
@@ -274,6 +282,7 @@ static PyMethodDef module_methods[] = {
   {"finalize", py_finalize, METH_VARARGS, "finalize(quiet=False): destroy the context (quiet: no -log_view summary)."},
   {"rank", py_rank, METH_NOARGS, "This rank."},
   {"size", py_size, METH_NOARGS, "Number of ranks."},
+  {"backend", py_backend, METH_NOARGS, "Where arrays live: \"cpu\", \"cuda\" or \"emulated\"."},
   {"plan_stats", py_plan_stats, METH_NOARGS, "(cached plans, hits, misses)."},
   {"sync", py_sync, METH_NOARGS, "Raise on every rank an error kept on some rank (mn_ctx_sync; collective)."},
   {"check_args", py_check_args, METH_VARARGS, "MANIPLE_CHECKS: compare a call and its arguments (texts) across ranks."},

@@ -3,6 +3,7 @@
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <cuda_runtime.h>
+#include <string.h>
 #include <maniple/mn_array.h>
 extern "C" {
 #include "mn_impl.h"
@@ -181,5 +182,64 @@ extern "C" int mn_cuda_stencil_box(int dtype, const mni_st_cuda_box *b, const vo
   }
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return MN_ERR(MN_ERR_CUDA, "stencil kernel launch failed: %s", cudaGetErrorName(e));
+  return MN_SUCCESS;
+}
+
+/* ---- boundary ghosts ---- */
+typedef struct {
+  int nd, d, side, dirichlet, face;
+  int64_t n[3], st[3], ext[3], total;
+  int reach[3];
+  double value;
+} bc_arg;
+
+/* thread per ghost point of the slab (axis d: the reach layers; the other
+ * axes over their ghost ranges too), as stencils/bc.c's odometer walks it */
+template <typename T>
+__global__ void st_bc(const __grid_constant__ bc_arg a, T *o) {
+  for (int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; q < a.total;
+       q += (int64_t)blockDim.x * gridDim.x) {
+    int64_t r = q, at = 0, mirror = 0;
+    for (int e = a.nd - 1; e >= 0; e--) {
+      int64_t i = r % a.ext[e];
+      r /= a.ext[e];
+      int64_t g = i - a.reach[e], m = g;
+      if (e == a.d) {
+        g = a.side ? a.n[e] + i : -1 - i;
+        m = a.side ? a.n[e] - 1 - i : i;
+      }
+      at += g * a.st[e];
+      mirror += m * a.st[e];
+    }
+    o[at] = (T)mni_st_bc_value(a.dirichlet, a.face, a.value, (double)o[mirror]);
+  }
+}
+
+extern "C" int mn_cuda_stencil_bc(int dtype, void *o, int nd, const int64_t *n, const int64_t *st, const int *reach,
+                                  int d, int side, int dirichlet, int face, double value) {
+  if (nd < 1 || nd > 3) return MN_ERR(MN_ERR_NOTIMPL, "boundary ghosts on the device take 1-3 dimensions, not %d", nd);
+  bc_arg a;
+  memset(&a, 0, sizeof a);
+  a.nd = nd;
+  a.d = d;
+  a.side = side;
+  a.dirichlet = dirichlet;
+  a.face = face;
+  a.value = value;
+  a.total = 1;
+  for (int e = 0; e < nd; e++) {
+    a.n[e] = n[e];
+    a.st[e] = st[e];
+    a.reach[e] = reach[e];
+    a.ext[e] = e == d ? reach[d] : n[e] + 2 * (int64_t)reach[e];
+    a.total *= a.ext[e];
+  }
+  if (a.total == 0) return MN_SUCCESS;
+  int64_t want = (a.total + BLOCK - 1) / BLOCK;
+  unsigned grid = (unsigned)(want < 4096 ? want : 4096);
+  if (dtype == MN_FLOAT64) st_bc<double><<<grid, BLOCK>>>(a, (double *)o);
+  else st_bc<float><<<grid, BLOCK>>>(a, (float *)o);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return MN_ERR(MN_ERR_CUDA, "boundary ghost kernel launch failed: %s", cudaGetErrorName(e));
   return MN_SUCCESS;
 }

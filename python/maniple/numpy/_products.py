@@ -58,6 +58,10 @@ def matmul(a, b, out=None):
         raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
                          f"(n?,k),(k,m?)->(n?,m?) (size {k2} is different from {a.shape[-1]})")
     a, b, dt = _promote(a, b)
+    if a.ndim == 1 and b.ndim == 1 and dt != "bool":
+        # a fused reduction: it runs where the vectors are (a device too)
+        # and brings back the value alone
+        return _with_out((a * b).sum(dtype=dt), out)
     if a.ndim <= 2 and b.ndim <= 2:
         r = _mm2(a, b, dt)
         return _with_out(r[()] if r.ndim == 0 else r, out)
