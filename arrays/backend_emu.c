@@ -49,6 +49,11 @@ static void box_span(int nd, const int64_t *cnt, size_t es, const int64_t *st, i
 
 static int dev_alloc(size_t n, void **p) { return map(n, PROT_NONE, p); }
 
+static void mpi_expose(void *d, size_t n, int open, int write) {
+  if (open) mni_emu_open(d, n, write);
+  else mni_emu_close(d, n);
+}
+
 static int dev_zero(void *d, size_t n) {
   mni_emu_open(d, n, 1);
   memset(d, 0, n);
@@ -103,4 +108,4 @@ const mn_backend_ops mn_backend_emulated = {
   .name = "emulated", .dev_alloc = dev_alloc, .dev_free = unmap, .dev_zero = dev_zero, .h2d = h2d,
   .d2h = d2h, .host_alloc = host_alloc, .host_free = unmap, .host_guard = host_guard,
   .fill = fill, .copy_box = copy_box, .eval = mni_emu_eval,
-  .stencil_box = mni_emu_stencil_box, .stencil_bc = mni_emu_stencil_bc};
+  .stencil_box = mni_emu_stencil_box, .stencil_bc = mni_emu_stencil_bc, .mpi_expose = mpi_expose};

@@ -2,6 +2,11 @@
 #include "mn_impl.h"
 #include <stdlib.h>
 #include <string.h>
+#if defined(OPEN_MPI) && defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h> /* MPIX_Query_cuda_support */
+#endif
+#endif
 
 static int we_initialised_mpi = 0;
 
@@ -25,6 +30,23 @@ static int backend_from_env(mn_backend *b) {
     return MN_SUCCESS;
   }
   return MN_ERR(MN_ERR_ARG, "MANIPLE_BACKEND=%.64s: expected cpu, cuda or emulated", v);
+}
+
+/* Whether MPI takes device buffers: MANIPLE_MPI_DEVICE=1 says so, 0 says
+ * not; unset, CUDA asks the MPI (MPIX_Query_cuda_support), the emulated
+ * device says not (its "device" buffers then go to MPI inside windows, as
+ * a CUDA-aware MPI would read them: the tests set it). */
+static int mpi_device(mn_ctx *c) {
+  const char *v = getenv("MANIPLE_MPI_DEVICE");
+  if (v && *v) {
+    MN_CHECK(!strcmp(v, "0") || !strcmp(v, "1"), MN_ERR_ARG, "MANIPLE_MPI_DEVICE=%.64s: expected 0 or 1", v);
+    c->mpi_dev = v[0] == '1';
+    return MN_SUCCESS;
+  }
+#if defined(MANIPLE_HAVE_CUDA) && defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+  c->mpi_dev = c->backend == MN_BACKEND_CUDA && MPIX_Query_cuda_support() == 1;
+#endif
+  return MN_SUCCESS;
 }
 
 int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
@@ -60,6 +82,7 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
     mn_cuda_device_count(&n, &why);
     if (n == 0) err = MN_ERR(MN_ERR_BACKEND, "CUDA backend requested but unavailable: %s", why);
   }
+  if (!err && c->ops->dev_alloc) err = mpi_device(c);
   if (!err) err = mn_cache_create(c);
   err = mn_agree(c, err);
   if (err) {

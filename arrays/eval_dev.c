@@ -162,7 +162,9 @@ static void windows(const prog *P, int open) {
   for (int i = 0; i < P->nops; i++) {
     const mn_buf *b = P->e->v[P->ops[i].node].arr->buf;
     const mn_plan *pl = P->ops[i].plan;
-    size_t rb = pl && pl->drecv ? (size_t)pl->recv_total * pl->elsize + 1 : 0;
+    /* (a plan still in flight: its messages are not read yet, and a
+     * CUDA-aware MPI may be writing its buffer: left as it is) */
+    size_t rb = pl && pl->drecv && !pl->active ? (size_t)pl->recv_total * pl->elsize + 1 : 0;
     if (open) mni_emu_open(b->dev, b->nbytes, 0);
     else mni_emu_close(b->dev, b->nbytes);
     if (rb && open) mni_emu_open(pl->drecv, rb, 0);

@@ -125,11 +125,13 @@ static int plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
   /* a failure below is this rank's alone, while the others wait for its
    * messages: it stops the job (mn_device_abort) rather than hang it */
   if (mn_plan_dev_buffers(p)) mn_device_abort(ctx, "the device buffers of a plan");
-  int nr = 0;
+  int nr = 0, md = ctx->mpi_dev; /* md: MPI takes the device buffers themselves (CUDA-aware) */
+  size_t rbytes = (size_t)p->recv_total * es + 1, sbytes = (size_t)p->send_total * es + 1;
+  if (md && ops->mpi_expose) ops->mpi_expose(p->drecv, rbytes, 1, 1);
   for (int i = 0; i < p->nrecv; i++) {
     const mn_msg *m = &p->recvs[i];
-    MN_CALL(mn_mpi_post(0, p->recvbuf + m->off * (int64_t)es, m->count * (int64_t)es, m->peer, m->tag, ctx,
-                        p->reqs, &nr));
+    MN_CALL(mn_mpi_post(0, (md ? p->drecv : p->recvbuf) + m->off * (int64_t)es, m->count * (int64_t)es, m->peer,
+                        m->tag, ctx, p->reqs, &nr));
   }
   for (int i = 0; i < p->nsend && send_dev; i++) {
     const mn_msg *m = &p->sends[i];
@@ -139,14 +141,18 @@ static int plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
                       p->dsend + m->off * (int64_t)es, dst))
       mn_device_abort(ctx, "packing a plan's message on the device");
   }
-  /* one staging copy for all messages (MPI here does not take device memory) */
-  if (stage(ctx, 0, p->dsend, p->sendbuf, p->send_total * (int64_t)es))
+  if (md) { /* MPI reads the packed messages once the packing kernels are done */
+    if (ops->sync && ops->sync()) mn_device_abort(ctx, "packing a plan's messages on the device");
+    if (ops->mpi_expose) ops->mpi_expose(p->dsend, sbytes, 1, 0);
+  } else if (stage(ctx, 0, p->dsend, p->sendbuf, p->send_total * (int64_t)es)) { /* one staging copy for all */
     mn_device_abort(ctx, "staging a plan's messages from the device");
+  }
   for (int i = 0; i < p->nsend; i++) {
     const mn_msg *m = &p->sends[i];
-    MN_CALL(mn_mpi_post(1, p->sendbuf + m->off * (int64_t)es, m->count * (int64_t)es, m->peer, m->tag, ctx,
-                        p->reqs, &nr));
+    MN_CALL(mn_mpi_post(1, (md ? p->dsend : p->sendbuf) + m->off * (int64_t)es, m->count * (int64_t)es, m->peer,
+                        m->tag, ctx, p->reqs, &nr));
   }
+  p->mpi_dev = md;
   p->mem = recv_dev;
   p->on_dev = 1;
   p->nreq = nr;
@@ -188,9 +194,14 @@ static int plan_end(mn_plan *p) {
   if (p->on_dev) {
     p->on_dev = 0;
     size_t es = p->elsize;
+    const mn_backend_ops *ops = p->ctx->ops;
+    if (p->mpi_dev && ops->mpi_expose) { /* MPI is done with the device buffers */
+      ops->mpi_expose(p->dsend, (size_t)p->send_total * es + 1, 0, 0);
+      ops->mpi_expose(p->drecv, (size_t)p->recv_total * es + 1, 0, 0);
+    }
     if (p->unpack && !p->mem) return MN_SUCCESS;
     /* (an alignment plan's reader takes the packed messages from drecv) */
-    if (stage(p->ctx, 1, p->drecv, p->recvbuf, p->recv_total * (int64_t)es))
+    if (!p->mpi_dev && stage(p->ctx, 1, p->drecv, p->recvbuf, p->recv_total * (int64_t)es))
       mn_device_abort(p->ctx, "staging a plan's messages to the device");
     if (!p->unpack) return MN_SUCCESS;
     for (int i = 0; i < p->nrecv; i++) {

@@ -36,6 +36,11 @@ typedef struct mn_backend_ops {
   int (*d2h)(void *h, const void *d, size_t n);
   /* device blocks a pool keeps, handed back (at the context's destroy) */
   void (*drain)(void);
+  /* wait for the kernels queued so far (MPI is about to read their output) */
+  int (*sync)(void);
+  /* device memory handed to (open = 1, write: MPI may write it) or back from
+   * a CUDA-aware MPI: the emulated device opens its window meanwhile */
+  void (*mpi_expose)(void *d, size_t n, int open, int write);
   /* host copies of device storage */
   int (*host_alloc)(size_t n, void **p);
   void (*host_free)(void *p, size_t n);

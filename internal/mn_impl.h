@@ -103,6 +103,7 @@ struct mn_ctx_s {
   mn_log *log;          /* the profiling log while recording, else NULL */
   mn_log *logst;        /* its storage, kept while recording is off */
   int checks;           /* MANIPLE_CHECKS: compare collective calls' arguments (spmd.h) */
+  int mpi_dev;          /* MPI takes device buffers (CUDA-aware): plans skip the host staging */
   int deferred;         /* an error met on this rank alone where the ranks did not */
   char deferred_msg[4096]; /* communicate (mn_defer), and its message, or 0 */
 };
@@ -358,6 +359,7 @@ struct mn_plan_s {
   int on_dev;          /* the current execution packs and unpacks on the device */
   const mn_buf *dbuf;  /* its storage, when begun with mn_plan_begin_buf */
   char *dsend, *drecv; /* device buffers of the packed messages (made at the first) */
+  int mpi_dev;         /* the current execution gave MPI the device buffers (ctx->mpi_dev) */
   const struct mn_backend_ops *dops; /* whose they are */
   int active;
 };

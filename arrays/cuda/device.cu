@@ -100,6 +100,12 @@ int mn_cuda_memcpy_d2h(void *dst, const void *src, size_t n) {
   return copy(dst, src, n, cudaMemcpyDeviceToHost, "device-to-host");
 }
 
+int mn_cuda_sync(void) {
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) return CUDA_FAIL("the device's work failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+  return MN_SUCCESS;
+}
+
 int mn_cuda_memset0(void *dst, size_t n) {
   if (n == 0) return MN_SUCCESS;
   cudaError_t e = cudaMemset(dst, 0, n);

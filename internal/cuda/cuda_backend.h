@@ -27,6 +27,8 @@ int mn_cuda_memcpy_h2d(void *dst, const void *src, size_t n);
 int mn_cuda_memcpy_d2h(void *dst, const void *src, size_t n);
 /* n bytes of device memory set to zero */
 int mn_cuda_memset0(void *dst, size_t n);
+/* wait for the work queued on the device (before MPI reads device buffers) */
+int mn_cuda_sync(void);
 /* Page-locked host memory (cudaMallocHost), for the host copies of device
  * arrays: copies to and from it run at full bus speed. */
 int mn_cuda_host_alloc(void **p, size_t n);
