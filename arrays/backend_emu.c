@@ -49,6 +49,13 @@ static void box_span(int nd, const int64_t *cnt, size_t es, const int64_t *st, i
 
 static int dev_alloc(size_t n, void **p) { return map(n, PROT_NONE, p); }
 
+static int fill_index(const mn_fill_job *j) {
+  mni_emu_open(j->b->dev, j->b->nbytes, 1);
+  mni_fill_index_run(j);
+  mni_emu_close(j->b->dev, j->b->nbytes);
+  return MN_SUCCESS;
+}
+
 static void mpi_expose(void *d, size_t n, int open, int write) {
   if (open) mni_emu_open(d, n, write);
   else mni_emu_close(d, n);
@@ -107,5 +114,5 @@ static void host_guard(void *h, size_t n, int open) {
 const mn_backend_ops mn_backend_emulated = {
   .name = "emulated", .dev_alloc = dev_alloc, .dev_free = unmap, .dev_zero = dev_zero, .h2d = h2d,
   .d2h = d2h, .host_alloc = host_alloc, .host_free = unmap, .host_guard = host_guard,
-  .fill = fill, .copy_box = copy_box, .eval = mni_emu_eval,
+  .fill = fill, .fill_index = fill_index, .copy_box = copy_box, .eval = mni_emu_eval,
   .stencil_box = mni_emu_stencil_box, .stencil_bc = mni_emu_stencil_bc, .mpi_expose = mpi_expose};

@@ -2,73 +2,66 @@
  * gather to / scatter from a root rank. */
 #include "mn_impl.h"
 #include "spmd.h"
-#include "kernels/philox.h"
+#include "kernels/fill.h"
 #include <math.h>
 #include <string.h>
 
-typedef double (*value_fn)(int64_t flat, const double *par);
+#define SAME_(T) ((int)MNI_FT_##T == (int)MN_##T)
+_Static_assert(SAME_(BOOL) && SAME_(INT32) && SAME_(INT64) && SAME_(FLOAT32) && SAME_(FLOAT64),
+               "kernels/fill.h mirrors mn_dtype");
+#undef SAME_
 
-static void store(mn_dtype t, char *p, double v) {
-  switch (t) {
-  case MN_BOOL: *(uint8_t *)p = v != 0; break;
-  case MN_INT32: *(int32_t *)p = (int32_t)v; break;
-  case MN_INT64: *(int64_t *)p = (int64_t)v; break;
-  case MN_FLOAT32: *(float *)p = (float)v; break;
-  default: *(double *)p = v; break;
-  }
-}
-
-/* a[i] = fn(flat C-order index of i) over the elements this rank owns */
-static int fill_by_index(mn_array *a, value_fn fn, const double *par) {
-  mn_local loc;
-  MN_CALL(mn_array_local(a, &loc));
-  int nd = a->map.ndim;
-  int64_t n = mn_box_size(nd, loc.count);
-  if (!loc.data || n == 0) return MN_SUCCESS;
-  int64_t cs[MN_MAXDIM];
-  mn_dense_strides(nd, a->map.shape, cs);
-  size_t es = mn_dtype_size(a->dtype);
-  mn_dtype t = a->dtype;
+void mni_fill_index_run(const mn_fill_job *j) {
+  int nd = j->nd;
+  int64_t n = mn_box_size(nd, j->count);
+  const double *par = j->par;
+  int kind = j->kind, t = j->t;
+  size_t es = mn_dtype_size(j->t);
 #pragma omp parallel for schedule(static) if (n > 65536)
   for (int64_t k = 0; k < n; k++) {
     int64_t r = k, flat = 0, off = 0;
     for (int d = nd - 1; d >= 0; d--) {
-      int64_t i = r % loc.count[d];
-      r /= loc.count[d];
-      flat += (loc.lo[d] + i) * cs[d];
-      off += i * loc.stride[d];
+      int64_t i = r % j->count[d];
+      r /= j->count[d];
+      flat += (j->lo[d] + i) * j->cs[d];
+      off += i * j->stride[d];
     }
-    store(t, (char *)loc.data + off * (int64_t)es, fn(flat, par));
+    mni_fill_store(t, j->data + off * (int64_t)es, mni_fill_value(kind, flat, par));
   }
-  return MN_SUCCESS;
 }
 
-static double f_arange(int64_t k, const double *p) { return p[0] + (double)k * p[1]; }
-static double f_linspace(int64_t k, const double *p) {
-  /* exact end point, as NumPy: last value is stop when endpoint (n > 1) */
-  double v = (p[3] && k > 0 && k == (int64_t)p[2] - 1) ? p[1] : p[0] + (double)k * p[4];
-  return p[5] ? floor(v) : v; /* integer dtypes floor, as NumPy 2 */
-}
-static double f_uniform(int64_t k, const double *p) {
-  uint64_t seed;
-  memcpy(&seed, &p[2], sizeof seed);
-  mn_philox4 r = mn_philox((uint64_t)k, seed);
-  return p[0] + (p[1] - p[0]) * mn_u01(r.v[0], r.v[1]);
-}
-static double f_normal(int64_t k, const double *p) {
-  uint64_t seed;
-  memcpy(&seed, &p[2], sizeof seed);
-  mn_philox4 r = mn_philox((uint64_t)k, seed);
-  double u1 = mn_u01(r.v[0], r.v[1]), u2 = mn_u01(r.v[2], r.v[3]);
-  return p[0] + p[1] * sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586 * u2);
+/* a[i] = the kind's value at the flat C-order index of i, over the elements
+ * this rank owns: on the device when the backend can (a new array lives
+ * there), else on the host copy (without pinning it there) */
+static int fill_by_index(mn_array *a, int kind, const double *par) {
+  const mn_buf *b = a->buf;
+  int dev = b->ops->fill_index && mn_buf_device_ok(b);
+  mn_local loc;
+  MN_CALL(mn_array_local_in(a, dev, &loc));
+  int nd = a->map.ndim;
+  if (!loc.data || mn_box_size(nd, loc.count) == 0) return MN_SUCCESS;
+  mn_fill_job j;
+  j.kind = kind;
+  j.t = a->dtype;
+  j.nd = nd;
+  j.data = loc.data;
+  j.b = b;
+  memcpy(j.par, par, sizeof j.par);
+  memcpy(j.lo, loc.lo, sizeof j.lo);
+  memcpy(j.count, loc.count, sizeof j.count);
+  memcpy(j.stride, loc.stride, sizeof j.stride);
+  mn_dense_strides(nd, a->map.shape, j.cs);
+  if (dev) return b->ops->fill_index(&j);
+  mni_fill_index_run(&j);
+  return MN_SUCCESS;
 }
 
 int mn_array_arange(mn_array *a, double start, double step) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
   MN_SPMD(a ? a->ctx : NULL, "mn_array_arange", mn_spmd_array(S, "a", a), mn_spmd_f64(S, "start", start),
           mn_spmd_f64(S, "step", step));
-  double p[2] = {start, step};
-  MN_CALL(fill_by_index(a, f_arange, p));
+  double p[MN_FILL_PARS] = {start, step};
+  MN_CALL(fill_by_index(a, MNI_FILL_ARANGE, p));
   return MN_SUCCESS;
 }
 
@@ -79,9 +72,9 @@ int mn_array_linspace(mn_array *a, double start, double stop, int endpoint) {
   int64_t n = mn_array_size(a);
   int64_t div = endpoint ? n - 1 : n;
   int isint = a->dtype == MN_INT32 || a->dtype == MN_INT64;
-  double p[6] = {start, stop, (double)n, endpoint ? 1.0 : 0.0, div > 0 ? (stop - start) / (double)div : 0.0,
+  double p[MN_FILL_PARS] = {start, stop, (double)n, endpoint ? 1.0 : 0.0, div > 0 ? (stop - start) / (double)div : 0.0,
                  isint ? 1.0 : 0.0};
-  MN_CALL(fill_by_index(a, f_linspace, p));
+  MN_CALL(fill_by_index(a, MNI_FILL_LINSPACE, p));
   return MN_SUCCESS;
 }
 
@@ -93,9 +86,9 @@ int mn_array_random(mn_array *a, mn_random_kind kind, uint64_t seed, double p1, 
            "unknown random distribution %d", (int)kind);
   MN_CHECK(kind != MN_RANDOM_NORMAL || p2 >= 0, MN_ERR_ARG,
            "normal distribution scale %g is negative", p2);
-  double p[3] = {p1, p2, 0};
+  double p[MN_FILL_PARS] = {p1, p2, 0};
   memcpy(&p[2], &seed, sizeof seed);
-  MN_CALL(fill_by_index(a, kind == MN_RANDOM_UNIFORM ? f_uniform : f_normal, p));
+  MN_CALL(fill_by_index(a, kind == MN_RANDOM_UNIFORM ? MNI_FILL_UNIFORM : MNI_FILL_NORMAL, p));
   return MN_SUCCESS;
 }
 
@@ -195,7 +188,7 @@ int mn_array_set_global(mn_array *a, const void *buf) {
   int err = mn_agree(a->ctx, buf || mn_array_size(a) == 0 ? 0 : MN_ERR(MN_ERR_ARG, "set_global buffer is NULL"));
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   mn_local loc;
-  MN_CALL(mn_array_local(a, &loc));
+  MN_CALL(mn_array_local_in(a, 0, &loc));
   if (!loc.data) return MN_SUCCESS;
   int nd = a->map.ndim;
   int64_t cs[MN_MAXDIM], off = 0;
@@ -203,6 +196,7 @@ int mn_array_set_global(mn_array *a, const void *buf) {
   for (int d = 0; d < nd; d++) off += loc.lo[d] * cs[d];
   size_t es = mn_dtype_size(a->dtype);
   mn_strided_copy(nd, loc.count, es, (const char *)buf + off * (int64_t)es, cs, loc.data, loc.stride);
+  if (mn_buf_device_ok(a->buf)) mn_buf_dev(a->buf, 0); /* on a device backend the values live there, as a new array's */
   return MN_SUCCESS;
 }
 

@@ -16,6 +16,7 @@
 #ifndef MANIPLE_BACKEND_H
 #define MANIPLE_BACKEND_H
 
+#include <maniple/mn_core.h> /* MN_MAXDIM */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,20 @@ enum { MN_VALID_HOST = 1, MN_VALID_DEV = 2 };
 typedef struct mn_eval_launch_s mn_eval_launch; /* internal/eval_impl.h */
 typedef struct mni_st_job_s mni_st_job;         /* internal/stencil_impl.h */
 typedef struct mn_buf_s mn_buf;
+
+/* An index-dependent fill (arange, linspace, random) of a rank's owned
+ * block: kernels/fill.h's value at each element's flat index, stored as t */
+enum { MN_FILL_PARS = 6 };
+typedef struct {
+  int kind, t, nd;         /* MNI_FILL_*, mn_dtype, axes */
+  double par[MN_FILL_PARS];
+  char *data;              /* the owned origin */
+  int64_t lo[MN_MAXDIM], count[MN_MAXDIM]; /* the owned box */
+  int64_t stride[MN_MAXDIM], cs[MN_MAXDIM]; /* its strides; the shape's C-order strides */
+  const mn_buf *b;         /* the storage data points into */
+} mn_fill_job;
+/* the host loop (arrays/fill.c), also the emulated device's launch */
+void mni_fill_index_run(const mn_fill_job *j);
 
 typedef struct mn_backend_ops {
   const char *name;                        /* "cpu", "emulated", "cuda" */
@@ -49,6 +64,7 @@ typedef struct mn_backend_ops {
   void (*host_guard)(void *h, size_t n, int open);
   /* kernels on device storage (NULL: the operation runs on the host copy) */
   int (*fill)(void *d, int64_t n, size_t es, const void *value); /* n elements of es bytes = *value */
+  int (*fill_index)(const mn_fill_job *j); /* j->data is device memory */
   /* mn_strided_copy between two device regions (plans' pack and unpack) */
   int (*copy_box)(int nd, const int64_t *cnt, size_t es, const char *src, const int64_t *sst, char *dst,
                   const int64_t *dst_st);

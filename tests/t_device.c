@@ -185,6 +185,42 @@ static void stencil_on_device(mn_ctx *e) {
   mn_stencil_destroy(&s);
 }
 
+/* arange, linspace and random fill device arrays on the device (no copy)
+ * with the values the CPU backend makes: arange and uniform bit for bit,
+ * normal to the device's log/cos (the emulated device: exactly) */
+static void fills_on_device(mn_ctx *e) {
+  mn_ctx *c = NULL;
+  T_OK(mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CPU, &c));
+  int64_t sh[2] = {9 + mn_ctx_size(e), 13};
+  for (int k = 0; k < 4; k++) {
+    mn_array *d = NULL, *h = NULL;
+    mn_dtype t = k == 1 ? MN_INT32 : k == 3 ? MN_FLOAT32 : MN_FLOAT64;
+    T_OK(mn_array_create(e, t, 2, sh, 0, &d));
+    T_OK(mn_array_create(c, t, 2, sh, 0, &h));
+    mn_log_reset(e);
+    for (int q = 0; q < 2; q++) {
+      mn_array *a = q ? h : d;
+      if (k == 0) T_OK(mn_array_arange(a, -2.5, 0.25));
+      if (k == 1) T_OK(mn_array_linspace(a, -7, 40, 1));
+      if (k == 2) T_OK(mn_array_random(a, MN_RANDOM_UNIFORM, 1234, -1, 3));
+      if (k == 3) T_OK(mn_array_random(a, MN_RANDOM_NORMAL, 99, 0.5, 2));
+    }
+    T_CHECK(count(e, MN_LOG_H2D, NULL) + count(e, MN_LOG_D2H, NULL) == 0 && d->buf->valid == MN_VALID_DEV,
+            "fill %d on the device: %lld copies, valid %d", k,
+            (long long)(count(e, MN_LOG_H2D, NULL) + count(e, MN_LOG_D2H, NULL)), d->buf->valid);
+    double *gd = mt_all(d), *gh = mt_all(h);
+    int64_t bad = 0, n = sh[0] * sh[1];
+    for (int64_t i = 0; i < n; i++) bad += emu || k < 3 ? gd[i] != gh[i] : fabs(gd[i] - gh[i]) > 1e-6 * (1 + fabs(gh[i]));
+    T_CHECK(bad == 0, "fill %d: %lld of %lld device values differ from the CPU backend's", k, (long long)bad,
+            (long long)n);
+    free(gd);
+    free(gh);
+    mn_array_destroy(&d);
+    mn_array_destroy(&h);
+  }
+  mn_ctx_destroy(&c);
+}
+
 static void run(mn_backend be) {
   mn_ctx *e = NULL;
   T_OK(mn_ctx_create(MPI_COMM_WORLD, be, &e));
@@ -392,6 +428,7 @@ static void run(mn_backend be) {
   T_CHECK(bad == 0, "periodic device halo exchange: %lld allocated elements wrong", (long long)bad);
   mn_array_destroy(&g);
   stencil_on_device(e);
+  fills_on_device(e);
   mn_array_destroy(&c);
   mn_array_destroy(&bb);
   mn_array_destroy(&a);

@@ -13,6 +13,7 @@
 #pragma GCC diagnostic ignored "-Wtautological-compare"
 #include "kernels/ops.h"
 #pragma GCC diagnostic pop
+#include "kernels/fill.h"
 #include <maniple/mn_array.h>
 extern "C" {
 #include "mn_impl.h"
@@ -216,6 +217,31 @@ int mn_cuda_fill(int64_t n, size_t es, const void *value, void *o) {
   default: kfill<<<grid, BLOCK>>>(n, v, (uint64_t *)o); break;
   }
   return launch_status("fill kernel", n, grid);
+}
+
+/* arange, linspace, random: the bodies of kernels/fill.h at each element's flat index */
+static __global__ void kfill_index(int64_t n, const __grid_constant__ mn_fill_job j) {
+  size_t es = j.t == MN_BOOL ? 1 : j.t == MN_INT32 || j.t == MN_FLOAT32 ? 4 : 8;
+  GRID_LOOP(k, n) {
+    int64_t r = k, flat = 0, off = 0;
+    for (int d = j.nd - 1; d >= 0; d--) {
+      int64_t i = r % j.count[d];
+      r /= j.count[d];
+      flat += (j.lo[d] + i) * j.cs[d];
+      off += i * j.stride[d];
+    }
+    mni_fill_store(j.t, j.data + off * (int64_t)es, mni_fill_value(j.kind, flat, j.par));
+  }
+}
+
+int mn_cuda_fill_index(const mn_fill_job *j) {
+  int64_t n = 1;
+  for (int d = 0; d < j->nd; d++) n *= j->count[d];
+  if (n == 0) return MN_SUCCESS;
+  unsigned grid = 0;
+  MN_CALL(grid_for(n, &grid));
+  kfill_index<<<grid, BLOCK>>>(n, *j);
+  return launch_status("index fill kernel", n, grid);
 }
 
 /* one thread per element of the box: its coordinates from the C-order index */

@@ -13,6 +13,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#include "backend.h" /* mn_fill_job */
 
 /* ---- device.cu ---- */
 /* Names of a cudaError_t ("cudaErrorNoDevice") and of a cublasStatus_t
@@ -48,6 +49,8 @@ int mn_cuda_ternary(int op, int ct, int64_t n, const void *a, const void *b,
                     const void *c, void *o);
 /* o[i] = the element of es bytes (1, 2, 4 or 8) at value, for i < n. */
 int mn_cuda_fill(int64_t n, size_t es, const void *value, void *o);
+/* an index-dependent fill (arange, linspace, random) of j's owned block */
+int mn_cuda_fill_index(const mn_fill_job *j);
 /* mn_strided_copy (mn_impl.h) with src and dst in device memory:
  * elements of es bytes (1, 2, 4 or 8), strides in elements. */
 int mn_cuda_copy_box(int nd, const int64_t *cnt, size_t es, const char *src, const int64_t *sst, char *dst,

@@ -126,3 +126,22 @@ def test_cg_iteration(logging_on):
         assert got["d2h"][1] <= ((2 * m + 1) * 32 + m * 2 * 8) * P, got
     assert numpy.allclose(numpy.asarray(x), xr, rtol=1e-10, atol=1e-12)
     assert abs(rs - rsr) <= 1e-8 * rsr
+
+
+def test_random_dot(logging_on):
+    """The seeds' dot product of random vectors: made on the device, and
+    only the value comes back; equal to NumPy's over the same values."""
+    n = 4000
+    maniple.log_reset()
+    np.random.seed(7)
+    a, b = np.random.rand(n), np.random.rand(n)
+    x = np.arange(n, dtype=np.float64) * 0.5
+    d = np.dot(a, b) + float(np.dot(x, a))
+    got = copies()
+    P = maniple.size()
+    if maniple.backend() == "cpu":
+        assert got == NONE
+    else:  # two accumulators per rank, nothing else
+        assert got["h2d"] == (0, 0) and got["d2h"][0] <= 2 and got["d2h"][1] <= 2 * 32 * P, got
+    ar, br, xr = numpy.asarray(a), numpy.asarray(b), numpy.asarray(x)
+    assert abs(d - (ar.dot(br) + xr.dot(ar))) <= 1e-12 * abs(d)

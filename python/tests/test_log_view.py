@@ -47,7 +47,8 @@ def test_counts_of_known_operations(logging_on):
     sums = [float((x * y).sum()) for _ in range(3)]  # one reduction each, x and y read
     d = maniple.log_view()
     assert sums == [float(numpy.arange(n, dtype=float).sum())] * 3
-    assert d["reduce"]["calls"] == 3 and d["reduce"]["mem_bytes"] == 3 * 2 * 8 * n
+    # (on a device, each brings its accumulator back: a copy nested in it, counted in it too)
+    assert d["reduce"]["calls"] == 3 and d["reduce"]["mem_bytes"] == 3 * 2 * 8 * n + d["d2h"]["mem_bytes"]
     # a reduction's partials are combined over the ranks: allreduces only when there are some
     assert (d["reduce"]["allreduces"] >= 3) if P > 1 else (d["allreduce"]["calls"] == 0)
     maniple.log_reset()

@@ -1,0 +1,43 @@
+/* Index-dependent fills (arange, linspace, random): the value at flat
+ * C-order index k and its store, shared by the CPU loop (arrays/fill.c) and
+ * the CUDA kernel (arrays/cuda/kernels.cu), so both sides make the same
+ * values from the same parameters (normal draws may differ in the last
+ * bits where the device's log and cos do). */
+#ifndef MANIPLE_KERNEL_FILL_H
+#define MANIPLE_KERNEL_FILL_H
+#include "kernels/mn_hd.h"
+#include "kernels/philox.h"
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { MNI_FILL_ARANGE, MNI_FILL_LINSPACE, MNI_FILL_UNIFORM, MNI_FILL_NORMAL };
+/* what a store converts to (mn_dtype's values, checked in arrays/fill.c) */
+enum { MNI_FT_BOOL, MNI_FT_INT32, MNI_FT_INT64, MNI_FT_FLOAT32, MNI_FT_FLOAT64 };
+
+/* p: arange {start, step}; linspace {start, stop, n, endpoint, step, floor};
+ * uniform {low, high, seed bits}; normal {mean, scale, seed bits} */
+MN_HD static inline double mni_fill_value(int kind, int64_t k, const double *p) {
+  if (kind == MNI_FILL_ARANGE) return p[0] + (double)k * p[1];
+  if (kind == MNI_FILL_LINSPACE) { /* exact end point, as NumPy; integer dtypes floor, as NumPy 2 */
+    double v = (p[3] != 0 && k > 0 && k == (int64_t)p[2] - 1) ? p[1] : p[0] + (double)k * p[4];
+    return p[5] != 0 ? floor(v) : v;
+  }
+  uint64_t seed;
+  memcpy(&seed, &p[2], sizeof seed);
+  mn_philox4 r = mn_philox((uint64_t)k, seed);
+  if (kind == MNI_FILL_UNIFORM) return p[0] + (p[1] - p[0]) * mn_u01(r.v[0], r.v[1]);
+  double u1 = mn_u01(r.v[0], r.v[1]), u2 = mn_u01(r.v[2], r.v[3]);
+  return p[0] + p[1] * sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586 * u2);
+}
+
+MN_HD static inline void mni_fill_store(int t, char *o, double v) {
+  switch (t) {
+  case MNI_FT_BOOL: *(uint8_t *)o = v != 0; break;
+  case MNI_FT_INT32: *(int32_t *)o = (int32_t)v; break;
+  case MNI_FT_INT64: *(int64_t *)o = (int64_t)v; break;
+  case MNI_FT_FLOAT32: *(float *)o = (float)v; break;
+  default: *(double *)o = v; break;
+  }
+}
+#endif
