@@ -11,32 +11,17 @@
 #include <string.h>
 
 
-static mn_acc elem_acc(mn_reduce_op op, mn_dtype t, const char *p, int64_t idx) {
-  mn_acc v;
-  memset(&v, 0, sizeof v);
-  v.has = 1;
-  v.idx = idx;
-  int isf = mn_is_float(t);
-  double f = 0;
-  int64_t i = 0;
+/* element p's value as kernels/reduce.h's push takes it */
+static void elem_value(mn_dtype t, const char *p, double *f, int64_t *i) {
+  *f = 0;
+  *i = 0;
   switch (t) {
-  case MN_BOOL: i = *(const uint8_t *)p; break;
-  case MN_INT32: i = *(const int32_t *)p; break;
-  case MN_INT64: i = *(const int64_t *)p; break;
-  case MN_FLOAT32: f = *(const float *)p; break;
-  default: f = *(const double *)p; break;
+  case MN_BOOL: *i = *(const uint8_t *)p; break;
+  case MN_INT32: *i = *(const int32_t *)p; break;
+  case MN_INT64: *i = *(const int64_t *)p; break;
+  case MN_FLOAT32: *f = *(const float *)p; break;
+  default: *f = *(const double *)p; break;
   }
-  switch (op) {
-  case MN_RED_SUMSQ: if (isf) f = f * f; else i = (int64_t)((uint64_t)i * (uint64_t)i); break;
-  case MN_RED_SUMABS: case MN_RED_MAXABS:
-    if (isf) f = fabs(f); else if (i < 0) i = (int64_t)((uint64_t)0 - (uint64_t)i);
-    break;
-  case MN_RED_ANY: case MN_RED_ALL: i = isf ? f != 0 : i != 0; break;
-  default: break;
-  }
-  v.f = f;
-  v.i = i;
-  return v;
 }
 
 static void proj(int nd, int axis, const int64_t *in, int64_t *out) {
@@ -88,6 +73,7 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
     mn_buf_host(x->buf, 0);
     const char *base = mn_map_ptr(&x->map, x->buf, xlo);
     size_t es = mn_dtype_size(t);
+    int isf = mn_is_float(t);
     for (int64_t k = 0; k < n; k++) {
       int64_t r = k, off = 0, pk = 0, ps = 1, ai = 0;
       for (int d = nd - 1; d >= 0; d--) {
@@ -97,8 +83,10 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
         if (d == axis) ai = xlo[d] + i;
         else { pk += i * ps; ps *= xcnt[d]; }
       }
-      mn_acc v = elem_acc(op, t, base + off * (int64_t)es, ai);
-      mn_acc_merge(op, t, &part[pk], &v);
+      double f;
+      int64_t iv;
+      elem_value(t, base + off * (int64_t)es, &f, &iv);
+      mni_acc_push((int)op, isf, &part[pk], f, iv, isf ? f != 0 : iv != 0, ai);
     }
   }
   /* exchange partials with the owners of out */
