@@ -235,7 +235,7 @@ void mn_spmd_expr(mn_spmd *s, const char *name, const mn_expr *e, int node) {
   }
   char sh[40] = "()";
   if (e && node >= 0 && node < n) mn_shape_str(e->v[node].ndim, e->v[node].shape, sh, sizeof sh);
-  snprintf(t, sizeof t, "an expression of %d nodes, result %s", n, sh);
+  snprintf(t, sizeof t, "an expression of %d nodes, result %.28s", n, sh); /* (fits the text field) */
   add(s, name, h, t);
 }
 
