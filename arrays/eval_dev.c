@@ -17,22 +17,17 @@
 #include <string.h>
 #include <unistd.h>
 
-/* the program's shape allows launches (whatever the data's state); a
- * reduction's operands must also be read where it is computed (over am
- * on alay), so that they make one cell */
-static int fits_dev(const prog *P, const mn_map *am, const mn_layout *alay) {
+/* the program's shape allows launches (whatever the data's state) */
+static int fits_dev(const prog *P) {
   mn_ctx *ctx = P->e->ctx;
   if (!ctx->ops->eval || !mn_kernel_fits(P)) return 0;
-  for (int i = 0; i < P->nops; i++) {
-    const mn_array *x = P->e->v[P->ops[i].node].arr;
-    if (!x->buf->dev) return 0;
-    if (P->reduce && ctx->size > 1 && !mn_map_split_alike(ctx, &P->ops[i].bmap, x->buf->lay, am, alay, 1)) return 0;
-  }
+  for (int i = 0; i < P->nops; i++)
+    if (!P->e->v[P->ops[i].node].arr->buf->dev) return 0;
   return 1;
 }
 
 static int fits(const prog *P, const mn_array *out, int nx) {
-  return out->buf->dev && !nx && !P->reduce && fits_dev(P, &out->map, out->buf->lay);
+  return out->buf->dev && !nx && !P->reduce && fits_dev(P);
 }
 
 /* every input's values are on the device */
@@ -67,7 +62,9 @@ static void dump_host_path(const prog *P, mn_dtype odt) {
 }
 
 int mn_eval_device_reduce_ok(const prog *P, const mn_map *am, const mn_layout *alay) {
-  if (!P->reduce || P->nx || !P->nops || !fits_dev(P, am, alay)) return 0;
+  (void)am;
+  (void)alay;
+  if (!P->reduce || P->nx || !P->nops || !fits_dev(P)) return 0;
   int ok = inputs_on_device(P);
   if (!ok) dump_host_path(P, P->e->v[P->root].dtype);
   return ok;
@@ -75,18 +72,15 @@ int mn_eval_device_reduce_ok(const prog *P, const mn_map *am, const mn_layout *a
 
 int mn_eval_device_reduce(prog *P, const mn_map *am, const mn_layout *alay, mn_acc *acc) {
   mn_ctx *ctx = P->e->ctx;
-  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
-  if (!mn_map_owned_box(am, alay, ctx->rank, lo, cnt) || (P->nd && !mn_box_size(P->nd, cnt))) {
-    mn_acc_init(P->rop, P->e->v[P->root].dtype, acc); /* nothing here: nothing to launch or bring back */
+  for (int i = 0; i < P->nops; i++) mn_buf_dev(P->e->v[P->ops[i].node].arr->buf, 0);
+  P->dev = 1;
+  /* (also where this rank owns nothing: its messages and plan lookups) */
+  MN_CALL(mn_eval_execute(P, am, alay, NULL, NULL, NULL, 1, NULL, 0));
+  if (P->deferred || !P->dev_cells) { /* an error kept for the combine, or nothing here: no value */
+    mn_acc_init(P->rop, P->e->v[P->root].dtype, acc);
     return MN_SUCCESS;
   }
-  for (int i = 0; i < P->nops; i++) mn_buf_dev(P->e->v[P->ops[i].node].arr->buf, 0);
-  char *part = NULL;
-  MN_CALL(mn_ctx_dev_scratch(ctx, sizeof(mn_acc) * MN_KERNEL_RED_BLOCKS, &part));
-  P->dev = 1;
-  P->dev_part = (mn_acc *)part;
-  MN_CALL(mn_eval_execute(P, am, alay, NULL, NULL, NULL, 1, NULL, 0));
-  return mn_copy_counted(ctx, 0, part, (char *)acc, sizeof *acc);
+  return mn_copy_counted(ctx, 0, (char *)(P->dev_part + 1), (char *)acc, sizeof *acc);
 }
 
 int mn_eval_device(prog *P, mn_array *out) {
@@ -114,14 +108,15 @@ int mn_eval_device(prog *P, mn_array *out) {
   P->dev = 1;
   P->dev_outbuf = ob->dev;
   P->dev_outbytes = ob->nbytes;
+  int lerr = 0; /* this rank's alone: execute keeps it and still moves the messages */
   if (shifted && have) { /* into a dense temporary, then copied */
     size_t bytes = (size_t)mn_box_size(nd, cnt) * es;
-    MN_CALL(mn_ctx_dev_scratch(ctx, bytes, &to));
+    lerr = mn_ctx_dev_scratch(ctx, bytes, &to);
     P->dev_outbuf = to;
     P->dev_outbytes = bytes;
     mn_dense_strides(nd, cnt, st);
   }
-  MN_CALL(mn_eval_execute(P, &out->map, ob->lay, to, st, NULL, 1, NULL, 0));
+  MN_CALL(mn_eval_execute(P, &out->map, ob->lay, to, st, NULL, 1, NULL, lerr));
   if (shifted && have && !P->deferred) MN_CALL(ob->ops->copy_box(nd, cnt, es, to, st, dst, dst_st));
   return MN_SUCCESS;
 }
@@ -173,8 +168,16 @@ static void windows(const prog *P, int open) {
 }
 
 int mni_emu_eval(const mn_eval_launch *L) {
-  MN_CALL(emu_source(L));
   prog *P = L->P;
+  if (!L->C) { /* merge the cells' results, in order */
+    size_t span = sizeof(mn_acc) * (size_t)((L->nmerge - 1) * MN_KERNEL_RED_BLOCKS + 1);
+    mni_emu_open(L->part, span, 1);
+    for (int64_t k = 1; k < L->nmerge; k++)
+      mn_acc_merge(P->rop, P->e->v[P->root].dtype, L->part, L->part + k * MN_KERNEL_RED_BLOCKS);
+    mni_emu_close(L->part, span);
+    return MN_SUCCESS;
+  }
+  MN_CALL(emu_source(L));
   windows(P, 1);
   if (P->reduce) { /* the accumulator is made in device memory, as the kernels leave it (one cell) */
     mni_emu_open(L->part, sizeof(mn_acc), 1);

@@ -2,6 +2,7 @@
  * scratch, an agreement only when a plan was built, then the cells that
  * need no message while the plans travel, and the rest after. */
 #include "eval_impl.h"
+#include "kernel_src.h" /* MN_KERNEL_RED_BLOCKS */
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +141,7 @@ static int plans_end(prog *P) {
 static int run_passes(prog *P, const box *R, int64_t *const *cuts, const int *ncut, int64_t ncells, char *out,
                       const int64_t *outst_at_Rlo, mn_acc *accs, char *scratch, size_t per) {
   int nd = P->nd;
+  int64_t ndone = 0; /* cells launched */
   for (int pass = 0; pass < 2; pass++) {
     if (pass == 1) MN_CALL(plans_end(P));
     for (int64_t c = 0; c < ncells; c++) {
@@ -157,12 +159,19 @@ static int run_passes(prog *P, const box *R, int64_t *const *cuts, const int *nc
       mn_eval_cell_xouts(P, &C, R->lo);
       if (nd == 0) { C.outst[0] = 1; for (int i = 0; i < P->nops; i++) C.ost[i][0] = 1; }
       if (P->dev) { /* a launch of the backend per cell */
-        mn_eval_launch L = {P, &C, P->dev_outbuf, P->dev_outbytes, scratch, per, P->dev_part};
+        mn_acc *part = P->reduce ? P->dev_part + 1 + ndone * MN_KERNEL_RED_BLOCKS : NULL;
+        mn_eval_launch L = {P, &C, P->dev_outbuf, P->dev_outbytes, scratch, per, part, 0};
         MN_CALL(P->e->ctx->ops->eval(&L));
+        ndone++;
       } else {
         mn_eval_run_cell(P, &C, scratch, per, accs);
       }
     }
+  }
+  P->dev_cells = ndone;
+  if (P->dev && P->reduce && ndone > 1) { /* the cells' results, in the order they ran */
+    mn_eval_launch L = {P, NULL, NULL, 0, NULL, 0, P->dev_part + 1, ndone};
+    MN_CALL(P->e->ctx->ops->eval(&L));
   }
   return MN_SUCCESS;
 }
@@ -178,13 +187,19 @@ int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
   char *scratch = NULL;
   size_t per = 0;
   int built = 0;
+  P->nthreads = nthreads > 0 ? nthreads : 1;
+  P->dev_cells = 0;
   int err = operands_plans(P, am, alay, &built);
   if (!err && !lerr) lerr = operands_pieces(P, &R);
   if (!err && !lerr) lerr = cut_cells(P, &R, cuts, ncut, &ncells);
-  /* a device reduction's launch leaves one accumulator: its operands are
-   * aligned (eval_dev.c), so their pieces make one cell */
-  if (!err && !lerr && P->dev && P->reduce && ncells > 1)
-    lerr = MN_ERR(MN_ERR_ARG, "internal: a device reduction over %lld cells", (long long)ncells);
+  /* a device reduction: one block of accumulators per cell, their results
+   * merged into dev_part[1] (kept on the context, so a repeated statement
+   * allocates nothing) */
+  if (!err && !lerr && P->dev && P->reduce) {
+    char *p = NULL;
+    lerr = mn_ctx_dev_scratch(ctx, sizeof(mn_acc) * (size_t)(1 + (ncells ? ncells : 1) * MN_KERNEL_RED_BLOCKS), &p);
+    P->dev_part = (mn_acc *)p;
+  }
   if (!err && !lerr) lerr = scratch_setup(P, nthreads, &scratch, &per);
   P->deferred = 0;
   /* (MANIPLE_CHECKS needs nothing more here: it compares every call's

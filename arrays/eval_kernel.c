@@ -139,6 +139,7 @@ void mn_eval_run_cell(const prog *P, const cell *C, char *scratch_all, size_t sc
 #ifdef _OPENMP
   if (total > 65536) nt = omp_get_max_threads();
 #endif
+  if (nt > P->nthreads) nt = P->nthreads; /* the caller's scratch and accumulators (a device launch: one) */
   if (nt <= 1) {
     run_units(P, C, &W, scratch_all, accs ? &accs[0] : NULL, 0, units);
     return;

@@ -156,9 +156,9 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
                        "    __syncthreads();\n  }\n";
     put(&s, tree, rop, isf);
     put(&s, "  if (threadIdx.x == 0) a.part[blockIdx.x] = sh[0];\n}\n");
-    put(&s, "extern \"C\" __global__ void mn_reduce_final(mn_acc *part, int n) {\n"
+    put(&s, "extern \"C\" __global__ void mn_reduce_final(mn_acc *part, int n, long long stride) {\n"
             "  __shared__ mn_acc sh[%d];\n  mn_acc acc;\n  mni_acc_init(%d, &acc);\n"
-            "  for (int k = threadIdx.x; k < n; k += blockDim.x) mni_acc_merge(%d, %d, &acc, &part[k]);\n",
+            "  for (int k = threadIdx.x; k < n; k += blockDim.x) mni_acc_merge(%d, %d, &acc, &part[k * stride]);\n",
         MN_KERNEL_BLOCK, rop, rop, isf);
     put(&s, tree, rop, isf);
     put(&s, "  if (threadIdx.x == 0) part[0] = sh[0]; /* every part was read before the first barrier */\n}\n");

@@ -93,7 +93,7 @@ void mn_acc_merge(mn_reduce_op op, mn_dtype t, mn_acc *a, const mn_acc *b) {
 #define RED_EXT(S, T, ISF, NAME, OP) \
   static void r_##NAME##_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; \
-    for (int64_t i = 0; i < n; i++) mni_acc_push(OP, ISF, acc, (double)x[i], (int64_t)x[i], 0, f0 + i); }
+    for (int64_t i = 0; i < n; i++) mni_acc_push(OP, ISF, acc, ISF ? (double)x[i] : 0, ISF ? 0 : (int64_t)x[i], 0, f0 + i); }
 #define RED_MAXABS(S, T, ISF) RED_EXT(S, T, ISF, maxabs, MN_RED_MAXABS)
 #define RED_ALL(S, T, ISF) RED_SUMS(S, T, ISF) RED_EXT(S, T, ISF, min, MN_RED_MIN) \
   RED_EXT(S, T, ISF, max, MN_RED_MAX) RED_EXT(S, T, ISF, argmin, MN_RED_ARGMIN) \

@@ -127,6 +127,9 @@ static int plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
   if (mn_plan_dev_buffers(p)) mn_device_abort(ctx, "the device buffers of a plan");
   int nr = 0, md = ctx->mpi_dev; /* md: MPI takes the device buffers themselves (CUDA-aware) */
   size_t rbytes = (size_t)p->recv_total * es + 1, sbytes = (size_t)p->send_total * es + 1;
+  /* MPI may write drecv as soon as the receive is posted: the kernels of
+   * the last execution that read it (unpack, cells) must be done */
+  if (md && ops->sync && ops->sync()) mn_device_abort(ctx, "a plan's earlier kernels");
   if (md && ops->mpi_expose) ops->mpi_expose(p->drecv, rbytes, 1, 1);
   for (int i = 0; i < p->nrecv; i++) {
     const mn_msg *m = &p->recvs[i];

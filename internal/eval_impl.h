@@ -45,10 +45,12 @@ typedef struct {
   mn_reduce_op rop;
   int stream;          /* output too large for cache: fused sums stream it */
   int deferred;        /* execute met an error on this rank alone and kept it (mn_defer): nothing computed */
+  int nthreads;        /* threads a cell may use (mn_eval_execute's: its scratch and accumulators) */
+  int64_t dev_cells;   /* cells launched by the last execute on the device */
   int dev;             /* operands' pointers are into device storage (eval_dev.c): */
   char *dev_outbuf;    /* each cell a launch of the backend, writing the device */
   size_t dev_outbytes; /* region dev_outbuf (or, a reduction, its accumulator */
-  mn_acc *dev_part;    /* in dev_part) */
+  mn_acc *dev_part;    /* in dev_part[1], from each cell's block of MN_KERNEL_RED_BLOCKS after it) */
   /* extra outputs: node xnode[k] also stored in a fresh array aligned with
    * the iteration box (xbase[k]: its element at the box start) */
   int nx, xnode[MAXX];
@@ -112,7 +114,9 @@ struct mn_eval_launch_s {
   char *scratch;        /* the CPU evaluator's scratch (the emulated launch) */
   size_t per;
   mn_acc *part;         /* a reduction (P->reduce): device room for MN_KERNEL_RED_BLOCKS
-                           accumulators; the launch leaves the result in part[0] */
+                           accumulators; the launch leaves the cell's result in part[0] */
+  int64_t nmerge;       /* C NULL: merge part[k * MN_KERNEL_RED_BLOCKS], k < nmerge (the
+                           cells' results), into part[0] */
 };
 /* 1 when P, into out with nx extra outputs, can run on the device: a
  * device backend with an eval launch, a program with device bodies, no
@@ -124,7 +128,9 @@ int mn_eval_device(prog *P, mn_array *out);
 /* The same for a whole-array reduction (P->reduce, no extra outputs) over
  * the anchor map am on alay: 1 when it can run on the device (the same on
  * every rank but for where the data is); then this rank's accumulator,
- * brought to *acc (one copy of its bytes, the scalar asked for). */
+ * brought to *acc (one copy of its bytes, the scalar asked for). Operands
+ * read elsewhere come through their plans, as in an evaluation: each cell
+ * leaves its accumulator, and they are merged on the device in order. */
 int mn_eval_device_reduce_ok(const prog *P, const mn_map *am, const mn_layout *alay);
 int mn_eval_device_reduce(prog *P, const mn_map *am, const mn_layout *alay, mn_acc *acc);
 /* the emulated backend's launch, and CUDA's (arrays/cuda/jit.cu) */

@@ -16,8 +16,9 @@ int mn_kernel_fits(const prog *P);
 /* The source of P storing into dtype odt, into buf (cap bytes): a kernel
  * "mn_eval_kernel" taking one struct mn_args by value. A reduction
  * (P->reduce) stores each block's accumulator in part[block], and has a
- * second kernel "mn_reduce_final(mn_acc *part, int n)" (one block) that
- * merges part[0..n) into part[0]. */
+ * second kernel "mn_reduce_final(mn_acc *part, int n, long long stride)"
+ * (one block) that merges part[k * stride], k < n, into part[0]: the
+ * blocks of a cell (stride 1), then the cells. */
 int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_shape *ks);
 /* The argument block of a launch, as struct mn_args lays it out; returns
  * its bytes (blk holds at least 8 KiB), 0 when out of memory. */

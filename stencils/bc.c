@@ -64,10 +64,10 @@ int mni_st_fill_bc(const mn_stencil *s, mn_array *u) {
       const mni_st_bc *bc = &s->bc[d][side];
       if (bc->kind == MN_BC_PERIODIC) continue;
       if (side == 0 ? b->lo[d] != 0 : b->hi[d] != shape[d]) continue; /* a neighbour's ghosts */
-      if (dev)
-        MN_CALL(b->ops->stencil_bc(u->dtype, b, (char *)l.data, s->nd, l.count, l.stride, s->reach, d, side,
-                                   (int)bc->kind, bc->value));
-      else
+      if (dev && b->ops->stencil_bc(u->dtype, b, (char *)l.data, s->nd, l.count, l.stride, s->reach, d, side,
+                                    (int)bc->kind, bc->value))
+        mn_device_abort(s->ctx, "a boundary ghost launch"); /* this rank's alone (see mni_st_box) */
+      else if (!dev)
         mni_st_fill_side(u->dtype, (char *)l.data, s->nd, l.count, l.stride, s->reach, d, side, (int)bc->kind,
                          bc->value);
     }

@@ -30,7 +30,10 @@ int mni_st_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt) {
     mni_st_run_box(j, lo, cnt);
     return MN_SUCCESS;
   }
-  return j->ub->ops->stencil_box(j, lo, cnt);
+  /* a failed launch is this rank's alone while its neighbours exchange
+   * halos with it: it stops the job, as a plan's device failure does */
+  if (j->ub->ops->stencil_box(j, lo, cnt)) mn_device_abort(j->ub->lay->ctx, "a stencil launch");
+  return MN_SUCCESS;
 }
 
 /* ---- the emulated device ---- */

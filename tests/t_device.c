@@ -115,6 +115,62 @@ static void reductions(mn_ctx *e, mn_array *a, mn_array *bb, int64_t n) {
     else T_CHECK(got == ref, "reduction %d of node %d: %.17g, expected %.17g", (int)op, cs[k].node, got, ref);
   }
   mn_expr_destroy(&x);
+  /* a dot of shifted views: at more ranks an operand arrives through its
+   * plan (one element per neighbour, staged unless MPI takes device
+   * buffers), the cells' accumulators merged on the device */
+  mn_index hi = mn_slice(1, MN_NONE, 1), lo = mn_slice(0, -1, 1);
+  mn_array *ah = NULL, *bl = NULL;
+  T_OK(mn_array_index(a, 1, &hi, &ah));
+  T_OK(mn_array_index(bb, 1, &lo, &bl));
+  T_OK(mn_expr_create(e, &x));
+  T_OK(mn_expr_input(x, ah, &ia));
+  T_OK(mn_expr_input(x, bl, &ib));
+  T_OK(mn_expr_binary(x, MN_OP_MUL, ia, ib, &t));
+  for (int rep = 0; rep < 2; rep++) { /* the second with the plan kept */
+    mn_log_reset(e);
+    mn_scalar r;
+    T_OK(mn_expr_reduce(x, t, MN_RED_SUM, &r));
+    double ref = 0;
+    for (int64_t i = 1; i < n; i++) ref += fa(i) * fb(i - 1);
+    T_CLOSE(r.v.f, ref, 1e-13);
+    int64_t hb = 0, db = 0, nd2h = count(e, MN_LOG_D2H, &db);
+    count(e, MN_LOG_H2D, &hb);
+    int P = mn_ctx_size(e);
+    int64_t msg = P > 1 && !mpidev ? 8 : 0;
+    T_CHECK(hb <= msg && db <= (int64_t)sizeof(mn_acc) + msg && nd2h >= 1 && a->buf->valid & MN_VALID_DEV,
+            "a dot of shifted views on the device: %lld bytes h2d, %lld d2h", (long long)hb, (long long)db);
+  }
+  mn_expr_destroy(&x);
+  mn_array_destroy(&ah);
+  mn_array_destroy(&bl);
+  /* cells large enough for the CPU evaluator's threads (np 1 runs with
+   * two): a launch is one kernel, so its emulation runs on one thread, with
+   * the one accumulator and scratch the launch has */
+  int64_t big = 150001;
+  mn_array *z = NULL, *z2 = NULL;
+  T_OK(mn_array_create(e, MN_FLOAT64, 1, &big, 0, &z));
+  T_OK(mn_array_create(e, MN_FLOAT64, 1, &big, 0, &z2));
+  T_OK(mn_array_arange(z, 0, 1));
+  T_OK(mn_expr_create(e, &x));
+  T_OK(mn_expr_input(x, z, &ia));
+  T_OK(mn_expr_scalar(x, mn_scalar_f64(3.0), &s));
+  T_OK(mn_expr_binary(x, MN_OP_MUL, s, ia, &t));
+  T_OK(mn_expr_eval(x, t, z2)); /* z2 = 3 z */
+  mn_scalar r1, r2;
+  T_OK(mn_expr_reduce(x, ia, MN_RED_SUM, &r1));
+  T_OK(mn_expr_reduce(x, ia, MN_RED_ARGMAX, &r2));
+  mn_expr_destroy(&x);
+  T_CHECK(r1.v.f == (double)big * (double)(big - 1) / 2 && r2.v.i == big - 1,
+          "a large device reduction: sum %.17g (expected %.17g), argmax %lld", r1.v.f,
+          (double)big * (double)(big - 1) / 2, (long long)r2.v.i);
+  T_OK(mn_expr_create(e, &x));
+  T_OK(mn_expr_input(x, z2, &ia));
+  T_OK(mn_expr_reduce(x, ia, MN_RED_SUM, &r1));
+  mn_expr_destroy(&x);
+  T_CHECK(r1.v.f == 1.5 * (double)big * (double)(big - 1), "a large device evaluation: sum of 3 z = %.17g",
+          r1.v.f);
+  mn_array_destroy(&z);
+  mn_array_destroy(&z2);
 }
 
 /* a stencil on device grids runs there: its halos packed on the device,

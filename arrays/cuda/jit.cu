@@ -106,6 +106,13 @@ int mni_cuda_eval(const mn_eval_launch *L) {
   mn_kernel_shape ks;
   cudaKernel_t k = NULL, fin = NULL;
   MN_CALL(kernel_of(L, &ks, &k, &fin));
+  if (!L->C) { /* a reduction's cells' results, MN_KERNEL_RED_BLOCKS apart, merged into part[0] */
+    mn_acc *part = L->part;
+    int nc = (int)L->nmerge;
+    long long stride = MN_KERNEL_RED_BLOCKS;
+    void *margs[] = {&part, &nc, &stride};
+    return launched(cudaLaunchKernel((const void *)fin, dim3(1), dim3(BLOCK), margs, 0, 0), "a reduction's merge", nc);
+  }
   char blk[8192];
   MN_CHECK(mn_kernel_args(&ks, L, blk), MN_ERR_MEM, "cannot order a kernel's nodes");
   long long n;
@@ -126,6 +133,7 @@ int mni_cuda_eval(const mn_eval_launch *L) {
   if (!red) return MN_SUCCESS;
   mn_acc *part = L->part;
   int nb = (int)grid;
-  void *fargs[] = {&part, &nb};
+  long long one = 1;
+  void *fargs[] = {&part, &nb, &one};
   return launched(cudaLaunchKernel((const void *)fin, dim3(1), dim3(BLOCK), fargs, 0, 0), "a reduction's last pass", nb);
 }
