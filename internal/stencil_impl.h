@@ -99,7 +99,7 @@ void mni_st_job_init(const mn_stencil *s, const mn_array *u, mn_array *dst, cons
 int mni_st_dev_ok(const mn_stencil *s);
 int mni_st_dev_field(const mn_array *u, const mn_array *y);
 /* The job over a box, where its pointers are (host loop or launch). */
-int mni_st_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt);
+void mni_st_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt);
 void mni_st_job_free(mni_st_job *j);
 /* Run the job on the box of local indices [lo, lo + cnt) (relative to the
  * owned origin); threads over rows when the box is large. */
@@ -116,7 +116,7 @@ int mni_st_copy_owned(const mn_array *src, mn_array *dst, int dev);
 
 /* Write the physical-boundary ghosts of u (up to the reach) from the
  * boundary conditions, axis by axis (see docs/design.md). */
-int mni_st_fill_bc(const mn_stencil *s, mn_array *u);
+void mni_st_fill_bc(const mn_stencil *s, mn_array *u);
 /* One side of axis d on the host (also the emulated device's launch). */
 void mni_st_fill_side(int dtype, char *o, int nd, const int64_t *n, const int64_t *st, const int *reach, int d,
                       int side, int kind, double value);

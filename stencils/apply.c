@@ -135,7 +135,7 @@ static int apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const
   for (; begun < nf && !err; begun++) err = mn_plan_begin_buf(plan[begun], u[begun]->buf); /* where u is */
   if (err) begun--; /* the failed one is not active */
   if (!err && owned && mni_st_interior(s->nd, n, s->reach, lo, cnt))
-    for (int i = 0; i < nf && !err; i++) err = mni_st_box(&job[i], lo, cnt);
+    for (int i = 0; i < nf; i++) mni_st_box(&job[i], lo, cnt);
   for (int i = 0; i < begun; i++) {
     int e = mn_plan_end(plan[i]);
     if (!err) err = e;
@@ -145,13 +145,9 @@ static int apply_many(mn_stencil *s, int nf, mn_array *const *u, mn_array *const
     goto done;
   }
   int nb = owned ? mni_st_strips(s->nd, n, s->reach, slo, scnt) : 0;
-  for (int i = 0; i < nf && !err; i++) {
-    err = mni_st_fill_bc(s, u[i]);
-    for (int q = 0; q < nb && !err; q++) err = mni_st_box(&job[i], slo[q], scnt[q]);
-  }
-  if (err) {
-    mn_trace(err, __FILE__, __LINE__, __func__);
-    goto done;
+  for (int i = 0; i < nf; i++) {
+    mni_st_fill_bc(s, u[i]);
+    for (int q = 0; q < nb; q++) mni_st_box(&job[i], slo[q], scnt[q]);
   }
   for (int i = 0; i < nf; i++)
     if (tmp[i]) MN_CALLG(err, mn_array_copy(tmp[i], y[i]), done);

@@ -50,13 +50,13 @@ void mni_st_fill_side(int dtype, char *o, int nd, const int64_t *n, const int64_
   else fill_double((double *)o, nd, n, st, reach, d, side, (mn_bc_kind)kind, value);
 }
 
-int mni_st_fill_bc(const mn_stencil *s, mn_array *u) {
+void mni_st_fill_bc(const mn_stencil *s, mn_array *u) {
   mn_local l;
   const mn_buf *b = u->buf;
   /* on the side that holds u's values: the device's after a device exchange */
   int dev = b->ops->stencil_bc && mn_buf_device_ok(b) && (b->valid & MN_VALID_DEV);
-  MN_CALL(mn_array_local_in(u, dev, &l));
-  if (!l.data) return MN_SUCCESS;
+  mn_array_local_in(u, dev, &l);
+  if (!l.data) return;
   const int64_t *shape = b->lay->shape;
   for (int d = 0; d < s->nd; d++) {
     if (s->reach[d] == 0) continue;
@@ -64,13 +64,12 @@ int mni_st_fill_bc(const mn_stencil *s, mn_array *u) {
       const mni_st_bc *bc = &s->bc[d][side];
       if (bc->kind == MN_BC_PERIODIC) continue;
       if (side == 0 ? b->lo[d] != 0 : b->hi[d] != shape[d]) continue; /* a neighbour's ghosts */
-      if (dev && b->ops->stencil_bc(u->dtype, b, (char *)l.data, s->nd, l.count, l.stride, s->reach, d, side,
-                                    (int)bc->kind, bc->value))
-        mn_device_abort(s->ctx, "a boundary ghost launch"); /* this rank's alone (see mni_st_box) */
-      else if (!dev)
+      if (!dev)
         mni_st_fill_side(u->dtype, (char *)l.data, s->nd, l.count, l.stride, s->reach, d, side, (int)bc->kind,
                          bc->value);
+      else if (b->ops->stencil_bc(u->dtype, b, (char *)l.data, s->nd, l.count, l.stride, s->reach, d, side,
+                                  (int)bc->kind, bc->value))
+        mn_device_abort(s->ctx, "a boundary ghost launch"); /* this rank's alone (see mni_st_box) */
     }
   }
-  return MN_SUCCESS;
 }

@@ -25,15 +25,11 @@ int mni_st_dev_field(const mn_array *u, const mn_array *y) {
   return on_device(u) && (!y || mn_buf_device_ok(y->buf));
 }
 
-int mni_st_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt) {
-  if (!j->dev) {
-    mni_st_run_box(j, lo, cnt);
-    return MN_SUCCESS;
-  }
-  /* a failed launch is this rank's alone while its neighbours exchange
-   * halos with it: it stops the job, as a plan's device failure does */
-  if (j->ub->ops->stencil_box(j, lo, cnt)) mn_device_abort(j->ub->lay->ctx, "a stencil launch");
-  return MN_SUCCESS;
+/* A failed launch is this rank's alone while its neighbours exchange halos
+ * with it: it stops the job, as a plan's device failure does. */
+void mni_st_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt) {
+  if (!j->dev) mni_st_run_box(j, lo, cnt);
+  else if (j->ub->ops->stencil_box(j, lo, cnt)) mn_device_abort(j->ub->lay->ctx, "a stencil launch");
 }
 
 /* ---- the emulated device ---- */
