@@ -159,7 +159,7 @@ static void windows(const prog *P, int open) {
     const mn_plan *pl = P->ops[i].plan;
     /* (a plan still in flight: its messages are not read yet, and a
      * CUDA-aware MPI may be writing its buffer: left as it is) */
-    size_t rb = pl && pl->drecv && !pl->active ? (size_t)pl->recv_total * pl->elsize + 1 : 0;
+    size_t rb = pl && pl->drecv && !pl->active ? mn_plan_dbytes(pl, 0) : 0;
     if (open) mni_emu_open(b->dev, b->nbytes, 0);
     else mni_emu_close(b->dev, b->nbytes);
     if (rb && open) mni_emu_open(pl->drecv, rb, 0);

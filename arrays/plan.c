@@ -53,8 +53,8 @@ void mn_plan_free(mn_plan *p) {
   free(p->recvs);
   mn_free(p->sendbuf);
   mn_free(p->recvbuf);
-  if (p->dsend) p->dops->dev_free(p->dsend, (size_t)p->send_total * p->elsize + 1);
-  if (p->drecv) p->dops->dev_free(p->drecv, (size_t)p->recv_total * p->elsize + 1);
+  if (p->dsend) p->dops->dev_free(p->dsend, mn_plan_dbytes(p, 1));
+  if (p->drecv) p->dops->dev_free(p->drecv, mn_plan_dbytes(p, 0));
   free(p->reqs);
   free(p);
 }
@@ -107,11 +107,10 @@ static int stage(mn_ctx *ctx, int to_dev, char *d, char *h, int64_t bytes) {
 int mn_plan_dev_buffers(mn_plan *p) {
   if (p->dsend) return MN_SUCCESS;
   const mn_backend_ops *ops = p->ctx->ops;
-  size_t es = p->elsize;
-  p->dops = ops; /* made once, kept with the plan (+1: never zero bytes) */
-  int err = ops->dev_alloc((size_t)p->send_total * es + 1, (void **)&p->dsend);
-  if (!err) err = ops->dev_alloc((size_t)p->recv_total * es + 1, (void **)&p->drecv);
-  if (err && p->dsend) ops->dev_free(p->dsend, (size_t)p->send_total * es + 1);
+  p->dops = ops; /* made once, kept with the plan */
+  int err = ops->dev_alloc(mn_plan_dbytes(p, 1), (void **)&p->dsend);
+  if (!err) err = ops->dev_alloc(mn_plan_dbytes(p, 0), (void **)&p->drecv);
+  if (err && p->dsend) ops->dev_free(p->dsend, mn_plan_dbytes(p, 1));
   if (err) p->dsend = p->drecv = NULL;
   return err;
 }
@@ -126,11 +125,10 @@ static int plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
    * messages: it stops the job (mn_device_abort) rather than hang it */
   if (mn_plan_dev_buffers(p)) mn_device_abort(ctx, "the device buffers of a plan");
   int nr = 0, md = ctx->mpi_dev; /* md: MPI takes the device buffers themselves (CUDA-aware) */
-  size_t rbytes = (size_t)p->recv_total * es + 1, sbytes = (size_t)p->send_total * es + 1;
   /* MPI may write drecv as soon as the receive is posted: the kernels of
    * the last execution that read it (unpack, cells) must be done */
   if (md && ops->sync && ops->sync()) mn_device_abort(ctx, "a plan's earlier kernels");
-  if (md && ops->mpi_expose) ops->mpi_expose(p->drecv, rbytes, 1, 1);
+  if (md && ops->mpi_expose) ops->mpi_expose(p->drecv, mn_plan_dbytes(p, 0), 1, 1);
   for (int i = 0; i < p->nrecv; i++) {
     const mn_msg *m = &p->recvs[i];
     MN_CALL(mn_mpi_post(0, (md ? p->drecv : p->recvbuf) + m->off * (int64_t)es, m->count * (int64_t)es, m->peer,
@@ -146,7 +144,7 @@ static int plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
   }
   if (md) { /* MPI reads the packed messages once the packing kernels are done */
     if (ops->sync && ops->sync()) mn_device_abort(ctx, "packing a plan's messages on the device");
-    if (ops->mpi_expose) ops->mpi_expose(p->dsend, sbytes, 1, 0);
+    if (ops->mpi_expose) ops->mpi_expose(p->dsend, mn_plan_dbytes(p, 1), 1, 0);
   } else if (stage(ctx, 0, p->dsend, p->sendbuf, p->send_total * (int64_t)es)) { /* one staging copy for all */
     mn_device_abort(ctx, "staging a plan's messages from the device");
   }
@@ -199,8 +197,8 @@ static int plan_end(mn_plan *p) {
     size_t es = p->elsize;
     const mn_backend_ops *ops = p->ctx->ops;
     if (p->mpi_dev && ops->mpi_expose) { /* MPI is done with the device buffers */
-      ops->mpi_expose(p->dsend, (size_t)p->send_total * es + 1, 0, 0);
-      ops->mpi_expose(p->drecv, (size_t)p->recv_total * es + 1, 0, 0);
+      ops->mpi_expose(p->dsend, mn_plan_dbytes(p, 1), 0, 0);
+      ops->mpi_expose(p->drecv, mn_plan_dbytes(p, 0), 0, 0);
     }
     if (p->unpack && !p->mem) return MN_SUCCESS;
     /* (an alignment plan's reader takes the packed messages from drecv) */

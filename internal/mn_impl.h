@@ -378,6 +378,10 @@ int mn_plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev);
  * where mn_plan_end of a plan that does not unpack (an alignment plan,
  * recv_dev NULL) leaves the packed messages for a device reader. */
 int mn_plan_dev_buffers(mn_plan *p);
+/* their sizes in bytes (+1: never zero) */
+static inline size_t mn_plan_dbytes(const mn_plan *p, int send) {
+  return (size_t)(send ? p->send_total : p->recv_total) * p->elsize + 1;
+}
 /* Begin on whichever side holds b's values (the device's when it does
  * and the backend can pack there), so an exchange moves no array between
  * host and device. */
