@@ -436,6 +436,7 @@ static int reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result
   err = prog_init(&P, e, node, nx, xnode, rn->ndim, rn->shape);
   P.reduce = 1;
   P.rop = op;
+  P.odt = t; /* the values reduced (a device reduction's kernel computes them) */
   /* anchor: an input spanning the whole iteration space, else a block layout */
   const mn_map *am = NULL;
   mn_layout *alay = NULL, *own = NULL;
@@ -458,7 +459,7 @@ static int reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result
     return mn_trace(err, __FILE__, __LINE__, __func__);
   }
   int ok[MAXX], rest[MAXX], nrest = 0, lost = storage_lost(&P, NULL, nx, xout);
-  if (!lost && !nx && mn_eval_device_reduce_ok(&P, am, alay)) {
+  if (!lost && !nx && mn_eval_device_reduce_ok(&P)) {
     mn_acc acc;
     err = mn_eval_device_reduce(&P, am, alay, &acc);
     if (err) { /* this rank alone: raised by the combine, on every rank */

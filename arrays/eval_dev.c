@@ -61,12 +61,10 @@ static void dump_host_path(const prog *P, mn_dtype odt) {
   free(src);
 }
 
-int mn_eval_device_reduce_ok(const prog *P, const mn_map *am, const mn_layout *alay) {
-  (void)am;
-  (void)alay;
+int mn_eval_device_reduce_ok(const prog *P) {
   if (!P->reduce || P->nx || !P->nops || !fits_dev(P)) return 0;
   int ok = inputs_on_device(P);
-  if (!ok) dump_host_path(P, P->e->v[P->root].dtype);
+  if (!ok) dump_host_path(P, P->odt);
   return ok;
 }
 
@@ -130,8 +128,7 @@ static int emu_source(const mn_eval_launch *L) {
   char *src = malloc(MN_KERNEL_SRC);
   MN_CHECK(src, MN_ERR_MEM, "cannot allocate a kernel source buffer");
   mn_kernel_shape ks;
-  mn_dtype odt = L->P->reduce ? L->P->e->v[L->P->root].dtype : L->P->odt;
-  int err = mn_kernel_src(L->P, odt, src, MN_KERNEL_SRC, &ks);
+  int err = mn_kernel_src(L->P, L->P->odt, src, MN_KERNEL_SRC, &ks);
   if (!err) err = dump(src);
   free(src);
   return err;

@@ -40,7 +40,7 @@ typedef struct {
   int64_t cstride[MN_MAXDIM]; /* C-order strides of the iteration shape */
   int64_t lastext;     /* extent of the last iteration axis (1 for 0-d) */
   /* output (eval) or reduction */
-  mn_dtype odt;
+  mn_dtype odt;         /* what is stored (a reduction: the values it reduces) */
   int reduce;
   mn_reduce_op rop;
   int stream;          /* output too large for cache: fused sums stream it */
@@ -125,13 +125,14 @@ struct mn_eval_launch_s {
 int mn_eval_device_ok(const prog *P, const mn_array *out, int nx);
 /* Inputs' and out's device copies made current, then the launch. */
 int mn_eval_device(prog *P, mn_array *out);
-/* The same for a whole-array reduction (P->reduce, no extra outputs) over
- * the anchor map am on alay: 1 when it can run on the device (the same on
- * every rank but for where the data is); then this rank's accumulator,
- * brought to *acc (one copy of its bytes, the scalar asked for). Operands
- * read elsewhere come through their plans, as in an evaluation: each cell
- * leaves its accumulator, and they are merged on the device in order. */
-int mn_eval_device_reduce_ok(const prog *P, const mn_map *am, const mn_layout *alay);
+/* The same for a whole-array reduction (P->reduce, no extra outputs):
+ * 1 when it can run on the device (the same on every rank but for where
+ * the data is); then, over the anchor map am on alay, this rank's
+ * accumulator, brought to *acc (one copy of its bytes, the scalar asked
+ * for). Operands read elsewhere come through their plans, as in an
+ * evaluation: each cell leaves its accumulator, and they are merged on
+ * the device in order. */
+int mn_eval_device_reduce_ok(const prog *P);
 int mn_eval_device_reduce(prog *P, const mn_map *am, const mn_layout *alay, mn_acc *acc);
 /* the emulated backend's launch, and CUDA's (arrays/cuda/jit.cu) */
 int mni_emu_eval(const mn_eval_launch *L);

@@ -86,7 +86,7 @@ static int kernel_of(const mn_eval_launch *L, mn_kernel_shape *ks, cudaKernel_t 
   std::lock_guard<std::mutex> hold(busy);
   if (!src && !(src = (char *)malloc(MN_KERNEL_SRC))) return MN_ERR(MN_ERR_MEM, "cannot allocate a kernel source buffer");
   const prog *P = L->P;
-  MN_CALL(mn_kernel_src(P, P->reduce ? P->e->v[P->root].dtype : P->odt, src, MN_KERNEL_SRC, ks));
+  MN_CALL(mn_kernel_src(P, P->odt, src, MN_KERNEL_SRC, ks));
   uint64_t key = mn_hash(MN_HASH0, src, strlen(src));
   *k = NULL;
   for (int i = ncache - 1; i >= 0 && !*k; i--)
