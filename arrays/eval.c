@@ -459,43 +459,34 @@ static int reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result
     return mn_trace(err, __FILE__, __LINE__, __func__);
   }
   int ok[MAXX], rest[MAXX], nrest = 0, lost = storage_lost(&P, NULL, nx, xout);
-  if (!lost && !nx && mn_eval_device_reduce_ok(&P)) {
-    mn_acc acc;
-    err = mn_eval_device_reduce(&P, am, alay, &acc);
-    if (err) { /* this rank alone: raised by the combine, on every rank */
-      mn_defer(e->ctx, err);
-      mn_acc_init(op, t, &acc);
-    }
-    err = mn_acc_allreduce(e->ctx, op, t, &acc);
-    if (!err) err = mn_acc_to_scalar(op, t, &acc, result);
-    int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
-    if (!err && mn_log_on(e->ctx) && mn_map_owned_box(am, alay, e->ctx->rank, lo, cnt))
-      *mem = prog_bytes(&P, mn_box_size(rn->ndim, cnt));
-    mn_layout_destroy(&own);
-    prog_free(&P);
-    if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
-    return MN_SUCCESS;
-  }
-  if (!lost) to_host(&P, NULL, nx, xout);
-  if (nx) {
-    int64_t Rlo[MN_MAXDIM] = {0}, Rcnt[MN_MAXDIM] = {0};
-    int haveR = !lost && mn_map_owned_box(am, alay, e->ctx->rank, Rlo, Rcnt);
-    extras_aligned(e->ctx, nx, xout, am, alay, ok);
-    extras_setup(&P, nx, xnode, xout, ok, haveR, Rlo, &nrest, rest);
-  }
-  int nt = nthreads_max();
-  mn_acc *accs = malloc(sizeof(mn_acc) * (size_t)nt);
-  int lerr = accs ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d accumulators", nt);
-  if (lost) lerr = MN_ERR(MN_ERR_MEM, "an input of this reduction has no storage on rank %d", e->ctx->rank);
-  for (int i = 0; accs && i < nt; i++) mn_acc_init(op, t, &accs[i]);
-  err = mn_eval_execute(&P, am, alay, NULL, NULL, accs, nt, NULL, lerr);
   mn_acc acc;
   mn_acc_init(op, t, &acc);
-  /* a deferred error rides on the combine below and is raised there, everywhere */
-  for (int i = 0; !err && !P.deferred && i < nt; i++) mn_acc_merge(op, t, &acc, &accs[i]);
+  if (!lost && !nx && mn_eval_device_reduce_ok(&P)) {
+    int derr = mn_eval_device_reduce(&P, am, alay, &acc);
+    if (derr) { /* this rank alone: raised by the combine, on every rank */
+      mn_defer(e->ctx, derr);
+      mn_acc_init(op, t, &acc);
+    }
+  } else {
+    if (!lost) to_host(&P, NULL, nx, xout);
+    if (nx) {
+      int64_t Rlo[MN_MAXDIM] = {0}, Rcnt[MN_MAXDIM] = {0};
+      int haveR = !lost && mn_map_owned_box(am, alay, e->ctx->rank, Rlo, Rcnt);
+      extras_aligned(e->ctx, nx, xout, am, alay, ok);
+      extras_setup(&P, nx, xnode, xout, ok, haveR, Rlo, &nrest, rest);
+    }
+    int nt = nthreads_max();
+    mn_acc *accs = malloc(sizeof(mn_acc) * (size_t)nt);
+    int lerr = accs ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d accumulators", nt);
+    if (lost) lerr = MN_ERR(MN_ERR_MEM, "an input of this reduction has no storage on rank %d", e->ctx->rank);
+    for (int i = 0; accs && i < nt; i++) mn_acc_init(op, t, &accs[i]);
+    err = mn_eval_execute(&P, am, alay, NULL, NULL, accs, nt, NULL, lerr);
+    /* a deferred error rides on the combine below and is raised there, everywhere */
+    for (int i = 0; !err && !P.deferred && i < nt; i++) mn_acc_merge(op, t, &acc, &accs[i]);
+    free(accs);
+  }
   if (!err) err = mn_acc_allreduce(e->ctx, op, t, &acc);
   if (!err) err = mn_acc_to_scalar(op, t, &acc, result);
-  free(accs);
   int64_t Rlo[MN_MAXDIM], Rcnt[MN_MAXDIM];
   if (!err && mn_log_on(e->ctx) && mn_map_owned_box(am, alay, e->ctx->rank, Rlo, Rcnt))
     *mem = prog_bytes(&P, mn_box_size(rn->ndim, Rcnt));
