@@ -30,9 +30,12 @@ int mn_grid_dims(int nranks, int ndim, const int64_t *shape, int *dims) {
     if (shape[d] > 1) axes[na++] = d;
   }
   if (na == 0) { dims[0] = nranks; return MN_SUCCESS; }
-  /* order candidate axes by extent, longest first (stable) */
+  /* the larger factors go to the earlier axes, unless a later axis is more
+   * than twice as long: arrays of nearly equal extents (a field and its
+   * faces, (n, n + 2) beside (n + 2, n)) then share one grid, and their
+   * elementwise expressions need halo messages, not a redistribution */
   for (int i = 1; i < na; i++)
-    for (int j = i; j > 0 && shape[axes[j]] > shape[axes[j - 1]]; j--) {
+    for (int j = i; j > 0 && shape[axes[j]] > 2 * shape[axes[j - 1]]; j--) {
       int t = axes[j]; axes[j] = axes[j - 1]; axes[j - 1] = t;
     }
   if (na > 3) na = 3;

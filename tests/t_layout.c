@@ -74,6 +74,23 @@ int main(int argc, char **argv) {
   int64_t tall[] = {100, 10};
   T_OK(mn_grid_dims(4, 2, tall, dims));
   T_CHECK(dims[0] >= dims[1], "grid for 100x10 on 4 ranks is %dx%d", dims[0], dims[1]);
+  int64_t wide[] = {10, 100};
+  T_OK(mn_grid_dims(8, 2, wide, dims));
+  T_CHECK(dims[0] == 2 && dims[1] == 4, "grid for 10x100 on 8 ranks is %dx%d, not 2x4", dims[0], dims[1]);
+  /* nearly equal extents share one grid (a field's faces beside its cells),
+   * the larger factor on the first axis: no redistribution between them */
+  int64_t xf[] = {256, 258}, yf[] = {258, 256}, c3[] = {64, 66, 65};
+  for (int p = 2; p <= 12; p++) {
+    int dx[2], dy[2], d3[3], f[2] = {0, 0};
+    T_OK(mn_grid_dims(p, 2, xf, dx));
+    T_OK(mn_grid_dims(p, 2, yf, dy));
+    T_OK(MPI_Dims_create(p, 2, f));
+    T_CHECK(dx[0] == f[0] && dx[1] == f[1] && dy[0] == f[0] && dy[1] == f[1],
+            "grids for 256x258 (%dx%d) and 258x256 (%dx%d) on %d ranks are not %dx%d", dx[0], dx[1], dy[0], dy[1], p,
+            f[0], f[1]);
+    T_OK(mn_grid_dims(p, 3, c3, d3));
+    T_CHECK(d3[0] >= d3[1] && d3[1] >= d3[2], "grid for 64x66x65 on %d ranks is %dx%dx%d", p, d3[0], d3[1], d3[2]);
+  }
   /* explicit grid that does not match the communicator is rejected */
   mn_layout *bad = NULL;
   int g[2] = {mn_ctx_size(ctx) + 1, 1};

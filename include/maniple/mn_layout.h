@@ -17,7 +17,8 @@ MN_EXTERN int64_t mn_split_start(int64_t n, int p, int r);
 MN_EXTERN int mn_split_owner(int64_t n, int p, int64_t i);
 
 /* Process-grid dims for nranks over ndim axes: MPI_Dims_create's factors,
- * the largest given to the longest axis. Axes of extent 1 get 1. */
+ * the largest to the first axis, unless a later one is more than twice as
+ * long (then to the longest). Axes of extent 1 get 1. */
 MN_EXTERN int mn_grid_dims(int nranks, int ndim, const int64_t *shape, int *dims);
 
 typedef struct mn_layout_s mn_layout;

@@ -132,7 +132,7 @@ DEFAULTS = {
                    reduce_allreduces=0),
     "cg": dict(passes=3, bytes_per_point=180.0, messages_per_rank=1, bytes_per_message=3200, allreduces=2,
                reduce_allreduces=0),
-    "swe": dict(passes=86, bytes_per_point=3106, messages_per_rank=56, bytes_per_message=85357, allreduces=4,
+    "swe": dict(passes=86, bytes_per_point=2816, messages_per_rank=15, bytes_per_message=2044, allreduces=4,
                 reduce_allreduces=4),
     "cavity": dict(passes=315, bytes_per_point=3599, messages_per_rank=57, bytes_per_message=2035, allreduces=0,
                    reduce_allreduces=0),
