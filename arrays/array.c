@@ -246,10 +246,30 @@ int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo, mn_array **a) {
   return create_on(lay, dtype, halo, 1, a);
 }
 
+/* The default block layout of shape: one of the last few made when it
+ * matches (layouts are immutable and shared by reference), so a repeated
+ * temporary makes none. Global arguments only: the same on every rank. */
+static int default_layout(mn_ctx *ctx, int ndim, const int64_t *shape, mn_layout **lay) {
+  for (int k = 0; k < 4; k++) {
+    mn_layout *l = ctx->lays[k];
+    if (!l || l->ndim != ndim || l->kind != MN_LAYOUT_BLOCK || !ndim) continue;
+    int same = 1;
+    for (int d = 0; same && d < ndim; d++) same = l->shape[d] == shape[d];
+    if (same) { *lay = mn_layout_ref(l); return MN_SUCCESS; }
+  }
+  MN_CALL(mn_layout_create_block(ctx, ndim, shape, NULL, lay));
+  if (ndim) {
+    mn_layout_destroy(&ctx->lays[ctx->lay_next]);
+    ctx->lays[ctx->lay_next] = mn_layout_ref(*lay);
+    ctx->lay_next = (ctx->lay_next + 1) % 4;
+  }
+  return MN_SUCCESS;
+}
+
 static int create(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape, int halo, int zero, mn_array **a) {
   MN_CHECK(ctx && a, MN_ERR_ARG, "NULL context or output pointer");
   mn_layout *lay;
-  MN_CALL(mn_layout_create_block(ctx, ndim, shape, NULL, &lay));
+  MN_CALL(default_layout(ctx, ndim, shape, &lay));
   int err = create_on(lay, dtype, halo, zero, a);
   mn_layout_destroy(&lay);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);

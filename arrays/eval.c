@@ -311,6 +311,7 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
     if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
     return MN_SUCCESS;
   }
+  if (!nx && mn_eval_direct(e, node, out, mem)) return MN_SUCCESS;
   int ond = out->map.ndim;
   prog P;
   err = prog_init(&P, e, node, nx, xnode, ond, out->map.shape);

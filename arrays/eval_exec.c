@@ -43,16 +43,29 @@ static int operands_plans(prog *P, const mn_map *am, const mn_layout *alay, int 
   return err;
 }
 
-/* Each operand's pieces over the box: its local part and one per sending rank */
+/* Each operand's pieces over the box: its local part and one per sending
+ * rank, in one block kept on the context (a repeated statement allocates
+ * nothing) */
 static int operands_pieces(prog *P, const box *R) {
   const mn_expr *e = P->e;
   mn_ctx *ctx = e->ctx;
-  for (int i = 0; i < P->nops && R->have; i++) {
+  if (!R->have) return MN_SUCCESS;
+  size_t total = 0;
+  for (int i = 0; i < P->nops; i++) total += 1 + (size_t)(P->ops[i].plan ? P->ops[i].plan->nrecv : 0);
+  if (mni_fault_hit(ctx, MNI_FAULT_EVAL)) return MN_ERR(MN_ERR_MEM, "cannot allocate %zu pieces", total);
+  if (total * sizeof(piece) > ctx->pieces_size) {
+    free(ctx->pieces);
+    ctx->pieces = malloc(total * sizeof(piece));
+    ctx->pieces_size = ctx->pieces ? total * sizeof(piece) : 0;
+    MN_CHECK(ctx->pieces, MN_ERR_MEM, "cannot allocate %zu pieces", total);
+  }
+  piece *next = (piece *)ctx->pieces;
+  for (int i = 0; i < P->nops; i++) {
     operand *op = &P->ops[i];
     const mn_array *x = e->v[op->node].arr;
     int nrecv = op->plan ? op->plan->nrecv : 0;
-    op->pc = mni_fault_hit(ctx, MNI_FAULT_EVAL) ? NULL : malloc(sizeof(piece) * (size_t)(1 + nrecv));
-    MN_CHECK(op->pc, MN_ERR_MEM, "cannot allocate %d pieces", 1 + nrecv);
+    op->pc = next;
+    next += 1 + nrecv;
     piece lp;
     int64_t olo[MN_MAXDIM], ocnt[MN_MAXDIM];
     if (mn_map_owned_box(&op->bmap, x->buf->lay, ctx->rank, olo, ocnt) &&
@@ -77,13 +90,16 @@ static int operands_pieces(prog *P, const box *R) {
   return MN_SUCCESS;
 }
 
-/* The cells: along each axis, the sorted distinct ends of every piece */
-static int cut_cells(const prog *P, const box *R, int64_t **cuts, int *ncut, int64_t *ncells) {
+/* The cells: along each axis, the sorted distinct ends of every piece
+ * (in stack[d] when they fit: no allocation for the common case) */
+enum { CUTS_STACK = 32 };
+static int cut_cells(const prog *P, const box *R, int64_t **cuts, int64_t (*stack)[CUTS_STACK], int *ncut,
+                     int64_t *ncells) {
   *ncells = R->have ? 1 : 0;
   for (int d = 0; d < P->nd && R->have; d++) {
     int cap = 2;
     for (int i = 0; i < P->nops; i++) cap += 2 * P->ops[i].np;
-    cuts[d] = malloc(sizeof(int64_t) * (size_t)cap);
+    cuts[d] = cap <= CUTS_STACK ? stack[d] : malloc(sizeof(int64_t) * (size_t)cap);
     MN_CHECK(cuts[d], MN_ERR_MEM, "cannot allocate cell cuts");
     int k = 0;
     cuts[d][k++] = R->lo[d];
@@ -93,7 +109,16 @@ static int cut_cells(const prog *P, const box *R, int64_t **cuts, int *ncut, int
         cuts[d][k++] = P->ops[i].pc[m].lo[d];
         cuts[d][k++] = P->ops[i].pc[m].lo[d] + P->ops[i].pc[m].cnt[d];
       }
-    qsort(cuts[d], (size_t)k, sizeof(int64_t), cmp64);
+    if (k > CUTS_STACK) {
+      qsort(cuts[d], (size_t)k, sizeof(int64_t), cmp64);
+    } else { /* a few ends: insertion sort beats qsort's call overhead */
+      for (int j = 1; j < k; j++) {
+        int64_t v = cuts[d][j];
+        int q = j;
+        for (; q > 0 && cuts[d][q - 1] > v; q--) cuts[d][q] = cuts[d][q - 1];
+        cuts[d][q] = v;
+      }
+    }
     int u = 0;
     for (int j = 0; j < k; j++)
       if (u == 0 || cuts[d][j] != cuts[d][u - 1]) cuts[d][u++] = cuts[d][j];
@@ -182,7 +207,7 @@ int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
   mn_ctx *ctx = e->ctx;
   box R;
   R.have = mn_map_owned_box(am, alay, ctx->rank, R.lo, R.cnt);
-  int64_t *cuts[MN_MAXDIM] = {0}, ncells = 0;
+  int64_t *cuts[MN_MAXDIM] = {0}, ncells = 0, stack[MN_MAXDIM][CUTS_STACK];
   int ncut[MN_MAXDIM] = {0};
   char *scratch = NULL;
   size_t per = 0;
@@ -191,7 +216,7 @@ int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
   P->dev_cells = 0;
   int err = operands_plans(P, am, alay, &built);
   if (!err && !lerr) lerr = operands_pieces(P, &R);
-  if (!err && !lerr) lerr = cut_cells(P, &R, cuts, ncut, &ncells);
+  if (!err && !lerr) lerr = cut_cells(P, &R, cuts, stack, ncut, &ncells);
   /* a device reduction: one block of accumulators per cell, their results
    * merged into dev_part[1] (kept on the context, so a repeated statement
    * allocates nothing) */
@@ -240,9 +265,9 @@ int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
       if (P->ops[i].plan && P->ops[i].plan->active) mn_plan_end(P->ops[i].plan);
   for (int i = 0; i < P->nops; i++) {
     mn_plan_destroy(&P->ops[i].plan);
-    free(P->ops[i].pc);
-    P->ops[i].pc = NULL;
+    P->ops[i].pc = NULL; /* the context's block */
   }
-  for (int d = 0; d < P->nd; d++) free(cuts[d]);
+  for (int d = 0; d < P->nd; d++)
+    if (cuts[d] != stack[d]) free(cuts[d]);
   return err;
 }

@@ -80,6 +80,12 @@ typedef struct {
   int64_t st[MN_MAXDIM];      /* out's strides */
 } band_mode;
 
+/* eval_direct.c: node (one unary or binary op over whole arrays of out's
+ * layout, or scalars) stored into out, a fresh array, by one table kernel
+ * call on the local blocks; 0 when the statement is not of that form (the
+ * general path then runs). Decided from global metadata and this rank's
+ * storage; no collective either way. */
+int mn_eval_direct(const mn_expr *e, int node, mn_array *out, int64_t *mem);
 /* eval_kernel.c: the program over one cell, threads for large cells; acc
  * (reductions) per thread */
 void mn_eval_run_cell(const prog *P, const cell *C, char *scratch_all, size_t scratch_per, mn_acc *accs);

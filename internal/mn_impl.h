@@ -96,6 +96,10 @@ struct mn_ctx_s {
   size_t scratch_size;
   char *prog;           /* the evaluator's program tables, kept between */
   size_t prog_size;     /* calls (grown without a collective: eval.c) */
+  char *pieces;         /* the evaluator's operand pieces, kept between */
+  size_t pieces_size;   /* calls as prog is */
+  struct mn_layout_s *lays[4]; /* block layouts made last (array.c): a */
+  int lay_next;         /* repeated temporary's shape reuses its layout */
   char *dscratch;       /* device scratch (device backends), kept */
   size_t dscratch_size;
   char *alias;          /* result buffer for aliased assignments, kept: a */

@@ -225,6 +225,21 @@ static void t_bin(mn_ctx *ctx, mn_binary_op op, mn_dtype dx, mn_dtype dy, mn_dty
   mn_dtype ct = op == MN_OP_LDEXP ? rt : np_promote(dx, dy); /* ldexp: the mantissa's float type */
   for (int i = 0; i < 77; i++) want_v[i] = ref_bin(op, ct, xv[i], yv[i]);
   check_vals(what, out, want, want_v, is_cmp(op) ? 0 : tol_of(rt, tol));
+  /* whole arrays of one dtype took the direct path (eval_direct.c); views
+   * of them take the general one: both must match the reference */
+  {
+    mn_index all2[2] = {mn_all(), mn_all()};
+    mn_array *vx = NULL, *vy = NULL, *o2 = mt_new(ctx, rt, 2, sh, NULL);
+    T_OK(mn_array_index(x, 2, all2, &vx));
+    T_OK(mn_array_index(y, 2, all2, &vy));
+    T_OK(mn_array_binary(op, vx, vy, o2));
+    char vwhat[192];
+    snprintf(vwhat, sizeof vwhat, "%s on views", what);
+    check_vals(vwhat, o2, want, want_v, is_cmp(op) ? 0 : tol_of(rt, tol));
+    mn_array_destroy(&vx);
+    mn_array_destroy(&vy);
+    mn_array_destroy(&o2);
+  }
   /* Python's remainder takes the sign of the divisor, also for zero */
   if (op == MN_OP_MOD && is_f(rt)) {
     double *g = mt_all(out);
@@ -375,6 +390,17 @@ static void t_un(mn_ctx *ctx, mn_unary_op op, mn_dtype dx, mn_dtype want, double
   if (op == MN_OP_SIGNBIT && !is_f(dx)) ct = dx;
   for (int i = 0; i < 53; i++) w[i] = ref_un(op, ct, xv[i]);
   check_vals(what, out, want, w, tol_of(rt, tol));
+  { /* a view of x: the general path, not the direct one */
+    mn_index all1 = mn_all();
+    mn_array *vx = NULL, *o2 = mt_new(ctx, rt, 1, sh, NULL);
+    T_OK(mn_array_index(x, 1, &all1, &vx));
+    T_OK(mn_array_unary(op, vx, o2));
+    char vwhat[192];
+    snprintf(vwhat, sizeof vwhat, "%s on a view", what);
+    check_vals(vwhat, o2, want, w, tol_of(rt, tol));
+    mn_array_destroy(&vx);
+    mn_array_destroy(&o2);
+  }
   free(xv);
   mn_array_destroy(&x);
   mn_array_destroy(&out);
