@@ -33,6 +33,14 @@ def logging_on():
     maniple.log_reset()
 
 
+@pytest.fixture
+def deferred(monkeypatch):
+    """Small operations deferred as large ones are (no eager evaluation),
+    for tests of the deferral and fusion themselves on small arrays."""
+    from maniple.numpy import _engine
+    monkeypatch.setattr(_engine, "EAGER_MAX", 0)
+
+
 @pytest.fixture(autouse=True)
 def _same_collections_on_every_rank():
     """A full garbage collection before each test, on every rank. The lazy

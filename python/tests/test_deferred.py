@@ -35,7 +35,7 @@ def test_shared_costly_value_three_consumers():
     both(body)
 
 
-def test_costly_shared_value_is_evaluated_once():
+def test_costly_shared_value_is_evaluated_once(deferred):
     if nd._GROUP_MIN <= 40 * 50:
         pytest.skip("MANIPLE_GROUP_MIN: these arrays take the large arrays' path (tested below)")
     a, b = data(mnp, (40, 50))

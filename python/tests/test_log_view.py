@@ -33,7 +33,7 @@ def kernel_bytes(d, kind):
     return d[kind]["mem_bytes"] - d["h2d"]["mem_bytes"] - d["d2h"]["mem_bytes"]
 
 
-def test_counts_of_known_operations(logging_on):
+def test_counts_of_known_operations(logging_on, deferred):
     n, P = 1000, maniple.size()
     x, y, out = mnp.ones(n), mnp.arange(n, dtype=float), mnp.empty(n)
     numpy.asarray(x), numpy.asarray(y)  # x and y computed before the count starts
@@ -91,7 +91,7 @@ def singleton(tail="", **env_extra):
 
 
 def test_table_at_exit():
-    r = singleton(MANIPLE_LOG_VIEW="1")
+    r = singleton(MANIPLE_LOG_VIEW="1", MANIPLE_EAGER_MAX="0")  # (x * y).sum() fused: one pass
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert "maniple -log_view" in out and "inclusive" in out, out

@@ -34,6 +34,14 @@ SHARE_COST = 2  # cost (below) from which a shared value is computed once
 # tests set 1 to run every array through that path)
 GROUP_MIN = int(os.environ.get("MANIPLE_GROUP_MIN", 1 << 15))
 XMAX = 16  # values stored by one pass besides its result (the C side's limit)
+# elements up to which an operation on whole concrete arrays of one shape
+# (or one and a Python scalar) runs at once (MANIPLE_EAGER_MAX; 0: never):
+# a pass over so few elements, which moves no message (the C library's
+# direct path), costs less than the bookkeeping that would defer and fuse
+# it. Views and broadcasts stay deferred (fused, their halos moved once),
+# and so does everything on a device backend, where each pass is a launch.
+_ON_HOST = os.environ.get("MANIPLE_BACKEND", "cpu") in ("", "cpu")
+EAGER_MAX = int(os.environ.get("MANIPLE_EAGER_MAX", 4096 if _ON_HOST else 0))
 # relative cost of an operation per element (others 1)
 COST = {"true_divide": 4, "floor_divide": 4, "remainder": 4, "divmod": 4, "sqrt": 8, "cbrt": 8, "power": 8,
         "float_power": 8, "exp": 8, "exp2": 8, "expm1": 8, "log": 8, "log2": 8, "log10": 8, "log1p": 8,
@@ -389,9 +397,15 @@ _KIND = {"bool": 0, "int32": 1, "int64": 1, "float32": 2, "float64": 2}
 _PYSCALAR = (bool, int, float)
 
 
+_STYPE = {}  # dtype name -> NumPy scalar type
+
+
 def _scalar(v, dtype):
     """A NumPy scalar of dtype, as NumPy returns from reductions and indexing."""
-    return _np.dtype(dtype).type(v)
+    t = _STYPE.get(dtype)
+    if t is None:
+        t = _STYPE[dtype] = _np.dtype(dtype).type
+    return t(v)
 
 
 def _pyscalar(v):
@@ -547,6 +561,14 @@ def _make(node, name, *xs):
     return _pending(node(name, *nodes), shape, dtype, bases, n, cost, name != "where")
 
 
+def _concrete(arr, shape, dtype):
+    """A concrete ndarray on arr (its shape and dtype known: no lookups)."""
+    r = ndarray.__new__(ndarray)
+    r._arr, r._expr, r._shape, r._dtype, r._bases, r._n, r._cell, r._cost, r._big = \
+        arr, None, shape, dtype, (), 1, None, 1, False
+    return r
+
+
 def _pending(expr, shape, dtype, bases, n, cost, scalar_0d=True):
     """The new pending array of expr (its n nodes of total cost read the
     storage in bases); a 0-d result (scalar_0d) is computed to a NumPy
@@ -580,8 +602,19 @@ def _binary(name, x, y):
     ints) without the general path's lists and loops. A maniple.sparse
     operand gets NotImplemented, so that its reflected operator runs."""
     if type(x) is not ndarray:
-        if getattr(type(x), "_mn_sparse", False):
+        tx = type(x)
+        if getattr(tx, "_mn_sparse", False):
             return NotImplemented
+        if type(y) is ndarray and y._expr is None and (tx is float or tx is int and -2147483648 <= x < 2147483648) \
+                and not y._arr.is_view:
+            key = (name, tx, None, y._dtype, y._shape)  # a scalar first (2.0 * a)
+            info = _BIN.get(key)
+            if info is None:
+                dtype, shape = _info(Binary, name, [x, y])
+                info = _BIN[key] = (dtype, shape, math.prod(shape) if shape else -1)
+            if 0 <= info[2] <= EAGER_MAX:
+                return _concrete(_front._core.eval_tree(("bin", name, ("sc", x), ("in", y._arr)), info[1], info[0]),
+                                 info[1], info[0])
         return _make(Binary, name, x, y)
     ty = type(y)
     if ty is ndarray:
@@ -596,7 +629,19 @@ def _binary(name, x, y):
         return _make(Binary, name, x, y)
     info = _BIN.get(key)
     if info is None:
-        info = _BIN[key] = _info(Binary, name, [x, y])
+        dtype, shape = _info(Binary, name, [x, y])
+        # elements, where the result runs at once when small (one shape, not
+        # 0-d: that one is a NumPy scalar, _pending); -1 never
+        info = _BIN[key] = (dtype, shape, math.prod(shape) if shape and shape == x._shape and
+                            (ty is not ndarray or y._shape == shape) else -1)
+    if 0 <= info[2] <= EAGER_MAX and x._expr is None and not x._arr.is_view:  # small, whole, concrete: now
+        if ty is ndarray:
+            if y._expr is None and not y._arr.is_view:
+                return _concrete(_front._core.eval_tree(("bin", name, ("in", x._arr), ("in", y._arr)), info[1],
+                                                        info[0]), info[1], info[0])
+        else:
+            return _concrete(_front._core.eval_tree(("bin", name, ("in", x._arr), ("sc", y)), info[1], info[0]),
+                             info[1], info[0])
     cost = COST.get(name, 1)
     if x._expr is not None and x._n <= MAX_NODES:
         b, xn, xc = x._bases, 1 if x._big and x._cell is not None else x._n, x._cost
@@ -630,8 +675,7 @@ def _binary(name, x, y):
     else:
         ny = Scalar(y)
         n += 1
-    dtype, shape = info
-    return _pending(Binary(name, nx, ny), shape, dtype, bases, n, cost)
+    return _pending(Binary(name, nx, ny), info[1], info[0], bases, n, cost)
 
 
 def _cast(x, dtype):

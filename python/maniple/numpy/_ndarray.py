@@ -294,7 +294,8 @@ class ndarray:
             n = self._shape[0]
             if not -n <= key < n:
                 raise IndexError(f"index {key} is out of bounds for axis 0 with size {n}")
-            return _scalar(self._materialize().get((key + n if key < 0 else key,)), self._dtype)
+            a = self._arr if self._expr is None else self._materialize()
+            return _scalar(a.get((key + n if key < 0 else key,)), self._dtype)
         from . import _indexing
         if _indexing.is_advanced_key(key):
             return _indexing.getitem(self, key)
