@@ -250,7 +250,7 @@ int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo, mn_array **a) {
  * matches (layouts are immutable and shared by reference), so a repeated
  * temporary makes none. Global arguments only: the same on every rank. */
 static int default_layout(mn_ctx *ctx, int ndim, const int64_t *shape, mn_layout **lay) {
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < MN_CTX_LAYS; k++) {
     mn_layout *l = ctx->lays[k];
     if (!l || l->ndim != ndim || l->kind != MN_LAYOUT_BLOCK || !ndim) continue;
     int same = 1;
@@ -261,7 +261,7 @@ static int default_layout(mn_ctx *ctx, int ndim, const int64_t *shape, mn_layout
   if (ndim) {
     mn_layout_destroy(&ctx->lays[ctx->lay_next]);
     ctx->lays[ctx->lay_next] = mn_layout_ref(*lay);
-    ctx->lay_next = (ctx->lay_next + 1) % 4;
+    ctx->lay_next = (ctx->lay_next + 1) % MN_CTX_LAYS;
   }
   return MN_SUCCESS;
 }

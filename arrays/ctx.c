@@ -114,7 +114,7 @@ int mn_ctx_destroy(mn_ctx **ctx) {
   mn_free(c->alias);
   free(c->prog);
   free(c->pieces);
-  for (int k = 0; k < 4; k++) mn_layout_destroy(&c->lays[k]);
+  for (int k = 0; k < MN_CTX_LAYS; k++) mn_layout_destroy(&c->lays[k]);
   int fin = 0;
   MPI_Finalized(&fin);
   if (!fin) MPI_Comm_free(&c->comm);

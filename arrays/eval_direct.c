@@ -6,18 +6,8 @@
  * set-up. Large blocks take the general path (threads, streaming stores). */
 #include "eval_impl.h"
 #include "kernels/table.h"
-#include <string.h>
 
 enum { DIRECT_MAX = 1 << 15 }; /* local elements: past this, threads pay */
-
-/* x and y are split alike: the same layout, or equal ones */
-static int same_layout(const mn_layout *x, const mn_layout *y) {
-  if (x == y) return 1;
-  if (x->kind != y->kind || x->ndim != y->ndim || x->root != y->root) return 0;
-  for (int d = 0; d < x->ndim; d++)
-    if (x->shape[d] != y->shape[d] || x->dims[d] != y->dims[d]) return 0;
-  return 1;
-}
 
 /* node j as a direct operand of compute type ct: a whole host array of
  * out's layout (*arr), or a scalar (*arr NULL) */
@@ -28,21 +18,10 @@ static int operand_ok(const mn_expr *e, int j, mn_dtype ct, const mn_array *out,
   if (n->kind != MN_N_INPUT || !n->arr) return 0;
   const mn_array *x = n->arr;
   const mn_buf *b = x->buf;
-  if (x->dtype != ct || x->is_view || b->halo || b->dev || mn_buf_lost(b) || !same_layout(b->lay, out->buf->lay))
+  if (x->dtype != ct || x->is_view || b->halo || b->dev || mn_buf_lost(b) || !mn_layout_same(b->lay, out->buf->lay))
     return 0;
   *arr = x;
   return 1;
-}
-
-/* a block of the scalar node's value in its dtype (as scratch_setup fills it) */
-static void scalar_block(const mn_node *n, char *slot) {
-  for (int i = 0; i < BLK; i++) switch (n->dtype) {
-    case MN_FLOAT64: ((double *)slot)[i] = n->s.v.f; break;
-    case MN_FLOAT32: ((float *)slot)[i] = (float)n->s.v.f; break;
-    case MN_INT64: ((int64_t *)slot)[i] = n->s.v.i; break;
-    case MN_INT32: ((int32_t *)slot)[i] = (int32_t)n->s.v.i; break;
-    default: slot[i] = n->s.v.i != 0; break;
-    }
 }
 
 int mn_eval_direct(const mn_expr *e, int node, mn_array *out, int64_t *mem) {
@@ -69,7 +48,7 @@ int mn_eval_direct(const mn_expr *e, int node, mn_array *out, int64_t *mem) {
   _Alignas(64) char sc[2][BLK * 8];
   for (int k = 0; k < nin; k++) {
     if (in[k]) p[k] = mn_buf_host(in[k]->buf, 0);
-    else scalar_block(&e->v[args[k]], sc[k]);
+    else mn_eval_scalar_fill(&e->v[args[k]], BLK, sc[k]);
   }
   for (int64_t i = 0; i < len; i += BLK) {
     int64_t m = len - i < BLK ? len - i : BLK;

@@ -143,16 +143,20 @@ static int scratch_setup(const prog *P, int nthreads, char **scratch, size_t *pe
     for (int k = 0; k < P->nlive; k++) {
       const mn_node *n = &e->v[P->live[k]];
       if (n->kind != MN_N_SCALAR) continue;
-      char *slot = *scratch + (size_t)t * b + sizeof(char *) * (size_t)e->n + (size_t)P->live[k] * BLK * 8;
-      switch (n->dtype) {
-      case MN_FLOAT64: for (int64_t i = 0; i < fill; i++) ((double *)slot)[i] = n->s.v.f; break;
-      case MN_FLOAT32: for (int64_t i = 0; i < fill; i++) ((float *)slot)[i] = (float)n->s.v.f; break;
-      case MN_INT64: for (int64_t i = 0; i < fill; i++) ((int64_t *)slot)[i] = n->s.v.i; break;
-      case MN_INT32: for (int64_t i = 0; i < fill; i++) ((int32_t *)slot)[i] = (int32_t)n->s.v.i; break;
-      default: memset(slot, n->s.v.i != 0, (size_t)fill); break;
-      }
+      mn_eval_scalar_fill(n, fill, *scratch + (size_t)t * b + sizeof(char *) * (size_t)e->n +
+                                       (size_t)P->live[k] * BLK * 8);
     }
   return MN_SUCCESS;
+}
+
+void mn_eval_scalar_fill(const mn_node *n, int64_t fill, char *slot) {
+  switch (n->dtype) {
+  case MN_FLOAT64: for (int64_t i = 0; i < fill; i++) ((double *)slot)[i] = n->s.v.f; break;
+  case MN_FLOAT32: for (int64_t i = 0; i < fill; i++) ((float *)slot)[i] = (float)n->s.v.f; break;
+  case MN_INT64: for (int64_t i = 0; i < fill; i++) ((int64_t *)slot)[i] = n->s.v.i; break;
+  case MN_INT32: for (int64_t i = 0; i < fill; i++) ((int32_t *)slot)[i] = (int32_t)n->s.v.i; break;
+  default: memset(slot, n->s.v.i != 0, (size_t)fill); break;
+  }
 }
 
 static int plans_end(prog *P) {

@@ -173,7 +173,7 @@ int mn_layout_owner(const mn_layout *lay, const int64_t *idx) {
 }
 
 /* The same distribution (kind, shape, process grid): equal boxes on every rank. */
-static int layout_same(const mn_layout *a, const mn_layout *b) {
+int mn_layout_same(const mn_layout *a, const mn_layout *b) {
   if (a == b) return 1;
   if (a->kind != b->kind || a->ndim != b->ndim || a->root != b->root) return 0;
   for (int d = 0; d < a->ndim; d++)
@@ -183,7 +183,7 @@ static int layout_same(const mn_layout *a, const mn_layout *b) {
 
 int mn_map_split_alike(const mn_ctx *ctx, const mn_map *a, const mn_layout *la, const mn_map *b,
                        const mn_layout *lb, int quick) {
-  if (layout_same(la, lb) && mn_map_equal(a, b)) return 1;
+  if (mn_layout_same(la, lb) && mn_map_equal(a, b)) return 1;
   if (quick || a->ndim != b->ndim) return 0;
   for (int q = 0; q < ctx->size; q++) {
     int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], blo[MN_MAXDIM], bcnt[MN_MAXDIM];

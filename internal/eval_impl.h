@@ -80,6 +80,9 @@ typedef struct {
   int64_t st[MN_MAXDIM];      /* out's strides */
 } band_mode;
 
+/* eval_exec.c: fill elements of scalar node n's value in its dtype (the
+ * block a kernel reads for a scalar operand) */
+void mn_eval_scalar_fill(const mn_node *n, int64_t fill, char *slot);
 /* eval_direct.c: node (one unary or binary op over whole arrays of out's
  * layout, or scalars) stored into out, a fresh array, by one table kernel
  * call on the local blocks; 0 when the statement is not of that form (the

@@ -85,6 +85,7 @@ void mn_log_finish(mn_ctx *ctx);
 
 /* ---- context ---- */
 typedef struct mn_plan_cache_s mn_plan_cache;
+enum { MN_CTX_LAYS = 4 }; /* default layouts a context keeps (array.c) */
 struct mn_ctx_s {
   MPI_Comm comm;
   int rank, size;
@@ -98,7 +99,7 @@ struct mn_ctx_s {
   size_t prog_size;     /* calls (grown without a collective: eval.c) */
   char *pieces;         /* the evaluator's operand pieces, kept between */
   size_t pieces_size;   /* calls as prog is */
-  struct mn_layout_s *lays[4]; /* block layouts made last (array.c): a */
+  struct mn_layout_s *lays[MN_CTX_LAYS]; /* block layouts made last (array.c): a */
   int lay_next;         /* repeated temporary's shape reuses its layout */
   char *dscratch;       /* device scratch (device backends), kept */
   size_t dscratch_size;
@@ -175,6 +176,8 @@ struct mn_layout_s {
   int dims[MN_MAXDIM];
 };
 mn_layout *mn_layout_ref(mn_layout *lay);
+/* The same distribution (kind, shape, process grid): equal boxes on every rank. */
+int mn_layout_same(const mn_layout *a, const mn_layout *b);
 /* Rank of process-grid coordinates and back (row-major). */
 int mn_layout_rank_of(const mn_layout *lay, const int *coords);
 void mn_layout_coords_of(const mn_layout *lay, int rank, int *coords);

@@ -561,12 +561,23 @@ def _make(node, name, *xs):
     return _pending(node(name, *nodes), shape, dtype, bases, n, cost, name != "where")
 
 
-def _concrete(arr, shape, dtype):
-    """A concrete ndarray on arr (its shape and dtype known: no lookups)."""
+def _now(tree, info):
+    """tree (one op over concrete operands) computed at once into a new
+    concrete ndarray; info: the result's (dtype, shape, ...) from _BIN."""
+    dtype, shape = info[0], info[1]
     r = ndarray.__new__(ndarray)
     r._arr, r._expr, r._shape, r._dtype, r._bases, r._n, r._cell, r._cost, r._big = \
-        arr, None, shape, dtype, (), 1, None, 1, False
+        _front._core.eval_tree(tree, shape, dtype), None, shape, dtype, (), 1, None, 1, False
     return r
+
+
+def _bin_info(key, name, x, y, eager):
+    """_BIN's entry for key: (dtype, shape, elements), the elements -1 where
+    the result never runs at once (eager false, or a 0-d result: that one
+    is a NumPy scalar, _pending)."""
+    dtype, shape = _info(Binary, name, [x, y])
+    info = _BIN[key] = (dtype, shape, math.prod(shape) if eager and shape else -1)
+    return info
 
 
 def _pending(expr, shape, dtype, bases, n, cost, scalar_0d=True):
@@ -608,13 +619,9 @@ def _binary(name, x, y):
         if type(y) is ndarray and y._expr is None and (tx is float or tx is int and -2147483648 <= x < 2147483648) \
                 and not y._arr.is_view:
             key = (name, tx, None, y._dtype, y._shape)  # a scalar first (2.0 * a)
-            info = _BIN.get(key)
-            if info is None:
-                dtype, shape = _info(Binary, name, [x, y])
-                info = _BIN[key] = (dtype, shape, math.prod(shape) if shape else -1)
+            info = _BIN.get(key) or _bin_info(key, name, x, y, True)
             if 0 <= info[2] <= EAGER_MAX:
-                return _concrete(_front._core.eval_tree(("bin", name, ("sc", x), ("in", y._arr)), info[1], info[0]),
-                                 info[1], info[0])
+                return _now(("bin", name, ("sc", x), ("in", y._arr)), info)
         return _make(Binary, name, x, y)
     ty = type(y)
     if ty is ndarray:
@@ -628,20 +635,14 @@ def _binary(name, x, y):
     else:
         return _make(Binary, name, x, y)
     info = _BIN.get(key)
-    if info is None:
-        dtype, shape = _info(Binary, name, [x, y])
-        # elements, where the result runs at once when small (one shape, not
-        # 0-d: that one is a NumPy scalar, _pending); -1 never
-        info = _BIN[key] = (dtype, shape, math.prod(shape) if shape and shape == x._shape and
-                            (ty is not ndarray or y._shape == shape) else -1)
+    if info is None:  # at once only without a broadcast: one shape
+        info = _bin_info(key, name, x, y, ty is not ndarray or x._shape == y._shape)
     if 0 <= info[2] <= EAGER_MAX and x._expr is None and not x._arr.is_view:  # small, whole, concrete: now
         if ty is ndarray:
             if y._expr is None and not y._arr.is_view:
-                return _concrete(_front._core.eval_tree(("bin", name, ("in", x._arr), ("in", y._arr)), info[1],
-                                                        info[0]), info[1], info[0])
+                return _now(("bin", name, ("in", x._arr), ("in", y._arr)), info)
         else:
-            return _concrete(_front._core.eval_tree(("bin", name, ("in", x._arr), ("sc", y)), info[1], info[0]),
-                             info[1], info[0])
+            return _now(("bin", name, ("in", x._arr), ("sc", y)), info)
     cost = COST.get(name, 1)
     if x._expr is not None and x._n <= MAX_NODES:
         b, xn, xc = x._bases, 1 if x._big and x._cell is not None else x._n, x._cost
