@@ -321,6 +321,7 @@ void mn_array_view_axes(const mn_array *a, int *base_axis, int64_t *step) {
 }
 int mn_array_halo_width(const mn_array *a) { return a->buf->halo; }
 
+/* pin: 1 pins (mn_array_local), 0 marks the side written, -1 only reads */
 static int local_in(const mn_array *a, mn_local *loc, mn_memtype mem, int pin, const char *fn) {
   MN_CHECK(a && loc, MN_ERR_ARG, "NULL array or output pointer");
   mn_buf_need(a->ctx, a->buf, fn); /* storage lost to a deferred error: stop here */
@@ -329,8 +330,9 @@ static int local_in(const mn_array *a, mn_local *loc, mn_memtype mem, int pin, c
   loc->mem = mem;
   /* mn_array_local's caller may write at any later time: its host pointer
    * pins the values there (mn_array_local_memtype's lasts until the next call) */
-  if (mem == MN_MEM_HOST && pin) a->buf->pinned = 1;
-  char *base = mem == MN_MEM_DEVICE ? mn_buf_dev(a->buf, 1) : mn_buf_host(a->buf, 1);
+  if (mem == MN_MEM_HOST && pin > 0) a->buf->pinned = 1;
+  int w = pin >= 0;
+  char *base = mem == MN_MEM_DEVICE ? mn_buf_dev(a->buf, w) : mn_buf_host(a->buf, w);
   if (mn_map_owned_box(&a->map, a->buf->lay, a->ctx->rank, loc->lo, loc->count))
     loc->data = base + mn_map_off(&a->map, a->buf, loc->lo) * (int64_t)mn_dtype_size(a->buf->dtype);
   mn_map_strides(&a->map, a->buf, loc->stride);
@@ -341,6 +343,10 @@ int mn_array_local(const mn_array *a, mn_local *loc) { return local_in(a, loc, M
 
 int mn_array_local_in(const mn_array *a, int dev, mn_local *loc) {
   return local_in(a, loc, dev ? MN_MEM_DEVICE : MN_MEM_HOST, 0, "mn_array_local_in");
+}
+
+int mn_array_local_read(const mn_array *a, int dev, mn_local *loc) {
+  return local_in(a, loc, dev ? MN_MEM_DEVICE : MN_MEM_HOST, -1, "mn_array_local_read");
 }
 
 int mn_array_local_memtype(const mn_array *a, mn_local *loc) {

@@ -105,6 +105,22 @@ static int copy_box(int nd, const int64_t *cnt, size_t es, const char *src, cons
   return MN_SUCCESS;
 }
 
+static int move(size_t es, int64_t n, const int64_t *sidx, const char *src, int64_t nsrc, const int64_t *didx,
+                char *dst, int64_t ndst) {
+  if (!n) return MN_SUCCESS;
+  if (sidx) mni_emu_open(sidx, (size_t)n * 8, 0);
+  if (didx) mni_emu_open(didx, (size_t)n * 8, 0);
+  mni_emu_open(src, (size_t)nsrc * es, 0);
+  mni_emu_open(dst, (size_t)ndst * es, 1); /* after src: a shared page stays writable */
+  for (int64_t k = 0; k < n; k++)
+    memcpy(dst + (didx ? didx[k] : k) * (int64_t)es, src + (sidx ? sidx[k] : k) * (int64_t)es, es);
+  if (sidx) mni_emu_close(sidx, (size_t)n * 8);
+  if (didx) mni_emu_close(didx, (size_t)n * 8);
+  mni_emu_close(src, (size_t)nsrc * es);
+  mni_emu_close(dst, (size_t)ndst * es);
+  return MN_SUCCESS;
+}
+
 static int host_alloc(size_t n, void **p) { return map(n, PROT_READ | PROT_WRITE, p); }
 
 static void host_guard(void *h, size_t n, int open) {
@@ -115,4 +131,5 @@ const mn_backend_ops mn_backend_emulated = {
   .name = "emulated", .dev_alloc = dev_alloc, .dev_free = unmap, .dev_zero = dev_zero, .h2d = h2d,
   .d2h = d2h, .host_alloc = host_alloc, .host_free = unmap, .host_guard = host_guard,
   .fill = fill, .fill_index = fill_index, .copy_box = copy_box, .eval = mni_emu_eval,
-  .stencil_box = mni_emu_stencil_box, .stencil_bc = mni_emu_stencil_bc, .mpi_expose = mpi_expose};
+  .stencil_box = mni_emu_stencil_box, .stencil_bc = mni_emu_stencil_bc, .mpi_expose = mpi_expose,
+  .sv = mni_emu_sv, .csr_rows = mni_emu_csr_rows, .move = move};

@@ -55,6 +55,8 @@ void mn_plan_free(mn_plan *p) {
   mn_free(p->recvbuf);
   if (p->dsend) p->dops->dev_free(p->dsend, mn_plan_dbytes(p, 1));
   if (p->drecv) p->dops->dev_free(p->drecv, mn_plan_dbytes(p, 0));
+  if (p->didx) p->dops->dev_free(p->didx, (size_t)p->send_total * sizeof(int64_t));
+  if (p->dridx) p->dops->dev_free(p->dridx, (size_t)p->recv_total * sizeof(int64_t));
   free(p->reqs);
   free(p);
 }
@@ -104,6 +106,28 @@ static int stage(mn_ctx *ctx, int to_dev, char *d, char *h, int64_t bytes) {
   return bytes ? mn_copy_counted(ctx, to_dev, d, h, (size_t)bytes) : MN_SUCCESS;
 }
 
+/* one side's index lists, moved to the device once (*d: total entries,
+ * in message order; *span: 1 + the largest) */
+static int dev_lists(mn_plan *p, const mn_msg *m, int nm, int64_t total, int64_t **d, int64_t *span) {
+  int any = 0;
+  for (int i = 0; i < nm; i++) any |= m[i].idx != NULL;
+  if (!any || !total) return MN_SUCCESS;
+  size_t bytes = (size_t)total * sizeof(int64_t);
+  int64_t *h = malloc(bytes), top = 0;
+  MN_CHECK(h, MN_ERR_MEM, "cannot allocate %zu bytes of index lists", bytes);
+  for (int i = 0; i < nm; i++)
+    for (int64_t k = 0; k < m[i].count; k++) {
+      int64_t v = m[i].idx ? m[i].idx[k] : 0;
+      h[m[i].off + k] = v;
+      if (v >= top) top = v + 1;
+    }
+  int err = p->dops->dev_alloc(bytes, (void **)d);
+  if (!err) err = mn_copy_counted(p->ctx, 1, (char *)*d, (char *)h, bytes);
+  free(h);
+  *span = top;
+  return err;
+}
+
 int mn_plan_dev_buffers(mn_plan *p) {
   if (p->dsend) return MN_SUCCESS;
   const mn_backend_ops *ops = p->ctx->ops;
@@ -112,6 +136,8 @@ int mn_plan_dev_buffers(mn_plan *p) {
   if (!err) err = ops->dev_alloc(mn_plan_dbytes(p, 0), (void **)&p->drecv);
   if (err && p->dsend) ops->dev_free(p->dsend, mn_plan_dbytes(p, 1));
   if (err) p->dsend = p->drecv = NULL;
+  if (!err) err = dev_lists(p, p->sends, p->nsend, p->send_total, &p->didx, &p->didx_span);
+  if (!err) err = dev_lists(p, p->recvs, p->nrecv, p->recv_total, &p->dridx, &p->dridx_span);
   return err;
 }
 
@@ -120,7 +146,6 @@ static int plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
   mn_ctx *ctx = p->ctx;
   const mn_backend_ops *ops = ctx->ops;
   size_t es = p->elsize;
-  for (int i = 0; i < p->nsend; i++) MN_CHECK(!p->sends[i].idx, MN_ERR_NOTIMPL, "index-list messages on the device");
   /* a failure below is this rank's alone, while the others wait for its
    * messages: it stops the job (mn_device_abort) rather than hang it */
   if (mn_plan_dev_buffers(p)) mn_device_abort(ctx, "the device buffers of a plan");
@@ -138,8 +163,9 @@ static int plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev) {
     const mn_msg *m = &p->sends[i];
     int64_t dst[MN_MAXDIM];
     mn_dense_strides(m->nd, m->cnt, dst);
-    if (ops->copy_box(m->nd, m->cnt, es, send_dev + m->mem_off * (int64_t)es, m->stride,
-                      p->dsend + m->off * (int64_t)es, dst))
+    char *sb = p->dsend + m->off * (int64_t)es;
+    if (m->idx ? ops->move(es, m->count, p->didx + m->off, send_dev, p->didx_span, NULL, sb, m->count)
+               : ops->copy_box(m->nd, m->cnt, es, send_dev + m->mem_off * (int64_t)es, m->stride, sb, dst))
       mn_device_abort(ctx, "packing a plan's message on the device");
   }
   if (md) { /* MPI reads the packed messages once the packing kernels are done */
@@ -209,8 +235,9 @@ static int plan_end(mn_plan *p) {
       const mn_msg *m = &p->recvs[i];
       int64_t src[MN_MAXDIM];
       mn_dense_strides(m->nd, m->cnt, src);
-      if (p->ctx->ops->copy_box(m->nd, m->cnt, es, p->drecv + m->off * (int64_t)es, src,
-                                p->mem + m->mem_off * (int64_t)es, m->stride))
+      char *rb = p->drecv + m->off * (int64_t)es;
+      if (m->idx ? ops->move(es, m->count, NULL, rb, m->count, p->dridx + m->off, p->mem, p->dridx_span)
+                 : ops->copy_box(m->nd, m->cnt, es, rb, src, p->mem + m->mem_off * (int64_t)es, m->stride))
         mn_device_abort(p->ctx, "unpacking a plan's message on the device");
     }
     /* the device copy holds the new halos: a host copy made current between

@@ -26,6 +26,20 @@ enum { MN_VALID_HOST = 1, MN_VALID_DEV = 2 };
 typedef struct mn_eval_launch_s mn_eval_launch; /* internal/eval_impl.h */
 typedef struct mni_st_job_s mni_st_job;         /* internal/stencil_impl.h */
 typedef struct mn_buf_s mn_buf;
+typedef struct mni_sv_job_s mni_sv_job;         /* internal/kernels/sv.h */
+
+/* Rows of a CSR block on the device: y[i] (+)= sum_k val[k] x[col[k]] over
+ * row i's entries, for i < n (rows: NULL) or i = rows[0..n). The extents
+ * are the arrays' lengths, for the emulated device's windows. */
+typedef struct {
+  int dtype, add;
+  int64_t n;
+  const int64_t *rows, *ptr;
+  const int32_t *col;
+  const void *val, *x;
+  void *y;
+  int64_t nptr, nnz, nx, ny; /* elements of ptr, col and val, x, y */
+} mn_csr_job;
 
 /* An index-dependent fill (arange, linspace, random) of a rank's owned
  * block: kernels/fill.h's value at each element's flat index, stored as t */
@@ -76,6 +90,15 @@ typedef struct mn_backend_ops {
    * owned origin of b's device storage, n the owned counts, st strides */
   int (*stencil_bc)(int dtype, const mn_buf *b, char *o, int nd, const int64_t *n, const int64_t *st,
                     const int *reach, int d, int side, int kind, double value);
+  /* a solver's vector kernel (solvers/sv_dev.c); its sums at acc[0..) */
+  int (*sv)(const mni_sv_job *j, double *acc);
+  /* sparse: rows of a CSR block (sparse/spmv_dev.c) */
+  int (*csr_rows)(const mn_csr_job *j);
+  /* dst[di(k)] = src[si(k)] for k < n, elements of es bytes, where si(k)
+   * = sidx[k], or k when sidx is NULL (di likewise): a plan's index-list
+   * messages and a flat move's runs. src and dst span nsrc and ndst. */
+  int (*move)(size_t es, int64_t n, const int64_t *sidx, const char *src, int64_t nsrc, const int64_t *didx,
+              char *dst, int64_t ndst);
 } mn_backend_ops;
 
 /* The table of a backend (MN_BACKEND_CPU, MN_BACKEND_CUDA or
@@ -95,5 +118,14 @@ int mni_emu_stencil_bc(int dtype, const mn_buf *b, char *o, int nd, const int64_
 int mni_cuda_stencil_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt);
 int mni_cuda_stencil_bc(int dtype, const mn_buf *b, char *o, int nd, const int64_t *n, const int64_t *st,
                         const int *reach, int d, int side, int kind, double value);
+
+/* the backends' solver, sparse and move launches (solvers/sv_dev.c,
+ * sparse/spmv_dev.c, sparse/cuda/csr.cu) */
+int mni_emu_sv(const mni_sv_job *j, double *acc);
+int mni_cuda_sv(const mni_sv_job *j, double *acc);
+int mni_emu_csr_rows(const mn_csr_job *j);
+int mni_cuda_csr_rows(const mn_csr_job *j);
+int mni_cuda_move(size_t es, int64_t n, const int64_t *sidx, const char *src, int64_t nsrc, const int64_t *didx,
+                  char *dst, int64_t ndst);
 
 #endif

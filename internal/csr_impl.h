@@ -4,6 +4,7 @@
 #include "csr_shared.h"
 #include "exchange.h"
 
+typedef struct mni_csr_dev_s mni_csr_dev;
 struct mn_csr_s {
   mn_ctx *ctx;
   int64_t nrows, ncols;
@@ -21,7 +22,15 @@ struct mn_csr_s {
   mn_plan *ghost;           /* x's owned entries -> ghost values (its recvbuf) */
   int64_t *brow, nbrow;     /* my rows with off-diagonal entries: only they need the ghosts */
   int64_t nnz;              /* over all ranks */
+  mni_csr_dev *dev;         /* the blocks on the device (spmv_dev.c), made at the first device product */
 };
+
+/* ---- the device (spmv_dev.c) ---- */
+/* the blocks' device copies, made once (counted "h2d") */
+int mni_csr_dev_upload(mn_csr *A);
+/* the device copies are stale (values changed on the host): dropped */
+void mni_csr_dev_drop(mn_csr *A);
+
 
 /* A matrix from this rank's rows, sorted by column with no duplicates
  * (global int64 columns, values of dtype): splits them into the two
@@ -68,7 +77,5 @@ int mn_mem_fits(mn_ctx *ctx, int64_t need, int node, const char *what);
  * few file reads); the node check (a collective) pays off only for needs
  * of MN_MEM_NODE_CHECK and more. */
 enum { MN_MEM_QUERY = 16 << 20, MN_MEM_NODE_CHECK = 64 << 20 };
-/* Bytes one product y = A x reads and writes (matrix, x and its ghosts,
- * y), for the profiling log. */
-int64_t mn_csr_log_bytes(const mn_csr *A);
+
 #endif

@@ -10,6 +10,12 @@
  * The product mn_csr_spmv makes, without its checks and copies, for a
  * float64 matrix. Logged as MN_LOG_SPMV. */
 int mni_csr_spmv_dot(const mn_csr *A, const double *x, double *y, double *xy);
+/* The same product on device vectors (spmv_dev.c), without x.y and
+ * logged; a failure stops the job, since the other ranks wait on this
+ * one's ghost messages. */
+void mni_csr_product_dev(const mn_csr *A, const char *x, char *y);
+/* Bytes one product reads and writes, for the profiling log. */
+int64_t mn_csr_log_bytes(const mn_csr *A);
 
 /* The diagonal block of my rows (square A: my columns are my rows), its
  * pattern A's own (read-only, valid while A lives). */

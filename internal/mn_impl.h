@@ -205,6 +205,8 @@ typedef struct mn_buf_s {
  * current there and marked written; the pointer is good until the next
  * call that moves the values (no pin, unlike mn_array_local). */
 int mn_array_local_in(const struct mn_array_s *a, int dev, mn_local *loc);
+/* The same for reading: the other side's copy stays current. */
+int mn_array_local_read(const struct mn_array_s *a, int dev, mn_local *loc);
 /* Storage lost: an array buffer whose allocation failed on this rank
  * alone (no storage; the error deferred). Evaluations skip such a rank's
  * work and still move its messages; other operations check with
@@ -366,6 +368,8 @@ struct mn_plan_s {
   int on_dev;          /* the current execution packs and unpacks on the device */
   const mn_buf *dbuf;  /* its storage, when begun with mn_plan_begin_buf */
   char *dsend, *drecv; /* device buffers of the packed messages (made at the first) */
+  int64_t *didx, *dridx; /* the sends' and receives' index lists on the device, if any */
+  int64_t didx_span, dridx_span; /* 1 + the largest of each: the spans they read and write */
   int mpi_dev;         /* the current execution gave MPI the device buffers (ctx->mpi_dev) */
   const struct mn_backend_ops *dops; /* whose they are */
   int active;
@@ -377,9 +381,10 @@ int mn_mpi_post(int send, char *buf, int64_t bytes, int peer, int tag, mn_ctx *c
 int64_t mn_mpi_npieces(int64_t bytes);
 /* Execute with an explicit memory base pointer for packing/unpacking. */
 int mn_plan_begin_mem(mn_plan *p, char *send_mem, char *recv_mem);
-/* The same with device memory (a device backend with copy_box; plans of
- * boxes, not index lists): messages packed and unpacked by kernels and
- * staged through host buffers for MPI, each staging copy counted. */
+/* The same with device memory (a device backend with copy_box and move;
+ * messages of boxes or index lists): messages packed and unpacked by
+ * kernels and staged through host buffers for MPI, each staging copy
+ * counted. */
 int mn_plan_begin_dev(mn_plan *p, char *send_dev, char *recv_dev);
 /* Its device buffers (made once, kept with the plan): dsend, and drecv,
  * where mn_plan_end of a plan that does not unpack (an alignment plan,

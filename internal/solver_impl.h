@@ -7,6 +7,7 @@
 #define MANIPLE_SOLVER_IMPL_H
 #include "csr_shared.h"
 #include "mn_impl.h"
+#include "kernels/sv.h"
 #include <maniple/mn_solver.h>
 
 /* What one kind of operator provides (op_csr.c, op_shell.c, stencil_op.c):
@@ -19,8 +20,9 @@ typedef struct {
    * mn_op_set_diagonal, if any) */
   int (*diagonal)(const mn_op *op, mn_array *d);
   /* y = A x on the local blocks of float64 work vectors, *xy (if not
-   * NULL) the local x.y, fused; NULL: apply, then a separate dot */
-  int (*apply_local)(const mn_op *op, const double *x, double *y, double *xy);
+   * NULL) the local x.y, fused; NULL: apply, then a separate dot. dv: the
+   * context when x and y are device memory (sv kernels' dv), else NULL */
+  int (*apply_local)(const mn_op *op, mn_ctx *dv, const double *x, double *y, double *xy);
   void (*destroy)(void *data); /* the kind's data */
 } mni_sv_op_ops;
 
@@ -39,7 +41,8 @@ int mni_sv_op_new(mn_ctx *ctx, int64_t n, mn_dtype dtype, const mni_sv_op_ops *o
 /* The matrix of a CSR operator, else NULL (block preconditioners need it). */
 const mn_csr *mni_sv_op_csr(const mn_op *op);
 
-/* A work vector: a default-layout float64 array and its local block. */
+/* A work vector: a default-layout float64 array and its local block, on
+ * the side the solve runs (device memory when the solver's dv is set). */
 typedef struct {
   mn_array *a;
   double *v;
@@ -49,7 +52,8 @@ typedef struct {
 typedef struct {
   mn_pc_type type;
   int64_t n;              /* local rows */
-  double *dinv;           /* JACOBI, SGS: 1 / a_ii of my rows */
+  double *dinv;           /* JACOBI, SGS: 1 / a_ii of my rows (JACOBI: dw's block) */
+  mn_wvec dw;             /* JACOBI: the vector holding them, on the solve's side */
   const int64_t *ptr;     /* SGS, ILU0: my diagonal block's pattern */
   const int32_t *col;
   double *val;            /* its values (ILU0: the factors, unit L) */
@@ -74,6 +78,7 @@ struct mn_solver_s {
   int64_t nloc;
   double bnorm;           /* the norm tests are relative to */
   mn_pc pc;
+  mn_ctx *dv;             /* the context when the solve runs on its device (kernels' dv), else NULL */
   const mn_wvec *cur;     /* the iterate, during a solve (mn_solver_get_iterate) */
   int64_t it0;            /* iterations of earlier runs of this solve (restarts after a claim the
                              true residual did not bear out) */
@@ -86,8 +91,8 @@ struct mn_solver_s {
 };
 
 /* ---- operators on work vectors ---- */
-/* y = A x; *xy (if not NULL) = the local part of x.y. */
-int mni_sv_apply(const mn_op *A, const mn_wvec *x, mn_wvec *y, double *xy);
+/* y = s->A x; *xy (if not NULL) = the local part of x.y. */
+int mni_sv_apply(mn_solver *s, const mn_wvec *x, mn_wvec *y, double *xy);
 /* A user's function (shell operator or preconditioner), its code agreed. */
 int mni_sv_call_user(mn_ctx *ctx, mn_op_apply_fn fn, void *user, const mn_array *x, mn_array *y);
 
@@ -102,7 +107,8 @@ void mni_sv_pc_block_apply(const mn_pc *pc, const double *r, double *z);
 /* ---- reductions (dots.c) ---- */
 /* out[j] = sum over ranks of x[j].y[j], j < k <= 8: one pass, one
  * MPI_Allreduce. */
-int mni_sv_dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const double *const *y, double *out);
+int mni_sv_dots(mn_ctx *ctx, mn_ctx *dv, int64_t n, int k, const double *const *x, const double *const *y,
+                double *out);
 /* v[0..k) summed over ranks in one MPI_Allreduce */
 int mni_sv_allsum(mn_ctx *ctx, int k, double *v);
 
@@ -114,31 +120,36 @@ int mni_sv_allsum(mn_ctx *ctx, int k, double *v);
        mn_log_end((s)->ctx, (ev), (int64_t)(nvec) * 8 * (s)->nloc); } while (0)
 #define MN_SV_UPDATE(s, nvec, stmt) MN_SV_LOG(s, MN_LOG_SV_UPDATE, nvec, stmt)
 
-/* ---- local kernels (kernels.c) ---- */
-double mni_k_dot(int64_t n, const double *x, const double *y);
-void mni_k_copy(int64_t n, const double *x, double *y);
-void mni_k_axpy(int64_t n, double a, const double *x, double *y);          /* y += a x */
-void mni_k_aypx(int64_t n, double a, const double *x, double *y);          /* y = x + a y */
-void mni_k_waxpy(int64_t n, double a, const double *x, const double *y, double *w); /* w = a x + y */
-void mni_k_scale(int64_t n, double a, double *x);
-void mni_k_mul(int64_t n, const double *d, const double *x, double *y);   /* y = d x */
+/* ---- local kernels (kernels.c) ----
+ * dv: the context when the vectors are device memory (a device solve:
+ * each kernel is one launch through its backend, sv_dev.c), else NULL. */
+void mni_sv_launch(mn_ctx *dv, const mni_sv_job *j, double *out);
+/* a job with up to two scalars; returns its first sum */
+double mni_sv_run1(mn_ctx *dv, int kind, int64_t n, int flags, double a0, double a1, double *const *v, int nv);
+double mni_k_dot(mn_ctx *dv, int64_t n, const double *x, const double *y);
+void mni_k_copy(mn_ctx *dv, int64_t n, const double *x, double *y);
+void mni_k_axpy(mn_ctx *dv, int64_t n, double a, const double *x, double *y);          /* y += a x */
+void mni_k_aypx(mn_ctx *dv, int64_t n, double a, const double *x, double *y);          /* y = x + a y */
+void mni_k_waxpy(mn_ctx *dv, int64_t n, double a, const double *x, const double *y, double *w); /* w = a x + y */
+void mni_k_scale(mn_ctx *dv, int64_t n, double a, double *x);
+void mni_k_mul(mn_ctx *dv, int64_t n, const double *d, const double *x, double *y);   /* y = d x */
 /* r = b - q; returns the local r.r */
-double mni_k_residual(int64_t n, const double *b, const double *q, double *r);
+double mni_k_residual(mn_ctx *dv, int64_t n, const double *b, const double *q, double *r);
 /* CG: x += a p, r -= a q; with dinv also z = dinv r, out[0] = r.z; with
  * rr also out[1] = r.r (local parts) */
-void mni_k_cg_update(int64_t n, double a, const double *p, const double *q, double *x, double *r, const double *dinv,
+void mni_k_cg_update(mn_ctx *dv, int64_t n, double a, const double *p, const double *q, double *x, double *r, const double *dinv,
                     double *z, int rr, double *out);
 /* CG1: p = u + beta p, s = w + beta s, x += a p, r -= a s; with dinv also
  * u = dinv r, out[0] = r.u; with rr out[1] = r.r */
-void mni_k_cg1_update(int64_t n, double a, double beta, double *u, const double *w, double *p, double *s, double *x,
+void mni_k_cg1_update(mn_ctx *dv, int64_t n, double a, double beta, double *u, const double *w, double *p, double *s, double *x,
                      double *r, const double *dinv, int rr, double *out);
-void mni_k_axpby(int64_t n, double a, const double *x, double b, const double *y, double *w); /* w = a x + b y */
+void mni_k_axpby(mn_ctx *dv, int64_t n, double a, const double *x, double b, const double *y, double *w); /* w = a x + b y */
 /* BiCGStab: p = r + beta (p - omega v) */
-void mni_k_bicg_p(int64_t n, double beta, double omega, const double *r, const double *v, double *p);
+void mni_k_bicg_p(mn_ctx *dv, int64_t n, double beta, double omega, const double *r, const double *v, double *p);
 /* GMRES: x += sum_j y[j] v[j], j < k, in one pass */
-void mni_k_combine(int64_t n, int k, const double *const *v, const double *y, double *x);
+void mni_k_combine(mn_ctx *dv, int64_t n, int k, const double *const *v, const double *y, double *x);
 /* MINRES: w = (v - e w1 - d w2) g, x += phi w */
-void mni_k_minres_w(int64_t n, double e, double d, double g, double phi, const double *v, const double *w1,
+void mni_k_minres_w(mn_ctx *dv, int64_t n, double e, double d, double g, double phi, const double *v, const double *w1,
                    const double *w2, double *w, double *x);
 
 /* ---- the solve's bookkeeping (solver.c) ---- */
@@ -183,4 +194,14 @@ int mni_sv_method_names(const char **names, int max);
 /* k work vectors of the solve (zero), and their release */
 int mni_sv_vecs(mn_solver *s, int k, mn_wvec *v);
 void mni_sv_vecs_free(int k, mn_wvec *v);
+/* w's block on the host, for code with no device version: read (write 0)
+ * keeps the device copy current; after a write, mni_sv_dev moves it back
+ * (each a counted copy on a device solve; w->v itself on a host one) */
+double *mni_sv_host(const mn_solver *s, const mn_wvec *w, int write);
+/* On a device solve, w's device block made the one current copy: after
+ * host code or an array operation (mn_op_apply, a user's function)
+ * changed w through its array, and before one reads w through it (the
+ * kernels write the device block directly, so a host copy made earlier is
+ * stale). Nothing on a host solve. */
+void mni_sv_dev(const mn_solver *s, const mn_wvec *w);
 #endif

@@ -18,7 +18,7 @@ static int check_rz(mn_solver *s, int64_t it, double rz) {
 static int precondition(mn_solver *s, const mn_wvec *r, mn_wvec *z, double *rz) {
   if (s->pc.type == MN_PC_JACOBI || z == r) return MN_SUCCESS;
   MN_CALL(mni_sv_pc_apply(s, r, z));
-  *rz = mni_k_dot(s->nloc, r->v, z->v);
+  *rz = mni_k_dot(s->dv, s->nloc, r->v, z->v);
   return MN_SUCCESS;
 }
 
@@ -32,24 +32,24 @@ static int solve_cg(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   int err = 0;
   double d[2], rz, pq;
   /* r = b - A x, z = M^-1 r */
-  MN_CALLG(err, mni_sv_apply(s->A, x, q, NULL), done);
-  MN_SV_UPDATE(s, 3, d[1] = mni_k_residual(n, b->v, q->v, r->v));
-  if (dinv) MN_SV_UPDATE(s, 3, mni_k_mul(n, dinv, r->v, z->v));
-  d[0] = none ? d[1] : dinv ? mni_k_dot(n, r->v, z->v) : 0;
+  MN_CALLG(err, mni_sv_apply(s, x, q, NULL), done);
+  MN_SV_UPDATE(s, 3, d[1] = mni_k_residual(s->dv, n, b->v, q->v, r->v));
+  if (dinv) MN_SV_UPDATE(s, 3, mni_k_mul(s->dv, n, dinv, r->v, z->v));
+  d[0] = none ? d[1] : dinv ? mni_k_dot(s->dv, n, r->v, z->v) : 0;
   MN_CALLG(err, precondition(s, r, z, &d[0]), done);
   MN_CALLG(err, mni_sv_allsum(s->ctx, 2, d), done);
   rz = d[0];
   if (!skip && mni_sv_test(s, 0, sqrt(d[1]), &err)) goto done;
   if (check_rz(s, 0, rz) || (skip && mni_sv_test(s, 0, 0, &err))) goto done;
-  MN_SV_UPDATE(s, 2, mni_k_copy(n, z->v, p->v));
+  MN_SV_UPDATE(s, 2, mni_k_copy(s->dv, n, z->v, p->v));
   for (int64_t k = 1;; k++) {
-    MN_CALLG(err, mni_sv_apply(s->A, p, q, &pq), done);
+    MN_CALLG(err, mni_sv_apply(s, p, q, &pq), done);
     MN_CALLG(err, mni_sv_allsum(s->ctx, 1, &pq), done);
     if (mni_sv_bad(pq)) { mni_sv_stop(s, k - 1, MN_DIVERGED_NAN); break; }
     if (pq <= 0) { mni_sv_stop(s, k - 1, MN_DIVERGED_INDEFINITE); break; }
     double alpha = rz / pq;
     /* norms are wanted unless skip_test; without a preconditioner r.r is r.z */
-    MN_SV_UPDATE(s, dinv ? 8 : 6, mni_k_cg_update(n, alpha, p->v, q->v, x->v, r->v, dinv, z->v, !skip || none, d));
+    MN_SV_UPDATE(s, dinv ? 8 : 6, mni_k_cg_update(s->dv, n, alpha, p->v, q->v, x->v, r->v, dinv, z->v, !skip || none, d));
     if (none) d[0] = d[1];
     MN_CALLG(err, precondition(s, r, z, &d[0]), done);
     MN_CALLG(err, mni_sv_allsum(s->ctx, skip || none ? 1 : 2, d), done);
@@ -58,7 +58,7 @@ static int solve_cg(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     if (check_rz(s, k, d[0]) || (skip && mni_sv_test(s, k, 0, &err))) break;
     double beta = d[0] / rz;
     rz = d[0];
-    MN_SV_UPDATE(s, 3, mni_k_aypx(n, beta, z->v, p->v));
+    MN_SV_UPDATE(s, 3, mni_k_aypx(s->dv, n, beta, z->v, p->v));
   }
 done:
   mni_sv_vecs_free(4, w);
@@ -75,12 +75,12 @@ static int solve_cg1(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   mn_wvec *r = &v[0], *u = none ? r : &v[1], *w = &v[2], *p = &v[3], *sv = &v[4];
   int err = 0;
   double d[3]; /* r.u, u.w, r.r: summed together */
-  MN_CALLG(err, mni_sv_apply(s->A, x, w, NULL), done);
-  MN_SV_UPDATE(s, 3, d[2] = mni_k_residual(n, b->v, w->v, r->v));
-  if (dinv) MN_SV_UPDATE(s, 3, mni_k_mul(n, dinv, r->v, u->v));
-  d[0] = none ? d[2] : dinv ? mni_k_dot(n, r->v, u->v) : 0;
+  MN_CALLG(err, mni_sv_apply(s, x, w, NULL), done);
+  MN_SV_UPDATE(s, 3, d[2] = mni_k_residual(s->dv, n, b->v, w->v, r->v));
+  if (dinv) MN_SV_UPDATE(s, 3, mni_k_mul(s->dv, n, dinv, r->v, u->v));
+  d[0] = none ? d[2] : dinv ? mni_k_dot(s->dv, n, r->v, u->v) : 0;
   MN_CALLG(err, precondition(s, r, u, &d[0]), done);
-  MN_CALLG(err, mni_sv_apply(s->A, u, w, &d[1]), done);
+  MN_CALLG(err, mni_sv_apply(s, u, w, &d[1]), done);
   MN_CALLG(err, mni_sv_allsum(s->ctx, 3, d), done);
   if (!skip && mni_sv_test(s, 0, sqrt(d[2]), &err)) goto done;
   if (check_rz(s, 0, d[0]) || (skip && mni_sv_test(s, 0, 0, &err))) goto done;
@@ -93,11 +93,11 @@ static int solve_cg1(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     double alpha = gamma / pap;
     double o[2]; /* r.u (Jacobi), r.r */
     MN_SV_UPDATE(s, dinv ? 12 : 10,
-                 mni_k_cg1_update(n, alpha, beta, u->v, w->v, p->v, sv->v, x->v, r->v, dinv, !skip || none, o));
+                 mni_k_cg1_update(s->dv, n, alpha, beta, u->v, w->v, p->v, sv->v, x->v, r->v, dinv, !skip || none, o));
     d[0] = none ? o[1] : o[0];
     d[2] = o[1];
     MN_CALLG(err, precondition(s, r, u, &d[0]), done);
-    MN_CALLG(err, mni_sv_apply(s->A, u, w, &d[1]), done);
+    MN_CALLG(err, mni_sv_apply(s, u, w, &d[1]), done);
     MN_CALLG(err, mni_sv_allsum(s->ctx, 3, d), done);
     if (!skip && mni_sv_test(s, k, sqrt(d[2]), &err)) break;
     if (check_rz(s, k, d[0]) || (skip && mni_sv_test(s, k, 0, &err))) break;

@@ -20,8 +20,16 @@ int mni_sv_allsum(mn_ctx *ctx, int k, double *v) {
   return err;
 }
 
-static int dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const double *const *y, double *out) {
+static int dots(mn_ctx *ctx, mn_ctx *dv, int64_t n, int k, const double *const *x, const double *const *y,
+                double *out) {
   MN_CHECK(k >= 1 && k <= 8, MN_ERR_ARG, "%d dot products at once (1 to 8)", k);
+  if (dv) {
+    mni_sv_job j = {.kind = MNI_SV_DOTS, .k = k, .n = n};
+    for (int q = 0; q < k; q++) { j.v[2 * q] = (double *)x[q]; j.v[2 * q + 1] = (double *)y[q]; }
+    mni_sv_launch(dv, &j, out);
+    MN_CALL(mni_sv_allsum(ctx, k, out));
+    return MN_SUCCESS;
+  }
   double acc[8] = {0};
 #pragma omp parallel for schedule(static) reduction(+ : acc[:8]) if (n > 20000)
   for (int64_t i = 0; i < n; i++)
@@ -31,9 +39,10 @@ static int dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const dou
   return MN_SUCCESS;
 }
 
-int mni_sv_dots(mn_ctx *ctx, int64_t n, int k, const double *const *x, const double *const *y, double *out) {
+int mni_sv_dots(mn_ctx *ctx, mn_ctx *dv, int64_t n, int k, const double *const *x, const double *const *y,
+                double *out) {
   mn_log_begin(ctx, MN_LOG_SV_DOT);
-  int err = dots(ctx, n, k, x, y, out);
+  int err = dots(ctx, dv, n, k, x, y, out);
   mn_log_end(ctx, MN_LOG_SV_DOT, err ? 0 : 2 * (int64_t)k * n * 8);
   return err;
 }

@@ -22,7 +22,7 @@ typedef struct {
 #define HH(a, i, j) ((a)->H[(i) + (int64_t)(j) * ((a)->m + 1)])
 
 /* x += V y, y solving the leading k x k triangle of H against g */
-static void update_x(const arnoldi *a, int k, mn_wvec *V, mn_wvec *x, int64_t n) {
+static void update_x(mn_ctx *dv, const arnoldi *a, int k, mn_wvec *V, mn_wvec *x, int64_t n) {
   for (int i = k - 1; i >= 0; i--) {
     double t = a->g[i];
     for (int l = i + 1; l < k; l++) t -= HH(a, i, l) * a->y[l];
@@ -32,19 +32,19 @@ static void update_x(const arnoldi *a, int k, mn_wvec *V, mn_wvec *x, int64_t n)
   for (int j0 = 0; j0 < k; j0 += 64) { /* in groups, each one pass over x */
     int kk = k - j0 < 64 ? k - j0 : 64;
     for (int j = 0; j < kk; j++) v[j] = V[j0 + j].v;
-    mni_k_combine(n, kk, v, a->y + j0, x->v);
+    mni_k_combine(dv, n, kk, v, a->y + j0, x->v);
   }
 }
 
 /* r = M^-1 (b - A x) into z, using q; returns ||r|| through *nrm */
 static int residual(mn_solver *s, const mn_wvec *b, const mn_wvec *x, mn_wvec *q, mn_wvec *z, double *nrm) {
-  MN_CALL(mni_sv_apply(s->A, x, q, NULL));
+  MN_CALL(mni_sv_apply(s, x, q, NULL));
   double rr;
-  MN_SV_UPDATE(s, 3, rr = mni_k_residual(s->nloc, b->v, q->v, q->v));
+  MN_SV_UPDATE(s, 3, rr = mni_k_residual(s->dv, s->nloc, b->v, q->v, q->v));
   if (s->pc.type != MN_PC_NONE) {
     MN_CALL(mni_sv_pc_apply(s, q, z));
-    rr = mni_k_dot(s->nloc, z->v, z->v);
-  } else MN_SV_UPDATE(s, 2, mni_k_copy(s->nloc, q->v, z->v));
+    rr = mni_k_dot(s->dv, s->nloc, z->v, z->v);
+  } else MN_SV_UPDATE(s, 2, mni_k_copy(s->dv, s->nloc, q->v, z->v));
   MN_CALL(mni_sv_allsum(s->ctx, 1, &rr));
   *nrm = sqrt(rr);
   return MN_SUCCESS;
@@ -59,23 +59,23 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
   for (int j = 0; j < a->m; j++) {
     mn_wvec *w = &V[j + 1];
     (*it)++;
-    if (s->pc.type == MN_PC_NONE) *err = mni_sv_apply(s->A, &V[j], w, NULL);
-    else if (!(*err = mni_sv_apply(s->A, &V[j], q, NULL))) *err = mni_sv_pc_apply(s, q, w);
+    if (s->pc.type == MN_PC_NONE) *err = mni_sv_apply(s, &V[j], w, NULL);
+    else if (!(*err = mni_sv_apply(s, &V[j], q, NULL))) *err = mni_sv_pc_apply(s, q, w);
     for (int i = 0; i <= j && !*err; i++) {
-      double h = mni_k_dot(n, w->v, V[i].v);
+      double h = mni_k_dot(s->dv, n, w->v, V[i].v);
       if (!(*err = mni_sv_allsum(s->ctx, 1, &h))) {
         HH(a, i, j) = h;
-        MN_SV_UPDATE(s, 3, mni_k_axpy(n, -h, V[i].v, w->v));
+        MN_SV_UPDATE(s, 3, mni_k_axpy(s->dv, n, -h, V[i].v, w->v));
       }
     }
-    double hn = *err ? 0 : mni_k_dot(n, w->v, w->v);
+    double hn = *err ? 0 : mni_k_dot(s->dv, n, w->v, w->v);
     if (*err || (*err = mni_sv_allsum(s->ctx, 1, &hn))) return 1;
     hn = sqrt(hn);
     double col = hn * hn; /* the new column's norm, to judge its pivot against */
     for (int i = 0; i <= j; i++) col += HH(a, i, j) * HH(a, i, j);
     col = sqrt(col);
     if (mni_sv_bad(hn) || mni_sv_bad(HH(a, j, j))) return mni_sv_stop(s, *it - 1, MN_DIVERGED_NAN); /* x as at the restart */
-    if (hn > 0) MN_SV_UPDATE(s, 2, mni_k_scale(n, 1.0 / hn, w->v));
+    if (hn > 0) MN_SV_UPDATE(s, 2, mni_k_scale(s->dv, n, 1.0 / hn, w->v));
     for (int i = 0; i < j; i++) { /* the earlier rotations, on the new column */
       double t = a->c[i] * HH(a, i, j) + a->sn[i] * HH(a, i + 1, j);
       HH(a, i + 1, j) = -a->sn[i] * HH(a, i, j) + a->c[i] * HH(a, i + 1, j);
@@ -87,7 +87,7 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
                                already at round-off of the cycle's start, that is the exact
                                solution (the Krylov space is exhausted); else the system is
                                singular and inconsistent */
-      MN_SV_UPDATE(s, j + 2, update_x(a, j, V, x, n));
+      MN_SV_UPDATE(s, j + 2, update_x(s->dv, a, j, V, x, n));
       return mni_sv_stop(s, *it - 1, fabs(a->g[j]) <= 1e-13 * beta ? MN_CONVERGED_ATOL : MN_DIVERGED_BREAKDOWN);
     }
     a->c[j] = HH(a, j, j) / d;
@@ -98,7 +98,7 @@ static int cycle(mn_solver *s, arnoldi *a, mn_wvec *x, mn_wvec *V, mn_wvec *q, i
     int stop = mni_sv_test(s, *it, fabs(a->g[j + 1]), err);
     if (!stop && hn == 0) stop = mni_sv_stop(s, *it, MN_CONVERGED_ATOL); /* exact (skip_test) */
     if (stop || j == a->m - 1) {
-      if (!*err) MN_SV_UPDATE(s, j + 3, update_x(a, j + 1, V, x, n));
+      if (!*err) MN_SV_UPDATE(s, j + 3, update_x(s->dv, a, j + 1, V, x, n));
       return stop;
     }
   }
@@ -119,7 +119,7 @@ static int solve_gmres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   double beta;
   if (s->pc.type != MN_PC_NONE) { /* the test is on preconditioned norms: ||M^-1 b|| */
     MN_CALLG(err, mni_sv_pc_apply(s, b, q), done);
-    double bb = mni_k_dot(s->nloc, q->v, q->v);
+    double bb = mni_k_dot(s->dv, s->nloc, q->v, q->v);
     MN_CALLG(err, mni_sv_allsum(s->ctx, 1, &bb), done);
     s->bnorm = sqrt(bb);
   }
@@ -128,7 +128,7 @@ static int solve_gmres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   if (mni_sv_test(s, 0, beta, &err)) goto done;
   for (;;) {
     if (beta == 0) { mni_sv_stop(s, it, MN_CONVERGED_ATOL); break; } /* exact, under skip_test */
-    MN_SV_UPDATE(s, 2, mni_k_scale(s->nloc, 1.0 / beta, V[0].v));
+    MN_SV_UPDATE(s, 2, mni_k_scale(s->dv, s->nloc, 1.0 / beta, V[0].v));
     if (cycle(s, &a, x, V, q, &it, beta, &err)) break;
     MN_CALLG(err, residual(s, b, x, q, &V[0], &beta), done);
   }

@@ -13,14 +13,14 @@ static int solve_jacobi(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   mn_wvec *r = &v[0], *z = &v[1], *q = &v[2];
   int err = 0;
   for (int64_t k = 0;; k++) {
-    MN_CALLG(err, mni_sv_apply(s->A, x, q, NULL), done);
+    MN_CALLG(err, mni_sv_apply(s, x, q, NULL), done);
     double rr;
-    MN_SV_UPDATE(s, 3, rr = mni_k_residual(n, b->v, q->v, r->v));
+    MN_SV_UPDATE(s, 3, rr = mni_k_residual(s->dv, n, b->v, q->v, r->v));
     MN_CALLG(err, mni_sv_allsum(s->ctx, 1, &rr), done);
     if (s->skip && mni_sv_bad(rr)) { mni_sv_stop(s, k, MN_DIVERGED_NAN); break; }
     if (mni_sv_test(s, k, sqrt(rr), &err)) break;
     MN_CALLG(err, mni_sv_pc_apply(s, r, z), done);
-    MN_SV_UPDATE(s, 3, mni_k_axpy(n, s->omega, z->v, x->v));
+    MN_SV_UPDATE(s, 3, mni_k_axpy(s->dv, n, s->omega, z->v, x->v));
   }
 done:
   mni_sv_vecs_free(3, v);

@@ -12,7 +12,7 @@
 /* y = M^-1 r (a copy without preconditioner) and r.y summed */
 static int precondition(mn_solver *s, const mn_wvec *r, mn_wvec *y, double *ry) {
   MN_CALL(mni_sv_pc_apply(s, r, y));
-  *ry = mni_k_dot(s->nloc, r->v, y->v);
+  *ry = mni_k_dot(s->dv, s->nloc, r->v, y->v);
   MN_CALL(mni_sv_allsum(s->ctx, 1, ry));
   return MN_SUCCESS;
 }
@@ -30,23 +30,23 @@ static int solve_minres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     if (mni_sv_bad(bb) || bb < 0) { mni_sv_stop(s, 0, bb < 0 ? MN_DIVERGED_INDEFINITE : MN_DIVERGED_NAN); goto done; }
     s->bnorm = sqrt(bb);
   }
-  MN_CALLG(err, mni_sv_apply(s->A, x, y, NULL), done);
-  MN_SV_UPDATE(s, 3, mni_k_residual(n, b->v, y->v, r1->v));
+  MN_CALLG(err, mni_sv_apply(s, x, y, NULL), done);
+  MN_SV_UPDATE(s, 3, mni_k_residual(s->dv, n, b->v, y->v, r1->v));
   MN_CALLG(err, precondition(s, r1, y, &beta1), done);
   if (mni_sv_bad(beta1)) { mni_sv_stop(s, 0, MN_DIVERGED_NAN); goto done; }
   if (beta1 < 0) { mni_sv_stop(s, 0, MN_DIVERGED_INDEFINITE); goto done; }
   beta1 = sqrt(beta1);
   if (mni_sv_test(s, 0, beta1, &err)) goto done;
-  MN_SV_UPDATE(s, 2, mni_k_copy(n, r1->v, r2->v));
+  MN_SV_UPDATE(s, 2, mni_k_copy(s->dv, n, r1->v, r2->v));
   double oldb = 0, beta = beta1, dbar = 0, epsln = 0, phibar = beta1, cs = -1, sn = 0, tnorm2 = 0;
   for (int64_t k = 1;; k++) {
     if (beta == 0) { mni_sv_stop(s, k - 1, MN_CONVERGED_ATOL); break; } /* exact, under skip_test */
-    MN_SV_UPDATE(s, 2, mni_k_axpby(n, 1.0 / beta, y->v, 0.0, y->v, v->v));
-    MN_CALLG(err, mni_sv_apply(s->A, v, y, NULL), done);
-    if (k >= 2) MN_SV_UPDATE(s, 3, mni_k_axpy(n, -beta / oldb, r1->v, y->v));
-    double alfa = mni_k_dot(n, v->v, y->v);
+    MN_SV_UPDATE(s, 2, mni_k_axpby(s->dv, n, 1.0 / beta, y->v, 0.0, y->v, v->v));
+    MN_CALLG(err, mni_sv_apply(s, v, y, NULL), done);
+    if (k >= 2) MN_SV_UPDATE(s, 3, mni_k_axpy(s->dv, n, -beta / oldb, r1->v, y->v));
+    double alfa = mni_k_dot(s->dv, n, v->v, y->v);
     MN_CALLG(err, mni_sv_allsum(s->ctx, 1, &alfa), done);
-    MN_SV_UPDATE(s, 3, mni_k_axpy(n, -alfa / beta, r2->v, y->v));
+    MN_SV_UPDATE(s, 3, mni_k_axpy(s->dv, n, -alfa / beta, r2->v, y->v));
     mn_wvec *t = r1; /* r1 = r2, r2 = y, y = M^-1 r2 */
     r1 = r2;
     r2 = y;
@@ -74,7 +74,7 @@ static int solve_minres(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     double phi = cs * phibar;
     phibar = sn * phibar;
     mn_wvec *wn = w1; /* w1 = w2, w2 = w, w = (v - oldeps w1 - delta w2) / gamma: into the old w1 */
-    MN_SV_UPDATE(s, 7, mni_k_minres_w(n, oldeps, delta, 1.0 / gamma, phi, v->v, w2->v, w->v, wn->v, x->v));
+    MN_SV_UPDATE(s, 7, mni_k_minres_w(s->dv, n, oldeps, delta, 1.0 / gamma, phi, v->v, w2->v, w->v, wn->v, x->v));
     w1 = w2;
     w2 = w;
     w = wn;

@@ -80,18 +80,21 @@ int mn_op_destroy(mn_op **op) {
   return MN_SUCCESS;
 }
 
-static int sv_apply(const mn_op *A, const mn_wvec *x, mn_wvec *y, double *xy) {
-  if (A->ops->apply_local && A->dtype == MN_FLOAT64) MN_CALL(A->ops->apply_local(A, x->v, y->v, xy));
+static int sv_apply(mn_solver *s, const mn_wvec *x, mn_wvec *y, double *xy) {
+  const mn_op *A = s->A;
+  if (A->ops->apply_local && A->dtype == MN_FLOAT64) MN_CALL(A->ops->apply_local(A, s->dv, x->v, y->v, xy));
   else {
+    mni_sv_dev(s, x);
     MN_CALL(mn_op_apply(A, x->a, y->a));
-    if (xy) *xy = mni_k_dot(mn_split_size(A->n, A->ctx->size, A->ctx->rank), x->v, y->v);
+    mni_sv_dev(s, y);
+    if (xy) *xy = mni_k_dot(s->dv, s->nloc, x->v, y->v);
   }
   return MN_SUCCESS;
 }
 
-int mni_sv_apply(const mn_op *A, const mn_wvec *x, mn_wvec *y, double *xy) {
-  mn_log_begin(A->ctx, MN_LOG_SV_OP);
-  int err = sv_apply(A, x, y, xy);
-  mn_log_end(A->ctx, MN_LOG_SV_OP, 0); /* the SpMV or stencil inside counts it */
+int mni_sv_apply(mn_solver *s, const mn_wvec *x, mn_wvec *y, double *xy) {
+  mn_log_begin(s->ctx, MN_LOG_SV_OP);
+  int err = sv_apply(s, x, y, xy);
+  mn_log_end(s->ctx, MN_LOG_SV_OP, 0); /* the SpMV or stencil inside counts it */
   return err;
 }

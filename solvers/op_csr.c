@@ -8,8 +8,15 @@ static int csr_apply(const mn_op *op, const mn_array *x, mn_array *y) {
 
 static int csr_diagonal(const mn_op *op, mn_array *d) { return mn_csr_diagonal((const mn_csr *)op->data, d); }
 
-static int csr_apply_local(const mn_op *op, const double *x, double *y, double *xy) {
-  return mni_csr_spmv_dot((const mn_csr *)op->data, x, y, xy);
+/* on a device solve the product runs there, and x.y is one more pass */
+static int csr_apply_local(const mn_op *op, mn_ctx *dv, const double *x, double *y, double *xy) {
+  const mn_csr *A = op->data;
+  if (!dv) return mni_csr_spmv_dot(A, x, y, xy);
+  mn_log_begin(op->ctx, MN_LOG_SPMV);
+  mni_csr_product_dev(A, (const char *)x, (char *)y);
+  mn_log_end(op->ctx, MN_LOG_SPMV, mn_log_on(op->ctx) ? mn_csr_log_bytes(A) : 0);
+  if (xy) *xy = mni_k_dot(dv, mn_split_size(op->n, op->ctx->size, op->ctx->rank), x, y);
+  return MN_SUCCESS;
 }
 
 /* the matrix stays the caller's: nothing to destroy */

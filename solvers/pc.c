@@ -5,25 +5,32 @@
 #include <string.h>
 
 void mni_sv_pc_reset(mn_pc *pc) {
-  free(pc->dinv);
+  if (pc->dw.a) mni_sv_vecs_free(1, &pc->dw);
+  else free(pc->dinv);
   free(pc->val);
   free(pc->dpos);
   memset(pc, 0, sizeof *pc);
 }
 
+/* 1 / the diagonal, computed on the host once per solve */
 static int jacobi_setup(mn_solver *s) {
   mn_pc *pc = &s->pc;
   mn_wvec d;
   MN_CALL(mni_sv_vecs(s, 1, &d));
   int err = mn_op_get_diagonal(s->A, d.a);
-  pc->dinv = err ? NULL : malloc(sizeof(double) * (size_t)(pc->n + 1));
-  if (!err && !pc->dinv) err = MN_ERR(MN_ERR_MEM, "cannot allocate the Jacobi preconditioner");
+  if (!err) err = mni_sv_vecs(s, 1, &pc->dw);
+  const double *dh = err ? NULL : mni_sv_host(s, &d, 0);
+  double *inv = err ? NULL : mni_sv_host(s, &pc->dw, 1);
   int64_t row0 = mn_split_start(s->A->n, s->ctx->size, s->ctx->rank);
   for (int64_t i = 0; !err && i < pc->n; i++) {
-    if (d.v[i] == 0 || mni_sv_bad(d.v[i]))
+    if (dh[i] == 0 || mni_sv_bad(dh[i]))
       err = MN_ERR(MN_ERR_ARG, "Jacobi needs a finite, nonzero diagonal: row %lld has %g", (long long)(row0 + i),
-                   d.v[i]);
-    else pc->dinv[i] = 1.0 / d.v[i];
+                   dh[i]);
+    else inv[i] = 1.0 / dh[i];
+  }
+  if (pc->dw.a) {
+    mni_sv_dev(s, &pc->dw);
+    pc->dinv = pc->dw.v;
   }
   mni_sv_vecs_free(1, &d);
   MN_CALL(mn_agree(s->ctx, err));
@@ -59,10 +66,17 @@ int mni_sv_pc_setup(mn_solver *s) {
 static int pc_apply(mn_solver *s, const mn_wvec *r, mn_wvec *z) {
   const mn_pc *pc = &s->pc;
   switch (pc->type) {
-  case MN_PC_NONE: mni_k_copy(pc->n, r->v, z->v); break;
-  case MN_PC_JACOBI: mni_k_mul(pc->n, pc->dinv, r->v, z->v); break;
-  case MN_PC_SHELL: MN_CALL(mni_sv_call_user(s->ctx, pc->fn, pc->user, r->a, z->a)); break;
-  default: mni_sv_pc_block_apply(pc, r->v, z->v); break;
+  case MN_PC_NONE: mni_k_copy(s->dv, pc->n, r->v, z->v); break;
+  case MN_PC_JACOBI: mni_k_mul(s->dv, pc->n, pc->dinv, r->v, z->v); break;
+  case MN_PC_SHELL:
+    mni_sv_dev(s, r);
+    MN_CALL(mni_sv_call_user(s->ctx, pc->fn, pc->user, r->a, z->a));
+    mni_sv_dev(s, z);
+    break;
+  default: /* the block factors' triangular solves run on the host */
+    mni_sv_pc_block_apply(pc, mni_sv_host(s, r, 0), mni_sv_host(s, z, 1));
+    mni_sv_dev(s, z);
+    break;
   }
   return MN_SUCCESS;
 }

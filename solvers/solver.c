@@ -189,10 +189,22 @@ int mni_sv_vecs(mn_solver *s, int k, mn_wvec *v) {
       return mn_trace(err, __FILE__, __LINE__, __func__);
     }
     mn_local l;
-    mn_array_local(v[i].a, &l);
+    mn_array_local_in(v[i].a, s->dv != NULL, &l);
     v[i].v = l.data;
   }
   return MN_SUCCESS;
+}
+
+double *mni_sv_host(const mn_solver *s, const mn_wvec *w, int write) {
+  if (!s->dv || !w->v) return w->v;
+  const mn_buf *b = w->a->buf;
+  size_t off = (size_t)((char *)w->v - b->dev);
+  (void)mn_buf_dev(b, 1); /* a host copy made before the kernels' last writes is stale */
+  return (double *)(mn_buf_host(b, write) + off);
+}
+
+void mni_sv_dev(const mn_solver *s, const mn_wvec *w) {
+  if (s->dv) (void)mn_buf_dev(w->a->buf, 1);
 }
 
 void mni_sv_vecs_free(int k, mn_wvec *v) {
@@ -200,12 +212,14 @@ void mni_sv_vecs_free(int k, mn_wvec *v) {
 }
 
 /* a's local block when a is a float64 1-d base array in the default
- * layout (the CSR's rows), else NULL */
-static double *direct(const mn_array *a, int64_t n, int64_t start, int64_t len) {
+ * layout (the CSR's rows), else NULL; on a device solve its device
+ * block, when a's values may live there */
+static double *direct(const mn_solver *s, const mn_array *a, int64_t n, int64_t start, int64_t len) {
   if (mn_array_is_view(a) || mn_array_dtype(a) != MN_FLOAT64 || mn_array_ndim(a) != 1 || mn_array_shape(a)[0] != n)
     return NULL;
+  if (s->dv && !mn_buf_device_ok(a->buf)) return NULL;
   mn_local l;
-  if (mn_array_local(a, &l)) return NULL;
+  if (s->dv ? mn_array_local_in(a, 1, &l) : mn_array_local(a, &l)) return NULL;
   int64_t cnt = l.data ? l.count[0] : 0;
   if (cnt != len) return NULL;
   if (len == 0) return l.data ? l.data : (double *)a; /* any non-NULL: nothing is read */
@@ -223,7 +237,8 @@ static int copy_in(const mn_array *src, mn_wvec *dst) {
   return err ? mn_trace(err, __FILE__, __LINE__, __func__) : MN_SUCCESS;
 }
 
-static int copy_out(const mn_wvec *src, mn_array *dst) {
+static int copy_out(const mn_solver *s, const mn_wvec *src, mn_array *dst) {
+  mni_sv_dev(s, src);
   if (mn_array_ndim(dst) == 1) return mn_array_copy(src->a, dst);
   mn_array *shaped = NULL;
   MN_CALL(mn_array_reshape(src->a, mn_array_ndim(dst), mn_array_shape(dst), &shaped));
@@ -237,7 +252,7 @@ int mn_solver_get_iterate(const mn_solver *s, mn_array *x) {
   MN_CHECK(s->cur, MN_ERR_ARG, "mn_solver_get_iterate is for the monitor, during a solve");
   MN_CHECK(mn_array_size(x) == s->A->n, MN_ERR_ARG, "the iterate's array has %lld elements, not %lld",
            (long long)mn_array_size(x), (long long)s->A->n);
-  MN_CALL(copy_out(s->cur, x));
+  MN_CALL(copy_out(s, s->cur, x));
   return MN_SUCCESS;
 }
 
@@ -311,7 +326,8 @@ static int trivial(mn_solver *s, mn_wvec *x) {
     return 1;
   }
   if (s->bnorm > 0) return 0;
-  memset(x->v, 0, sizeof(double) * (size_t)s->nloc);
+  memset(mni_sv_host(s, x, MN_WRITE_ALL), 0, sizeof(double) * (size_t)s->nloc);
+  mni_sv_dev(s, x);
   s->rnorm = 0;
   if (!s->skip && (err = push_history(s, 0))) return -err;
   mni_sv_stop(s, 0, MN_CONVERGED_ATOL);
@@ -324,7 +340,9 @@ static int solve(mn_solver *s, const mn_array *b, mn_array *x) {
   int64_t n = s->A->n, start = mn_split_start(n, ctx->size, ctx->rank);
   s->nloc = mn_split_size(n, ctx->size, ctx->rank);
   /* one reduction: equal settings, and whether b and x are used in place */
-  mn_wvec bw = {(mn_array *)b, direct(b, n, start, s->nloc)}, xw = {x, direct(x, n, start, s->nloc)};
+  /* the vectors live where the backend's kernels do */
+  s->dv = ctx->ops->sv ? ctx : NULL;
+  mn_wvec bw = {(mn_array *)b, direct(s, b, n, start, s->nloc)}, xw = {x, direct(s, x, n, start, s->nloc)};
   int h = mni_sv_settings_hash(s), v[4] = {h, -h, bw.v != NULL, xw.v != NULL}, all[4];
   mn_allreduce(ctx, v, all, 4, MPI_INT, MPI_MIN);
   MN_CHECK(all[0] == -all[1], MN_ERR_ARG,
@@ -339,10 +357,10 @@ static int solve(mn_solver *s, const mn_array *b, mn_array *x) {
   if (!all[2]) bw.v = NULL;
   if (!all[3]) xw.v = NULL;
   if (!bw.v || !xw.v) MN_CALL(mni_sv_vecs(s, 2, tmp));
-  if (!bw.v) { bw = tmp[0]; MN_CALLG(err, copy_in(b, &bw), done); }
-  if (!xw.v) { xw = tmp[1]; MN_CALLG(err, copy_in(x, &xw), done); }
+  if (!bw.v) { bw = tmp[0]; MN_CALLG(err, copy_in(b, &bw), done); mni_sv_dev(s, &bw); }
+  if (!xw.v) { xw = tmp[1]; MN_CALLG(err, copy_in(x, &xw), done); mni_sv_dev(s, &xw); }
   MN_CALLG(err, mni_sv_pc_setup(s), done);
-  double bb = mni_k_dot(s->nloc, bw.v, bw.v);
+  double bb = mni_k_dot(s->dv, s->nloc, bw.v, bw.v);
   MN_CALLG(err, mni_sv_allsum(ctx, 1, &bb), done);
   s->bnorm = sqrt(bb);
   int t = trivial(s, &xw);
@@ -352,7 +370,8 @@ static int solve(mn_solver *s, const mn_array *b, mn_array *x) {
     err = run(s, &bw, &xw);
     s->cur = NULL;
   }
-  if (!err && xw.a != x) err = copy_out(&xw, x);
+  mni_sv_dev(s, &xw); /* x's values are its device block's */
+  if (!err && xw.a != x) err = copy_out(s, &xw, x);
 done:
   mni_sv_pc_reset(&s->pc);
   mni_sv_vecs_free(2, tmp);

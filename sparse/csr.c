@@ -431,6 +431,7 @@ int mn_csr_create_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype
 int mn_csr_destroy(mn_csr **A) {
   if (!A || !*A) return MN_SUCCESS;
   mn_csr *a = *A;
+  mni_csr_dev_drop(a);
   free(a->dptr); free(a->optr); free(a->dcol); free(a->ocol);
   mn_free(a->dval); mn_free(a->oval);
   free(a->garray);

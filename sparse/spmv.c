@@ -8,10 +8,12 @@
 #include <string.h>
 
 /* Is a the base 1-d array of n elements of dtype t whose owned part is
- * [start, start + len), contiguous? */
-static int direct(const mn_array *a, mn_dtype t, int64_t n, int64_t start, int64_t len, mn_local *l) {
+ * [start, start + len), contiguous? Its host block in *l (write: made the
+ * current copy; no pin, so a device backend may take the values back) */
+static int direct(const mn_array *a, mn_dtype t, int64_t n, int64_t start, int64_t len, int write, mn_local *l) {
   if (a->is_view || a->dtype != t || a->map.ndim != 1 || a->map.shape[0] != n) return 0;
-  mn_array_local(a, l);
+  if (write) mn_array_local_in(a, 0, l);
+  else mn_array_local_read(a, 0, l);
   int64_t cnt = l->data ? l->count[0] : 0;
   return (cnt == len && (len == 0 || (l->lo[0] == start && l->stride[0] == 1)));
 }
@@ -36,12 +38,14 @@ static int direct_everywhere(const mn_csr *A, const mn_array *a, int64_t n) {
 
 /* 1 when a's memory serves on every rank; else agreed over the ranks (a
  * copy is collective, so the decision must be the same everywhere) */
-static int direct_agreed(const mn_csr *A, const mn_array *a, int64_t n, int64_t start, int64_t len, mn_local *l) {
+static int direct_agreed(const mn_csr *A, const mn_array *a, int64_t n, int64_t start, int64_t len, int write,
+                         mn_local *l) {
   if (direct_everywhere(A, a, n)) {
-    mn_array_local(a, l);
+    if (write) mn_array_local_in(a, 0, l);
+    else mn_array_local_read(a, 0, l);
     return 1;
   }
-  int ok = direct(a, A->dtype, n, start, len, l), all = 0;
+  int ok = direct(a, A->dtype, n, start, len, write, l), all = 0;
   mn_allreduce(A->ctx, &ok, &all, 1, MPI_INT, MPI_MIN);
   return all;
 }
@@ -50,12 +54,12 @@ int mn_csr_vec_in(const mn_csr *A, const mn_array *x, int64_t n, int64_t start, 
                   mn_array **tmp) {
   mn_local l;
   *tmp = NULL;
-  int all = direct_agreed(A, x, n, start, len, &l);
+  int all = direct_agreed(A, x, n, start, len, 0, &l);
   if (all) { *data = l.data; return MN_SUCCESS; }
   MN_CALL(mn_array_create(A->ctx, A->dtype, 1, &n, 0, tmp));
   int err = mn_array_copy(x, *tmp);
   if (err) { mn_array_destroy(tmp); return mn_trace(err, __FILE__, __LINE__, __func__); }
-  mn_array_local(*tmp, &l);
+  mn_array_local_read(*tmp, 0, &l);
   *data = l.data;
   return MN_SUCCESS;
 }
@@ -64,9 +68,9 @@ int mn_csr_vec_out_begin(const mn_csr *A, mn_array *y, int64_t n, int64_t start,
                          mn_array **tmp) {
   mn_local l;
   *tmp = NULL;
-  if (direct_agreed(A, y, n, start, len, &l)) { *data = l.data; return MN_SUCCESS; }
+  if (direct_agreed(A, y, n, start, len, 1, &l)) { *data = l.data; return MN_SUCCESS; }
   MN_CALL(mn_array_create(A->ctx, A->dtype, 1, &n, 0, tmp));
-  mn_array_local(*tmp, &l);
+  mn_array_local_in(*tmp, 0, &l);
   *data = l.data;
   return MN_SUCCESS;
 }
@@ -184,10 +188,65 @@ int mn_csr_spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
   return err;
 }
 
+/* A vector's owned block on the device: its storage there, or, when
+ * mn_array_local pinned its values to the host, a counted copy in *own
+ * (of bytes; copied back by dev_block_done when written). A choice each
+ * rank makes alone: neither way sends a message. */
+static char *dev_block(mn_ctx *ctx, const mn_array *a, int write, size_t bytes, char **own) {
+  mn_local l;
+  *own = NULL;
+  if (mn_buf_device_ok(a->buf)) {
+    if (write) mn_array_local_in(a, 1, &l);
+    else mn_array_local_read(a, 1, &l);
+    return l.data;
+  }
+  mn_array_local_read(a, 0, &l);
+  if (ctx->ops->dev_alloc(bytes + 1, (void **)own)) mn_device_abort(ctx, "a product's vector on the device");
+  if (!write && bytes && mn_copy_counted(ctx, 1, *own, l.data, bytes)) mn_device_abort(ctx, "a product's vector to the device");
+  return *own;
+}
+
+static void dev_block_done(mn_ctx *ctx, mn_array *a, char *own, size_t bytes) {
+  if (!own) return;
+  if (a) {
+    mn_local l;
+    mn_array_local_in(a, 0, &l);
+    if (bytes && mn_copy_counted(ctx, 0, own, l.data, bytes)) mn_device_abort(ctx, "a product's vector to the host");
+  }
+  ctx->ops->dev_free(own, bytes + 1);
+}
+
+/* y = A x on a device backend: x and y in the vector layout (else copied
+ * to and from temporaries in it, as the host path does) */
+static int spmv_dev(const mn_csr *A, const mn_array *x, mn_array *y) {
+  mn_ctx *ctx = A->ctx;
+  size_t es = mn_dtype_size(A->dtype);
+  mn_array *xt = NULL, *yt = NULL;
+  int err = MN_SUCCESS;
+  if (!direct_everywhere(A, x, A->ncols)) {
+    MN_CALL(mn_array_create(ctx, A->dtype, 1, &A->ncols, 0, &xt));
+    MN_CALLG(err, mn_array_copy(x, xt), done);
+  }
+  if (!direct_everywhere(A, y, A->nrows)) MN_CALLG(err, mn_array_create(ctx, A->dtype, 1, &A->nrows, 0, &yt), done);
+  char *xo, *yo;
+  const char *xd = dev_block(ctx, xt ? xt : x, 0, (size_t)A->ncloc * es, &xo);
+  char *yd = dev_block(ctx, yt ? yt : y, 1, (size_t)A->nlocal * es, &yo);
+  mni_csr_product_dev(A, xd, yd);
+  dev_block_done(ctx, NULL, xo, (size_t)A->ncloc * es);
+  dev_block_done(ctx, yt ? yt : y, yo, (size_t)A->nlocal * es);
+  if (yt) err = mn_array_copy(yt, y);
+done:
+  mn_array_destroy(&xt);
+  mn_array_destroy(&yt);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
 static int spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
   /* global metadata: every rank finds the same error, with no agreement */
   MN_CALL(check_vec(A, x, A->ncols, "x"));
   MN_CALL(check_vec(A, y, A->nrows, "y"));
+  if (A->ctx->ops->csr_rows) return spmv_dev(A, x, y);
   const char *xd = NULL;
   char *yd = NULL;
   mn_array *xt = NULL, *yt = NULL;

@@ -1,25 +1,19 @@
 /* CUDA backend of the CSR product: a row kernel expanded from the shared
- * body (sparse/kernels/csr.h) and cuSPARSE's SpMV, on device buffers. */
+ * body (internal/kernels/csr.h), cuSPARSE's SpMV, and the backend's move
+ * (index-list gathers and scatters of plans and flat moves). */
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <cuda_runtime.h>
 #include <cusparse.h>
+#include <cstring>
 #include <mutex>
 #include <maniple/mn_array.h>
 extern "C" {
 #include "mn_impl.h"
+#include "backend.h"
 }
 #include "kernels/csr.h"
 #include "cuda/csr_cuda.h"
-
-template <typename T, T (*ROW)(int64_t, int64_t, const int32_t *, const T *, const T *)>
-__global__ void csr_rows(int64_t n, const int64_t *ptr, const int32_t *col, const T *val, const T *x, T *y,
-                         int add) {
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
-    T s = ROW(ptr[i], ptr[i + 1], col, val, x);
-    y[i] = add ? y[i] + s : s;
-  }
-}
 
 static int launched(const char *what) {
   cudaError_t e = cudaGetLastError();
@@ -27,19 +21,63 @@ static int launched(const char *what) {
   return MN_SUCCESS;
 }
 
+/* a block's rows through the backend: all of them, or a list (the rows
+ * with off-diagonal entries) */
+template <typename T, T (*ROW)(int64_t, int64_t, const int32_t *, const T *, const T *)>
+__global__ void csr_rows_job(const __grid_constant__ mn_csr_job j) {
+  for (int64_t b = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; b < j.n; b += (int64_t)gridDim.x * blockDim.x) {
+    int64_t i = j.rows ? j.rows[b] : b;
+    T s = ROW(j.ptr[i], j.ptr[i + 1], j.col, (const T *)j.val, (const T *)j.x), *y = (T *)j.y;
+    y[i] = j.add ? y[i] + s : s;
+  }
+}
+
+static int grid(int64_t n) { return (int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535); }
+
+extern "C" int mni_cuda_csr_rows(const mn_csr_job *j) {
+  if (j->n == 0) return MN_SUCCESS;
+  if (j->dtype == MN_FLOAT64) csr_rows_job<double, mni_k_csr_row_f64><<<grid(j->n), 256>>>(*j);
+  else csr_rows_job<float, mni_k_csr_row_f32><<<grid(j->n), 256>>>(*j);
+  return launched("csr_rows_job");
+}
+
 extern "C" int mn_cuda_csr_rows(int dtype, int64_t n, const int64_t *ptr, const int32_t *col, const void *val,
                                 const void *x, void *y, int add) {
-  if (n == 0) return MN_SUCCESS;
-  int threads = 256, blocks = (int)((n + threads - 1) / threads < 65535 ? (n + threads - 1) / threads : 65535);
-  if (dtype == MN_FLOAT64)
-    csr_rows<double, mni_k_csr_row_f64><<<blocks, threads>>>(n, ptr, col, (const double *)val, (const double *)x,
-                                                            (double *)y, add);
-  else if (dtype == MN_FLOAT32)
-    csr_rows<float, mni_k_csr_row_f32><<<blocks, threads>>>(n, ptr, col, (const float *)val, (const float *)x,
-                                                          (float *)y, add);
-  else
+  if (dtype != MN_FLOAT64 && dtype != MN_FLOAT32)
     return MN_ERR(MN_ERR_DTYPE, "CSR products hold float32 or float64, not dtype %d", dtype);
-  return launched("csr_rows");
+  mn_csr_job j;
+  memset(&j, 0, sizeof j);
+  j.dtype = dtype;
+  j.add = add;
+  j.n = n;
+  j.ptr = ptr;
+  j.col = col;
+  j.val = val;
+  j.x = x;
+  j.y = y;
+  return mni_cuda_csr_rows(&j);
+}
+
+template <typename T>
+__global__ void move_k(int64_t n, const int64_t *sidx, const T *src, const int64_t *didx, T *dst) {
+  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x)
+    dst[didx ? didx[k] : k] = src[sidx ? sidx[k] : k];
+}
+
+extern "C" int mni_cuda_move(size_t es, int64_t n, const int64_t *sidx, const char *src, int64_t nsrc,
+                             const int64_t *didx, char *dst, int64_t ndst) {
+  (void)nsrc;
+  (void)ndst;
+  if (n == 0) return MN_SUCCESS;
+  switch (es) {
+  case 8: move_k<<<grid(n), 256>>>(n, sidx, (const uint64_t *)src, didx, (uint64_t *)dst); break;
+  case 4: move_k<<<grid(n), 256>>>(n, sidx, (const uint32_t *)src, didx, (uint32_t *)dst); break;
+  case 2: move_k<<<grid(n), 256>>>(n, sidx, (const uint16_t *)src, didx, (uint16_t *)dst); break;
+  case 1: move_k<<<grid(n), 256>>>(n, sidx, (const uint8_t *)src, didx, (uint8_t *)dst); break;
+  case 16: move_k<<<grid(n), 256>>>(n, sidx, (const double2 *)src, didx, (double2 *)dst); break;
+  default: return MN_ERR(MN_ERR_DTYPE, "a move of %zu-byte elements", es);
+  }
+  return launched("move_k");
 }
 
 /* ---- cuSPARSE ---- */

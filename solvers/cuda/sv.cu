@@ -1,0 +1,53 @@
+/* The solvers' vector kernels on CUDA: the body of kernels/sv.h over a
+ * grid-stride loop, each block's sums reduced in shared memory to its
+ * partials, which one more launch adds in block order: the same sums at
+ * any launch (a fixed grid for a given length), as the CPU's are. */
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <cuda_runtime.h>
+#include <maniple/mn_array.h>
+extern "C" {
+#include "mn_impl.h"
+#include "backend.h"
+}
+#include "kernels/sv.h"
+
+enum { THREADS = 256, MAXBLOCKS = 1024 };
+static __device__ double partials[MAXBLOCKS * MNI_SV_MAXACC];
+
+static __global__ void __launch_bounds__(THREADS) sv_blocks(const __grid_constant__ mni_sv_job j, int na) {
+  double acc[MNI_SV_MAXACC] = {0};
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < j.n; i += (int64_t)gridDim.x * blockDim.x)
+    mni_sv_elem(&j, i, acc);
+  __shared__ double sh[THREADS];
+  for (int a = 0; a < na; a++) {
+    sh[threadIdx.x] = acc[a];
+    __syncthreads();
+    for (int w = THREADS / 2; w > 0; w /= 2) {
+      if ((int)threadIdx.x < w) sh[threadIdx.x] += sh[threadIdx.x + w];
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) partials[blockIdx.x * MNI_SV_MAXACC + a] = sh[0];
+    __syncthreads();
+  }
+}
+
+static __global__ void sv_sum(int nb, int na, double *acc) {
+  int a = threadIdx.x;
+  if (a >= na) return;
+  double s = 0;
+  for (int b = 0; b < nb; b++) s += partials[b * MNI_SV_MAXACC + a];
+  acc[a] = s;
+}
+
+extern "C" int mni_cuda_sv(const mni_sv_job *j, double *acc) {
+  int64_t want = (j->n + THREADS - 1) / THREADS;
+  int nb = want < 1 ? 1 : want > MAXBLOCKS ? MAXBLOCKS : (int)want, na = mni_sv_nacc(j);
+  sv_blocks<<<nb, THREADS>>>(*j, na);
+  if (na) sv_sum<<<1, MNI_SV_MAXACC>>>(nb, na, acc);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess)
+    return MN_ERR(MN_ERR_CUDA, "a solver kernel (kind %d) on %lld elements failed to launch: %s", j->kind,
+                  (long long)j->n, cudaGetErrorName(e));
+  return MN_SUCCESS;
+}
