@@ -10,6 +10,7 @@
 #include <string.h>
 
 enum { FLATMOVE_TAG = 310 };
+enum { FEW_RUNS = 8 }; /* a device run copies this many runs one launch each */
 
 typedef struct {
   int ndim, halo, kind;
@@ -24,6 +25,9 @@ struct mn_flatmove_s {
   size_t es;
   mn_dtype dtype;
   fm_key src, dst;
+  /* on a device: the runs' elements as index lists there (made at the first device run) */
+  int64_t nel, *dsi, *ddi;
+  const struct mn_backend_ops *dops;
 };
 
 static void key_of(const mn_buf *b, fm_key *k) {
@@ -244,6 +248,60 @@ int mn_flatmove_create(const mn_array *src, const mn_array *dst, mn_flatmove **o
   return MN_SUCCESS;
 }
 
+/* the runs as two device index lists, one entry per element */
+static int dev_runs(mn_flatmove *fm, mn_ctx *ctx) {
+  if (fm->dops) return MN_SUCCESS;
+  int64_t n = 0;
+  for (int64_t r = 0; r < fm->nrun; r++) n += fm->run[3 * r + 2];
+  size_t bytes = (size_t)n * sizeof(int64_t) + 1;
+  int64_t *h = malloc(2 * bytes);
+  MN_CHECK(h, MN_ERR_MEM, "cannot allocate a flat move's index lists (%lld elements)", (long long)n);
+  for (int64_t r = 0, k = 0; r < fm->nrun; r++)
+    for (int64_t i = 0; i < fm->run[3 * r + 2]; i++, k++) {
+      h[k] = fm->run[3 * r] + i;
+      h[n + k] = fm->run[3 * r + 1] + i;
+    }
+  const struct mn_backend_ops *ops = ctx->ops;
+  int err = ops->dev_alloc(bytes, (void **)&fm->dsi);
+  if (!err) err = ops->dev_alloc(bytes, (void **)&fm->ddi);
+  if (!err && n) err = mn_copy_counted(ctx, 1, (char *)fm->dsi, (char *)h, bytes - 1);
+  if (!err && n) err = mn_copy_counted(ctx, 1, (char *)fm->ddi, (char *)(h + n), bytes - 1);
+  free(h);
+  if (err) {
+    if (fm->dsi) ops->dev_free(fm->dsi, bytes);
+    if (fm->ddi) ops->dev_free(fm->ddi, bytes);
+    fm->dsi = fm->ddi = NULL;
+    return err;
+  }
+  fm->nel = n;
+  fm->dops = ops;
+  return MN_SUCCESS;
+}
+
+/* on the device when the source's values are there: the plan's messages
+ * packed and unpacked by kernels, the rank's own elements moved by one
+ * launch over index lists, or a launch per run when they are few */
+static int run_dev(mn_flatmove *fm, const mn_array *src, mn_array *dst) {
+  mn_ctx *ctx = src->ctx;
+  const mn_backend_ops *ops = ctx->ops;
+  int few = fm->nrun <= FEW_RUNS; /* a launch each, and no index lists */
+  if (!few && dev_runs(fm, ctx)) mn_device_abort(ctx, "a flat move's index lists on the device");
+  char *sm = mn_buf_dev(src->buf, 0), *dm = mn_buf_dev(dst->buf, 1);
+  MN_CALL(mn_plan_begin_dev(fm->plan, sm, dm));
+  const size_t es = fm->es;
+  int64_t one = 1;
+  for (int64_t r = 0; few && r < fm->nrun; r++) {
+    const int64_t *q = fm->run + 3 * r;
+    if (ops->copy_box(1, &q[2], es, sm + q[0] * (int64_t)es, &one, dm + q[1] * (int64_t)es, &one))
+      mn_device_abort(ctx, "a flat move on the device");
+  }
+  if (!few && ops->move(es, fm->nel, fm->dsi, sm, (int64_t)(src->buf->nbytes / es), fm->ddi, dm,
+                        (int64_t)(dst->buf->nbytes / es)))
+    mn_device_abort(ctx, "a flat move on the device");
+  MN_CALL(mn_plan_end(fm->plan));
+  return MN_SUCCESS;
+}
+
 int mn_flatmove_run(mn_flatmove *fm, const mn_array *src, mn_array *dst) {
   MN_CHECK(fm && src && dst, MN_ERR_ARG, "NULL flat move or array");
   fm_key ks, kd;
@@ -252,10 +310,14 @@ int mn_flatmove_run(mn_flatmove *fm, const mn_array *src, mn_array *dst) {
   MN_CHECK(!src->is_view && !dst->is_view && src->dtype == fm->dtype && dst->dtype == fm->dtype &&
                !memcmp(&ks, &fm->src, sizeof ks) && !memcmp(&kd, &fm->dst, sizeof kd),
            MN_ERR_ARG, "a flat move runs on arrays of the layouts, halos and dtype it was made for");
+  /* the side is each rank's choice: a plan's messages are the same either way */
+  if (mn_buf_device_ok(src->buf) && mn_buf_device_ok(dst->buf) && (src->buf->valid & MN_VALID_DEV) &&
+      src->ctx->ops->move)
+    return run_dev(fm, src, dst);
   char *sm = mn_buf_host(src->buf, 0), *dm = mn_buf_host(dst->buf, 1);
   MN_CALL(mn_plan_begin_mem(fm->plan, sm, dm));
   const size_t es = fm->es;
-  for (int64_t r = 0; r < fm->nrun; r++) {
+  for (int64_t r = 0; sm && dm && r < fm->nrun; r++) { /* (storage lost: the messages still go) */
     const int64_t *q = fm->run + 3 * r;
     memcpy(dm + q[1] * (int64_t)es, sm + q[0] * (int64_t)es, (size_t)q[2] * es);
   }
@@ -266,7 +328,35 @@ int mn_flatmove_run(mn_flatmove *fm, const mn_array *src, mn_array *dst) {
 void mn_flatmove_destroy(mn_flatmove **fm) {
   if (!fm || !*fm) return;
   mn_plan_free((*fm)->plan);
+  if ((*fm)->dops) {
+    size_t bytes = (size_t)(*fm)->nel * sizeof(int64_t) + 1;
+    (*fm)->dops->dev_free((*fm)->dsi, bytes);
+    (*fm)->dops->dev_free((*fm)->ddi, bytes);
+  }
   free((*fm)->run);
   free(*fm);
   *fm = NULL;
+}
+
+int mn_flatmove_kept(const mn_array *src, const mn_array *dst, mn_flatmove **fm) {
+  mn_ctx *ctx = src->ctx;
+  fm_key ks, kd;
+  key_of(src->buf, &ks);
+  key_of(dst->buf, &kd);
+  for (int k = 0; k < MN_CTX_FMOVES; k++) {
+    mn_flatmove *f = ctx->fmoves[k];
+    if (f && f->dtype == src->dtype && !memcmp(&ks, &f->src, sizeof ks) && !memcmp(&kd, &f->dst, sizeof kd)) {
+      *fm = f;
+      return MN_SUCCESS;
+    }
+  }
+  MN_CALL(mn_flatmove_create(src, dst, fm));
+  mn_flatmove_destroy(&ctx->fmoves[ctx->fmove_next]); /* the oldest goes */
+  ctx->fmoves[ctx->fmove_next] = *fm;
+  ctx->fmove_next = (ctx->fmove_next + 1) % MN_CTX_FMOVES;
+  return MN_SUCCESS;
+}
+
+void mn_flatmove_release_kept(mn_ctx *ctx) {
+  for (int k = 0; k < MN_CTX_FMOVES; k++) mn_flatmove_destroy(&ctx->fmoves[k]);
 }

@@ -17,5 +17,12 @@ int mn_flatmove_create(const mn_array *src, const mn_array *dst, mn_flatmove **f
  * elements are written. */
 int mn_flatmove_run(mn_flatmove *fm, const mn_array *src, mn_array *dst);
 void mn_flatmove_destroy(mn_flatmove **fm);
+/* A flat move for arrays like src and dst, kept on their context (the
+ * last MN_CTX_FMOVES made, found again by the layouts, halos and dtype):
+ * the context owns it. Collective only when it is made; every rank finds
+ * the same one, since the keys are global metadata. */
+int mn_flatmove_kept(const mn_array *src, const mn_array *dst, mn_flatmove **fm);
+/* the context's kept moves released (mn_ctx_destroy) */
+void mn_flatmove_release_kept(mn_ctx *ctx);
 
 #endif

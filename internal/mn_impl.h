@@ -86,6 +86,7 @@ void mn_log_finish(mn_ctx *ctx);
 /* ---- context ---- */
 typedef struct mn_plan_cache_s mn_plan_cache;
 enum { MN_CTX_LAYS = 4 }; /* default layouts a context keeps (array.c) */
+enum { MN_CTX_FMOVES = 8 }; /* flat moves a context keeps (flatmove.c: reshapes) */
 struct mn_ctx_s {
   MPI_Comm comm;
   int rank, size;
@@ -101,6 +102,8 @@ struct mn_ctx_s {
   size_t pieces_size;   /* calls as prog is */
   struct mn_layout_s *lays[MN_CTX_LAYS]; /* block layouts made last (array.c): a */
   int lay_next;         /* repeated temporary's shape reuses its layout */
+  struct mn_flatmove_s *fmoves[MN_CTX_FMOVES]; /* flat moves made last: a time loop's */
+  int fmove_next;       /* reshapes plan once */
   char *dscratch;       /* device scratch (device backends), kept */
   size_t dscratch_size;
   char *alias;          /* result buffer for aliased assignments, kept: a */

@@ -225,3 +225,33 @@ def test_sparse_linalg_cg(logging_on):
     xr, infor = ssla.cg(Ar, br, rtol=1e-12)
     assert info == 0 and infor == 0
     assert numpy.allclose(numpy.asarray(x), xr, rtol=1e-8, atol=1e-10)
+
+
+def test_reshape_loop(logging_on):
+    """A loop that goes between a 1-d vector and a 2-d grid (the seeds'
+    matrix-free operators do): the flat moves are kept by the context, so
+    after the first pass no collective runs, and on a device they move the
+    values there (messages staged at more ranks, nothing else)."""
+    m, n = 30, 40
+    v, vr = np.arange(m * n) * 0.5, numpy.arange(m * n) * 0.5
+
+    def step(xp, v):
+        g = xp.zeros((m + 2, n + 2))
+        g[1:-1, 1:-1] = v.reshape((m, n))
+        y = 4 * g[1:-1, 1:-1] - g[0:-2, 1:-1] - g[2:, 1:-1]
+        return y.reshape(m * n)
+
+    step(np, v)._materialize()  # warm-up: the moves are planned
+    maniple.log_reset()
+    for _ in range(3):
+        v = step(np, v)
+        vr = step(numpy, vr)
+    v._materialize()
+    d = maniple.log_view()
+    assert d["allreduce"]["calls"] == 0 and all(d[k]["allreduces"] == 0 for k in d), d["allreduce"]
+    got = copies()
+    if maniple.size() == 1 or maniple.backend() == "cpu" or MPI_DEVICE:
+        assert got == NONE, got
+    else:
+        assert got["h2d"][1] == got["d2h"][1] and got["h2d"][0] > 0, got
+    assert numpy.array_equal(numpy.asarray(v), vr)
