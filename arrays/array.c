@@ -345,6 +345,14 @@ int mn_array_local_in(const mn_array *a, int dev, mn_local *loc) {
   return local_in(a, loc, dev ? MN_MEM_DEVICE : MN_MEM_HOST, 0, "mn_array_local_in");
 }
 
+int mn_array_local_device(const mn_array *a, mn_local *loc) {
+  MN_CHECK(a && loc, MN_ERR_ARG, "NULL array or output pointer");
+  MN_CHECK(a->ctx->ops->dev_alloc, MN_ERR_BACKEND, "the %s backend has no device memory", a->ctx->ops->name);
+  MN_CHECK(!a->buf->pinned, MN_ERR_ARG,
+           "the array's values are pinned to the host (mn_array_local handed out a host pointer)");
+  return local_in(a, loc, MN_MEM_DEVICE, 0, "mn_array_local_device");
+}
+
 int mn_array_local_read(const mn_array *a, int dev, mn_local *loc) {
   return local_in(a, loc, dev ? MN_MEM_DEVICE : MN_MEM_HOST, -1, "mn_array_local_read");
 }

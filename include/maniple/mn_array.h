@@ -92,6 +92,13 @@ MN_EXTERN int mn_array_local(const mn_array *a, mn_local *loc);
  * the caller's own kernels), else host memory (as mn_array_local). The
  * caller may write there until its next call on the array. */
 MN_EXTERN int mn_array_local_memtype(const mn_array *a, mn_local *loc);
+/* In device memory (a device backend; MN_ERR_BACKEND on the cpu one), as
+ * PETSc's VecCUDAGetArray: the values are copied there first when only
+ * the host holds them, and the caller's kernels may read and write them
+ * until its next call on the array. Kernels queued by maniple are on the
+ * device's default (legacy) stream. MN_ERR_ARG when mn_array_local has
+ * pinned the values to the host. */
+MN_EXTERN int mn_array_local_device(const mn_array *a, mn_local *loc);
 
 /* ---- filling ---- */
 MN_EXTERN int mn_array_fill(mn_array *a, mn_scalar value);

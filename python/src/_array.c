@@ -259,6 +259,10 @@ static PyMethodDef Array_methods[] = {
   {"copy_to", (PyCFunction)Array_copy_to, METH_O, "dst[...] = self, with a cast."},
   {"copy_flat", (PyCFunction)Array_copy_flat, METH_O, "dst[...] = self's elements in C order (any shapes)."},
   {"save_npy", (PyCFunction)Array_save_npy, METH_O, "Write a .npy file collectively."},
+  {"local_block", (PyCFunction)Array_local_block, METH_O,
+   "local_block(device) -> (pointer, strides in elements): a one-rank array's memory."},
+  {"dlpack", (PyCFunction)Array_dlpack, METH_VARARGS,
+   "dlpack(device, versioned) -> a DLPack capsule of a one-rank array's memory."},
   {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef Array_getset[] = {

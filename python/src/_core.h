@@ -34,6 +34,10 @@ PyObject *shape_tuple(int nd, const int64_t *shape);
 /* Array methods gathering to, and scattering from, a root rank (_transfer.c). */
 PyObject *Array_gather_root(ArrayObject *self, PyObject *args);
 PyObject *Array_scatter_root(ArrayObject *self, PyObject *args);
+/* Sharing the memory of a one-rank array (_interop.c): local_block(device)
+ * and a DLPack capsule. */
+PyObject *Array_local_block(ArrayObject *self, PyObject *arg);
+PyObject *Array_dlpack(ArrayObject *self, PyObject *arg);
 /* Raise the Python exception NumPy would for a maniple error code. */
 PyObject *raise_mn(int code);
 int need_ctx(void);

@@ -12,7 +12,7 @@ import numpy as _np
 from maniple import init as _init
 
 from . import fft, linalg, random
-from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like, eye, full, full_like, identity,
+from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like, eye, from_dlpack, full, full_like, identity,
                         linspace, load, meshgrid, ones, ones_like, save, zeros, zeros_like)
 from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, clip,
                          count_nonzero, isclose, max, mean, min, prod, ravel, reshape, std, sum, var, where)

@@ -243,6 +243,19 @@ def asarray(x, dtype=None):
     return a
 
 
+def from_dlpack(x, /, *, device=None, copy=None):
+    """An array with the values of x, any object exporting host memory
+    through DLPack (NumPy, PyTorch on the CPU, a maniple array), copied
+    into a distributed array as asarray does. x must be the same on every
+    rank. A device producer (CuPy, PyTorch on a GPU) is refused by
+    numpy.from_dlpack's device check."""
+    if copy is False:
+        raise BufferError("maniple.numpy.from_dlpack copies the values into a distributed array")
+    if isinstance(x, ndarray):
+        return x.copy()
+    return asarray(_np.from_dlpack(x))
+
+
 def array(x, dtype=None, copy=True):
     if isinstance(x, ndarray):
         r = x.copy() if copy else x

@@ -118,6 +118,38 @@ class ndarray:
         x = _np.frombuffer(a.allgather(), dtype=self._dtype).reshape(self._shape).copy()
         return x if dtype is None else x.astype(dtype, copy=False)
 
+    # ---- sharing memory without a copy (one rank: a distributed array
+    # has no single buffer, so these raise BufferError there) ----
+    def __dlpack_device__(self):
+        """(kDLCUDA, 0) on a device backend, (kDLCPU, 0) on the cpu one."""
+        return (1, 0) if _core.backend() == "cpu" else (2, 0)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule of the array's memory (numpy.from_dlpack,
+        cupy.from_dlpack, torch.from_dlpack), alive while the consumer's
+        array is. On the cpu backend the values then stay in host memory.
+        maniple's kernels run on the device's legacy default stream, which
+        every blocking stream waits for, so no stream is synchronised."""
+        dev = self.__dlpack_device__()
+        if dl_device is not None and tuple(dl_device) != dev:
+            raise BufferError(f"maniple arrays are on device {dev}, not {tuple(dl_device)}")
+        a = (self.copy() if copy else self)._materialize()
+        return a.dlpack(dev[0] != 1, max_version is not None and tuple(max_version) >= (1, 0))
+
+    @property
+    def __cuda_array_interface__(self):
+        """The array's device memory (version 3), as CuPy and Numba take it:
+        on a device backend and one rank only."""
+        if _core.backend() == "cpu":
+            raise AttributeError("the array is in host memory (cpu backend): no __cuda_array_interface__")
+        a = self._materialize()
+        ptr, strides = a.local_block(True)
+        it = _np.dtype(self._dtype).itemsize
+        st = tuple(k * it for k in strides)
+        dense = tuple(it * int(_np.prod(self._shape[d + 1:], dtype=_np.int64)) for d in range(len(self._shape)))
+        return {"shape": tuple(self._shape), "typestr": _np.dtype(self._dtype).str, "data": (ptr, False),
+                "strides": None if st == dense else st, "version": 3, "stream": 1}
+
     def get(self):
         """The whole array as a NumPy array (as CuPy's get())."""
         return self.__array__()
