@@ -298,6 +298,13 @@ int mn_expr_eval_extra(mn_expr *e, int node, mn_array *out, int nx, const int *x
   return eval_logged(e, node, out, nx, xnode, xout);
 }
 
+/* On a device backend each extra output is evaluated apart, before the
+ * root (which may overwrite an input they read): a device kernel has one
+ * output, and recomputing the shared part there costs less than copying
+ * the operands to the host. A fact of the backend, so every rank splits
+ * alike (the evaluations' messages match). */
+static int split_extras(const mn_expr *e) { return e->ctx->ops->eval != NULL; }
+
 static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout,
                        int64_t *mem) {
   int err = check_eval(e, node, out);
@@ -305,6 +312,12 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
   if (err) {
     err = mn_agree(e->ctx, err); /* matches the agreement inside execute */
     return mn_trace(err, __FILE__, __LINE__, __func__);
+  }
+  if (nx && split_extras(e)) {
+    for (int k = 0; k < nx && !err; k++) err = eval_extras(e, xnode[k], xout[k], 0, NULL, NULL, mem);
+    if (!err) err = eval_extras(e, node, out, 0, NULL, NULL, mem);
+    if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+    return MN_SUCCESS;
   }
   if (!nx && !mn_buf_lost(out->buf) && device_fill(e, node, out, &err)) {
     *mem += (int64_t)out->buf->nbytes;
@@ -430,6 +443,12 @@ static int reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result
   if (err) {
     err = mn_agree(e->ctx, err); /* matches the agreement inside execute */
     return mn_trace(err, __FILE__, __LINE__, __func__);
+  }
+  if (nx && split_extras(e)) {
+    for (int k = 0; k < nx && !err; k++) err = eval_extras(e, xnode[k], xout[k], 0, NULL, NULL, mem);
+    if (!err) err = reduce_extra(e, node, op, result, 0, NULL, NULL, mem);
+    if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+    return MN_SUCCESS;
   }
   const mn_node *rn = &e->v[node];
   mn_dtype t = rn->dtype;
