@@ -287,6 +287,30 @@ int mn_array_create_empty(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *
   return create(ctx, dtype, ndim, shape, 0, 0, a);
 }
 
+int mn_array_create_on_device(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape, void *dmem,
+                               mn_array **a) {
+  MN_CHECK(ctx && a, MN_ERR_ARG, "NULL context or output pointer");
+  MN_CHECK(ctx->ops->dev_alloc, MN_ERR_BACKEND, "the %s backend has no device memory to wrap", ctx->ops->name);
+  MN_CALL(mn_array_create(ctx, dtype, ndim, shape, 0, a));
+  mn_buf *b = (*a)->buf;
+  int err = !dmem && b->nbytes && mn_layout_local_size(b->lay, ctx->rank)
+                ? MN_ERR(MN_ERR_ARG, "NULL device memory for rank %d's block of %lld elements", ctx->rank,
+                         (long long)mn_layout_local_size(b->lay, ctx->rank))
+                : 0;
+  err = mn_agree(ctx, err);
+  if (err) {
+    mn_array_destroy(a);
+    return mn_trace(err, __FILE__, __LINE__, __func__);
+  }
+  if (!b->lost && dmem) { /* the storage made is given back for the caller's */
+    b->ops->dev_free(b->dev, b->nbytes ? b->nbytes : 1);
+    b->dev = dmem;
+    b->borrowed = 1;
+    b->valid = MN_VALID_DEV;
+  }
+  return MN_SUCCESS;
+}
+
 int mn_array_create_like(const mn_array *x, mn_dtype dtype, mn_array **a) {
   MN_CHECK(x && a, MN_ERR_ARG, "NULL array or output pointer");
   MN_SPMD(x ? x->ctx : NULL, "mn_array_create_like", mn_spmd_array(S, "x", x), mn_spmd_dtype(S, "dtype", dtype));

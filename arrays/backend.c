@@ -123,7 +123,7 @@ void mn_buf_release_storage(mn_buf *b) {
   const mn_backend_ops *ops = b->ops;
   size_t n = b->nbytes ? b->nbytes : 1;
   if (b->dev) {
-    ops->dev_free(b->dev, n);
+    if (!b->borrowed) ops->dev_free(b->dev, n);
     if (b->host) ops->host_free(b->host, n);
   } else {
     mn_pool_give(b->host, b->nbytes);

@@ -202,6 +202,7 @@ typedef struct mn_buf_s {
   const struct mn_backend_ops *ops; /* the context's (kept here: a handle may outlive its context) */
   int lost;
   int pinned;     /* a host pointer was handed out (mn_array_local): the values stay on the host */
+  int borrowed;   /* dev is the caller's memory (mn_array_create_on_device): never freed here */
   size_t nbytes;
 } mn_buf;
 /* The owned block on the side asked for (dev: the device copy), made

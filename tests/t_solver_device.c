@@ -3,7 +3,8 @@
  * between host and device but the sums of its dot products (and, without
  * a CUDA-aware MPI, the staged ghost messages of its product). Counted
  * from the log as the difference between solves of 4 and 12 iterations;
- * the answers of converged solves checked against a dense direct solve. */
+ * the answers of converged solves checked against a dense direct solve,
+ * also of one on the caller's own device memory (mn_array_create_on_device). */
 #include "mt_solver.h"
 #include "mn_impl.h"
 #include <string.h>
@@ -34,6 +35,42 @@ static moves solve_counted(mn_ctx *ctx, mn_solver *s, const mn_array *b, mn_arra
   T_OK(mn_solver_get_result(s, &its, NULL, NULL));
   T_CHECK(its == maxit, "%lld iterations, not %lld", (long long)its, (long long)maxit);
   return counted(ctx);
+}
+
+/* A simulation code's own device vectors (here: the device blocks of two
+ * arrays standing for the caller's cudaMalloc'd memory) wrapped without a
+ * copy and solved in place: the solution is in the caller's memory. */
+static void wrapped(mn_ctx *ctx, mn_op *op, const mt_prob *p, const double *ref, int64_t ng) {
+  int64_t n = mt_n(p);
+  mn_array *cb = NULL, *cx = NULL, *b = NULL, *x = NULL;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &cb));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &cx));
+  host_set(cb, mt_rhs);
+  mn_local lb, lx;
+  T_OK(mn_array_local_device(cb, &lb));
+  T_OK(mn_array_local_device(cx, &lx));
+  T_OK(mn_array_create_on_device(ctx, MN_FLOAT64, 1, &n, lb.data, &b));
+  T_OK(mn_array_create_on_device(ctx, MN_FLOAT64, 1, &n, lx.data, &x));
+  mn_solver *s = NULL;
+  T_OK(mn_solver_create(ctx, &s));
+  T_OK(mn_solver_set_operator(s, op));
+  T_OK(mn_solver_set_tolerances(s, 1e-10, 0, 1000));
+  mn_log_reset(ctx);
+  T_OK(mn_solver_solve(s, b, x));
+  mn_log_stats h;
+  mn_log_get(ctx, MN_LOG_H2D, &h); /* b and x used in place: only staged ghosts come in */
+  T_CHECK(h.mem_bytes <= h.calls * ng * 8, "a solve on wrapped vectors: %lld h2d of %lld bytes (ghosts %lld)",
+          (long long)h.calls, (long long)h.mem_bytes, (long long)ng);
+  mn_solver_destroy(&s);
+  mn_array_destroy(&b);
+  mn_array_destroy(&x); /* the caller's memory stays */
+  double *xs = mt_all(cx), e = mt_err(xs, ref, n);
+  T_CHECK(e < 1e-8, "solution in the caller's device memory: error %.3g", e);
+  free(xs);
+  T_EXPECT(mn_array_create_on_device(ctx, MN_FLOAT64, 1, &n, NULL, &b), MN_ERR_ARG, "NULL device memory",
+           "NULL device memory for rank");
+  mn_array_destroy(&cb);
+  mn_array_destroy(&cx);
 }
 
 static void run(mn_backend be) {
@@ -95,6 +132,10 @@ static void run(mn_backend be) {
              (long long)it.h2d_bytes, (long long)it.d2h, (long long)it.d2h_bytes);
     mn_solver_destroy(&s);
   }
+  mn_array *w = NULL;
+  if (dev) wrapped(ctx, op, &p, ref, ng);
+  else T_EXPECT(mn_array_create_on_device(ctx, MN_FLOAT64, 1, &n, NULL, &w), MN_ERR_BACKEND,
+                "a wrapped device array on the cpu backend", "no device memory");
   free(bs);
   free(ref);
   mn_array_destroy(&b);

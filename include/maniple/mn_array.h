@@ -32,6 +32,14 @@ typedef struct mn_array_s mn_array;
  * distributed axis. Contents are zero. */
 MN_EXTERN int mn_array_create(mn_ctx *ctx, mn_dtype dtype, int ndim,
                     const int64_t *shape, int halo, mn_array **a);
+/* An array in the default layout (no halo) whose rank's block is the
+ * caller's device memory dmem (its owned elements in C order), as PETSc's
+ * VecCreateMPICUDAWithArray: no copy is made, the values are taken as
+ * they are, and the memory stays the caller's (mn_array_destroy does not
+ * free it; it must outlive the array). Device backends only
+ * (MN_ERR_BACKEND); dmem may be NULL only where the block is empty. */
+MN_EXTERN int mn_array_create_on_device(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape, void *dmem,
+                                        mn_array **a);
 MN_EXTERN int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo,
                        mn_array **a);
 /* As mn_array_create with no halo, contents undefined (numpy.empty): for
