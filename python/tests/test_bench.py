@@ -115,7 +115,8 @@ def test_dry_run_outputs():
     with open(os.path.join(out, "meta.json")) as f:
         meta = json.load(f)
     assert meta["dry_run"] and meta["headlines"]
-    assert set(meta["counters"]) == {"heat", "swe", "cavity", "heat_c", "cg"}
+    progs = {"heat", "swe", "cavity", "heat_c", "cg"}
+    assert set(meta["counters"]) == progs | {k + "@device" for k in progs}  # the CPU path and the emulated device's
     assert all("error" not in c for c in meta["counters"].values()), meta["counters"]
     for png in ("scaling.png", "stream_fraction.png", "peers.png"):
         with open(os.path.join(out, png), "rb") as f:
@@ -124,9 +125,26 @@ def test_dry_run_outputs():
                          text=True, env=env, cwd=ROOT, timeout=300)
     assert mod.returncode == 0, mod.stderr[-2000:]
     assert "largest error" in mod.stdout
+    assert "on the emulated device (the code a GPU runs)" in mod.stdout  # the GPU predictions' inputs
     with open(os.path.join(out, "model.json")) as f:
         mj = json.load(f)
     assert len(mj["predictions"]["heat"]) == len(model.SIZES) and mj["validation"]
+
+
+def test_model_copies():
+    """On a GPU, copies between host and device beyond the allreduces' own
+    sums cost their latency and bytes over the host link; the CPU machine
+    has none. A device count replaces the CPU one for GPU predictions only."""
+    w = model.Workload("t", 1 << 20, 16.0, 1, 1, 1, 1, 2, copies=3, copy_bytes_per_point=8.0)
+    t, parts = model.step_time(w, model.H100, 1)
+    assert parts["copies"] == 3 * model.H100.copy_lat + 8.0 * (1 << 20) / model.H100.bw_copy
+    cpu = model.this_machine({1: 30e9}, 1e-6, 10e9, 2)
+    assert model.step_time(w, cpu, 1)[1]["copies"] == 0.0
+    counted = {"cg": dict(model.DEFAULTS["cg"], copies=0.0, copy_bytes_per_point=0.0),
+               "cg@device": dict(model.DEFAULTS["cg"], copies=5.0, copy_bytes_per_point=1.5)}
+    assert model.workloads(counted)["cg"].copies == 0
+    dev = model.workloads(counted, device=True)["cg"]
+    assert dev.copies == 5.0 - model.DEFAULTS["cg"]["allreduces"] and dev.copy_bytes_per_point == 1.5
 
 
 def test_gpu_column():

@@ -66,7 +66,7 @@ def count(job, cfg, dry, ncores):
     else:
         short, long_ = (launch.run(c, job.ranks, ncores, job.timeout, job.env) for c in (job.cmd, job.alt))
     return counters.per_step(counters.parse_table(short), counters.parse_table(long_), job.steps, job.size,
-                             counters.PASSES[job.variant])
+                             counters.passes_of(job.variant))
 
 
 def execute(jobs, cfg, dry, ncores, progress, counted):

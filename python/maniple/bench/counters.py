@@ -1,8 +1,12 @@
 """What maniple does per step, read from its -log_view table (the
 MANIPLE_LOG_VIEW=1 counters, docs/profiling.md): kernel passes, bytes the
-kernels move per point, messages and their bytes, allreduces. Each program
-runs at 2 ranks for s and for 2s steps; the difference divided by s leaves
-out the set-up. The model takes these as its measured inputs."""
+kernels move per point, messages and their bytes, allreduces, and copies
+between host and device. Each program runs at 2 ranks for s and for 2s
+steps; the difference divided by s leaves out the set-up. Each runs on the
+CPU backend and again on the emulated device (variant "<name>@device",
+with MPI taking device buffers as on a GPU cluster), which runs the code
+path a GPU would, so the model predicts GPUs from the latter. The model
+takes these as its measured inputs."""
 import re
 
 ROW = re.compile(r"^(\w+)\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\d+)\s+(\S+)\s+(\d+)\s*$", re.M)
@@ -34,7 +38,8 @@ def per_step(short, long_, steps, points, passes_from):
     mbytes = d("plan_begin", "msg_bytes") or d("sv_op", "msg_bytes") or d("stencil", "msg_bytes")
     return dict(passes=passes, bytes_per_point=mem / points, messages_per_rank=msgs / RANKS,
                 bytes_per_message=mbytes / msgs if msgs else 0.0, allreduces=d("allreduce", "calls"),
-                reduce_allreduces=d("reduce", "allreduces"))
+                reduce_allreduces=d("reduce", "allreduces"), copies=d("h2d", "calls") + d("d2h", "calls"),
+                copy_bytes_per_point=(d("h2d", "mem_bytes") + d("d2h", "mem_bytes")) / points)
 
 
 # the maniple.numpy apps counted, and the flag that sets their steps
@@ -42,6 +47,12 @@ APPS = {"heat": "--iterations", "swe": "--steps", "cavity": "--nt"}
 # per counted program: the log kinds whose calls are kernel passes
 PASSES = {"heat": ("eval", "reduce"), "swe": ("eval", "reduce"), "cavity": ("eval", "reduce"), "heat_c": ("stencil",),
           "cg": ("sv_op", "sv_update", "sv_pc")}
+DEVICE = "@device"  # the variant suffix of a count on the emulated device
+DEVICE_ENV = {"MANIPLE_BACKEND": "emulated", "MANIPLE_MPI_DEVICE": "1"}
+
+
+def passes_of(variant):
+    return PASSES[variant.split(DEVICE)[0]]
 
 
 def fake_table(steps):
@@ -50,7 +61,7 @@ def fake_table(steps):
             ("reduce", steps, 1.0 * steps, 0, 0.0, steps), ("allreduce", 3 * steps, 0.0, 0, 0.0, 3 * steps),
             ("plan_begin", 4 * steps, 1.0 * steps, 4 * steps, 0.1 * steps, 0),
             ("stencil", steps, 4.0 * steps, 2 * steps, 0.01 * steps, steps),
-            ("sv_op", steps, 5.0 * steps, 2 * steps, 0.01 * steps, 0)]
+            ("sv_op", steps, 5.0 * steps, 2 * steps, 0.01 * steps, 0), ("d2h", 2 * steps, 0.001 * steps, 0, 0.0, 0)]
     lines = ["Event           Calls    Time(s)     Max(s)  Ratio    Mem(MB)     GB/s      Msgs      MsgMB   Allred"]
     for k, c, mb, msg, mmb, ar in rows:
         lines.append(f"{k:<12}{c:>9}  1.000e-03  1.000e-03   1.00 {mb:>10.3f}     1.00 {msg:>9} {mmb:>10.3f} {ar:>8}")

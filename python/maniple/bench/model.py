@@ -1,12 +1,15 @@
 """The performance model (docs/scaling.md): time per step on P devices as
 
-    T(P) = B n / bw  +  k L  +  h (m a + m s / beta)  +  r ceil(log2 P) a_r
+    T(P) = B n / bw  +  k L  +  h (m a + m s / beta)  +  r ceil(log2 P) a_r  +  c a_c + C n / beta_c
 
 for n points per device: B bytes moved per point and step, k kernel
 passes of launch cost L, h halo exchanges of m messages of s bytes on the
-slowest link (latency a, bandwidth beta), and r allreduces, a tree of
-log2 P latencies. Where maniple overlaps the halo with the interior (the C
-stencils, the SpMV) the first and third terms become their maximum.
+slowest link (latency a, bandwidth beta), r allreduces, a tree of log2 P
+latencies, and on a GPU c copies between host and device beyond the
+allreduces' own sums (latency a_c) moving C bytes per point over the
+host link (beta_c). Where maniple overlaps the halo with the interior (the
+C stencils, the SpMV) the first and third terms become their maximum. GPU
+predictions take their counts from the emulated device (counters.py).
 
     python -m maniple.bench.model [--machine h100|v100-summit] [--results DIR] [--out DIR]
 
@@ -37,17 +40,23 @@ class Machine:
     launch: float        # one kernel pass (launch and scheduling), s
     shared: tuple = ()   # ((ranks, aggregate B/s), ...): devices that share memory (CPU cores)
     write_allocate: bool = False  # a store first reads its cache line (CPUs; not GPUs' full-sector writes)
+    copy_lat: float = 0.0  # one copy between host and device, waited for, s (0: no device)
+    bw_copy: float = math.inf  # the host link, B/s
+    device: bool = False   # a GPU: its inputs are the emulated device's counts
 
 
 # Stated parameters (not measured here): H100 SXM HBM3 3.35 TB/s at 85%
 # sustained; DGX H100 nodes of 8 GPUs on NVLink 4 (450 GB/s a direction,
-# 300 GB/s assumed point to point); one 400 Gb/s NDR InfiniBand port per GPU.
+# 300 GB/s assumed point to point); one 400 Gb/s NDR InfiniBand port per GPU;
+# a waited-for copy to or from the host 10 us, PCIe 5 x16 at 50 GB/s.
 H100 = Machine("H100 SXM, 8 per node, NVLink 4 + NDR InfiniBand", bw=0.85 * 3.35e12, per_node=8,
-               lat_intra=3e-6, bw_intra=300e9, lat_inter=5e-6, bw_inter=45e9, lat_reduce=8e-6, launch=5e-6)
+               lat_intra=3e-6, bw_intra=300e9, lat_inter=5e-6, bw_inter=45e9, lat_reduce=8e-6, launch=5e-6,
+               copy_lat=10e-6, bw_copy=50e9, device=True)
 # Summit (where the Legate Sparse / PETSc CG points were measured): V100
 # 900 GB/s, 6 per node on NVLink 2 (50 GB/s), dual EDR InfiniBand per node.
 V100 = Machine("V100 (Summit), 6 per node, NVLink 2 + EDR InfiniBand", bw=0.85 * 900e9, per_node=6,
-               lat_intra=5e-6, bw_intra=50e9, lat_inter=8e-6, bw_inter=4e9, lat_reduce=10e-6, launch=8e-6)
+               lat_intra=5e-6, bw_intra=50e9, lat_inter=8e-6, bw_inter=4e9, lat_reduce=10e-6, launch=8e-6,
+               copy_lat=10e-6, bw_copy=40e9, device=True)
 MACHINES = {"h100": H100, "v100-summit": V100}
 
 
@@ -64,6 +73,8 @@ class Workload:
     layout: str = "2d"   # 2d: square blocks, 4 neighbours; rows: 1-d row blocks of a square grid
     overlap: bool = False  # halo messages travel while the interior is computed
     written: float = 0.0   # of bytes_per_point, those stored (read again where stores allocate)
+    copies: float = 0.0    # host-device copies per step beyond the allreduces' sums
+    copy_bytes_per_point: float = 0.0
 
 
 def grid2(p):
@@ -105,7 +116,8 @@ def step_time(w, m, p):
     parts = {"memory": b * w.points / bandwidth(m, p), "launch": w.passes * m.launch,
              "halo": w.exchanges * msgs * (lat + size / bw),
              "allreduce": w.allreduces * math.ceil(math.log2(p)) * (m.lat_reduce if inter or not m.shared
-                                                                    else m.lat_intra) if p > 1 else 0.0}
+                                                                    else m.lat_intra) if p > 1 else 0.0,
+             "copies": w.copies * m.copy_lat + w.copy_bytes_per_point * w.points / m.bw_copy}
     if w.overlap:  # the messages hide behind the memory time, or it behind them
         return max(parts["memory"], parts["halo"]) + parts["launch"] + parts["allreduce"], parts
     return sum(parts.values()), parts
@@ -140,17 +152,24 @@ DEFAULTS = {
 COUNTED_SIDE = {"heat_c": 512, "cg": 400, "swe": 256, "cavity": 256}  # grid side of the counted runs
 
 
-def inputs(counted=None):
-    """DEFAULTS, replaced by what a suite run counted (where it counted)."""
-    c = {k: dict(v) for k, v in DEFAULTS.items()}
-    for k, v in (counted or {}).items():
-        if k in c and "error" not in v and v.get("bytes_per_point", 0) > 0:
-            c[k].update(v)
+def inputs(counted=None, device=False):
+    """DEFAULTS, replaced by what a suite run counted (where it counted);
+    with device, by the emulated device's counts where there are some."""
+    c = {k: dict(v, copies=0.0, copy_bytes_per_point=0.0) for k, v in DEFAULTS.items()}
+    counted = counted or {}
+    for k in c:
+        for v in (counted.get(k), counted.get(k + "@device") if device else None):
+            if v and "error" not in v and v.get("bytes_per_point", 0) > 0:
+                c[k].update(v)
     return c
 
 
-def workloads(counted=None):
-    c = inputs(counted)
+def workloads(counted=None, device=False):
+    c = inputs(counted, device)
+
+    def extra(k):  # copies beyond the allreduces' sums (those are in the allreduce latency)
+        return dict(copies=max(0.0, c[k].get("copies", 0.0) - c[k]["allreduces"]),
+                    copy_bytes_per_point=c[k].get("copy_bytes_per_point", 0.0))
 
     def fields(k):  # rows of the counted grid one message carries: fields x width
         return max(1, round(c[k]["bytes_per_message"] / (8 * COUNTED_SIDE[k])))
@@ -158,20 +177,22 @@ def workloads(counted=None):
     h, g, sw, cv = c["heat_c"], c["cg"], c["swe"], c["cavity"]
     return {
         "heat": Workload("heat stencil (C)", 12_264_004, h["bytes_per_point"], h["passes"], 1, 1, 1,
-                         h["allreduces"], overlap=True),
+                         h["allreduces"], overlap=True, **extra("heat_c")),
         "cg": Workload("CG + Jacobi", 6000 * 6000, g["bytes_per_point"], g["passes"], 1, 1, 1, g["allreduces"],
-                       layout="rows", overlap=True),
+                       layout="rows", overlap=True, **extra("cg")),
         "cg1": Workload("CG1, single reduction", 6000 * 6000, g["bytes_per_point"], g["passes"], 1, 1, 1, 1,
-                        layout="rows", overlap=True),
+                        layout="rows", overlap=True, **extra("cg")),
         "swe": Workload("shallow water (maniple.numpy)", 4096 * 4096, sw["bytes_per_point"], sw["passes"],
-                        sw["messages_per_rank"], fields("swe"), 1, sw["allreduces"]),
+                        sw["messages_per_rank"], fields("swe"), 1, sw["allreduces"], **extra("swe")),
         "channel": Workload("cavity/channel (maniple.numpy)", 12_264_004, cv["bytes_per_point"], cv["passes"],
-                            cv["messages_per_rank"], fields("cavity"), 1, cv["allreduces"]),
+                            cv["messages_per_rank"], fields("cavity"), 1, cv["allreduces"], **extra("cavity")),
         # what-if: only the allreduces the reductions need (what is counted now; kept for older suite runs)
         "swe0": Workload("swe, reductions' allreduces only (what-if)", 4096 * 4096, sw["bytes_per_point"],
-                         sw["passes"], sw["messages_per_rank"], fields("swe"), 1, sw["reduce_allreduces"]),
+                         sw["passes"], sw["messages_per_rank"], fields("swe"), 1, sw["reduce_allreduces"],
+                         **extra("swe")),
         "channel0": Workload("channel, reductions' allreduces only (what-if)", 12_264_004, cv["bytes_per_point"],
-                             cv["passes"], cv["messages_per_rank"], fields("cavity"), 1, cv["reduce_allreduces"]),
+                             cv["passes"], cv["messages_per_rank"], fields("cavity"), 1, cv["reduce_allreduces"],
+                             **extra("cavity")),
     }
 
 
@@ -298,11 +319,14 @@ def main(argv=None):
     if os.path.exists(path):
         with open(os.path.join(a.results, "meta.json")) as f:
             meta = json.load(f)
-    ws = workloads(meta.get("counters"))
-    print("inputs per step: " + ("counted in that suite run" if meta.get("counters") else "the defaults in model.py"))
+    cnt = meta.get("counters") or {}
+    ws = workloads(cnt, m.device)
+    on_dev = m.device and any(k.endswith("@device") and "error" not in v for k, v in cnt.items())
+    print("inputs per step: " + ("counted in that suite run" if cnt else "the defaults in model.py")
+          + (", on the emulated device (the code a GPU runs)" if on_dev else ""))
     for k, w in ws.items():
         print(f"  {w.name:40s} {w.bytes_per_point:8.1f} B/point {w.passes:6.0f} passes {w.exchanges:5.0f} exchanges "
-              f"{w.allreduces:6.0f} allreduces")
+              f"{w.allreduces:6.0f} allreduces {w.copies:5.0f} more copies {w.copy_bytes_per_point:6.2f} B/point")
     text, preds = table(m, ws)
     print(text)
     if meta:

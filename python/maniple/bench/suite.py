@@ -1,6 +1,7 @@
 """What the suite runs: every job with its command, its scaling label and
 how its output becomes records. Sizes are per rank for weak scaling (the
 global problem grows with the ranks) and global for strong scaling."""
+import dataclasses
 import json
 import math
 import os
@@ -174,7 +175,7 @@ def plan(cfg):
 def counter_jobs(cfg):
     """The -log_view counters per step of maniple.numpy's heat, swe and
     cavity and of the C CG solver, at 2 ranks: the model's inputs."""
-    from .counters import APPS, RANKS
+    from .counters import APPS, DEVICE, DEVICE_ENV, RANKS
     env = dict(cfg.pyenv, MANIPLE_LOG_VIEW="1")
     grids = {"heat": (512, 5), "swe": (256, 3), "cavity": (256, 2)}
     extra = {"heat": [], "swe": ["--case", "dambreak2d"], "cavity": ["--nit", "50", "--dt", "1e-5"]}
@@ -193,7 +194,9 @@ def counter_jobs(cfg):
     # bench_cg solves twice (a warm-up and one timed): 2 its iterations
     jobs.append(Job("counters", "maniple", RANKS, "serial", g * g, "", cg + [str(its), "1"], kind="counters",
                     variant="cg", env={"MANIPLE_LOG_VIEW": "1"}, alt=cg + [str(2 * its), "1"], steps=2 * its))
-    return jobs
+    # the same programs on the emulated device: what a GPU would run
+    dev = [dataclasses.replace(j, variant=j.variant + DEVICE, env=dict(j.env or {}, **DEVICE_ENV)) for j in jobs]
+    return jobs + dev
 
 
 # ---- turning program output into records ----
