@@ -326,7 +326,7 @@ static int trivial(mn_solver *s, mn_wvec *x) {
     return 1;
   }
   if (s->bnorm > 0) return 0;
-  memset(mni_sv_host(s, x, MN_WRITE_ALL), 0, sizeof(double) * (size_t)s->nloc);
+  memset(mni_sv_host(s, x, 1), 0, sizeof(double) * (size_t)s->nloc); /* (x may have a halo to keep) */
   mni_sv_dev(s, x);
   s->rnorm = 0;
   if (!s->skip && (err = push_history(s, 0))) return -err;
