@@ -96,6 +96,15 @@ int mn_copy_counted(mn_ctx *ctx, int to_dev, char *d, char *h, size_t n) {
   return err;
 }
 
+int mn_dev_table(mn_ctx *ctx, const void *h, size_t n, void **d) {
+  *d = NULL;
+  int err = ctx->ops->dev_alloc(n + 1, d);
+  if (!err && n) err = mn_copy_counted(ctx, 1, *d, (char *)h, n);
+  if (err && *d) ctx->ops->dev_free(*d, n + 1);
+  if (err) *d = NULL;
+  return err;
+}
+
 int mn_buf_alloc(mn_buf *b, int zero) {
   mn_ctx *ctx = b->lay->ctx;
   const mn_backend_ops *ops = b->ops = ctx->ops;

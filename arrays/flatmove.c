@@ -253,28 +253,24 @@ static int dev_runs(mn_flatmove *fm, mn_ctx *ctx) {
   if (fm->dops) return MN_SUCCESS;
   int64_t n = 0;
   for (int64_t r = 0; r < fm->nrun; r++) n += fm->run[3 * r + 2];
-  size_t bytes = (size_t)n * sizeof(int64_t) + 1;
-  int64_t *h = malloc(2 * bytes);
+  size_t bytes = (size_t)n * sizeof(int64_t);
+  int64_t *h = malloc(2 * bytes + 1);
   MN_CHECK(h, MN_ERR_MEM, "cannot allocate a flat move's index lists (%lld elements)", (long long)n);
   for (int64_t r = 0, k = 0; r < fm->nrun; r++)
     for (int64_t i = 0; i < fm->run[3 * r + 2]; i++, k++) {
       h[k] = fm->run[3 * r] + i;
       h[n + k] = fm->run[3 * r + 1] + i;
     }
-  const struct mn_backend_ops *ops = ctx->ops;
-  int err = ops->dev_alloc(bytes, (void **)&fm->dsi);
-  if (!err) err = ops->dev_alloc(bytes, (void **)&fm->ddi);
-  if (!err && n) err = mn_copy_counted(ctx, 1, (char *)fm->dsi, (char *)h, bytes - 1);
-  if (!err && n) err = mn_copy_counted(ctx, 1, (char *)fm->ddi, (char *)(h + n), bytes - 1);
+  int err = mn_dev_table(ctx, h, bytes, (void **)&fm->dsi);
+  if (!err) err = mn_dev_table(ctx, h + n, bytes, (void **)&fm->ddi);
   free(h);
   if (err) {
-    if (fm->dsi) ops->dev_free(fm->dsi, bytes);
-    if (fm->ddi) ops->dev_free(fm->ddi, bytes);
-    fm->dsi = fm->ddi = NULL;
+    if (fm->dsi) ctx->ops->dev_free(fm->dsi, bytes + 1);
+    fm->dsi = NULL;
     return err;
   }
   fm->nel = n;
-  fm->dops = ops;
+  fm->dops = ctx->ops;
   return MN_SUCCESS;
 }
 

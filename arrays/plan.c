@@ -55,8 +55,8 @@ void mn_plan_free(mn_plan *p) {
   mn_free(p->recvbuf);
   if (p->dsend) p->dops->dev_free(p->dsend, mn_plan_dbytes(p, 1));
   if (p->drecv) p->dops->dev_free(p->drecv, mn_plan_dbytes(p, 0));
-  if (p->didx) p->dops->dev_free(p->didx, (size_t)p->send_total * sizeof(int64_t));
-  if (p->dridx) p->dops->dev_free(p->dridx, (size_t)p->recv_total * sizeof(int64_t));
+  if (p->didx) p->dops->dev_free(p->didx, (size_t)p->send_total * sizeof(int64_t) + 1);
+  if (p->dridx) p->dops->dev_free(p->dridx, (size_t)p->recv_total * sizeof(int64_t) + 1);
   free(p->reqs);
   free(p);
 }
@@ -121,8 +121,7 @@ static int dev_lists(mn_plan *p, const mn_msg *m, int nm, int64_t total, int64_t
       h[m[i].off + k] = v;
       if (v >= top) top = v + 1;
     }
-  int err = p->dops->dev_alloc(bytes, (void **)d);
-  if (!err) err = mn_copy_counted(p->ctx, 1, (char *)*d, (char *)h, bytes);
+  int err = mn_dev_table(p->ctx, h, bytes, (void **)d);
   free(h);
   *span = top;
   return err;

@@ -243,6 +243,10 @@ static inline int mn_buf_device_ok(const mn_buf *b) { return b->dev && !b->pinne
 /* n bytes from host h to device d (to_dev) or back, counted in the log as
  * "h2d" / "d2h"; the backend's error code. */
 int mn_copy_counted(mn_ctx *ctx, int to_dev, char *d, char *h, size_t n);
+/* A new device block of n + 1 bytes (never empty) holding the n bytes of
+ * host table h, copied once ("h2d"), for kernels' index lists and matrix
+ * blocks; *d NULL on failure. Freed with ctx->ops->dev_free(*d, n + 1). */
+int mn_dev_table(mn_ctx *ctx, const void *h, size_t n, void **d);
 /* b's device storage with the current values ("h2d" when stale; write
  * and MN_WRITE_ALL as above). Where
  * the values are is kept state, not the values: both take a const buffer. */

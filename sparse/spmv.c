@@ -7,13 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* a's owned block on one side (dev: the device's), made the current copy
+ * (write) or read with the other side's copy kept current; no pin */
+static void block_at(const mn_array *a, int dev, int write, mn_local *l) {
+  if (write) mn_array_local_in(a, dev, l);
+  else mn_array_local_read(a, dev, l);
+}
+
 /* Is a the base 1-d array of n elements of dtype t whose owned part is
  * [start, start + len), contiguous? Its host block in *l (write: made the
  * current copy; no pin, so a device backend may take the values back) */
 static int direct(const mn_array *a, mn_dtype t, int64_t n, int64_t start, int64_t len, int write, mn_local *l) {
   if (a->is_view || a->dtype != t || a->map.ndim != 1 || a->map.shape[0] != n) return 0;
-  if (write) mn_array_local_in(a, 0, l);
-  else mn_array_local_read(a, 0, l);
+  block_at(a, 0, write, l);
   int64_t cnt = l->data ? l->count[0] : 0;
   return (cnt == len && (len == 0 || (l->lo[0] == start && l->stride[0] == 1)));
 }
@@ -41,8 +47,7 @@ static int direct_everywhere(const mn_csr *A, const mn_array *a, int64_t n) {
 static int direct_agreed(const mn_csr *A, const mn_array *a, int64_t n, int64_t start, int64_t len, int write,
                          mn_local *l) {
   if (direct_everywhere(A, a, n)) {
-    if (write) mn_array_local_in(a, 0, l);
-    else mn_array_local_read(a, 0, l);
+    block_at(a, 0, write, l);
     return 1;
   }
   int ok = direct(a, A->dtype, n, start, len, write, l), all = 0;
@@ -196,8 +201,7 @@ static char *dev_block(mn_ctx *ctx, const mn_array *a, int write, size_t bytes, 
   mn_local l;
   *own = NULL;
   if (mn_buf_device_ok(a->buf)) {
-    if (write) mn_array_local_in(a, 1, &l);
-    else mn_array_local_read(a, 1, &l);
+    block_at(a, 1, write, &l);
     return l.data;
   }
   mn_array_local_read(a, 0, &l);

@@ -28,13 +28,10 @@ void mni_csr_dev_drop(mn_csr *A) {
   A->dev = NULL;
 }
 
-/* one host table to a new device one (+1 byte: never empty) */
+/* one host table to a new device one, its size kept for the release */
 static int up(mn_ctx *ctx, const void *h, size_t n, size_t *keep, void *out) {
-  void **d = out;
   *keep = n + 1;
-  MN_CALL(ctx->ops->dev_alloc(n + 1, d));
-  if (n) MN_CALL(mn_copy_counted(ctx, 1, *d, (char *)h, n));
-  return MN_SUCCESS;
+  return mn_dev_table(ctx, h, n, (void **)out);
 }
 
 int mni_csr_dev_upload(mn_csr *A) {

@@ -81,6 +81,24 @@ def test_stencil_idiom(logging_on):
     assert numpy.allclose(numpy.asarray(grid), ref, rtol=1e-15, atol=0)
 
 
+def _cg(xp, apply, b, m):
+    """The seeds' CG loop, m iterations of x with apply(p) = A p; returns
+    x and the last r.r."""
+    x = xp.zeros_like(b)
+    r = b - apply(x)
+    p = r.copy()
+    rsold = r.dot(r)
+    for _ in range(m):
+        ap = apply(p)
+        alpha = rsold / p.dot(ap)
+        x = x + alpha * p
+        r = r - alpha * ap
+        rsnew = r.dot(r)
+        p = r + (rsnew / rsold) * p
+        rsold = rsnew
+    return x, float(rsold)
+
+
 def test_cg_iteration(logging_on):
     """The seeds' CG loop on a matrix-free 1-d Laplacian: the steady state
     brings back the two dot products' values alone (a few bytes each, on a
@@ -92,19 +110,7 @@ def test_cg_iteration(logging_on):
         return ap
 
     def cg(xp, b, m):
-        x = xp.zeros_like(b)
-        r = b - lap(x)
-        p = r.copy()
-        rsold = r.dot(r)
-        for _ in range(m):
-            ap = lap(p)
-            alpha = rsold / p.dot(ap)
-            x = x + alpha * p
-            r = r - alpha * ap
-            rsnew = r.dot(r)
-            p = r + (rsnew / rsold) * p
-            rsold = rsnew
-        return x, float(rsold)
+        return _cg(xp, lap, b, m)
 
     n = 500
     b, br = np.ones(n), numpy.ones(n)
@@ -160,19 +166,7 @@ def test_sparse_cg_loop(logging_on):
     import scipy.sparse as ssp
 
     def cg(xp, A, b, m):
-        x = xp.zeros_like(b)
-        r = b - A @ x
-        p = r.copy()
-        rsold = r.dot(r)
-        for _ in range(m):
-            ap = A @ p
-            alpha = rsold / p.dot(ap)
-            x = x + alpha * p
-            r = r - alpha * ap
-            rsnew = r.dot(r)
-            p = r + (rsnew / rsold) * p
-            rsold = rsnew
-        return x, float(rsold)
+        return _cg(xp, lambda p: A @ p, b, m)
 
     n = 600
     A, Ar = _laplacian(sp, n), _laplacian(ssp, n)
