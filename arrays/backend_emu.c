@@ -132,4 +132,4 @@ const mn_backend_ops mn_backend_emulated = {
   .d2h = d2h, .host_alloc = host_alloc, .host_free = unmap, .host_guard = host_guard,
   .fill = fill, .fill_index = fill_index, .copy_box = copy_box, .eval = mni_emu_eval,
   .stencil_box = mni_emu_stencil_box, .stencil_bc = mni_emu_stencil_bc, .mpi_expose = mpi_expose,
-  .sv = mni_emu_sv, .csr_rows = mni_emu_csr_rows, .move = move};
+  .sv = mni_emu_sv, .tri = mni_emu_tri, .csr_rows = mni_emu_csr_rows, .move = move};

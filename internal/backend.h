@@ -27,6 +27,7 @@ typedef struct mn_eval_launch_s mn_eval_launch; /* internal/eval_impl.h */
 typedef struct mni_st_job_s mni_st_job;         /* internal/stencil_impl.h */
 typedef struct mn_buf_s mn_buf;
 typedef struct mni_sv_job_s mni_sv_job;         /* internal/kernels/sv.h */
+typedef struct mni_tri_job_s mni_tri_job;       /* internal/kernels/tri.h */
 
 /* Rows of a CSR block on the device: y[i] (+)= sum_k val[k] x[col[k]] over
  * row i's entries, for i < n (rows: NULL) or i = rows[0..n). The extents
@@ -92,6 +93,8 @@ typedef struct mn_backend_ops {
                     const int *reach, int d, int side, int kind, double value);
   /* a solver's vector kernel (solvers/sv_dev.c); its sums at acc[0..) */
   int (*sv)(const mni_sv_job *j, double *acc);
+  /* the rows of one level of a preconditioner's triangular sweep (solvers/pc_block_dev.c) */
+  int (*tri)(const mni_tri_job *j);
   /* sparse: rows of a CSR block (sparse/spmv_dev.c) */
   int (*csr_rows)(const mn_csr_job *j);
   /* dst[di(k)] = src[si(k)] for k < n, elements of es bytes, where si(k)
@@ -120,9 +123,11 @@ int mni_cuda_stencil_bc(int dtype, const mn_buf *b, char *o, int nd, const int64
                         const int *reach, int d, int side, int kind, double value);
 
 /* the backends' solver, sparse and move launches (solvers/sv_dev.c,
- * sparse/spmv_dev.c, sparse/cuda/csr.cu) */
+ * solvers/pc_block_dev.c, sparse/spmv_dev.c, sparse/cuda/csr.cu) */
 int mni_emu_sv(const mni_sv_job *j, double *acc);
 int mni_cuda_sv(const mni_sv_job *j, double *acc);
+int mni_emu_tri(const mni_tri_job *j);
+int mni_cuda_tri(const mni_tri_job *j);
 int mni_emu_csr_rows(const mn_csr_job *j);
 int mni_cuda_csr_rows(const mn_csr_job *j);
 int mni_cuda_move(size_t es, int64_t n, const int64_t *sidx, const char *src, int64_t nsrc, const int64_t *didx,

@@ -8,6 +8,7 @@
 #include "csr_shared.h"
 #include "mn_impl.h"
 #include "kernels/sv.h"
+#include "kernels/tri.h"
 #include <maniple/mn_solver.h>
 
 /* What one kind of operator provides (op_csr.c, op_shell.c, stencil_op.c):
@@ -48,6 +49,8 @@ typedef struct {
   double *v;
 } mn_wvec;
 
+typedef struct mni_pc_dev_s mni_pc_dev; /* pc_block_dev.c */
+
 /* A preconditioner set up for one solve. */
 typedef struct {
   mn_pc_type type;
@@ -58,6 +61,7 @@ typedef struct {
   const int32_t *col;
   double *val;            /* its values (ILU0: the factors, unit L) */
   int64_t *dpos;          /* position of a_ii in each row */
+  mni_pc_dev *dev;        /* SGS, ILU0 on a device solve: all of the above there */
   mn_op_apply_fn fn;      /* SHELL */
   void *user;
 } mn_pc;
@@ -103,6 +107,11 @@ void mni_sv_pc_reset(mn_pc *pc);
 int mni_sv_pc_apply(mn_solver *s, const mn_wvec *r, mn_wvec *z);
 int mni_sv_pc_block_setup(mn_solver *s);
 void mni_sv_pc_block_apply(const mn_pc *pc, const double *r, double *z);
+/* the block factors moved to the solve's device, their sweeps' levels
+ * with them; z = M^-1 r there; the release (pc_block_dev.c) */
+int mni_sv_pc_dev_setup(mn_solver *s);
+void mni_sv_pc_dev_apply(mn_solver *s, const double *r, double *z);
+void mni_sv_pc_dev_drop(mn_pc *pc);
 
 /* ---- reductions (dots.c) ---- */
 /* out[j] = sum over ranks of x[j].y[j], j < k <= 8: one pass, one
@@ -127,6 +136,9 @@ void mni_sv_launch(mn_ctx *dv, const mni_sv_job *j, double *out);
 /* a job with up to two scalars; returns its first sum */
 double mni_sv_run1(mn_ctx *dv, int kind, int64_t n, int flags, double a0, double a1, double *const *v, int nv);
 double mni_k_dot(mn_ctx *dv, int64_t n, const double *x, const double *y);
+/* out[0] = x.y, out[1] = u.v in one pass (local parts) */
+void mni_k_dot2(mn_ctx *dv, int64_t n, const double *x, const double *y, const double *u, const double *v,
+                double out[2]);
 void mni_k_copy(mn_ctx *dv, int64_t n, const double *x, double *y);
 void mni_k_axpy(mn_ctx *dv, int64_t n, double a, const double *x, double *y);          /* y += a x */
 void mni_k_aypx(mn_ctx *dv, int64_t n, double a, const double *x, double *y);          /* y = x + a y */

@@ -14,18 +14,31 @@ static int check_rz(mn_solver *s, int64_t it, double rz) {
   return 0;
 }
 
-/* z = M^-1 r and the local r.z, unless the update did it (Jacobi) or z is r */
-static int precondition(mn_solver *s, const mn_wvec *r, mn_wvec *z, double *rz) {
+/* z = M^-1 r and the local r.z (and r.r into rr, when not NULL: one pass,
+ * one copy of the sums on a device), unless the update did it (Jacobi) or
+ * z is r */
+static int precondition(mn_solver *s, const mn_wvec *r, mn_wvec *z, double *rz, double *rr) {
   if (s->pc.type == MN_PC_JACOBI || z == r) return MN_SUCCESS;
   MN_CALL(mni_sv_pc_apply(s, r, z));
-  *rz = mni_k_dot(s->dv, s->nloc, r->v, z->v);
+  if (!rr) {
+    *rz = mni_k_dot(s->dv, s->nloc, r->v, z->v);
+    return MN_SUCCESS;
+  }
+  double o[2];
+  mni_k_dot2(s->dv, s->nloc, r->v, z->v, r->v, r->v, o);
+  *rz = o[0];
+  *rr = o[1];
   return MN_SUCCESS;
 }
+
+/* a preconditioner other than Jacobi's (a separate pass after the update) */
+static int other_pc(const mn_solver *s) { return s->pc.type != MN_PC_NONE && s->pc.type != MN_PC_JACOBI; }
 
 static int solve_cg(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   const int64_t n = s->nloc;
   const int none = s->pc.type == MN_PC_NONE, skip = s->skip;
   const double *dinv = s->pc.type == MN_PC_JACOBI ? s->pc.dinv : NULL;
+  const int opc = other_pc(s);
   mn_wvec w[4];
   MN_CALL(mni_sv_vecs(s, 4, w));
   mn_wvec *r = &w[0], *z = none ? r : &w[1], *p = &w[2], *q = &w[3];
@@ -36,7 +49,7 @@ static int solve_cg(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   MN_SV_UPDATE(s, 3, d[1] = mni_k_residual(s->dv, n, b->v, q->v, r->v));
   if (dinv) MN_SV_UPDATE(s, 3, mni_k_mul(s->dv, n, dinv, r->v, z->v));
   d[0] = none ? d[1] : dinv ? mni_k_dot(s->dv, n, r->v, z->v) : 0;
-  MN_CALLG(err, precondition(s, r, z, &d[0]), done);
+  MN_CALLG(err, precondition(s, r, z, &d[0], NULL), done);
   MN_CALLG(err, mni_sv_allsum(s->ctx, 2, d), done);
   rz = d[0];
   if (!skip && mni_sv_test(s, 0, sqrt(d[1]), &err)) goto done;
@@ -48,10 +61,12 @@ static int solve_cg(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     if (mni_sv_bad(pq)) { mni_sv_stop(s, k - 1, MN_DIVERGED_NAN); break; }
     if (pq <= 0) { mni_sv_stop(s, k - 1, MN_DIVERGED_INDEFINITE); break; }
     double alpha = rz / pq;
-    /* norms are wanted unless skip_test; without a preconditioner r.r is r.z */
-    MN_SV_UPDATE(s, dinv ? 8 : 6, mni_k_cg_update(s->dv, n, alpha, p->v, q->v, x->v, r->v, dinv, z->v, !skip || none, d));
+    /* norms are wanted unless skip_test; without a preconditioner r.r is
+     * r.z; another's pass computes r.r with r.z */
+    MN_SV_UPDATE(s, dinv ? 8 : 6,
+                 mni_k_cg_update(s->dv, n, alpha, p->v, q->v, x->v, r->v, dinv, z->v, (!skip || none) && !opc, d));
     if (none) d[0] = d[1];
-    MN_CALLG(err, precondition(s, r, z, &d[0]), done);
+    MN_CALLG(err, precondition(s, r, z, &d[0], opc && !skip ? &d[1] : NULL), done);
     MN_CALLG(err, mni_sv_allsum(s->ctx, skip || none ? 1 : 2, d), done);
     if (none) d[1] = d[0];
     if (!skip && mni_sv_test(s, k, sqrt(d[1]), &err)) break;
@@ -70,6 +85,7 @@ static int solve_cg1(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   const int64_t n = s->nloc;
   const int none = s->pc.type == MN_PC_NONE, skip = s->skip;
   const double *dinv = s->pc.type == MN_PC_JACOBI ? s->pc.dinv : NULL;
+  const int opc = other_pc(s);
   mn_wvec v[5];
   MN_CALL(mni_sv_vecs(s, 5, v));
   mn_wvec *r = &v[0], *u = none ? r : &v[1], *w = &v[2], *p = &v[3], *sv = &v[4];
@@ -79,7 +95,7 @@ static int solve_cg1(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
   MN_SV_UPDATE(s, 3, d[2] = mni_k_residual(s->dv, n, b->v, w->v, r->v));
   if (dinv) MN_SV_UPDATE(s, 3, mni_k_mul(s->dv, n, dinv, r->v, u->v));
   d[0] = none ? d[2] : dinv ? mni_k_dot(s->dv, n, r->v, u->v) : 0;
-  MN_CALLG(err, precondition(s, r, u, &d[0]), done);
+  MN_CALLG(err, precondition(s, r, u, &d[0], NULL), done);
   MN_CALLG(err, mni_sv_apply(s, u, w, &d[1]), done);
   MN_CALLG(err, mni_sv_allsum(s->ctx, 3, d), done);
   if (!skip && mni_sv_test(s, 0, sqrt(d[2]), &err)) goto done;
@@ -91,12 +107,13 @@ static int solve_cg1(mn_solver *s, const mn_wvec *b, mn_wvec *x) {
     if (mni_sv_bad(pap)) { mni_sv_stop(s, k - 1, MN_DIVERGED_NAN); break; }
     if (pap <= 0) { mni_sv_stop(s, k - 1, MN_DIVERGED_INDEFINITE); break; }
     double alpha = gamma / pap;
-    double o[2]; /* r.u (Jacobi), r.r */
+    double o[2] = {0, 0}; /* r.u (Jacobi), r.r */
     MN_SV_UPDATE(s, dinv ? 12 : 10,
-                 mni_k_cg1_update(s->dv, n, alpha, beta, u->v, w->v, p->v, sv->v, x->v, r->v, dinv, !skip || none, o));
+                 mni_k_cg1_update(s->dv, n, alpha, beta, u->v, w->v, p->v, sv->v, x->v, r->v, dinv,
+                                  (!skip || none) && !opc, o));
     d[0] = none ? o[1] : o[0];
     d[2] = o[1];
-    MN_CALLG(err, precondition(s, r, u, &d[0]), done);
+    MN_CALLG(err, precondition(s, r, u, &d[0], opc && !skip ? &d[2] : NULL), done);
     MN_CALLG(err, mni_sv_apply(s, u, w, &d[1]), done);
     MN_CALLG(err, mni_sv_allsum(s->ctx, 3, d), done);
     if (!skip && mni_sv_test(s, k, sqrt(d[2]), &err)) break;

@@ -14,6 +14,26 @@ double mni_k_dot(mn_ctx *dv, int64_t n, const double *x, const double *y) {
   return s;
 }
 
+void mni_k_dot2(mn_ctx *dv, int64_t n, const double *x, const double *y, const double *u, const double *v,
+                double out[2]) {
+  if (dv) {
+    mni_sv_job j = {.kind = MNI_SV_DOTS, .k = 2, .n = n, .v = {(double *)x, (double *)y, (double *)u, (double *)v}};
+    double acc[MNI_SV_MAXACC];
+    mni_sv_launch(dv, &j, acc);
+    out[0] = acc[0];
+    out[1] = acc[1];
+    return;
+  }
+  double a = 0, b = 0;
+#pragma omp parallel for schedule(static) reduction(+ : a, b) if (n > MN_OMP_MIN)
+  for (int64_t i = 0; i < n; i++) {
+    a += x[i] * y[i];
+    b += u[i] * v[i];
+  }
+  out[0] = a;
+  out[1] = b;
+}
+
 void mni_k_copy(mn_ctx *dv, int64_t n, const double *x, double *y) {
   if (dv) { mni_sv_run1(dv, MNI_SV_COPY, n, 0, 0, 0, (double *[]){(double *)x, y}, 2); return; }
 #pragma omp parallel for schedule(static) if (n > MN_OMP_MIN)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 void mni_sv_pc_reset(mn_pc *pc) {
+  mni_sv_pc_dev_drop(pc);
   if (pc->dw.a) mni_sv_vecs_free(1, &pc->dw);
   else free(pc->dinv);
   free(pc->val);
@@ -73,9 +74,9 @@ static int pc_apply(mn_solver *s, const mn_wvec *r, mn_wvec *z) {
     MN_CALL(mni_sv_call_user(s->ctx, pc->fn, pc->user, r->a, z->a));
     mni_sv_dev(s, z);
     break;
-  default: /* the block factors' triangular solves run on the host */
-    mni_sv_pc_block_apply(pc, mni_sv_host(s, r, 0), mni_sv_host(s, z, 1));
-    mni_sv_dev(s, z);
+  default: /* the block factors' triangular sweeps */
+    if (pc->dev) mni_sv_pc_dev_apply(s, r->v, z->v);
+    else mni_sv_pc_block_apply(pc, r->v, z->v);
     break;
   }
   return MN_SUCCESS;

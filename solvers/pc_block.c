@@ -68,37 +68,36 @@ int mni_sv_pc_block_setup(mn_solver *s) {
     err = pc->type == MN_PC_BJACOBI_ILU0 ? ilu0(pc, blk.row0, mark) : sgs(pc, blk.row0);
   }
   free(mark);
+  if (!err && s->dv) err = mni_sv_pc_dev_setup(s);
   MN_CALL(mn_agree(s->ctx, err));
   return MN_SUCCESS;
 }
 
+/* the sweeps row by row, in order (kernels/tri.h's rows) */
 void mni_sv_pc_block_apply(const mn_pc *pc, const double *r, double *z) {
-  const int64_t n = pc->n, *ptr = pc->ptr, *dpos = pc->dpos;
-  const int32_t *col = pc->col;
-  const double *val = pc->val, *dinv = pc->dinv;
+  mni_tri_job j = {.ptr = pc->ptr, .dpos = pc->dpos, .col = pc->col, .val = pc->val, .x = z, .out = z};
   if (pc->type == MN_PC_BJACOBI_ILU0) { /* L y = r (unit L), then U z = y */
-    for (int64_t i = 0; i < n; i++) {
-      double t = r[i];
-      for (int64_t k = ptr[i]; k < dpos[i]; k++) t -= val[k] * z[col[k]];
-      z[i] = t;
-    }
-    for (int64_t i = n - 1; i >= 0; i--) {
-      double t = z[i];
-      for (int64_t k = dpos[i] + 1; k < ptr[i + 1]; k++) t -= val[k] * z[col[k]];
-      z[i] = t * dinv[i];
-    }
+    j.src = r;
+    for (int64_t i = 0; i < pc->n; i++) mni_tri_row(&j, i);
+    j.upper = 1;
+    j.src = z;
+    j.dinv = pc->dinv;
+    for (int64_t i = pc->n - 1; i >= 0; i--) mni_tri_row(&j, i);
     return;
   }
-  /* forward sweep from z = 0 (the upper part reads zeros), then backward */
-  for (int64_t i = 0; i < n; i++) {
-    double t = r[i];
-    for (int64_t k = ptr[i]; k < dpos[i]; k++) t -= val[k] * z[col[k]];
-    z[i] = t * dinv[i];
-  }
-  for (int64_t i = n - 1; i >= 0; i--) {
-    double t = r[i];
-    for (int64_t k = ptr[i]; k < ptr[i + 1]; k++)
-      if (k != dpos[i]) t -= val[k] * z[col[k]];
-    z[i] = t * dinv[i];
+  /* forward from z = 0 (the upper part reads zeros); then backward, each
+   * row's r - L z (z left of the diagonal: still the forward values) in
+   * z[i] before its U part */
+  mni_tri_job u = j;
+  j.src = r;
+  j.dinv = pc->dinv;
+  for (int64_t i = 0; i < pc->n; i++) mni_tri_row(&j, i);
+  j.dinv = NULL;
+  u.upper = 1;
+  u.src = z;
+  u.dinv = pc->dinv;
+  for (int64_t i = pc->n - 1; i >= 0; i--) {
+    mni_tri_row(&j, i);
+    mni_tri_row(&u, i);
   }
 }

@@ -97,6 +97,7 @@ static void run(mn_backend be) {
 
   struct { mn_ksp_type m; mn_pc_type pc; int sums; } cs[] = {
     {MN_KSP_CG, MN_PC_NONE, 1 + 2}, {MN_KSP_CG, MN_PC_JACOBI, 1 + 2}, {MN_KSP_CG1, MN_PC_JACOBI, 2 + 1},
+    {MN_KSP_CG, MN_PC_BJACOBI_ILU0, 1 + 2}, {MN_KSP_CG, MN_PC_BJACOBI_SGS, 1 + 2},
   };
   for (size_t c = 0; c < sizeof cs / sizeof cs[0]; c++) {
     mn_solver *s = NULL;

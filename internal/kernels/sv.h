@@ -41,7 +41,8 @@ MN_HD static inline int mni_sv_nacc(const mni_sv_job *j) {
   switch (j->kind) {
   case MNI_SV_DOTS: return j->k;
   case MNI_SV_RESIDUAL: return 1;
-  case MNI_SV_CG: case MNI_SV_CG1: return 2;
+  case MNI_SV_CG: case MNI_SV_CG1: /* acc0 with dinv, acc1 with r.r */
+    return j->flags & MNI_SV_RR ? 2 : j->flags & MNI_SV_DINV ? 1 : 0;
   default: return 0;
   }
 }

@@ -1,7 +1,8 @@
 /* The solvers' vector kernels on CUDA: the body of kernels/sv.h over a
  * grid-stride loop, each block's sums reduced in shared memory to its
  * partials, which one more launch adds in block order: the same sums at
- * any launch (a fixed grid for a given length), as the CPU's are. */
+ * any launch (a fixed grid for a given length), as the CPU's are. At the
+ * end, the preconditioners' triangular sweeps (kernels/tri.h). */
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <cuda_runtime.h>
@@ -11,6 +12,7 @@ extern "C" {
 #include "backend.h"
 }
 #include "kernels/sv.h"
+#include "kernels/tri.h"
 
 enum { THREADS = 256, MAXBLOCKS = 1024 };
 static __device__ double partials[MAXBLOCKS * MNI_SV_MAXACC];
@@ -49,5 +51,22 @@ extern "C" int mni_cuda_sv(const mni_sv_job *j, double *acc) {
   if (e != cudaSuccess)
     return MN_ERR(MN_ERR_CUDA, "a solver kernel (kind %d) on %lld elements failed to launch: %s", j->kind,
                   (long long)j->n, cudaGetErrorName(e));
+  return MN_SUCCESS;
+}
+
+/* one level of a triangular sweep (kernels/tri.h): a thread per row */
+static __global__ void tri_rows(const __grid_constant__ mni_tri_job j) {
+  for (int64_t b = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; b < j.n; b += (int64_t)gridDim.x * blockDim.x)
+    mni_tri_row(&j, b);
+}
+
+extern "C" int mni_cuda_tri(const mni_tri_job *j) {
+  if (!j->n) return MN_SUCCESS;
+  int64_t want = (j->n + THREADS - 1) / THREADS;
+  tri_rows<<<want > 65535 ? 65535 : (int)want, THREADS>>>(*j);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess)
+    return MN_ERR(MN_ERR_CUDA, "a triangular sweep's level of %lld rows failed to launch: %s", (long long)j->n,
+                  cudaGetErrorName(e));
   return MN_SUCCESS;
 }
