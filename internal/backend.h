@@ -31,14 +31,19 @@ typedef struct mni_tri_job_s mni_tri_job;       /* internal/kernels/tri.h */
 
 /* Rows of a CSR block on the device: y[i] (+)= sum_k val[k] x[col[k]] over
  * row i's entries, for i < n (rows: NULL) or i = rows[0..n). The extents
- * are the arrays' lengths, for the emulated device's windows. */
+ * are the arrays' lengths, for the emulated device's windows. A whole
+ * block (rows NULL, add 0) with 32-bit offsets ptr32 and a keep slot is a
+ * library's SpMV where the backend has one (CUDA: cuSPARSE, its matrix
+ * descriptor and work buffer kept in *keep until csr_release); the
+ * emulated device runs the row body on ptr32 in its place. */
 typedef struct {
   int dtype, add;
   int64_t n;
   const int64_t *rows, *ptr;
-  const int32_t *col;
+  const int32_t *ptr32, *col;
   const void *val, *x;
   void *y;
+  void **keep;
   int64_t nptr, nnz, nx, ny; /* elements of ptr, col and val, x, y */
 } mn_csr_job;
 
@@ -97,6 +102,8 @@ typedef struct mn_backend_ops {
   int (*tri)(const mni_tri_job *j);
   /* sparse: rows of a CSR block (sparse/spmv_dev.c) */
   int (*csr_rows)(const mn_csr_job *j);
+  /* what csr_rows kept in a job's *keep (NULL: it keeps nothing) */
+  void (*csr_release)(void *keep);
   /* dst[di(k)] = src[si(k)] for k < n, elements of es bytes, where si(k)
    * = sidx[k], or k when sidx is NULL (di likewise): a plan's index-list
    * messages and a flat move's runs. src and dst span nsrc and ndst. */
@@ -130,6 +137,7 @@ int mni_emu_tri(const mni_tri_job *j);
 int mni_cuda_tri(const mni_tri_job *j);
 int mni_emu_csr_rows(const mn_csr_job *j);
 int mni_cuda_csr_rows(const mn_csr_job *j);
+void mni_cuda_csr_release(void *keep);
 int mni_cuda_move(size_t es, int64_t n, const int64_t *sidx, const char *src, int64_t nsrc, const int64_t *didx,
                   char *dst, int64_t ndst);
 

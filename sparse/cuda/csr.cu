@@ -1,12 +1,14 @@
 /* CUDA backend of the CSR product: a row kernel expanded from the shared
- * body (internal/kernels/csr.h), cuSPARSE's SpMV, and the backend's move
- * (index-list gathers and scatters of plans and flat moves). */
+ * body (internal/kernels/csr.h), cuSPARSE's SpMV (kept with a matrix for
+ * its diagonal block), and the backend's move (index-list gathers and
+ * scatters of plans and flat moves). */
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <cuda_runtime.h>
 #include <cusparse.h>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <maniple/mn_array.h>
 extern "C" {
 #include "mn_impl.h"
@@ -34,8 +36,11 @@ __global__ void csr_rows_job(const __grid_constant__ mn_csr_job j) {
 
 static int grid(int64_t n) { return (int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535); }
 
+static int spmv_kept(const mn_csr_job *j);
+
 extern "C" int mni_cuda_csr_rows(const mn_csr_job *j) {
   if (j->n == 0) return MN_SUCCESS;
+  if (!j->rows && !j->add && j->ptr32 && j->keep) return spmv_kept(j);
   if (j->dtype == MN_FLOAT64) csr_rows_job<double, mni_k_csr_row_f64><<<grid(j->n), 256>>>(*j);
   else csr_rows_job<float, mni_k_csr_row_f32><<<grid(j->n), 256>>>(*j);
   return launched("csr_rows_job");
@@ -92,6 +97,15 @@ static const char *sp_name(cusparseStatus_t s) { return cusparseGetErrorName(s);
     if (s_ != CUSPARSE_STATUS_SUCCESS) { err = MN_ERR(MN_ERR_CUDA, "%s failed: %s", #call, sp_name(s_)); goto done; } \
   } while (0)
 
+static int get_handle(void) {
+  std::lock_guard<std::mutex> guard(handle_lock);
+  if (!handle && cusparseCreate(&handle) != CUSPARSE_STATUS_SUCCESS) {
+    handle = nullptr;
+    return MN_ERR(MN_ERR_CUDA, "cusparseCreate failed");
+  }
+  return MN_SUCCESS;
+}
+
 extern "C" int mn_cusparse_spmv(int dtype, int64_t nrows, int64_t ncols, int64_t nnz, const int32_t *ptr,
                                 const int32_t *col, const void *val, const void *x, void *y) {
   if (dtype != MN_FLOAT64 && dtype != MN_FLOAT32)
@@ -106,13 +120,8 @@ extern "C" int mn_cusparse_spmv(int dtype, int64_t nrows, int64_t ncols, int64_t
   float onef = 1, zerof = 0;
   const void *alpha = dtype == MN_FLOAT64 ? (const void *)&one : (const void *)&onef;
   const void *beta = dtype == MN_FLOAT64 ? (const void *)&zero : (const void *)&zerof;
-  {
-    std::lock_guard<std::mutex> guard(handle_lock);
-    if (!handle && cusparseCreate(&handle) != CUSPARSE_STATUS_SUCCESS) {
-      handle = nullptr;
-      return MN_ERR(MN_ERR_CUDA, "cusparseCreate failed");
-    }
-  }
+  int e = get_handle();
+  if (e) return e;
   SP(cusparseCreateCsr(&A, nrows, ncols, nnz, (void *)ptr, (void *)col, (void *)val, CUSPARSE_INDEX_32I,
                        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt));
   SP(cusparseCreateDnVec(&vx, ncols, (void *)x, vt));
@@ -130,5 +139,58 @@ done:
   if (vx) cusparseDestroyDnVec(vx);
   if (vy) cusparseDestroyDnVec(vy);
   cudaFree(work);
+  return err;
+}
+
+/* A matrix block's cuSPARSE state, made at its first product and kept
+ * until the block leaves the device: the descriptor and the work buffer
+ * (the vectors' descriptors are host objects, made per call). */
+struct kept {
+  cusparseSpMatDescr_t A;
+  void *work;
+};
+
+extern "C" void mni_cuda_csr_release(void *keep) {
+  kept *k = (kept *)keep;
+  if (!k) return;
+  if (k->A) cusparseDestroySpMat(k->A);
+  if (k->work) cudaFree(k->work);
+  delete k;
+}
+
+static int spmv_kept(const mn_csr_job *j) {
+  int err = get_handle();
+  if (err) return err;
+  cudaDataType vt = j->dtype == MN_FLOAT64 ? CUDA_R_64F : CUDA_R_32F;
+  double one = 1, zero = 0;
+  float onef = 1, zerof = 0;
+  const void *alpha = j->dtype == MN_FLOAT64 ? (const void *)&one : (const void *)&onef;
+  const void *beta = j->dtype == MN_FLOAT64 ? (const void *)&zero : (const void *)&zerof;
+  cusparseDnVecDescr_t vx = nullptr, vy = nullptr;
+  kept *k = (kept *)*j->keep;
+  int fresh = !k;
+  if (fresh) {
+    k = new (std::nothrow) kept();
+    if (!k) return MN_ERR(MN_ERR_MEM, "cannot allocate a matrix's cuSPARSE record");
+    *j->keep = k;
+  }
+  SP(cusparseCreateDnVec(&vx, j->nx, (void *)j->x, vt));
+  SP(cusparseCreateDnVec(&vy, j->ny, j->y, vt));
+  if (fresh) {
+    size_t wbytes = 0;
+    SP(cusparseCreateCsr(&k->A, j->n, j->nx, j->nnz, (void *)j->ptr32, (void *)j->col, (void *)j->val,
+                         CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt));
+    SP(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, k->A, vx, beta, vy, vt,
+                               CUSPARSE_SPMV_ALG_DEFAULT, &wbytes));
+    if (wbytes && cudaMalloc(&k->work, wbytes) != cudaSuccess) {
+      err = MN_ERR(MN_ERR_CUDA, "cannot allocate %zu bytes of cuSPARSE work space", wbytes);
+      goto done;
+    }
+  }
+  SP(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, k->A, vx, beta, vy, vt,
+                  CUSPARSE_SPMV_ALG_DEFAULT, k->work));
+done:
+  if (vx) cusparseDestroyDnVec(vx);
+  if (vy) cusparseDestroyDnVec(vy);
   return err;
 }
