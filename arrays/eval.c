@@ -277,7 +277,7 @@ static void extras_setup(prog *P, int nx, const int *xnode, mn_array *const *xou
 static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout,
                        int64_t *mem);
 
-/* the logged evaluation; nested ones (extras evaluated apart) count once */
+/* the logged evaluation; extras evaluated apart add a call each */
 static int eval_logged(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout) {
   MN_CHECK(e, MN_ERR_ARG, "NULL expression"); /* no communicator to agree on */
   mn_log_begin(e->ctx, MN_LOG_EVAL);
@@ -317,6 +317,7 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
     for (int k = 0; k < nx && !err; k++) err = eval_extras(e, xnode[k], xout[k], 0, NULL, NULL, mem);
     if (!err) err = eval_extras(e, node, out, 0, NULL, NULL, mem);
     if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+    mn_log_more_calls(e->ctx, MN_LOG_EVAL, nx); /* a kernel each: the passes a GPU makes */
     return MN_SUCCESS;
   }
   if (!nx && !mn_buf_lost(out->buf) && device_fill(e, node, out, &err)) {

@@ -55,6 +55,8 @@ void mn_log_end_(mn_log *L, mn_log_event ev, int64_t mem_bytes) {
   e->s.allreduces += L->allreduces - e->ar0;
 }
 
+void mn_log_more_calls_(mn_log *L, mn_log_event ev, int64_t calls) { L->ev[ev].s.calls += calls; }
+
 int mn_log_enable(mn_ctx *ctx) {
   MN_CHECK(ctx, MN_ERR_ARG, "NULL context");
   if (!ctx->logst) {

@@ -80,6 +80,7 @@ typedef struct {
 } mn_log;
 void mn_log_begin_(mn_log *log, mn_log_event ev);
 void mn_log_end_(mn_log *log, mn_log_event ev, int64_t mem_bytes);
+void mn_log_more_calls_(mn_log *log, mn_log_event ev, int64_t calls);
 /* At the context's destroy: the table if asked for, then the log freed. */
 void mn_log_finish(mn_ctx *ctx);
 
@@ -152,6 +153,11 @@ static inline void mn_log_begin(mn_ctx *ctx, mn_log_event ev) {
 }
 static inline void mn_log_end(mn_ctx *ctx, mn_log_event ev, int64_t mem_bytes) {
   if (ctx->log) mn_log_end_(ctx->log, ev, mem_bytes);
+}
+/* calls more of ev than its begin/end pairs show (an operation run as
+ * several kernels inside one logged call) */
+static inline void mn_log_more_calls(mn_ctx *ctx, mn_log_event ev, int64_t calls) {
+  if (ctx->log) mn_log_more_calls_(ctx->log, ev, calls);
 }
 /* MPI_Allreduce on the context's communicator, counted; returns MPI's code. */
 static inline int mn_allreduce(mn_ctx *ctx, const void *in, void *out, int n, MPI_Datatype t, MPI_Op op) {
