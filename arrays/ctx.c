@@ -37,16 +37,27 @@ static int backend_from_env(mn_backend *b) {
  * not; unset, CUDA asks the MPI (MPIX_Query_cuda_support), the emulated
  * device says not (its "device" buffers then go to MPI inside windows, as
  * a CUDA-aware MPI would read them: the tests set it). */
+int mni_mpi_cuda_aware(void) {
+#if defined(MANIPLE_HAVE_CUDA) && defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return -1;
+#endif
+}
+
 static int mpi_device(mn_ctx *c) {
   const char *v = getenv("MANIPLE_MPI_DEVICE");
+  int aware = mni_mpi_cuda_aware();
   if (v && *v) {
     MN_CHECK(!strcmp(v, "0") || !strcmp(v, "1"), MN_ERR_ARG, "MANIPLE_MPI_DEVICE=%.64s: expected 0 or 1", v);
     c->mpi_dev = v[0] == '1';
+    /* a device pointer handed to an MPI that reads it as host memory
+     * segfaults inside MPI: refuse where the MPI can say so */
+    MN_CHECK(!(c->mpi_dev && c->backend == MN_BACKEND_CUDA && aware == 0), MN_ERR_ARG,
+             "MANIPLE_MPI_DEVICE=1, but this MPI is not CUDA-aware (MPIX_Query_cuda_support() returns 0)");
     return MN_SUCCESS;
   }
-#if defined(MANIPLE_HAVE_CUDA) && defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
-  c->mpi_dev = c->backend == MN_BACKEND_CUDA && MPIX_Query_cuda_support() == 1;
-#endif
+  c->mpi_dev = c->backend == MN_BACKEND_CUDA && aware == 1;
   return MN_SUCCESS;
 }
 

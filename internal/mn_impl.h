@@ -439,4 +439,8 @@ void mn_cache_put(mn_ctx *ctx, const void *key, size_t keylen, mn_plan *p);
 void mn_cache_drop(mn_ctx *ctx, const mn_plan *p);
 void mn_cache_destroy(mn_ctx *ctx);
 
+/* Whether this MPI reads device pointers (MPIX_Query_cuda_support): 1 or
+ * 0, or -1 where it cannot say (no CUDA build, or an MPI without the query). */
+int mni_mpi_cuda_aware(void);
+
 #endif

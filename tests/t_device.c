@@ -498,7 +498,18 @@ int main(int argc, char **argv) {
   int n = 0, least = 0;
   mn_cuda_device_count(&n, NULL);
   MPI_Allreduce(&n, &least, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (least > 0) run(MN_BACKEND_CUDA);
-  else if (mn_ctx_rank(ctx) == 0) printf("t_device: no CUDA device; the emulated device only\n");
+  const char *md = getenv("MANIPLE_MPI_DEVICE");
+  if (least > 0 && md && !strcmp(md, "1") && mni_mpi_cuda_aware() == 0) {
+    /* device pointers for an MPI that reads them as host memory: refused
+     * at creation, where MPI would segfault */
+    mn_ctx *e = NULL;
+    T_EXPECT(mn_ctx_create(MPI_COMM_WORLD, MN_BACKEND_CUDA, &e), MN_ERR_ARG, "MANIPLE_MPI_DEVICE=1 on a plain MPI",
+             "MANIPLE_MPI_DEVICE=1", "not CUDA-aware");
+    T_CHECK(!e, "a refused context is NULL");
+  } else if (least > 0) {
+    run(MN_BACKEND_CUDA);
+  } else if (mn_ctx_rank(ctx) == 0) {
+    printf("t_device: no CUDA device; the emulated device only\n");
+  }
   return mt_finish(&ctx);
 }

@@ -153,6 +153,9 @@ int main(int argc, char **argv) {
   int nd = 0, least = 0;
   mn_cuda_device_count(&nd, NULL);
   MPI_Allreduce(&nd, &least, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (least > 0) run(MN_BACKEND_CUDA);
+  /* MANIPLE_MPI_DEVICE=1 on an MPI that is not CUDA-aware: the CUDA
+   * context is refused (t_device checks it), so only the emulated one runs */
+  const char *md = getenv("MANIPLE_MPI_DEVICE");
+  if (least > 0 && !(md && !strcmp(md, "1") && mni_mpi_cuda_aware() == 0)) run(MN_BACKEND_CUDA);
   return mt_finish(&ctx);
 }
