@@ -123,6 +123,7 @@ static int cg(mn_ctx *ctx, mn_op *op, const mn_array *b, mn_array *x, const args
   if (!err) err = mn_solver_set_options(s, opts);
   double t0 = MPI_Wtime();
   if (!err) err = mn_solver_solve(s, b, x);
+  if (!err) err = mn_ctx_wait(ctx);
   *secs = MPI_Wtime() - t0;
   if (!err) err = mn_solver_get_result(s, its, &rnorm, &why);
   mn_solver_destroy(&s);

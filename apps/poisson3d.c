@@ -70,6 +70,7 @@ static int run(mn_ctx *ctx, int64_t n, const char *opts) {
   MN_CALL(mn_solver_set_options(s, opts));
   double t0 = MPI_Wtime();
   MN_CALL(mn_solver_solve(s, b, x));
+  MN_CALL(mn_ctx_wait(ctx));
   double t = MPI_Wtime() - t0;
   MN_CALL(mn_solver_get_result(s, &its, &rnorm, &why));
   /* the true residual and the error, computed independently of the solver */

@@ -31,13 +31,15 @@ static const char usage[] =
   APP_LOG_VIEW_HELP;
 
 /* Run to t_end (or a fixed number of steps); wall seconds in *secs. */
-static int run(swe *s, const args *a, double t_end, double dt, long steps, double *secs) {
+static int run(mn_ctx *ctx, swe *s, const args *a, double t_end, double dt, long steps, double *secs) {
+  MN_CALL(mn_ctx_wait(ctx)); /* a GPU runs the kernels after the launches return */
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
   if (steps >= 0)
     for (long k = 0; k < steps; k++) MN_CALL(swe_step(s, a->cfl, dt, -1.0, NULL));
   else
     while (swe_time(s) < t_end) MN_CALL(swe_step(s, a->cfl, dt, t_end, NULL));
+  MN_CALL(mn_ctx_wait(ctx));
   *secs = fmax(MPI_Wtime() - t0, 1e-9);
   return MN_SUCCESS;
 }
@@ -91,7 +93,7 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
   }
   double t_end = a->t_end > 0 ? a->t_end : c->t_end, secs, m;
   swe_result r = {0}, r2 = {0};
-  int err = run(s, a, t_end, a->dt, a->steps, &secs);
+  int err = run(ctx, s, a, t_end, a->dt, a->steps, &secs);
   if (!err) err = swe_check(s, &r);
   if (!err && a->converge) { /* twice the resolution (a channel keeps its rows) */
     swe_opts o = a->o;
@@ -99,7 +101,7 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
     o.ny = c->ly > 0 ? 2 * swe_ny(s) : swe_ny(s);
     double secs2;
     err = swe_create(ctx, &o, &fine);
-    if (!err) err = run(fine, a, t_end, a->dt / 2, a->steps >= 0 ? 2 * a->steps : -1, &secs2);
+    if (!err) err = run(ctx, fine, a, t_end, a->dt / 2, a->steps >= 0 ? 2 * a->steps : -1, &secs2);
     if (!err) err = swe_check(fine, &r2);
   }
   if (!err) err = swe_mass(s, &m);

@@ -35,3 +35,10 @@ int mn_ctx_sync(mn_ctx *ctx) {
   MN_SPMD(ctx, "mn_ctx_sync", (void)S);
   return mn_agree(ctx, MN_SUCCESS);
 }
+
+int mn_ctx_wait(mn_ctx *ctx) {
+  MN_CHECK(ctx, MN_ERR_ARG, "NULL context");
+  /* a failed kernel's error is sticky on CUDA: no rank can go on */
+  if (ctx->ops->sync && ctx->ops->sync()) mn_device_abort(ctx, "a kernel queued on the device");
+  return MN_SUCCESS;
+}

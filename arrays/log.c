@@ -47,6 +47,9 @@ void mn_log_end_(mn_log *L, mn_log_event ev, int64_t mem_bytes) {
   mn_log_ev *e = &L->ev[ev];
   L->mem += mem_bytes; /* this operation's own bytes, beside those nested in it */
   if (e->depth <= 0 || --e->depth) return; /* begun before enable, or nested */
+  /* kernels run after their launches return: wait, as PETSc's
+   * -log_view_gpu_time does, or the time would be the launch's */
+  if (L->wait) L->wait();
   e->s.mem_bytes += L->mem - e->mem0;
   e->s.calls++;
   e->s.time += now() - e->t0;
@@ -67,6 +70,7 @@ int mn_log_enable(mn_ctx *ctx) {
       return MN_ERR(MN_ERR_MPI, "MPI_Comm_dup for the profiling log failed");
     }
     L->t_start = now();
+    L->wait = ctx->backend == MN_BACKEND_CUDA ? ctx->ops->sync : NULL;
     ctx->logst = L;
   }
   for (int k = 0; k < MN_LOG_NEVENTS; k++) ctx->logst->ev[k].depth = 0; /* ends seen while off */

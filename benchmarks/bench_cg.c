@@ -131,6 +131,7 @@ int main(int argc, char **argv) {
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     CK(mn_solver_solve(s, b, x));
+    CK(mn_ctx_wait(ctx));
     double dt = MPI_Wtime() - t0, tmax;
     MPI_Allreduce(&dt, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (r) t[r - 1] = tmax;

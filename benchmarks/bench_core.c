@@ -29,8 +29,8 @@ static stats summarize(double *t, int n) {
 #define CK(x) do { int e_ = (x); if (e_) { fprintf(stderr, "%s failed: %s\n", #x, mn_ctx_errmsg(NULL)); MPI_Abort(MPI_COMM_WORLD, 1); } } while (0)
 
 /* time of the slowest rank for one call of body */
-#define TIMED(ctx, out, body) do { MPI_Barrier(mn_ctx_comm(ctx)); double t0_ = MPI_Wtime(); body; \
-    double t_ = MPI_Wtime() - t0_; MPI_Allreduce(&t_, &(out), 1, MPI_DOUBLE, MPI_MAX, mn_ctx_comm(ctx)); } while (0)
+#define TIMED(ctx, out, body) do { mn_ctx_wait(ctx); MPI_Barrier(mn_ctx_comm(ctx)); double t0_ = MPI_Wtime(); body; \
+    mn_ctx_wait(ctx); double t_ = MPI_Wtime() - t0_; MPI_Allreduce(&t_, &(out), 1, MPI_DOUBLE, MPI_MAX, mn_ctx_comm(ctx)); } while (0)
 
 static void emit(mn_ctx *ctx, const char *bench, const char *impl, int64_t work, double bytes_per, stats s,
                  double stream) {

@@ -76,6 +76,7 @@ typedef struct {
   MPI_Comm comm;            /* the summary's own communicator */
   double t_start;
   int64_t msgs, msg_bytes, allreduces, mem; /* running totals; events take differences */
+  int (*wait)(void);        /* the device's wait, so an event's time holds its kernels (NULL on the CPU) */
   mn_log_ev ev[MN_LOG_NEVENTS];
 } mn_log;
 void mn_log_begin_(mn_log *log, mn_log_event ev);

@@ -112,6 +112,10 @@ MN_EXTERN int mn_ctx_all(mn_ctx *ctx, int ok, int *all);
  * agreement, a reduction) or here. MN_SUCCESS when there is none. One
  * allreduce; collective. See docs/design.md, "Errors". */
 MN_EXTERN int mn_ctx_sync(mn_ctx *ctx);
+/* Wait until the device has finished the work this rank queued on it: a
+ * GPU runs kernels while the host goes on, so a timer read without this
+ * measures the launches. Immediate on the CPU; local (no communication). */
+MN_EXTERN int mn_ctx_wait(mn_ctx *ctx);
 /* Number of cached communication plans, and how often the cache was hit. */
 MN_EXTERN void mn_ctx_plan_stats(const mn_ctx *ctx, int *cached, long *hits, long *misses);
 
