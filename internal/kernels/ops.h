@@ -356,8 +356,23 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
   X(S, T, i64, int64_t) X(S, T, f32, float) X(S, T, f64, double)
 #define MN_CAST_LIST(X) MN_CAST_ROW(X, b, mn_b) MN_CAST_ROW(X, i32, int32_t) \
   MN_CAST_ROW(X, i64, int64_t) MN_CAST_ROW(X, f32, float) MN_CAST_ROW(X, f64, double)
-/* to bool means != 0 (NaN is true, as in NumPy) */
-#define MN_CAST_VAL(TO, v) ((TO)(sizeof(TO) == 1 ? (TO)((v) != 0) : (TO)(v)))
+/* to bool means != 0 (NaN is true, as in NumPy). A float to an integer:
+ * NaN and values out of range give the most negative integer, as x86
+ * converts them and so NumPy there; C leaves them undefined, and CUDA and
+ * Arm saturate instead. */
+MN_HD static inline int32_t mn_f2i32(double v) { return v >= -2147483648.0 && v < 2147483648.0 ? (int32_t)v : INT32_MIN; }
+MN_HD static inline int64_t mn_f2i64(double v) {
+  return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
+}
+#ifdef __cplusplus
+#define MN_TYPEOF(v) decltype((v) + 0)
+#else
+#define MN_TYPEOF(v) __typeof__((v) + 0)
+#endif
+#define MN_IS_INT_TYPE(T) ((T)0.5 == 0)
+#define MN_CAST_VAL(TO, v) ((TO)(sizeof(TO) == 1 ? (TO)((v) != 0) \
+  : MN_IS_INT_TYPE(TO) && !MN_IS_INT_TYPE(MN_TYPEOF(v)) \
+    ? (sizeof(TO) == 4 ? (TO)mn_f2i32((double)(v)) : (TO)mn_f2i64((double)(v))) : (TO)(v)))
 
 #define MN_DT_b MN_BOOL
 #define MN_DT_i32 MN_INT32
