@@ -90,10 +90,10 @@ int op_of(PyObject *o, int n, const char *(*name)(int), const char *what, int *o
   PyErr_Format(PyExc_ValueError, "unknown %s '%s'", what, s ? s : "?");
   return 0;
 }
-const char *uname(int k) { return mn_unary_name((mn_unary_op)k); }
-const char *bname(int k) { return mn_binary_name((mn_binary_op)k); }
-const char *tname(int k) { return mn_ternary_name((mn_ternary_op)k); }
-const char *rname(int k) { return mn_reduce_name((mn_reduce_op)k); }
+const char *mnpy_uname(int k) { return mn_unary_name((mn_unary_op)k); }
+const char *mnpy_bname(int k) { return mn_binary_name((mn_binary_op)k); }
+const char *mnpy_tname(int k) { return mn_ternary_name((mn_ternary_op)k); }
+const char *mnpy_rname(int k) { return mn_reduce_name((mn_reduce_op)k); }
 
 PyObject *from_scalar(mn_scalar s) {
   switch (s.dtype) {

@@ -5,6 +5,11 @@
 #include <Python.h>
 #include <maniple/maniple.h>
 
+/* The files share these names, and nothing else may see them: a global
+ * such as libc's uname, taken by a build without -fvisibility=hidden,
+ * would be called by MPI in its place. */
+#pragma GCC visibility push(hidden)
+
 extern mn_ctx *g_ctx;
 /* The Array type (_array.c): a handle on one mn_array. */
 typedef struct {
@@ -22,10 +27,10 @@ enum { NOGIL_MIN = 1 << 16 };
 /* Conversions (_core.c): an op's name to its code (what: "unary op",
  * "binary op", "ternary op", "reduction"); scalars; shapes. */
 int op_of(PyObject *o, int n, const char *(*name)(int), const char *what, int *op);
-const char *uname(int k);
-const char *bname(int k);
-const char *tname(int k);
-const char *rname(int k);
+const char *mnpy_uname(int k);
+const char *mnpy_bname(int k);
+const char *mnpy_tname(int k);
+const char *mnpy_rname(int k);
 PyObject *from_scalar(mn_scalar s);
 /* Python bool/int/float -> weak scalar; (value, dtype) -> typed scalar */
 int to_scalar(PyObject *o, mn_scalar *s);
@@ -57,4 +62,6 @@ int mnpy_sparse_init(PyObject *m);
 mn_csr *mnpy_csr_of(PyObject *o);
 /* The solver type and functions (_solver.c). */
 int mnpy_solver_init(PyObject *m);
+#pragma GCC visibility pop
+
 #endif

@@ -43,13 +43,13 @@ static int build_ids(PyObject *program, mn_expr **out, int *root, int **ids_keep
       if (!to_scalar(PyTuple_GET_ITEM(it, 1), &s)) ok = 0;
       else rc = mn_expr_scalar(e, s, &id);
     } else if (!strcmp(kind, "un") && len == 3) {
-      if (!op_of(PyTuple_GET_ITEM(it, 1), MN_NUNARY, uname, "unary op", &op)) ok = 0;
+      if (!op_of(PyTuple_GET_ITEM(it, 1), MN_NUNARY, mnpy_uname, "unary op", &op)) ok = 0;
       else rc = mn_expr_unary(e, (mn_unary_op)op, ARG(2), &id);
     } else if (!strcmp(kind, "bin") && len == 4) {
-      if (!op_of(PyTuple_GET_ITEM(it, 1), MN_NBINARY, bname, "binary op", &op)) ok = 0;
+      if (!op_of(PyTuple_GET_ITEM(it, 1), MN_NBINARY, mnpy_bname, "binary op", &op)) ok = 0;
       else rc = mn_expr_binary(e, (mn_binary_op)op, ARG(2), ARG(3), &id);
     } else if (!strcmp(kind, "ter") && len == 5) {
-      if (!op_of(PyTuple_GET_ITEM(it, 1), MN_NTERNARY, tname, "ternary op", &op)) ok = 0;
+      if (!op_of(PyTuple_GET_ITEM(it, 1), MN_NTERNARY, mnpy_tname, "ternary op", &op)) ok = 0;
       else rc = mn_expr_ternary(e, (mn_ternary_op)op, ARG(2), ARG(3), ARG(4), &id);
     } else if (!strcmp(kind, "cast") && len == 3) {
       mn_dtype t;
@@ -134,14 +134,14 @@ static int tree_node(PyObject *t, mn_expr *e, tree_memo *memo, int *id) {
     ok = to_scalar(PyTuple_GET_ITEM(t, 1), &sv);
     if (ok) rc = mn_expr_scalar(e, sv, id);
   } else if (!strcmp(kind, "un") && len == 3) {
-    ok = op_of(PyTuple_GET_ITEM(t, 1), MN_NUNARY, uname, "unary op", &op) && tree_node(PyTuple_GET_ITEM(t, 2), e, memo, &a);
+    ok = op_of(PyTuple_GET_ITEM(t, 1), MN_NUNARY, mnpy_uname, "unary op", &op) && tree_node(PyTuple_GET_ITEM(t, 2), e, memo, &a);
     if (ok) rc = mn_expr_unary(e, (mn_unary_op)op, a, id);
   } else if (!strcmp(kind, "bin") && len == 4) {
-    ok = op_of(PyTuple_GET_ITEM(t, 1), MN_NBINARY, bname, "binary op", &op) &&
+    ok = op_of(PyTuple_GET_ITEM(t, 1), MN_NBINARY, mnpy_bname, "binary op", &op) &&
          tree_node(PyTuple_GET_ITEM(t, 2), e, memo, &a) && tree_node(PyTuple_GET_ITEM(t, 3), e, memo, &b);
     if (ok) rc = mn_expr_binary(e, (mn_binary_op)op, a, b, id);
   } else if (!strcmp(kind, "ter") && len == 5) {
-    ok = op_of(PyTuple_GET_ITEM(t, 1), MN_NTERNARY, tname, "ternary op", &op) &&
+    ok = op_of(PyTuple_GET_ITEM(t, 1), MN_NTERNARY, mnpy_tname, "ternary op", &op) &&
          tree_node(PyTuple_GET_ITEM(t, 2), e, memo, &a) && tree_node(PyTuple_GET_ITEM(t, 3), e, memo, &b) &&
          tree_node(PyTuple_GET_ITEM(t, 4), e, memo, &c);
     if (ok) rc = mn_expr_ternary(e, (mn_ternary_op)op, a, b, c, id);
@@ -234,7 +234,7 @@ static PyObject *py_reduce(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OO|O", &program, &opname, &extras)) return NULL;
   if (!need_ctx()) return NULL;
   int op;
-  if (!op_of(opname, MN_NREDUCE, rname, "reduction", &op)) return NULL;
+  if (!op_of(opname, MN_NREDUCE, mnpy_rname, "reduction", &op)) return NULL;
   mn_expr *e;
   int root, rc, nx = 0, xnode[XMAX];
   mn_array *xout[XMAX];
@@ -254,7 +254,7 @@ static PyObject *py_reduce_axis(PyObject *m, PyObject *args) {
   int axis;
   if (!PyArg_ParseTuple(args, "OO!iO!", &opname, &ArrayType, &x, &axis, &ArrayType, &out)) return NULL;
   int op, rc;
-  if (!op_of(opname, MN_NREDUCE, rname, "reduction", &op)) return NULL;
+  if (!op_of(opname, MN_NREDUCE, mnpy_rname, "reduction", &op)) return NULL;
   Py_BEGIN_ALLOW_THREADS
   rc = mn_array_reduce_axis((mn_reduce_op)op, arr(x), axis, arr(out));
   Py_END_ALLOW_THREADS

@@ -76,7 +76,7 @@ static PyObject *py_scan(PyObject *m, PyObject *args) {
   PyObject *opname, *x, *out;
   int axis, op, rc;
   if (!PyArg_ParseTuple(args, "OO!iO!", &opname, &ArrayType, &x, &axis, &ArrayType, &out)) return NULL;
-  if (!op_of(opname, MN_NREDUCE, rname, "reduction", &op)) return NULL;
+  if (!op_of(opname, MN_NREDUCE, mnpy_rname, "reduction", &op)) return NULL;
   Py_BEGIN_ALLOW_THREADS
   rc = mn_array_scan((mn_reduce_op)op, arr(x), axis, arr(out));
   Py_END_ALLOW_THREADS
