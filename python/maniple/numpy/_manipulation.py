@@ -582,7 +582,7 @@ def resize(a, new_shape):
 
 
 def rot90(m, k=1, axes=(0, 1)):
-    """NumPy's steps and checks (a float k takes its k == 3 branch)."""
+    """NumPy's steps and checks."""
     axes = tuple(axes)
     if len(axes) != 2:
         raise ValueError("len(axes) must be 2.")
@@ -591,7 +591,11 @@ def rot90(m, k=1, axes=(0, 1)):
         raise ValueError("Axes must be different.")
     if axes[0] >= m.ndim or axes[0] < -m.ndim or axes[1] >= m.ndim or axes[1] < -m.ndim:
         raise ValueError(f"Axes={axes} out of range for array of ndim={m.ndim}.")
-    k %= 4
+    # k as the installed NumPy reads it (a float k: its k == 3 branch up to
+    # 2.4, int(k) with a DeprecationWarning from 2.5): its turn of a 2 x 2
+    probe = _np.arange(4).reshape(2, 2)
+    turned = _np.rot90(probe, k)
+    k = next(j for j in range(4) if _np.array_equal(turned, _np.rot90(probe, j)))
     if k == 0:
         return m[...]
     if k == 2:

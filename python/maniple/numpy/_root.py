@@ -146,15 +146,15 @@ def to_maniple(obj):
 
 def call(fn, args=(), kwargs=None, check=None):
     """fn(*args, **kwargs) by NumPy on root, the result on every rank.
-    check(result), run on root, may raise to reject a result (an exception
-    that every rank then raises)."""
+    check(result), run on root, returns the result to send, or raises to
+    reject it (an exception that every rank then raises)."""
     kwargs = kwargs or {}
     if not _has_arrays(args) and not _has_arrays(kwargs):
         # nothing distributed: every rank computes the same thing (SPMD),
         # with no communication, and raises the same errors
         r = fn(*args, **kwargs)
         if check is not None:
-            check(r)
+            r = check(r)
         return to_maniple(r)
     rargs, rkwargs = _gathered(args), _gathered(kwargs)
     arrays, root = None, _core.rank() == ROOT
@@ -163,7 +163,7 @@ def call(fn, args=(), kwargs=None, check=None):
         try:
             r = fn(*rargs, **rkwargs)
             if check is not None:
-                check(r)
+                r = check(r)
             data = pickle.dumps(("ok", _pack(r, arrays, {})), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as e:
             failure = e

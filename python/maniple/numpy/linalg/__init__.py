@@ -40,11 +40,29 @@ def _arrays_in(obj):
 
 def _real_only(name):
     def check(r):
-        if any(a.dtype.kind == "c" for a in _arrays_in(r)):
-            raise TypeError(f"maniple.numpy.linalg.{name}: the matrix has complex eigenvalues, which maniple "
-                            "arrays cannot hold (no complex dtype); use numpy.linalg."
-                            f"{name}(numpy.asarray(a)) for them")
+        if not any(a.dtype.kind == "c" for a in _arrays_in(r)):
+            return r
+        # NumPy before 2.5 gives real arrays when every eigenvalue is real;
+        # later ones always complex: take the real parts where that holds
+        if all(not a.imag.any() for a in _arrays_in(r) if a.dtype.kind == "c"):
+            return _real_parts(r)
+        raise TypeError(f"maniple.numpy.linalg.{name}: the matrix has complex eigenvalues, which maniple "
+                        "arrays cannot hold (no complex dtype); use numpy.linalg."
+                        f"{name}(numpy.asarray(a)) for them")
     return check
+
+
+def _real_parts(r):
+    """r with each complex array replaced by its real part, the tuple
+    types kept (EigResult)."""
+    if isinstance(r, _np.ndarray):
+        return _np.ascontiguousarray(r.real) if r.dtype.kind == "c" else r
+    if isinstance(r, tuple):
+        parts = [_real_parts(x) for x in r]
+        return type(r)(*parts) if hasattr(r, "_fields") else tuple(parts)
+    if isinstance(r, list):
+        return [_real_parts(x) for x in r]
+    return r
 
 
 def _gathered(name):
