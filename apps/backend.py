@@ -1,18 +1,19 @@
 """The array module an app runs on, chosen once at startup: --backend numpy
-imports NumPy, --backend maniple imports maniple.numpy; the app's code is
-the same for both. Plain NumPy under mpiexec runs the whole problem on every
+imports NumPy, --backend maniple imports maniple.numpy (cupynumeric and cupy,
+the peers, likewise); the app's code is the same for all. Plain NumPy under mpiexec runs the whole problem on every
 rank, and only rank 0 prints."""
 import math
 import os
 import sys
 
 
-CHOICES = ("numpy", "maniple", "cupynumeric")
+CHOICES = ("numpy", "maniple", "cupynumeric", "cupy")
 
 
 def load(name):
-    """(array module, rank, size) for backend name 'numpy', 'maniple' or
-    'cupynumeric' (the peer, run by its own launcher as one process)."""
+    """(array module, rank, size) for backend name 'numpy', 'maniple',
+    'cupynumeric' (the peer, run by its own launcher as one process) or
+    'cupy' (the GPU peer, one process on one GPU)."""
     if name == "maniple":
         import maniple
         import maniple.numpy as mnp
@@ -23,7 +24,19 @@ def load(name):
     if name == "cupynumeric":
         import cupynumeric
         return cupynumeric, 0, 1
+    if name == "cupy":
+        import cupy
+        return cupy, 0, 1
     raise ValueError(f"--backend {name!r} is not one of {', '.join(CHOICES)}")
+
+
+def host(x):
+    """x as a NumPy array: CuPy's arrays refuse numpy.asarray (they copy
+    with .get()); NumPy's and maniple's take it."""
+    if type(x).__module__.startswith("cupy"):
+        return x.get()
+    import numpy
+    return numpy.asarray(x)
 
 
 def printer(rank):

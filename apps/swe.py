@@ -308,8 +308,8 @@ class Solver:
 
     def fields(self):
         """h, hu, hv gathered as NumPy arrays (ny, nx)."""
-        return (numpy.asarray(self.depth()), numpy.asarray(self.interior(self.hu)),
-                numpy.asarray(self.interior(self.hv)))
+        return (backend.host(self.depth()), backend.host(self.interior(self.hu)),
+                backend.host(self.interior(self.hv)))
 
     def centres(self):
         return ((numpy.arange(self.nx) + 0.5) * self.dx, (numpy.arange(self.ny) + 0.5) * self.dy)
@@ -357,14 +357,14 @@ def check(sim):
         tol = sim.hl / sim.nx  # first order at the shock and the front
         return dict(name=f"{'ritter' if sim.hr == 0 else 'stoker'} dam break L1(h)", error=l1, tol=tol, ok=l1 < tol)
     if kind == "lake":
-        w, b = numpy.asarray(sim.interior(sim.w)), numpy.asarray(sim.interior(sim.Bc))
+        w, b = backend.host(sim.interior(sim.w)), backend.host(sim.interior(sim.Bc))
         dev = float(max(numpy.abs(w - numpy.maximum(b, 1.0)).max(), numpy.abs(hu).max(), numpy.abs(hv).max()))
         return dict(name="lake at rest max(|w - w0|, |hu|, |hv|)", error=dev, tol=1e-12, ok=dev < 1e-12)
     if kind == "bump":
         if sim.bc[0][0] != "inflow" or sim.bc[1][0] != "outflow" or sim.bc[1][1] is None:
             raise InputError("the bump check needs an inflow:q west and an outflow:h east boundary")
         q, hout = sim.bc[0][1], sim.bc[1][1]
-        b = numpy.asarray(sim.interior(sim.Bc))
+        b = backend.host(sim.interior(sim.Bc))
         hb = swe_exact.bernoulli(b, q, hout, G)
         eh, eq = float(numpy.abs(h - hb).max()), float(numpy.abs(hu - q).max())
         tol = 0.5 / sim.nx  # first order: the bed's slope jumps at x = 8 and 12
