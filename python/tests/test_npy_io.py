@@ -56,7 +56,8 @@ def barrier():
 @pytest.fixture(scope="module")
 def tmp():
     base = os.environ.get("MANIPLE_PYTEST_TMP") or os.environ.get("MANIPLE_TEST_TMP") or "/tmp"
-    d = os.path.join(base, f"npy_io_np{P}")
+    # one directory a pytest-xdist worker too (the GPU run uses 8)
+    d = os.path.join(base, f"npy_io_np{P}{os.environ.get('PYTEST_XDIST_WORKER', '')}")
     if R == 0:
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
