@@ -34,19 +34,31 @@ static __global__ void __launch_bounds__(THREADS) sv_blocks(const __grid_constan
   }
 }
 
-static __global__ void sv_sum(int nb, int na, double *acc) {
-  int a = threadIdx.x;
-  if (a >= na) return;
-  double s = 0;
-  for (int b = 0; b < nb; b++) s += partials[b * MNI_SV_MAXACC + a];
-  acc[a] = s;
+/* the blocks' partials of each sum: strided over one block's threads, then
+ * its tree, in an order fixed by nb. (One thread a sum, walking up to 1024
+ * partials in turn, is the suspect for the 124 µs a CG reduction took on
+ * an H200; not yet measured with this kernel.) */
+static __global__ void __launch_bounds__(THREADS) sv_sum(int nb, int na, double *acc) {
+  __shared__ double sh[THREADS];
+  for (int a = 0; a < na; a++) {
+    double s = 0;
+    for (int b = threadIdx.x; b < nb; b += THREADS) s += partials[b * MNI_SV_MAXACC + a];
+    sh[threadIdx.x] = s;
+    __syncthreads();
+    for (int w = THREADS / 2; w > 0; w /= 2) {
+      if ((int)threadIdx.x < w) sh[threadIdx.x] += sh[threadIdx.x + w];
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) acc[a] = sh[0];
+    __syncthreads();
+  }
 }
 
 extern "C" int mni_cuda_sv(const mni_sv_job *j, double *acc) {
   int64_t want = (j->n + THREADS - 1) / THREADS;
   int nb = want < 1 ? 1 : want > MAXBLOCKS ? MAXBLOCKS : (int)want, na = mni_sv_nacc(j);
   sv_blocks<<<nb, THREADS>>>(*j, na);
-  if (na) sv_sum<<<1, MNI_SV_MAXACC>>>(nb, na, acc);
+  if (na) sv_sum<<<1, THREADS>>>(nb, na, acc);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess)
     return MN_ERR(MN_ERR_CUDA, "a solver kernel (kind %d) on %lld elements failed to launch: %s", j->kind,
