@@ -41,6 +41,9 @@ def deferred(monkeypatch):
     monkeypatch.setattr(_engine, "EAGER_MAX", 0)
 
 
+_tests_run = 0
+
+
 @pytest.fixture(autouse=True)
 def _same_collections_on_every_rank():
     """A full garbage collection before each test, on every rank. The lazy
@@ -50,8 +53,18 @@ def _same_collections_on_every_rank():
     where rank 0 does more (files, printing). Starting each test from the
     same collected state keeps the ranks' calls in the same order, which
     MANIPLE_CHECKS=1 verifies (pytest_checks_np3 once saw a test where they
-    were not)."""
+    were not).
+
+    What survives is frozen (gc.freeze), so the next collection walks only
+    what the last test made: walking all the session's objects before each
+    test had been most of the suite's time. Every 256 tests all is thawed
+    and collected, so what was frozen and became garbage since is freed."""
+    global _tests_run
+    _tests_run += 1
+    if _tests_run % 256 == 0:
+        gc.unfreeze()
     gc.collect()
+    gc.freeze()
     yield
 
 
