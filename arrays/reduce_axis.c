@@ -5,28 +5,98 @@
 #include "acc.h"
 #include "expr_impl.h"
 #include "spmd.h"
+#include "kernels/axis.h"
 #include "kernels/table.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 
-/* element p's value as kernels/reduce.h's push takes it */
-static void elem_value(mn_dtype t, const char *p, double *f, int64_t *i) {
-  *f = 0;
-  *i = 0;
-  switch (t) {
-  case MN_BOOL: *i = *(const uint8_t *)p; break;
-  case MN_INT32: *i = *(const int32_t *)p; break;
-  case MN_INT64: *i = *(const int64_t *)p; break;
-  case MN_FLOAT32: *f = *(const float *)p; break;
-  default: *f = *(const double *)p; break;
-  }
-}
-
 static void proj(int nd, int axis, const int64_t *in, int64_t *out) {
   for (int d = 0, k = 0; d < nd; d++)
     if (d != axis) out[k++] = in[d];
+}
+
+_Static_assert(MN_MAXDIM == MNI_AXIS_MAXDIM, "kernels/axis.h's MNI_AXIS_MAXDIM is MN_MAXDIM");
+
+static int out_on_device(const mn_array *out) {
+  const mn_buf *b = out->buf;
+  return mn_buf_device_ok(b) && ((!out->is_view && !b->halo) || (b->valid & MN_VALID_DEV));
+}
+
+static int meets(int nd, const int64_t *alo, const int64_t *acnt, const int64_t *blo, const int64_t *bcnt) {
+  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
+  return mn_box_intersect(nd, alo, acnt, blo, bcnt, lo, cnt);
+}
+
+/* Does this rank's part of out take partials from no other rank, and its
+ * partials (plo, pcnt: all of that part) go to no other? */
+static int alone(const mn_array *x, const mn_array *out, int axis, const int64_t *plo, const int64_t *pcnt,
+                 const int64_t *olo, const int64_t *ocnt) {
+  int nd = x->map.ndim, P = x->ctx->size, me = x->ctx->rank;
+  for (int d = 0; d < nd - 1; d++)
+    if (plo[d] != olo[d] || pcnt[d] != ocnt[d]) return 0;
+  for (int q = 0; q < P; q++) {
+    int64_t a[MN_MAXDIM], c[MN_MAXDIM], qlo[MN_MAXDIM], qcnt[MN_MAXDIM];
+    if (q == me) continue;
+    if (mn_map_owned_box(&x->map, x->buf->lay, q, a, c)) {
+      proj(nd, axis, a, qlo);
+      proj(nd, axis, c, qcnt);
+      if (meets(nd - 1, olo, ocnt, qlo, qcnt)) return 0;
+    }
+    if (mn_map_owned_box(&out->map, out->buf->lay, q, qlo, qcnt) && meets(nd - 1, plo, pcnt, qlo, qcnt)) return 0;
+  }
+  return 1;
+}
+
+/* The device kernel over this rank's block of x (at xlo, xcnt): the cells'
+ * partials into part (host memory, copied back: "d2h"), or, part NULL,
+ * their values into out's device storage at olo. */
+static int axis_launch(mn_reduce_op op, const mn_array *x, int axis, const int64_t *xlo, const int64_t *xcnt,
+                       mn_acc *part, const mn_array *out, const int64_t *olo) {
+  mn_ctx *ctx = x->ctx;
+  int nd = x->map.ndim;
+  mni_axis_job j;
+  memset(&j, 0, sizeof j);
+  j.op = (int)op;
+  j.t = (int)x->dtype;
+  j.rt = (int)mn_reduce_result(op, x->dtype);
+  j.nd = nd;
+  j.axis = axis;
+  j.alo = xlo[axis];
+  j.ncell = 1;
+  for (int d = 0; d < nd; d++) {
+    j.cnt[d] = xcnt[d];
+    if (d != axis) j.ncell *= xcnt[d];
+  }
+  const mn_buf *xb = x->buf;
+  char *xd = mn_buf_dev(xb, 0);
+  j.x = xd + mn_map_off(&x->map, xb, xlo) * (int64_t)mn_dtype_size(x->dtype);
+  mn_map_strides(&x->map, xb, j.st);
+  j.xspan = xd;
+  j.xbytes = xb->nbytes;
+  void *pd = NULL;
+  size_t pb = sizeof(mn_acc) * (size_t)j.ncell;
+  if (part) {
+    MN_CALL(ctx->ops->dev_alloc(pb + 1, &pd));
+    j.part = pd;
+    j.pspan = pd;
+    j.pbytes = pb + 1;
+  } else {
+    const mn_buf *ob = out->buf;
+    char *od = mn_buf_dev(ob, !out->is_view && !ob->halo ? MN_WRITE_ALL : 1);
+    j.ot = (int)out->dtype;
+    j.out = od + mn_map_off(&out->map, ob, olo) * (int64_t)mn_dtype_size(out->dtype);
+    mn_map_strides(&out->map, ob, j.ost);
+    j.pspan = od;
+    j.pbytes = ob->nbytes;
+  }
+  int err = ctx->ops->axis(&j);
+  if (part) {
+    if (!err && pb) err = mn_copy_counted(ctx, 0, pd, (char *)part, pb);
+    ctx->ops->dev_free(pd, pb + 1);
+  }
+  return err;
 }
 
 /* Argument checks; the axis is a per-rank value, so the caller agrees. */
@@ -64,17 +134,28 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
   proj(nd, axis, xlo, plo);
   proj(nd, axis, xcnt, pcnt);
   int64_t np = have ? mn_box_size(ond, pcnt) : 0;
+  int64_t olo[MN_MAXDIM], ocnt[MN_MAXDIM];
+  int haveo = mn_map_owned_box(&out->map, out->buf->lay, me, olo, ocnt);
+  int64_t no = haveo ? mn_box_size(ond, ocnt) : 0;
+  /* on the device where x's values are: straight into out when no rank
+   * sends this one partials or takes any from it */
+  int dev = have && ctx->ops->axis && mn_buf_device_ok(x->buf) && (x->buf->valid & MN_VALID_DEV);
+  if (dev && haveo && out_on_device(out) && alone(x, out, axis, plo, pcnt, olo, ocnt)) {
+    err = mn_agree(ctx, axis_launch(op, x, axis, xlo, xcnt, NULL, out, olo)); /* (the others' below) */
+    return err ? mn_trace(err, __FILE__, __LINE__, __func__) : MN_SUCCESS;
+  }
   mn_acc *part = malloc(sizeof(mn_acc) * (size_t)(np ? np : 1));
   if (!part) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld reduction partials", (long long)np);
   for (int64_t k = 0; !err && k < np; k++) mn_acc_init(op, t, &part[k]);
-  if (have && !err) {
+  if (have && !err && dev) err = axis_launch(op, x, axis, xlo, xcnt, part, NULL, NULL);
+  else if (have && !err) {
     int64_t xst[MN_MAXDIM], n = mn_box_size(nd, xcnt);
     mn_map_strides(&x->map, x->buf, xst);
     mn_buf_host(x->buf, 0);
     const char *base = mn_map_ptr(&x->map, x->buf, xlo);
     size_t es = mn_dtype_size(t);
     int isf = mn_is_float(t);
-    for (int64_t k = 0; k < n; k++) {
+    for (int64_t k = 0; k < n; k++) { /* in memory order; each cell's line in index order, as on the device */
       int64_t r = k, off = 0, pk = 0, ps = 1, ai = 0;
       for (int d = nd - 1; d >= 0; d--) {
         int64_t i = r % xcnt[d];
@@ -83,16 +164,20 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
         if (d == axis) ai = xlo[d] + i;
         else { pk += i * ps; ps *= xcnt[d]; }
       }
-      double f;
-      int64_t iv;
-      elem_value(t, base + off * (int64_t)es, &f, &iv);
+      const char *p = base + off * (int64_t)es;
+      double f = 0;
+      int64_t iv = 0;
+      switch (t) {
+      case MN_BOOL: iv = *(const uint8_t *)p; break;
+      case MN_INT32: iv = *(const int32_t *)p; break;
+      case MN_INT64: iv = *(const int64_t *)p; break;
+      case MN_FLOAT32: f = *(const float *)p; break;
+      default: f = *(const double *)p; break;
+      }
       mni_acc_push((int)op, isf, &part[pk], f, iv, isf ? f != 0 : iv != 0, ai);
     }
   }
   /* exchange partials with the owners of out */
-  int64_t olo[MN_MAXDIM], ocnt[MN_MAXDIM];
-  int haveo = mn_map_owned_box(&out->map, out->buf->lay, me, olo, ocnt);
-  int64_t no = haveo ? mn_box_size(ond, ocnt) : 0;
   mn_acc *res = malloc(sizeof(mn_acc) * (size_t)(no ? no : 1));
   mn_acc **rbuf = calloc((size_t)P, sizeof(mn_acc *)), **sbuf = calloc((size_t)P, sizeof(mn_acc *));
   int64_t (*rbox)[2][MN_MAXDIM] = calloc((size_t)P, sizeof *rbox);
@@ -168,25 +253,14 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
     }
     int64_t ost[MN_MAXDIM];
     mn_map_strides(&out->map, out->buf, ost);
-    mn_buf_host(out->buf, 1);
+    mn_buf_host(out->buf, !out->is_view && !out->buf->halo ? MN_WRITE_ALL : 1); /* (all of a new out) */
     char *obase = mn_map_ptr(&out->map, out->buf, olo);
     size_t oes = mn_dtype_size(out->dtype);
+    int rt = (int)mn_reduce_result(op, t);
     for (int64_t k = 0; k < no; k++) {
       int64_t r = k, off = 0;
       for (int d = ond - 1; d >= 0; d--) { off += (r % ocnt[d]) * ost[d]; r /= ocnt[d]; }
-      mn_scalar v;
-      mn_acc_to_scalar(op, t, &res[k], &v);
-      double f = mn_scalar_as_f64(v);
-      char *p = obase + off * (int64_t)oes;
-      switch (out->dtype) {
-      case MN_BOOL: *(uint8_t *)p = f != 0; break;
-      case MN_INT32: /* an integer result wraps into int32 (as NumPy's int32 accumulation) */
-        *(int32_t *)p = v.dtype == MN_FLOAT32 || v.dtype == MN_FLOAT64 ? (int32_t)f : (int32_t)(uint32_t)(uint64_t)v.v.i;
-        break;
-      case MN_INT64: *(int64_t *)p = (v.dtype == MN_FLOAT32 || v.dtype == MN_FLOAT64) ? (int64_t)f : v.v.i; break;
-      case MN_FLOAT32: *(float *)p = (float)f; break;
-      default: *(double *)p = f; break;
-      }
+      mni_acc_store((int)op, (int)t, rt, (int)out->dtype, &res[k], obase + off * (int64_t)oes);
     }
   }
   for (int q = 0; q < P && rbuf; q++) { free(rbuf[q]); if (sbuf) free(sbuf[q]); }
@@ -217,4 +291,15 @@ int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array 
     mem += mn_box_size(out->map.ndim, cnt) * (int64_t)mn_dtype_size(out->dtype);
   mn_log_end(x->ctx, MN_LOG_REDUCE, mem);
   return err;
+}
+
+/* The emulated device's launch: the kernel's body over every cell, with x's
+ * storage open for reading and the target's for writing meanwhile. */
+int mni_emu_axis(const mni_axis_job *j) {
+  mni_emu_open(j->xspan, j->xbytes, 0);
+  mni_emu_open(j->pspan, j->pbytes, 1);
+  for (int64_t c = 0; c < j->ncell; c++) mni_axis_cell(j, c);
+  mni_emu_close(j->pspan, j->pbytes);
+  mni_emu_close(j->xspan, j->xbytes);
+  return MN_SUCCESS;
 }

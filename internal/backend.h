@@ -28,6 +28,7 @@ typedef struct mni_st_job_s mni_st_job;         /* internal/stencil_impl.h */
 typedef struct mn_buf_s mn_buf;
 typedef struct mni_sv_job_s mni_sv_job;         /* internal/kernels/sv.h */
 typedef struct mni_tri_job_s mni_tri_job;       /* internal/kernels/tri.h */
+typedef struct mni_axis_job_s mni_axis_job;     /* internal/kernels/axis.h */
 
 /* Rows of a CSR block on the device: y[i] (+)= sum_k val[k] x[col[k]] over
  * row i's entries, for i < n (rows: NULL) or i = rows[0..n). The extents
@@ -90,6 +91,8 @@ typedef struct mn_backend_ops {
                   const int64_t *dst_st);
   /* a fused expression over a box (arrays/eval_dev.c) */
   int (*eval)(const mn_eval_launch *L);
+  /* a reduction along an axis over a rank's block (arrays/reduce_axis.c) */
+  int (*axis)(const mni_axis_job *j);
   /* a stencil job over a box of local indices [lo, lo + cnt) (stencils/dev.c) */
   int (*stencil_box)(const mni_st_job *j, const int64_t *lo, const int64_t *cnt);
   /* the boundary ghosts of one side of axis d (stencils/bc.c): o at the
@@ -134,6 +137,8 @@ int mni_cuda_stencil_bc(int dtype, const mn_buf *b, char *o, int nd, const int64
 int mni_emu_sv(const mni_sv_job *j, double *acc);
 int mni_cuda_sv(const mni_sv_job *j, double *acc);
 int mni_emu_tri(const mni_tri_job *j);
+int mni_emu_axis(const mni_axis_job *j);
+int mni_cuda_axis(const mni_axis_job *j);
 int mni_cuda_tri(const mni_tri_job *j);
 int mni_emu_csr_rows(const mn_csr_job *j);
 int mni_cuda_csr_rows(const mn_csr_job *j);

@@ -14,6 +14,7 @@
 #include "kernels/ops.h"
 #pragma GCC diagnostic pop
 #include "kernels/fill.h"
+#include "kernels/axis.h"
 #include <maniple/mn_array.h>
 extern "C" {
 #include "mn_impl.h"
@@ -242,6 +243,19 @@ int mn_cuda_fill_index(const mn_fill_job *j) {
   MN_CALL(grid_for(n, &grid));
   kfill_index<<<grid, BLOCK>>>(n, *j);
   return launch_status("index fill kernel", n, grid);
+}
+
+/* a reduction along an axis: one thread a cell of the block's projection */
+static __global__ void kaxis(const __grid_constant__ mni_axis_job j) {
+  GRID_LOOP(c, j.ncell) mni_axis_cell(&j, c);
+}
+
+int mni_cuda_axis(const mni_axis_job *j) {
+  if (j->ncell == 0) return MN_SUCCESS;
+  unsigned grid = 0;
+  MN_CALL(grid_for(j->ncell, &grid));
+  kaxis<<<grid, BLOCK>>>(*j);
+  return launch_status("axis reduction kernel", j->ncell, grid);
 }
 
 /* one thread per element of the box: its coordinates from the C-order index */

@@ -1,0 +1,81 @@
+/* A reduction along one axis over a rank's block (arrays/reduce_axis.c):
+ * each cell of the block's projection reduces its line along the axis in
+ * index order. The body is shared by the host (out's values written from
+ * the merged partials), the emulated device and the CUDA kernel (one
+ * thread a cell, so neighbouring threads read neighbouring elements when
+ * the axis is not the last). */
+#ifndef MANIPLE_KERNEL_AXIS_H
+#define MANIPLE_KERNEL_AXIS_H
+#include "kernels/fill.h"   /* MNI_FT_*: mn_dtype's values */
+#include "kernels/ops.h"    /* mn_f2i32, mn_f2i64 */
+#include "kernels/reduce.h"
+
+enum { MNI_AXIS_MAXDIM = 8 }; /* MN_MAXDIM, checked in arrays/reduce_axis.c */
+
+typedef struct mni_axis_job_s {
+  int op, t, rt, ot;  /* mni_red op; x's dtype, the reduction's (NumPy's), out's (MNI_FT_*) */
+  int nd, axis;       /* x's axes; the reduced one */
+  int64_t alo;        /* the global index on the axis of the block's first line element */
+  const char *x;      /* x's block origin (device memory on a device) */
+  int64_t cnt[MNI_AXIS_MAXDIM], st[MNI_AXIS_MAXDIM]; /* the block's counts; x's strides (elements) */
+  mn_acc *part;       /* the cells' partials, dense C order over the projection; or NULL: */
+  char *out;          /* out's origin, written at its strides ost (the projection's axes) */
+  int64_t ost[MNI_AXIS_MAXDIM];
+  int64_t ncell;      /* cells of the projection */
+  size_t xbytes, pbytes; /* the regions the emulated device opens: from x and part or out */
+  const char *xspan, *pspan;
+} mni_axis_job;
+
+/* The value of a merged accumulator as out stores it (the reduction's
+ * dtype rt first, as NumPy computes it, then out's) */
+MN_HD static inline void mni_acc_store(int op, int t, int rt, int ot, const mn_acc *a, char *p) {
+  int isf = t == MNI_FT_FLOAT32 || t == MNI_FT_FLOAT64, rf = 0;
+  double f = 0;
+  int64_t i = 0;
+  if (op == MNI_RED_ARGMIN || op == MNI_RED_ARGMAX) i = a->idx;
+  else if (rt == MNI_FT_BOOL) i = a->i != 0;
+  else if (rt == MNI_FT_FLOAT32) f = (float)a->f, rf = 1;
+  else if (rt == MNI_FT_FLOAT64) f = a->f, rf = 1;
+  else if (isf) i = mn_f2i64(a->f);
+  else i = rt == MNI_FT_INT32 ? (int32_t)a->i : a->i;
+  switch (ot) {
+  case MNI_FT_BOOL: *(uint8_t *)p = rf ? f != 0 : i != 0; break;
+  /* an integer result wraps into int32 (as NumPy's int32 accumulation) */
+  case MNI_FT_INT32: *(int32_t *)p = rf ? mn_f2i32(f) : (int32_t)(uint32_t)(uint64_t)i; break;
+  case MNI_FT_INT64: *(int64_t *)p = rf ? mn_f2i64(f) : i; break;
+  case MNI_FT_FLOAT32: *(float *)p = (float)(rf ? f : (double)i); break;
+  default: *(double *)p = rf ? f : (double)i; break;
+  }
+}
+
+/* cell c of the projection: its line's accumulator, to part[c] or out */
+MN_HD static inline void mni_axis_cell(const mni_axis_job *j, int64_t c) {
+  int64_t r = c, off = 0, oo = 0;
+  for (int d = j->nd - 1, k = j->nd - 2; d >= 0; d--) {
+    if (d == j->axis) continue;
+    int64_t i = r % j->cnt[d];
+    r /= j->cnt[d];
+    off += i * j->st[d];
+    oo += i * j->ost[k--];
+  }
+  int t = j->t, isf = t == MNI_FT_FLOAT32 || t == MNI_FT_FLOAT64;
+  mn_acc a;
+  mni_acc_init(j->op, &a);
+  for (int64_t i = 0; i < j->cnt[j->axis]; i++) {
+    const char *p = j->x + (off + i * j->st[j->axis]) * (t == MNI_FT_BOOL ? 1 : t == MNI_FT_INT32 || t == MNI_FT_FLOAT32 ? 4 : 8);
+    double f = 0;
+    int64_t v = 0;
+    switch (t) {
+    case MNI_FT_BOOL: v = *(const uint8_t *)p; break;
+    case MNI_FT_INT32: v = *(const int32_t *)p; break;
+    case MNI_FT_INT64: v = *(const int64_t *)p; break;
+    case MNI_FT_FLOAT32: f = *(const float *)p; break;
+    default: f = *(const double *)p; break;
+    }
+    mni_acc_push(j->op, isf, &a, f, v, isf ? f != 0 : v != 0, j->alo + i);
+  }
+  if (j->part) j->part[c] = a;
+  else mni_acc_store(j->op, t, j->rt, j->ot, &a,
+                     j->out + oo * (j->ot == MNI_FT_BOOL ? 1 : j->ot == MNI_FT_INT32 || j->ot == MNI_FT_FLOAT32 ? 4 : 8));
+}
+#endif
