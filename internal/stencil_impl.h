@@ -71,6 +71,7 @@ struct mni_st_job_s {
   int64_t fst[MN_MAXDIM];
   int var;                       /* any variable coefficient */
   const char **c;                /* npts coefficient origins (NULL: constant) */
+  mn_array *const *conv;         /* the stencil's coefficient copies they point into */
   int64_t cst[MN_MAXDIM];
   int npts;
   int64_t *off;                  /* npts offsets in u's buffer */
@@ -92,8 +93,8 @@ int mni_st_job_alloc(const mn_stencil *s, mni_st_job *j);
 void mni_st_job_init(const mn_stencil *s, const mn_array *u, mn_array *dst, const mn_array *f, double omega,
                     int dev, mni_st_job *j);
 /* A call runs on the device when mni_st_dev_ok (the backend has stencil
- * launches; the stencil has constant weights, at most 3 axes and the CUDA
- * kernel's 27 points) and every field's mni_st_dev_field (its grid u's
+ * launches; the stencil has at most 3 axes and the CUDA kernel's 27
+ * points, and its coefficient copies can live on the device) and every field's mni_st_dev_field (its grid u's
  * values are on the device, y can be written there; y NULL: u alone). It
  * follows the data, as fused evaluation does. */
 int mni_st_dev_ok(const mn_stencil *s);

@@ -18,7 +18,10 @@ static int on_device(const mn_array *a) {
 
 int mni_st_dev_ok(const mn_stencil *s) {
   const mn_backend_ops *ops = s->ctx->ops;
-  return ops->stencil_box && ops->stencil_bc && ops->copy_box && !s->ncoef && s->nd <= 3 && s->npts <= MAXPTS;
+  int ok = ops->stencil_box && ops->stencil_bc && ops->copy_box && s->nd <= 3 && s->npts <= MAXPTS;
+  /* variable coefficients: their copies (prepared) go to the device once and stay */
+  for (int k = 0; ok && k < s->npts; k++) ok = !s->coef[k] || (s->conv[k] && mn_buf_device_ok(s->conv[k]->buf));
+  return ok;
 }
 
 int mni_st_dev_field(const mn_array *u, const mn_array *y) {
@@ -33,13 +36,18 @@ void mni_st_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt) {
 }
 
 /* ---- the emulated device ---- */
+static void window(const mn_buf *b, int open, int write) {
+  if (!b) return;
+  if (open) mni_emu_open(b->dev, b->nbytes, write);
+  else mni_emu_close(b->dev, b->nbytes);
+}
+
 static void job_windows(const mni_st_job *j, int open) {
-  const mn_buf *b[3] = {j->ub, j->fb, j->yb};
-  for (int k = 0; k < 3; k++) {
-    if (!b[k]) continue;
-    if (open) mni_emu_open(b[k]->dev, b[k]->nbytes, k == 2);
-    else mni_emu_close(b[k]->dev, b[k]->nbytes);
-  }
+  window(j->ub, open, 0);
+  window(j->fb, open, 0);
+  for (int k = 0; k < j->npts; k++)
+    if (j->c[k]) window(j->conv[k]->buf, open, 0);
+  window(j->yb, open, 1);
 }
 
 int mni_emu_stencil_box(const mni_st_job *j, const int64_t *lo, const int64_t *cnt) {
@@ -82,6 +90,12 @@ int mni_cuda_stencil_box(const mni_st_job *j, const int64_t *lo, const int64_t *
     b.w[k] = j->wn[k];
   }
   for (int q = 0; q < j->nctr; q++) b.ctr[q] = j->ctr[q];
+  int64_t co = 0; /* the coefficients' box origin */
+  for (int d = 0; d < j->nd; d++) {
+    b.cst[d] = j->cst[d];
+    co += lo[d] * j->cst[d];
+  }
+  for (int k = 0; k < j->npts; k++) b.c[k] = j->c[k] ? j->c[k] + co * (int64_t)es : NULL;
   b.omega = j->omega;
   b.wd = j->wd;
   return mn_cuda_stencil_box(j->t, &b, j->u + uo * (int64_t)es, j->y + yo * (int64_t)es,

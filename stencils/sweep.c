@@ -72,10 +72,11 @@ void mni_st_job_init(const mn_stencil *s, const mn_array *u, mn_array *dst, cons
     j->f = l.data;
     memcpy(j->fst, f->buf->astride, sizeof j->fst);
   }
+  j->conv = s->conv;
   for (int k = 0; k < s->npts; k++) {
     j->c[k] = NULL;
     if (!s->coef[k]) continue;
-    mn_array_local_in(s->conv[k], 0, &l); /* (a variable stencil runs on the host) */
+    mn_array_local_read(s->conv[k], dev, &l); /* read only: the copy stays current on both sides */
     j->c[k] = l.data;
     memcpy(j->cst, s->conv[k]->buf->astride, sizeof j->cst);
   }

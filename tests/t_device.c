@@ -178,7 +178,9 @@ static void reductions(mn_ctx *e, mn_array *a, mn_array *bb, int64_t n) {
  * nothing at one rank and the halo rows alone at more (staged for MPI),
  * and equal the serial loop (Dirichlet, Dirichlet on the face, Neumann) */
 static double g0(int64_t i, int64_t j) { return 0.01 * (double)(i * 31 + j * 7 % 13) - 1.0; }
-static void stencil_on_device(mn_ctx *e) {
+/* variable: the centre's weight is an array made on the device, c(i, j) =
+ * -4 + 0.001 (i M + j), copied into the stencil (its copy stays there) */
+static void stencil_on_device(mn_ctx *e, int variable) {
   int P = mn_ctx_size(e);
   int64_t sh[2] = {12 + 3 * P, 17}, N = sh[0], M = sh[1];
   int off[10] = {0, 0, -1, 0, 1, 0, 0, -1, 0, 1};
@@ -189,9 +191,14 @@ static void stencil_on_device(mn_ctx *e) {
   T_OK(mn_stencil_set_bc(s, 0, 1, MN_BC_NEUMANN, 0));
   T_OK(mn_stencil_set_bc(s, 1, 0, MN_BC_DIRICHLET_FACE, 0.5));
   T_OK(mn_stencil_set_bc(s, 1, 1, MN_BC_DIRICHLET_FACE, -0.25));
-  mn_array *u = NULL, *y = NULL;
+  mn_array *u = NULL, *y = NULL, *c = NULL;
   T_OK(mn_array_create(e, MN_FLOAT64, 2, sh, 1, &u));
   T_OK(mn_array_create_on(mn_array_layout(u), MN_FLOAT64, 1, &y));
+  if (variable) {
+    T_OK(mn_array_create(e, MN_FLOAT64, 2, sh, 0, &c));
+    T_OK(mn_array_arange(c, -4, 0.001));
+    T_OK(mn_stencil_set_coefficient(s, 0, c));
+  }
   mn_buf *b = u->buf;
   double *h = (double *)mn_buf_host(b, 1);
   for (int64_t i = b->lo[0]; i < b->hi[0]; i++)
@@ -208,7 +215,8 @@ static void stencil_on_device(mn_ctx *e) {
     for (int64_t i = 0; i < N; i++) { R(r, i, -1) = 2 * 0.5 - R(r, i, 0); R(r, i, M) = 2 * -0.25 - R(r, i, M - 1); }
     for (int64_t i = 0; i < N; i++)
       for (int64_t j = 0; j < M; j++)
-        R(t, i, j) = -4 * R(r, i, j) + R(r, i - 1, j) + R(r, i + 1, j) + R(r, i, j - 1) + R(r, i, j + 1);
+        R(t, i, j) = (variable ? -4 + 0.001 * (double)(i * M + j) : -4) * R(r, i, j) + R(r, i - 1, j) +
+                     R(r, i + 1, j) + R(r, i, j - 1) + R(r, i, j + 1);
     double *q = r; r = t; t = q;
     if (k == 1) mn_log_reset(e);
     T_OK(mn_stencil_apply(s, k % 2 ? y : u, k % 2 ? u : y));
@@ -219,8 +227,8 @@ static void stencil_on_device(mn_ctx *e) {
   mn_array *res = n_apply % 2 ? y : u;
   T_CHECK(res->buf->valid == MN_VALID_DEV && u->buf->valid == MN_VALID_DEV && hb == db &&
               hb <= (P > 1 && !mpidev ? (n_apply - 1) * 2 * M * 8 : 0),
-          "stencil on the device: %lld bytes h2d, %lld d2h (the halo rows alone), valid %d", (long long)hb,
-          (long long)db, res->buf->valid);
+          "stencil%s on the device: %lld bytes h2d, %lld d2h (the halo rows alone), valid %d",
+          variable ? " (variable centre)" : "", (long long)hb, (long long)db, res->buf->valid);
   double *got = mt_all(res);
   /* (the CPU sums the symmetric cross as w0 u0 + w1 (u_n + u_s) + ...: rounding
    * against the grid's scale, which grows like 8^k) */
@@ -231,13 +239,14 @@ static void stencil_on_device(mn_ctx *e) {
   for (int64_t i = 0; i < N; i++)
     for (int64_t j = 0; j < M; j++) bad += fabs(got[i * M + j] - R(r, i, j)) > 1e-13 * scale;
 #undef R
-  T_CHECK(bad == 0, "stencil on the device: %lld of %lld points differ from the serial loop", (long long)bad,
-          (long long)(N * M));
+  T_CHECK(bad == 0, "stencil%s on the device: %lld of %lld points differ from the serial loop",
+          variable ? " (variable centre)" : "", (long long)bad, (long long)(N * M));
   free(got);
   free(r);
   free(t);
   mn_array_destroy(&u);
   mn_array_destroy(&y);
+  mn_array_destroy(&c);
   mn_stencil_destroy(&s);
 }
 
@@ -483,7 +492,8 @@ static void run(mn_backend be) {
     }
   T_CHECK(bad == 0, "periodic device halo exchange: %lld allocated elements wrong", (long long)bad);
   mn_array_destroy(&g);
-  stencil_on_device(e);
+  stencil_on_device(e, 0);
+  stencil_on_device(e, 1);
   fills_on_device(e);
   mn_array_destroy(&c);
   mn_array_destroy(&bb);
