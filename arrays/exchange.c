@@ -46,10 +46,10 @@ int mn_same_blocks(const mn_array *a, const mn_array *b) {
   int ok = !a->is_view && !b->is_view && a->map.ndim == b->map.ndim;
   for (int d = 0; ok && d < a->map.ndim; d++) ok = a->map.shape[d] == b->map.shape[d];
   if (ok) {
-    mn_local la, lb;
-    mn_array_local(a, &la);
-    mn_array_local(b, &lb);
-    for (int d = 0; ok && d < la.ndim; d++) ok = la.lo[d] == lb.lo[d] && la.count[d] == lb.count[d];
+    int64_t alo[MN_MAXDIM], acnt[MN_MAXDIM], blo[MN_MAXDIM], bcnt[MN_MAXDIM]; /* (no values read) */
+    mn_map_owned_box(&a->map, a->buf->lay, a->ctx->rank, alo, acnt);
+    mn_map_owned_box(&b->map, b->buf->lay, b->ctx->rank, blo, bcnt);
+    for (int d = 0; ok && d < a->map.ndim; d++) ok = alo[d] == blo[d] && acnt[d] == bcnt[d];
   }
   int all = 0;
   mn_allreduce(a->ctx, &ok, &all, 1, MPI_INT, MPI_MIN);
@@ -72,7 +72,7 @@ int mn_as_base(const mn_array *a, mn_dtype t, const mn_array *like, mn_array **b
 /* Dense copy of this rank's part of a base array (count in *n). */
 char *mn_local_dense(const mn_array *a, int64_t *n) {
   mn_local l;
-  mn_array_local(a, &l);
+  mn_array_local_read(a, 0, &l);
   *n = l.data ? mn_box_size(l.ndim, l.count) : 0;
   size_t es = mn_dtype_size(a->dtype);
   char *d = mn_malloc((size_t)(*n ? *n : 1) * es);
@@ -86,7 +86,7 @@ char *mn_local_dense(const mn_array *a, int64_t *n) {
 
 void mn_local_store(mn_array *a, const char *d) {
   mn_local l;
-  mn_array_local(a, &l);
+  mn_array_local_in(a, 0, &l);
   if (!l.data) return;
   int64_t st[MN_MAXDIM];
   mn_dense_strides(l.ndim, l.count, st);

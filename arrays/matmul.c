@@ -149,7 +149,7 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   err = mn_agree(ctx, err);
   if (!err && have) {
     mn_local l;
-    mn_array_local(big, &l);
+    mn_array_local_read(big, 0, &l);
     int64_t st[2], dst[2] = {bcnt[1], 1};
     if (big->map.ndim == 2) { st[0] = l.stride[0]; st[1] = l.stride[1]; }
     else { st[0] = l.stride[0]; st[1] = l.stride[0]; } /* one of the extents is 1 */

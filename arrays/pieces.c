@@ -80,8 +80,8 @@ int mn_array_compress(const mn_array *x, const mn_array *mask, mn_array **out) {
   MN_CALL(mn_array_reshape(x, 1, &n, &xf));
   MN_CALLG(err, mn_array_reshape(mask, 1, &n, &mf), done);
   mn_local lx, lm;
-  mn_array_local(xf, &lx);
-  mn_array_local(mf, &lm);
+  mn_array_local_read(xf, 0, &lx);
+  mn_array_local_read(mf, 0, &lm);
   int64_t ln = lx.data ? lx.count[0] : 0, k = 0;
   size_t es = mn_dtype_size(x->dtype);
   char *sel = mn_malloc((size_t)(ln ? ln : 1) * es);

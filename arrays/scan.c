@@ -77,7 +77,7 @@ int mn_array_scan(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
   }
   MN_CALLG(err, mn_array_copy(x, O), done);
   mn_local l;
-  mn_array_local(O, &l);
+  mn_array_local_in(O, 0, &l);
   /* lines from the block's extents, so that a rank owning nothing along
    * the axis still brings (identity) totals for its lines to the Exscan */
   int64_t lo[MN_MAXDIM], hi[MN_MAXDIM], cnt[MN_MAXDIM], lines = 1;

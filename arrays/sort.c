@@ -145,7 +145,7 @@ static int sort_1d(const mn_array *x, mn_array **sorted, mn_array **perm) {
   mn_array *xf = NULL;
   MN_CALL(mn_array_reshape(x, 1, &n, &xf)); /* a plain block copy */
   mn_local l;
-  mn_array_local(xf, &l);
+  mn_array_local_read(xf, 0, &l);
   int64_t ln = l.data ? l.count[0] : 0, b0 = mn_split_start(n, ctx->size, ctx->rank), m = 0;
   size_t es = mn_dtype_size(x->dtype);
   rec *r = mn_malloc(sizeof(rec) * (size_t)(ln ? ln : 1)), *t = mn_malloc(sizeof(rec) * (size_t)(ln ? ln : 1)), *got = NULL;
@@ -186,9 +186,9 @@ static int sort_lines(const mn_array *x, int axis, mn_array **sorted, mn_array *
   if (sorted) MN_CALLG(err, mn_array_create_on(lay, x->dtype, 0, &S), done);
   if (perm) MN_CALLG(err, mn_array_create_on(lay, MN_INT64, 0, &I), done);
   mn_local lx, ls, li;
-  mn_array_local(X, &lx);
-  if (S) mn_array_local(S, &ls);
-  if (I) mn_array_local(I, &li);
+  mn_array_local_read(X, 0, &lx);
+  if (S) mn_array_local_in(S, 0, &ls);
+  if (I) mn_array_local_in(I, 0, &li);
   int64_t L = x->map.shape[axis], lines = lx.data && L ? mn_box_size(nd, lx.count) / L : 0;
   size_t es = mn_dtype_size(x->dtype);
   rec *r = mn_malloc(sizeof(rec) * (size_t)(L ? L : 1)), *t = mn_malloc(sizeof(rec) * (size_t)(L ? L : 1));

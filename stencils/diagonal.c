@@ -27,7 +27,7 @@ static int64_t land(const mni_st_bc *bc, int64_t t, int64_t n, double *factor) {
 static double weight(const mn_stencil *s, int k, const int64_t *i) {
   if (!s->coef[k]) return s->w[k];
   mn_local l;
-  mn_array_local(s->conv[k], &l);
+  mn_array_local_read(s->conv[k], 0, &l);
   int64_t o = 0;
   for (int d = 0; d < s->nd; d++) o += i[d] * l.stride[d];
   return l.data && mn_array_dtype(s->conv[k]) == MN_FLOAT32 ? (double)((const float *)l.data)[o]
@@ -82,7 +82,7 @@ int mn_stencil_diagonal(mn_stencil *s, mn_array *d) {
   int err = 0;
   MN_CALLG(err, mni_st_prepare_coef(s, t), done);
   mn_local l;
-  mn_array_local(t, &l);
+  mn_array_local_in(t, 0, &l);
   int64_t n = l.data ? mn_box_size(s->nd, l.count) : 0;
   for (int64_t q = 0; q < n; q++) {
     int64_t i[MN_MAXDIM], g[MN_MAXDIM], r = q, o = 0;

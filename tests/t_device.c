@@ -10,6 +10,9 @@
 #include "mn_test.h"
 #include "mn_impl.h" /* mn_buf: where the values are */
 #include "kernels/reduce.h" /* mn_acc: what a device reduction brings back */
+#include <maniple/mn_linalg.h>
+#include <maniple/mn_select.h>
+#include <maniple/mn_sort.h>
 #include <setjmp.h>
 #include <signal.h>
 
@@ -286,6 +289,49 @@ static void fills_on_device(mn_ctx *e) {
   mn_ctx_destroy(&c);
 }
 
+/* Operations that read their operands on the host (a product, a sort, a
+ * scan, a selection) copy what they read and leave the operands where
+ * they were: no host pointer handed out, so not pinned to the host, and
+ * the device path takes them afterwards. The results against serial
+ * loops. */
+static void host_ops_leave_operands(mn_ctx *e) {
+  int64_t n = 6 + mn_ctx_size(e), sh[2] = {n, n};
+  mn_array *A = NULL, *v = NULL, *d = NULL, *w = NULL, *c = NULL, *m = NULL, *srt = NULL, *sel = NULL;
+  T_OK(mn_array_create(e, MN_FLOAT64, 2, sh, 0, &A));
+  T_OK(mn_array_create(e, MN_FLOAT64, 1, &n, 0, &v));
+  T_OK(mn_array_create(e, MN_FLOAT64, 1, &n, 0, &d));
+  T_OK(mn_array_create(e, MN_FLOAT64, 1, &n, 0, &w));
+  T_OK(mn_array_create(e, MN_FLOAT64, 1, &n, 0, &c));
+  T_OK(mn_array_create(e, MN_BOOL, 1, &n, 0, &m));
+  if (!A || !v || !d || !w || !c || !m) goto done;
+  T_OK(mn_array_arange(A, 0, 1));  /* A[i][j] = i n + j */
+  T_OK(mn_array_arange(v, 0, 1));  /* v[j] = j */
+  T_OK(mn_array_arange(d, (double)n, -1)); /* n .. 1 */
+  T_OK(mn_array_arange(m, 0, 1));  /* false, then true */
+  T_OK(mn_array_matmul(A, v, w));
+  T_OK(mn_array_scan(MN_RED_SUM, v, 0, c));
+  T_OK(mn_array_sort(d, 0, &srt, NULL));
+  T_OK(mn_array_compress(v, m, &sel));
+  const mn_array *ops[] = {A, v, d, m};
+  for (int k = 0; k < 4; k++)
+    T_CHECK(!ops[k]->buf->pinned && (ops[k]->buf->valid & MN_VALID_DEV), "operand %d after the host operations: "
+            "pinned %d, valid %d", k, ops[k]->buf->pinned, ops[k]->buf->valid);
+  double *gw = mt_all(w), *gc = mt_all(c), *gs = srt ? mt_all(srt) : NULL, *gl = sel ? mt_all(sel) : NULL;
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; i++) {
+    double dot = 0;
+    for (int64_t j = 0; j < n; j++) dot += (double)(i * n + j) * (double)j;
+    bad += gw[i] != dot || gc[i] != (double)(i * (i + 1) / 2) || !gs || gs[i] != (double)(i + 1);
+    bad += i > 0 && (!gl || gl[i - 1] != (double)i);
+  }
+  T_CHECK(bad == 0 && sel && mn_array_size(sel) == n - 1, "matmul, cumsum, sort and compress: %lld values wrong",
+          (long long)bad);
+  free(gw); free(gc); free(gs); free(gl);
+done:
+  mn_array_destroy(&A); mn_array_destroy(&v); mn_array_destroy(&d); mn_array_destroy(&w);
+  mn_array_destroy(&c); mn_array_destroy(&m); mn_array_destroy(&srt); mn_array_destroy(&sel);
+}
+
 static void run(mn_backend be) {
   mn_ctx *e = NULL;
   T_OK(mn_ctx_create(MPI_COMM_WORLD, be, &e));
@@ -495,6 +541,7 @@ static void run(mn_backend be) {
   stencil_on_device(e, 0);
   stencil_on_device(e, 1);
   fills_on_device(e);
+  host_ops_leave_operands(e);
   mn_array_destroy(&c);
   mn_array_destroy(&bb);
   mn_array_destroy(&a);
