@@ -73,6 +73,58 @@ static void gemm(mn_dtype t, int64_t m, int64_t n, int64_t k, const char *A, int
   }
 }
 
+/* The emulated device's gemm: the host's, with the three regions open */
+int mni_emu_gemm(int t, int64_t m, int64_t n, int64_t k, const char *A, int64_t lda, const char *B, int64_t ldb,
+                 char *C) {
+  size_t es = mn_dtype_size((mn_dtype)t);
+  size_t sa = m && k ? (size_t)((m - 1) * lda + k) * es : 0, sb = k && n ? (size_t)((k - 1) * ldb + n) * es : 0;
+  size_t sc = (size_t)(m * n) * es;
+  mni_emu_open(A, sa, 0);
+  mni_emu_open(B, sb, 0);
+  mni_emu_open(C, sc, 1);
+  if (k == 0) memset(C, 0, sc);
+  else gemm((mn_dtype)t, m, n, k, A, lda, B, ldb, C);
+  mni_emu_close(C, sc);
+  mni_emu_close(B, sb);
+  mni_emu_close(A, sa);
+  return MN_SUCCESS;
+}
+
+/* This rank's partial product on the device, where the big operand's block
+ * is: the replicated small operand goes there ("h2d"), the block is packed
+ * dense there, and only the partial product comes back ("d2h"). */
+static int gemm_dev(const mn_array *big, int rep_a, const int64_t *blo, const int64_t *bcnt, const char *full,
+                    int64_t ns, int64_t m, int64_t k, int64_t n, char *part, int64_t np) {
+  mn_ctx *ctx = big->ctx;
+  const mn_backend_ops *ops = ctx->ops;
+  mn_dtype t = big->dtype;
+  size_t es = mn_dtype_size(t), fb = (size_t)ns * es + 1, bb = (size_t)(bcnt[0] * bcnt[1]) * es + 1,
+         pb = (size_t)np * es + 1;
+  void *fd = NULL, *bd = NULL, *pd = NULL;
+  int err = ops->dev_alloc(fb, &fd);
+  if (!err) err = ops->dev_alloc(bb, &bd);
+  if (!err) err = ops->dev_alloc(pb, &pd);
+  if (!err && ns) err = mn_copy_counted(ctx, 1, fd, (char *)full, fb - 1);
+  if (!err) {
+    mn_local l;
+    mn_array_local_read(big, 1, &l);
+    int64_t st[2], dst[2] = {bcnt[1], 1};
+    if (big->map.ndim == 2) { st[0] = l.stride[0]; st[1] = l.stride[1]; }
+    else { st[0] = l.stride[0]; st[1] = l.stride[0]; } /* one of the extents is 1 */
+    err = ops->copy_box(2, bcnt, es, l.data, st, bd, dst);
+  }
+  const char *F = fd;
+  if (!err && rep_a) /* (m x kr) = A[:, k0:k1], times my rows k0..k1 of B */
+    err = ops->gemm(t, m, bcnt[1], bcnt[0], F + blo[0] * (int64_t)es, k, bd, bcnt[1], pd);
+  else if (!err) /* my block of A times B[k0:k1, :] */
+    err = ops->gemm(t, bcnt[0], n, bcnt[1], bd, bcnt[1], F + blo[1] * n * (int64_t)es, n, pd);
+  if (!err && np) err = mn_copy_counted(ctx, 0, pd, part, pb - 1);
+  if (fd) ops->dev_free(fd, fb);
+  if (bd) ops->dev_free(bd, bb);
+  if (pd) ops->dev_free(pd, pb);
+  return err;
+}
+
 static void add_into(mn_dtype t, char *dst, const char *src, int64_t n) {
   switch (t) {
   case MN_BOOL: for (int64_t i = 0; i < n; i++) dst[i] = dst[i] || src[i]; break;
@@ -147,7 +199,12 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   char *part = mn_calloc((size_t)(np ? np : 1) * es);
   if (!err && (!bd || !part)) err = MN_ERR(MN_ERR_MEM, "cannot allocate the local product (%lld elements)", (long long)np);
   err = mn_agree(ctx, err);
-  if (!err && have) {
+  /* where the big operand's values are, for floats cuBLAS multiplies */
+  int dev = have && ctx->ops->gemm && (t == MN_FLOAT32 || t == MN_FLOAT64) && mn_buf_device_ok(big->buf) &&
+            (big->buf->valid & MN_VALID_DEV);
+  if (!err && dev) {
+    err = gemm_dev(big, rep_a, blo, bcnt, full, ns, m, k, n, part, np);
+  } else if (!err && have) {
     mn_local l;
     mn_array_local_read(big, 0, &l);
     int64_t st[2], dst[2] = {bcnt[1], 1};

@@ -91,6 +91,10 @@ typedef struct mn_backend_ops {
                   const int64_t *dst_st);
   /* a fused expression over a box (arrays/eval_dev.c) */
   int (*eval)(const mn_eval_launch *L);
+  /* C (m x n, dense) = A (m x k, row stride lda) B (k x n, row stride ldb),
+   * float32 / float64 (t: mn_dtype) on device memory (arrays/matmul.c) */
+  int (*gemm)(int t, int64_t m, int64_t n, int64_t k, const char *A, int64_t lda, const char *B, int64_t ldb,
+              char *C);
   /* a reduction along an axis over a rank's block (arrays/reduce_axis.c) */
   int (*axis)(const mni_axis_job *j);
   /* a stencil job over a box of local indices [lo, lo + cnt) (stencils/dev.c) */
@@ -138,6 +142,8 @@ int mni_emu_sv(const mni_sv_job *j, double *acc);
 int mni_cuda_sv(const mni_sv_job *j, double *acc);
 int mni_emu_tri(const mni_tri_job *j);
 int mni_emu_axis(const mni_axis_job *j);
+int mni_emu_gemm(int t, int64_t m, int64_t n, int64_t k, const char *A, int64_t lda, const char *B, int64_t ldb,
+                 char *C);
 int mni_cuda_axis(const mni_axis_job *j);
 int mni_cuda_tri(const mni_tri_job *j);
 int mni_emu_csr_rows(const mn_csr_job *j);

@@ -289,13 +289,13 @@ static void fills_on_device(mn_ctx *e) {
   mn_ctx_destroy(&c);
 }
 
-/* Operations that read their operands on the host (a product, a sort, a
- * scan, a selection) copy what they read and leave the operands where
- * they were: no host pointer handed out, so not pinned to the host, and
- * the device path takes them afterwards. The results against serial
- * loops. */
+/* Operations that read their operands on the host (a sort, a scan, a
+ * selection) copy what they read and leave the operands where they were:
+ * no host pointer handed out, so not pinned to the host, and the device
+ * path takes them afterwards. A product multiplies on the device. The
+ * results against serial loops. */
 static void host_ops_leave_operands(mn_ctx *e) {
-  int64_t n = 6 + mn_ctx_size(e), sh[2] = {n, n};
+  int64_t n = 40 + mn_ctx_size(e), sh[2] = {n, n};
   mn_array *A = NULL, *v = NULL, *d = NULL, *w = NULL, *c = NULL, *m = NULL, *srt = NULL, *sel = NULL;
   T_OK(mn_array_create(e, MN_FLOAT64, 2, sh, 0, &A));
   T_OK(mn_array_create(e, MN_FLOAT64, 1, &n, 0, &v));
@@ -308,7 +308,15 @@ static void host_ops_leave_operands(mn_ctx *e) {
   T_OK(mn_array_arange(v, 0, 1));  /* v[j] = j */
   T_OK(mn_array_arange(d, (double)n, -1)); /* n .. 1 */
   T_OK(mn_array_arange(m, 0, 1));  /* false, then true */
+  mn_log_reset(e);
   T_OK(mn_array_matmul(A, v, w));
+  /* A's block stays where it is: v and the vectors' blocks move (staged
+   * messages at more ranks), never A's n / P >= 11 rows */
+  int64_t hb = 0, db = 0;
+  count(e, MN_LOG_H2D, &hb);
+  count(e, MN_LOG_D2H, &db);
+  T_CHECK(hb + db <= 6 * n * 8, "A @ v on the device: %lld bytes h2d, %lld d2h (n = %lld)", (long long)hb,
+          (long long)db, (long long)n);
   T_OK(mn_array_scan(MN_RED_SUM, v, 0, c));
   T_OK(mn_array_sort(d, 0, &srt, NULL));
   T_OK(mn_array_compress(v, m, &sel));

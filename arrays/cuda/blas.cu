@@ -127,3 +127,27 @@ int mn_cuda_nrm2(int dtype, int64_t n, const void *x, double *result) {
   }
   return MN_SUCCESS;
 }
+
+/* Row-major C = A B is column-major C^T = B^T A^T: cuBLAS is handed B and
+ * A, both untransposed, with their row strides as leading dimensions. */
+int mn_cuda_gemm(int dtype, int64_t m, int64_t n, int64_t k, const char *A, int64_t lda, const char *B, int64_t ldb,
+                 char *C) {
+  int rc;
+  if (precheck("mn_cuda_gemm", dtype, m * n, &rc)) return rc;
+  if (k == 0) return mn_cuda_memset0(C, (size_t)(m * n) * (dtype == MN_FLOAT32 ? 4 : 8));
+  cublasHandle_t h;
+  MN_CALL(get_handle(&h));
+  cublasStatus_t s;
+  if (dtype == MN_FLOAT32) {
+    const float one = 1, zero = 0;
+    s = cublasSgemm_64(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, (const float *)B, ldb > 0 ? ldb : 1,
+                       (const float *)A, lda > 0 ? lda : 1, &zero, (float *)C, n);
+    if (s != CUBLAS_STATUS_SUCCESS) return blas_fail("cublasSgemm", m * n, s);
+  } else {
+    const double one = 1, zero = 0;
+    s = cublasDgemm_64(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, (const double *)B, ldb > 0 ? ldb : 1,
+                       (const double *)A, lda > 0 ? lda : 1, &zero, (double *)C, n);
+    if (s != CUBLAS_STATUS_SUCCESS) return blas_fail("cublasDgemm", m * n, s);
+  }
+  return MN_SUCCESS;
+}

@@ -67,6 +67,10 @@ int mn_cuda_dot(int dtype, int64_t n, const void *x, const void *y,
                 double *result);
 /* y = alpha*x + y */
 int mn_cuda_axpy(int dtype, int64_t n, double alpha, const void *x, void *y);
+/* C (m x n, row-major, dense) = A (m x k, row stride lda) B (k x n, row
+ * stride ldb) by cuBLAS, float32 or float64, on device memory. */
+int mn_cuda_gemm(int dtype, int64_t m, int64_t n, int64_t k, const char *A, int64_t lda, const char *B, int64_t ldb,
+                 char *C);
 int mn_cuda_nrm2(int dtype, int64_t n, const void *x, double *result);
 
 #ifdef __cplusplus
