@@ -23,6 +23,8 @@ struct mn_csr_s {
   int64_t *brow, nbrow;     /* my rows with off-diagonal entries: only they need the ghosts */
   int64_t nnz;              /* over all ranks */
   mni_csr_dev *dev;         /* the blocks on the device (spmv_dev.c), made at the first device product */
+  double *tsum;             /* mn_csr_spmv_t's sums (ghosts, columns, received), kept from its first call */
+  MPI_Request *treq;        /* and its requests: later calls allocate nothing, so agree on nothing */
 };
 
 /* ---- the device (spmv_dev.c) ---- */

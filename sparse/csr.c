@@ -437,6 +437,8 @@ int mn_csr_destroy(mn_csr **A) {
   free(a->garray);
   free(a->brow);
   mn_plan_destroy(&a->ghost);
+  free(a->tsum);
+  free(a->treq);
   free(a);
   *A = NULL;
   return MN_SUCCESS;

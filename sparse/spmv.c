@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { GHOST_T_TAG = 301 }; /* the reverse ghost messages of mn_csr_spmv_t */
+
 /* a's owned block on one side (dev: the device's), made the current copy
  * (write) or read with the other side's copy kept current; no pin */
 static void block_at(const mn_array *a, int dev, int write, mn_local *l) {
@@ -264,55 +266,70 @@ static int spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
   return MN_SUCCESS;
 }
 
+/* The reverse of the ghost plan, point to point (its messages say every
+ * size, so no count is exchanged): my ghost sums g (in garray's order, the
+ * plan's receives') to their owners; what each rank sends me lands in in
+ * at its send's offset. */
+static int ghost_sums_back(const mn_csr *A, const double *g, double *in, MPI_Request *rq) {
+  const mn_plan *p = A->ghost;
+  int nr = 0, err = MN_SUCCESS;
+  for (int s = 0; s < p->nsend && !err; s++)
+    err = mn_mpi_post(0, (char *)(in + p->sends[s].off), p->sends[s].count * 8, p->sends[s].peer, GHOST_T_TAG,
+                      A->ctx, rq, &nr);
+  for (int r = 0; r < p->nrecv && !err; r++)
+    err = mn_mpi_post(1, (char *)(g + p->recvs[r].off), p->recvs[r].count * 8, p->recvs[r].peer, GHOST_T_TAG,
+                      A->ctx, rq, &nr);
+  if (nr) MPI_Waitall(nr, rq, MPI_STATUSES_IGNORE);
+  return err;
+}
+
 int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y) {
   MN_CHECK(A, MN_ERR_ARG, "NULL matrix");
   MN_SPMD(A ? A->ctx : NULL, "mn_csr_spmv_t", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
           mn_spmd_array(S, "x", x), mn_spmd_array(S, "y", y));
-  int err = check_vec(A, x, A->nrows, "x");
-  if (!err) err = check_vec(A, y, A->ncols, "y");
-  MN_CALL(mn_agree(A->ctx, err));
+  /* global metadata: every rank finds the same error, with no agreement */
+  MN_CALL(check_vec(A, x, A->nrows, "x"));
+  MN_CALL(check_vec(A, y, A->ncols, "y"));
   mn_ctx *ctx = A->ctx;
   const char *xd = NULL;
   char *yd = NULL;
   mn_array *xt = NULL, *yt = NULL;
   MN_CALL(mn_csr_vec_in(A, x, A->nrows, A->row0, A->nlocal, &xd, &xt));
-  err = mn_csr_vec_out_begin(A, y, A->ncols, A->col0, A->ncloc, &yd, &yt);
-  double *g = calloc((size_t)(A->nghost + 1), sizeof(double)), *yl = calloc((size_t)(A->ncloc + 1), sizeof(double));
-  if (!err && (!g || !yl)) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld ghost sums", (long long)A->nghost);
-  err = mn_agree(ctx, err);
+  int err = mn_csr_vec_out_begin(A, y, A->ncols, A->col0, A->ncloc, &yd, &yt);
+  const mn_plan *p = A->ghost;
+  if (!A->tsum) { /* the first call (on every rank: the matrix's state): buffers kept, agreed once */
+    int64_t npc = 1;
+    for (int s = 0; s < p->nsend; s++) npc += mn_mpi_npieces(p->sends[s].count * 8);
+    for (int r = 0; r < p->nrecv; r++) npc += mn_mpi_npieces(p->recvs[r].count * 8);
+    mn_csr *W = (mn_csr *)A; /* (cached scratch, not the matrix) */
+    W->tsum = malloc(sizeof(double) * (size_t)(A->nghost + A->ncloc + p->send_total + 1));
+    W->treq = malloc(sizeof(MPI_Request) * (size_t)npc);
+    int e = W->tsum && W->treq ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld ghost sums", (long long)A->nghost);
+    if (e) { free(W->tsum); free(W->treq); W->tsum = NULL; W->treq = NULL; }
+    if (!err) err = e;
+    err = mn_agree(ctx, err);
+    if (err && W->tsum) { free(W->tsum); free(W->treq); W->tsum = NULL; W->treq = NULL; }
+  }
+  double *g = A->tsum, *yl = g ? g + A->nghost : NULL, *in = yl ? yl + A->ncloc : NULL;
+  if (!err) memset(g, 0, sizeof(double) * (size_t)(A->nghost + A->ncloc));
   if (!err) { /* contributions, accumulated in double */
     for (int64_t i = 0; i < A->nlocal; i++) {
       double xi = mn_csr_val(A->dtype, xd, i);
       for (int64_t k = A->dptr[i]; k < A->dptr[i + 1]; k++) yl[A->dcol[k]] += mn_csr_val(A->dtype, A->dval, k) * xi;
       for (int64_t k = A->optr[i]; k < A->optr[i + 1]; k++) g[A->ocol[k]] += mn_csr_val(A->dtype, A->oval, k) * xi;
     }
-    /* the reverse of the ghost plan: my ghost sums to their owners, who add
-     * what each rank sends at the positions it once asked for, rank order */
-    int P = ctx->size;
-    int64_t *cnt = calloc((size_t)P * 4, sizeof(int64_t)), *rc = cnt + P, *rd = cnt + 2 * P;
-    char *rb = NULL;
-    err = mn_agree(ctx, cnt ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate counts"));
-    if (!err) {
-      for (int64_t k = 0; k < A->nghost; k++) cnt[mn_split_owner(A->ncols, P, A->garray[k])] += 8;
-      err = mn_exchange(ctx, (const char *)g, cnt, &rb, rc, rd);
-    }
-    if (!err) {
-      const mn_plan *p = A->ghost;
-      for (int s = 0; s < p->nsend; s++) { /* the sends list each peer's wanted positions */
-        const mn_msg *m = &p->sends[s];
-        const double *v = (const double *)(rb + rd[m->peer]);
-        for (int64_t k = 0; k < m->count; k++) yl[m->idx[k]] += v[k];
-      }
-      for (int64_t j = 0; j < A->ncloc; j++) {
-        if (A->dtype == MN_FLOAT64) ((double *)yd)[j] = yl[j];
-        else ((float *)yd)[j] = (float)yl[j];
-      }
-    }
-    mn_free(rb);
-    free(cnt);
+    err = ghost_sums_back(A, g, in, A->treq);
   }
-  free(g);
-  free(yl);
+  if (!err) { /* each rank's sums at the positions it once asked for, in rank order */
+    for (int s = 0; s < p->nsend; s++) {
+      const mn_msg *m = &p->sends[s];
+      for (int64_t k = 0; k < m->count; k++) yl[m->idx[k]] += in[m->off + k];
+    }
+    for (int64_t j = 0; j < A->ncloc; j++) {
+      if (A->dtype == MN_FLOAT64) ((double *)yd)[j] = yl[j];
+      else ((float *)yd)[j] = (float)yl[j];
+    }
+  }
   if (!err) err = mn_csr_vec_out_end(y, &yt);
   mn_array_destroy(&xt);
   mn_array_destroy(&yt);

@@ -62,6 +62,16 @@ static void check_products(mn_ctx *ctx, int64_t m, int64_t n, int64_t k, mn_dtyp
   mt_set(w, fx);
   T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &z));
   T_OK(mn_csr_spmv_t(A, w, z));
+  /* a second transpose product on vectors of the matrix's dtype and
+   * split: its messages alone, no collective */
+  mn_log_enable(ctx);
+  mn_log_reset(ctx);
+  T_OK(mn_csr_spmv_t(A, w, z));
+  mn_log_stats ar;
+  T_OK(mn_log_get(ctx, MN_LOG_ALLREDUCE, &ar));
+  T_CHECK(ar.calls == 0 || mn_csr_dtype(A) != MN_FLOAT64, "%lldx%lld spmv_t in the steady state: %lld allreduces", (long long)m, (long long)n,
+          (long long)ar.calls);
+  mn_log_disable(ctx);
   double *yv = mt_all(y), *zv = mt_all(z);
   for (int64_t i = 0; i < m; i++) {
     double s = 0;
