@@ -154,7 +154,6 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
     mn_buf_host(x->buf, 0);
     const char *base = mn_map_ptr(&x->map, x->buf, xlo);
     size_t es = mn_dtype_size(t);
-    int isf = mn_is_float(t);
     for (int64_t k = 0; k < n; k++) { /* in memory order; each cell's line in index order, as on the device */
       int64_t r = k, off = 0, pk = 0, ps = 1, ai = 0;
       for (int d = nd - 1; d >= 0; d--) {
@@ -164,17 +163,7 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
         if (d == axis) ai = xlo[d] + i;
         else { pk += i * ps; ps *= xcnt[d]; }
       }
-      const char *p = base + off * (int64_t)es;
-      double f = 0;
-      int64_t iv = 0;
-      switch (t) {
-      case MN_BOOL: iv = *(const uint8_t *)p; break;
-      case MN_INT32: iv = *(const int32_t *)p; break;
-      case MN_INT64: iv = *(const int64_t *)p; break;
-      case MN_FLOAT32: f = *(const float *)p; break;
-      default: f = *(const double *)p; break;
-      }
-      mni_acc_push((int)op, isf, &part[pk], f, iv, isf ? f != 0 : iv != 0, ai);
+      mni_axis_push((int)op, (int)t, &part[pk], base + off * (int64_t)es, ai);
     }
   }
   /* exchange partials with the owners of out */

@@ -48,6 +48,21 @@ MN_HD static inline void mni_acc_store(int op, int t, int rt, int ot, const mn_a
   }
 }
 
+/* the element at p (of dtype t, MNI_FT_*) into a, at index idx */
+MN_HD static inline void mni_axis_push(int op, int t, mn_acc *a, const char *p, int64_t idx) {
+  int isf = t == MNI_FT_FLOAT32 || t == MNI_FT_FLOAT64;
+  double f = 0;
+  int64_t v = 0;
+  switch (t) {
+  case MNI_FT_BOOL: v = *(const uint8_t *)p; break;
+  case MNI_FT_INT32: v = *(const int32_t *)p; break;
+  case MNI_FT_INT64: v = *(const int64_t *)p; break;
+  case MNI_FT_FLOAT32: f = *(const float *)p; break;
+  default: f = *(const double *)p; break;
+  }
+  mni_acc_push(op, isf, a, f, v, isf ? f != 0 : v != 0, idx);
+}
+
 /* cell c of the projection: its line's accumulator, to part[c] or out */
 MN_HD static inline void mni_axis_cell(const mni_axis_job *j, int64_t c) {
   int64_t r = c, off = 0, oo = 0;
@@ -58,22 +73,11 @@ MN_HD static inline void mni_axis_cell(const mni_axis_job *j, int64_t c) {
     off += i * j->st[d];
     oo += i * j->ost[k--];
   }
-  int t = j->t, isf = t == MNI_FT_FLOAT32 || t == MNI_FT_FLOAT64;
+  int t = j->t, es = t == MNI_FT_BOOL ? 1 : t == MNI_FT_INT32 || t == MNI_FT_FLOAT32 ? 4 : 8;
   mn_acc a;
   mni_acc_init(j->op, &a);
-  for (int64_t i = 0; i < j->cnt[j->axis]; i++) {
-    const char *p = j->x + (off + i * j->st[j->axis]) * (t == MNI_FT_BOOL ? 1 : t == MNI_FT_INT32 || t == MNI_FT_FLOAT32 ? 4 : 8);
-    double f = 0;
-    int64_t v = 0;
-    switch (t) {
-    case MNI_FT_BOOL: v = *(const uint8_t *)p; break;
-    case MNI_FT_INT32: v = *(const int32_t *)p; break;
-    case MNI_FT_INT64: v = *(const int64_t *)p; break;
-    case MNI_FT_FLOAT32: f = *(const float *)p; break;
-    default: f = *(const double *)p; break;
-    }
-    mni_acc_push(j->op, isf, &a, f, v, isf ? f != 0 : v != 0, j->alo + i);
-  }
+  for (int64_t i = 0; i < j->cnt[j->axis]; i++)
+    mni_axis_push(j->op, t, &a, j->x + (off + i * j->st[j->axis]) * es, j->alo + i);
   if (j->part) j->part[c] = a;
   else mni_acc_store(j->op, t, j->rt, j->ot, &a,
                      j->out + oo * (j->ot == MNI_FT_BOOL ? 1 : j->ot == MNI_FT_INT32 || j->ot == MNI_FT_FLOAT32 ? 4 : 8));
