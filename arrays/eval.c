@@ -219,7 +219,7 @@ static void to_host(const prog *P, mn_array *out, int nx, mn_array *const *xout)
     reads_out |= out && b == out->buf;
   }
   /* a whole base without halo, not read: its old values are not needed */
-  if (out) mn_buf_host(out->buf, !reads_out && !out->is_view && !out->buf->halo ? MN_WRITE_ALL : 1);
+  if (out) mn_buf_host(out->buf, !reads_out && mn_array_whole_storage(out) ? MN_WRITE_ALL : 1);
   for (int k = 0; k < nx; k++) mn_buf_host(xout[k]->buf, 1);
 }
 

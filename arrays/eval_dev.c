@@ -46,7 +46,7 @@ static void dump_host_path(const prog *P, mn_dtype odt);
 int mn_eval_device_ok(const prog *P, const mn_array *out, int nx) {
   if (!fits(P, out, nx)) return 0;
   const mn_buf *ob = out->buf;
-  int ok = mn_buf_device_ok(ob) && (!out->is_view && !ob->halo ? 1 : (ob->valid & MN_VALID_DEV) != 0) &&
+  int ok = mn_buf_device_ok(ob) && (mn_array_whole_storage(out) || (ob->valid & MN_VALID_DEV)) &&
            inputs_on_device(P);
   if (!ok) dump_host_path(P, ob->dtype);
   return ok;
@@ -89,7 +89,7 @@ int mn_eval_device(prog *P, mn_array *out) {
     mn_buf_dev(b, 0);
     reads_out |= b == ob;
   }
-  mn_buf_dev(ob, !reads_out && !out->is_view && !ob->halo ? MN_WRITE_ALL : 1);
+  mn_buf_dev(ob, !reads_out && mn_array_whole_storage(out) ? MN_WRITE_ALL : 1);
   int shifted = 0; /* an input reads out through another map */
   for (int i = 0; i < P->nops; i++)
     shifted |= P->e->v[P->ops[i].node].arr->buf == ob && !mn_map_equal(&P->ops[i].bmap, &out->map);

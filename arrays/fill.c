@@ -189,7 +189,7 @@ int mn_array_set_global(mn_array *a, const void *buf) {
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   mn_local loc;
   /* every element of a base array without halo is written: no copy of the old ones first */
-  if (a->buf->dev && !a->is_view && !a->buf->halo) mn_buf_host(a->buf, MN_WRITE_ALL);
+  if (a->buf->dev && mn_array_whole_storage(a)) mn_buf_host(a->buf, MN_WRITE_ALL);
   MN_CALL(mn_array_local_in(a, 0, &loc));
   if (!loc.data) return MN_SUCCESS;
   int nd = a->map.ndim;

@@ -21,7 +21,7 @@ _Static_assert(MN_MAXDIM == MNI_AXIS_MAXDIM, "kernels/axis.h's MNI_AXIS_MAXDIM i
 
 static int out_on_device(const mn_array *out) {
   const mn_buf *b = out->buf;
-  return mn_buf_device_ok(b) && ((!out->is_view && !b->halo) || (b->valid & MN_VALID_DEV));
+  return mn_buf_device_ok(b) && (mn_array_whole_storage(out) || (b->valid & MN_VALID_DEV));
 }
 
 static int meets(int nd, const int64_t *alo, const int64_t *acnt, const int64_t *blo, const int64_t *bcnt) {
@@ -84,7 +84,7 @@ static int axis_launch(mn_reduce_op op, const mn_array *x, int axis, const int64
     j.pbytes = pb + 1;
   } else {
     const mn_buf *ob = out->buf;
-    char *od = mn_buf_dev(ob, !out->is_view && !ob->halo ? MN_WRITE_ALL : 1);
+    char *od = mn_buf_dev(ob, mn_array_whole_storage(out) ? MN_WRITE_ALL : 1);
     j.ot = (int)out->dtype;
     j.out = od + mn_map_off(&out->map, ob, olo) * (int64_t)mn_dtype_size(out->dtype);
     mn_map_strides(&out->map, ob, j.ost);
@@ -242,7 +242,7 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
     }
     int64_t ost[MN_MAXDIM];
     mn_map_strides(&out->map, out->buf, ost);
-    mn_buf_host(out->buf, !out->is_view && !out->buf->halo ? MN_WRITE_ALL : 1); /* (all of a new out) */
+    mn_buf_host(out->buf, mn_array_whole_storage(out) ? MN_WRITE_ALL : 1);
     char *obase = mn_map_ptr(&out->map, out->buf, olo);
     size_t oes = mn_dtype_size(out->dtype);
     int rt = (int)mn_reduce_result(op, t);

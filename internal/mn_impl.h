@@ -281,6 +281,11 @@ struct mn_array_s {
   mn_map map;
 };
 
+/* A base array without halo: its owned block is all of its storage, so
+ * writing every owned element rewrites the storage (MN_WRITE_ALL: no copy
+ * of the old values between host and device first). */
+static inline int mn_array_whole_storage(const mn_array *a) { return !a->is_view && !a->buf->halo; }
+
 /* Pointer to base element at global index g (must be in allocation) in
  * the host storage, which the caller has asked for (mn_buf_host). */
 static inline int64_t mn_buf_off(const mn_buf *b, const int64_t *g) {
