@@ -222,7 +222,7 @@ int mn_cuda_fill(int64_t n, size_t es, const void *value, void *o) {
 
 /* arange, linspace, random: the bodies of kernels/fill.h at each element's flat index */
 static __global__ void kfill_index(int64_t n, const __grid_constant__ mn_fill_job j) {
-  size_t es = j.t == MN_BOOL ? 1 : j.t == MN_INT32 || j.t == MN_FLOAT32 ? 4 : 8;
+  size_t es = (size_t)mni_ft_size(j.t);
   GRID_LOOP(k, n) {
     int64_t r = k, flat = 0, off = 0;
     for (int d = j.nd - 1; d >= 0; d--) {

@@ -73,13 +73,12 @@ MN_HD static inline void mni_axis_cell(const mni_axis_job *j, int64_t c) {
     off += i * j->st[d];
     oo += i * j->ost[k--];
   }
-  int t = j->t, es = t == MNI_FT_BOOL ? 1 : t == MNI_FT_INT32 || t == MNI_FT_FLOAT32 ? 4 : 8;
+  int t = j->t, es = mni_ft_size(t);
   mn_acc a;
   mni_acc_init(j->op, &a);
   for (int64_t i = 0; i < j->cnt[j->axis]; i++)
     mni_axis_push(j->op, t, &a, j->x + (off + i * j->st[j->axis]) * es, j->alo + i);
   if (j->part) j->part[c] = a;
-  else mni_acc_store(j->op, t, j->rt, j->ot, &a,
-                     j->out + oo * (j->ot == MNI_FT_BOOL ? 1 : j->ot == MNI_FT_INT32 || j->ot == MNI_FT_FLOAT32 ? 4 : 8));
+  else mni_acc_store(j->op, t, j->rt, j->ot, &a, j->out + oo * mni_ft_size(j->ot));
 }
 #endif

@@ -14,6 +14,8 @@
 enum { MNI_FILL_ARANGE, MNI_FILL_LINSPACE, MNI_FILL_UNIFORM, MNI_FILL_NORMAL };
 /* what a store converts to (mn_dtype's values, checked in arrays/fill.c) */
 enum { MNI_FT_BOOL, MNI_FT_INT32, MNI_FT_INT64, MNI_FT_FLOAT32, MNI_FT_FLOAT64 };
+/* bytes of an element of t (mn_dtype_size, where kernels cannot call it) */
+MN_HD static inline int mni_ft_size(int t) { return t == MNI_FT_BOOL ? 1 : t == MNI_FT_INT32 || t == MNI_FT_FLOAT32 ? 4 : 8; }
 
 /* p: arange {start, step}; linspace {start, stop, n, endpoint, step, floor};
  * uniform {low, high, seed bits}; normal {mean, scale, seed bits} */
