@@ -73,6 +73,16 @@ static void gemm(mn_dtype t, int64_t m, int64_t n, int64_t k, const char *A, int
   }
 }
 
+/* The big operand's block on one side (dev: the device's), read only: its
+ * origin, and its strides seen as a matrix (st) */
+static const char *block_of(const mn_array *big, int dev, int64_t st[2]) {
+  mn_local l;
+  mn_array_local_read(big, dev, &l);
+  st[0] = l.stride[0];
+  st[1] = big->map.ndim == 2 ? l.stride[1] : l.stride[0]; /* (1-d: one of the extents is 1) */
+  return l.data;
+}
+
 /* The emulated device's gemm: the host's, with the three regions open */
 int mni_emu_gemm(int t, int64_t m, int64_t n, int64_t k, const char *A, int64_t lda, const char *B, int64_t ldb,
                  char *C) {
@@ -106,12 +116,9 @@ static int gemm_dev(const mn_array *big, int rep_a, const int64_t *blo, const in
   if (!err) err = ops->dev_alloc(pb, &pd);
   if (!err && ns) err = mn_copy_counted(ctx, 1, fd, (char *)full, fb - 1);
   if (!err) {
-    mn_local l;
-    mn_array_local_read(big, 1, &l);
     int64_t st[2], dst[2] = {bcnt[1], 1};
-    if (big->map.ndim == 2) { st[0] = l.stride[0]; st[1] = l.stride[1]; }
-    else { st[0] = l.stride[0]; st[1] = l.stride[0]; } /* one of the extents is 1 */
-    err = ops->copy_box(2, bcnt, es, l.data, st, bd, dst);
+    const char *src = block_of(big, 1, st);
+    err = ops->copy_box(2, bcnt, es, src, st, bd, dst);
   }
   const char *F = fd;
   if (!err && rep_a) /* (m x kr) = A[:, k0:k1], times my rows k0..k1 of B */
@@ -205,12 +212,9 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   if (!err && dev) {
     err = gemm_dev(big, rep_a, blo, bcnt, full, ns, m, k, n, part, np);
   } else if (!err && have) {
-    mn_local l;
-    mn_array_local_read(big, 0, &l);
     int64_t st[2], dst[2] = {bcnt[1], 1};
-    if (big->map.ndim == 2) { st[0] = l.stride[0]; st[1] = l.stride[1]; }
-    else { st[0] = l.stride[0]; st[1] = l.stride[0]; } /* one of the extents is 1 */
-    mn_strided_copy(2, bcnt, es, l.data, st, bd, dst);
+    const char *src = block_of(big, 0, st);
+    mn_strided_copy(2, bcnt, es, src, st, bd, dst);
     if (rep_a) /* (m x kr) = A[:, k0:k1], times my rows k0..k1 of B */
       gemm(t, m, bcnt[1], bcnt[0], full + blo[0] * (int64_t)es, k, bd, bcnt[1], part);
     else /* my block of A times B[k0:k1, :] */
