@@ -304,11 +304,15 @@ int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y) {
     mn_csr *W = (mn_csr *)A; /* (cached scratch, not the matrix) */
     W->tsum = malloc(sizeof(double) * (size_t)(A->nghost + A->ncloc + p->send_total + 1));
     W->treq = malloc(sizeof(MPI_Request) * (size_t)npc);
-    int e = W->tsum && W->treq ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld ghost sums", (long long)A->nghost);
-    if (e) { free(W->tsum); free(W->treq); W->tsum = NULL; W->treq = NULL; }
-    if (!err) err = e;
+    if (!err && (!W->tsum || !W->treq))
+      err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld ghost sums", (long long)A->nghost);
     err = mn_agree(ctx, err);
-    if (err && W->tsum) { free(W->tsum); free(W->treq); W->tsum = NULL; W->treq = NULL; }
+    if (err) { /* on every rank, so the next call allocates again everywhere */
+      free(W->tsum);
+      free(W->treq);
+      W->tsum = NULL;
+      W->treq = NULL;
+    }
   }
   double *g = A->tsum, *yl = g ? g + A->nghost : NULL, *in = yl ? yl + A->ncloc : NULL;
   if (!err) memset(g, 0, sizeof(double) * (size_t)(A->nghost + A->ncloc));
