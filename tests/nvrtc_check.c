@@ -5,7 +5,7 @@
  * compile; prints how many did, the most registers and any spills.
  *
  * Sources are compiled in batches, each in a namespace of one program:
- * most of a program's time is NVRTC reading the headers, not the kernel.
+ * about a third of a lone source's time was NVRTC reading the headers.
  * A batch that fails or spills is compiled again one source at a time,
  * so the report names the source. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
