@@ -25,6 +25,7 @@ struct mn_csr_s {
   mni_csr_dev *dev;         /* the blocks on the device (spmv_dev.c), made at the first device product */
   double *tsum;             /* mn_csr_spmv_t's sums (ghosts, columns, received), kept from its first call */
   MPI_Request *treq;        /* and its requests: later calls allocate nothing, so agree on nothing */
+  uint64_t state;           /* mni_csr_state: changed by mni_csr_changed */
 };
 
 /* ---- the device (spmv_dev.c) ---- */
@@ -32,6 +33,11 @@ struct mn_csr_s {
 int mni_csr_dev_upload(mn_csr *A);
 /* the device copies are stale (values changed on the host): dropped */
 void mni_csr_dev_drop(mn_csr *A);
+/* A's values are about to change on the host: the device copies are
+ * dropped and A gets a new state */
+void mni_csr_changed(mn_csr *A);
+/* a state no matrix of this process has had */
+uint64_t mni_csr_new_state(void);
 
 
 /* A matrix from this rank's rows, sorted by column with no duplicates

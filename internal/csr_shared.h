@@ -27,4 +27,8 @@ typedef struct {
 void mni_csr_diag_block(const mn_csr *A, mni_csr_block *b);
 /* Its values as float64, into val (ptr[n] of them). */
 void mni_csr_diag_values(const mn_csr *A, double *val);
+/* A number for A's contents that no other contents of any matrix in this
+ * process had: new at creation and at each change of values, so what was
+ * made from A (a preconditioner) is still valid while it is the same. */
+uint64_t mni_csr_state(const mn_csr *A);
 #endif

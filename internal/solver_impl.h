@@ -64,6 +64,12 @@ typedef struct {
   mni_pc_dev *dev;        /* SGS, ILU0 on a device solve: all of the above there */
   mn_op_apply_fn fn;      /* SHELL */
   void *user;
+  /* what it was made for, kept between solves while all of it holds */
+  uint64_t state;         /* the operator's contents (0: not kept) */
+  const mn_op *op;
+  mn_pc_type asked;
+  mn_ksp_type ksp;
+  mn_ctx *dv;
 } mn_pc;
 
 struct mn_solver_s {

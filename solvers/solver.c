@@ -373,7 +373,7 @@ static int solve(mn_solver *s, const mn_array *b, mn_array *x) {
   mni_sv_dev(s, &xw); /* x's values are its device block's */
   if (!err && xw.a != x) err = copy_out(s, &xw, x);
 done:
-  mni_sv_pc_reset(&s->pc);
+  if (err) mni_sv_pc_reset(&s->pc); /* else kept for the next solve (pc.c) */
   mni_sv_vecs_free(2, tmp);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;

@@ -199,12 +199,25 @@ static int64_t find(const int64_t *a, int64_t n, int64_t v) {
   return lo;
 }
 
+uint64_t mni_csr_new_state(void) {
+  static _Atomic uint64_t last; /* matrices may be made from several threads */
+  return ++last;
+}
+
+uint64_t mni_csr_state(const mn_csr *A) { return A->state; }
+
+void mni_csr_changed(mn_csr *A) {
+  mni_csr_dev_drop(A);
+  A->state = mni_csr_new_state();
+}
+
 int mn_csr_from_sorted_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, const int64_t *rowptr,
                             const int64_t *cols, const void *vals, mn_csr **out) {
   int P = ctx->size, me = ctx->rank, err = 0;
   mn_csr *A = calloc(1, sizeof *A);
   MN_CALL(mn_agree(ctx, A ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate a matrix header")));
   A->ctx = ctx;
+  A->state = mni_csr_new_state();
   A->nrows = nrows;
   A->ncols = ncols;
   A->dtype = dtype;

@@ -124,7 +124,7 @@ int mn_csr_scale(mn_csr *A, double s) {
   MN_CHECK(A, MN_ERR_ARG, "NULL matrix");
   MN_SPMD(A ? A->ctx : NULL, "mn_csr_scale", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
           mn_spmd_f64(S, "s", s));
-  mni_csr_dev_drop(A); /* the values change on the host */
+  mni_csr_changed(A);
   scale_block(A->dtype, A->dval, A->dptr[A->nlocal], s);
   scale_block(A->dtype, A->oval, A->optr[A->nlocal], s);
   return MN_SUCCESS;
@@ -143,7 +143,7 @@ int mn_csr_diag_scale(mn_csr *A, const mn_array *l, const mn_array *r) {
   if (!err && r) err = mn_plan_begin_mem(A->ghost, (char *)rd, NULL);
   if (!err && r) err = mn_plan_end(A->ghost);
   if (!err) {
-    mni_csr_dev_drop(A); /* the values change on the host */
+    mni_csr_changed(A);
     const char *rg = r ? A->ghost->recvbuf : NULL;
     for (int64_t i = 0; i < A->nlocal; i++) {
       double li = l ? mn_csr_val(A->dtype, ld, i) : 1.0;

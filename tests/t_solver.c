@@ -2,8 +2,9 @@
  * test: every method and preconditioner on 2-d and 3-d Poisson, GMRES and
  * BiCGStab on convection-diffusion, the stationary Jacobi iteration on a
  * diagonally dominant matrix, MINRES on an indefinite one, CG + Jacobi's
- * iteration count against a serial PCG run here, CG1 against CG, and
- * vectors outside the default layout. */
+ * iteration count against a serial PCG run here, CG1 against CG,
+ * vectors outside the default layout, and a preconditioner kept between
+ * solves until its matrix changes. */
 #include "mt_solver.h"
 
 static const char *ksp_name[] = {"cg", "cg1", "jacobi", "bicgstab", "gmres", "minres"};
@@ -213,6 +214,87 @@ static void check_float32(mn_ctx *ctx) {
   mn_csr_destroy(&A);
 }
 
+/* A solver keeps its preconditioner's set-up between solves while the
+ * matrix is unchanged (no set-up work at the second solve) and makes it
+ * again after the matrix changes: then the same iterates, bit for bit, as
+ * a new solver's, and x solves the changed system. */
+static double scale_of(int64_t i) { return 1.0 + 0.5 * (double)(i % 3); }
+
+static void solve_into(mn_solver *s, mn_array *b, mn_array *x, int64_t *its, double **xs) {
+  T_OK(mn_array_fill(x, mn_scalar_f64(0)));
+  T_OK(mn_solver_solve(s, b, x));
+  T_OK(mn_solver_get_result(s, its, NULL, NULL));
+  *xs = mt_all(x);
+}
+
+static void check_kept_setup(mn_ctx *ctx) {
+  mt_prob p = {MT_POISSON2, 14, 11, 1, 0.3};
+  int64_t n = mt_n(&p);
+  const char *opts[] = {"-solver cg -pc jacobi", "-solver gmres -pc bjacobi_ilu0", "-solver cg1 -pc bjacobi_sgs"};
+  for (int k = 0; k < 3; k++) {
+    mn_csr *A = mt_csr(ctx, &p);
+    mn_op *op = NULL;
+    mn_solver *s = NULL, *fresh = NULL;
+    mn_array *b = NULL, *x = NULL, *l = NULL, *r = NULL;
+    T_OK(mn_op_create_csr(A, &op));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &b));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &l));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &r));
+    mt_set(b, mt_rhs);
+    mt_set(l, scale_of);
+    T_OK(mn_solver_create(ctx, &s));
+    T_OK(mn_solver_set_operator(s, op));
+    T_OK(mn_solver_set_options(s, opts[k]));
+    T_OK(mn_solver_set_tolerances(s, 1e-10, 0, 2000));
+    int64_t i1, i2, i3, i4;
+    double *x1, *x2, *x3, *x4;
+    mn_log_stats st;
+    T_OK(mn_log_enable(ctx));
+    solve_into(s, b, x, &i1, &x1);
+    T_OK(mn_log_get(ctx, MN_LOG_SV_SETUP, &st));
+    int64_t made = st.mem_bytes + st.allreduces;
+    T_OK(mn_log_reset(ctx));
+    solve_into(s, b, x, &i2, &x2);
+    T_OK(mn_log_get(ctx, MN_LOG_SV_SETUP, &st));
+    T_CHECK(made > 0 && st.calls == 1 && st.mem_bytes == 0 && st.allreduces == 0,
+            "%s: the second solve set up again (%lld bytes, %lld allreduces; the first: %lld)", opts[k],
+            (long long)st.mem_bytes, (long long)st.allreduces, (long long)made);
+    T_CHECK(i1 == i2 && memcmp(x1, x2, sizeof(double) * (size_t)n) == 0, "%s: a second solve gave %lld iterations, "
+            "the first %lld (or another x)", opts[k], (long long)i2, (long long)i1);
+    /* rows and columns scaled unevenly: D^-1 and the factors change */
+    T_OK(mn_csr_diag_scale(A, l, l));
+    T_OK(mn_log_reset(ctx));
+    solve_into(s, b, x, &i3, &x3);
+    T_OK(mn_log_get(ctx, MN_LOG_SV_SETUP, &st));
+    T_CHECK(st.mem_bytes + st.allreduces > 0, "%s: no set-up after the matrix changed", opts[k]);
+    T_OK(mn_log_disable(ctx));
+    T_OK(mn_solver_create(ctx, &fresh));
+    T_OK(mn_solver_set_operator(fresh, op));
+    T_OK(mn_solver_set_options(fresh, opts[k]));
+    T_OK(mn_solver_set_tolerances(fresh, 1e-10, 0, 2000));
+    solve_into(fresh, b, x, &i4, &x4);
+    T_CHECK(i3 == i4 && memcmp(x3, x4, sizeof(double) * (size_t)n) == 0,
+            "%s after diag_scale: %lld iterations with the kept solver, %lld with a new one (or another x)", opts[k],
+            (long long)i3, (long long)i4);
+    /* and x3 solves L A L x = b: |b - A' x3| small against |b| */
+    T_OK(mn_array_scatter(x, 0, x3));
+    T_OK(mn_csr_spmv(A, x, r));
+    double *ax = mt_all(r), res = 0, bb = 0;
+    for (int64_t i = 0; i < n; i++) {
+      res += (ax[i] - mt_rhs(i)) * (ax[i] - mt_rhs(i));
+      bb += mt_rhs(i) * mt_rhs(i);
+    }
+    T_CHECK(sqrt(res) < 1e-8 * sqrt(bb), "%s after diag_scale: |b - A x| / |b| = %g", opts[k], sqrt(res / bb));
+    free(x1); free(x2); free(x3); free(x4); free(ax);
+    mn_solver_destroy(&fresh);
+    mn_solver_destroy(&s);
+    mn_array_destroy(&b); mn_array_destroy(&x); mn_array_destroy(&l); mn_array_destroy(&r);
+    mn_op_destroy(&op);
+    mn_csr_destroy(&A);
+  }
+}
+
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   mt_prob p2 = {MT_POISSON2, 12, 10, 1, 0}, p3 = {MT_POISSON3, 6, 5, 4, 0};
@@ -254,5 +336,6 @@ int main(int argc, char **argv) {
   check_counts(ctx, 50, 40, 0.0);
   check_layouts(ctx);
   check_float32(ctx);
+  check_kept_setup(ctx);
   return mt_finish(&ctx);
 }
