@@ -311,6 +311,33 @@ int mn_array_create_on_device(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64
   return MN_SUCCESS;
 }
 
+int mn_array_create_from_device(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape, const void *dmem,
+                                const int64_t *strides, mn_array **a) {
+  MN_CHECK(ctx && a && (shape || !ndim), MN_ERR_ARG, "NULL context, shape or output pointer");
+  MN_CHECK(ctx->ops->copy_box, MN_ERR_BACKEND, "the %s backend has no device memory to copy from", ctx->ops->name);
+  MN_CALL(mn_array_create_empty(ctx, dtype, ndim, shape, a));
+  mn_local l;
+  int err = mn_array_local_in(*a, 1, &l);
+  int64_t n = err ? 0 : mn_box_size(l.ndim, l.count), st[MN_MAXDIM], off = 0;
+  if (n && !dmem) err = MN_ERR(MN_ERR_ARG, "NULL device memory for an array of %lld elements", (long long)n);
+  if (!err && n) {
+    int64_t c = 1;
+    for (int d = ndim - 1; d >= 0; d--) {
+      st[d] = strides ? strides[d] : c;
+      c *= shape[d];
+      off += l.lo[d] * st[d];
+    }
+    size_t es = mn_dtype_size(dtype);
+    err = ctx->ops->copy_box(ndim, l.count, es, (const char *)dmem + off * (int64_t)es, st, l.data, l.stride);
+  }
+  err = mn_agree(ctx, err);
+  if (err) {
+    mn_array_destroy(a);
+    return mn_trace(err, __FILE__, __LINE__, __func__);
+  }
+  return MN_SUCCESS;
+}
+
 int mn_array_create_like(const mn_array *x, mn_dtype dtype, mn_array **a) {
   MN_CHECK(x && a, MN_ERR_ARG, "NULL array or output pointer");
   MN_SPMD(x ? x->ctx : NULL, "mn_array_create_like", mn_spmd_array(S, "x", x), mn_spmd_dtype(S, "dtype", dtype));

@@ -340,6 +340,42 @@ done:
   mn_array_destroy(&c); mn_array_destroy(&m); mn_array_destroy(&srt); mn_array_destroy(&sel);
 }
 
+/* mn_array_create_from_device: every rank holds the whole 2-d array in
+ * device memory (here: an array of a one-rank context); each copies its
+ * block, C order and strided (every other column), with no copy through
+ * the host; a non-device backend refuses */
+static double f2(int64_t i) { return (double)(i * 3 % 11) - 0.5 * (double)i; }
+static void from_device_copies_blocks(mn_ctx *e) {
+  mn_ctx *self = NULL;
+  T_OK(mn_ctx_create(MPI_COMM_SELF, mn_ctx_backend(e), &self));
+  int64_t sh[2] = {13, 10}, half[2] = {13, 5}, whole = sh[0] * sh[1];
+  mn_array *src = NULL, *out = NULL;
+  T_OK(mn_array_create(self, MN_FLOAT64, 1, &whole, 0, &src));
+  host_set(src, f2);
+  mn_local l;
+  T_OK(mn_array_local_device(src, &l));
+  int64_t st[2] = {10, 2};
+  for (int strided = 0; strided < 2; strided++) {
+    mn_log_reset(e);
+    T_OK(mn_array_create_from_device(e, MN_FLOAT64, 2, strided ? half : sh, l.data, strided ? st : NULL, &out));
+    T_CHECK(count(e, MN_LOG_H2D, NULL) == 0 && count(e, MN_LOG_D2H, NULL) == 0, "from_device copied through the "
+            "host: %lld h2d, %lld d2h", (long long)count(e, MN_LOG_H2D, NULL), (long long)count(e, MN_LOG_D2H, NULL));
+    double *got = mt_all(out);
+    int64_t bad = 0, nc = strided ? 5 : 10;
+    for (int64_t i = 0; i < 13; i++)
+      for (int64_t j = 0; j < nc; j++) bad += got[i * nc + j] != f2(i * 10 + (strided ? 2 * j : j));
+    T_CHECK(bad == 0, "from_device (strided %d): %lld of %lld elements wrong", strided, (long long)bad,
+            (long long)(13 * nc));
+    free(got);
+    mn_array_destroy(&out);
+  }
+  T_EXPECT(mn_array_create_from_device(e, MN_FLOAT64, 2, sh, NULL, NULL, &out), MN_ERR_ARG, "NULL device memory",
+           "NULL device memory");
+  T_CHECK(!out, "a refused array is NULL");
+  mn_array_destroy(&src);
+  mn_ctx_destroy(&self);
+}
+
 static void run(mn_backend be) {
   mn_ctx *e = NULL;
   T_OK(mn_ctx_create(MPI_COMM_WORLD, be, &e));
@@ -550,6 +586,7 @@ static void run(mn_backend be) {
   stencil_on_device(e, 1);
   fills_on_device(e);
   host_ops_leave_operands(e);
+  from_device_copies_blocks(e);
   mn_array_destroy(&c);
   mn_array_destroy(&bb);
   mn_array_destroy(&a);
@@ -560,6 +597,13 @@ static void run(mn_backend be) {
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   run(MN_BACKEND_EMULATED);
+  if (mn_ctx_backend(ctx) == MN_BACKEND_CPU) { /* host memory only: nothing to copy from */
+    int64_t four = 4;
+    double h[4] = {0};
+    mn_array *x = NULL;
+    T_EXPECT(mn_array_create_from_device(ctx, MN_FLOAT64, 1, &four, h, NULL, &x), MN_ERR_BACKEND,
+             "from_device on the cpu backend", "cpu backend");
+  }
   int n = 0, least = 0;
   mn_cuda_device_count(&n, NULL);
   MPI_Allreduce(&n, &least, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);

@@ -40,6 +40,13 @@ MN_EXTERN int mn_array_create(mn_ctx *ctx, mn_dtype dtype, int ndim,
  * (MN_ERR_BACKEND); dmem may be NULL only where the block is empty. */
 MN_EXTERN int mn_array_create_on_device(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape, void *dmem,
                                         mn_array **a);
+/* A new array in the default layout holding a copy of the whole array at
+ * the caller's device memory dmem (every rank passes its own copy, as with
+ * mn_array_scatter's data): each rank copies its block on the device.
+ * strides in elements, or NULL for C order; the caller's memory may be
+ * reused once mn_ctx_wait returns. Device backends only (MN_ERR_BACKEND). */
+MN_EXTERN int mn_array_create_from_device(mn_ctx *ctx, mn_dtype dtype, int ndim, const int64_t *shape,
+                                          const void *dmem, const int64_t *strides, mn_array **a);
 MN_EXTERN int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo,
                        mn_array **a);
 /* As mn_array_create with no halo, contents undefined (numpy.empty): for
