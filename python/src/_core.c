@@ -280,6 +280,8 @@ static PyObject *py_plan_stats(PyObject *m, PyObject *unused) {
 static PyMethodDef module_methods[] = {
   {"init", py_init, METH_VARARGS, "Create the context (optional Fortran communicator handle)."},
   {"finalize", py_finalize, METH_VARARGS, "finalize(quiet=False): destroy the context (quiet: no -log_view summary)."},
+  {"from_device", py_from_device, METH_O,
+   "from_device(capsule): a new array with a copy of a CUDA producer's DLPack tensor (each rank its block)."},
   {"rank", py_rank, METH_NOARGS, "This rank."},
   {"size", py_size, METH_NOARGS, "Number of ranks."},
   {"backend", py_backend, METH_NOARGS, "Where arrays live: \"cpu\", \"cuda\" or \"emulated\"."},

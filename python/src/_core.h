@@ -43,6 +43,8 @@ PyObject *Array_scatter_root(ArrayObject *self, PyObject *args);
  * and a DLPack capsule. */
 PyObject *Array_local_block(ArrayObject *self, PyObject *arg);
 PyObject *Array_dlpack(ArrayObject *self, PyObject *arg);
+/* from_device(capsule): a new Array copied from a CUDA producer's DLPack tensor */
+PyObject *py_from_device(PyObject *m, PyObject *cap);
 /* Raise the Python exception NumPy would for a maniple error code. */
 PyObject *raise_mn(int code);
 int need_ctx(void);

@@ -29,7 +29,7 @@ typedef struct DLManagedTensorVersioned {
   uint64_t flags;
   DLTensor dl_tensor;
 } DLManagedTensorVersioned;
-enum { KDL_CPU = 1, KDL_CUDA = 2, KDL_INT = 0, KDL_FLOAT = 2, KDL_BOOL = 6 };
+enum { KDL_CPU = 1, KDL_CUDA = 2, KDL_CUDA_MANAGED = 13, KDL_INT = 0, KDL_UINT = 1, KDL_FLOAT = 2, KDL_BOOL = 6 };
 
 /* a managed tensor of either version and its shape and strides, in one
  * block (the tensor first: the consumer frees what it was given) */
@@ -111,4 +111,66 @@ PyObject *Array_dlpack(ArrayObject *self, PyObject *args) {
   PyObject *cap = PyCapsule_New(t, versioned ? "dltensor_versioned" : "dltensor", capsule_free);
   if (!cap) release(t, self);
   return cap;
+}
+
+/* a DLPack dtype as maniple's, or -1 */
+static int dtype_from_dl(DLDataType t) {
+  if (t.lanes != 1) return -1;
+  if (t.code == KDL_BOOL && t.bits == 8) return MN_BOOL;
+  if (t.code == KDL_INT && t.bits == 32) return MN_INT32;
+  if (t.code == KDL_INT && t.bits == 64) return MN_INT64;
+  if (t.code == KDL_FLOAT && t.bits == 32) return MN_FLOAT32;
+  if (t.code == KDL_FLOAT && t.bits == 64) return MN_FLOAT64;
+  return -1;
+}
+
+/* from_device(capsule) -> a new Array with a copy of a CUDA producer's
+ * tensor (either DLPack version), each rank's block copied on the device;
+ * the producer's memory is released once the copies are done. */
+PyObject *py_from_device(PyObject *m, PyObject *cap) {
+  (void)m;
+  if (!need_ctx()) return NULL;
+  int versioned = PyCapsule_IsValid(cap, "dltensor_versioned");
+  if (!versioned && !PyCapsule_IsValid(cap, "dltensor")) {
+    PyErr_SetString(PyExc_TypeError, "from_device takes an unused DLPack capsule (\"dltensor\")");
+    return NULL;
+  }
+  void *p = PyCapsule_GetPointer(cap, versioned ? "dltensor_versioned" : "dltensor");
+  DLManagedTensor *mt = versioned ? NULL : p;
+  DLManagedTensorVersioned *vt = versioned ? p : NULL;
+  const DLTensor *d = versioned ? &vt->dl_tensor : &mt->dl_tensor;
+  int dt = dtype_from_dl(d->dtype);
+  static const char *kinds[] = {"int", "uint", "float", "opaque", "bfloat", "complex", "bool"};
+  if (d->device.device_type != KDL_CUDA && d->device.device_type != KDL_CUDA_MANAGED) {
+    PyErr_Format(PyExc_BufferError, "a DLPack tensor on device type %d: from_device takes CUDA memory (2 or 13)",
+                 (int)d->device.device_type);
+    return NULL;
+  }
+  if (dt < 0) {
+    PyErr_Format(PyExc_TypeError,
+                 "a device tensor of %s%d (x%d lanes): maniple arrays hold bool, int32, int64, float32 or float64",
+                 d->dtype.code < 7 ? kinds[d->dtype.code] : "code ", (int)d->dtype.bits, (int)d->dtype.lanes);
+    return NULL;
+  }
+  if (d->ndim < 0 || d->ndim > MN_MAXDIM) {
+    PyErr_Format(PyExc_ValueError, "a device tensor of %d dimensions: maniple arrays have at most %d",
+                 (int)d->ndim, MN_MAXDIM);
+    return NULL;
+  }
+  mn_array *a = NULL;
+  const char *data = (const char *)d->data + d->byte_offset;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_create_from_device(g_ctx, (mn_dtype)dt, d->ndim, d->shape, data, d->strides, &a);
+  if (!rc) rc = mn_ctx_wait(g_ctx); /* the producer may reuse its memory once released */
+  Py_END_ALLOW_THREADS
+  if (rc) {
+    mn_array_destroy(&a);
+    return raise_mn(rc);
+  }
+  /* consumed: the capsule's own destructor must not release it again */
+  if (versioned) { if (vt->deleter) vt->deleter(vt); }
+  else if (mt->deleter) mt->deleter(mt);
+  PyCapsule_SetName(cap, versioned ? "used_dltensor_versioned" : "used_dltensor");
+  return wrap(a);
 }

@@ -103,3 +103,88 @@ def test_from_dlpack(dt):
     assert numpy.array_equal(numpy.asarray(b), numpy.asarray(a))
     with pytest.raises(BufferError):
         np.from_dlpack(ref, copy=False)
+
+
+class _DeviceProducer:
+    """A CUDA producer as CuPy is one: a one-rank maniple array's device
+    memory behind __dlpack__ (the emulated device's, or a GPU's), recording
+    the stream asked for."""
+
+    def __init__(self, a):
+        self.a, self.streams = a, []
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        self.streams.append(stream)
+        return self.a.__dlpack__(max_version=max_version)
+
+
+@pytest.mark.skipif(not ONE or not DEVICE, reason="one rank, device backend")
+@pytest.mark.parametrize("dt", DTYPES)
+def test_from_dlpack_device_producer(dt, logging_on):
+    ref = _values(dt)
+    src = np.asarray(ref)
+    for prod, want in ((_DeviceProducer(src), ref), (_DeviceProducer(src[1:, 1::2]), ref[1:, 1::2])):
+        maniple.log_reset()
+        a = np.from_dlpack(prod)
+        d = maniple.log_view()  # copied on the device, never through the host
+        assert d["d2h"]["calls"] == 0 and d["h2d"]["calls"] == 0, (d["d2h"], d["h2d"])
+        assert prod.streams == [1]  # the legacy default stream, where maniple's kernels run
+        assert a.dtype == want.dtype and numpy.array_equal(numpy.asarray(a), want)
+    src[0, 0] = 1  # a copy: the new array keeps its values
+    assert numpy.array_equal(numpy.asarray(np.from_dlpack(_DeviceProducer(src))), numpy.asarray(src))
+
+
+class _OtherDevice:
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __dlpack_device__(self):
+        return (self.kind, 0)
+
+
+def test_from_dlpack_device_producer_refused():
+    if not DEVICE:  # the cpu backend: no device memory to copy into
+        with pytest.raises(BufferError, match="MANIPLE_BACKEND=cuda"):
+            np.from_dlpack(_OtherDevice(2))
+    if not ONE or not DEVICE:
+        return
+    src = np.asarray(numpy.arange(6.0))
+    cap = src.__dlpack__()
+    from maniple import _core
+    a = _core.from_device(cap)  # the capsule is consumed ...
+    assert _name(cap) == b"used_dltensor"
+    with pytest.raises(TypeError, match="unused DLPack capsule"):
+        _core.from_device(cap)  # ... and cannot be taken twice
+    del a
+    host = numpy.arange(6.0).__dlpack__()
+    with pytest.raises(BufferError, match="device type 1"):
+        _core.from_device(host)
+
+
+@pytest.mark.skipif(maniple.backend() != "cuda", reason="a GPU (cuda backend)")
+def test_cupy_round_trip():
+    """On a GPU: CuPy takes a one-rank maniple array's memory without a
+    copy (writes seen both ways), and maniple copies a CuPy array in on the
+    device at any rank count."""
+    cupy = pytest.importorskip("cupy")
+    ref = numpy.arange(60.0).reshape(6, 10)
+    c = cupy.asarray(ref)
+    a = np.from_dlpack(c)  # every rank holds c whole: each copies its block
+    assert numpy.array_equal(numpy.asarray(a), ref)
+    c[0, 0] = -1.0  # a copy: a keeps its values
+    assert a[0, 0] == 0.0
+    s = np.from_dlpack(c[:, 1::3])
+    assert numpy.array_equal(numpy.asarray(s), cupy.asnumpy(c[:, 1::3]))
+    if not ONE:
+        return
+    v = cupy.from_dlpack(a)  # zero copy: the same device memory
+    assert v.data.ptr == a.__cuda_array_interface__["data"][0]
+    v[1, 2] = 42.0
+    assert a[1, 2] == 42.0
+    a[2, 3] = -7.0
+    assert float(v[2, 3]) == -7.0
+    w = cupy.asarray(a)  # __cuda_array_interface__
+    assert w.data.ptr == v.data.ptr and float(w.sum()) == float(a.sum())

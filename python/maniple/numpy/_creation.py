@@ -243,16 +243,34 @@ def asarray(x, dtype=None):
     return a
 
 
+_KDL_CUDA = (2, 13)  # kDLCUDA, kDLCUDAManaged
+
+
 def from_dlpack(x, /, *, device=None, copy=None):
-    """An array with the values of x, any object exporting host memory
-    through DLPack (NumPy, PyTorch on the CPU, a maniple array), copied
-    into a distributed array as asarray does. x must be the same on every
-    rank. A device producer (CuPy, PyTorch on a GPU) is refused by
-    numpy.from_dlpack's device check."""
+    """An array with the values of x, any object exporting memory through
+    DLPack, copied into a distributed array as asarray does; x must be the
+    same on every rank. Host producers (NumPy, PyTorch on the CPU) go
+    through numpy.from_dlpack. A CUDA producer (CuPy, PyTorch on a GPU) is
+    copied on the device, each rank its block, on a device backend; the cpu
+    backend refuses it, since its arrays live in host memory."""
     if copy is False:
         raise BufferError("maniple.numpy.from_dlpack copies the values into a distributed array")
     if isinstance(x, ndarray):
         return x.copy()
+    where = getattr(x, "__dlpack_device__", None)
+    if where is not None and where()[0] in _KDL_CUDA:
+        _init()
+        if _core.backend() == "cpu":
+            raise BufferError(f"from_dlpack: x is in CUDA device memory (DLPack device {tuple(where())}), but "
+                              "the cpu backend keeps arrays in host memory: run with MANIPLE_BACKEND=cuda, or "
+                              "copy x to the host first (cupy.asnumpy)")
+        # maniple's kernels run on the legacy default stream (DLPack's 1):
+        # the producer orders its work before it
+        try:
+            cap = x.__dlpack__(stream=1, max_version=(1, 0))
+        except TypeError:  # a producer older than DLPack 1.0's keywords
+            cap = x.__dlpack__(stream=1)
+        return ndarray(_core.from_device(cap))
     return asarray(_np.from_dlpack(x))
 
 
