@@ -7,7 +7,8 @@
 # CTEST_ARGS added), py (the extension for that Python, the tests in
 # PYFIRST with tracebacks, then the suite in 8 processes unless PYTIME=0),
 # bench (CuPy's triad and stencil, then maniple's programs), apps (heat.py
-# and swe.py with maniple.numpy and CuPy), cgview (CG's -log_view).
+# and swe.py with maniple.numpy and CuPy), cgview (CG's -log_view), pympi
+# (Python tests at 2 ranks, after py).
 # docs/benchmarks.md, "The whole framework on a GPU", has what it found.
 set -u
 cd "$(dirname "$0")/.."
@@ -26,7 +27,7 @@ if [ "${1:-}" = pack ]; then
   du -sh .gpu
   exit 0
 fi
-[ "${1:-}" = run ] || { echo "usage: $0 pack | run [c] [py] [bench] [apps] [cgview]"; exit 2; }
+[ "${1:-}" = run ] || { echo "usage: $0 pack | run [c] [py] [pympi] [bench] [apps] [cgview]"; exit 2; }
 shift
 OUT=${OUT:-/tmp/gpu_out}; mkdir -p "$OUT"
 R=$PWD
@@ -95,6 +96,11 @@ apps) # the Python apps on the device, maniple.numpy beside CuPy (the same scrip
       MANIPLE_BACKEND=cuda timeout 30 python3 apps/swe.py --case dambreak2d --nx 2048 --ny 2048 --steps 20 --backend $be
     done; } > "$OUT/apps_gpu.log" 2>&1
   stamp "apps: rc $?"; grep -E "throughput|rror|heat:|swe " "$OUT/apps_gpu.log" | head -20 ;;
+pympi) # the Python tests named in $PYMPI (default: interop and device) at 2 ranks on the device,
+    # after py (its extension)
+  MANIPLE_BACKEND=cuda PYTHONPATH=$R/build/python timeout 120 mpiexec -n 2 python3 -m pytest -q --tb=short \
+    -p no:cacheprovider ${PYMPI:-python/tests/test_interop.py python/tests/test_device.py} > "$OUT/pytest_mpi.log" 2>&1
+  stamp "pympi: rc $?"; grep -E "FAILED|Error|passed|failed" "$OUT/pytest_mpi.log" | head -20 ;;
 cgview) # the CG iteration's events on the device (each event waits for its kernels)
   MANIPLE_BACKEND=cuda MANIPLE_LOG_VIEW=1 timeout 30 stdbuf -oL build/benchmarks/bench_cg 1000 50 1 \
     > "$OUT/cg_view.log" 2>&1
