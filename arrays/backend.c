@@ -63,7 +63,7 @@ static void cu_host_free(void *p, size_t n) { (void)n; mn_cuda_host_free(p); }
 static const mn_backend_ops backend_cuda = {
   .name = "cuda", .dev_alloc = cu_alloc, .dev_free = cu_free, .dev_zero = mn_cuda_memset0,
   .h2d = mn_cuda_memcpy_h2d, .d2h = mn_cuda_memcpy_d2h, .host_alloc = cu_host_alloc,
-  .host_free = cu_host_free, .fill = cu_fill, .fill_index = mn_cuda_fill_index, .copy_box = mn_cuda_copy_box, .eval = mni_cuda_eval, .axis = mni_cuda_axis, .gemm = mn_cuda_gemm,
+  .host_free = cu_host_free, .fill = cu_fill, .fill_index = mn_cuda_fill_index, .copy_box = mn_cuda_copy_box, .eval = mni_cuda_eval, .axis = mni_cuda_axis, .sort = mni_cuda_sort, .gemm = mn_cuda_gemm,
   .stencil_box = mni_cuda_stencil_box, .stencil_bc = mni_cuda_stencil_bc, .drain = cu_drain,
   .sync = mn_cuda_sync, .sv = mni_cuda_sv, .tri = mni_cuda_tri, .csr_rows = mni_cuda_csr_rows,
   .csr_release = mni_cuda_csr_release, .move = mni_cuda_move};

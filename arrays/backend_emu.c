@@ -130,6 +130,6 @@ static void host_guard(void *h, size_t n, int open) {
 const mn_backend_ops mn_backend_emulated = {
   .name = "emulated", .dev_alloc = dev_alloc, .dev_free = unmap, .dev_zero = dev_zero, .h2d = h2d,
   .d2h = d2h, .host_alloc = host_alloc, .host_free = unmap, .host_guard = host_guard,
-  .fill = fill, .fill_index = fill_index, .copy_box = copy_box, .eval = mni_emu_eval, .axis = mni_emu_axis, .gemm = mni_emu_gemm,
+  .fill = fill, .fill_index = fill_index, .copy_box = copy_box, .eval = mni_emu_eval, .axis = mni_emu_axis, .sort = mni_emu_sort, .gemm = mni_emu_gemm,
   .stencil_box = mni_emu_stencil_box, .stencil_bc = mni_emu_stencil_bc, .mpi_expose = mpi_expose,
   .sv = mni_emu_sv, .tri = mni_emu_tri, .csr_rows = mni_emu_csr_rows, .move = move};

@@ -1,7 +1,10 @@
 /* Sorting: elements become (key, index, value) records whose unsigned key
  * orders as NumPy does (NaN last, -0.0 == 0.0), sorted by a stable LSD
  * radix sort. 1-d arrays use a sample sort across ranks; lines of N-d
- * arrays are moved whole onto one rank first. */
+ * arrays are moved whole onto one rank first. Lines whose values are on a
+ * device (and a 1-d array on one rank) are sorted there by the backend
+ * (kernels/sort.h); the sample sort across ranks runs on the host. */
+#include "backend.h"
 #include "exchange.h"
 #include "spmd.h"
 #include "sort_key.h"
@@ -47,6 +50,77 @@ static void radix(rec *a, rec *tmp, int64_t n) {
     dst = t;
   }
   if (src != a) memcpy(a, src, sizeof(rec) * (size_t)n);
+}
+
+_Static_assert(MN_MAXDIM == MNI_SORT_MAXDIM, "kernels/sort.h's MNI_SORT_MAXDIM is MN_MAXDIM");
+
+/* Each line of j sorted through the records r and t (len each): the host's
+ * loop, and the emulated device's launch. */
+static void lines_run(const mni_sort_job *j, rec *r, rec *t) {
+  size_t es = mn_dtype_size((mn_dtype)j->t);
+  int64_t st = j->st[j->axis];
+  for (int64_t l = 0; l < j->lines; l++) {
+    int64_t off = mni_sort_line_at(j, l);
+    for (int64_t k = 0; k < j->len; k++) {
+      r[k].key = mn_sort_key((mn_dtype)j->t, j->x + (off + k * st) * (int64_t)es, &r[k].val);
+      r[k].idx = k;
+    }
+    radix(r, t, j->len);
+    for (int64_t k = 0; k < j->len; k++) {
+      if (j->out) memcpy(j->out + (off + k * st) * (int64_t)es, &r[k].val, es);
+      if (j->perm) j->perm[off + k * st] = r[k].idx;
+    }
+  }
+}
+
+/* The job over the lines along axis of the blocks at x, out and perm (one
+ * layout, no halo: shared counts and strides, all positive). */
+static void lines_job(mn_dtype t, const mn_local *l, int axis, const char *x, char *out, int64_t *perm,
+                      mni_sort_job *j) {
+  memset(j, 0, sizeof *j);
+  j->t = (int)t;
+  j->nd = l->ndim;
+  j->axis = axis;
+  j->x = x;
+  j->out = out;
+  j->perm = perm;
+  int64_t span = 1;
+  for (int d = 0; d < l->ndim; d++) {
+    j->cnt[d] = x ? l->count[d] : 0;
+    j->st[d] = l->stride[d];
+    span += (j->cnt[d] - 1) * l->stride[d];
+  }
+  j->len = j->cnt[axis];
+  j->lines = j->len ? mn_box_size(l->ndim, j->cnt) / j->len : 0;
+  j->bytes = (size_t)span * mn_dtype_size(t);
+  j->pbytes = (size_t)span * 8;
+}
+
+static int lines_host(const mni_sort_job *j) {
+  rec *r = mn_malloc(sizeof(rec) * (size_t)(j->len + 1)), *t = mn_malloc(sizeof(rec) * (size_t)(j->len + 1));
+  int err = r && t ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld sort records", (long long)j->len);
+  if (!err) lines_run(j, r, t);
+  mn_free(r);
+  mn_free(t);
+  return err;
+}
+
+int mni_emu_sort(const mni_sort_job *j) {
+  if (!j->lines) return MN_SUCCESS;
+  mni_emu_open(j->x, j->bytes, 0);
+  if (j->out) mni_emu_open(j->out, j->bytes, 1);
+  if (j->perm) mni_emu_open(j->perm, j->pbytes, 1);
+  int err = lines_host(j);
+  if (j->perm) mni_emu_close(j->perm, j->pbytes);
+  if (j->out) mni_emu_close(j->out, j->bytes);
+  mni_emu_close(j->x, j->bytes);
+  return err;
+}
+
+/* Where x's block is on the device and the backend sorts: there. */
+static int on_device(const mn_array *x) {
+  const mn_buf *b = x->buf;
+  return x->ctx->ops->sort && mn_buf_device_ok(b) && (b->valid & MN_VALID_DEV);
 }
 
 /* Outputs from records: values (dtype t) and indices, each concatenated in
@@ -139,11 +213,40 @@ static int sample_exchange(mn_ctx *ctx, rec *r, int64_t n, rec **out, int64_t *n
   return MN_SUCCESS;
 }
 
+/* A 1-d array on one rank's device: new outputs written there. */
+static int lines_1rank(const mn_array *x, mn_array **sorted, mn_array **perm) {
+  mn_ctx *ctx = x->ctx;
+  int64_t n = x->map.shape[0];
+  mn_local lx, ls, li;
+  int err = 0;
+  if (sorted) err = mn_array_create_empty(ctx, x->dtype, 1, &n, sorted);
+  if (!err && perm) err = mn_array_create_empty(ctx, MN_INT64, 1, &n, perm);
+  if (!err) {
+    mn_array_local_read(x, 1, &lx);
+    if (sorted) mn_array_local_in(*sorted, 1, &ls);
+    if (perm) mn_array_local_in(*perm, 1, &li);
+    mni_sort_job j;
+    lines_job(x->dtype, &lx, 0, lx.data, sorted ? ls.data : NULL, perm ? li.data : NULL, &j);
+    err = ctx->ops->sort(&j);
+  }
+  if (err) {
+    if (sorted) mn_array_destroy(sorted);
+    if (perm) mn_array_destroy(perm);
+  }
+  return err;
+}
+
 static int sort_1d(const mn_array *x, mn_array **sorted, mn_array **perm) {
   mn_ctx *ctx = x->ctx;
   int64_t n = mn_array_size(x);
   mn_array *xf = NULL;
   MN_CALL(mn_array_reshape(x, 1, &n, &xf)); /* a plain block copy */
+  if (ctx->size == 1 && on_device(xf)) { /* one line, sorted where it is */
+    int err = lines_1rank(xf, sorted, perm);
+    mn_array_destroy(&xf);
+    if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+    return MN_SUCCESS;
+  }
   mn_local l;
   mn_array_local_read(xf, 0, &l);
   int64_t ln = l.data ? l.count[0] : 0, b0 = mn_split_start(n, ctx->size, ctx->rank), m = 0;
@@ -185,41 +288,24 @@ static int sort_lines(const mn_array *x, int axis, mn_array **sorted, mn_array *
   MN_CALLG(err, mn_array_copy(x, X), done);
   if (sorted) MN_CALLG(err, mn_array_create_on(lay, x->dtype, 0, &S), done);
   if (perm) MN_CALLG(err, mn_array_create_on(lay, MN_INT64, 0, &I), done);
+  /* X, S and I share counts and strides (one layout, no halo) */
+  int dev = on_device(X);
   mn_local lx, ls, li;
-  mn_array_local_read(X, 0, &lx);
-  if (S) mn_array_local_in(S, 0, &ls);
-  if (I) mn_array_local_in(I, 0, &li);
-  int64_t L = x->map.shape[axis], lines = lx.data && L ? mn_box_size(nd, lx.count) / L : 0;
-  size_t es = mn_dtype_size(x->dtype);
-  rec *r = mn_malloc(sizeof(rec) * (size_t)(L ? L : 1)), *t = mn_malloc(sizeof(rec) * (size_t)(L ? L : 1));
-  MN_CALLG(err, mn_agree(ctx, r && t ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld sort records", (long long)L)), free_recs);
-  int64_t cnt[MN_MAXDIM], at[MN_MAXDIM] = {0}, off = 0, st = lx.stride[axis];
-  memcpy(cnt, lx.count, sizeof cnt);
-  cnt[axis] = 1; /* walk the line starts; X, S and I share strides (one layout, no halo) */
-  for (int64_t ln = 0; ln < lines; ln++) {
-    for (int64_t k = 0; k < L; k++) {
-      r[k].key = mn_sort_key(x->dtype, (const char *)lx.data + (off + k * st) * (int64_t)es, &r[k].val);
-      r[k].idx = k;
-    }
-    radix(r, t, L);
-    for (int64_t k = 0; k < L; k++) {
-      if (S) memcpy((char *)ls.data + (off + k * st) * (int64_t)es, &r[k].val, es);
-      if (I) ((int64_t *)li.data)[off + k * st] = r[k].idx;
-    }
-    off = mn_box_step(nd, cnt, lx.stride, at, off);
-  }
+  mn_array_local_read(X, dev, &lx);
+  if (S) mn_array_local_in(S, dev, &ls);
+  if (I) mn_array_local_in(I, dev, &li);
+  mni_sort_job j;
+  lines_job(x->dtype, &lx, axis, lx.data, S ? ls.data : NULL, I ? li.data : NULL, &j);
+  MN_CALLG(err, mn_agree(ctx, dev ? ctx->ops->sort(&j) : lines_host(&j)), done);
   /* results in the default layout */
   if (sorted) {
-    MN_CALLG(err, mn_array_create(ctx, x->dtype, nd, x->map.shape, 0, sorted), free_recs);
-    MN_CALLG(err, mn_array_copy(S, *sorted), free_recs);
+    MN_CALLG(err, mn_array_create(ctx, x->dtype, nd, x->map.shape, 0, sorted), done);
+    MN_CALLG(err, mn_array_copy(S, *sorted), done);
   }
   if (perm) {
-    MN_CALLG(err, mn_array_create(ctx, MN_INT64, nd, x->map.shape, 0, perm), free_recs);
-    MN_CALLG(err, mn_array_copy(I, *perm), free_recs);
+    MN_CALLG(err, mn_array_create(ctx, MN_INT64, nd, x->map.shape, 0, perm), done);
+    MN_CALLG(err, mn_array_copy(I, *perm), done);
   }
-free_recs:
-  mn_free(r);
-  mn_free(t);
 done:
   mn_array_destroy(&X);
   mn_array_destroy(&S);

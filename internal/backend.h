@@ -29,6 +29,7 @@ typedef struct mn_buf_s mn_buf;
 typedef struct mni_sv_job_s mni_sv_job;         /* internal/kernels/sv.h */
 typedef struct mni_tri_job_s mni_tri_job;       /* internal/kernels/tri.h */
 typedef struct mni_axis_job_s mni_axis_job;     /* internal/kernels/axis.h */
+typedef struct mni_sort_job_s mni_sort_job;     /* internal/kernels/sort.h */
 
 /* Rows of a CSR block on the device: y[i] (+)= sum_k val[k] x[col[k]] over
  * row i's entries, for i < n (rows: NULL) or i = rows[0..n). The extents
@@ -97,6 +98,8 @@ typedef struct mn_backend_ops {
               char *C);
   /* a reduction along an axis over a rank's block (arrays/reduce_axis.c) */
   int (*axis)(const mni_axis_job *j);
+  /* the lines of a rank's block sorted along an axis (arrays/sort.c) */
+  int (*sort)(const mni_sort_job *j);
   /* a stencil job over a box of local indices [lo, lo + cnt) (stencils/dev.c) */
   int (*stencil_box)(const mni_st_job *j, const int64_t *lo, const int64_t *cnt);
   /* the boundary ghosts of one side of axis d (stencils/bc.c): o at the
@@ -145,6 +148,8 @@ int mni_emu_axis(const mni_axis_job *j);
 int mni_emu_gemm(int t, int64_t m, int64_t n, int64_t k, const char *A, int64_t lda, const char *B, int64_t ldb,
                  char *C);
 int mni_cuda_axis(const mni_axis_job *j);
+int mni_emu_sort(const mni_sort_job *j);
+int mni_cuda_sort(const mni_sort_job *j);
 int mni_cuda_tri(const mni_tri_job *j);
 int mni_emu_csr_rows(const mn_csr_job *j);
 int mni_cuda_csr_rows(const mn_csr_job *j);

@@ -376,6 +376,61 @@ static void from_device_copies_blocks(mn_ctx *e) {
   mn_ctx_destroy(&self);
 }
 
+/* Sorts of device values run on the device: a 1-d array on one rank and
+ * the lines of a 2-d one along either axis, values and positions equal to
+ * a serial stable sort (NaN last, -0.0 tied with 0.0, ties in index
+ * order); at one rank nothing crosses between host and device */
+static double fs(int64_t i) {
+  int64_t h = (i * 7919) % 31;
+  return h == 5 ? NAN : h == 9 ? -0.0 : h == 10 ? 0.0 : (double)(h % 13) - 4.5;
+}
+static int before(double a, double b) { return (!isnan(a) && isnan(b)) || a < b; }
+static void sort_on_device(mn_ctx *e) {
+  int P = mn_ctx_size(e);
+  int64_t sh[2] = {37, 29}, n = sh[0] * sh[1];
+  mn_array *x = NULL;
+  T_OK(mn_array_create(e, MN_FLOAT64, 2, sh, 0, &x));
+  mt_set(x, fs);
+  mn_array *x1 = NULL;
+  T_OK(mn_array_reshape(x, 1, &n, &x1));
+  double *xs = mt_all(x);
+  for (int c = 0; c < 3; c++) { /* 1-d; 2-d along axis 0; along axis 1 */
+    mn_array *src = c ? x : x1, *s = NULL, *p = NULL;
+    int axis = c == 2 ? 1 : 0;
+    int64_t len = c == 0 ? n : sh[axis], lines = n / len, step = c == 1 ? sh[1] : 1;
+    mt_set(src, fs);
+    mn_buf_dev(src->buf, 0); /* the values on the device too */
+    mn_log_reset(e);
+    T_OK(mn_array_sort(src, axis, &s, &p));
+    int64_t h2d = count(e, MN_LOG_H2D, NULL), d2h = count(e, MN_LOG_D2H, NULL);
+    T_CHECK(P > 1 || (h2d == 0 && d2h == 0), "a sort on one rank's device copied: %lld h2d, %lld d2h",
+            (long long)h2d, (long long)d2h);
+    double *sv = mt_all(s), *pv = mt_all(p);
+    int64_t bad = 0, *ord = malloc(sizeof(int64_t) * (size_t)len);
+    for (int64_t l = 0; l < lines; l++) {
+      int64_t base = c == 0 ? 0 : c == 1 ? l : l * sh[1], st = c == 0 ? 1 : c == 1 ? step : 1;
+      for (int64_t k = 0; k < len; k++) { /* stable insertion sort of positions */
+        int64_t m = k;
+        for (; m > 0 && before(xs[base + k * st], xs[base + ord[m - 1] * st]); m--) ord[m] = ord[m - 1];
+        ord[m] = k;
+      }
+      for (int64_t k = 0; k < len; k++) {
+        double want = xs[base + ord[k] * st], got = sv[base + k * st];
+        bad += pv[base + k * st] != (double)ord[k] || !(got == want || (isnan(got) && isnan(want))) ||
+               signbit(got) != signbit(want);
+      }
+    }
+    T_CHECK(bad == 0, "device sort %d: %lld of %lld values or positions differ from the serial sort", c,
+            (long long)bad, (long long)n);
+    free(ord); free(sv); free(pv);
+    mn_array_destroy(&s);
+    mn_array_destroy(&p);
+  }
+  free(xs);
+  mn_array_destroy(&x1);
+  mn_array_destroy(&x);
+}
+
 static void run(mn_backend be) {
   mn_ctx *e = NULL;
   T_OK(mn_ctx_create(MPI_COMM_WORLD, be, &e));
@@ -585,6 +640,7 @@ static void run(mn_backend be) {
   stencil_on_device(e, 0);
   stencil_on_device(e, 1);
   fills_on_device(e);
+  sort_on_device(e);
   host_ops_leave_operands(e);
   from_device_copies_blocks(e);
   mn_array_destroy(&c);
