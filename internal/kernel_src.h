@@ -27,4 +27,9 @@ size_t mn_kernel_args(const mn_kernel_shape *ks, const mn_eval_launch *L, char *
  * time from internal/kernels/). */
 extern const int mni_src_nhdr;
 extern const char *const mni_src_hdr[], *const mni_src_hdr_name[];
+/* Compiled kernels on disk between runs (arrays/kernel_cache.c): the binary
+ * stored for (key, tag) and compiled from src, malloc'd into *bin; 1 when
+ * found, 0 on any miss. Stores are best effort. */
+int mn_kcache_load(uint64_t key, const char *tag, const char *src, char **bin, size_t *n);
+void mn_kcache_store(uint64_t key, const char *tag, const char *src, const char *bin, size_t n);
 #endif

@@ -1,6 +1,7 @@
 /* Fused expressions on a CUDA device: the program's source
  * (arrays/kernel_src.c) compiled at run time by NVRTC for the device's
- * architecture, kept by source, and launched over the output's box. */
+ * architecture, kept by source in memory and on disk between runs
+ * (arrays/kernel_cache.c), and launched over the output's box. */
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <cuda_runtime.h>
@@ -26,13 +27,8 @@ typedef struct {
 static entry cache[CACHE];
 static int ncache;
 
-static int compile(const char *src, uint64_t key, int red, cudaKernel_t *k, cudaKernel_t *fin) {
-  int dev = 0, maj = 0, min = 0;
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&maj, cudaDevAttrComputeCapabilityMajor, dev);
-  cudaDeviceGetAttribute(&min, cudaDevAttrComputeCapabilityMinor, dev);
-  char arch[32];
-  snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", maj, min);
+/* NVRTC's CUBIN of src for arch, malloc'd into *bin */
+static int nvrtc_cubin(const char *src, const char *arch, char **bin, size_t *n) {
   /* no contraction into fma: results equal NumPy's (and the CPU's) operation by operation */
   const char *opts[] = {arch, "--std=c++17", "--fmad=false"};
   nvrtcProgram p;
@@ -40,25 +36,68 @@ static int compile(const char *src, uint64_t key, int red, cudaKernel_t *k, cuda
   if (r != NVRTC_SUCCESS) return MN_ERR(MN_ERR_CUDA, "nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
   r = nvrtcCompileProgram(p, 3, opts);
   if (r != NVRTC_SUCCESS) {
-    size_t n = 0;
-    nvrtcGetProgramLogSize(p, &n);
-    char *log = (char *)malloc(n + 1);
+    size_t m = 0;
+    nvrtcGetProgramLogSize(p, &m);
+    char *log = (char *)malloc(m + 1);
     if (log) nvrtcGetProgramLog(p, log);
-    int err = MN_ERR(MN_ERR_CUDA, "NVRTC could not compile a fused expression for sm_%d%d: %s\n%.2000s", maj, min,
+    int err = MN_ERR(MN_ERR_CUDA, "NVRTC could not compile a fused expression (%s): %s\n%.2000s", arch,
                      nvrtcGetErrorString(r), log ? log : "");
     free(log);
     nvrtcDestroyProgram(&p);
     return err;
   }
-  size_t n = 0;
-  nvrtcGetCUBINSize(p, &n);
-  char *bin = (char *)malloc(n);
-  if (!bin) { nvrtcDestroyProgram(&p); return MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes of CUBIN", n); }
-  nvrtcGetCUBIN(p, bin);
+  *n = 0;
+  nvrtcGetCUBINSize(p, n);
+  *bin = (char *)malloc(*n);
+  if (!*bin) { nvrtcDestroyProgram(&p); return MN_ERR(MN_ERR_MEM, "cannot allocate %zu bytes of CUBIN", *n); }
+  nvrtcGetCUBIN(p, *bin);
   nvrtcDestroyProgram(&p);
+  return MN_SUCCESS;
+}
+
+/* What a kept binary depends on besides its source: the headers NVRTC
+ * includes (maniple's kernel bodies), folded into the disk key once. */
+static uint64_t headers_hash(void) {
+  static uint64_t h;
+  if (!h) {
+    uint64_t x = MN_HASH0;
+    for (int i = 0; i < mni_src_nhdr; i++) {
+      x = mn_hash(x, mni_src_hdr_name[i], strlen(mni_src_hdr_name[i]) + 1);
+      x = mn_hash(x, mni_src_hdr[i], strlen(mni_src_hdr[i]) + 1);
+    }
+    h = x ? x : 1;
+  }
+  return h;
+}
+
+static int compile(const char *src, uint64_t key, int red, cudaKernel_t *k, cudaKernel_t *fin) {
+  int dev = 0, maj = 0, min = 0, vmaj = 0, vmin = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&maj, cudaDevAttrComputeCapabilityMajor, dev);
+  cudaDeviceGetAttribute(&min, cudaDevAttrComputeCapabilityMinor, dev);
+  nvrtcVersion(&vmaj, &vmin);
+  char arch[32], tag[64];
+  snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", maj, min);
+  snprintf(tag, sizeof tag, "sm_%d%d-nvrtc%d.%d", maj, min, vmaj, vmin);
+  /* the disk's binary of this source, else NVRTC's, kept there for the next run */
+  uint64_t dkey = mn_hash(headers_hash(), src, strlen(src));
+  char *bin = NULL;
+  size_t n = 0;
+  int kept = mn_kcache_load(dkey, tag, src, &bin, &n);
+  if (!kept) {
+    MN_CALL(nvrtc_cubin(src, arch, &bin, &n));
+    mn_kcache_store(dkey, tag, src, bin, n);
+  }
   cudaLibrary_t lib;
   cudaError_t e = cudaLibraryLoadData(&lib, bin, NULL, NULL, 0, NULL, NULL, 0);
   free(bin);
+  if (e != cudaSuccess && kept) { /* a kept binary this driver refuses: compiled afresh */
+    (void)cudaGetLastError();
+    MN_CALL(nvrtc_cubin(src, arch, &bin, &n));
+    mn_kcache_store(dkey, tag, src, bin, n);
+    e = cudaLibraryLoadData(&lib, bin, NULL, NULL, 0, NULL, NULL, 0);
+    free(bin);
+  }
   if (e == cudaSuccess) e = cudaLibraryGetKernel(k, lib, "mn_eval_kernel");
   *fin = NULL;
   if (e == cudaSuccess && red) e = cudaLibraryGetKernel(fin, lib, "mn_reduce_final");
