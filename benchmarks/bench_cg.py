@@ -1,13 +1,15 @@
 """The PETSc comparison: CG with a Jacobi preconditioner on the 2-d 5-point
 Poisson matrix (G x G grid), exactly `its` iterations with no convergence
-test, at 1 and 2 ranks: maniple (bench_cg) and PETSc (bench_cg_petsc, when
+test, at 1 and 2 ranks: maniple (bench_cg), maniple.sparse.linalg.cg called
+as SciPy's is (M=diags(1 / A.diagonal())) and PETSc (bench_cg_petsc, when
 built) interleaved round by round, and SciPy's cg on one rank; the STREAM
 triad on one core in each round for scale. Each program times every solve
 after a warm-up one; medians pool the solves of every round.
 
     python benchmarks/bench_cg.py [G=2000] [its=200] [rounds=3] [reps=3] [build] [--scipy-only]
 
---scipy-only times just SciPy's solve (reps of them) for python -m maniple.bench.
+--scipy-only times just SciPy's solve (reps of them) for python -m maniple.bench;
+--maniple-scipy-style is what mpiexec runs for the maniple.sparse row.
 
 One JSON line per (implementation, ranks), then the maniple/PETSc ratios."""
 import ctypes
@@ -32,8 +34,9 @@ PROGRAMS = {"maniple": os.path.join(BUILD, "benchmarks", "bench_cg"),
 
 
 def run(impl, np_):
-    cmd = ["timeout", "-k", "5", "600", "mpiexec", "-n", str(np_), "--bind-to", "core", PROGRAMS[impl],
-           str(G), str(ITS), str(REPS)]
+    prog = [PROGRAMS[impl]] if impl in PROGRAMS else [sys.executable, os.path.abspath(__file__)]
+    cmd = ["timeout", "-k", "5", "600", "mpiexec", "-n", str(np_), "--bind-to", "core", *prog,
+           str(G), str(ITS), str(REPS), BUILD] + (["--maniple-scipy-style"] if impl not in PROGRAMS else [])
     out = subprocess.run(cmd, env=ENV, capture_output=True, text=True)
     if out.returncode:
         raise RuntimeError(f"{' '.join(cmd)} failed ({out.returncode}): {out.stderr[-2000:]}")
@@ -58,6 +61,28 @@ def scipy_cg(reps=1):
     return times[1:] if reps > 1 else times[-1]
 
 
+def maniple_scipy_style():
+    """maniple.sparse.linalg.cg with a sparse diagonal M, as a SciPy user
+    writes it; each rank times the solves, rank 0 prints them"""
+    import scipy.sparse as sp
+    import maniple
+    import maniple.numpy as mnp
+    import maniple.sparse as msp
+    import maniple.sparse.linalg as mla
+    t = sp.diags_array([-1.0, 2.0, -1.0], offsets=[-1, 0, 1], shape=(G, G))
+    A = msp.csr_array(sp.csr_array(sp.kronsum(t, t)))
+    b = mnp.ones(G * G)
+    M = msp.diags_array(1.0 / A.diagonal())
+    times = []
+    for _ in range(REPS + 1):  # the first solve warms up
+        t0 = time.perf_counter()
+        mla.cg(A, b, rtol=0.0, atol=0.0, maxiter=ITS, M=M)  # never converges: exactly ITS iterations
+        times.append(time.perf_counter() - t0)
+    if maniple.rank() == 0:
+        print(json.dumps({"bench": "cg_jacobi_poisson", "impl": "maniple_scipy_style", "ranks": maniple.size(), "G": G,
+                          "iterations": ITS, "times_s": times[1:]}))
+
+
 def triad():
     roof = ctypes.CDLL(os.path.join(BUILD, "benchmarks", "libmn_roof.so"))
     roof.mn_roof_triad.argtypes = [ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_double]
@@ -72,6 +97,9 @@ def triad():
 
 
 def main():
+    if "--maniple-scipy-style" in sys.argv:
+        maniple_scipy_style()
+        return
     if "--scipy-only" in sys.argv:  # the suite's SciPy peer: REPS timed solves
         print(json.dumps({"bench": "cg_jacobi_poisson", "impl": "scipy", "ranks": 1, "G": G, "iterations": ITS,
                           "times_s": scipy_cg(max(REPS, 2))}))
@@ -84,10 +112,11 @@ def main():
     stream, scipy_t = [], []
     for rnd in range(ROUNDS):
         stream.append(triad())
-        order = ["maniple", "petsc"] if rnd % 2 == 0 else ["petsc", "maniple"]
+        order = ["maniple", "maniple_scipy_style", "petsc"] if rnd % 2 == 0 else ["petsc", "maniple_scipy_style",
+                                                                                    "maniple"]
         for np_ in (1, 2):
             for impl in order:
-                if not have[impl]:
+                if not have.get(impl, True):
                     continue
                 r = run(impl, np_)
                 times.setdefault((impl, np_), []).extend(r["times_s"])
@@ -113,6 +142,7 @@ def main():
         row = {"bench": "cg_ratio", "ranks": np_, "G": G}
         if ("petsc", np_) in med:
             row["maniple_over_petsc"] = med[("maniple", np_)] / med[("petsc", np_)]
+            row["maniple_scipy_style_over_petsc"] = med[("maniple_scipy_style", np_)] / med[("petsc", np_)]
         else:
             row["petsc"] = "not built (Debian's petsc-dev absent when CMake ran)"
         if np_ == 1:

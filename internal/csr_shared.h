@@ -31,4 +31,6 @@ void mni_csr_diag_values(const mn_csr *A, double *val);
  * process had: new at creation and at each change of values, so what was
  * made from A (a preconditioner) is still valid while it is the same. */
 uint64_t mni_csr_state(const mn_csr *A);
+/* 1 when every entry this rank stores is on the diagonal (a local answer) */
+int mni_csr_diagonal_only(const mn_csr *A);
 #endif

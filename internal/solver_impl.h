@@ -64,9 +64,12 @@ typedef struct {
   mni_pc_dev *dev;        /* SGS, ILU0 on a device solve: all of the above there */
   mn_op_apply_fn fn;      /* SHELL */
   void *user;
+  const mn_csr *mat;      /* MATRIX: M, or its float64 copy (own) */
+  mn_csr *own;
   /* what it was made for, kept between solves while all of it holds */
-  uint64_t state;         /* the operator's contents (0: not kept) */
+  uint64_t state;         /* the operator's contents, and M's (0: not kept) */
   const mn_op *op;
+  const mn_csr *asked_mat;
   mn_pc_type asked;
   mn_ksp_type ksp;
   mn_ctx *dv;
@@ -79,6 +82,7 @@ struct mn_solver_s {
   mn_pc_type pct;
   mn_op_apply_fn pc_fn;
   void *pc_user;
+  const mn_csr *pc_mat;   /* MATRIX: M */
   double rtol, atol, omega;
   int64_t maxit;
   int restart, skip;

@@ -81,7 +81,7 @@ static int name(const char **s, const tok *opt, const char *const *names, int n,
 static int parse(mn_solver *t, const char *str) {
   const char *ksp[16];
   int nksp = mni_sv_method_names(ksp, 16);
-  static const char *const pc[] = {"none", "jacobi", "bjacobi_ilu0", "bjacobi_sgs", "shell"};
+  static const char *const pc[] = {"none", "jacobi", "bjacobi_ilu0", "bjacobi_sgs", "shell", "matrix"};
   const char *s = str ? str : "";
   tok o;
   while (next(&s, &o)) {
@@ -91,8 +91,10 @@ static int parse(mn_solver *t, const char *str) {
       MN_CALL(name(&s, &o, ksp, nksp, &k));
       t->ksp = (mn_ksp_type)k;
     } else if (is(&o, "-pc")) {
-      MN_CALL(name(&s, &o, pc, 5, &k));
+      MN_CALL(name(&s, &o, pc, 6, &k));
       MN_CHECK(k != MN_PC_SHELL || t->pc_fn, MN_ERR_ARG, "option -pc shell: no function given (mn_solver_set_pc_shell)");
+      MN_CHECK(k != MN_PC_MATRIX || t->pc_mat, MN_ERR_ARG,
+               "option -pc matrix: no matrix given (mn_solver_set_pc_matrix)");
       t->pct = (mn_pc_type)k;
     } else if (is(&o, "-rtol")) MN_CALL(real(&s, &o, 0, &t->rtol));
     else if (is(&o, "-atol")) MN_CALL(real(&s, &o, 0, &t->atol));

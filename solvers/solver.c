@@ -72,6 +72,13 @@ int mn_solver_set_pc_shell(mn_solver *s, mn_op_apply_fn apply, void *user) {
   return MN_SUCCESS;
 }
 
+int mn_solver_set_pc_matrix(mn_solver *s, const mn_csr *M) {
+  MN_CHECK(s && M, MN_ERR_ARG, "NULL solver or preconditioner matrix");
+  s->pc_mat = M;
+  s->pct = MN_PC_MATRIX;
+  return MN_SUCCESS;
+}
+
 int mn_solver_set_tolerances(mn_solver *s, double rtol, double atol, int64_t maxit) {
   MN_CHECK(s, MN_ERR_ARG, "NULL solver");
   MN_CHECK(rtol >= 0 && atol >= 0 && isfinite(rtol) && isfinite(atol), MN_ERR_ARG,
@@ -260,7 +267,7 @@ int mn_solver_get_iterate(const mn_solver *s, mn_array *x) {
  * take different branches and wait on each other. */
 int mni_sv_settings_hash(const mn_solver *s) {
   uint64_t w[10] = {(uint64_t)s->ksp, (uint64_t)s->pct, 0, 0, 0, (uint64_t)s->maxit, (uint64_t)s->restart,
-                    (uint64_t)s->skip, (uint64_t)(s->mon != NULL), (uint64_t)(s->pc_fn != NULL)};
+                    (uint64_t)s->skip, (uint64_t)(s->mon != NULL), (uint64_t)(s->pc_fn != NULL) | (uint64_t)(s->pc_mat != NULL) << 1};
   memcpy(&w[2], &s->rtol, 8);
   memcpy(&w[3], &s->atol, 8);
   memcpy(&w[4], &s->omega, 8);
@@ -283,6 +290,8 @@ static int check_args(const mn_solver *s, const mn_array *b, const mn_array *x) 
   MN_CHECK(mn_array_base_key(b) != mn_array_base_key(x), MN_ERR_ARG, "b and x share storage");
   MN_CHECK(s->pct != MN_PC_SHELL || s->pc_fn, MN_ERR_ARG,
            "preconditioner shell without a function (mn_solver_set_pc_shell)");
+  MN_CHECK(s->pct != MN_PC_MATRIX || s->pc_mat, MN_ERR_ARG,
+           "preconditioner matrix without a matrix (mn_solver_set_pc_matrix)");
   return MN_SUCCESS;
 }
 

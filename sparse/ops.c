@@ -207,6 +207,14 @@ int mn_csr_diagonal(const mn_csr *A, mn_array *d) {
   return MN_SUCCESS;
 }
 
+int mni_csr_diagonal_only(const mn_csr *A) {
+  if (A->optr[A->nlocal]) return 0;
+  for (int64_t i = 0; i < A->nlocal; i++)
+    for (int64_t k = A->dptr[i]; k < A->dptr[i + 1]; k++)
+      if (A->col0 + A->dcol[k] != A->row0 + i) return 0;
+  return 1;
+}
+
 int mn_csr_sum(const mn_csr *A, int axis, mn_array *s) {
   MN_CHECK(A && s, MN_ERR_ARG, "NULL matrix or output");
   MN_CHECK(axis == 0 || axis == 1, MN_ERR_INDEX, "axis %d is out of bounds for a matrix (0 or 1)", axis);

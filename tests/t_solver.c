@@ -3,8 +3,8 @@
  * BiCGStab on convection-diffusion, the stationary Jacobi iteration on a
  * diagonally dominant matrix, MINRES on an indefinite one, CG + Jacobi's
  * iteration count against a serial PCG run here, CG1 against CG,
- * vectors outside the default layout, and a preconditioner kept between
- * solves until its matrix changes. */
+ * vectors outside the default layout, a preconditioner kept between
+ * solves until its matrix changes, and a sparse matrix as M. */
 #include "mt_solver.h"
 
 static const char *ksp_name[] = {"cg", "cg1", "jacobi", "bicgstab", "gmres", "minres"};
@@ -295,6 +295,128 @@ static void check_kept_setup(mn_ctx *ctx) {
   }
 }
 
+/* M for mn_solver_set_pc_matrix: diag(1 / a_ii) (off = 0), or that plus
+ * off on the first neighbours (symmetric, diagonally dominant: SPD), as
+ * the dtype given */
+static mn_csr *pc_mat(mn_ctx *ctx, const mt_prob *p, double off, mn_dtype t) {
+  int64_t n = mt_n(p), P = mn_ctx_size(ctx), me = mn_ctx_rank(ctx);
+  int64_t r0 = mn_split_start(n, (int)P, (int)me), nl = mn_split_size(n, (int)P, (int)me);
+  int64_t *rp = malloc(sizeof(int64_t) * (size_t)(nl + 1)), *cols = malloc(sizeof(int64_t) * (size_t)(3 * nl + 1));
+  double *vals = malloc(sizeof(double) * (size_t)(3 * nl + 1)), v[8];
+  int64_t c[8];
+  rp[0] = 0;
+  for (int64_t i = 0; i < nl; i++) {
+    int64_t g = r0 + i, k = rp[i], m = mt_row(p, g, c, v);
+    double d = 0;
+    for (int q = 0; q < m; q++)
+      if (c[q] == g) d = v[q];
+    if (off != 0 && g > 0) { cols[k] = g - 1; vals[k++] = off; }
+    cols[k] = g;
+    vals[k++] = t == MN_FLOAT32 ? (double)(float)(1.0 / d) : 1.0 / d;
+    if (off != 0 && g < n - 1) { cols[k] = g + 1; vals[k++] = off; }
+    rp[i + 1] = k;
+  }
+  mn_csr *M = NULL, *Mt = NULL;
+  T_OK(mn_csr_create_rows(ctx, n, n, MN_FLOAT64, nl, rp, MN_INT64, cols, vals, &M));
+  free(rp); free(cols); free(vals);
+  if (t == MN_FLOAT64) return M;
+  T_OK(mn_csr_copy(M, t, &Mt));
+  mn_csr_destroy(&M);
+  return Mt;
+}
+
+static int apply_mat(void *user, const mn_array *r, mn_array *z) { return mn_csr_spmv((const mn_csr *)user, r, z); }
+
+/* one solve of p by opts with M as the preconditioner matrix (M NULL:
+ * opts' own; shell: M applied through a user function) */
+static double *pc_solve(mn_ctx *ctx, const mt_prob *p, const char *opts, const mn_csr *M, int shell, int64_t *its,
+                        int64_t *pc_calls) {
+  int64_t n = mt_n(p);
+  mn_csr *A = mt_csr(ctx, p);
+  mn_op *op = NULL;
+  mn_solver *s = NULL;
+  mn_array *b = NULL, *x = NULL;
+  T_OK(mn_op_create_csr(A, &op));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &b));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x));
+  mt_set(b, mt_rhs);
+  T_OK(mn_solver_create(ctx, &s));
+  T_OK(mn_solver_set_operator(s, op));
+  T_OK(mn_solver_set_options(s, opts));
+  T_OK(mn_solver_set_tolerances(s, 1e-10, 0, 2000));
+  if (M && shell) T_OK(mn_solver_set_pc_shell(s, apply_mat, (void *)M));
+  else if (M) T_OK(mn_solver_set_pc_matrix(s, M));
+  T_OK(mn_log_enable(ctx));
+  T_OK(mn_log_reset(ctx));
+  T_OK(mn_solver_solve(s, b, x));
+  mn_log_stats st;
+  T_OK(mn_log_get(ctx, MN_LOG_SV_PC, &st));
+  T_OK(mn_log_disable(ctx));
+  if (pc_calls) *pc_calls = st.calls;
+  mn_stop_reason why;
+  T_OK(mn_solver_get_result(s, its, NULL, &why));
+  T_CHECK(why == MN_CONVERGED_RTOL, "%s with a preconditioner matrix: %s", opts, mn_stop_reason_name(why));
+  double *xs = mt_all(x);
+  mn_solver_destroy(&s);
+  mn_array_destroy(&b);
+  mn_array_destroy(&x);
+  mn_op_destroy(&op);
+  mn_csr_destroy(&A);
+  return xs;
+}
+
+/* mn_solver_set_pc_matrix: a diagonal M is Jacobi's fused scale (the
+ * same iterates, bit for bit, as -pc jacobi when M = diag(1 / a_ii)); any
+ * other M its product, as a shell applying it; float32 M as its float64
+ * copy; a matrix of another size refused at the solve */
+static void check_pc_matrix(mn_ctx *ctx) {
+  mt_prob p = {MT_POISSON2, 13, 11, 1, 0.3};
+  int64_t n = mt_n(&p), i1, i2;
+  const char *meth[] = {"-solver cg", "-solver gmres", "-solver bicgstab", "-solver jacobi"};
+  mn_csr *D = pc_mat(ctx, &p, 0, MN_FLOAT64), *G = pc_mat(ctx, &p, 0.01, MN_FLOAT64);
+  mn_csr *G32 = pc_mat(ctx, &p, 0.01, MN_FLOAT32), *G32w = NULL;
+  T_OK(mn_csr_copy(G32, MN_FLOAT64, &G32w));
+  for (int m = 0; m < 4; m++) {
+    char jac[64];
+    snprintf(jac, sizeof jac, "%s -pc jacobi", meth[m]);
+    int64_t ca, cb;
+    double *a = pc_solve(ctx, &p, jac, NULL, 0, &i1, &ca), *b = pc_solve(ctx, &p, meth[m], D, 0, &i2, &cb);
+    T_CHECK(i1 == i2 && !memcmp(a, b, sizeof(double) * (size_t)n) && ca == cb,
+            "%s: M = diag(1 / a_ii) took %lld iterations and %lld separate applications, -pc jacobi %lld and %lld "
+            "(or another x)", meth[m], (long long)i2, (long long)cb, (long long)i1, (long long)ca);
+    free(a); free(b);
+    if (m == 3) break; /* the stationary iteration needs a diagonally dominant M A: the diagonal one only */
+    const mn_csr *gen[2][2] = {{G, G}, {G32, G32w}};
+    for (int g = 0; g < 2; g++) {
+      double *c = pc_solve(ctx, &p, meth[m], gen[g][0], 0, &i1, NULL),
+             *d = pc_solve(ctx, &p, meth[m], gen[g][1], 1, &i2, NULL);
+      double e = 0, nn = 0;
+      for (int64_t i = 0; i < n; i++) { e = fmax(e, fabs(c[i] - d[i])); nn = fmax(nn, fabs(d[i])); }
+      T_CHECK(i1 == i2 && e <= 1e-12 * nn, "%s: a %s M in C took %lld iterations, through a shell %lld; |dx| %g",
+              meth[m], g ? "float32" : "float64", (long long)i1, (long long)i2, e);
+      free(c); free(d);
+    }
+  }
+  /* another size: refused at the solve, on every rank */
+  mt_prob q = {MT_POISSON2, 5, 5, 1, 0};
+  mn_csr *A = mt_csr(ctx, &p), *W = pc_mat(ctx, &q, 0, MN_FLOAT64);
+  mn_op *op = NULL;
+  mn_solver *s = NULL;
+  mn_array *b = NULL, *x = NULL;
+  T_OK(mn_op_create_csr(A, &op));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &b));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x));
+  T_OK(mn_solver_create(ctx, &s));
+  T_OK(mn_solver_set_operator(s, op));
+  T_OK(mn_solver_set_pc_matrix(s, W));
+  T_EXPECT(mn_solver_solve(s, b, x), MN_ERR_SHAPE, "a 25 x 25 M for a 143 x 143 operator", "25 x 25", "143 x 143");
+  mn_solver_destroy(&s);
+  mn_array_destroy(&b); mn_array_destroy(&x);
+  mn_op_destroy(&op);
+  mn_csr_destroy(&A); mn_csr_destroy(&W);
+  mn_csr_destroy(&D); mn_csr_destroy(&G); mn_csr_destroy(&G32); mn_csr_destroy(&G32w);
+}
+
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   mt_prob p2 = {MT_POISSON2, 12, 10, 1, 0}, p3 = {MT_POISSON3, 6, 5, 4, 0};
@@ -337,5 +459,6 @@ int main(int argc, char **argv) {
   check_layouts(ctx);
   check_float32(ctx);
   check_kept_setup(ctx);
+  check_pc_matrix(ctx);
   return mt_finish(&ctx);
 }

@@ -63,7 +63,8 @@ typedef enum {
   MN_PC_JACOBI,          /* the operator's diagonal (a zero entry: MN_ERR_ARG naming the row) */
   MN_PC_BJACOBI_ILU0,    /* ILU(0) of each rank's diagonal block (CSR operators; zero pivot: MN_ERR_ARG) */
   MN_PC_BJACOBI_SGS,     /* one symmetric Gauss-Seidel sweep on each rank's block */
-  MN_PC_SHELL            /* the user's z = M^-1 r (mn_solver_set_pc_shell) */
+  MN_PC_SHELL,           /* the user's z = M^-1 r (mn_solver_set_pc_shell) */
+  MN_PC_MATRIX           /* z = M r for a sparse M (mn_solver_set_pc_matrix) */
 } mn_pc_type;
 
 typedef enum {
@@ -99,6 +100,12 @@ MN_EXTERN int mn_solver_set_operator(mn_solver *s, mn_op *A);
 MN_EXTERN int mn_solver_set_method(mn_solver *s, mn_ksp_type t);
 MN_EXTERN int mn_solver_set_pc(mn_solver *s, mn_pc_type t);
 MN_EXTERN int mn_solver_set_pc_shell(mn_solver *s, mn_op_apply_fn apply, void *user);
+/* The preconditioner z = M r of a sparse matrix M approximating A^-1 (as
+ * SciPy's M=), the operator's size and rows: its product, with no user
+ * call per iteration; a diagonal M (every stored entry on the diagonal,
+ * as diags(1 / A.diagonal()) gives) is the fused Jacobi scale by M's
+ * diagonal. M is not copied: it must outlive the solves. */
+MN_EXTERN int mn_solver_set_pc_matrix(mn_solver *s, const mn_csr *M);
 /* rtol relative to ||b||, atol absolute, maxit iterations (defaults 1e-8,
  * 0, 10000). rtol = atol = 0 with skip_test: exactly maxit iterations. */
 MN_EXTERN int mn_solver_set_tolerances(mn_solver *s, double rtol, double atol, int64_t maxit);
@@ -112,14 +119,16 @@ MN_EXTERN int mn_solver_set_monitor(mn_solver *s, mn_monitor_fn fn, void *user);
 /* PETSc-style options, e.g. "-solver cg -pc jacobi -rtol 1e-8 -atol 0
  * -maxit 200 -restart 30 -omega 0.8 -skip_test": names are cg, cg1,
  * jacobi, bicgstab, gmres, minres; none, jacobi, bjacobi_ilu0, bjacobi_sgs,
- * shell (after mn_solver_set_pc_shell). An unknown option or value, or a
+ * shell (after mn_solver_set_pc_shell), matrix (after mn_solver_set_pc_matrix).
+ * An unknown option or value, or a
  * malformed number, is MN_ERR_ARG naming it (every rank), and nothing is
  * changed. */
 MN_EXTERN int mn_solver_set_options(mn_solver *s, const char *options);
 /* Solve A x = b; x holds the initial guess on entry. b and x: any arrays of
  * the operator's size (copied when not float64 1-d in the default layout).
- * Not converging is no error: see the stop reason. The preconditioner is
- * set up anew at every solve. */
+ * Not converging is no error: see the stop reason. The preconditioner's
+ * set-up is kept for the next solve while the operator (and M) is the same
+ * CSR matrix with the same values, as PETSc's PCSetUp; else made anew. */
 MN_EXTERN int mn_solver_solve(mn_solver *s, const mn_array *b, mn_array *x);
 MN_EXTERN int mn_solver_get_result(const mn_solver *s, int64_t *iterations, double *rnorm, mn_stop_reason *reason);
 /* From the monitor, during a solve (collective): the current iterate into

@@ -177,6 +177,16 @@ static PyObject *Solver_set_pc_shell(SolverObject *self, PyObject *fn) {
   Py_RETURN_NONE;
 }
 
+/* set_pc_matrix(M): z = M r for a Csr M, applied in C (kept alive here) */
+static PyObject *Solver_set_pc_matrix(SolverObject *self, PyObject *M) {
+  mn_csr *m = mnpy_csr_of(M);
+  if (!m) { PyErr_SetString(PyExc_TypeError, "set_pc_matrix takes a _core.Csr"); return NULL; }
+  if (PyList_Append(self->refs, M) < 0) return NULL;
+  int rc = mn_solver_set_pc_matrix(self->s, m);
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
 static PyObject *Solver_set_monitor(SolverObject *self, PyObject *fn) {
   if (!PyCallable_Check(fn)) { PyErr_SetString(PyExc_TypeError, "a monitor must be callable f(it, rnorm)"); return NULL; }
   callback *cb = keep_callback(self, fn);
@@ -243,6 +253,7 @@ static PyMethodDef Solver_methods[] = {
   {"set_tolerances", (PyCFunction)Solver_set_tolerances, METH_VARARGS, "set_tolerances(rtol, atol, maxit)."},
   {"set_diagonal", (PyCFunction)Solver_set_diagonal, METH_O, "The operator's diagonal (matrix-free Jacobi)."},
   {"set_pc_shell", (PyCFunction)Solver_set_pc_shell, METH_O, "A preconditioner f(r, z): z = M^-1 r."},
+  {"set_pc_matrix", (PyCFunction)Solver_set_pc_matrix, METH_O, "A sparse preconditioner M (a Csr): z = M r in C."},
   {"set_monitor", (PyCFunction)Solver_set_monitor, METH_O, "f(it, rnorm) after each iteration; true stops."},
   {"solve", (PyCFunction)Solver_solve, METH_VARARGS, "solve(b, x) -> (its, rnorm, reason, converged)."},
   {"history", (PyCFunction)Solver_history, METH_NOARGS, "Residual norms, initial first."},

@@ -140,7 +140,7 @@ def _run(name, method, A, b, x0, rtol, atol, maxit, M, monitor=None, shift=0.0, 
     b = _as_vector(bb, P.n, "b", P.shape, dt)
     x = _mnp.zeros(P.n, dtype=dt) if x0 is None else _as_vector(x0, P.n, "x0", P.shape, dt)
     opts = f"-solver {method}"
-    pc_shell = None
+    pc_shell = pc_mat = None
     if M is None:
         pass
     elif isinstance(M, str):
@@ -149,6 +149,13 @@ def _run(name, method, A, b, x0, rtol, atol, maxit, M, monitor=None, shift=0.0, 
         if M != "jacobi" and P.csr is None:
             raise ValueError(f"{name}: preconditioner {M!r} needs a sparse matrix, not a {type(A).__name__}")
         opts += f" -pc {M}"
+    elif _is_sparse(M) or _is_scipy_sparse(M):
+        # a sparse M runs in C (a diagonal one as the fused Jacobi scale)
+        import maniple.sparse as _sp
+        Ms = M if _is_sparse(M) else _sp.csr_array(M)
+        if Ms.ndim != 2 or tuple(Ms.shape) != P.shape:
+            raise ValueError(f"shapes of A {P.shape} and M {tuple(Ms.shape)} are incompatible")
+        pc_mat = Ms._A if P.part is None else Ms._A.permute(P.part)
     else:
         Mop = aslinearoperator(M)
         if Mop.shape != P.shape:
@@ -165,6 +172,8 @@ def _run(name, method, A, b, x0, rtol, atol, maxit, M, monitor=None, shift=0.0, 
     if pc_shell is not None:
         S.set_pc_shell(pc_shell)
         S.set_options("-pc shell")
+    if pc_mat is not None:
+        S.set_pc_matrix(pc_mat)
     S.set_tolerances(rtol, atol, maxit)
     xc, bc = P.to_solver(x), P.to_solver(b)  # x is a fresh copy: the solver writes it
     if monitor is not None:
