@@ -34,9 +34,10 @@ PROGRAMS = {"maniple": os.path.join(BUILD, "benchmarks", "bench_cg"),
 
 
 def run(impl, np_):
-    prog = [PROGRAMS[impl]] if impl in PROGRAMS else [sys.executable, os.path.abspath(__file__)]
+    py = impl not in PROGRAMS  # this file's maniple.sparse row
+    prog = [sys.executable, os.path.abspath(__file__)] if py else [PROGRAMS[impl]]
     cmd = ["timeout", "-k", "5", "600", "mpiexec", "-n", str(np_), "--bind-to", "core", *prog,
-           str(G), str(ITS), str(REPS), BUILD] + (["--maniple-scipy-style"] if impl not in PROGRAMS else [])
+           str(G), str(ITS)] + ([str(ROUNDS), str(REPS), BUILD, "--maniple-scipy-style"] if py else [str(REPS)])
     out = subprocess.run(cmd, env=ENV, capture_output=True, text=True)
     if out.returncode:
         raise RuntimeError(f"{' '.join(cmd)} failed ({out.returncode}): {out.stderr[-2000:]}")

@@ -64,6 +64,8 @@ def headlines(recs, ranks=(1, 2)):
         cg = find(recs, "cg", "maniple", p)
         out.append((f"cg: maniple / PETSc, {p} rank(s)", ratio(cg, find(recs, "cg", "petsc", p))))
         out.append((f"cg: maniple / SciPy, {p} rank(s)", ratio(cg, find(recs, "cg", "scipy", 1))))
+        out.append((f"cg: maniple.sparse cg(M=diags(1/A.diagonal())) / PETSc, {p} rank(s)",
+                    ratio(find(recs, "cg", "maniple.sparse", p), find(recs, "cg", "petsc", p))))
     for app in ("heat", "swe", "cavity"):  # the GPU column, where it ran
         for impl in ("c", "maniple.numpy"):
             g = find(recs, app, impl + "/cuda", 1)

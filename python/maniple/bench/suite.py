@@ -165,6 +165,10 @@ def plan(cfg):
         for prog, impl in (("bench_cg", "maniple"), ("bench_cg_petsc", "petsc")):
             jobs.append(Job("cg", impl, p, "strong", g * g, "row-iterations/s",
                             [cfg.exe("benchmarks", prog), str(g), str(its), str(creps)], kind="program"))
+        # maniple.sparse.linalg.cg called as SciPy's, M=diags(1 / A.diagonal())
+        jobs.append(Job("cg", "maniple.sparse", p, "strong", g * g, "row-iterations/s",
+                        [cfg.python, os.path.join("benchmarks", "bench_cg.py"), str(g), str(its), "1", str(creps),
+                         cfg.build, "--maniple-scipy-style"], kind="program", env=cfg.pyenv))
     jobs.append(Job("cg", "scipy", 1, "serial", g * g, "row-iterations/s",
                     [cfg.python, os.path.join("benchmarks", "bench_cg.py"), str(g), str(its), "1", str(creps),
                      cfg.build, "--scipy-only"], kind="program", env=cfg.pyenv))
