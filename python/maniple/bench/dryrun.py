@@ -43,6 +43,7 @@ def output(job):
     if job.bench == "pingpong":
         return "".join(json.dumps(dict(bench="pingpong", bytes=b, median_s=t, min_s=0.9 * t, max_s=1.5 * t, reps=7))
                        + "\n" for b, t in ((8, 1e-6), (1 << 22, 5e-4)))
-    its = int(job.cmd[-3]) if job.impl == "scipy" else int(job.cmd[-2])
+    # [program, G, its, ...] or [python, bench_cg.py, G, its, ...]
+    its = int(job.cmd[3]) if job.cmd[1].endswith(".py") else int(job.cmd[2])
     return json.dumps(dict(bench="cg_jacobi_poisson", impl=job.impl, ranks=job.ranks, iterations=its,
                            times_s=[0.5, 0.45, 0.55, 0.5, 0.6])) + "\n"
