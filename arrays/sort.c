@@ -73,20 +73,19 @@ static void lines_run(const mni_sort_job *j, rec *r, rec *t) {
   }
 }
 
-/* The job over the lines along axis of the blocks at x, out and perm (one
- * layout, no halo: shared counts and strides, all positive). */
-static void lines_job(mn_dtype t, const mn_local *l, int axis, const char *x, char *out, int64_t *perm,
-                      mni_sort_job *j) {
+/* The job over the lines along axis of x's block l into the blocks at out
+ * and perm (one layout, no halo: shared counts and strides, all positive). */
+static void lines_job(mn_dtype t, const mn_local *l, int axis, char *out, int64_t *perm, mni_sort_job *j) {
   memset(j, 0, sizeof *j);
   j->t = (int)t;
   j->nd = l->ndim;
   j->axis = axis;
-  j->x = x;
+  j->x = l->data;
   j->out = out;
   j->perm = perm;
   int64_t span = 1;
   for (int d = 0; d < l->ndim; d++) {
-    j->cnt[d] = x ? l->count[d] : 0;
+    j->cnt[d] = l->data ? l->count[d] : 0;
     j->st[d] = l->stride[d];
     span += (j->cnt[d] - 1) * l->stride[d];
   }
@@ -121,6 +120,18 @@ int mni_emu_sort(const mni_sort_job *j) {
 static int on_device(const mn_array *x) {
   const mn_buf *b = x->buf;
   return x->ctx->ops->sort && mn_buf_device_ok(b) && (b->valid & MN_VALID_DEV);
+}
+
+/* The lines along axis of X's block sorted into S's and I's (either may
+ * be NULL), on the device (dev) or the host; one layout, no halo. */
+static int sort_blocks(const mn_array *X, mn_array *S, mn_array *I, int axis, int dev) {
+  mn_local lx, ls, li;
+  mn_array_local_read(X, dev, &lx);
+  if (S) mn_array_local_in(S, dev, &ls);
+  if (I) mn_array_local_in(I, dev, &li);
+  mni_sort_job j;
+  lines_job(X->dtype, &lx, axis, S ? ls.data : NULL, I ? li.data : NULL, &j);
+  return dev ? X->ctx->ops->sort(&j) : lines_host(&j);
 }
 
 /* Outputs from records: values (dtype t) and indices, each concatenated in
@@ -217,18 +228,10 @@ static int sample_exchange(mn_ctx *ctx, rec *r, int64_t n, rec **out, int64_t *n
 static int lines_1rank(const mn_array *x, mn_array **sorted, mn_array **perm) {
   mn_ctx *ctx = x->ctx;
   int64_t n = x->map.shape[0];
-  mn_local lx, ls, li;
   int err = 0;
   if (sorted) err = mn_array_create_empty(ctx, x->dtype, 1, &n, sorted);
   if (!err && perm) err = mn_array_create_empty(ctx, MN_INT64, 1, &n, perm);
-  if (!err) {
-    mn_array_local_read(x, 1, &lx);
-    if (sorted) mn_array_local_in(*sorted, 1, &ls);
-    if (perm) mn_array_local_in(*perm, 1, &li);
-    mni_sort_job j;
-    lines_job(x->dtype, &lx, 0, lx.data, sorted ? ls.data : NULL, perm ? li.data : NULL, &j);
-    err = ctx->ops->sort(&j);
-  }
+  if (!err) err = sort_blocks(x, sorted ? *sorted : NULL, perm ? *perm : NULL, 0, 1);
   if (err) {
     if (sorted) mn_array_destroy(sorted);
     if (perm) mn_array_destroy(perm);
@@ -288,15 +291,7 @@ static int sort_lines(const mn_array *x, int axis, mn_array **sorted, mn_array *
   MN_CALLG(err, mn_array_copy(x, X), done);
   if (sorted) MN_CALLG(err, mn_array_create_on(lay, x->dtype, 0, &S), done);
   if (perm) MN_CALLG(err, mn_array_create_on(lay, MN_INT64, 0, &I), done);
-  /* X, S and I share counts and strides (one layout, no halo) */
-  int dev = on_device(X);
-  mn_local lx, ls, li;
-  mn_array_local_read(X, dev, &lx);
-  if (S) mn_array_local_in(S, dev, &ls);
-  if (I) mn_array_local_in(I, dev, &li);
-  mni_sort_job j;
-  lines_job(x->dtype, &lx, axis, lx.data, S ? ls.data : NULL, I ? li.data : NULL, &j);
-  MN_CALLG(err, mn_agree(ctx, dev ? ctx->ops->sort(&j) : lines_host(&j)), done);
+  MN_CALLG(err, mn_agree(ctx, sort_blocks(X, S, I, axis, on_device(X))), done);
   /* results in the default layout */
   if (sorted) {
     MN_CALLG(err, mn_array_create(ctx, x->dtype, nd, x->map.shape, 0, sorted), done);
