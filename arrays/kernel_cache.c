@@ -26,10 +26,9 @@ static int cache_dir(char *d, size_t n) {
   return 0;
 }
 
-static int path_of(uint64_t key, const char *tag, char *p, size_t n) {
-  char d[3000];
-  if (!cache_dir(d, sizeof d)) return 0;
-  return snprintf(p, n, "%s/%016llx-%s.bin", d, (unsigned long long)key, tag) < (int)n;
+/* The cache directory d (cache_dir's) and the file of (key, tag) in it */
+static int path_of(char *d, size_t dn, uint64_t key, const char *tag, char *p, size_t n) {
+  return cache_dir(d, dn) && snprintf(p, n, "%s/%016llx-%s.bin", d, (unsigned long long)key, tag) < (int)n;
 }
 
 /* mkdir -p */
@@ -45,10 +44,10 @@ static int make_dirs(char *d) {
 }
 
 int mn_kcache_load(uint64_t key, const char *tag, const char *src, char **bin, size_t *n) {
-  char p[4096];
+  char p[4096], d[3000];
   *bin = NULL;
   *n = 0;
-  if (!path_of(key, tag, p, sizeof p)) return 0;
+  if (!path_of(d, sizeof d, key, tag, p, sizeof p)) return 0;
   FILE *f = fopen(p, "rb");
   if (!f) return 0;
   char magic[8];
@@ -73,7 +72,7 @@ int mn_kcache_load(uint64_t key, const char *tag, const char *src, char **bin, s
 
 void mn_kcache_store(uint64_t key, const char *tag, const char *src, const char *bin, size_t n) {
   char p[4096], t[4200], d[3000];
-  if (!n || !cache_dir(d, sizeof d) || !make_dirs(d) || !path_of(key, tag, p, sizeof p)) return;
+  if (!n || !path_of(d, sizeof d, key, tag, p, sizeof p) || !make_dirs(d)) return;
   snprintf(t, sizeof t, "%s.%ld.tmp", p, (long)getpid());
   FILE *f = fopen(t, "wb");
   if (!f) return;

@@ -70,6 +70,13 @@ static uint64_t headers_hash(void) {
   return h;
 }
 
+/* NVRTC's CUBIN, kept on disk for the next run */
+static int compile_kept(const char *src, const char *arch, uint64_t dkey, const char *tag, char **bin, size_t *n) {
+  MN_CALL(nvrtc_cubin(src, arch, bin, n));
+  mn_kcache_store(dkey, tag, src, *bin, *n);
+  return MN_SUCCESS;
+}
+
 static int compile(const char *src, uint64_t key, int red, cudaKernel_t *k, cudaKernel_t *fin) {
   int dev = 0, maj = 0, min = 0, vmaj = 0, vmin = 0;
   cudaGetDevice(&dev);
@@ -84,17 +91,13 @@ static int compile(const char *src, uint64_t key, int red, cudaKernel_t *k, cuda
   char *bin = NULL;
   size_t n = 0;
   int kept = mn_kcache_load(dkey, tag, src, &bin, &n);
-  if (!kept) {
-    MN_CALL(nvrtc_cubin(src, arch, &bin, &n));
-    mn_kcache_store(dkey, tag, src, bin, n);
-  }
+  if (!kept) MN_CALL(compile_kept(src, arch, dkey, tag, &bin, &n));
   cudaLibrary_t lib;
   cudaError_t e = cudaLibraryLoadData(&lib, bin, NULL, NULL, 0, NULL, NULL, 0);
   free(bin);
   if (e != cudaSuccess && kept) { /* a kept binary this driver refuses: compiled afresh */
     (void)cudaGetLastError();
-    MN_CALL(nvrtc_cubin(src, arch, &bin, &n));
-    mn_kcache_store(dkey, tag, src, bin, n);
+    MN_CALL(compile_kept(src, arch, dkey, tag, &bin, &n));
     e = cudaLibraryLoadData(&lib, bin, NULL, NULL, 0, NULL, NULL, 0);
     free(bin);
   }
