@@ -29,7 +29,9 @@ typedef struct DLManagedTensorVersioned {
   uint64_t flags;
   DLTensor dl_tensor;
 } DLManagedTensorVersioned;
-enum { KDL_CPU = 1, KDL_CUDA = 2, KDL_CUDA_MANAGED = 13, KDL_INT = 0, KDL_UINT = 1, KDL_FLOAT = 2, KDL_BOOL = 6 };
+enum { KDL_CPU = 1, KDL_CUDA = 2, KDL_CUDA_MANAGED = 13, KDL_INT = 0, KDL_FLOAT = 2, KDL_BOOL = 6 };
+/* DLPack's type code of each maniple dtype (its bits: the dtype's size) */
+static const uint8_t DL_CODE[MN_NDTYPE] = {KDL_BOOL, KDL_INT, KDL_INT, KDL_FLOAT, KDL_FLOAT};
 
 /* a managed tensor of either version and its shape and strides, in one
  * block (the tensor first: the consumer frees what it was given) */
@@ -87,12 +89,11 @@ PyObject *Array_dlpack(ArrayObject *self, PyObject *args) {
   managed *t = calloc(1, sizeof *t);
   if (!t) return PyErr_NoMemory();
   mn_dtype dt = mn_array_dtype(self->a);
-  static const uint8_t code[MN_NDTYPE] = {KDL_BOOL, KDL_INT, KDL_INT, KDL_FLOAT, KDL_FLOAT};
   DLTensor *d = versioned ? &t->t.v.dl_tensor : &t->t.m.dl_tensor;
   d->data = l.data;
   d->device = (DLDevice){device ? KDL_CUDA : KDL_CPU, 0};
   d->ndim = l.ndim;
-  d->dtype = (DLDataType){code[dt], (uint8_t)(8 * mn_dtype_size(dt)), 1};
+  d->dtype = (DLDataType){DL_CODE[dt], (uint8_t)(8 * mn_dtype_size(dt)), 1};
   for (int k = 0; k < l.ndim; k++) {
     t->shape[k] = l.count[k];
     t->strides[k] = l.stride[k];
@@ -115,12 +116,8 @@ PyObject *Array_dlpack(ArrayObject *self, PyObject *args) {
 
 /* a DLPack dtype as maniple's, or -1 */
 static int dtype_from_dl(DLDataType t) {
-  if (t.lanes != 1) return -1;
-  if (t.code == KDL_BOOL && t.bits == 8) return MN_BOOL;
-  if (t.code == KDL_INT && t.bits == 32) return MN_INT32;
-  if (t.code == KDL_INT && t.bits == 64) return MN_INT64;
-  if (t.code == KDL_FLOAT && t.bits == 32) return MN_FLOAT32;
-  if (t.code == KDL_FLOAT && t.bits == 64) return MN_FLOAT64;
+  for (int k = 0; k < MN_NDTYPE && t.lanes == 1; k++)
+    if (DL_CODE[k] == t.code && 8 * mn_dtype_size((mn_dtype)k) == t.bits) return k;
   return -1;
 }
 
