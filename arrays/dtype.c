@@ -1,10 +1,13 @@
 /* dtypes, NumPy's promotion rules, and result dtypes of operations. */
 #include "mn_impl.h"
+#include "kernels/fill.h"  /* mni_ft_load */
+#include "kernels/table.h" /* mn_cast_table */
 #include <math.h>
+#include <string.h>
 
-static const char *const dtype_names[MN_NDTYPE] = {"bool", "int32", "int64",
-                                                    "float32", "float64"};
-static const size_t dtype_sizes[MN_NDTYPE] = {1, 4, 8, 4, 8};
+static const char *const dtype_names[MN_NDTYPE] = {"bool", "int32", "int64", "float32", "float64", "int8",
+                                                    "int16", "uint8", "uint16", "uint32", "uint64"};
+static const size_t dtype_sizes[MN_NDTYPE] = {1, 4, 8, 4, 8, 1, 2, 1, 2, 4, 8};
 
 const char *mn_dtype_name(mn_dtype t) {
   return (t >= 0 && t < MN_NDTYPE) ? dtype_names[t] : "invalid-dtype";
@@ -13,21 +16,39 @@ size_t mn_dtype_size(mn_dtype t) {
   return (t >= 0 && t < MN_NDTYPE) ? dtype_sizes[t] : 0;
 }
 
-static int is_int(mn_dtype t) { return t == MN_INT32 || t == MN_INT64; }
+static int is_int(mn_dtype t) { return mn_is_int(t); }
+static const mn_dtype sints[4] = {MN_INT8, MN_INT16, MN_INT32, MN_INT64};
+static int bytes_log2(mn_dtype t) { size_t s = mn_dtype_size(t); return s == 1 ? 0 : s == 2 ? 1 : s == 4 ? 2 : 3; }
 
 mn_dtype mn_dtype_promote(mn_dtype a, mn_dtype b) {
   if (a < 0 || a >= MN_NDTYPE || b < 0 || b >= MN_NDTYPE) return MN_NDTYPE;
   if (a == b) return a;
   if (a == MN_BOOL) return b;
   if (b == MN_BOOL) return a;
-  if (is_int(a) && is_int(b)) return MN_INT64;
   if (mn_is_float(a) && mn_is_float(b)) return MN_FLOAT64;
-  /* int with float: int32/int64 do not fit float32 exactly */
-  return MN_FLOAT64;
+  if (mn_is_float(a) || mn_is_float(b)) {
+    /* float32 holds 16-bit integers exactly, float64 is NumPy's choice above */
+    mn_dtype f = mn_is_float(a) ? a : b, i = mn_is_float(a) ? b : a;
+    return f == MN_FLOAT32 && mn_dtype_size(i) <= 2 ? MN_FLOAT32 : MN_FLOAT64;
+  }
+  int la = bytes_log2(a), lb = bytes_log2(b), ua = mn_is_uint(a), ub = mn_is_uint(b);
+  if (ua == ub) return la >= lb ? a : b;
+  /* signed with unsigned: the signed type wide enough for both, float64
+   * past int64 (NumPy) */
+  int ls = ua ? lb : la, lu = ua ? la : lb;
+  if (ls > lu) return sints[ls];
+  return lu < 3 ? sints[lu + 1] : MN_FLOAT64;
 }
 
-/* float result for transcendental functions */
-static mn_dtype float_of(mn_dtype t) { return t == MN_FLOAT32 ? MN_FLOAT32 : MN_FLOAT64; }
+/* float result for transcendental functions: NumPy's smallest float loop
+ * an integer casts to safely (bool and 8-bit integers would take float16,
+ * which maniple does not store: no result) */
+static mn_dtype float_of(mn_dtype t) {
+  if (mn_is_float(t)) return t;
+  if (t == MN_BOOL) return MN_FLOAT64; /* maniple's choice until float16 */
+  size_t s = mn_dtype_size(t);
+  return s == 1 ? MN_NDTYPE : s == 2 ? MN_FLOAT32 : MN_FLOAT64;
+}
 
 mn_dtype mn_unary_result(mn_unary_op op, mn_dtype x) {
   if (x < 0 || x >= MN_NDTYPE) return MN_NDTYPE;
@@ -46,6 +67,8 @@ mn_dtype mn_unary_result(mn_unary_op op, mn_dtype x) {
     return MN_BOOL;
   case MN_OP_FREXP_EXP:
     return MN_INT32;
+  case MN_OP_I0: /* NumPy's i0 is float64 but for float32 */
+    return x == MN_FLOAT32 ? x : MN_FLOAT64;
   default:
     if (op < 0 || op >= MN_NUNARY) return MN_NDTYPE;
     return float_of(x); /* sqrt, exp, ..., rint */
@@ -59,9 +82,13 @@ mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y) {
   case MN_OP_ADD: case MN_OP_MUL: case MN_OP_MAXIMUM: case MN_OP_MINIMUM:
   case MN_OP_FMAX: case MN_OP_FMIN:
     return p;
-  case MN_OP_SUB: case MN_OP_FLOORDIV: case MN_OP_MOD: case MN_OP_POW: case MN_OP_FMOD:
+  case MN_OP_SUB:
     return p == MN_BOOL ? MN_NDTYPE : p;
-  case MN_OP_DIV: case MN_OP_ATAN2: case MN_OP_HYPOT: case MN_OP_COPYSIGN:
+  case MN_OP_FLOORDIV: case MN_OP_MOD: case MN_OP_POW: case MN_OP_FMOD: /* NumPy's bool loops are int8's */
+    return p == MN_BOOL ? MN_INT8 : p;
+  case MN_OP_DIV: /* NumPy divides integers in float64 */
+    return mn_is_float(p) ? p : MN_FLOAT64;
+  case MN_OP_ATAN2: case MN_OP_HYPOT: case MN_OP_COPYSIGN:
   case MN_OP_LOGADDEXP: case MN_OP_LOGADDEXP2: case MN_OP_HEAVISIDE: case MN_OP_NEXTAFTER:
     return float_of(p);
   case MN_OP_FLOAT_POWER:
@@ -77,7 +104,7 @@ mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y) {
   case MN_OP_BITAND: case MN_OP_BITOR: case MN_OP_BITXOR:
     return mn_is_float(p) ? MN_NDTYPE : p;
   case MN_OP_LSHIFT: case MN_OP_RSHIFT:
-    return is_int(p) ? p : MN_NDTYPE;
+    return p == MN_BOOL ? MN_INT8 : is_int(p) ? p : MN_NDTYPE;
   default:
     return MN_NDTYPE;
   }
@@ -86,10 +113,9 @@ mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y) {
 mn_dtype mn_reduce_result(mn_reduce_op op, mn_dtype x) {
   if (x < 0 || x >= MN_NDTYPE) return MN_NDTYPE;
   switch (op) {
-  case MN_RED_SUM: case MN_RED_PROD: case MN_RED_SUMABS:
-    return mn_is_float(x) ? x : MN_INT64;
-  case MN_RED_SUMSQ:
-    return mn_is_float(x) ? x : MN_INT64;
+  case MN_RED_SUM: case MN_RED_PROD: case MN_RED_SUMABS: case MN_RED_SUMSQ:
+    /* NumPy's integer sums accumulate in int64, or uint64 for unsigned */
+    return mn_is_float(x) ? x : mn_is_uint(x) ? MN_UINT64 : MN_INT64;
   case MN_RED_MIN: case MN_RED_MAX: case MN_RED_MAXABS:
     return x;
   case MN_RED_ARGMIN: case MN_RED_ARGMAX:
@@ -153,10 +179,43 @@ mn_scalar mn_scalar_typed(mn_dtype t, double x) {
   if (t == MN_FLOAT32) s.v.f = (float)x;
   else if (t == MN_FLOAT64) s.v.f = x;
   else if (t == MN_BOOL) s.v.i = x != 0;
-  else if (t == MN_INT32) s.v.i = (int32_t)x;
-  else s.v.i = (int64_t)x;
+  else s.v.i = mn_int_wrap(t, t == MN_UINT64 && x >= 9223372036854775808.0 ? (int64_t)(uint64_t)x : (int64_t)x);
   return s;
 }
 double mn_scalar_as_f64(mn_scalar s) {
-  return mn_is_float(s.dtype) ? s.v.f : (double)s.v.i;
+  if (mn_is_float(s.dtype)) return s.v.f;
+  return s.dtype == MN_UINT64 ? (double)(uint64_t)s.v.i : (double)s.v.i;
+}
+
+void mn_scalar_store(mn_scalar s, mn_dtype t, void *p) {
+  char src[8];
+  if (s.dtype == MN_FLOAT32) { float f = (float)s.v.f; memcpy(src, &f, 4); }
+  else if (mn_is_float(s.dtype)) memcpy(src, &s.v.f, 8);
+  else mni_ft_store_i((int)s.dtype, src, s.v.i);
+  mn_cast_table[s.dtype][t](1, src, p);
+}
+
+mn_scalar mn_scalar_cast(mn_scalar s, mn_dtype t) {
+  char b[8];
+  mn_scalar_store(s, t, b);
+  mn_scalar r = {t, s.weak, {0}};
+  double f;
+  int64_t i;
+  mni_ft_load((int)t, b, &f, &i);
+  if (mn_is_float(t)) r.v.f = f;
+  else r.v.i = i;
+  return r;
+}
+
+int64_t mn_int_wrap(mn_dtype t, int64_t i) {
+  switch (t) {
+  case MN_BOOL: return i != 0;
+  case MN_INT8: return (int8_t)(uint8_t)(uint64_t)i;
+  case MN_INT16: return (int16_t)(uint16_t)(uint64_t)i;
+  case MN_INT32: return (int32_t)(uint32_t)(uint64_t)i;
+  case MN_UINT8: return (uint8_t)(uint64_t)i;
+  case MN_UINT16: return (uint16_t)(uint64_t)i;
+  case MN_UINT32: return (uint32_t)(uint64_t)i;
+  default: return i;
+  }
 }

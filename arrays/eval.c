@@ -229,17 +229,8 @@ static int device_fill(const mn_expr *e, int node, mn_array *out, int *err) {
   const mn_node *n = &e->v[node];
   const mn_buf *b = out->buf;
   if (!mn_buf_device_ok(b) || !b->ops->fill || n->kind != MN_N_SCALAR || out->is_view || b->halo) return 0;
-  int isf = mn_is_float(n->dtype);
-  double f = n->s.v.f;
-  int64_t i = n->s.v.i;
-  union { uint8_t b; int32_t i32; int64_t i64; float f32; double f64; } v;
-  switch (out->dtype) { /* the scalar as the CPU evaluator stores it */
-  case MN_BOOL: v.b = isf ? f != 0 : i != 0; break;
-  case MN_INT32: v.i32 = isf ? (int32_t)f : (int32_t)i; break;
-  case MN_INT64: v.i64 = isf ? (int64_t)f : i; break;
-  case MN_FLOAT32: v.f32 = isf ? (float)f : (float)i; break;
-  default: v.f64 = isf ? f : (double)i; break;
-  }
+  union { char c[8]; int64_t align; } v; /* the scalar as the CPU evaluator stores it */
+  mn_scalar_store(n->s, out->dtype, v.c);
   size_t es = mn_dtype_size(out->dtype);
   *err = b->ops->fill(mn_buf_dev(b, MN_WRITE_ALL), (int64_t)(b->nbytes / es), es, &v);
   if (*err && e->ctx->size > 1) { /* this rank alone: raised at the next communication point */

@@ -150,13 +150,9 @@ static int scratch_setup(const prog *P, int nthreads, char **scratch, size_t *pe
 }
 
 void mn_eval_scalar_fill(const mn_node *n, int64_t fill, char *slot) {
-  switch (n->dtype) {
-  case MN_FLOAT64: for (int64_t i = 0; i < fill; i++) ((double *)slot)[i] = n->s.v.f; break;
-  case MN_FLOAT32: for (int64_t i = 0; i < fill; i++) ((float *)slot)[i] = (float)n->s.v.f; break;
-  case MN_INT64: for (int64_t i = 0; i < fill; i++) ((int64_t *)slot)[i] = n->s.v.i; break;
-  case MN_INT32: for (int64_t i = 0; i < fill; i++) ((int32_t *)slot)[i] = (int32_t)n->s.v.i; break;
-  default: memset(slot, n->s.v.i != 0, (size_t)fill); break;
-  }
+  size_t es = mn_dtype_size(n->dtype);
+  mn_scalar_store(n->s, n->dtype, slot);
+  for (int64_t i = 1; i < fill; i++) memcpy(slot + (size_t)i * es, slot, es);
 }
 
 static int plans_end(prog *P) {

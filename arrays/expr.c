@@ -98,16 +98,7 @@ int mn_expr_placeholder(mn_expr *e, mn_dtype dtype, int ndim, const int64_t *sha
 }
 
 static mn_scalar scalar_to(mn_scalar s, mn_dtype t) {
-  double f = mn_scalar_as_f64(s);
-  mn_scalar r;
-  r.dtype = t;
-  r.weak = s.weak;
-  if (t == MN_FLOAT32) r.v.f = (float)f;
-  else if (t == MN_FLOAT64) r.v.f = f;
-  else if (t == MN_BOOL) r.v.i = (s.dtype == MN_FLOAT32 || s.dtype == MN_FLOAT64) ? f != 0 : s.v.i != 0;
-  else if (s.dtype == MN_FLOAT32 || s.dtype == MN_FLOAT64) r.v.i = t == MN_INT32 ? (int32_t)f : (int64_t)f;
-  else r.v.i = t == MN_INT32 ? (int32_t)s.v.i : s.v.i;
-  return r;
+  return mn_scalar_cast(s, t);
 }
 
 int mn_expr_scalar(mn_expr *e, mn_scalar s, int *node) {
@@ -151,7 +142,7 @@ int mn_expr_cast(mn_expr *e, int a, mn_dtype t, int *node) {
   return MN_SUCCESS;
 }
 
-static int kind_of(mn_dtype t) { return t == MN_BOOL ? 0 : (t == MN_INT32 || t == MN_INT64) ? 1 : 2; }
+static int kind_of(mn_dtype t) { return t == MN_BOOL ? 0 : mn_is_int(t) ? 1 : 2; }
 
 /* dtype a weak scalar takes next to a typed operand (NEP 50) */
 static mn_dtype effective(const mn_node *x, const mn_node *other) {

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #define SAME_(T) ((int)MNI_FT_##T == (int)MN_##T)
-_Static_assert(SAME_(BOOL) && SAME_(INT32) && SAME_(INT64) && SAME_(FLOAT32) && SAME_(FLOAT64),
+_Static_assert(SAME_(BOOL) && SAME_(INT32) && SAME_(INT64) && SAME_(FLOAT32) && SAME_(FLOAT64) && SAME_(INT8) &&
+                   SAME_(INT16) && SAME_(UINT8) && SAME_(UINT16) && SAME_(UINT32) && SAME_(UINT64) && MN_NDTYPE == 11,
                "kernels/fill.h mirrors mn_dtype");
 #undef SAME_
 
@@ -71,7 +72,7 @@ int mn_array_linspace(mn_array *a, double start, double stop, int endpoint) {
           mn_spmd_f64(S, "stop", stop), mn_spmd_int(S, "endpoint", endpoint));
   int64_t n = mn_array_size(a);
   int64_t div = endpoint ? n - 1 : n;
-  int isint = a->dtype == MN_INT32 || a->dtype == MN_INT64;
+  int isint = mn_is_int(a->dtype);
   double p[MN_FILL_PARS] = {start, stop, (double)n, endpoint ? 1.0 : 0.0, div > 0 ? (stop - start) / (double)div : 0.0,
                  isint ? 1.0 : 0.0};
   MN_CALL(fill_by_index(a, MNI_FILL_LINSPACE, p));
@@ -121,13 +122,11 @@ int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value) {
     char p[8]; /* the element alone, from whichever copy holds it */
     size_t es = mn_dtype_size(a->dtype);
     mn_buf_read(a->buf, (size_t)mn_map_off(&a->map, a->buf, idx) * es, es, p);
-    switch (a->dtype) {
-    case MN_BOOL: v.i = *(const uint8_t *)p; break;
-    case MN_INT32: v.i = *(const int32_t *)p; break;
-    case MN_INT64: v.i = *(const int64_t *)p; break;
-    case MN_FLOAT32: v.f = *(const float *)p; break;
-    default: v.f = *(const double *)p; break;
-    }
+    double f;
+    int64_t i;
+    mni_ft_load((int)a->dtype, p, &f, &i);
+    if (mn_is_float(a->dtype)) v.f = f;
+    else v.i = i;
   }
   MN_MPI(MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, owner, a->ctx->comm));
   value->dtype = a->dtype;

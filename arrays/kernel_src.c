@@ -19,8 +19,14 @@ static const char *const ter_name[MN_NTERNARY * MN_NDTYPE] = {MN_TERNARY_LIST(NA
 static const char *ctype(mn_dtype t) {
   switch (t) {
   case MN_BOOL: return "mn_b";
+  case MN_INT8: return "int8_t";
+  case MN_INT16: return "int16_t";
   case MN_INT32: return "int32_t";
   case MN_INT64: return "int64_t";
+  case MN_UINT8: return "uint8_t";
+  case MN_UINT16: return "uint16_t";
+  case MN_UINT32: return "uint32_t";
+  case MN_UINT64: return "uint64_t";
   case MN_FLOAT32: return "float";
   default: return "double";
   }
@@ -90,7 +96,8 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
     free(nodes);
     return MN_ERR(MN_ERR_NOTIMPL, "a device kernel of %d scalars (at most %d)", ns, MN_KERNEL_SCALARS);
   }
-  int red = P->reduce, rop = (int)P->rop, isf = mn_is_float(e->v[P->root].dtype);
+  mn_dtype rdt = e->v[P->root].dtype;
+  int red = P->reduce, rop = (int)P->rop, isf = mn_is_float(rdt), kind = isf ? 1 : mn_is_uint(rdt) ? 2 : 0;
   put(&s, "#include \"kernels/ops.h\"\n");
   if (red) put(&s, "#include \"kernels/reduce.h\"\n");
   put(&s, "struct mn_args { long long n; long long cnt[%d]; const char *in[%d]; long long ist[%d][%d]; "
@@ -149,18 +156,18 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
   } else { /* each thread's elements, then a tree over the block (and over the blocks in mn_reduce_final) */
     int R = P->root;
     if (isf) put(&s, "    mni_acc_push(%d, 1, &acc, (double)v%d, 0, v%d != 0, ff);\n  }\n", rop, R, R);
-    else put(&s, "    mni_acc_push(%d, 0, &acc, 0, (long long)v%d, v%d != 0, ff);\n  }\n", rop, R, R);
+    else put(&s, "    mni_acc_push(%d, %d, &acc, 0, (long long)v%d, v%d != 0, ff);\n  }\n", rop, kind, R, R);
     const char *tree = "  sh[threadIdx.x] = acc;\n  __syncthreads();\n"
                        "  for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
                        "    if (threadIdx.x < s) mni_acc_merge(%d, %d, &sh[threadIdx.x], &sh[threadIdx.x + s]);\n"
                        "    __syncthreads();\n  }\n";
-    put(&s, tree, rop, isf);
+    put(&s, tree, rop, kind);
     put(&s, "  if (threadIdx.x == 0) a.part[blockIdx.x] = sh[0];\n}\n");
     put(&s, "extern \"C\" __global__ void mn_reduce_final(mn_acc *part, int n, long long stride) {\n"
             "  __shared__ mn_acc sh[%d];\n  mn_acc acc;\n  mni_acc_init(%d, &acc);\n"
             "  for (int k = threadIdx.x; k < n; k += blockDim.x) mni_acc_merge(%d, %d, &acc, &part[k * stride]);\n",
-        MN_KERNEL_BLOCK, rop, rop, isf);
-    put(&s, tree, rop, isf);
+        MN_KERNEL_BLOCK, rop, rop, kind);
+    put(&s, tree, rop, kind);
     put(&s, "  if (threadIdx.x == 0) part[0] = sh[0]; /* every part was read before the first barrier */\n}\n");
   }
   free(nodes);

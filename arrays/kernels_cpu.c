@@ -42,7 +42,7 @@ MN_CAST_LIST(CASTLOOP)
 const mn_cast_fn mn_cast_table[MN_NDTYPE][MN_NDTYPE] = {MN_CAST_LIST(CASTENTRY)};
 
 /* ---- reductions ---- */
-static int is_flt(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64; }
+#include "kernels/fill.h" /* mni_ft_kind */
 
 /* kernels/reduce.h mirrors mn_reduce_op */
 #define SAME_(N) ((int)MNI_RED_##N == (int)MN_RED_##N)
@@ -57,28 +57,31 @@ void mn_acc_init(mn_reduce_op op, mn_dtype t, mn_acc *acc) {
 }
 
 void mn_acc_merge(mn_reduce_op op, mn_dtype t, mn_acc *a, const mn_acc *b) {
-  mni_acc_merge((int)op, is_flt(t), a, b);
+  mni_acc_merge((int)op, mni_ft_kind((int)t), a, b);
 }
 
-#define RED_SUMS(S, T, ISF) \
+/* K: the accumulator kind (MNI_K_*): floats sum in double, integers in
+ * uint64 (wrapping as NumPy's int64 and uint64 sums) */
+#define RED_SUMS(S, T, K) \
+  enum { ISF_##S = K == MNI_K_FLT, UNS_##S = K == MNI_K_UINT }; \
   static void r_sum_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; (void)f0; \
-    if (ISF) { double s = 0; for (int64_t i = 0; i < n; i++) s += (double)x[i]; acc->f += s; } \
+    if (ISF_##S) { double s = 0; for (int64_t i = 0; i < n; i++) s += (double)x[i]; acc->f += s; } \
     else { uint64_t s = 0; for (int64_t i = 0; i < n; i++) s += (uint64_t)(int64_t)x[i]; acc->i = (int64_t)((uint64_t)acc->i + s); } \
     acc->has += n; } \
   static void r_sumsq_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; (void)f0; \
-    if (ISF) { double s = 0; for (int64_t i = 0; i < n; i++) s += (double)x[i] * (double)x[i]; acc->f += s; } \
+    if (ISF_##S) { double s = 0; for (int64_t i = 0; i < n; i++) s += (double)x[i] * (double)x[i]; acc->f += s; } \
     else { uint64_t s = 0; for (int64_t i = 0; i < n; i++) s += (uint64_t)(int64_t)x[i] * (uint64_t)(int64_t)x[i]; acc->i = (int64_t)((uint64_t)acc->i + s); } \
     acc->has += n; } \
   static void r_sumabs_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; (void)f0; \
-    if (ISF) { double s = 0; for (int64_t i = 0; i < n; i++) s += fabs((double)x[i]); acc->f += s; } \
-    else { uint64_t s = 0; for (int64_t i = 0; i < n; i++) { int64_t v = (int64_t)x[i]; s += v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; } acc->i = (int64_t)((uint64_t)acc->i + s); } \
+    if (ISF_##S) { double s = 0; for (int64_t i = 0; i < n; i++) s += fabs((double)x[i]); acc->f += s; } \
+    else { uint64_t s = 0; for (int64_t i = 0; i < n; i++) { int64_t v = (int64_t)x[i]; s += v < 0 && !UNS_##S ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; } acc->i = (int64_t)((uint64_t)acc->i + s); } \
     acc->has += n; } \
   static void r_prod_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; (void)f0; \
-    if (ISF) { double s = 1; for (int64_t i = 0; i < n; i++) s *= (double)x[i]; acc->f *= s; } \
+    if (ISF_##S) { double s = 1; for (int64_t i = 0; i < n; i++) s *= (double)x[i]; acc->f *= s; } \
     else { uint64_t s = 1; for (int64_t i = 0; i < n; i++) s *= (uint64_t)(int64_t)x[i]; acc->i = (int64_t)((uint64_t)acc->i * s); } \
     acc->has += n; } \
   static void r_any_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
@@ -90,16 +93,18 @@ void mn_acc_merge(mn_reduce_op op, mn_dtype t, mn_acc *a, const mn_acc *b) {
     for (int64_t i = 0; i < n; i++) r &= x[i] != 0; \
     acc->i = acc->i && r; acc->has += n; }
 /* cells are not visited in index order: push breaks ties by index */
-#define RED_EXT(S, T, ISF, NAME, OP) \
+#define RED_EXT(S, T, K, NAME, OP) \
   static void r_##NAME##_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; \
-    for (int64_t i = 0; i < n; i++) mni_acc_push(OP, ISF, acc, ISF ? (double)x[i] : 0, ISF ? 0 : (int64_t)x[i], 0, f0 + i); }
-#define RED_MAXABS(S, T, ISF) RED_EXT(S, T, ISF, maxabs, MN_RED_MAXABS)
-#define RED_ALL(S, T, ISF) RED_SUMS(S, T, ISF) RED_EXT(S, T, ISF, min, MN_RED_MIN) \
-  RED_EXT(S, T, ISF, max, MN_RED_MAX) RED_EXT(S, T, ISF, argmin, MN_RED_ARGMIN) \
-  RED_EXT(S, T, ISF, argmax, MN_RED_ARGMAX) RED_MAXABS(S, T, ISF)
-RED_ALL(b, mn_b, 0) RED_ALL(i32, int32_t, 0) RED_ALL(i64, int64_t, 0)
-RED_ALL(f32, float, 1) RED_ALL(f64, double, 1)
+    for (int64_t i = 0; i < n; i++) mni_acc_push(OP, K, acc, ISF_##S ? (double)x[i] : 0, ISF_##S ? 0 : (int64_t)x[i], 0, f0 + i); }
+#define RED_MAXABS(S, T, K) RED_EXT(S, T, K, maxabs, MN_RED_MAXABS)
+#define RED_ALL(S, T, K) RED_SUMS(S, T, K) RED_EXT(S, T, K, min, MN_RED_MIN) \
+  RED_EXT(S, T, K, max, MN_RED_MAX) RED_EXT(S, T, K, argmin, MN_RED_ARGMIN) \
+  RED_EXT(S, T, K, argmax, MN_RED_ARGMAX) RED_MAXABS(S, T, K)
+RED_ALL(b, mn_b, MNI_K_INT) RED_ALL(i8, int8_t, MNI_K_INT) RED_ALL(i16, int16_t, MNI_K_INT)
+RED_ALL(i32, int32_t, MNI_K_INT) RED_ALL(i64, int64_t, MNI_K_INT) RED_ALL(u8, uint8_t, MNI_K_UINT)
+RED_ALL(u16, uint16_t, MNI_K_UINT) RED_ALL(u32, uint32_t, MNI_K_UINT) RED_ALL(u64, uint64_t, MNI_K_UINT)
+RED_ALL(f32, float, MNI_K_FLT) RED_ALL(f64, double, MNI_K_FLT)
 #define RED_ROW(S) [MN_RED_SUM][MN_DT_##S] = r_sum_##S, [MN_RED_PROD][MN_DT_##S] = r_prod_##S, \
   [MN_RED_MIN][MN_DT_##S] = r_min_##S, [MN_RED_MAX][MN_DT_##S] = r_max_##S, \
   [MN_RED_ARGMIN][MN_DT_##S] = r_argmin_##S, [MN_RED_ARGMAX][MN_DT_##S] = r_argmax_##S, \
@@ -107,7 +112,8 @@ RED_ALL(f32, float, 1) RED_ALL(f64, double, 1)
   [MN_RED_SUMSQ][MN_DT_##S] = r_sumsq_##S, [MN_RED_SUMABS][MN_DT_##S] = r_sumabs_##S, \
   [MN_RED_MAXABS][MN_DT_##S] = r_maxabs_##S,
 const mn_reduce_fn mn_reduce_table[MN_NREDUCE][MN_NDTYPE] = {
-  RED_ROW(b) RED_ROW(i32) RED_ROW(i64) RED_ROW(f32) RED_ROW(f64)};
+  RED_ROW(b) RED_ROW(i8) RED_ROW(i16) RED_ROW(i32) RED_ROW(i64) RED_ROW(u8) RED_ROW(u16) RED_ROW(u32) RED_ROW(u64)
+  RED_ROW(f32) RED_ROW(f64)};
 
 /* ---- fused linear combinations (see fuse.h) ---- */
 #include "fuse.h"

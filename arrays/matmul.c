@@ -25,19 +25,22 @@ static int box2(const mn_array *x, int as_row, int p, int64_t *lo, int64_t *cnt)
 }
 
 /* C (m x n, dense) = A (m x k, row stride lda) B (k x n, row stride ldb) */
-#define GEMM_INT(T, U) \
+/* integers wrap: U is T's unsigned type, W one C does not promote to int */
+#define GEMM_INT(T, U, W) \
   static void gemm_##T(int64_t m, int64_t n, int64_t k, const T *A, int64_t lda, const T *B, int64_t ldb, T *C) { \
     for (int64_t i = 0; i < m; i++) { \
       U *c = (U *)(C + i * n); \
       for (int64_t j = 0; j < n; j++) c[j] = 0; \
       for (int64_t p = 0; p < k; p++) { \
-        U a = (U)A[i * lda + p]; \
+        W a = (W)(U)A[i * lda + p]; \
         const T *b = B + p * ldb; \
-        for (int64_t j = 0; j < n; j++) c[j] += a * (U)b[j]; } } }
-GEMM_INT(int32_t, uint32_t)
-GEMM_INT(int64_t, uint64_t)
-GEMM_INT(float, float)
-GEMM_INT(double, double)
+        for (int64_t j = 0; j < n; j++) c[j] = (U)((W)c[j] + a * (W)(U)b[j]); } } }
+GEMM_INT(int8_t, uint8_t, uint32_t)
+GEMM_INT(int16_t, uint16_t, uint32_t)
+GEMM_INT(int32_t, uint32_t, uint32_t)
+GEMM_INT(int64_t, uint64_t, uint64_t)
+GEMM_INT(float, float, float)
+GEMM_INT(double, double, double)
 
 static void gemm(mn_dtype t, int64_t m, int64_t n, int64_t k, const char *A, int64_t lda, const char *B, int64_t ldb,
                  char *C) {
@@ -56,8 +59,16 @@ static void gemm(mn_dtype t, int64_t m, int64_t n, int64_t k, const char *A, int
   }
 #endif
   switch (t) {
-  case MN_INT32: gemm_int32_t(m, n, k, (const int32_t *)A, lda, (const int32_t *)B, ldb, (int32_t *)C); break;
-  case MN_INT64: gemm_int64_t(m, n, k, (const int64_t *)A, lda, (const int64_t *)B, ldb, (int64_t *)C); break;
+  case MN_INT8: case MN_UINT8: gemm_int8_t(m, n, k, (const int8_t *)A, lda, (const int8_t *)B, ldb, (int8_t *)C); break;
+  case MN_INT16: case MN_UINT16:
+    gemm_int16_t(m, n, k, (const int16_t *)A, lda, (const int16_t *)B, ldb, (int16_t *)C);
+    break;
+  case MN_INT32: case MN_UINT32:
+    gemm_int32_t(m, n, k, (const int32_t *)A, lda, (const int32_t *)B, ldb, (int32_t *)C);
+    break;
+  case MN_INT64: case MN_UINT64:
+    gemm_int64_t(m, n, k, (const int64_t *)A, lda, (const int64_t *)B, ldb, (int64_t *)C);
+    break;
   case MN_FLOAT32: gemm_float(m, n, k, (const float *)A, lda, (const float *)B, ldb, (float *)C); break;
   case MN_FLOAT64: gemm_double(m, n, k, (const double *)A, lda, (const double *)B, ldb, (double *)C); break;
   default: { /* bool: any of (a and b) */
@@ -135,8 +146,19 @@ static int gemm_dev(const mn_array *big, int rep_a, const int64_t *blo, const in
 static void add_into(mn_dtype t, char *dst, const char *src, int64_t n) {
   switch (t) {
   case MN_BOOL: for (int64_t i = 0; i < n; i++) dst[i] = dst[i] || src[i]; break;
-  case MN_INT32: for (int64_t i = 0; i < n; i++) ((uint32_t *)dst)[i] += ((const uint32_t *)src)[i]; break;
-  case MN_INT64: for (int64_t i = 0; i < n; i++) ((uint64_t *)dst)[i] += ((const uint64_t *)src)[i]; break;
+  case MN_INT8: case MN_UINT8:
+    for (int64_t i = 0; i < n; i++) ((uint8_t *)dst)[i] = (uint8_t)(((uint8_t *)dst)[i] + ((const uint8_t *)src)[i]);
+    break;
+  case MN_INT16: case MN_UINT16:
+    for (int64_t i = 0; i < n; i++)
+      ((uint16_t *)dst)[i] = (uint16_t)(((uint16_t *)dst)[i] + ((const uint16_t *)src)[i]);
+    break;
+  case MN_INT32: case MN_UINT32:
+    for (int64_t i = 0; i < n; i++) ((uint32_t *)dst)[i] += ((const uint32_t *)src)[i];
+    break;
+  case MN_INT64: case MN_UINT64:
+    for (int64_t i = 0; i < n; i++) ((uint64_t *)dst)[i] += ((const uint64_t *)src)[i];
+    break;
   case MN_FLOAT32: for (int64_t i = 0; i < n; i++) ((float *)dst)[i] += ((const float *)src)[i]; break;
   default: for (int64_t i = 0; i < n; i++) ((double *)dst)[i] += ((const double *)src)[i]; break;
   }

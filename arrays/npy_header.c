@@ -551,13 +551,18 @@ static int plain_descr(const char *s, int strict) {
   static const struct { const char *name; int t; } names[] = {
     {"bool", MN_BOOL}, {"bool_", MN_BOOL}, {"int32", MN_INT32}, {"intc", MN_INT32},
     {"int64", MN_INT64}, {"longlong", MN_INT64}, {"float32", MN_FLOAT32}, {"single", MN_FLOAT32},
-    {"float64", MN_FLOAT64}, {"double", MN_FLOAT64}, {"float", MN_FLOAT64},
+    {"float64", MN_FLOAT64}, {"double", MN_FLOAT64}, {"float", MN_FLOAT64}, {"int8", MN_INT8},
+    {"byte", MN_INT8}, {"int16", MN_INT16}, {"short", MN_INT16}, {"uint8", MN_UINT8}, {"ubyte", MN_UINT8},
+    {"uint16", MN_UINT16}, {"ushort", MN_UINT16}, {"uint32", MN_UINT32}, {"uintc", MN_UINT32},
+    {"uint64", MN_UINT64}, {"ulonglong", MN_UINT64},
   };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (!strcmp(s, names[i].name)) return names[i].t;
   /* C long and pointer-sized integers: int64 where they are 64 bits */
   int l64 = sizeof(long) == 8, p64 = sizeof(void *) == 8;
   if (l64 && !strcmp(s, "long")) return MN_INT64;
+  if (l64 && !strcmp(s, "ulong")) return MN_UINT64;
+  if (p64 && (!strcmp(s, "uint") || !strcmp(s, "uintp"))) return MN_UINT64;
   if (p64 && (!strcmp(s, "int") || !strcmp(s, "int_") || !strcmp(s, "intp"))) return MN_INT64;
   const char *c = s;
   int big = *c == '>';
@@ -567,10 +572,18 @@ static int plain_descr(const char *s, int strict) {
   if (!c[1]) { /* one letter */
     switch (c[0]) {
     case '?': t = MN_BOOL; break;
+    case 'b': t = MN_INT8; break;
+    case 'h': t = MN_INT16; break;
     case 'i': t = MN_INT32; break;
     case 'q': t = MN_INT64; break;
     case 'l': t = l64 ? MN_INT64 : -1; break;
     case 'n': case 'p': t = p64 ? MN_INT64 : -1; break;
+    case 'B': t = MN_UINT8; break;
+    case 'H': t = MN_UINT16; break;
+    case 'I': t = MN_UINT32; break;
+    case 'Q': t = MN_UINT64; break;
+    case 'L': t = l64 ? MN_UINT64 : -1; break;
+    case 'N': case 'P': t = p64 ? MN_UINT64 : -1; break;
     case 'f': t = MN_FLOAT32; break;
     case 'd': t = MN_FLOAT64; break;
     default: return -1;
@@ -586,11 +599,14 @@ static int plain_descr(const char *s, int strict) {
     for (; is_digit(*q); q++) size = size > 99 ? 100 : size * 10 + (*q - '0');
     if (*q) return -1;
     if (c[0] == 'b' && size == 1) t = MN_BOOL;
-    else if (c[0] == 'i' && (size == 4 || size == 8)) t = size == 4 ? MN_INT32 : MN_INT64;
+    else if (c[0] == 'i' && (size == 1 || size == 2 || size == 4 || size == 8))
+      t = size == 1 ? MN_INT8 : size == 2 ? MN_INT16 : size == 4 ? MN_INT32 : MN_INT64;
+    else if (c[0] == 'u' && (size == 1 || size == 2 || size == 4 || size == 8))
+      t = size == 1 ? MN_UINT8 : size == 2 ? MN_UINT16 : size == 4 ? MN_UINT32 : MN_UINT64;
     else if (c[0] == 'f' && (size == 4 || size == 8)) t = size == 4 ? MN_FLOAT32 : MN_FLOAT64;
     else return -1;
   }
-  return big && t != MN_BOOL ? -1 : t;
+  return big && t >= 0 && mn_dtype_size((mn_dtype)t) > 1 ? -1 : t;
 }
 
 static int is_order(int c) { return c == '<' || c == '>' || c == '|' || c == '='; }
@@ -633,9 +649,16 @@ static int descr_dtype(const char *s) {
   if (len == 1) {
     int sl = sizeof(long) == 8 ? MN_INT64 : MN_INT32;
     switch (s[0]) {
+    case 1: return MN_INT8;  /* NPY_BYTE */
+    case 2: return MN_UINT8;
+    case 3: return MN_INT16;
+    case 4: return MN_UINT16;
     case 5: return MN_INT32; /* NPY_INT */
+    case 6: return MN_UINT32;
     case 7: return sl;       /* NPY_LONG */
+    case 8: return sl == MN_INT64 ? MN_UINT64 : MN_UINT32;
     case 9: return MN_INT64; /* NPY_LONGLONG */
+    case 10: return MN_UINT64;
     case 11: return MN_FLOAT32;
     case 12: return MN_FLOAT64;
     default: break;

@@ -8,7 +8,10 @@
 #include <string.h>
 
 #define SCAN_TYPES(X) X(MN_INT32, int32_t, uint32_t, MPI_UINT32_T) X(MN_INT64, int64_t, uint64_t, MPI_UINT64_T) \
-  X(MN_FLOAT32, float, float, MPI_FLOAT) X(MN_FLOAT64, double, double, MPI_DOUBLE)
+  X(MN_FLOAT32, float, float, MPI_FLOAT) X(MN_FLOAT64, double, double, MPI_DOUBLE) \
+  X(MN_INT8, int8_t, uint32_t, MPI_UINT32_T) X(MN_INT16, int16_t, uint32_t, MPI_UINT32_T) \
+  X(MN_UINT8, uint8_t, uint32_t, MPI_UINT32_T) X(MN_UINT16, uint16_t, uint32_t, MPI_UINT32_T) \
+  X(MN_UINT32, uint32_t, uint32_t, MPI_UINT32_T) X(MN_UINT64, uint64_t, uint64_t, MPI_UINT64_T)
 
 /* Integers wrap (computed unsigned), floats in their own precision. */
 #define LINE_SCAN(E, T, U, M) \

@@ -35,7 +35,7 @@ static void bucket(const mn_array *x, const int64_t *ix, int64_t n, int *own, in
 static int check_args(const mn_array *x, const mn_array *idx, const mn_array *other, const char *what) {
   MN_CHECK(x && idx && other, MN_ERR_ARG, "NULL array");
   MN_CHECK(x->ctx == idx->ctx && x->ctx == other->ctx, MN_ERR_ARG, "arrays belong to different contexts");
-  MN_CHECK(idx->dtype == MN_INT32 || idx->dtype == MN_INT64, MN_ERR_DTYPE,
+  MN_CHECK(mn_is_int(idx->dtype), MN_ERR_DTYPE,
            "indices must be integers, got dtype %s", mn_dtype_name(idx->dtype));
   int same = idx->map.ndim == other->map.ndim;
   for (int d = 0; same && d < idx->map.ndim; d++) same = idx->map.shape[d] == other->map.shape[d];

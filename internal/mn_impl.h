@@ -46,6 +46,17 @@ void mn_pool_drain(void);
 
 /* ---- small shared helpers ---- */
 static inline int mn_is_float(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64; }
+static inline int mn_is_uint(mn_dtype t) { return t >= MN_UINT8 && t <= MN_UINT64; }
+/* i as dtype t holds it (wrapped; uint64 as its bits), in an mn_scalar's v.i */
+int64_t mn_int_wrap(mn_dtype t, int64_t i);
+/* s converted to dtype t as NumPy's cast (the CPU cast kernels): stored at
+ * p (mn_dtype_size(t) bytes), or as a scalar of dtype t */
+void mn_scalar_store(mn_scalar s, mn_dtype t, void *p);
+mn_scalar mn_scalar_cast(mn_scalar s, mn_dtype t);
+/* an integer dtype, signed or unsigned (not bool) */
+static inline int mn_is_int(mn_dtype t) {
+  return t == MN_INT8 || t == MN_INT16 || t == MN_INT32 || t == MN_INT64 || mn_is_uint(t);
+}
 /* C-order element strides of a dense box with extents cnt */
 static inline void mn_dense_strides(int nd, const int64_t *cnt, int64_t *st) {
   int64_t s = 1;

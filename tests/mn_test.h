@@ -130,9 +130,14 @@ static inline double *mt_all(const mn_array *a) {
   MPI_Bcast(raw, (int)((size_t)n * es), MPI_BYTE, 0, mn_ctx_comm(ctx));
   for (int64_t i = 0; i < n; i++) {
     switch (t) {
-    case MN_BOOL: out[i] = ((uint8_t *)raw)[i]; break;
+    case MN_BOOL: case MN_UINT8: out[i] = ((uint8_t *)raw)[i]; break;
+    case MN_INT8: out[i] = ((int8_t *)raw)[i]; break;
+    case MN_INT16: out[i] = ((int16_t *)raw)[i]; break;
+    case MN_UINT16: out[i] = ((uint16_t *)raw)[i]; break;
     case MN_INT32: out[i] = ((int32_t *)raw)[i]; break;
+    case MN_UINT32: out[i] = ((uint32_t *)raw)[i]; break;
     case MN_INT64: out[i] = (double)((int64_t *)raw)[i]; break;
+    case MN_UINT64: out[i] = (double)((uint64_t *)raw)[i]; break;
     case MN_FLOAT32: out[i] = ((float *)raw)[i]; break;
     default: out[i] = ((double *)raw)[i]; break;
     }
@@ -149,10 +154,16 @@ static inline void mt_set(mn_array *a, double (*f)(int64_t)) {
   char *raw = malloc((size_t)(n ? n : 1) * es);
   for (int64_t i = 0; i < n; i++) {
     double v = f(i);
-    switch (t) {
+    switch (t) { /* v is in t's range */
     case MN_BOOL: ((uint8_t *)raw)[i] = v != 0; break;
+    case MN_INT8: ((int8_t *)raw)[i] = (int8_t)v; break;
+    case MN_INT16: ((int16_t *)raw)[i] = (int16_t)v; break;
     case MN_INT32: ((int32_t *)raw)[i] = (int32_t)v; break;
     case MN_INT64: ((int64_t *)raw)[i] = (int64_t)v; break;
+    case MN_UINT8: ((uint8_t *)raw)[i] = (uint8_t)v; break;
+    case MN_UINT16: ((uint16_t *)raw)[i] = (uint16_t)v; break;
+    case MN_UINT32: ((uint32_t *)raw)[i] = (uint32_t)v; break;
+    case MN_UINT64: ((uint64_t *)raw)[i] = (uint64_t)v; break;
     case MN_FLOAT32: ((float *)raw)[i] = (float)v; break;
     default: ((double *)raw)[i] = v; break;
     }

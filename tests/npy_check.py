@@ -18,6 +18,12 @@ FORMULA = {
     "int64": lambda k: 3000000000 * k - 7,
     "float32": lambda k: k * 0.25 - 2.0,
     "float64": lambda k: k * 0.5 - 3.0,
+    "int8": lambda k: (7 * k) % 250 - 125,
+    "int16": lambda k: (301 * k) % 60000 - 30000,
+    "uint8": lambda k: (3 * k + 1) % 256,
+    "uint16": lambda k: (1001 * k) % 65536,
+    "uint32": lambda k: 4000000000 - 3 * k,
+    "uint64": lambda k: (10 ** 19 - 2048 * k.astype(object)).astype(np.uint64),
 }
 
 
@@ -36,6 +42,9 @@ REFS = {
     "ref_bool_1d.npy": ("bool", (13,)),
     "ref_f64_0d.npy": ("float64", ()),
     "ref_i64_empty.npy": ("int64", (3, 0)),
+    "ref_i8_2d.npy": ("int8", (7, 5)),
+    "ref_u16_1d.npy": ("uint16", (17,)),
+    "ref_u64_3d.npy": ("uint64", (4, 3, 5)),
 }
 
 # name -> (dtype, shape) t_npy writes for NumPy
@@ -47,6 +56,9 @@ OUTS = {
     "out_bool_1d.npy": ("bool", (13,)),
     "out_f64_0d.npy": ("float64", ()),
     "out_f32_empty.npy": ("float32", (0, 4)),
+    "out_u8_2d.npy": ("uint8", (7, 5)),
+    "out_i16_1d.npy": ("int16", (17,)),
+    "out_u32_3d.npy": ("uint32", (4, 3, 5)),
 }
 
 

@@ -32,8 +32,17 @@ static double v_i64(int64_t k) { return (double)(3000000000LL * k - 7); }
 static double v_f32(int64_t k) { return (double)k * 0.25 - 2.0; }
 static double v_f64(int64_t k) { return (double)k * 0.5 - 3.0; }
 
-static double (*const formula[MN_NDTYPE])(int64_t) = {v_bool, v_i32, v_i64, v_f32, v_f64};
-static const char *const tname[MN_NDTYPE] = {"bool", "i32", "i64", "f32", "f64"};
+/* the unsigned ones pass int32's (u32) and int64's (u64) ranges */
+static double v_i8(int64_t k) { return (double)((7 * k) % 250 - 125); }
+static double v_i16(int64_t k) { return (double)((301 * k) % 60000 - 30000); }
+static double v_u8(int64_t k) { return (double)((3 * k + 1) % 256); }
+static double v_u16(int64_t k) { return (double)((1001 * k) % 65536); }
+static double v_u32(int64_t k) { return 4000000000.0 - 3.0 * (double)k; }
+static double v_u64(int64_t k) { return 1e19 - 2048.0 * (double)k; }
+
+static double (*const formula[MN_NDTYPE])(int64_t) = {v_bool, v_i32, v_i64, v_f32, v_f64, v_i8,
+                                                       v_i16, v_u8, v_u16, v_u32, v_u64};
+static const char *const tname[MN_NDTYPE] = {"bool", "i32", "i64", "f32", "f64", "i8", "i16", "u8", "u16", "u32", "u64"};
 
 static char tmpdir[512];
 static int nranks;
@@ -219,6 +228,9 @@ static const ref_file refs[] = {
   {"ref_i64_empty.npy", MN_INT64, 2, {3, 0}},
   {"ref_fortran.npy", MN_FLOAT64, 2, {7, 5}}, /* fortran_order True: read as NumPy does */
   {"ref_fortran_i32_3d.npy", MN_INT32, 3, {4, 3, 5}},
+  {"ref_i8_2d.npy", MN_INT8, 2, {7, 5}},
+  {"ref_u16_1d.npy", MN_UINT16, 1, {17}},
+  {"ref_u64_3d.npy", MN_UINT64, 3, {4, 3, 5}},
 };
 
 static void test_numpy_dir(mn_ctx *ctx, const char *dir) {
@@ -257,6 +269,9 @@ static void test_numpy_dir(mn_ctx *ctx, const char *dir) {
     {"out_bool_1d.npy", MN_BOOL, 1, {13}},
     {"out_f64_0d.npy", MN_FLOAT64, 0, {0}},
     {"out_f32_empty.npy", MN_FLOAT32, 2, {0, 4}},
+    {"out_u8_2d.npy", MN_UINT8, 2, {7, 5}},
+    {"out_i16_1d.npy", MN_INT16, 1, {17}},
+    {"out_u32_3d.npy", MN_UINT32, 3, {4, 3, 5}},
   };
   for (size_t r = 0; r < sizeof outs / sizeof outs[0]; r++) {
     mn_array *a = NULL;
@@ -391,7 +406,7 @@ static void test_header_cases(mn_ctx *ctx) {
     /* descr strings NumPy maps to a dtype maniple holds, and others */
     {1, "{'descr': 'bool', 'fortran_order': False, 'shape': (3,), }", 0, 1, {3}, NULL},
     {1, "{'descr': b'|b1', 'fortran_order': False, 'shape': (3,), }", MN_ERR_FORMAT, 0, {0}, "descr b'|b1'"},
-    {1, "{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }", MN_ERR_DTYPE, 0, {0}, "'|u1'"},
+    {1, "{'descr': '|c16', 'fortran_order': False, 'shape': (3,), }", MN_ERR_DTYPE, 0, {0}, "'|c16'"},
     /* a NUL byte anywhere; an absurd size */
     {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), } #\x01", 0, 1, {3}, NULL},
     {1, "{'descr': '<f8', 'fortran_order': False, 'shape': (2305843009213693952,), }", MN_ERR_FORMAT, 0, {0},
@@ -726,7 +741,8 @@ int main(int argc, char **argv) {
     {1, {0}, "empty1d", "(0,)"},
     {2, {3, 0}, "empty2d", "(3, 0)"},
   };
-  static const char *const descr[MN_NDTYPE] = {"|b1", "<i4", "<i8", "<f4", "<f8"};
+  static const char *const descr[MN_NDTYPE] = {"|b1", "<i4", "<i8", "<f4", "<f8", "|i1",
+                                               "<i2", "|u1", "<u2", "<u4", "<u8"};
   for (int t = 0; t < MN_NDTYPE; t++)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
       mn_array *a = NULL;

@@ -181,6 +181,7 @@ static double ref_bool(mn_binary_op op, int a, int b) {
   switch (op) {
   case MN_OP_ADD: case MN_OP_MAXIMUM: return a || b;
   case MN_OP_MUL: case MN_OP_MINIMUM: case MN_OP_BITAND: return a && b;
+  case MN_OP_FMOD: return 0; /* in int8: a % 1 is 0, and by 0 gives 0 */
   case MN_OP_EQ: return a == b;
   case MN_OP_NE: return a != b;
   case MN_OP_LT: return a < b;
@@ -677,7 +678,7 @@ int main(int argc, char **argv) {
     {MN_OP_FMOD, MN_INT32, MN_INT32, MN_INT32, fa_i, fb_i, 0},
     {MN_OP_FMOD, MN_INT64, MN_INT32, MN_INT64, fa_i, fb_i, 0},
     {MN_OP_FMOD, MN_INT32, MN_FLOAT32, MN_FLOAT64, fa_i, fb_f, 0},
-    {MN_OP_FMOD, MN_BOOL, MN_BOOL, MN_NDTYPE, fbool1, fbool2, 0}, /* int8 in NumPy */
+    {MN_OP_FMOD, MN_BOOL, MN_BOOL, MN_INT8, fbool1, fbool2, 0}, /* int8, as NumPy */
     {MN_OP_GCD, MN_INT32, MN_INT32, MN_INT32, fbits1, fbits2, 0},
     {MN_OP_GCD, MN_INT64, MN_INT32, MN_INT64, fbits1, fbits2, 0},
     {MN_OP_LCM, MN_INT32, MN_INT32, MN_INT32, fbits1, fbits2, 0},

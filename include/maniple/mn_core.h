@@ -46,6 +46,12 @@ typedef enum {
   MN_INT64,
   MN_FLOAT32,
   MN_FLOAT64,
+  MN_INT8,
+  MN_INT16,
+  MN_UINT8,
+  MN_UINT16,
+  MN_UINT32,
+  MN_UINT64,
   MN_NDTYPE
 } mn_dtype;
 

@@ -29,7 +29,7 @@ typedef struct mni_axis_job_s {
 /* The value of a merged accumulator as out stores it (the reduction's
  * dtype rt first, as NumPy computes it, then out's) */
 MN_HD static inline void mni_acc_store(int op, int t, int rt, int ot, const mn_acc *a, char *p) {
-  int isf = t == MNI_FT_FLOAT32 || t == MNI_FT_FLOAT64, rf = 0;
+  int isf = mni_ft_kind(t) == MNI_K_FLT, rf = 0;
   double f = 0;
   int64_t i = 0;
   if (op == MNI_RED_ARGMIN || op == MNI_RED_ARGMAX) i = a->idx;
@@ -37,30 +37,33 @@ MN_HD static inline void mni_acc_store(int op, int t, int rt, int ot, const mn_a
   else if (rt == MNI_FT_FLOAT32) f = (float)a->f, rf = 1;
   else if (rt == MNI_FT_FLOAT64) f = a->f, rf = 1;
   else if (isf) i = mn_f2i64(a->f);
-  else i = rt == MNI_FT_INT32 ? (int32_t)a->i : a->i;
-  switch (ot) {
-  case MNI_FT_BOOL: *(uint8_t *)p = rf ? f != 0 : i != 0; break;
-  /* an integer result wraps into int32 (as NumPy's int32 accumulation) */
-  case MNI_FT_INT32: *(int32_t *)p = rf ? mn_f2i32(f) : (int32_t)(uint32_t)(uint64_t)i; break;
-  case MNI_FT_INT64: *(int64_t *)p = rf ? mn_f2i64(f) : i; break;
-  case MNI_FT_FLOAT32: *(float *)p = (float)(rf ? f : (double)i); break;
-  default: *(double *)p = rf ? f : (double)i; break;
+  else i = a->i; /* wrapped into the integer result below, as NumPy's accumulation */
+  if (rf) {
+    switch (ot) {
+    case MNI_FT_BOOL: *(uint8_t *)p = f != 0; break;
+    case MNI_FT_FLOAT32: *(float *)p = (float)f; break;
+    case MNI_FT_FLOAT64: *(double *)p = f; break;
+    case MNI_FT_INT64: *(int64_t *)p = mn_f2i64(f); break;
+    case MNI_FT_UINT64: *(uint64_t *)p = mn_f2u64(f); break;
+    case MNI_FT_UINT32: *(uint32_t *)p = (uint32_t)mn_f2i64(f); break;
+    default: mni_ft_store_i(ot, p, mn_f2i32(f)); break;
+    }
+  } else if (mni_ft_kind(rt) == MNI_K_UINT && ot == MNI_FT_FLOAT64) {
+    *(double *)p = (double)(uint64_t)i;
+  } else if (mni_ft_kind(rt) == MNI_K_UINT && ot == MNI_FT_FLOAT32) {
+    *(float *)p = (float)(uint64_t)i;
+  } else {
+    mni_ft_store_i(ot, p, i);
   }
 }
 
 /* the element at p (of dtype t, MNI_FT_*) into a, at index idx */
 MN_HD static inline void mni_axis_push(int op, int t, mn_acc *a, const char *p, int64_t idx) {
-  int isf = t == MNI_FT_FLOAT32 || t == MNI_FT_FLOAT64;
-  double f = 0;
-  int64_t v = 0;
-  switch (t) {
-  case MNI_FT_BOOL: v = *(const uint8_t *)p; break;
-  case MNI_FT_INT32: v = *(const int32_t *)p; break;
-  case MNI_FT_INT64: v = *(const int64_t *)p; break;
-  case MNI_FT_FLOAT32: f = *(const float *)p; break;
-  default: f = *(const double *)p; break;
-  }
-  mni_acc_push(op, isf, a, f, v, isf ? f != 0 : v != 0, idx);
+  int kind = mni_ft_kind(t), isf = kind == MNI_K_FLT;
+  double f;
+  int64_t v;
+  mni_ft_load(t, p, &f, &v);
+  mni_acc_push(op, kind, a, f, v, isf ? f != 0 : v != 0, idx);
 }
 
 /* cell c of the projection: its line's accumulator, to part[c] or out */

@@ -13,9 +13,52 @@
 
 enum { MNI_FILL_ARANGE, MNI_FILL_LINSPACE, MNI_FILL_UNIFORM, MNI_FILL_NORMAL };
 /* what a store converts to (mn_dtype's values, checked in arrays/fill.c) */
-enum { MNI_FT_BOOL, MNI_FT_INT32, MNI_FT_INT64, MNI_FT_FLOAT32, MNI_FT_FLOAT64 };
+enum { MNI_FT_BOOL, MNI_FT_INT32, MNI_FT_INT64, MNI_FT_FLOAT32, MNI_FT_FLOAT64, MNI_FT_INT8, MNI_FT_INT16,
+       MNI_FT_UINT8, MNI_FT_UINT16, MNI_FT_UINT32, MNI_FT_UINT64 };
 /* bytes of an element of t (mn_dtype_size, where kernels cannot call it) */
-MN_HD static inline int mni_ft_size(int t) { return t == MNI_FT_BOOL ? 1 : t == MNI_FT_INT32 || t == MNI_FT_FLOAT32 ? 4 : 8; }
+MN_HD static inline int mni_ft_size(int t) {
+  switch (t) {
+  case MNI_FT_BOOL: case MNI_FT_INT8: case MNI_FT_UINT8: return 1;
+  case MNI_FT_INT16: case MNI_FT_UINT16: return 2;
+  case MNI_FT_INT32: case MNI_FT_UINT32: case MNI_FT_FLOAT32: return 4;
+  default: return 8;
+  }
+}
+/* how an accumulator holds t's values: MNI_K_INT (bool and signed, as
+ * int64), MNI_K_FLT (as double) or MNI_K_UINT (unsigned, int64 bits) */
+enum { MNI_K_INT = 0, MNI_K_FLT = 1, MNI_K_UINT = 2 };
+MN_HD static inline int mni_ft_kind(int t) {
+  return t == MNI_FT_FLOAT32 || t == MNI_FT_FLOAT64 ? MNI_K_FLT
+         : t >= MNI_FT_UINT8 ? MNI_K_UINT : MNI_K_INT;
+}
+/* the element at p: *f for floats, *i for the others (uint64's bits) */
+MN_HD static inline void mni_ft_load(int t, const char *p, double *f, int64_t *i) {
+  *f = 0;
+  *i = 0;
+  switch (t) {
+  case MNI_FT_BOOL: case MNI_FT_UINT8: *i = *(const uint8_t *)p; break;
+  case MNI_FT_INT8: *i = *(const int8_t *)p; break;
+  case MNI_FT_INT16: *i = *(const int16_t *)p; break;
+  case MNI_FT_UINT16: *i = *(const uint16_t *)p; break;
+  case MNI_FT_INT32: *i = *(const int32_t *)p; break;
+  case MNI_FT_UINT32: *i = *(const uint32_t *)p; break;
+  case MNI_FT_INT64: case MNI_FT_UINT64: *i = *(const int64_t *)p; break;
+  case MNI_FT_FLOAT32: *f = *(const float *)p; break;
+  default: *f = *(const double *)p; break;
+  }
+}
+/* an integer (int64 bits) stored as t, wrapping as NumPy's casts */
+MN_HD static inline void mni_ft_store_i(int t, char *p, int64_t i) {
+  switch (t) {
+  case MNI_FT_BOOL: *(uint8_t *)p = i != 0; break;
+  case MNI_FT_INT8: case MNI_FT_UINT8: *(uint8_t *)p = (uint8_t)(uint64_t)i; break;
+  case MNI_FT_INT16: case MNI_FT_UINT16: *(uint16_t *)p = (uint16_t)(uint64_t)i; break;
+  case MNI_FT_INT32: case MNI_FT_UINT32: *(uint32_t *)p = (uint32_t)(uint64_t)i; break;
+  case MNI_FT_FLOAT32: *(float *)p = (float)i; break;
+  case MNI_FT_FLOAT64: *(double *)p = (double)i; break;
+  default: *(int64_t *)p = i; break;
+  }
+}
 
 /* p: arange {start, step}; linspace {start, stop, n, endpoint, step, floor};
  * uniform {low, high, seed bits}; normal {mean, scale, seed bits} */
@@ -39,7 +82,9 @@ MN_HD static inline void mni_fill_store(int t, char *o, double v) {
   case MNI_FT_INT32: *(int32_t *)o = (int32_t)v; break;
   case MNI_FT_INT64: *(int64_t *)o = (int64_t)v; break;
   case MNI_FT_FLOAT32: *(float *)o = (float)v; break;
-  default: *(double *)o = v; break;
+  case MNI_FT_FLOAT64: *(double *)o = v; break;
+  case MNI_FT_UINT64: *(uint64_t *)o = v >= 9223372036854775808.0 ? (uint64_t)v : (uint64_t)(int64_t)v; break;
+  default: mni_ft_store_i(t, o, (int64_t)v); break;
   }
 }
 #endif

@@ -33,38 +33,47 @@ typedef uint8_t mn_b;
 /* ---- unary ---- */
 #define MN_WRAP1(S, T, U, NAME, EXPR) \
   MN_HD static inline T mni_k_##NAME##_##S(T a) { return (T)(EXPR); }
-MN_WRAP1(i32, int32_t, uint32_t, neg, (uint32_t)0 - (uint32_t)a)
-MN_WRAP1(i64, int64_t, uint64_t, neg, (uint64_t)0 - (uint64_t)a)
+/* integer types as (suffix, type, unsigned type wide enough for C not to
+ * promote it to int: products of 16-bit values stay unsigned) */
+#define MN_SINTS(M) M(i8, int8_t, uint32_t) M(i16, int16_t, uint32_t) M(i32, int32_t, uint32_t) M(i64, int64_t, uint64_t)
+#define MN_UINTS(M) M(u8, uint8_t, uint32_t) M(u16, uint16_t, uint32_t) M(u32, uint32_t, uint32_t) M(u64, uint64_t, uint64_t)
+#define MN_INTS(M) MN_SINTS(M) MN_UINTS(M)
+#define MN_NEG_(S, T, U) MN_WRAP1(S, T, U, neg, (U)0 - (U)a)
+MN_INTS(MN_NEG_)
 MN_HD static inline float mni_k_neg_f32(float a) { return -a; }
 MN_HD static inline double mni_k_neg_f64(double a) { return -a; }
-#define MN_POS(S, T) MN_HD static inline T mni_k_pos_##S(T a) { return a; }
-MN_POS(i32, int32_t) MN_POS(i64, int64_t) MN_POS(f32, float) MN_POS(f64, double)
+#define MN_POS(S, T, U) MN_HD static inline T mni_k_pos_##S(T a) { return a; }
+MN_INTS(MN_POS) MN_POS(f32, float, float) MN_POS(f64, double, double)
 MN_HD static inline mn_b mni_k_abs_b(mn_b a) { return a; }
-MN_WRAP1(i32, int32_t, uint32_t, abs, a < 0 ? (uint32_t)0 - (uint32_t)a : (uint32_t)a)
-MN_WRAP1(i64, int64_t, uint64_t, abs, a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a)
+#define MN_SABS_(S, T, U) MN_WRAP1(S, T, U, abs, a < 0 ? (U)0 - (U)a : (U)a)
+#define MN_UABS_(S, T, U) MN_HD static inline T mni_k_abs_##S(T a) { return a; }
+MN_SINTS(MN_SABS_) MN_UINTS(MN_UABS_)
 MN_HD static inline float mni_k_abs_f32(float a) { return fabsf(a); }
 MN_HD static inline double mni_k_abs_f64(double a) { return fabs(a); }
 MN_HD static inline mn_b mni_k_square_b(mn_b a) { return a; }
-MN_WRAP1(i32, int32_t, uint32_t, square, (uint32_t)a * (uint32_t)a)
-MN_WRAP1(i64, int64_t, uint64_t, square, (uint64_t)a * (uint64_t)a)
+#define MN_SQUARE_(S, T, U) MN_WRAP1(S, T, U, square, (U)a * (U)a)
+MN_INTS(MN_SQUARE_)
 MN_HD static inline float mni_k_square_f32(float a) { return a * a; }
 MN_HD static inline double mni_k_square_f64(double a) { return a * a; }
-MN_HD static inline int32_t mni_k_reciprocal_i32(int32_t a) { return a == 0 ? 0 : (a == 1 || a == -1 ? a : 0); }
-MN_HD static inline int64_t mni_k_reciprocal_i64(int64_t a) { return a == 0 ? 0 : (a == 1 || a == -1 ? a : 0); }
+/* 1 / a in integers: a for 1 and -1, else 0 (0 by 0, as NumPy on x86) */
+#define MN_SRECIP_(S, T, U) MN_HD static inline T mni_k_reciprocal_##S(T a) { return (a == 1 || a == -1) ? a : 0; }
+#define MN_URECIP_(S, T, U) MN_HD static inline T mni_k_reciprocal_##S(T a) { return a == 1 ? a : 0; }
+MN_SINTS(MN_SRECIP_) MN_UINTS(MN_URECIP_)
 MN_HD static inline float mni_k_reciprocal_f32(float a) { return 1.0f / a; }
 MN_HD static inline double mni_k_reciprocal_f64(double a) { return 1.0 / a; }
-#define MN_SIGN(S, T) MN_HD static inline T mni_k_sign_##S(T a) { \
+#define MN_SIGN(S, T, U) MN_HD static inline T mni_k_sign_##S(T a) { \
     return a != a ? a : (T)((a > 0) - (a < 0)); }
-MN_SIGN(i32, int32_t) MN_SIGN(i64, int64_t) MN_SIGN(f32, float) MN_SIGN(f64, double)
+#define MN_USIGN_(S, T, U) MN_HD static inline T mni_k_sign_##S(T a) { return (T)(a > 0); }
+MN_SINTS(MN_SIGN) MN_UINTS(MN_USIGN_) MN_SIGN(f32, float, float) MN_SIGN(f64, double, double)
 MN_HD static inline mn_b mni_k_logical_not_b(mn_b a) { return !a; }
 MN_HD static inline mn_b mni_k_invert_b(mn_b a) { return !a; }
-MN_HD static inline int32_t mni_k_invert_i32(int32_t a) { return ~a; }
-MN_HD static inline int64_t mni_k_invert_i64(int64_t a) { return ~a; }
-#define MN_INTPRED(S, T) \
+#define MN_INVERT_(S, T, U) MN_HD static inline T mni_k_invert_##S(T a) { return (T)~(U)a; }
+MN_INTS(MN_INVERT_)
+#define MN_INTPRED(S, T, U) \
   MN_HD static inline mn_b mni_k_isnan_##S(T a) { (void)a; return 0; } \
   MN_HD static inline mn_b mni_k_isinf_##S(T a) { (void)a; return 0; } \
   MN_HD static inline mn_b mni_k_isfinite_##S(T a) { (void)a; return 1; }
-MN_INTPRED(b, mn_b) MN_INTPRED(i32, int32_t) MN_INTPRED(i64, int64_t)
+MN_INTPRED(b, mn_b, mn_b) MN_INTS(MN_INTPRED)
 #define MN_FLTPRED(S, T) \
   MN_HD static inline mn_b mni_k_isnan_##S(T a) { return isnan(a) != 0; } \
   MN_HD static inline mn_b mni_k_isinf_##S(T a) { return isinf(a) != 0; } \
@@ -81,11 +90,11 @@ MN_FLT1(arccos, acos) MN_FLT1(arctan, atan) MN_FLT1(sinh, sinh)
 MN_FLT1(cosh, cosh) MN_FLT1(tanh, tanh) MN_FLT1(floor, floor)
 MN_FLT1(ceil, ceil) MN_FLT1(trunc, trunc) MN_FLT1(rint, rint)
 /* NumPy 2 keeps bool and integer dtypes through floor, ceil and trunc */
-#define MN_INTROUND(S, T) \
+#define MN_INTROUND(S, T, U) \
   MN_HD static inline T mni_k_floor_##S(T a) { return a; } \
   MN_HD static inline T mni_k_ceil_##S(T a) { return a; } \
   MN_HD static inline T mni_k_trunc_##S(T a) { return a; }
-MN_INTROUND(b, mn_b) MN_INTROUND(i32, int32_t) MN_INTROUND(i64, int64_t)
+MN_INTROUND(b, mn_b, mn_b) MN_INTS(MN_INTROUND)
 MN_FLT1(arccosh, acosh) MN_FLT1(arcsinh, asinh) MN_FLT1(arctanh, atanh)
 MN_FLT1(cbrt, cbrt) MN_FLT1(exp2, exp2) MN_FLT1(fabs, fabs)
 #define MN_PI 3.14159265358979323846
@@ -139,7 +148,7 @@ MN_HD static inline float mni_k_i0_f32(float a) {
 #define MN_INTARITH(S, T, U) \
   MN_WRAP2(S, T, U, add, (U)a + (U)b) MN_WRAP2(S, T, U, sub, (U)a - (U)b) \
   MN_WRAP2(S, T, U, mul, (U)a * (U)b)
-MN_INTARITH(i32, int32_t, uint32_t) MN_INTARITH(i64, int64_t, uint64_t)
+MN_INTS(MN_INTARITH)
 #define MN_FLTARITH(S, T) \
   MN_HD static inline T mni_k_add_##S(T a, T b) { return a + b; } \
   MN_HD static inline T mni_k_sub_##S(T a, T b) { return a - b; } \
@@ -166,7 +175,15 @@ MN_HD static inline mn_b mni_k_mul_b(mn_b a, mn_b b) { return a & b; }
     U r = 1, x = (U)a; \
     while (b) { if (b & 1) r *= x; x *= x; b >>= 1; } \
     return (T)r; }
-MN_INTDIV(i32, int32_t, uint32_t) MN_INTDIV(i64, int64_t, uint64_t)
+MN_SINTS(MN_INTDIV)
+#define MN_UINTDIV(S, T, U) \
+  MN_HD static inline T mni_k_floordiv_##S(T a, T b) { return b == 0 ? 0 : (T)(a / b); } \
+  MN_HD static inline T mni_k_mod_##S(T a, T b) { return b == 0 ? 0 : (T)(a % b); } \
+  MN_HD static inline T mni_k_pow_##S(T a, T b) { \
+    U r = 1, x = (U)a; \
+    while (b) { if (b & 1) r *= x; x *= x; b >>= 1; } \
+    return (T)r; }
+MN_UINTS(MN_UINTDIV)
 #define MN_FLTDIV(S, T, F) \
   MN_HD static inline T mni_k_mod_##S(T a, T b) { \
     T r = F(fmod)(a, b); \
@@ -189,9 +206,10 @@ MN_INTDIV(i32, int32_t, uint32_t) MN_INTDIV(i64, int64_t, uint64_t)
 MN_FLTDIV(f32, float, MN_F32) MN_FLTDIV(f64, double, MN_F64)
 /* C's fmod: the sign of the dividend; integers by zero give 0 (NumPy) and
  * -1 is special-cased since MIN % -1 overflows */
-#define MN_INTFMOD(S, T) \
-  MN_HD static inline T mni_k_fmod_##S(T a, T b) { return (b == 0 || b == -1) ? 0 : a % b; }
-MN_INTFMOD(i32, int32_t) MN_INTFMOD(i64, int64_t)
+#define MN_INTFMOD(S, T, U) \
+  MN_HD static inline T mni_k_fmod_##S(T a, T b) { return (b == 0 || b == -1) ? 0 : (T)(a % b); }
+#define MN_UINTFMOD(S, T, U) MN_HD static inline T mni_k_fmod_##S(T a, T b) { return b == 0 ? 0 : (T)(a % b); }
+MN_SINTS(MN_INTFMOD) MN_UINTS(MN_UINTFMOD)
 #define MN_LN2 0.693147180559945309417232121458176568
 #define MN_LOG2E 1.44269504088896340735992468100189214
 #define MN_FLTBIN2(S, T, F) \
@@ -229,65 +247,82 @@ MN_HD static inline double mni_k_float_power_f64(double a, double b) { return po
   MN_HD static inline T mni_k_lcm_##S(T a, T b) { \
     U x = mn_absu_##S(a), y = mn_absu_##S(b), g = mn_gcdu_##S(x, y); \
     return g ? (T)(x / g * y) : 0; }
-MN_GCD(i32, int32_t, uint32_t) MN_GCD(i64, int64_t, uint64_t)
+MN_SINTS(MN_GCD)
+#define MN_UGCD(S, T, U) \
+  MN_HD static inline T mni_k_gcd_##S(T a, T b) { while (b) { T t = (T)(a % b); a = b; b = t; } return a; } \
+  MN_HD static inline T mni_k_lcm_##S(T a, T b) { \
+    T g = mni_k_gcd_##S(a, b); \
+    return g ? (T)((U)(a / g) * (U)b) : 0; }
+MN_UINTS(MN_UGCD)
 /* maximum/minimum propagate NaN; fmax/fmin ignore it (floats above) */
-#define MN_MINMAX(S, T) \
+#define MN_MINMAX(S, T, U) \
   MN_HD static inline T mni_k_maximum_##S(T a, T b) { return (a > b || a != a) ? a : b; } \
   MN_HD static inline T mni_k_minimum_##S(T a, T b) { return (a < b || a != a) ? a : b; }
-MN_MINMAX(b, mn_b) MN_MINMAX(i32, int32_t) MN_MINMAX(i64, int64_t)
-MN_MINMAX(f32, float) MN_MINMAX(f64, double)
-#define MN_INTFMAX(S, T) \
+MN_MINMAX(b, mn_b, mn_b) MN_INTS(MN_MINMAX)
+MN_MINMAX(f32, float, float) MN_MINMAX(f64, double, double)
+#define MN_INTFMAX(S, T, U) \
   MN_HD static inline T mni_k_fmax_##S(T a, T b) { return a > b ? a : b; } \
   MN_HD static inline T mni_k_fmin_##S(T a, T b) { return a < b ? a : b; }
-MN_INTFMAX(b, mn_b) MN_INTFMAX(i32, int32_t) MN_INTFMAX(i64, int64_t)
-#define MN_CMP(S, T) \
+MN_INTFMAX(b, mn_b, mn_b) MN_INTS(MN_INTFMAX)
+#define MN_CMP(S, T, U) \
   MN_HD static inline mn_b mni_k_eq_##S(T a, T b) { return a == b; } \
   MN_HD static inline mn_b mni_k_ne_##S(T a, T b) { return a != b; } \
   MN_HD static inline mn_b mni_k_lt_##S(T a, T b) { return a < b; } \
   MN_HD static inline mn_b mni_k_le_##S(T a, T b) { return a <= b; } \
   MN_HD static inline mn_b mni_k_gt_##S(T a, T b) { return a > b; } \
   MN_HD static inline mn_b mni_k_ge_##S(T a, T b) { return a >= b; }
-MN_CMP(b, mn_b) MN_CMP(i32, int32_t) MN_CMP(i64, int64_t) MN_CMP(f32, float)
-MN_CMP(f64, double)
+MN_CMP(b, mn_b, mn_b) MN_INTS(MN_CMP) MN_CMP(f32, float, float) MN_CMP(f64, double, double)
 MN_HD static inline mn_b mni_k_logical_and_b(mn_b a, mn_b b) { return a && b; }
 MN_HD static inline mn_b mni_k_logical_or_b(mn_b a, mn_b b) { return a || b; }
 MN_HD static inline mn_b mni_k_logical_xor_b(mn_b a, mn_b b) { return (a != 0) != (b != 0); }
-#define MN_BITS(S, T) \
-  MN_HD static inline T mni_k_bitand_##S(T a, T b) { return a & b; } \
-  MN_HD static inline T mni_k_bitor_##S(T a, T b) { return a | b; } \
-  MN_HD static inline T mni_k_bitxor_##S(T a, T b) { return a ^ b; }
-MN_BITS(b, mn_b) MN_BITS(i32, int32_t) MN_BITS(i64, int64_t)
-#define MN_SHIFT(S, T, U, BITS) \
+#define MN_BITS(S, T, U) \
+  MN_HD static inline T mni_k_bitand_##S(T a, T b) { return (T)(a & b); } \
+  MN_HD static inline T mni_k_bitor_##S(T a, T b) { return (T)(a | b); } \
+  MN_HD static inline T mni_k_bitxor_##S(T a, T b) { return (T)(a ^ b); }
+MN_BITS(b, mn_b, mn_b) MN_INTS(MN_BITS)
+/* shifts by the type's width or more give 0 (or -1 for a negative a
+ * shifted right), as NumPy */
+#define MN_SHIFT(S, T, U) \
   MN_HD static inline T mni_k_lshift_##S(T a, T b) { \
-    return (b < 0 || b >= BITS) ? 0 : (T)((U)a << b); } \
+    return (b < 0 || b >= (T)(8 * sizeof(T))) ? 0 : (T)((U)a << b); } \
   MN_HD static inline T mni_k_rshift_##S(T a, T b) { \
-    return (b < 0 || b >= BITS) ? (a < 0 ? -1 : 0) : (T)(a >> b); }
-MN_SHIFT(i32, int32_t, uint32_t, 32) MN_SHIFT(i64, int64_t, uint64_t, 64)
+    return (b < 0 || b >= (T)(8 * sizeof(T))) ? (a < 0 ? -1 : 0) : (T)(a >> b); }
+#define MN_USHIFT(S, T, U) \
+  MN_HD static inline T mni_k_lshift_##S(T a, T b) { return b >= (T)(8 * sizeof(T)) ? 0 : (T)((U)a << b); } \
+  MN_HD static inline T mni_k_rshift_##S(T a, T b) { return b >= (T)(8 * sizeof(T)) ? 0 : (T)(a >> b); }
+MN_SINTS(MN_SHIFT) MN_UINTS(MN_USHIFT)
 
 /* ---- ternary ---- */
 /* clip as NumPy's: a NaN anywhere gives NaN, lo > hi gives hi, and a tie
  * keeps x (clip(-0.0, 0.0, 1.0) is -0.0, unlike maximum(-0.0, 0.0)) */
-#define MN_TERN(S, T) \
+#define MN_TERN(S, T, U) \
   MN_HD static inline T mni_k_where_##S(mn_b c, T a, T b) { return c ? a : b; } \
   MN_HD static inline T mni_k_clip_##S(T x, T lo, T hi) { \
     T t = (x != x || x >= lo) ? x : lo; \
     return (t != t || t <= hi) ? t : hi; }
-MN_TERN(b, mn_b) MN_TERN(i32, int32_t) MN_TERN(i64, int64_t) MN_TERN(f32, float)
-MN_TERN(f64, double)
-MN_HD static inline int32_t mni_k_fma_i32(int32_t a, int32_t b, int32_t c) { return (int32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c); }
-MN_HD static inline int64_t mni_k_fma_i64(int64_t a, int64_t b, int64_t c) { return (int64_t)((uint64_t)a * (uint64_t)b + (uint64_t)c); }
+MN_TERN(b, mn_b, mn_b) MN_INTS(MN_TERN) MN_TERN(f32, float, float) MN_TERN(f64, double, double)
+#define MN_IFMA(S, T, U) MN_HD static inline T mni_k_fma_##S(T a, T b, T c) { return (T)((U)a * (U)b + (U)c); }
+MN_INTS(MN_IFMA)
 MN_HD static inline float mni_k_fma_f32(float a, float b, float c) { return a * b + c; }
 MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return a * b + c; }
 
 /* ---- the lists: X(ENUM, name, suffix, in type, out type) ---- */
 #define MN_T_b mn_b
+#define MN_T_i8 int8_t
+#define MN_T_i16 int16_t
 #define MN_T_i32 int32_t
 #define MN_T_i64 int64_t
+#define MN_T_u8 uint8_t
+#define MN_T_u16 uint16_t
+#define MN_T_u32 uint32_t
+#define MN_T_u64 uint64_t
 #define MN_T_f32 float
 #define MN_T_f64 double
 #define MN_SAME(X, E, N, S) X(E, N, S, MN_T_##S, MN_T_##S)
 #define MN_TOB(X, E, N, S) X(E, N, S, MN_T_##S, mn_b)
-#define MN_NUM4(M, X, E, N) M(X, E, N, i32) M(X, E, N, i64) M(X, E, N, f32) M(X, E, N, f64)
+#define MN_INT8(M, X, E, N) M(X, E, N, i8) M(X, E, N, i16) M(X, E, N, i32) M(X, E, N, i64) \
+  M(X, E, N, u8) M(X, E, N, u16) M(X, E, N, u32) M(X, E, N, u64)
+#define MN_NUM4(M, X, E, N) MN_INT8(M, X, E, N) M(X, E, N, f32) M(X, E, N, f64)
 #define MN_ALL5(M, X, E, N) M(X, E, N, b) MN_NUM4(M, X, E, N)
 #define MN_FLT2(M, X, E, N) M(X, E, N, f32) M(X, E, N, f64)
 
@@ -306,8 +341,7 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
   MN_ALL5(MN_SAME, X, MN_OP_FLOOR, floor) MN_ALL5(MN_SAME, X, MN_OP_CEIL, ceil) \
   MN_ALL5(MN_SAME, X, MN_OP_TRUNC, trunc) MN_FLT2(MN_SAME, X, MN_OP_RINT, rint) \
   X(MN_OP_LOGICAL_NOT, logical_not, b, mn_b, mn_b) \
-  X(MN_OP_INVERT, invert, b, mn_b, mn_b) X(MN_OP_INVERT, invert, i32, int32_t, int32_t) \
-  X(MN_OP_INVERT, invert, i64, int64_t, int64_t) \
+  X(MN_OP_INVERT, invert, b, mn_b, mn_b) MN_INT8(MN_SAME, X, MN_OP_INVERT, invert) \
   MN_ALL5(MN_TOB, X, MN_OP_ISNAN, isnan) MN_ALL5(MN_TOB, X, MN_OP_ISINF, isinf) \
   MN_ALL5(MN_TOB, X, MN_OP_ISFINITE, isfinite) \
   MN_FLT2(MN_SAME, X, MN_OP_ARCCOSH, arccosh) MN_FLT2(MN_SAME, X, MN_OP_ARCSINH, arcsinh) \
@@ -331,20 +365,16 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
   X(MN_OP_LOGICAL_AND, logical_and, b, mn_b, mn_b) \
   X(MN_OP_LOGICAL_OR, logical_or, b, mn_b, mn_b) \
   X(MN_OP_LOGICAL_XOR, logical_xor, b, mn_b, mn_b) \
-  MN_SAME(X, MN_OP_BITAND, bitand, b) MN_SAME(X, MN_OP_BITAND, bitand, i32) \
-  MN_SAME(X, MN_OP_BITAND, bitand, i64) MN_SAME(X, MN_OP_BITOR, bitor, b) \
-  MN_SAME(X, MN_OP_BITOR, bitor, i32) MN_SAME(X, MN_OP_BITOR, bitor, i64) \
-  MN_SAME(X, MN_OP_BITXOR, bitxor, b) MN_SAME(X, MN_OP_BITXOR, bitxor, i32) \
-  MN_SAME(X, MN_OP_BITXOR, bitxor, i64) \
-  MN_SAME(X, MN_OP_LSHIFT, lshift, i32) MN_SAME(X, MN_OP_LSHIFT, lshift, i64) \
-  MN_SAME(X, MN_OP_RSHIFT, rshift, i32) MN_SAME(X, MN_OP_RSHIFT, rshift, i64) \
+  MN_SAME(X, MN_OP_BITAND, bitand, b) MN_INT8(MN_SAME, X, MN_OP_BITAND, bitand) \
+  MN_SAME(X, MN_OP_BITOR, bitor, b) MN_INT8(MN_SAME, X, MN_OP_BITOR, bitor) \
+  MN_SAME(X, MN_OP_BITXOR, bitxor, b) MN_INT8(MN_SAME, X, MN_OP_BITXOR, bitxor) \
+  MN_INT8(MN_SAME, X, MN_OP_LSHIFT, lshift) MN_INT8(MN_SAME, X, MN_OP_RSHIFT, rshift) \
   MN_FLT2(MN_SAME, X, MN_OP_ATAN2, atan2) MN_FLT2(MN_SAME, X, MN_OP_HYPOT, hypot) \
   MN_FLT2(MN_SAME, X, MN_OP_COPYSIGN, copysign) \
   MN_NUM4(MN_SAME, X, MN_OP_FMOD, fmod) MN_FLT2(MN_SAME, X, MN_OP_LOGADDEXP, logaddexp) \
   MN_FLT2(MN_SAME, X, MN_OP_LOGADDEXP2, logaddexp2) MN_FLT2(MN_SAME, X, MN_OP_HEAVISIDE, heaviside) \
   MN_FLT2(MN_SAME, X, MN_OP_NEXTAFTER, nextafter) MN_FLT2(MN_SAME, X, MN_OP_LDEXP, ldexp) \
-  MN_SAME(X, MN_OP_GCD, gcd, i32) MN_SAME(X, MN_OP_GCD, gcd, i64) \
-  MN_SAME(X, MN_OP_LCM, lcm, i32) MN_SAME(X, MN_OP_LCM, lcm, i64) \
+  MN_INT8(MN_SAME, X, MN_OP_GCD, gcd) MN_INT8(MN_SAME, X, MN_OP_LCM, lcm) \
   MN_SAME(X, MN_OP_FLOAT_POWER, float_power, f64)
 
 #define MN_TERNARY_LIST(X) \
@@ -352,10 +382,13 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
   MN_NUM4(MN_SAME, X, MN_OP_FMA, fma)
 
 /* every (from, to) cast: X(from suffix, from type, to suffix, to type) */
-#define MN_CAST_ROW(X, S, T) X(S, T, b, mn_b) X(S, T, i32, int32_t) \
-  X(S, T, i64, int64_t) X(S, T, f32, float) X(S, T, f64, double)
-#define MN_CAST_LIST(X) MN_CAST_ROW(X, b, mn_b) MN_CAST_ROW(X, i32, int32_t) \
-  MN_CAST_ROW(X, i64, int64_t) MN_CAST_ROW(X, f32, float) MN_CAST_ROW(X, f64, double)
+#define MN_CAST_ROW(X, S, T) X(S, T, b, mn_b) X(S, T, i8, int8_t) X(S, T, i16, int16_t) \
+  X(S, T, i32, int32_t) X(S, T, i64, int64_t) X(S, T, u8, uint8_t) X(S, T, u16, uint16_t) \
+  X(S, T, u32, uint32_t) X(S, T, u64, uint64_t) X(S, T, f32, float) X(S, T, f64, double)
+#define MN_CAST_LIST(X) MN_CAST_ROW(X, b, mn_b) MN_CAST_ROW(X, i8, int8_t) MN_CAST_ROW(X, i16, int16_t) \
+  MN_CAST_ROW(X, i32, int32_t) MN_CAST_ROW(X, i64, int64_t) MN_CAST_ROW(X, u8, uint8_t) \
+  MN_CAST_ROW(X, u16, uint16_t) MN_CAST_ROW(X, u32, uint32_t) MN_CAST_ROW(X, u64, uint64_t) \
+  MN_CAST_ROW(X, f32, float) MN_CAST_ROW(X, f64, double)
 /* to bool means != 0 (NaN is true, as in NumPy). A float to an integer:
  * NaN and values out of range give the most negative integer, as x86
  * converts them and so NumPy there; C leaves them undefined, and CUDA and
@@ -364,19 +397,42 @@ MN_HD static inline int32_t mn_f2i32(double v) { return v >= -2147483648.0 && v 
 MN_HD static inline int64_t mn_f2i64(double v) {
   return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
 }
+/* narrower integers go through int32 and uint32 through int64, as x86's
+ * conversions do; uint64 converts what fits it and wraps negatives */
+MN_HD static inline uint64_t mn_f2u64(double v) {
+  return v >= 9223372036854775808.0 && v < 18446744073709551616.0 ? (uint64_t)v : (uint64_t)mn_f2i64(v);
+}
 #ifdef __cplusplus
 #define MN_TYPEOF(v) decltype((v) + 0)
 #else
 #define MN_TYPEOF(v) __typeof__((v) + 0)
 #endif
 #define MN_IS_INT_TYPE(T) ((T)0.5 == 0)
-#define MN_CAST_VAL(TO, v) ((TO)(sizeof(TO) == 1 ? (TO)((v) != 0) \
-  : MN_IS_INT_TYPE(TO) && !MN_IS_INT_TYPE(MN_TYPEOF(v)) \
-    ? (sizeof(TO) == 4 ? (TO)mn_f2i32((double)(v)) : (TO)mn_f2i64((double)(v))) : (TO)(v)))
+#define MN_FROM_FLT(v) (!MN_IS_INT_TYPE(MN_TYPEOF(v)))
+/* v converted to type TO (one of the MN_T_ names) */
+#define MN_CAST_VAL(TO, v) MN_CV_##TO(v)
+#define MN_CV_mn_b(v) ((mn_b)((v) != 0))
+#define MN_CV_I32(TO, v) ((TO)(MN_FROM_FLT(v) ? (TO)mn_f2i32((double)(v)) : (TO)(v)))
+#define MN_CV_int8_t(v) MN_CV_I32(int8_t, v)
+#define MN_CV_int16_t(v) MN_CV_I32(int16_t, v)
+#define MN_CV_int32_t(v) MN_CV_I32(int32_t, v)
+#define MN_CV_uint8_t(v) MN_CV_I32(uint8_t, v)
+#define MN_CV_uint16_t(v) MN_CV_I32(uint16_t, v)
+#define MN_CV_int64_t(v) ((int64_t)(MN_FROM_FLT(v) ? mn_f2i64((double)(v)) : (int64_t)(v)))
+#define MN_CV_uint32_t(v) ((uint32_t)(MN_FROM_FLT(v) ? (uint32_t)mn_f2i64((double)(v)) : (uint32_t)(v)))
+#define MN_CV_uint64_t(v) ((uint64_t)(MN_FROM_FLT(v) ? mn_f2u64((double)(v)) : (uint64_t)(v)))
+#define MN_CV_float(v) ((float)(v))
+#define MN_CV_double(v) ((double)(v))
 
 #define MN_DT_b MN_BOOL
+#define MN_DT_i8 MN_INT8
+#define MN_DT_i16 MN_INT16
 #define MN_DT_i32 MN_INT32
 #define MN_DT_i64 MN_INT64
+#define MN_DT_u8 MN_UINT8
+#define MN_DT_u16 MN_UINT16
+#define MN_DT_u32 MN_UINT32
+#define MN_DT_u64 MN_UINT64
 #define MN_DT_f32 MN_FLOAT32
 #define MN_DT_f64 MN_FLOAT64
 #endif

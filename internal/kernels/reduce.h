@@ -36,12 +36,17 @@ MN_HD static inline int mni_better_f(int op, double v, double c) {
   if (v != v) return 1;
   return (op == MNI_RED_MIN || op == MNI_RED_ARGMIN) ? v < c : v > c;
 }
-MN_HD static inline int mni_better_i(int op, int64_t v, int64_t c) {
-  return (op == MNI_RED_MIN || op == MNI_RED_ARGMIN) ? v < c : v > c;
+/* integers: unsigned (u) compares uint64's bits as unsigned */
+MN_HD static inline int mni_better_i(int op, int64_t v, int64_t c, int u) {
+  int lt = u ? (uint64_t)v < (uint64_t)c : v < c, gt = u ? (uint64_t)v > (uint64_t)c : v > c;
+  return (op == MNI_RED_MIN || op == MNI_RED_ARGMIN) ? lt : gt;
 }
 
-/* b into a; ties of min, max and arg* go to the lower index */
-MN_HD static inline void mni_acc_merge(int op, int isf, mn_acc *a, const mn_acc *b) {
+/* b into a; ties of min, max and arg* go to the lower index. kind: 0
+ * integers (signed or bool), 1 floats, 2 unsigned integers (the values of
+ * kernels/fill.h's MNI_K_*) */
+MN_HD static inline void mni_acc_merge(int op, int kind, mn_acc *a, const mn_acc *b) {
+  int isf = kind == 1, u = kind == 2;
   if (!b->has) return;
   if (!a->has) { *a = *b; return; }
   switch (op) {
@@ -54,10 +59,10 @@ MN_HD static inline void mni_acc_merge(int op, int isf, mn_acc *a, const mn_acc 
   case MNI_RED_ANY: a->i = a->i || b->i; break;
   case MNI_RED_ALL: a->i = a->i && b->i; break;
   case MNI_RED_MAXABS:
-    if (isf ? mni_better_f(MNI_RED_MAX, b->f, a->f) : mni_better_i(MNI_RED_MAX, b->i, a->i)) { a->f = b->f; a->i = b->i; }
+    if (isf ? mni_better_f(MNI_RED_MAX, b->f, a->f) : mni_better_i(MNI_RED_MAX, b->i, a->i, u)) { a->f = b->f; a->i = b->i; }
     break;
   default: {
-    int bt = isf ? mni_better_f(op, b->f, a->f) : mni_better_i(op, b->i, a->i);
+    int bt = isf ? mni_better_f(op, b->f, a->f) : mni_better_i(op, b->i, a->i, u);
     int eq = isf ? (b->f == a->f || (b->f != b->f && a->f != a->f)) : b->i == a->i;
     if (bt || (eq && b->idx < a->idx)) { a->f = b->f; a->i = b->i; a->idx = b->idx; }
   }
@@ -67,7 +72,8 @@ MN_HD static inline void mni_acc_merge(int op, int isf, mn_acc *a, const mn_acc 
 
 /* one element: f its value as double (float dtypes), i as int64_t (the
  * others); any and all take nz, whether it is nonzero */
-MN_HD static inline void mni_acc_push(int op, int isf, mn_acc *a, double f, int64_t i, int nz, int64_t idx) {
+MN_HD static inline void mni_acc_push(int op, int kind, mn_acc *a, double f, int64_t i, int nz, int64_t idx) {
+  int isf = kind == 1;
   mn_acc v;
   v.has = 1;
   v.idx = idx;
@@ -79,11 +85,11 @@ MN_HD static inline void mni_acc_push(int op, int isf, mn_acc *a, double f, int6
     break;
   case MNI_RED_SUMABS: case MNI_RED_MAXABS:
     if (isf) v.f = fabs(f);
-    else v.i = i < 0 ? (int64_t)((uint64_t)0 - (uint64_t)i) : i;
+    else v.i = i < 0 && kind != 2 ? (int64_t)((uint64_t)0 - (uint64_t)i) : i;
     break;
   case MNI_RED_ANY: case MNI_RED_ALL: v.i = nz; break;
   default: break;
   }
-  mni_acc_merge(op, isf, a, &v);
+  mni_acc_merge(op, kind, a, &v);
 }
 #endif

@@ -16,7 +16,12 @@ enum { MNI_SORT_MAXDIM = 8 }; /* MN_MAXDIM, checked in arrays/sort.c */
 MN_HD static inline uint64_t mni_sort_key(int t, const char *p) {
   uint64_t b = 0;
   switch (t) {
-  case MNI_FT_BOOL: return *(const uint8_t *)p;
+  case MNI_FT_BOOL: case MNI_FT_UINT8: return *(const uint8_t *)p;
+  case MNI_FT_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
+  case MNI_FT_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
+  case MNI_FT_UINT64: { uint64_t v; memcpy(&v, p, 8); return v; }
+  case MNI_FT_INT8: { int8_t v; memcpy(&v, p, 1); return (uint64_t)(int64_t)v ^ (1ULL << 63); }
+  case MNI_FT_INT16: { int16_t v; memcpy(&v, p, 2); return (uint64_t)(int64_t)v ^ (1ULL << 63); }
   case MNI_FT_INT32: { int32_t v; memcpy(&v, p, 4); return (uint64_t)(int64_t)v ^ (1ULL << 63); }
   case MNI_FT_INT64: { int64_t v; memcpy(&v, p, 8); return (uint64_t)v ^ (1ULL << 63); }
   case MNI_FT_FLOAT32: { float v; memcpy(&v, p, 4); double d = v; memcpy(&b, &d, 8); break; }

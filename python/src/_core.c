@@ -63,7 +63,9 @@ int dtype_of(PyObject *o, mn_dtype *t) {
   if (!s) return 0;
   for (int k = 0; k < MN_NDTYPE; k++)
     if (!strcmp(s, mn_dtype_name((mn_dtype)k))) { *t = (mn_dtype)k; return 1; }
-  PyErr_Format(PyExc_TypeError, "dtype '%s' is not supported (bool, int32, int64, float32, float64)", s);
+  PyErr_Format(PyExc_TypeError,
+               "dtype '%s' is not supported (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, "
+               "float32, float64)", s);
   return 0;
 }
 
@@ -98,8 +100,19 @@ const char *mnpy_rname(int k) { return mn_reduce_name((mn_reduce_op)k); }
 PyObject *from_scalar(mn_scalar s) {
   switch (s.dtype) {
   case MN_BOOL: return PyBool_FromLong((long)s.v.i);
-  case MN_INT32: case MN_INT64: return PyLong_FromLongLong((long long)s.v.i);
-  default: return PyFloat_FromDouble(s.v.f);
+  case MN_FLOAT32: case MN_FLOAT64: return PyFloat_FromDouble(s.v.f);
+  case MN_UINT64: return PyLong_FromUnsignedLongLong((unsigned long long)s.v.i);
+  default: return PyLong_FromLongLong((long long)s.v.i);
+  }
+}
+
+/* i as an integer dtype t holds it (NumPy's wrap-around) */
+static int64_t wrap_int(mn_dtype t, long long i) {
+  switch (mn_dtype_size(t)) {
+  case 1: return t == MN_INT8 ? (int8_t)(uint8_t)i : (int64_t)(uint8_t)i;
+  case 2: return t == MN_INT16 ? (int16_t)(uint16_t)i : (int64_t)(uint16_t)i;
+  case 4: return t == MN_INT32 ? (int32_t)(uint32_t)i : (int64_t)(uint32_t)i;
+  default: return (int64_t)i;
   }
 }
 
@@ -114,10 +127,12 @@ int to_scalar(PyObject *o, mn_scalar *s) {
       if (d == -1.0 && PyErr_Occurred()) return 0;
       *s = mn_scalar_typed(t, d);
     } else {
-      long long i = PyLong_AsLongLong(v);
+      int over = 0;
+      long long i = PyLong_AsLongLongAndOverflow(v, &over);
+      if (over > 0) i = (long long)PyLong_AsUnsignedLongLong(v); /* uint64 beyond int64 */
       if (i == -1 && PyErr_Occurred()) return 0;
       *s = mn_scalar_typed(t, 0);
-      s->v.i = t == MN_BOOL ? i != 0 : (t == MN_INT32 ? (int32_t)i : i);
+      s->v.i = t == MN_BOOL ? i != 0 : wrap_int(t, i);
     }
     return 1;
   }
@@ -125,7 +140,18 @@ int to_scalar(PyObject *o, mn_scalar *s) {
   if (PyLong_Check(o)) {
     int over = 0;
     long long i = PyLong_AsLongLongAndOverflow(o, &over);
-    if (over) { PyErr_SetString(PyExc_OverflowError, "Python int too large for int64"); return 0; }
+    if (over > 0) { /* up to 2**64 - 1 for uint64 arrays, as its bits */
+      unsigned long long u = PyLong_AsUnsignedLongLong(o);
+      if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_OverflowError, "Python int too large for uint64");
+        return 0;
+      }
+      i = (long long)u;
+    } else if (over) {
+      PyErr_SetString(PyExc_OverflowError, "Python int too small for int64");
+      return 0;
+    }
     *s = mn_scalar_i64(i);
     return 1;
   }

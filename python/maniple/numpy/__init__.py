@@ -25,8 +25,8 @@ from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast
                             trim_zeros, unstack, vsplit, vstack)
 from ._math import (angle, around, conj, conjugate, fix, i0, imag, iscomplex, iscomplexobj, isneginf, isposinf,
                     isreal, isrealobj, nan_to_num, real, round, sinc)
-from ._meta import (asanyarray, asarray_chkfinite, ascontiguousarray, astype, base_repr, binary_repr, bool,
-                    can_cast, common_type, double, errstate, finfo, floating, format_float_positional,
+from ._meta import (asanyarray, asarray_chkfinite, ascontiguousarray, astype, base_repr, binary_repr, bool, byte,
+                    short, ubyte, uint, uintc, uintp, ulong, ulonglong, unsignedinteger, ushort, can_cast, common_type, double, errstate, finfo, floating, format_float_positional,
                     format_float_scientific, frombuffer, fromfunction, fromiter, generic, get_printoptions,
                     getbufsize, geterr, geterrcall, iinfo, inexact, int_, intc, integer, intp, isdtype, isfortran,
                     isscalar, issubdtype, long, longlong, may_share_memory, min_scalar_type, mintypecode, ndim,
@@ -63,6 +63,7 @@ bitwise_left_shift, bitwise_right_shift = left_shift, right_shift  # noqa: F821
 concat, permute_dims = concatenate, transpose
 bool_ = _np.bool_
 int32, int64, float32, float64 = _np.int32, _np.int64, _np.float32, _np.float64
+int8, int16, uint8, uint16, uint32, uint64 = _np.int8, _np.int16, _np.uint8, _np.uint16, _np.uint32, _np.uint64
 dtype = _np.dtype
 newaxis = None
 pi, e, inf, nan = _np.pi, _np.e, _np.inf, _np.nan

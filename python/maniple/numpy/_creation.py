@@ -8,6 +8,7 @@ import numpy as _np
 from maniple import _core
 from maniple import init as _init
 
+from ._dtypes import INTS as _INTS
 from ._engine import _KIND, _check_scalar_into, _pyscalar
 from ._ndarray import ndarray
 
@@ -222,7 +223,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         if endpoint and num > 1:
             y = y.copy()
             y[-1] = stop
-        if out_dt in ("int32", "int64"):
+        if out_dt in _INTS:
             from ._functions import UFUNCS
             y = UFUNCS["floor"](y)
         a = y.astype(out_dt) if y._dtype != out_dt or y._expr is not None else y

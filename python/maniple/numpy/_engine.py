@@ -27,6 +27,8 @@ import numpy as _np
 from maniple import _core
 
 from . import _views
+from ._dtypes import CAN_CAST_SAME_KIND as _CAN_CAST_SAME_KIND, INT_RANGE as _INT_RANGE, INTEGER as _INTEGER
+from ._dtypes import KIND as _KIND
 
 MAX_NODES = 48  # past this an operand is materialised, bounding loops' trees
 SHARE_COST = 2  # cost (below) from which a shared value is computed once
@@ -393,7 +395,6 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
 
 
 # ---- operands ----
-_KIND = {"bool": 0, "int32": 1, "int64": 1, "float32": 2, "float64": 2}
 _PYSCALAR = (bool, int, float)
 
 
@@ -488,8 +489,21 @@ def _numpy_type_error(name, xs):
         raise e.with_traceback(None) from None
 
 
-_INTEGER = ("bool", "int32", "int64")
 _COMPARISONS = ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal")
+
+
+# per dtype, the Python ints a weak scalar beside it takes without asking
+# NumPy (_big_int): the dtype's range within int32's
+_I32 = (-2147483648, 2147483647)
+_WEAK_OK = {t: (max(r[0], _I32[0]), min(r[1], _I32[1])) for t, r in _INT_RANGE.items()}
+for _t in ("bool", "float32", "float64"):
+    _WEAK_OK[_t] = _I32
+
+
+def _weak_out(v, other):
+    """v (a Python int) beside other needs NumPy's NEP 50 handling."""
+    lo, hi = _WEAK_OK[other._dtype] if type(other) is ndarray else _I32
+    return not lo <= v <= hi
 
 
 def _big_int(name, xs):
@@ -528,8 +542,8 @@ def _make(node, name, *xs):
     """A deferred operation (node: Unary, Binary or Ternary): its expression
     node, dtype and shape, and the storage it reads (kept incrementally: no
     walk over the tree)."""
-    if node is Binary and ((type(xs[0]) is int and not -2147483648 <= xs[0] < 2147483648) or
-                           (type(xs[1]) is int and not -2147483648 <= xs[1] < 2147483648)):
+    if node is Binary and ((type(xs[0]) is int and _weak_out(xs[0], xs[1])) or
+                           (type(xs[1]) is int and _weak_out(xs[1], xs[0]))):
         xs = list(xs)
         r = _big_int(name, xs)
         if r is not None:
@@ -616,7 +630,7 @@ def _binary(name, x, y):
         tx = type(x)
         if getattr(tx, "_mn_sparse", False):
             return NotImplemented
-        if type(y) is ndarray and y._expr is None and (tx is float or tx is int and -2147483648 <= x < 2147483648) \
+        if type(y) is ndarray and y._expr is None and (tx is float or tx is int and not _weak_out(x, y)) \
                 and not y._arr.is_view:
             key = (name, tx, None, y._dtype, y._shape)  # a scalar first (2.0 * a)
             info = _BIN.get(key) or _bin_info(key, name, x, y, True)
@@ -628,7 +642,7 @@ def _binary(name, x, y):
         key = (name, x._dtype, x._shape, y._dtype, y._shape)
     elif ty is float:
         key = (name, x._dtype, x._shape, float, None)
-    elif ty is int and -2147483648 <= y < 2147483648:
+    elif ty is int and not _weak_out(y, x):
         key = (name, x._dtype, x._shape, int, None)
     elif getattr(ty, "_mn_sparse", False):
         return NotImplemented
@@ -699,12 +713,6 @@ def _take_over(a, r):
 
 
 # ---- assignment ----
-_CAN_CAST_SAME_KIND = {
-    "bool": {"bool"}, "int32": {"bool", "int32", "int64"}, "int64": {"bool", "int32", "int64"},
-    "float32": {"bool", "int32", "int64", "float32", "float64"},
-    "float64": {"bool", "int32", "int64", "float32", "float64"},
-}
-_INT_RANGE = {"int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1)}
 
 
 def _check_scalar_into(v, dtype):

@@ -7,6 +7,7 @@ import numpy as _np
 from maniple import _core
 
 from ._creation import asarray, empty
+from ._dtypes import INTS as _INTS, sum_dtype as _sum_dtype
 from . import _ufunc
 from ._engine import _NOTHING, _assign, _binary, _compile, _eval_shared, _has_cells, _scalar, _ternary, _unary
 from ._ndarray import ndarray, _check_power, _check_writable
@@ -128,11 +129,14 @@ def clip(a, a_min=_NOVALUE, a_max=_NOVALUE, out=None, *, min=_NOVALUE, max=_NOVA
         a_max = max
     lo = None if a_min is _NOVALUE else a_min
     hi = None if a_max is _NOVALUE else a_max
-    if isinstance(a, ndarray) and a._dtype in ("int32", "int64") and (type(lo) is int or type(hi) is int):
+    if isinstance(a, ndarray) and a._dtype in _INTS and (type(lo) is int or type(hi) is int):
         # NumPy 2: a bound beyond the integer dtype is no bound, or its OverflowError where it would bind
-        info = _np.iinfo(a._dtype)
-        too_big = (lambda v: f"Python integer {v} out of bounds for int32") if a._dtype == "int32" else \
-            (lambda v: "Python int too large to convert to C long")
+        info, dt = _np.iinfo(a._dtype), a._dtype
+
+        def too_big(v):
+            if -2 ** 63 <= v < 2 ** 64 and not (dt == "int64" and v >= 2 ** 63):
+                return f"Python integer {v} out of bounds for {dt}"
+            return "Python int too large to convert to C long"
         if type(lo) is int and not info.min <= lo <= info.max:
             if lo > info.max:
                 raise OverflowError(too_big(lo))
@@ -157,8 +161,8 @@ def _result_dtype(op, dt):
         return "int64"
     if op in ("any", "all"):
         return "bool"
-    if op in ("sum", "prod") and dt in ("bool", "int32", "int64"):
-        return "int64"
+    if op in ("sum", "prod"):
+        return _sum_dtype(dt)
     return dt
 
 

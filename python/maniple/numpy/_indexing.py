@@ -10,6 +10,7 @@ import numpy as _np
 
 from maniple import _core
 
+from ._dtypes import INTEGER as _INTEGER
 from ._engine import _assign, _compile, _flush, _wrote
 from ._ndarray import ndarray
 
@@ -46,7 +47,7 @@ def _as_index(k):
         if y.dtype.kind not in "biu":
             raise IndexError(f"arrays used as indices must be of integer (or boolean) type, not {y.dtype}")
         a = asarray(y)
-    if a._dtype not in ("bool", "int32", "int64"):
+    if a._dtype not in _INTEGER:
         raise IndexError(f"arrays used as indices must be of integer (or boolean) type, not {a._dtype}")
     return a
 

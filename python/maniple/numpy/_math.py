@@ -13,7 +13,7 @@ from ._functions import UFUNCS, _make_unary, _scalars_only, _with_out, where
 from ._engine import _binary, _unary
 from ._ndarray import ndarray
 
-_INT = ("int32", "int64")
+from ._dtypes import INTS as _INT
 _FLOAT = ("float32", "float64")
 
 
@@ -47,13 +47,12 @@ UFUNCS["radians"] = _make_unary("radians", "deg2rad")
 
 # ---- complex helpers on real arrays ----
 def conjugate(x, out=None):
-    """numpy.conjugate: a copy for real arrays. NumPy gives int8 for bool,
-    which maniple does not have, so bool is a TypeError."""
+    """numpy.conjugate: a copy for real arrays (int8 for bool, as NumPy)."""
     if out is None and _scalars_only(x):
         return _np.conjugate(x)
     x = asarray(x)
     if x._dtype == "bool":
-        raise TypeError("ufunc 'conjugate' of a bool array gives int8 in NumPy, which maniple does not have")
+        return _with_out(x.astype("int8"), out)
     return _with_out(_unary("positive", x), out)
 
 

@@ -14,8 +14,10 @@ from ._ndarray import ndarray
 bool = _np.bool  # noqa: A001 (NumPy 2's name)
 double, single = _np.float64, _np.float32
 intc, int_, intp, long, longlong = _np.int32, _np.int64, _np.intp, _np.long, _np.longlong
-generic, number, integer, signedinteger, inexact, floating = (_np.generic, _np.number, _np.integer,
-                                                              _np.signedinteger, _np.inexact, _np.floating)
+byte, short, ubyte, ushort, uintc = _np.byte, _np.short, _np.ubyte, _np.ushort, _np.uintc
+uint, uintp, ulong, ulonglong = _np.uint, _np.uintp, _np.ulong, _np.ulonglong
+generic, number, integer, signedinteger, unsignedinteger, inexact, floating = (
+    _np.generic, _np.number, _np.integer, _np.signedinteger, _np.unsignedinteger, _np.inexact, _np.floating)
 # settings and constants-like helpers with no array data
 finfo, iinfo, isdtype, issubdtype, isscalar = _np.finfo, _np.iinfo, _np.isdtype, _np.issubdtype, _np.isscalar
 promote_types, min_scalar_type, mintypecode = _np.promote_types, _np.min_scalar_type, _np.mintypecode

@@ -15,6 +15,7 @@ import numpy as _np
 from maniple import _core
 
 from . import _engine, _views
+from ._dtypes import INTS as _INTS
 from ._engine import (_CAN_CAST_SAME_KIND, _INTEGER, _assign, _binary, _check_scalar_into, _flush, _prep, _pyscalar,
                       _scalar, _unary, _wrote)
 from ._engine import GROUP_MIN as _GROUP_MIN  # noqa: F401 (tests read it here)
@@ -188,7 +189,7 @@ class ndarray:
         return complex(self._scalar_of())
 
     def __index__(self):
-        if self._dtype not in ("int32", "int64", "bool") or self._shape:
+        if self._dtype not in _INTEGER or self._shape:
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return int(self.item())
 
@@ -313,7 +314,7 @@ class ndarray:
                     raise IndexError(f"index {int(k)} is out of bounds for axis {axis} with size {n}")
                 items.append(("i", int(k)))
                 axis += 1
-            elif isinstance(k, ndarray) and k.ndim == 0 and k._dtype in ("int32", "int64"):
+            elif isinstance(k, ndarray) and k.ndim == 0 and k._dtype in _INTS:
                 items.append(("i", int(k.item())))
                 axis += 1
             else:
@@ -806,7 +807,7 @@ def _check_power(x, y):
         if xd in _INTEGER and math.prod(_np.broadcast_shapes(xs, y.shape)):
             raise ValueError("Integers to negative integer powers are not allowed.")
         return
-    if y._dtype not in ("int32", "int64"):
+    if y._dtype not in _INTS:
         return
     if type(x) is ndarray:
         if x._dtype not in _INTEGER:

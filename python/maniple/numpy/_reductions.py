@@ -8,6 +8,7 @@ import numpy as _np
 from ._creation import asarray, full
 from ._functions import (UFUNCS as _U, _axis, _axis_tuple, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
                          mean as _mean, min as _min, prod as _prod, sum as _sum, var as _var, where as _where)
+from ._dtypes import INTEGER as _INTEGER
 from ._engine import _scalar
 from ._ndarray import ndarray, _flat
 
@@ -165,7 +166,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             w = w.transpose(order)
         w = w[tuple(slice(None) if d in axes else None for d in range(a.ndim))]
     dt = _np.result_type(_np.dtype(a._dtype), _np.dtype(w._dtype), _np.float64 if a._dtype in
-                         ("bool", "int32", "int64") else _np.dtype(a._dtype)).name
+                         _INTEGER else _np.dtype(a._dtype)).name
     ws = _sum((w + a * 0).astype(dt) if w.shape != a.shape else w.astype(dt), axis, None, None, keepdims)
     if (isinstance(ws, ndarray) and bool((ws == 0).any())) or (not isinstance(ws, ndarray) and ws == 0):
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")

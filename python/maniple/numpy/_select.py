@@ -11,6 +11,7 @@ from maniple import _core
 from ._creation import arange, asarray, empty, zeros, _shape as _shape_of
 from ._functions import _axis, where as _where3
 from ._indexing import nonzero
+from ._dtypes import INTEGER as _INTEGER, INTS as _INTS
 from ._engine import _assign, _flush, _wrote
 from ._ndarray import ndarray, _flat, _reshaped
 
@@ -32,7 +33,7 @@ def _index_of(indices, unsafe=False, rule="safe"):
             from ._indexing import _as_index
             return _as_index(y)  # other NumPy integer dtypes as int64
     a = asarray(indices)
-    if a._dtype not in ("int32", "int64", "bool"):
+    if a._dtype not in _INTEGER:
         raise TypeError(f"Cannot cast array data from dtype('{a._dtype}') to dtype('int64') according to the "
                         f"rule '{rule}'")
     return a
@@ -226,7 +227,7 @@ def putmask(a, mask, values):
 
 def _along_axis_key(arr, indices, axis):
     idx = asarray(indices)
-    if idx._dtype not in ("int32", "int64"):
+    if idx._dtype not in _INTS:
         raise IndexError("`indices` must be an integer array")
     if axis is None:
         return None, idx

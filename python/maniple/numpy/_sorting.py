@@ -9,6 +9,7 @@ from maniple import _core
 from ._creation import arange, asarray, empty, full
 from ._functions import _axis, _axis_tuple, where as _where3, UFUNCS as _U
 from ._indexing import nonzero
+from ._dtypes import INTS as _INTS, sum_dtype as _sum_dtype
 from ._engine import _assign, _flush
 from ._ndarray import ndarray, _flat, _reshaped
 
@@ -88,7 +89,7 @@ def searchsorted(a, v, side="left", sorter=None):
         sorter = asarray(sorter)
         if sorter.ndim != 1:
             raise TypeError("could not parse sorter argument")
-        if sorter._dtype not in ("int32", "int64"):
+        if sorter._dtype not in _INTS:
             raise TypeError("sorter must only contain integers")
         if sorter.size != a.size:
             raise ValueError("sorter.size must equal a.size")
@@ -263,7 +264,7 @@ def _scan(op, a, axis, dtype, out, how="scan"):
     else:
         ax = _axis(axis, a.ndim, how)
     if dtype is None:
-        dt = "int64" if a._dtype in ("bool", "int32", "int64") else a._dtype
+        dt = _sum_dtype(a._dtype)
     else:
         from ._creation import _dt
         dt = _dt(dtype)

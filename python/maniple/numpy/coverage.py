@@ -34,13 +34,14 @@ def _resolve(module, dotted):
 
 def _unholdable_dtype(name):
     """Whether numpy.<name> is a scalar type maniple arrays cannot hold
-    (int8, uint16, float16, complex128, ..., and abstract ones)."""
+    (float16, complex128, ..., and abstract ones)."""
     import numpy
     from ._creation import _SUPPORTED
     t = _resolve(numpy, name)
     if not (isinstance(t, type) and issubclass(t, numpy.generic)):
         return False
-    if t in (numpy.generic, numpy.number, numpy.integer, numpy.signedinteger, numpy.inexact, numpy.floating):
+    if t in (numpy.generic, numpy.number, numpy.integer, numpy.signedinteger, numpy.unsignedinteger, numpy.inexact,
+             numpy.floating):
         return False  # abstract, above dtypes maniple holds (issubdtype checks)
     try:
         return str(numpy.dtype(t)) not in _SUPPORTED

@@ -1,0 +1,23 @@
+"""The dtypes maniple.numpy holds, and what NumPy says of them: their kinds,
+integer ranges and same-kind casts (asked of NumPy once, at import)."""
+import numpy as _np
+
+SIGNED = ("int8", "int16", "int32", "int64")
+UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
+INTS = SIGNED + UNSIGNED
+FLOATS = ("float32", "float64")
+INTEGER = ("bool",) + INTS  # NumPy's integer-like: sums count in int64 or uint64
+SUPPORTED = ("bool",) + INTS + FLOATS
+
+# bool < integer < float: the order of same-kind casting
+KIND = {t: 0 if t == "bool" else 1 if t in INTS else 2 for t in SUPPORTED}
+CAN_CAST_SAME_KIND = {t: {s for s in SUPPORTED if _np.can_cast(s, t, "same_kind")} for t in SUPPORTED}
+INT_RANGE = {t: (int(_np.iinfo(t).min), int(_np.iinfo(t).max)) for t in INTS}
+
+
+def sum_dtype(dt):
+    """NumPy's sum and prod of dt: int64 for bool and signed integers,
+    uint64 for unsigned ones, else dt."""
+    if dt in UNSIGNED:
+        return "uint64"
+    return "int64" if dt in INTEGER else dt
