@@ -2,6 +2,7 @@
  * result is the same on every rank and at every thread count. */
 #include "acc.h"
 #include "mn_impl.h"
+#include "kernels/half.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,8 +48,9 @@ int mn_acc_to_scalar(mn_reduce_op op, mn_dtype t, const mn_acc *acc, mn_scalar *
   res->weak = 0;
   if (rt == MN_BOOL) res->v.i = acc->i != 0;
   else if (rt == MN_FLOAT32) res->v.f = (float)acc->f;
+  else if (rt == MN_FLOAT16) res->v.f = mn_h2d(mn_d2h(acc->f));
   else if (rt == MN_FLOAT64) res->v.f = acc->f;
   else if (isf) res->v.i = (int64_t)acc->f;
-  else res->v.i = rt == MN_INT32 ? (int32_t)acc->i : acc->i;
+  else res->v.i = mn_int_wrap(rt, acc->i);
   return MN_SUCCESS;
 }

@@ -5,9 +5,9 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const dtype_names[MN_NDTYPE] = {"bool", "int32", "int64", "float32", "float64", "int8",
-                                                    "int16", "uint8", "uint16", "uint32", "uint64"};
-static const size_t dtype_sizes[MN_NDTYPE] = {1, 4, 8, 4, 8, 1, 2, 1, 2, 4, 8};
+static const char *const dtype_names[MN_NDTYPE] = {"bool",  "int32",  "int64",  "float32", "float64", "int8",
+                                                    "int16", "uint8",  "uint16", "uint32",  "uint64",  "float16"};
+static const size_t dtype_sizes[MN_NDTYPE] = {1, 4, 8, 4, 8, 1, 2, 1, 2, 4, 8, 2};
 
 const char *mn_dtype_name(mn_dtype t) {
   return (t >= 0 && t < MN_NDTYPE) ? dtype_names[t] : "invalid-dtype";
@@ -25,11 +25,15 @@ mn_dtype mn_dtype_promote(mn_dtype a, mn_dtype b) {
   if (a == b) return a;
   if (a == MN_BOOL) return b;
   if (b == MN_BOOL) return a;
-  if (mn_is_float(a) && mn_is_float(b)) return MN_FLOAT64;
+  if (mn_is_float(a) && mn_is_float(b)) return mn_dtype_size(a) >= mn_dtype_size(b) ? a : b;
   if (mn_is_float(a) || mn_is_float(b)) {
-    /* float32 holds 16-bit integers exactly, float64 is NumPy's choice above */
+    /* the smallest float at least as wide as f that holds every value of
+     * the integer type i exactly: float16 holds 8-bit integers, float32
+     * 16-bit ones, float64 is NumPy's choice above */
     mn_dtype f = mn_is_float(a) ? a : b, i = mn_is_float(a) ? b : a;
-    return f == MN_FLOAT32 && mn_dtype_size(i) <= 2 ? MN_FLOAT32 : MN_FLOAT64;
+    size_t si = mn_dtype_size(i), sf = mn_dtype_size(f);
+    mn_dtype need = si == 1 ? MN_FLOAT16 : si == 2 ? MN_FLOAT32 : MN_FLOAT64;
+    return mn_dtype_size(need) >= sf ? need : f;
   }
   int la = bytes_log2(a), lb = bytes_log2(b), ua = mn_is_uint(a), ub = mn_is_uint(b);
   if (ua == ub) return la >= lb ? a : b;
@@ -41,13 +45,11 @@ mn_dtype mn_dtype_promote(mn_dtype a, mn_dtype b) {
 }
 
 /* float result for transcendental functions: NumPy's smallest float loop
- * an integer casts to safely (bool and 8-bit integers would take float16,
- * which maniple does not store: no result) */
+ * an integer casts to safely (float16 for bool and 8-bit integers) */
 static mn_dtype float_of(mn_dtype t) {
   if (mn_is_float(t)) return t;
-  if (t == MN_BOOL) return MN_FLOAT64; /* maniple's choice until float16 */
   size_t s = mn_dtype_size(t);
-  return s == 1 ? MN_NDTYPE : s == 2 ? MN_FLOAT32 : MN_FLOAT64;
+  return s == 1 ? MN_FLOAT16 : s == 2 ? MN_FLOAT32 : MN_FLOAT64;
 }
 
 mn_dtype mn_unary_result(mn_unary_op op, mn_dtype x) {
@@ -55,11 +57,11 @@ mn_dtype mn_unary_result(mn_unary_op op, mn_dtype x) {
   switch (op) {
   case MN_OP_NEG: case MN_OP_POS: case MN_OP_SIGN:
     return x == MN_BOOL ? MN_NDTYPE : x;
-  case MN_OP_ABS: case MN_OP_SQUARE: case MN_OP_CAST:
+  case MN_OP_ABS: case MN_OP_CAST:
   case MN_OP_FLOOR: case MN_OP_CEIL: case MN_OP_TRUNC: /* NumPy 2 keeps ints */
     return x;
-  case MN_OP_RECIPROCAL:
-    return x == MN_BOOL ? MN_NDTYPE : x;
+  case MN_OP_SQUARE: case MN_OP_RECIPROCAL: /* NumPy's bool loops are int8's */
+    return x == MN_BOOL ? MN_INT8 : x;
   case MN_OP_INVERT:
     return mn_is_float(x) ? MN_NDTYPE : x;
   case MN_OP_LOGICAL_NOT: case MN_OP_ISNAN: case MN_OP_ISINF: case MN_OP_ISFINITE:
@@ -67,8 +69,8 @@ mn_dtype mn_unary_result(mn_unary_op op, mn_dtype x) {
     return MN_BOOL;
   case MN_OP_FREXP_EXP:
     return MN_INT32;
-  case MN_OP_I0: /* NumPy's i0 is float64 but for float32 */
-    return x == MN_FLOAT32 ? x : MN_FLOAT64;
+  case MN_OP_I0: /* NumPy's i0 is float64 but for float32 and float16 */
+    return x == MN_FLOAT32 || x == MN_FLOAT16 ? x : MN_FLOAT64;
   default:
     if (op < 0 || op >= MN_NUNARY) return MN_NDTYPE;
     return float_of(x); /* sqrt, exp, ..., rint */
@@ -93,8 +95,8 @@ mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y) {
     return float_of(p);
   case MN_OP_FLOAT_POWER:
     return MN_FLOAT64;
-  case MN_OP_LDEXP: /* the exponent must be an integer (or bool) */
-    return mn_is_float(y) ? MN_NDTYPE : float_of(x);
+  case MN_OP_LDEXP: /* the exponent must be an integer (or bool) that int64 holds */
+    return mn_is_float(y) || y == MN_UINT64 ? MN_NDTYPE : float_of(x);
   case MN_OP_GCD: case MN_OP_LCM:
     return is_int(p) ? p : MN_NDTYPE;
   case MN_OP_EQ: case MN_OP_NE: case MN_OP_LT: case MN_OP_LE: case MN_OP_GT:
@@ -177,6 +179,7 @@ mn_scalar mn_scalar_bool(int x) {
 mn_scalar mn_scalar_typed(mn_dtype t, double x) {
   mn_scalar s = {t, 0, {0}};
   if (t == MN_FLOAT32) s.v.f = (float)x;
+  else if (t == MN_FLOAT16) s.v.f = mn_h2d(mn_d2h(x));
   else if (t == MN_FLOAT64) s.v.f = x;
   else if (t == MN_BOOL) s.v.i = x != 0;
   else s.v.i = mn_int_wrap(t, t == MN_UINT64 && x >= 9223372036854775808.0 ? (int64_t)(uint64_t)x : (int64_t)x);
@@ -190,6 +193,7 @@ double mn_scalar_as_f64(mn_scalar s) {
 void mn_scalar_store(mn_scalar s, mn_dtype t, void *p) {
   char src[8];
   if (s.dtype == MN_FLOAT32) { float f = (float)s.v.f; memcpy(src, &f, 4); }
+  else if (s.dtype == MN_FLOAT16) { mn_h h = mn_d2h(s.v.f); memcpy(src, &h, 2); }
   else if (mn_is_float(s.dtype)) memcpy(src, &s.v.f, 8);
   else mni_ft_store_i((int)s.dtype, src, s.v.i);
   mn_cast_table[s.dtype][t](1, src, p);

@@ -178,6 +178,24 @@ static int shape_of(mn_expr *e, const int *ids, int n, mn_node *out) {
   return MN_SUCCESS;
 }
 
+/* float16 computes in float32, as NumPy's loops do: the operation's node
+ * (added as *n, its dtype float32 where rt is float16) and, for a float16
+ * result, a cast that rounds it to half */
+static mn_dtype compute_of(mn_dtype t) { return t == MN_FLOAT16 ? MN_FLOAT32 : t; }
+/* an operand cast to the loop's dtype lt, through float16 when lt is
+ * (a weak 0.1 next to a float16 array is the half 0.1, as in NumPy) */
+static int cast_in(mn_expr *e, int id, mn_dtype lt, mn_dtype ct, int *out) {
+  if (lt == MN_FLOAT16) MN_CALL(cast_to(e, id, MN_FLOAT16, &id));
+  return cast_to(e, id, ct, out);
+}
+static int add_op(mn_expr *e, mn_node *n, mn_dtype rt, int *node) {
+  int round = rt == MN_FLOAT16 && n->ct != MN_FLOAT16; /* not spacing and nextafter's own kernels */
+  n->dtype = round ? MN_FLOAT32 : rt;
+  MN_CALL(add_node(e, n, node));
+  if (round) MN_CALL(cast_to(e, *node, MN_FLOAT16, node));
+  return MN_SUCCESS;
+}
+
 int mn_expr_unary(mn_expr *e, mn_unary_op op, int a, int *node) {
   MN_CHECK(e && node, MN_ERR_ARG, "NULL expression or output");
   MN_CALL(check_node(e, a));
@@ -186,24 +204,26 @@ int mn_expr_unary(mn_expr *e, mn_unary_op op, int a, int *node) {
   MN_CHECK(rt != MN_NDTYPE, MN_ERR_DTYPE, "ufunc '%s' not supported for input dtype %s",
            mn_unary_name(op), mn_dtype_name(da));
   /* signbit and the frexp exponent look at a float (ints go through float64) */
-  mn_dtype ct = (op == MN_OP_ISNAN || op == MN_OP_ISINF || op == MN_OP_ISFINITE) ? da
+  mn_dtype ct = (op == MN_OP_ISNAN || op == MN_OP_ISINF || op == MN_OP_ISFINITE) ? compute_of(da)
                 : op == MN_OP_LOGICAL_NOT ? MN_BOOL
-                : (op == MN_OP_SIGNBIT || op == MN_OP_FREXP_EXP) ? (da == MN_FLOAT32 ? MN_FLOAT32 : MN_FLOAT64)
+                : (op == MN_OP_SIGNBIT || op == MN_OP_FREXP_EXP)
+                    ? (da == MN_FLOAT32 || da == MN_FLOAT16 ? MN_FLOAT32 : MN_FLOAT64)
                 : rt;
+  mn_dtype lt = ct; /* the loop's dtype (NumPy's); float16 computes in float32 but for spacing */
+  if (op != MN_OP_SPACING) ct = compute_of(ct);
   MN_CHECK(mn_unary_table[op][ct], MN_ERR_DTYPE, "ufunc '%s' has no %s kernel", mn_unary_name(op), mn_dtype_name(ct));
   int ca;
-  MN_CALL(cast_to(e, a, ct, &ca));
+  MN_CALL(cast_in(e, a, lt, ct, &ca));
   mn_node n;
   memset(&n, 0, sizeof n);
   n.kind = MN_N_UNARY;
   n.op = op;
   n.a = ca;
-  n.dtype = rt;
   n.ct = ct;
   n.weak = e->v[a].weak;
   n.ndim = e->v[a].ndim;
   memcpy(n.shape, e->v[a].shape, sizeof n.shape);
-  MN_CALL(add_node(e, &n, node));
+  MN_CALL(add_op(e, &n, rt, node));
   return MN_SUCCESS;
 }
 
@@ -215,26 +235,29 @@ int mn_expr_binary(mn_expr *e, mn_binary_op op, int a, int b, int *node) {
   mn_dtype da = effective(&e->v[a], &e->v[b]), db = effective(&e->v[b], &e->v[a]);
   /* ldexp's exponent keeps its kind: a Python int stays an int next to floats */
   if (op == MN_OP_LDEXP) db = e->v[b].dtype;
+  /* and a Python int mantissa takes NumPy's first loop that holds it: float16 */
+  if (op == MN_OP_LDEXP && e->v[a].weak && !e->v[b].weak && !mn_is_float(e->v[a].dtype) && mn_is_int(db)) da = MN_BOOL;
   mn_dtype rt = mn_binary_result(op, da, db);
   MN_CHECK(rt != MN_NDTYPE, MN_ERR_DTYPE, "ufunc '%s' not supported for the input dtypes (%s, %s)",
            mn_binary_name(op), mn_dtype_name(da), mn_dtype_name(db));
   mn_dtype ct = rt;
   if (op >= MN_OP_EQ && op <= MN_OP_GE) ct = mn_dtype_promote(da, db);
   if (op >= MN_OP_LOGICAL_AND && op <= MN_OP_LOGICAL_XOR) ct = MN_BOOL;
+  mn_dtype lt = ct;
+  if (op != MN_OP_NEXTAFTER) ct = compute_of(ct);
   MN_CHECK(mn_binary_table[op][ct], MN_ERR_DTYPE, "ufunc '%s' has no %s kernel", mn_binary_name(op), mn_dtype_name(ct));
   mn_node n;
   memset(&n, 0, sizeof n);
   int ids[2] = {a, b};
   MN_CALL(shape_of(e, ids, 2, &n));
   int wa = e->v[a].weak && e->v[b].weak;
-  MN_CALL(cast_to(e, a, ct, &n.a));
-  MN_CALL(cast_to(e, b, ct, &n.b));
+  MN_CALL(cast_in(e, a, lt, ct, &n.a));
+  MN_CALL(cast_in(e, b, op == MN_OP_LDEXP ? ct : lt, ct, &n.b));
   n.kind = MN_N_BINARY;
   n.op = op;
-  n.dtype = rt;
   n.ct = ct;
   n.weak = wa;
-  MN_CALL(add_node(e, &n, node));
+  MN_CALL(add_op(e, &n, rt, node));
   return MN_SUCCESS;
 }
 
@@ -245,7 +268,7 @@ int mn_expr_ternary(mn_expr *e, mn_ternary_op op, int a, int b, int c, int *node
   MN_CALL(check_node(e, c));
   MN_CHECK(op >= 0 && op < MN_NTERNARY, MN_ERR_ARG, "unknown ternary op %d", (int)op);
   const mn_node *v3[3] = {&e->v[a], &e->v[b], &e->v[c]};
-  mn_dtype t = op == MN_OP_WHERE ? promote_weak(v3 + 1, 2) : promote_weak(v3, 3);
+  mn_dtype rt = op == MN_OP_WHERE ? promote_weak(v3 + 1, 2) : promote_weak(v3, 3), t = compute_of(rt);
   MN_CHECK(t != MN_NDTYPE && mn_ternary_table[op][t], MN_ERR_DTYPE,
            "'%s' not supported for the input dtypes (%s, %s, %s)", mn_ternary_name(op),
            mn_dtype_name(v3[0]->dtype), mn_dtype_name(v3[1]->dtype), mn_dtype_name(v3[2]->dtype));
@@ -254,14 +277,14 @@ int mn_expr_ternary(mn_expr *e, mn_ternary_op op, int a, int b, int c, int *node
   int ids[3] = {a, b, c};
   MN_CALL(shape_of(e, ids, 3, &n));
   int weak = v3[0]->weak && v3[1]->weak && v3[2]->weak;
-  MN_CALL(cast_to(e, a, op == MN_OP_WHERE ? MN_BOOL : t, &n.a));
-  MN_CALL(cast_to(e, b, t, &n.b));
-  MN_CALL(cast_to(e, c, t, &n.c));
+  MN_CALL(cast_in(e, a, op == MN_OP_WHERE ? MN_BOOL : rt, op == MN_OP_WHERE ? MN_BOOL : t, &n.a));
+  MN_CALL(cast_in(e, b, rt, t, &n.b));
+  MN_CALL(cast_in(e, c, rt, t, &n.c));
   n.kind = MN_N_TERNARY;
   n.op = op;
-  n.dtype = n.ct = t;
+  n.ct = t;
   n.weak = weak;
-  MN_CALL(add_node(e, &n, node));
+  MN_CALL(add_op(e, &n, rt, node));
   return MN_SUCCESS;
 }
 

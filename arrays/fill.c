@@ -8,7 +8,7 @@
 
 #define SAME_(T) ((int)MNI_FT_##T == (int)MN_##T)
 _Static_assert(SAME_(BOOL) && SAME_(INT32) && SAME_(INT64) && SAME_(FLOAT32) && SAME_(FLOAT64) && SAME_(INT8) &&
-                   SAME_(INT16) && SAME_(UINT8) && SAME_(UINT16) && SAME_(UINT32) && SAME_(UINT64) && MN_NDTYPE == 11,
+                   SAME_(INT16) && SAME_(UINT8) && SAME_(UINT16) && SAME_(UINT32) && SAME_(UINT64) && SAME_(FLOAT16) && MN_NDTYPE == 12,
                "kernels/fill.h mirrors mn_dtype");
 #undef SAME_
 

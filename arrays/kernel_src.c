@@ -28,9 +28,13 @@ static const char *ctype(mn_dtype t) {
   case MN_UINT32: return "uint32_t";
   case MN_UINT64: return "uint64_t";
   case MN_FLOAT32: return "float";
+  case MN_FLOAT16: return "mn_h";
   default: return "double";
   }
 }
+
+/* how a value of t is read as a number: float16's bits through mn_h2f */
+static const char *ld(mn_dtype t) { return t == MN_FLOAT16 ? "mn_h2f" : ""; }
 
 typedef struct { char *p; size_t cap, len; int over; } sbuf;
 static void put(sbuf *s, const char *fmt, ...) {
@@ -129,10 +133,11 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
       put(&s, "    const %s v%d = ((const %s *)a.in[%d])[o%d];\n", T, j, T, P->opi[j], P->opi[j]);
       break;
     case MN_N_SCALAR:
-      put(&s, "    const %s v%d = (%s)a.%s[%d];\n", T, j, T, mn_is_float(n->dtype) ? "sf" : "si", si++);
+      if (n->dtype == MN_FLOAT16) put(&s, "    const mn_h v%d = mn_d2h(a.sf[%d]);\n", j, si++);
+      else put(&s, "    const %s v%d = (%s)a.%s[%d];\n", T, j, T, mn_is_float(n->dtype) ? "sf" : "si", si++);
       break;
     case MN_N_CAST:
-      put(&s, "    const %s v%d = MN_CAST_VAL(%s, v%d);\n", T, j, T, n->a);
+      put(&s, "    const %s v%d = MN_CAST_VAL(%s, %s(v%d));\n", T, j, T, ld(e->v[n->a].dtype), n->a);
       break;
     case MN_N_UNARY:
       f = un_name[n->op * MN_NDTYPE + n->ct];
@@ -152,10 +157,12 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
     }
   }
   if (!red) {
-    put(&s, "    ((%s *)a.out)[oo] = MN_CAST_VAL(%s, v%d);\n  }\n}\n", ctype(odt), ctype(odt), P->root);
+    put(&s, "    ((%s *)a.out)[oo] = MN_CAST_VAL(%s, %s(v%d));\n  }\n}\n", ctype(odt), ctype(odt),
+        ld(e->v[P->root].dtype), P->root);
   } else { /* each thread's elements, then a tree over the block (and over the blocks in mn_reduce_final) */
     int R = P->root;
-    if (isf) put(&s, "    mni_acc_push(%d, 1, &acc, (double)v%d, 0, v%d != 0, ff);\n  }\n", rop, R, R);
+    if (isf) put(&s, "    mni_acc_push(%d, 1, &acc, (double)%s(v%d), 0, %s(v%d) != 0, ff);\n  }\n", rop, ld(rdt), R,
+                 ld(rdt), R);
     else put(&s, "    mni_acc_push(%d, %d, &acc, 0, (long long)v%d, v%d != 0, ff);\n  }\n", rop, kind, R, R);
     const char *tree = "  sh[threadIdx.x] = acc;\n  __syncthreads();\n"
                        "  for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"

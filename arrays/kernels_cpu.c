@@ -36,7 +36,7 @@ const mn_ternary_fn mn_ternary_table[MN_NTERNARY][MN_NDTYPE] = {MN_TERNARY_LIST(
 #define CASTLOOP(SF, TF, ST, TT) \
   static void c_##SF##_##ST(int64_t n, const void *a_, void *o_) { \
     const TF *a = (const TF *)a_; TT *o = (TT *)o_; \
-    for (int64_t i = 0; i < n; i++) o[i] = MN_CAST_VAL(TT, a[i]); }
+    for (int64_t i = 0; i < n; i++) o[i] = MN_CAST_VAL(TT, MN_LD_##SF(a[i])); }
 MN_CAST_LIST(CASTLOOP)
 #define CASTENTRY(SF, TF, ST, TT) [MN_DT_##SF][MN_DT_##ST] = c_##SF##_##ST,
 const mn_cast_fn mn_cast_table[MN_NDTYPE][MN_NDTYPE] = {MN_CAST_LIST(CASTENTRY)};
@@ -66,37 +66,37 @@ void mn_acc_merge(mn_reduce_op op, mn_dtype t, mn_acc *a, const mn_acc *b) {
   enum { ISF_##S = K == MNI_K_FLT, UNS_##S = K == MNI_K_UINT }; \
   static void r_sum_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; (void)f0; \
-    if (ISF_##S) { double s = 0; for (int64_t i = 0; i < n; i++) s += (double)x[i]; acc->f += s; } \
+    if (ISF_##S) { double s = 0; for (int64_t i = 0; i < n; i++) s += (double)MN_LD_##S(x[i]); acc->f += s; } \
     else { uint64_t s = 0; for (int64_t i = 0; i < n; i++) s += (uint64_t)(int64_t)x[i]; acc->i = (int64_t)((uint64_t)acc->i + s); } \
     acc->has += n; } \
   static void r_sumsq_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; (void)f0; \
-    if (ISF_##S) { double s = 0; for (int64_t i = 0; i < n; i++) s += (double)x[i] * (double)x[i]; acc->f += s; } \
+    if (ISF_##S) { double s = 0; for (int64_t i = 0; i < n; i++) s += (double)MN_LD_##S(x[i]) * (double)MN_LD_##S(x[i]); acc->f += s; } \
     else { uint64_t s = 0; for (int64_t i = 0; i < n; i++) s += (uint64_t)(int64_t)x[i] * (uint64_t)(int64_t)x[i]; acc->i = (int64_t)((uint64_t)acc->i + s); } \
     acc->has += n; } \
   static void r_sumabs_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; (void)f0; \
-    if (ISF_##S) { double s = 0; for (int64_t i = 0; i < n; i++) s += fabs((double)x[i]); acc->f += s; } \
+    if (ISF_##S) { double s = 0; for (int64_t i = 0; i < n; i++) s += fabs((double)MN_LD_##S(x[i])); acc->f += s; } \
     else { uint64_t s = 0; for (int64_t i = 0; i < n; i++) { int64_t v = (int64_t)x[i]; s += v < 0 && !UNS_##S ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; } acc->i = (int64_t)((uint64_t)acc->i + s); } \
     acc->has += n; } \
   static void r_prod_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; (void)f0; \
-    if (ISF_##S) { double s = 1; for (int64_t i = 0; i < n; i++) s *= (double)x[i]; acc->f *= s; } \
+    if (ISF_##S) { double s = 1; for (int64_t i = 0; i < n; i++) s *= (double)MN_LD_##S(x[i]); acc->f *= s; } \
     else { uint64_t s = 1; for (int64_t i = 0; i < n; i++) s *= (uint64_t)(int64_t)x[i]; acc->i = (int64_t)((uint64_t)acc->i * s); } \
     acc->has += n; } \
   static void r_any_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; (void)f0; int64_t r = 0; \
-    for (int64_t i = 0; i < n; i++) r |= x[i] != 0; \
+    for (int64_t i = 0; i < n; i++) r |= MN_LD_##S(x[i]) != 0; \
     acc->i = acc->i || r; acc->has += n; } \
   static void r_all_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; (void)f0; int64_t r = 1; \
-    for (int64_t i = 0; i < n; i++) r &= x[i] != 0; \
+    for (int64_t i = 0; i < n; i++) r &= MN_LD_##S(x[i]) != 0; \
     acc->i = acc->i && r; acc->has += n; }
 /* cells are not visited in index order: push breaks ties by index */
 #define RED_EXT(S, T, K, NAME, OP) \
   static void r_##NAME##_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; \
-    for (int64_t i = 0; i < n; i++) mni_acc_push(OP, K, acc, ISF_##S ? (double)x[i] : 0, ISF_##S ? 0 : (int64_t)x[i], 0, f0 + i); }
+    for (int64_t i = 0; i < n; i++) mni_acc_push(OP, K, acc, ISF_##S ? (double)MN_LD_##S(x[i]) : 0, ISF_##S ? 0 : (int64_t)x[i], 0, f0 + i); }
 #define RED_MAXABS(S, T, K) RED_EXT(S, T, K, maxabs, MN_RED_MAXABS)
 #define RED_ALL(S, T, K) RED_SUMS(S, T, K) RED_EXT(S, T, K, min, MN_RED_MIN) \
   RED_EXT(S, T, K, max, MN_RED_MAX) RED_EXT(S, T, K, argmin, MN_RED_ARGMIN) \
@@ -104,7 +104,7 @@ void mn_acc_merge(mn_reduce_op op, mn_dtype t, mn_acc *a, const mn_acc *b) {
 RED_ALL(b, mn_b, MNI_K_INT) RED_ALL(i8, int8_t, MNI_K_INT) RED_ALL(i16, int16_t, MNI_K_INT)
 RED_ALL(i32, int32_t, MNI_K_INT) RED_ALL(i64, int64_t, MNI_K_INT) RED_ALL(u8, uint8_t, MNI_K_UINT)
 RED_ALL(u16, uint16_t, MNI_K_UINT) RED_ALL(u32, uint32_t, MNI_K_UINT) RED_ALL(u64, uint64_t, MNI_K_UINT)
-RED_ALL(f32, float, MNI_K_FLT) RED_ALL(f64, double, MNI_K_FLT)
+RED_ALL(f32, float, MNI_K_FLT) RED_ALL(f64, double, MNI_K_FLT) RED_ALL(h, mn_h, MNI_K_FLT)
 #define RED_ROW(S) [MN_RED_SUM][MN_DT_##S] = r_sum_##S, [MN_RED_PROD][MN_DT_##S] = r_prod_##S, \
   [MN_RED_MIN][MN_DT_##S] = r_min_##S, [MN_RED_MAX][MN_DT_##S] = r_max_##S, \
   [MN_RED_ARGMIN][MN_DT_##S] = r_argmin_##S, [MN_RED_ARGMAX][MN_DT_##S] = r_argmax_##S, \
@@ -113,7 +113,7 @@ RED_ALL(f32, float, MNI_K_FLT) RED_ALL(f64, double, MNI_K_FLT)
   [MN_RED_MAXABS][MN_DT_##S] = r_maxabs_##S,
 const mn_reduce_fn mn_reduce_table[MN_NREDUCE][MN_NDTYPE] = {
   RED_ROW(b) RED_ROW(i8) RED_ROW(i16) RED_ROW(i32) RED_ROW(i64) RED_ROW(u8) RED_ROW(u16) RED_ROW(u32) RED_ROW(u64)
-  RED_ROW(f32) RED_ROW(f64)};
+  RED_ROW(f32) RED_ROW(f64) RED_ROW(h)};
 
 /* ---- fused linear combinations (see fuse.h) ---- */
 #include "fuse.h"

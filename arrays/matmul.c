@@ -172,6 +172,8 @@ static int check(const mn_array *a, const mn_array *b, const mn_array *out) {
            "matmul takes 1-d or 2-d operands here, got %d-d and %d-d", na, nb);
   MN_CHECK(a->dtype == b->dtype, MN_ERR_DTYPE, "matmul operands must have one dtype, got %s and %s",
            mn_dtype_name(a->dtype), mn_dtype_name(b->dtype));
+  /* NumPy sums float16 products in float: the caller multiplies float32 copies */
+  MN_CHECK(a->dtype != MN_FLOAT16, MN_ERR_DTYPE, "matmul has no float16 kernel (multiply float32 copies)");
   int64_t k = a->map.shape[na - 1], kb = b->map.shape[nb == 2 ? 0 : 0];
   if (k != kb) {
     char sa[128], sb[128];

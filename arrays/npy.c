@@ -38,6 +38,7 @@ static const char *descr_of(mn_dtype t) {
   case MN_UINT16: return "<u2";
   case MN_UINT32: return "<u4";
   case MN_UINT64: return "<u8";
+  case MN_FLOAT16: return "<f2";
   case MN_FLOAT32: return "<f4";
   default: return "<f8";
   }
@@ -48,7 +49,7 @@ static MPI_Datatype mpi_type(mn_dtype t) {
   case MN_BOOL: case MN_UINT8: return MPI_UINT8_T;
   case MN_INT8: return MPI_INT8_T;
   case MN_INT16: return MPI_INT16_T;
-  case MN_UINT16: return MPI_UINT16_T;
+  case MN_UINT16: case MN_FLOAT16: return MPI_UINT16_T;
   case MN_INT32: return MPI_INT32_T;
   case MN_UINT32: return MPI_UINT32_T;
   case MN_INT64: return MPI_INT64_T;

@@ -554,7 +554,7 @@ static int plain_descr(const char *s, int strict) {
     {"float64", MN_FLOAT64}, {"double", MN_FLOAT64}, {"float", MN_FLOAT64}, {"int8", MN_INT8},
     {"byte", MN_INT8}, {"int16", MN_INT16}, {"short", MN_INT16}, {"uint8", MN_UINT8}, {"ubyte", MN_UINT8},
     {"uint16", MN_UINT16}, {"ushort", MN_UINT16}, {"uint32", MN_UINT32}, {"uintc", MN_UINT32},
-    {"uint64", MN_UINT64}, {"ulonglong", MN_UINT64},
+    {"uint64", MN_UINT64}, {"ulonglong", MN_UINT64}, {"float16", MN_FLOAT16}, {"half", MN_FLOAT16},
   };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (!strcmp(s, names[i].name)) return names[i].t;
@@ -584,6 +584,7 @@ static int plain_descr(const char *s, int strict) {
     case 'Q': t = MN_UINT64; break;
     case 'L': t = l64 ? MN_UINT64 : -1; break;
     case 'N': case 'P': t = p64 ? MN_UINT64 : -1; break;
+    case 'e': t = MN_FLOAT16; break;
     case 'f': t = MN_FLOAT32; break;
     case 'd': t = MN_FLOAT64; break;
     default: return -1;
@@ -603,7 +604,8 @@ static int plain_descr(const char *s, int strict) {
       t = size == 1 ? MN_INT8 : size == 2 ? MN_INT16 : size == 4 ? MN_INT32 : MN_INT64;
     else if (c[0] == 'u' && (size == 1 || size == 2 || size == 4 || size == 8))
       t = size == 1 ? MN_UINT8 : size == 2 ? MN_UINT16 : size == 4 ? MN_UINT32 : MN_UINT64;
-    else if (c[0] == 'f' && (size == 4 || size == 8)) t = size == 4 ? MN_FLOAT32 : MN_FLOAT64;
+    else if (c[0] == 'f' && (size == 2 || size == 4 || size == 8))
+      t = size == 2 ? MN_FLOAT16 : size == 4 ? MN_FLOAT32 : MN_FLOAT64;
     else return -1;
   }
   return big && t >= 0 && mn_dtype_size((mn_dtype)t) > 1 ? -1 : t;
@@ -661,6 +663,7 @@ static int descr_dtype(const char *s) {
     case 10: return MN_UINT64;
     case 11: return MN_FLOAT32;
     case 12: return MN_FLOAT64;
+    case 23: return MN_FLOAT16; /* NPY_HALF */
     default: break;
     }
   }

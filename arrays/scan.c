@@ -4,6 +4,7 @@
  * fold the offsets in. */
 #include "exchange.h"
 #include "spmd.h"
+#include "kernels/half.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,25 @@
       T *q = (T *)p + k * st; \
       *q = (T)(prod ? (U)(o * (U)*q) : (U)(o + (U)*q)); } }
 SCAN_TYPES(LINE_SCAN)
+/* float16: each partial rounded to half, as NumPy's accumulate; the line
+ * totals travel as float */
+static void scan_h(int prod, char *p, int64_t n, int64_t st, char *total) {
+  float acc = prod ? 1.0f : 0.0f;
+  for (int64_t k = 0; k < n; k++) {
+    mn_h *q = (mn_h *)p + k * st;
+    *q = mn_d2h(prod ? (double)acc * mn_h2f(*q) : (double)acc + mn_h2f(*q));
+    acc = mn_h2f(*q);
+  }
+  memcpy(total, &acc, sizeof acc);
+}
+static void fold_h(int prod, char *p, int64_t n, int64_t st, const char *off) {
+  float o;
+  memcpy(&o, off, sizeof o);
+  for (int64_t k = 0; k < n; k++) {
+    mn_h *q = (mn_h *)p + k * st;
+    *q = mn_d2h(prod ? (double)o * mn_h2f(*q) : (double)o + mn_h2f(*q));
+  }
+}
 
 static int scan_local(int op, mn_dtype t, int prod, char *p, int64_t n, int64_t st, char *total) {
   (void)op;
@@ -36,6 +56,7 @@ static int scan_local(int op, mn_dtype t, int prod, char *p, int64_t n, int64_t 
 #define CASE(E, T, U, M) case E: scan_##T(prod, p, n, st, total); return 0;
     SCAN_TYPES(CASE)
 #undef CASE
+  case MN_FLOAT16: scan_h(prod, p, n, st, total); return 0;
   default: return 1;
   }
 }
@@ -45,6 +66,7 @@ static void fold(mn_dtype t, int prod, char *p, int64_t n, int64_t st, const cha
 #define CASE(E, T, U, M) case E: fold_##T(prod, p, n, st, off); break;
     SCAN_TYPES(CASE)
 #undef CASE
+  case MN_FLOAT16: fold_h(prod, p, n, st, off); break;
   default: break;
   }
 }
@@ -54,6 +76,7 @@ static MPI_Datatype mpi_type(mn_dtype t) {
 #define CASE(E, T, U, M) case E: return M;
     SCAN_TYPES(CASE)
 #undef CASE
+  case MN_FLOAT16: return MPI_FLOAT;
   default: return MPI_DATATYPE_NULL;
   }
 }
@@ -71,6 +94,8 @@ int mn_array_scan(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
   for (int d = 0; same && d < nd; d++) same = out->map.shape[d] == x->map.shape[d];
   MN_CHECK(same, MN_ERR_SHAPE, "the output of a scan must have the input's shape");
   MN_CHECK(out->dtype != MN_BOOL, MN_ERR_DTYPE, "a scan cannot produce dtype bool");
+  MN_CHECK(mpi_type(out->dtype) != MPI_DATATYPE_NULL, MN_ERR_DTYPE, "no scan for dtype %s",
+           mn_dtype_name(out->dtype));
   mn_ctx *ctx = x->ctx;
   int err = 0, own = 0, prod = op == MN_RED_PROD;
   mn_array *O = out;
@@ -88,12 +113,12 @@ int mn_array_scan(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
   for (int d = 0; d < nd; d++) { cnt[d] = hi[d] - lo[d]; if (d != axis) lines *= cnt[d]; }
   int64_t L = cnt[axis];
   cnt[axis] = 1;
-  size_t es = mn_dtype_size(out->dtype);
-  char *tot = malloc(es * 2 * (size_t)(lines + 1));
+  size_t es = mn_dtype_size(out->dtype), ts = out->dtype == MN_FLOAT16 ? sizeof(float) : es; /* a line total */
+  char *tot = malloc(ts * 2 * (size_t)(lines + 1));
   MN_CALLG(err, mn_agree(ctx, tot ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld line totals", (long long)lines)), done);
   int64_t at[MN_MAXDIM] = {0}, off = 0;
   for (int64_t k = 0; k < lines; k++) { /* L == 0 leaves the identity */
-    scan_local(op, out->dtype, prod, L ? (char *)l.data + off * (int64_t)es : NULL, L, l.stride[axis], tot + k * (int64_t)es);
+    scan_local(op, out->dtype, prod, L ? (char *)l.data + off * (int64_t)es : NULL, L, l.stride[axis], tot + k * (int64_t)ts);
     off = mn_box_step(nd, cnt, l.stride, at, off);
   }
   /* ranks along the axis: same process-grid coordinates on the other axes */
@@ -105,14 +130,14 @@ int mn_array_scan(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
     c[axis] = 0;
     MPI_Comm line;
     MN_MPI(MPI_Comm_split(ctx->comm, mn_layout_rank_of(lay, c), pos, &line));
-    char *before = tot + lines * (int64_t)es;
+    char *before = tot + lines * (int64_t)ts;
     int rc = MPI_Exscan(tot, before, (int)lines, mpi_type(out->dtype), prod ? MPI_PROD : MPI_SUM, line);
     MPI_Comm_free(&line);
     if (rc != MPI_SUCCESS) err = MN_ERR(MN_ERR_MPI, "MPI_Exscan of %lld line totals failed", (long long)lines);
     memset(at, 0, sizeof at);
     off = 0;
     for (int64_t k = 0; !err && pos > 0 && L > 0 && k < lines; k++) {
-      fold(out->dtype, prod, (char *)l.data + off * (int64_t)es, L, l.stride[axis], before + k * (int64_t)es);
+      fold(out->dtype, prod, (char *)l.data + off * (int64_t)es, L, l.stride[axis], before + k * (int64_t)ts);
       off = mn_box_step(nd, cnt, l.stride, at, off);
     }
   }

@@ -45,7 +45,7 @@ void mn_pool_give(void *p, size_t n);
 void mn_pool_drain(void);
 
 /* ---- small shared helpers ---- */
-static inline int mn_is_float(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64; }
+static inline int mn_is_float(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64 || t == MN_FLOAT16; }
 static inline int mn_is_uint(mn_dtype t) { return t >= MN_UINT8 && t <= MN_UINT64; }
 /* i as dtype t holds it (wrapped; uint64 as its bits), in an mn_scalar's v.i */
 int64_t mn_int_wrap(mn_dtype t, int64_t i);

@@ -118,6 +118,19 @@ static inline const char *mt_tmp_path(char *buf, size_t n, const char *test, con
   return buf;
 }
 
+/* float16 bits as a double, and back for values a half holds exactly (the
+ * formulas tests set): written here from the format, not from maniple's */
+static inline double mt_h2d(uint16_t h) {
+  int e = (h >> 10) & 31, m = h & 1023;
+  double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m + 1024, e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+static inline uint16_t mt_d2h(double v) {
+  for (uint32_t h = 0; h < 0x10000; h++)
+    if (mt_h2d((uint16_t)h) == v && (v != 0 || !signbit(v) == !(h & 0x8000))) return (uint16_t)h;
+  return 0x7e00; /* not a half: NaN */
+}
+
 /* Gather a whole array (as float64) on every rank. Caller frees. */
 static inline double *mt_all(const mn_array *a) {
   mn_ctx *ctx = mn_array_ctx(a);
@@ -138,6 +151,7 @@ static inline double *mt_all(const mn_array *a) {
     case MN_UINT32: out[i] = ((uint32_t *)raw)[i]; break;
     case MN_INT64: out[i] = (double)((int64_t *)raw)[i]; break;
     case MN_UINT64: out[i] = (double)((uint64_t *)raw)[i]; break;
+    case MN_FLOAT16: out[i] = mt_h2d(((uint16_t *)raw)[i]); break;
     case MN_FLOAT32: out[i] = ((float *)raw)[i]; break;
     default: out[i] = ((double *)raw)[i]; break;
     }
@@ -164,6 +178,7 @@ static inline void mt_set(mn_array *a, double (*f)(int64_t)) {
     case MN_UINT16: ((uint16_t *)raw)[i] = (uint16_t)v; break;
     case MN_UINT32: ((uint32_t *)raw)[i] = (uint32_t)v; break;
     case MN_UINT64: ((uint64_t *)raw)[i] = (uint64_t)v; break;
+    case MN_FLOAT16: ((uint16_t *)raw)[i] = mt_d2h(v); break;
     case MN_FLOAT32: ((float *)raw)[i] = (float)v; break;
     default: ((double *)raw)[i] = v; break;
     }

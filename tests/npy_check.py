@@ -24,6 +24,7 @@ FORMULA = {
     "uint16": lambda k: (1001 * k) % 65536,
     "uint32": lambda k: 4000000000 - 3 * k,
     "uint64": lambda k: (10 ** 19 - 2048 * k.astype(object)).astype(np.uint64),
+    "float16": lambda k: (k % 64) * 0.125 - 3.0,
 }
 
 
@@ -45,6 +46,7 @@ REFS = {
     "ref_i8_2d.npy": ("int8", (7, 5)),
     "ref_u16_1d.npy": ("uint16", (17,)),
     "ref_u64_3d.npy": ("uint64", (4, 3, 5)),
+    "ref_f16_2d.npy": ("float16", (7, 5)),
 }
 
 # name -> (dtype, shape) t_npy writes for NumPy

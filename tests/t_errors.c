@@ -503,7 +503,7 @@ static void test_verbose(mn_ctx *ctx) {
   fclose(f);
   remove(mine);
   T_CHECK(e1 == MN_ERR_DTYPE && e2 == MN_ERR_DTYPE, "bad dtype gave %s, %s", mn_err_name(e1), mn_err_name(e2));
-  T_CHECK(got > 0 && strstr(text, "maniple: MN_ERR_DTYPE: unknown dtype code 11") && strstr(text, "array.c:"),
+  T_CHECK(got > 0 && strstr(text, "maniple: MN_ERR_DTYPE: unknown dtype code 12") && strstr(text, "array.c:"),
           "verbose on printed \"%s\"", text);
   T_CHECK(after_off == after_on, "verbose off still printed %ld more bytes", after_off - after_on);
 }

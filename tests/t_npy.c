@@ -39,10 +39,12 @@ static double v_u8(int64_t k) { return (double)((3 * k + 1) % 256); }
 static double v_u16(int64_t k) { return (double)((1001 * k) % 65536); }
 static double v_u32(int64_t k) { return 4000000000.0 - 3.0 * (double)k; }
 static double v_u64(int64_t k) { return 1e19 - 2048.0 * (double)k; }
+static double v_f16(int64_t k) { return (double)(k % 64) * 0.125 - 3.0; }
 
 static double (*const formula[MN_NDTYPE])(int64_t) = {v_bool, v_i32, v_i64, v_f32, v_f64, v_i8,
-                                                       v_i16, v_u8, v_u16, v_u32, v_u64};
-static const char *const tname[MN_NDTYPE] = {"bool", "i32", "i64", "f32", "f64", "i8", "i16", "u8", "u16", "u32", "u64"};
+                                                       v_i16, v_u8, v_u16, v_u32, v_u64, v_f16};
+static const char *const tname[MN_NDTYPE] = {"bool", "i32", "i64", "f32", "f64", "i8",
+                                             "i16", "u8", "u16", "u32", "u64", "f16"};
 
 static char tmpdir[512];
 static int nranks;
@@ -231,6 +233,7 @@ static const ref_file refs[] = {
   {"ref_i8_2d.npy", MN_INT8, 2, {7, 5}},
   {"ref_u16_1d.npy", MN_UINT16, 1, {17}},
   {"ref_u64_3d.npy", MN_UINT64, 3, {4, 3, 5}},
+  {"ref_f16_2d.npy", MN_FLOAT16, 2, {7, 5}},
 };
 
 static void test_numpy_dir(mn_ctx *ctx, const char *dir) {
@@ -742,7 +745,7 @@ int main(int argc, char **argv) {
     {2, {3, 0}, "empty2d", "(3, 0)"},
   };
   static const char *const descr[MN_NDTYPE] = {"|b1", "<i4", "<i8", "<f4", "<f8", "|i1",
-                                               "<i2", "|u1", "<u2", "<u4", "<u8"};
+                                               "<i2", "|u1", "<u2", "<u4", "<u8", "<f2"};
   for (int t = 0; t < MN_NDTYPE; t++)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
       mn_array *a = NULL;

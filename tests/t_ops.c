@@ -49,7 +49,7 @@ static double fidx3(int64_t k) { return (double)((k * 17) % 29) * 0.125 - 1.5; }
 static double fexp_big(int64_t k) { return (double)((k * 97) % 2301 - 1150); }
 
 /* --------------------------------------------- helpers (mt_new: mn_test.h) */
-static int is_f(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64; }
+static int is_f(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64 || t == MN_FLOAT16; }
 static int is_i(mn_dtype t) { return t == MN_INT32 || t == MN_INT64; }
 
 /* NumPy's promotion table for two arrays, written out independently */
@@ -730,7 +730,7 @@ int main(int argc, char **argv) {
       {MN_OP_I0, MN_FLOAT64, MN_FLOAT64, fidx2, 1e-14},
       {MN_OP_I0, MN_INT32, MN_FLOAT64, fa_i, 1e-14},
       {MN_OP_FABS, MN_INT32, MN_FLOAT64, fa_i, 0},
-      {MN_OP_CBRT, MN_BOOL, MN_FLOAT64, fbool1, 0}, /* float16 in NumPy */
+      {MN_OP_CBRT, MN_BOOL, MN_FLOAT16, fbool1, 0}, /* float16, as NumPy */
       {MN_OP_SIGNBIT, MN_FLOAT64, MN_BOOL, fun, 0}, /* -0.0 is negative */
       {MN_OP_SIGNBIT, MN_FLOAT32, MN_BOOL, fun, 0},
       {MN_OP_SIGNBIT, MN_INT64, MN_BOOL, fa_i, 0},

@@ -52,7 +52,7 @@ MN_TERNARY_LIST(TERKERN)
 
 #define CASTKERN(SF, TF, ST, TT) \
   static __global__ void kc_##SF##_##ST(int64_t n, const TF *a, TT *o) { \
-    GRID_LOOP(i, n) o[i] = MN_CAST_VAL(TT, a[i]); }
+    GRID_LOOP(i, n) o[i] = MN_CAST_VAL(TT, MN_LD_##SF(a[i])); }
 MN_CAST_LIST(CASTKERN)
 
 /* Blocks for n elements: enough to fill the device a few times over; the

@@ -52,6 +52,7 @@ typedef enum {
   MN_UINT16,
   MN_UINT32,
   MN_UINT64,
+  MN_FLOAT16, /* stored as IEEE half, computed in float32 (as NumPy) */
   MN_NDTYPE
 } mn_dtype;
 

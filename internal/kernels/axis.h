@@ -35,6 +35,7 @@ MN_HD static inline void mni_acc_store(int op, int t, int rt, int ot, const mn_a
   if (op == MNI_RED_ARGMIN || op == MNI_RED_ARGMAX) i = a->idx;
   else if (rt == MNI_FT_BOOL) i = a->i != 0;
   else if (rt == MNI_FT_FLOAT32) f = (float)a->f, rf = 1;
+  else if (rt == MNI_FT_FLOAT16) f = mn_h2d(mn_d2h(a->f)), rf = 1;
   else if (rt == MNI_FT_FLOAT64) f = a->f, rf = 1;
   else if (isf) i = mn_f2i64(a->f);
   else i = a->i; /* wrapped into the integer result below, as NumPy's accumulation */
@@ -43,6 +44,7 @@ MN_HD static inline void mni_acc_store(int op, int t, int rt, int ot, const mn_a
     case MNI_FT_BOOL: *(uint8_t *)p = f != 0; break;
     case MNI_FT_FLOAT32: *(float *)p = (float)f; break;
     case MNI_FT_FLOAT64: *(double *)p = f; break;
+    case MNI_FT_FLOAT16: *(mn_h *)p = mn_d2h(f); break;
     case MNI_FT_INT64: *(int64_t *)p = mn_f2i64(f); break;
     case MNI_FT_UINT64: *(uint64_t *)p = mn_f2u64(f); break;
     case MNI_FT_UINT32: *(uint32_t *)p = (uint32_t)mn_f2i64(f); break;

@@ -7,6 +7,7 @@
 #define MANIPLE_KERNEL_FILL_H
 #include "kernels/mn_hd.h"
 #include "kernels/philox.h"
+#include "kernels/half.h"
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -14,12 +15,12 @@
 enum { MNI_FILL_ARANGE, MNI_FILL_LINSPACE, MNI_FILL_UNIFORM, MNI_FILL_NORMAL };
 /* what a store converts to (mn_dtype's values, checked in arrays/fill.c) */
 enum { MNI_FT_BOOL, MNI_FT_INT32, MNI_FT_INT64, MNI_FT_FLOAT32, MNI_FT_FLOAT64, MNI_FT_INT8, MNI_FT_INT16,
-       MNI_FT_UINT8, MNI_FT_UINT16, MNI_FT_UINT32, MNI_FT_UINT64 };
+       MNI_FT_UINT8, MNI_FT_UINT16, MNI_FT_UINT32, MNI_FT_UINT64, MNI_FT_FLOAT16 };
 /* bytes of an element of t (mn_dtype_size, where kernels cannot call it) */
 MN_HD static inline int mni_ft_size(int t) {
   switch (t) {
   case MNI_FT_BOOL: case MNI_FT_INT8: case MNI_FT_UINT8: return 1;
-  case MNI_FT_INT16: case MNI_FT_UINT16: return 2;
+  case MNI_FT_INT16: case MNI_FT_UINT16: case MNI_FT_FLOAT16: return 2;
   case MNI_FT_INT32: case MNI_FT_UINT32: case MNI_FT_FLOAT32: return 4;
   default: return 8;
   }
@@ -28,7 +29,7 @@ MN_HD static inline int mni_ft_size(int t) {
  * int64), MNI_K_FLT (as double) or MNI_K_UINT (unsigned, int64 bits) */
 enum { MNI_K_INT = 0, MNI_K_FLT = 1, MNI_K_UINT = 2 };
 MN_HD static inline int mni_ft_kind(int t) {
-  return t == MNI_FT_FLOAT32 || t == MNI_FT_FLOAT64 ? MNI_K_FLT
+  return t == MNI_FT_FLOAT32 || t == MNI_FT_FLOAT64 || t == MNI_FT_FLOAT16 ? MNI_K_FLT
          : t >= MNI_FT_UINT8 ? MNI_K_UINT : MNI_K_INT;
 }
 /* the element at p: *f for floats, *i for the others (uint64's bits) */
@@ -44,6 +45,7 @@ MN_HD static inline void mni_ft_load(int t, const char *p, double *f, int64_t *i
   case MNI_FT_UINT32: *i = *(const uint32_t *)p; break;
   case MNI_FT_INT64: case MNI_FT_UINT64: *i = *(const int64_t *)p; break;
   case MNI_FT_FLOAT32: *f = *(const float *)p; break;
+  case MNI_FT_FLOAT16: *f = mn_h2d(*(const mn_h *)p); break;
   default: *f = *(const double *)p; break;
   }
 }
@@ -56,6 +58,7 @@ MN_HD static inline void mni_ft_store_i(int t, char *p, int64_t i) {
   case MNI_FT_INT32: case MNI_FT_UINT32: *(uint32_t *)p = (uint32_t)(uint64_t)i; break;
   case MNI_FT_FLOAT32: *(float *)p = (float)i; break;
   case MNI_FT_FLOAT64: *(double *)p = (double)i; break;
+  case MNI_FT_FLOAT16: *(mn_h *)p = mn_d2h((double)i); break;
   default: *(int64_t *)p = i; break;
   }
 }
@@ -83,6 +86,7 @@ MN_HD static inline void mni_fill_store(int t, char *o, double v) {
   case MNI_FT_INT64: *(int64_t *)o = (int64_t)v; break;
   case MNI_FT_FLOAT32: *(float *)o = (float)v; break;
   case MNI_FT_FLOAT64: *(double *)o = v; break;
+  case MNI_FT_FLOAT16: *(mn_h *)o = mn_d2h(v); break;
   case MNI_FT_UINT64: *(uint64_t *)o = v >= 9223372036854775808.0 ? (uint64_t)v : (uint64_t)(int64_t)v; break;
   default: mni_ft_store_i(t, o, (int64_t)v); break;
   }

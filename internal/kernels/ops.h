@@ -25,6 +25,7 @@ typedef unsigned long long uint64_t;
 #include <stdint.h>
 #endif
 
+#include "kernels/half.h"
 typedef uint8_t mn_b;
 /* float and double names of a math.h function */
 #define MN_F32(fn) fn##f
@@ -112,6 +113,21 @@ MN_FLT1(cbrt, cbrt) MN_FLT1(exp2, exp2) MN_FLT1(fabs, fabs)
     if (isfinite(a)) (void)F(frexp)(a, &e); \
     return (int32_t)e; }
 MN_FLTMISC(f32, float, MN_F32) MN_FLTMISC(f64, double, MN_F64)
+/* float16's neighbours are half's, not float32's: nextafter and spacing
+ * step its bits (the others compute in float32) */
+MN_HD static inline mn_h mni_k_nextafter_h(mn_h a, mn_h b) {
+  float x = mn_h2f(a), y = mn_h2f(b);
+  if (x != x || y != y) return (mn_h)0x7e00u;
+  if (x == y) return b;
+  if (x == 0) return (mn_h)((b & 0x8000u) | 1u); /* the smallest subnormal towards b */
+  return (mn_h)((x < y) == (x > 0) ? a + 1 : a - 1);
+}
+MN_HD static inline mn_h mni_k_spacing_h(mn_h a) {
+  float x = mn_h2f(a);
+  if (x != x || x - x != 0) return (mn_h)0x7e00u; /* NaN and infinities */
+  /* towards +inf whatever the sign, as NumPy's half spacing (unlike its float and double ones) */
+  return mn_d2h((double)mn_h2f(mni_k_nextafter_h(a, (mn_h)0x7c00u)) - (double)x); /* exact, or inf past 65504 */
+}
 /* Modified Bessel function I0: its power series (all terms positive, so no
  * cancellation) below 20, the asymptotic series exp(x)/sqrt(2 pi x) * sum
  * (also all positive, truncation error ~exp(-2x)) above. exp(x) overflows
@@ -318,6 +334,7 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
 #define MN_T_u64 uint64_t
 #define MN_T_f32 float
 #define MN_T_f64 double
+#define MN_T_h mn_h
 #define MN_SAME(X, E, N, S) X(E, N, S, MN_T_##S, MN_T_##S)
 #define MN_TOB(X, E, N, S) X(E, N, S, MN_T_##S, mn_b)
 #define MN_INT8(M, X, E, N) M(X, E, N, i8) M(X, E, N, i16) M(X, E, N, i32) M(X, E, N, i64) \
@@ -348,6 +365,7 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
   MN_FLT2(MN_SAME, X, MN_OP_ARCTANH, arctanh) MN_FLT2(MN_SAME, X, MN_OP_CBRT, cbrt) \
   MN_FLT2(MN_SAME, X, MN_OP_EXP2, exp2) MN_FLT2(MN_SAME, X, MN_OP_FABS, fabs) \
   MN_FLT2(MN_TOB, X, MN_OP_SIGNBIT, signbit) MN_FLT2(MN_SAME, X, MN_OP_SPACING, spacing) \
+  MN_SAME(X, MN_OP_SPACING, spacing, h) \
   MN_FLT2(MN_SAME, X, MN_OP_DEG2RAD, deg2rad) MN_FLT2(MN_SAME, X, MN_OP_RAD2DEG, rad2deg) \
   MN_FLT2(MN_SAME, X, MN_OP_I0, i0) \
   X(MN_OP_FREXP_EXP, frexp_exp, f32, float, int32_t) X(MN_OP_FREXP_EXP, frexp_exp, f64, double, int32_t)
@@ -373,7 +391,8 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
   MN_FLT2(MN_SAME, X, MN_OP_COPYSIGN, copysign) \
   MN_NUM4(MN_SAME, X, MN_OP_FMOD, fmod) MN_FLT2(MN_SAME, X, MN_OP_LOGADDEXP, logaddexp) \
   MN_FLT2(MN_SAME, X, MN_OP_LOGADDEXP2, logaddexp2) MN_FLT2(MN_SAME, X, MN_OP_HEAVISIDE, heaviside) \
-  MN_FLT2(MN_SAME, X, MN_OP_NEXTAFTER, nextafter) MN_FLT2(MN_SAME, X, MN_OP_LDEXP, ldexp) \
+  MN_FLT2(MN_SAME, X, MN_OP_NEXTAFTER, nextafter) MN_SAME(X, MN_OP_NEXTAFTER, nextafter, h) \
+  MN_FLT2(MN_SAME, X, MN_OP_LDEXP, ldexp) \
   MN_INT8(MN_SAME, X, MN_OP_GCD, gcd) MN_INT8(MN_SAME, X, MN_OP_LCM, lcm) \
   MN_SAME(X, MN_OP_FLOAT_POWER, float_power, f64)
 
@@ -385,7 +404,11 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
 #define MN_CAST_ROW(X, S, T) X(S, T, b, mn_b) X(S, T, i8, int8_t) X(S, T, i16, int16_t) \
   X(S, T, i32, int32_t) X(S, T, i64, int64_t) X(S, T, u8, uint8_t) X(S, T, u16, uint16_t) \
   X(S, T, u32, uint32_t) X(S, T, u64, uint64_t) X(S, T, f32, float) X(S, T, f64, double)
-#define MN_CAST_LIST(X) MN_CAST_ROW(X, b, mn_b) MN_CAST_ROW(X, i8, int8_t) MN_CAST_ROW(X, i16, int16_t) \
+/* float16 has no arithmetic kernels (it computes in float32): casts only */
+#define MN_CAST_LIST(X) MN_CAST_ROW(X, h, mn_h) X(b, mn_b, h, mn_h) X(i8, int8_t, h, mn_h) X(i16, int16_t, h, mn_h) \
+  X(i32, int32_t, h, mn_h) X(i64, int64_t, h, mn_h) X(u8, uint8_t, h, mn_h) X(u16, uint16_t, h, mn_h) \
+  X(u32, uint32_t, h, mn_h) X(u64, uint64_t, h, mn_h) X(f32, float, h, mn_h) X(f64, double, h, mn_h) \
+  X(h, mn_h, h, mn_h) MN_CAST_ROW(X, b, mn_b) MN_CAST_ROW(X, i8, int8_t) MN_CAST_ROW(X, i16, int16_t) \
   MN_CAST_ROW(X, i32, int32_t) MN_CAST_ROW(X, i64, int64_t) MN_CAST_ROW(X, u8, uint8_t) \
   MN_CAST_ROW(X, u16, uint16_t) MN_CAST_ROW(X, u32, uint32_t) MN_CAST_ROW(X, u64, uint64_t) \
   MN_CAST_ROW(X, f32, float) MN_CAST_ROW(X, f64, double)
@@ -409,8 +432,22 @@ MN_HD static inline uint64_t mn_f2u64(double v) {
 #endif
 #define MN_IS_INT_TYPE(T) ((T)0.5 == 0)
 #define MN_FROM_FLT(v) (!MN_IS_INT_TYPE(MN_TYPEOF(v)))
-/* v converted to type TO (one of the MN_T_ names) */
+/* v converted to type TO (one of the MN_T_ names); a float16 source is
+ * first read with MN_LD_h (its bits are an integer type to C) */
 #define MN_CAST_VAL(TO, v) MN_CV_##TO(v)
+#define MN_CV_mn_h(v) mn_d2h((double)(v))
+#define MN_LD_h(v) mn_h2f(v)
+#define MN_LD_b(v) (v)
+#define MN_LD_i8(v) (v)
+#define MN_LD_i16(v) (v)
+#define MN_LD_i32(v) (v)
+#define MN_LD_i64(v) (v)
+#define MN_LD_u8(v) (v)
+#define MN_LD_u16(v) (v)
+#define MN_LD_u32(v) (v)
+#define MN_LD_u64(v) (v)
+#define MN_LD_f32(v) (v)
+#define MN_LD_f64(v) (v)
 #define MN_CV_mn_b(v) ((mn_b)((v) != 0))
 #define MN_CV_I32(TO, v) ((TO)(MN_FROM_FLT(v) ? (TO)mn_f2i32((double)(v)) : (TO)(v)))
 #define MN_CV_int8_t(v) MN_CV_I32(int8_t, v)
@@ -433,6 +470,7 @@ MN_HD static inline uint64_t mn_f2u64(double v) {
 #define MN_DT_u16 MN_UINT16
 #define MN_DT_u32 MN_UINT32
 #define MN_DT_u64 MN_UINT64
+#define MN_DT_h MN_FLOAT16
 #define MN_DT_f32 MN_FLOAT32
 #define MN_DT_f64 MN_FLOAT64
 #endif

@@ -25,6 +25,7 @@ MN_HD static inline uint64_t mni_sort_key(int t, const char *p) {
   case MNI_FT_INT32: { int32_t v; memcpy(&v, p, 4); return (uint64_t)(int64_t)v ^ (1ULL << 63); }
   case MNI_FT_INT64: { int64_t v; memcpy(&v, p, 8); return (uint64_t)v ^ (1ULL << 63); }
   case MNI_FT_FLOAT32: { float v; memcpy(&v, p, 4); double d = v; memcpy(&b, &d, 8); break; }
+  case MNI_FT_FLOAT16: { mn_h v; memcpy(&v, p, 2); double d = mn_h2d(v); memcpy(&b, &d, 8); break; }
   default: memcpy(&b, p, 8); break;
   }
   double d;

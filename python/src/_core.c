@@ -65,7 +65,7 @@ int dtype_of(PyObject *o, mn_dtype *t) {
     if (!strcmp(s, mn_dtype_name((mn_dtype)k))) { *t = (mn_dtype)k; return 1; }
   PyErr_Format(PyExc_TypeError,
                "dtype '%s' is not supported (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, "
-               "float32, float64)", s);
+               "float16, float32, float64)", s);
   return 0;
 }
 
@@ -100,7 +100,7 @@ const char *mnpy_rname(int k) { return mn_reduce_name((mn_reduce_op)k); }
 PyObject *from_scalar(mn_scalar s) {
   switch (s.dtype) {
   case MN_BOOL: return PyBool_FromLong((long)s.v.i);
-  case MN_FLOAT32: case MN_FLOAT64: return PyFloat_FromDouble(s.v.f);
+  case MN_FLOAT16: case MN_FLOAT32: case MN_FLOAT64: return PyFloat_FromDouble(s.v.f);
   case MN_UINT64: return PyLong_FromUnsignedLongLong((unsigned long long)s.v.i);
   default: return PyLong_FromLongLong((long long)s.v.i);
   }
@@ -122,7 +122,7 @@ int to_scalar(PyObject *o, mn_scalar *s) {
     mn_dtype t;
     if (!dtype_of(PyTuple_GET_ITEM(o, 1), &t)) return 0;
     PyObject *v = PyTuple_GET_ITEM(o, 0);
-    if (t == MN_FLOAT32 || t == MN_FLOAT64) {
+    if (t == MN_FLOAT16 || t == MN_FLOAT32 || t == MN_FLOAT64) {
       double d = PyFloat_AsDouble(v);
       if (d == -1.0 && PyErr_Occurred()) return 0;
       *s = mn_scalar_typed(t, d);

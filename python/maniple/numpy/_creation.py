@@ -179,10 +179,13 @@ def arange(*args, start=None, stop=None, step=None, dtype=None, device=None, lik
         a = empty((n,), dt)
         a._arr.arange(float(first[0]), float(first[1] - first[0]))
         return a
-    i = empty((n,), "float32" if dt == "float32" else "int64")
+    i = empty((n,), "float32" if dt in ("float32", "float16") else "int64")
     i._arr.arange(0.0, 1.0)
     if dt == "float32":  # NumPy's fill runs in float32: start + (float)i * delta
         return (i * (first[1] - first[0]) + first[0]).copy()
+    if dt == "float16":  # in float32 too, from the first two halves, then rounded to half
+        f0 = _np.float32(first[0])
+        return (i * (_np.float32(first[1]) - f0) + f0).astype("float16")
     # integers: delta in dtype, start + i*delta in intp, stored as dtype
     x0 = int(first[0])
     d = _wrap(int(first[1]) - x0, dt)

@@ -5,7 +5,7 @@ import numpy as _np
 SIGNED = ("int8", "int16", "int32", "int64")
 UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
 INTS = SIGNED + UNSIGNED
-FLOATS = ("float32", "float64")
+FLOATS = ("float16", "float32", "float64")
 INTEGER = ("bool",) + INTS  # NumPy's integer-like: sums count in int64 or uint64
 SUPPORTED = ("bool",) + INTS + FLOATS
 

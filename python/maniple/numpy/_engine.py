@@ -28,7 +28,7 @@ from maniple import _core
 
 from . import _views
 from ._dtypes import CAN_CAST_SAME_KIND as _CAN_CAST_SAME_KIND, INT_RANGE as _INT_RANGE, INTEGER as _INTEGER
-from ._dtypes import KIND as _KIND
+from ._dtypes import FLOATS as _FLOATS, KIND as _KIND
 
 MAX_NODES = 48  # past this an operand is materialised, bounding loops' trees
 SHARE_COST = 2  # cost (below) from which a shared value is computed once
@@ -496,7 +496,7 @@ _COMPARISONS = ("less", "less_equal", "greater", "greater_equal", "equal", "not_
 # NumPy (_big_int): the dtype's range within int32's
 _I32 = (-2147483648, 2147483647)
 _WEAK_OK = {t: (max(r[0], _I32[0]), min(r[1], _I32[1])) for t, r in _INT_RANGE.items()}
-for _t in ("bool", "float32", "float64"):
+for _t in ("bool",) + _FLOATS:
     _WEAK_OK[_t] = _I32
 
 
@@ -530,7 +530,7 @@ def _big_int(name, xs):
             from ._creation import full
             c = full(other._shape, bool(r[0]), "bool")
             return c[()] if not other._shape else c
-    if r.dtype.kind == "f" or od in ("float32", "float64"):  # NumPy takes the int as a float
+    if r.dtype.kind == "f" or od in _FLOATS:  # NumPy takes the int as a float
         xs[k] = float(v)
     elif name in ("logical_and", "logical_or", "logical_xor"):
         xs[k] = True

@@ -7,7 +7,7 @@ import numpy as _np
 from maniple import _core
 
 from ._creation import asarray, empty
-from ._dtypes import INTS as _INTS, sum_dtype as _sum_dtype
+from ._dtypes import FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
 from . import _ufunc
 from ._engine import _NOTHING, _assign, _binary, _compile, _eval_shared, _has_cells, _scalar, _ternary, _unary
 from ._ndarray import ndarray, _check_power, _check_writable
@@ -341,7 +341,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     _axes(axis, a.ndim, "mean")  # NumPy's errors for a bad axis, first
     if where is not True:  # the sum of the chosen elements over their count
         from ._manipulation import broadcast_to
-        fdt = dtype or (a._dtype if a._dtype in ("float32", "float64") else "float64")
+        fdt = dtype or (a._dtype if a._dtype in _FLOATS else "float64")
         w = broadcast_to(asarray(where), a.shape)
         s = sum(a.astype(fdt), axis, None, None, keepdims, where=w)
         n = sum(w, axis, None, None, keepdims)
@@ -351,7 +351,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
             return _with_out(r.astype(fdt), out)
         r = _scalar(r, fdt)
         return _with_out(r, out) if out is not None else r
-    fdt = a._dtype if a._dtype in ("float32", "float64") else "float64"
+    fdt = a._dtype if a._dtype in _FLOATS else "float64"
     s = _reduce("sum", a.astype(dtype or fdt) if (dtype or fdt) != a._dtype else a, axis, None, None, keepdims)
     n = 1
     for d in _axes(axis, a.ndim):
@@ -370,7 +370,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
         ddof = correction
     a = asarray(a)
     _axes(axis, a.ndim, "mean")
-    fdt = a._dtype if a._dtype in ("float32", "float64") else "float64"
+    fdt = a._dtype if a._dtype in _FLOATS else "float64"
     dt = dtype or fdt
     x = a.astype(dt) if dt != a._dtype else a
     m = globals()["mean"](x, axis=axis, keepdims=True) if mean is None else asarray(mean)

@@ -14,13 +14,16 @@ from ._engine import _binary, _unary
 from ._ndarray import ndarray
 
 from ._dtypes import INTS as _INT
-_FLOAT = ("float32", "float64")
+from ._dtypes import FLOATS as _FLOAT
+
+
+_FLOAT_OF = {t: _np.sqrt(_np.zeros(1, t)).dtype.name for t in ("bool",) + _INT}
 
 
 def _float_of(x):
-    """x in the float dtype NumPy's float functions compute in (bool and
-    ints: float64, as maniple has no float16)."""
-    return x if x._dtype in _FLOAT else x.astype("float64")
+    """x in the float dtype NumPy's float functions compute in (float16 for
+    bool and 8-bit integers, float32 for 16-bit ones, else float64)."""
+    return x if x._dtype in _FLOAT else x.astype(_FLOAT_OF[x._dtype])
 
 
 def _outs(name, nout, positional, out):

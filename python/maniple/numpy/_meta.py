@@ -7,6 +7,7 @@ import builtins
 import numpy as _np
 
 from ._creation import _dt, asarray
+from ._dtypes import FLOATS as _FLOATS
 from ._ndarray import ndarray
 
 # scalar types maniple arrays hold (NumPy's own classes, so that
@@ -89,7 +90,7 @@ def ascontiguousarray(a, dtype=None, *, like=None):
 
 def asarray_chkfinite(a, dtype=None, order=None):
     a = asarray(a, dtype)
-    if a._dtype in ("float32", "float64") and not builtins.bool(_np.isfinite(a).all()):
+    if a._dtype in _FLOATS and not builtins.bool(_np.isfinite(a).all()):
         raise ValueError("array must not contain infs or NaNs")
     return a
 

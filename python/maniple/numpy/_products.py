@@ -42,6 +42,10 @@ def _with_out(r, out, name="matmul", exact=False, unsafe=False):
 
 def _mm2(a, b, dt):
     """1-d/2-d operands through the C product."""
+    if dt == "float16":  # NumPy sums half products in float, rounding the result once
+        r = _mm2(a.astype("float32"), b.astype("float32"), "float32").astype("float16")
+        r._materialize()  # callers take r._arr
+        return r
     shape = (a.shape[0],) * (a.ndim == 2) + (b.shape[-1],) * (b.ndim == 2)
     r = empty(shape, dt)
     _core.matmul(a._materialize(), b._materialize(), r._arr)
@@ -58,6 +62,8 @@ def matmul(a, b, out=None):
         raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
                          f"(n?,k),(k,m?)->(n?,m?) (size {k2} is different from {a.shape[-1]})")
     a, b, dt = _promote(a, b)
+    if dt == "float16":  # NumPy sums half products in float, rounding the result once
+        return _with_out(matmul(a.astype("float32"), b.astype("float32")).astype("float16"), out)
     if a.ndim == 1 and b.ndim == 1 and dt != "bool":
         # a fused reduction: it runs where the vectors are (a device too)
         # and brings back the value alone

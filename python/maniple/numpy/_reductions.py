@@ -8,13 +8,13 @@ import numpy as _np
 from ._creation import asarray, full
 from ._functions import (UFUNCS as _U, _axis, _axis_tuple, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
                          mean as _mean, min as _min, prod as _prod, sum as _sum, var as _var, where as _where)
-from ._dtypes import INTEGER as _INTEGER
+from ._dtypes import FLOATS as _FLOATS, INTEGER as _INTEGER
 from ._engine import _scalar
 from ._ndarray import ndarray, _flat
 
 
 def _is_float(a):
-    return a._dtype in ("float32", "float64")
+    return a._dtype in _FLOATS
 
 
 def _nan_to(a, value):

@@ -9,7 +9,7 @@ from maniple import _core
 from ._creation import arange, asarray, empty, full
 from ._functions import _axis, _axis_tuple, where as _where3, UFUNCS as _U
 from ._indexing import nonzero
-from ._dtypes import INTS as _INTS, sum_dtype as _sum_dtype
+from ._dtypes import FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
 from ._engine import _assign, _flush
 from ._ndarray import ndarray, _flat, _reshaped
 
@@ -121,7 +121,7 @@ def _first_flags(s, equal_nan=True):
         return empty((0,), "bool")
     head = full((1,), True, "bool")
     new = s[1:] != s[:-1]
-    if equal_nan and s._dtype in ("float32", "float64"):
+    if equal_nan and s._dtype in _FLOATS:
         new = _U["logical_and"](new, _U["logical_not"](_U["logical_and"](_U["isnan"](s[1:]), _U["isnan"](s[:-1]))))
     return concatenate([head, new])
 
@@ -321,14 +321,14 @@ def _cumulative(op, x, axis, dtype, out, include_initial):
 
 def nancumsum(a, axis=None, dtype=None, out=None):
     a = asarray(a)
-    if a._dtype in ("float32", "float64"):
+    if a._dtype in _FLOATS:
         a = _where3(_U["isnan"](a), 0, a).astype(a._dtype)
     return cumsum(a, axis, dtype, out)
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
     a = asarray(a)
-    if a._dtype in ("float32", "float64"):
+    if a._dtype in _FLOATS:
         a = _where3(_U["isnan"](a), 1, a).astype(a._dtype)
     return cumprod(a, axis, dtype, out)
 
@@ -378,7 +378,7 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
     from ._select import take_along_axis
     n = s.shape[ax]
     qa = _np.asarray(q, dtype=_np.float64)
-    fdt = s._dtype if s._dtype in ("float32", "float64") else "float64"
+    fdt = s._dtype if s._dtype in _FLOATS else "float64"
     if nan_aware:
         cnt = _U["logical_not"](_U["isnan"](s)).sum(axis=ax, keepdims=True) if fdt == s._dtype else \
             full(s.shape[:ax] + (1,) + s.shape[ax + 1:], n, "int64")
@@ -403,7 +403,7 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
             key = (slice(None),) * ax
             x0 = s[key + (slice(int(lo), int(lo) + 1),)]
             x1 = s[key + (slice(builtins.min(int(lo) + 1, n - 1), builtins.min(int(lo) + 1, n - 1) + 1),)]
-        cdt = rdt if rdt in ("float32", "float64") else fdt  # interpolated in the result's precision
+        cdt = rdt if rdt in _FLOATS else fdt  # interpolated in the result's precision
         if method not in _DISCRETE and fdt == s._dtype:
             x0, x1 = x0.astype(cdt), x1.astype(cdt)  # integers stay: their difference is exact, as NumPy's
         if method == "lower":
@@ -461,7 +461,7 @@ def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
             raise IndexError("index -1 is out of bounds for axis 0 with size 0")
         if qn.ndim:
             raise NotImplementedError("maniple.numpy: nan-quantiles of an empty slice with several q")
-        r = full(m.shape[:ax] + m.shape[ax + 1:], _np.nan, rdt if rdt in ("float32", "float64") else "float64")
+        r = full(m.shape[:ax] + m.shape[ax + 1:], _np.nan, rdt if rdt in _FLOATS else "float64")
         return _finish(_keep(r, a0, axes, keepdims), out)
     s = sort(m, axis=ax)
     outs = _quantile_sorted(s, ax, qa, method, nan_aware, rdt)
@@ -513,7 +513,7 @@ def _median(a, axis, out, keepdims, nan_aware):
     a0 = asarray(a)
     m, ax, axes = _reduce_axis_arg(a0, axis)
     n = m.shape[ax]
-    fdt = m._dtype if m._dtype in ("float32", "float64") else "float64"
+    fdt = m._dtype if m._dtype in _FLOATS else "float64"
     if n == 0:
         import warnings
         if m.size == 0 and builtins.all(d > 0 for i, d in enumerate(m.shape) if i != ax):
