@@ -278,24 +278,40 @@ def from_dlpack(x, /, *, device=None, copy=None):
     return asarray(_np.from_dlpack(x))
 
 
-def array(x, dtype=None, copy=True):
+def array(x, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+    _order(order, "CFAK")
     if isinstance(x, ndarray):
         r = x.copy() if copy else x
-        return r if dtype is None else r.astype(dtype)
-    return asarray(x, dtype)
+        r = r if dtype is None else r.astype(dtype)
+    else:
+        r = asarray(x, dtype)
+    ndmin = operator.index(ndmin)
+    if ndmin > 32:
+        raise ValueError(f"ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)")
+    return r[(None,) * (ndmin - r.ndim)] if ndmin > r.ndim else r
 
 
 def copy(a):
     return asarray(a).copy()
 
 
-def copyto(dst, src):
-    from ._engine import _assign
+def copyto(dst, src, casting="same_kind", where=True):
+    """NumPy's copyto: src broadcast into dst, cast under casting, where
+    where is true."""
+    from ._engine import _assign, _ternary
     from ._ndarray import _check_writable
     if not isinstance(dst, ndarray):
         raise TypeError("copyto: destination must be a maniple array")
     _check_writable(dst)
-    _assign(dst._materialize(), src)
+    sdt = src._dtype if isinstance(src, ndarray) else None if isinstance(src, (bool, int, float)) else \
+        _np.asarray(src).dtype.name
+    if sdt is not None and not _np.can_cast(sdt, dst._dtype, casting):
+        raise TypeError(f"Cannot cast array data from dtype('{sdt}') to dtype('{dst._dtype}') according to the "
+                        f"rule '{casting}'")
+    if where is True:
+        _assign(dst._materialize(), src)
+    else:
+        _assign(dst._materialize(), _ternary("where", asarray(where), src, dst).astype(dst._dtype))
 
 
 

@@ -64,12 +64,66 @@ def _scalars_only(*xs):
     return builtins.all(isinstance(x, (bool, int, float, _np.generic)) for x in xs)
 
 
+_UFUNC_KW = ("where", "casting", "dtype", "order", "subok", "signature")
+
+
+def _ufunc_kw(name, f, args, out, kw):
+    """A ufunc call with NumPy's keywords: dtype= casts the inputs to the
+    loop's dtype (under casting=), where= writes out only where true (its
+    other elements are left as they are; without out they are undefined,
+    as NumPy's), casting= also rules the store into out; order and subok
+    change no values."""
+    for k in kw:
+        if k not in _UFUNC_KW:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{k}'")
+    casting, dtype, where_ = kw.get("casting", "same_kind"), kw.get("dtype"), kw.get("where", True)
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' (got {casting!r})")
+    from ._creation import _dt, _order
+    _order(kw.get("order", "K"), "CFAK")
+    if kw.get("signature") is not None:
+        raise TypeError(f"maniple.numpy: {name}() does not take signature=; use dtype=")
+    xs = list(args)
+    if dtype is not None:
+        dt = _dt(dtype)
+        for i, x in enumerate(xs):
+            if isinstance(x, (bool, int, float)):
+                continue  # weak: it takes the loop's dtype
+            x = asarray(x)
+            if not _np.can_cast(x._dtype, dt, casting):
+                raise _np._core._exceptions._UFuncInputCastingError(getattr(_np, name), casting, _np.dtype(x._dtype),
+                                                                    _np.dtype(dt), i)
+            xs[i] = x.astype(dt)
+    r = f(*xs)
+    if dtype is not None and isinstance(r, ndarray) and r._dtype != _dt(dtype):
+        raise TypeError(f"No loop matching the specified signature and casting was found for ufunc {name}")
+    if out is None:
+        return r
+    if isinstance(out, tuple):
+        out = out[0]
+    if isinstance(r, ndarray) and not _np.can_cast(r._dtype, out.dtype, casting):
+        raise _cast_error(name, r._dtype, str(out.dtype))
+    if where_ is True:
+        if isinstance(out, _np.ndarray):
+            return _into_numpy(r, out, name)
+        _check_writable(out)
+        _assign(out._materialize(), r)
+        return out
+    if not isinstance(out, ndarray):
+        raise TypeError(f"maniple.numpy: {name}(where=) needs a maniple array out")
+    _check_writable(out)
+    _assign(out._materialize(), _ternary("where", asarray(where_), r, out).astype(out._dtype))
+    return out
+
+
 def _make_unary(name, op=None):
     """numpy.<name>, computed by maniple's op of that name (or by op): a
     ufunc object (_ufunc), whose call is this function."""
     np_f, op = getattr(_np, name), op or name
 
-    def f(x, out=None):
+    def f(x, out=None, **kw):
+        if kw:
+            return _ufunc_kw(name, lambda a: _unary(op, a), (x,), out, kw)
         if out is None and _scalars_only(x):  # a scalar in, NumPy's scalar out
             return np_f(x)
         return _with_out(_unary(op, x), out, name)
@@ -81,7 +135,9 @@ def _make_binary(name):
     np_f = getattr(_np, name)
 
     if name == "power":  # NumPy's error for integers to negative integer powers
-        def f(x, y, out=None):
+        def f(x, y, out=None, **kw):
+            if kw:
+                return _ufunc_kw(name, lambda a, b: f(a, b), (x, y), out, kw)
             if out is None and _scalars_only(x, y):
                 return np_f(x, y)
             t = type(y)
@@ -89,7 +145,9 @@ def _make_binary(name):
                 _check_power(x, y)
             return _with_out(_binary(name, x, y), out, name)
     else:
-        def f(x, y, out=None):
+        def f(x, y, out=None, **kw):
+            if kw:
+                return _ufunc_kw(name, lambda a, b: _binary(name, a, b), (x, y), out, kw)
             if out is None and _scalars_only(x, y):
                 return np_f(x, y)
             return _with_out(_binary(name, x, y), out, name)

@@ -501,11 +501,11 @@ class ndarray:
         """NumPy's reshape: a view where NumPy gives one (writes through it
         reach this array and back, _views), else a copy."""
         count = _refcount(self)  # first: a temporary's reshape needs no link
-        if order != "C":
-            raise NotImplementedError("maniple.numpy: reshape supports order='C' only")
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
         shape = _new_shape(shape, self.size)
+        if _f_order(order):  # Fortran order: the transposes' C order
+            return self.T.reshape(shape[::-1]).T
         return self._reshape(shape, count)
 
     def _reshape(self, shape, count, ravel=False):
@@ -523,13 +523,13 @@ class ndarray:
 
     def ravel(self, order="C"):
         count = _refcount(self)
-        if order != "C":
-            raise NotImplementedError("maniple.numpy: ravel supports order='C' only")
+        if _f_order(order):
+            return self.T.ravel()
         return self._reshape((self.size,), count, ravel=True)
 
     def flatten(self, order="C"):
-        if order != "C":
-            raise NotImplementedError("maniple.numpy: flatten supports order='C' only")
+        if _f_order(order):
+            return self.T.flatten()
         return ndarray(self._materialize().reshape((self.size,))) if self.ndim != 1 else self.copy()
 
     def transpose(self, *axes):
@@ -745,6 +745,14 @@ class flatiter:
             _select.put(self.base, key, value)
 
 # ---- helpers shared with the function modules ----
+def _f_order(order):
+    """order (checked as NumPy's) is Fortran's; 'A' and 'K' are C's for
+    maniple's C-ordered arrays."""
+    from ._creation import _order
+    _order(order, "CFAK")
+    return order is not None and order.upper() == "F"
+
+
 def _flat(a):
     """a as 1-d (a itself when it is; else a new array): for internal use,
     where the copy is not the user's concern, so no warning."""

@@ -233,7 +233,8 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 def vecdot(x1, x2, /, *, axis=-1):
     x1, x2 = asarray(x1), asarray(x2)
-    return _sum(x1 * x2, axis=operator.index(axis))  # one axis (NumPy's TypeError for a tuple)
+    p = x1 * x2  # summed in its own dtype (a gufunc's loop: bool is any, int8 wraps)
+    return _sum(p, axis=operator.index(axis), dtype=p.dtype)  # one axis (NumPy's TypeError for a tuple)
 
 
 def matvec(x1, x2, /):

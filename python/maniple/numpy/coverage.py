@@ -1,4 +1,5 @@
-"""`python -m maniple.numpy.coverage [CSV]`: maniple.numpy against the NumPy
+"""`python -m maniple.numpy.coverage [CSV | --dtypes | --keywords]`:
+maniple.numpy against the NumPy
 names of cuPyNumeric's published comparison table (data/), one line
 per name, then the totals per category:
 
@@ -89,6 +90,11 @@ CATEGORIES = ("native", "gathered", "fallback", "missing")
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("--dtypes", "--keywords"):  # per dtype or keyword, measured (coverage_dtypes.py)
+        from . import coverage_dtypes as cd
+        rep = cd.dtype_report() if argv[0] == "--dtypes" else cd.keyword_report()
+        cd.print_report(rep, argv[0][2:-1])
+        return 0
     rows = coverage(argv[0] if argv else None)
     width = max((len(n) for n, _ in rows), default=10)
     for name, status in rows:
