@@ -23,8 +23,8 @@ from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast
                             moveaxis, pad, repeat,
                             resize, roll, rollaxis, rot90, row_stack, split, squeeze, stack, swapaxes, tile, transpose,
                             trim_zeros, unstack, vsplit, vstack)
-from ._math import (angle, around, conj, conjugate, fix, i0, imag, iscomplex, iscomplexobj, isneginf, isposinf,
-                    isreal, isrealobj, nan_to_num, real, round, sinc)
+from ._math import (angle, around, bitwise_count, conj, conjugate, fix, i0, imag, iscomplex, iscomplexobj, isneginf,
+                    isposinf, isreal, isrealobj, nan_to_num, real, round, sinc)
 from ._meta import (asanyarray, asarray_chkfinite, ascontiguousarray, astype, base_repr, binary_repr, bool, byte,
                     short, ubyte, uint, uintc, uintp, ulong, ulonglong, unsignedinteger, ushort, can_cast, common_type, double, errstate, finfo, floating, format_float_positional,
                     format_float_scientific, frombuffer, fromfunction, fromiter, generic, get_printoptions,
@@ -75,10 +75,7 @@ _fallback.install(globals())
 
 
 # NumPy names left out on purpose, and why
-_WITHHELD = {
-    "bitwise_count": "its result dtype is uint8, which maniple does not have (a wider integer result would "
-                     "wrap differently in later arithmetic)",
-}
+_WITHHELD = {}
 
 
 def __getattr__(name):

@@ -60,6 +60,26 @@ def conjugate(x, out=None):
 
 
 conjugate = UFUNCS["conjugate"] = _ufunc.make("conjugate", conjugate)
+
+
+def bitwise_count(x, out=None):
+    """numpy.bitwise_count: the 1-bits of |x| as uint8, by the SWAR
+    popcount in uint64 (one fused expression)."""
+    if out is None and _scalars_only(x):
+        return _np.bitwise_count(x)
+    x = asarray(x)
+    if x._dtype not in ("bool",) + _INT:
+        raise TypeError("ufunc 'bitwise_count' not supported for the input types, and the inputs could not be "
+                        "safely coerced to any supported types according to the casting rule ''safe''")
+    signed = x._dtype.startswith("int")
+    v = _unary("absolute", x.astype("int64")).astype("uint64") if signed else x.astype("uint64")
+    v = v - ((v >> 1) & 0x5555555555555555)
+    v = (v & 0x3333333333333333) + ((v >> 2) & 0x3333333333333333)
+    v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return _with_out(((v * 0x0101010101010101) >> 56).astype("uint8"), out, "bitwise_count")
+
+
+bitwise_count = UFUNCS["bitwise_count"] = _ufunc.make("bitwise_count", bitwise_count)
 conj = conjugate
 
 
