@@ -104,3 +104,31 @@ def test_array_protocol_copy_false_is_refused():
     numpy.testing.assert_array_equal(numpy.asarray(a), X)
     numpy.testing.assert_array_equal(numpy.array(a, copy=True), X)
     numpy.testing.assert_array_equal(numpy.asarray(a, dtype=numpy.float32), X.astype(numpy.float32))
+
+
+def test_flags_setflags_device():
+    """flags (NumPy's names as attributes and keys), setflags(write=),
+    device, to_device and __array_namespace__, as NumPy's."""
+    import maniple.numpy as mnp
+    for xp in (numpy, mnp):
+        a = xp.zeros((3, 4))
+        v = a[:, 1:3]
+        got = (a.flags["C_CONTIGUOUS"], a.flags.f_contiguous, a.flags.owndata, v.flags.c_contiguous,
+               v.flags.owndata, a[0].flags.f_contiguous, a.flags.writeable, a.device)
+        if xp is numpy:
+            want = got
+        else:
+            assert got == want
+        a.setflags(write=False)
+        assert not a.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            a[0, 0] = 1.0
+        a.flags.writeable = True
+        a[0, 0] = 1.0
+        assert float(a[0, 0]) == 1.0
+        assert a.to_device("cpu") is a
+        with pytest.raises(ValueError):
+            a.to_device("cuda")
+    assert mnp.zeros(2).__array_namespace__() is mnp
+    with pytest.raises(ValueError):  # views maniple made read-only stay so
+        mnp.broadcast_to(mnp.arange(3.0), (2, 3)).setflags(write=True)

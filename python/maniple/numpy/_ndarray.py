@@ -80,6 +80,41 @@ class ndarray:
         return self.transpose()
 
     @property
+    def flags(self):
+        return _Flags(self)
+
+    def setflags(self, write=None, align=None, uic=None):
+        """write=False makes this array read-only (its later views too);
+        write=True undoes only that (NumPy's error for views it made
+        read-only itself, as broadcast_to's)."""
+        if uic is not None and uic:
+            raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+        if write is None:
+            return
+        ro = getattr(self, "_ro", False)
+        if write:
+            if ro and ro != "set":
+                raise ValueError("cannot set WRITEABLE flag to True of this array")
+            self._ro = False
+        else:
+            self._ro = "set"
+
+    @property
+    def device(self):
+        return "cpu"  # NumPy's name for its arrays' device (the Array API's)
+
+    def to_device(self, device, /, *, stream=None):
+        if device != "cpu":
+            raise ValueError(f"Unsupported device {device!r}. Only 'cpu' is accepted.")
+        if stream is not None:
+            raise ValueError("The stream argument in to_device() is not supported")
+        return self
+
+    def __array_namespace__(self, *, api_version=None):
+        import maniple.numpy
+        return maniple.numpy
+
+    @property
     def mT(self):
         if len(self._shape) < 2:
             raise ValueError("matrix transpose with ndim < 2 is undefined")
@@ -840,6 +875,53 @@ def _power(x, y):
     """x ** y (the operators and numpy.power)."""
     _check_power(x, y)
     return _binary("power", x, y)
+
+
+class _Flags:
+    """a.flags: NumPy's flag names as attributes and keys; contiguity is of
+    the array's view over its storage (maniple lays blocks out in C order)."""
+    _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
+             "F": "f_contiguous", "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable", "W": "writeable",
+             "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy", "X": "writebackifcopy"}
+
+    def __init__(self, a):
+        object.__setattr__(self, "_a", a)
+
+    @property
+    def c_contiguous(self):
+        a = self._a
+        return a._expr is not None or _views.contiguous(a._materialize())
+
+    @property
+    def f_contiguous(self):
+        return self.c_contiguous and sum(1 for n in self._a._shape if n != 1) <= 1
+
+    @property
+    def owndata(self):
+        a = self._a
+        return a._expr is not None or not a._materialize().is_view
+
+    @property
+    def writeable(self):
+        return not getattr(self._a, "_ro", False)
+
+    aligned, writebackifcopy = True, False
+
+    def __setattr__(self, name, value):
+        if name == "writeable":
+            self._a.setflags(write=value)
+        else:
+            raise AttributeError(f"maniple.numpy: the {name} flag cannot be set")
+
+    def __getitem__(self, key):
+        return getattr(self, self._KEYS[key])
+
+    def __setitem__(self, key, value):
+        setattr(self, self._KEYS[key], value)
+
+    def __repr__(self):
+        return "\n".join(f"  {k} : {self[k]}" for k in ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE",
+                                                         "ALIGNED", "WRITEBACKIFCOPY"))
 
 
 def _check_writable(a):
