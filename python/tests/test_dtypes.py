@@ -242,3 +242,21 @@ def test_scalar_types():
     for dt in INTS + ["float16"]:
         assert getattr(mnp, dt) is getattr(numpy, dt)
         assert mnp.zeros(2, getattr(mnp, dt)).dtype == numpy.dtype(dt)
+
+
+@pytest.mark.parametrize("shape,axis", [((13,), None), ((3, 4, 5), 0), ((3, 4, 5), 2), ((3, 17), -1), ((0, 3), 1),
+                                        ((5, 9), None)])
+@pytest.mark.parametrize("bitorder", ["big", "little"])
+def test_packbits_unpackbits(shape, axis, bitorder):
+    x = data(shape, "int16", seed=7) > 0
+    check(lambda xp: xp.packbits(xp.asarray(x), axis=axis, bitorder=bitorder))
+    packed = numpy.packbits(x, axis=axis, bitorder=bitorder)
+    for count in (None, 3, -2, 8 * packed.shape[-1 if axis is None else axis] + 5):
+        check(lambda xp: xp.unpackbits(xp.asarray(packed), axis=axis, count=count, bitorder=bitorder))
+    check(lambda xp: xp.packbits(xp.asarray(data(shape, "int8", seed=8)), axis=axis))  # nonzero integers are 1
+
+
+def test_packbits_errors():
+    raises_like(lambda xp: xp.packbits(xp.asarray(numpy.ones(3))), TypeError, "integer or boolean")
+    raises_like(lambda xp: xp.unpackbits(xp.asarray(numpy.ones(3, "int16"))), TypeError, "unsigned byte")
+    raises_like(lambda xp: xp.packbits(xp.asarray(numpy.ones(3, bool)), bitorder="middle"), ValueError, "order")

@@ -24,7 +24,7 @@ from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast
                             resize, roll, rollaxis, rot90, row_stack, split, squeeze, stack, swapaxes, tile, transpose,
                             trim_zeros, unstack, vsplit, vstack)
 from ._math import (angle, around, bitwise_count, conj, conjugate, fix, i0, imag, iscomplex, iscomplexobj, isneginf,
-                    isposinf, isreal, isrealobj, nan_to_num, real, round, sinc)
+                    isposinf, isreal, isrealobj, nan_to_num, packbits, real, round, sinc, unpackbits)
 from ._meta import (asanyarray, asarray_chkfinite, ascontiguousarray, astype, base_repr, binary_repr, bool, byte,
                     short, ubyte, uint, uintc, uintp, ulong, ulonglong, unsignedinteger, ushort, can_cast, common_type, double, errstate, finfo, floating, format_float_positional,
                     format_float_scientific, frombuffer, fromfunction, fromiter, generic, get_printoptions,

@@ -10,8 +10,8 @@ copy=False), functions returning views or their argument (diagonal, real,
 imag, moveaxis, broadcast_to, the split family, rot90, ix_, trim_zeros,
 einsum, atleast_3d, asarray-like conversions), functions calling user code
 (apply_along_axis, piecewise, vectorize, fromfunction: the code would run on
-one rank only) and those whose results maniple cannot hold at all (sort_complex),
-and packbits (not there yet). Arrays in a result that maniple cannot hold
+one rank only) and those whose results maniple cannot hold at all
+(sort_complex). Arrays in a result that maniple cannot hold
 (complex ones, from fft for instance) come back as NumPy arrays, the same on
 every rank."""
 import os

@@ -272,3 +272,61 @@ def frexp(x, out1=None, out2=None, *, out=None):
 
 divmod, modf, frexp = (_ufunc.make(f.__name__, f) for f in (divmod, modf, frexp))
 UFUNCS.update(divmod=divmod, modf=modf, frexp=frexp)
+
+
+# ---- bits ----
+def _bit_axis(a, axis):
+    """a with the packed axis last (a flattened when axis is None), and
+    how to put it back."""
+    from ._functions import _axis
+    from ._manipulation import moveaxis
+    if axis is None:
+        return a.ravel(), lambda r: r
+    ax = _axis(axis, a.ndim)
+    return moveaxis(a, ax, -1), lambda r: moveaxis(r, -1, ax)
+
+
+def _bitorder(bitorder):
+    if bitorder not in ("big", "little"):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    w = [1 << k for k in range(8)]
+    return w[::-1] if bitorder == "big" else w
+
+
+def packbits(a, /, axis=None, bitorder="big"):
+    """numpy.packbits: groups of 8 elements (nonzero: 1) along axis into
+    uint8, the last group padded with zeros; a weighted sum per group."""
+    from ._manipulation import concatenate
+    a = asarray(a)
+    if a._dtype not in ("bool",) + _INT:
+        raise TypeError("Expected an input array of integer or boolean data type")
+    w = asarray(_np.asarray(_bitorder(bitorder), "uint8"))
+    b, back = _bit_axis(a, axis)
+    n = b.shape[-1]
+    m = -(-n // 8)
+    b = (b != 0).astype("uint8")
+    if 8 * m != n:
+        b = concatenate([b, zeros(b.shape[:-1] + (8 * m - n,), "uint8")], axis=-1)
+    r = (b.reshape(b.shape[:-1] + (m, 8)) * w).sum(axis=-1).astype("uint8")
+    return back(r)
+
+
+def unpackbits(a, /, axis=None, count=None, bitorder="big"):
+    """numpy.unpackbits: each uint8 along axis as its 8 bits (count of
+    them kept: fewer trims, more pads with zeros, negative trims the end)."""
+    from ._manipulation import concatenate
+    a = asarray(a)
+    if a._dtype != "uint8":
+        raise TypeError("Expected an input array of unsigned byte data type")
+    shifts = asarray(_np.asarray([w.bit_length() - 1 for w in _bitorder(bitorder)], "uint8"))
+    b, back = _bit_axis(a, axis)
+    n8 = 8 * b.shape[-1]
+    r = ((b[..., None] >> shifts) & 1).reshape(b.shape[:-1] + (n8,))
+    if count is not None:
+        count = operator.index(count)
+        k = count if count >= 0 else max(n8 + count, 0)
+        if k <= n8:
+            r = r[..., :k]
+        else:
+            r = concatenate([r, zeros(r.shape[:-1] + (k - n8,), "uint8")], axis=-1)
+    return back(r)
