@@ -119,3 +119,21 @@ def test_argsort_of_0d():
     check(lambda xp: xp.argpartition(xp.asarray(3.0), 0))
     raises_like(lambda xp: xp.argsort(xp.asarray(3.0), axis=1), numpy.exceptions.AxisError)
     raises_like(lambda xp: xp.sort(xp.asarray(3.0)), numpy.exceptions.AxisError)
+
+
+@pytest.mark.filterwarnings("ignore:All-NaN")
+@pytest.mark.parametrize("method", ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+                                    "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+                                    "normal_unbiased"])
+@pytest.mark.parametrize("fn", ["quantile", "nanquantile", "percentile", "nanpercentile"])
+def test_quantile_every_method_as_numpy(method, fn):
+    """Hyndman and Fan's other methods: NumPy's virtual indices, bounds and
+    weights, on floats (NaNs for the nan-functions), integers, every axis,
+    a scalar q and several, the ends 0 and 1 included."""
+    s = 100 if "perc" in fn else 1
+    x = data((7, 9), seed=9, nan=fn.startswith("nan"))
+    qs = [0.0, 0.01 * s, 0.1 * s, 0.5 * s, 0.77 * s, 0.99 * s, 1.0 * s]
+    for a in (x, data((7, 9), "int64", seed=10)):
+        for axis in (None, 0, 1):
+            check(lambda xp: getattr(xp, fn)(xp.asarray(a), 0.3 * s, axis=axis, method=method), rtol=1e-12)
+            check(lambda xp: getattr(xp, fn)(xp.asarray(a), qs, axis=axis, method=method), rtol=1e-12)

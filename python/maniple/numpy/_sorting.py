@@ -369,7 +369,41 @@ def _lerp(a, b, t):
     return _where3(t >= 0.5, b - d * (1 - t), a + d * t)
 
 
-_DISCRETE = ("lower", "higher", "nearest")
+_DISCRETE = ("lower", "higher", "nearest", "inverted_cdf", "closest_observation")
+# Hyndman and Fan's continuous methods as NumPy writes them: the virtual
+# index n q + alpha + q (1 - alpha - beta) - 1
+_HF = {"interpolated_inverted_cdf": (0.0, 1.0), "hazen": (0.5, 0.5), "weibull": (0.0, 0.0),
+       "median_unbiased": (1.0 / 3, 1.0 / 3), "normal_unbiased": (3.0 / 8, 3.0 / 8)}
+
+
+def _hf_positions(method, nf, qq):
+    """(lower index, upper index, weight) of quantile qq for the methods
+    past NumPy's default five, nf the count (a float, or an array per
+    line): NumPy's virtual index, its bounds and its gamma."""
+    arr = isinstance(nf, ndarray)
+    fl = _U["floor"] if arr else _np.floor
+    wh = _where3 if arr else _np.where
+    if method in ("inverted_cdf", "closest_observation"):  # an order statistic
+        idx = nf * qq - 1 - (0.5 if method == "closest_observation" else 0.0)
+        prev = fl(idx)
+        g = idx - prev
+        keep = (g == 0) if method == "inverted_cdf" else ((g == 0) & (prev % 2 == 1))
+        k = wh(keep, prev, prev + 1)
+        k = wh(k < 0, 0.0, wh(k > nf - 1, nf - 1, k))
+        return k, k, 0.0
+    if method == "averaged_inverted_cdf":
+        vi = nf * qq - 1
+    else:
+        alpha, beta = _HF[method]
+        vi = nf * qq + (alpha + qq * (1 - alpha - beta)) - 1
+    prev = fl(vi)
+    g = vi - prev
+    if method == "averaged_inverted_cdf":
+        g = wh(g == 0, 0.5, 1.0)
+    below, above = vi < 0, vi >= nf - 1
+    lo = wh(below, 0.0, wh(above, nf - 1, prev))
+    hi = wh(below, 0.0, wh(above, nf - 1, prev + 1))
+    return lo, hi, g
 
 
 def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
@@ -388,6 +422,9 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
         last = float(n - 1)
     outs = []
     for qq in _np.atleast_1d(qa):
+        if method in _HF or method in ("inverted_cdf", "closest_observation", "averaged_inverted_cdf"):
+            outs.append(_quantile_hf(s, ax, n, float(qq), method, cnt, last, fdt, rdt, nan_aware))
+            continue
         vi = last * float(qq)
         if isinstance(vi, ndarray):
             lo = _U["floor"](vi)
@@ -429,6 +466,33 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
     return outs
 
 
+def _quantile_hf(s, ax, n, qq, method, cnt, last, fdt, rdt, nan_aware):
+    """One quantile of s sorted along ax by the methods of _hf_positions."""
+    from ._select import take_along_axis
+    lo, hi, g = _hf_positions(method, last + 1, qq)
+    if isinstance(lo, ndarray):
+        x0 = take_along_axis(s, lo.astype("int64").clip(0, builtins.max(n - 1, 0)), ax)
+        x1 = take_along_axis(s, hi.astype("int64").clip(0, builtins.max(n - 1, 0)), ax)
+    else:
+        key = (slice(None),) * ax
+        x0 = s[key + (slice(int(lo), int(lo) + 1),)]
+        x1 = s[key + (slice(int(hi), int(hi) + 1),)]
+    if method in _DISCRETE:
+        r = x0
+    else:
+        cdt = rdt if rdt in _FLOATS else fdt
+        if fdt == s._dtype:
+            x0, x1 = x0.astype(cdt), x1.astype(cdt)
+        t = g.astype(cdt) if isinstance(g, ndarray) else _np.dtype(cdt).type(g)
+        r = _lerp(x0, x1, t)
+    if not nan_aware and fdt == s._dtype and n:  # a NaN anywhere makes the result NaN
+        tail = s[(slice(None),) * ax + (slice(n - 1, n),)]
+        r = _where3(_U["isnan"](tail), _np.nan, r)
+    if nan_aware and cnt is not None:
+        r = _where3(cnt == 0, _np.nan, r)
+    return asarray(r).astype(rdt)
+
+
 def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
     from ._manipulation import stack
     a0 = asarray(a)
@@ -436,8 +500,6 @@ def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
         q = q.__array__()
     if method not in _METHODS:
         raise ValueError(f"{method!r} is not a valid method. Use one of: {_METHODS}")
-    if method not in ("linear", "lower", "higher", "nearest", "midpoint"):
-        raise NotImplementedError(f"maniple.numpy: quantile method '{method}' is not implemented yet")
     qn = _np.asanyarray(q) if scale == 1.0 else _np.true_divide(q, scale)
     if qn.ndim > 1:
         raise NotImplementedError("maniple.numpy: quantiles with a q of more than one dimension")
