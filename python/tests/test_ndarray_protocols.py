@@ -132,3 +132,17 @@ def test_flags_setflags_device():
     assert mnp.zeros(2).__array_namespace__() is mnp
     with pytest.raises(ValueError):  # views maniple made read-only stay so
         mnp.broadcast_to(mnp.arange(3.0), (2, 3)).setflags(write=True)
+
+
+def test_require_and_real_if_close():
+    import maniple.numpy as mnp
+    x = numpy.arange(12.0).reshape(3, 4)
+    check(lambda xp: xp.require(xp.asarray(x), dtype="float32", requirements=["C", "W"]))
+    check(lambda xp: xp.require(xp.asarray(x)[:, 1:], requirements="O"))
+    check(lambda xp: xp.real_if_close(xp.asarray(x)))
+    a = mnp.asarray(x)
+    assert mnp.require(a) is a and mnp.require(a[:, 1:], requirements=["OWNDATA"]).flags.owndata
+    with pytest.raises(ValueError, match="both C and Fortran"):
+        mnp.require(a, requirements=["C", "F"])
+    with pytest.raises(KeyError):  # as NumPy's
+        mnp.require(a, requirements=["Z"])

@@ -24,13 +24,15 @@ from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast
                             resize, roll, rollaxis, rot90, row_stack, split, squeeze, stack, swapaxes, tile, transpose,
                             trim_zeros, unstack, vsplit, vstack)
 from ._math import (angle, around, bitwise_count, conj, conjugate, fix, i0, imag, iscomplex, iscomplexobj, isneginf,
-                    isposinf, isreal, isrealobj, nan_to_num, packbits, real, round, sinc, unpackbits)
+                    isposinf, isreal, isrealobj, nan_to_num, packbits, real, real_if_close, round, sinc,
+                    unpackbits)
 from ._meta import (asanyarray, asarray_chkfinite, ascontiguousarray, astype, base_repr, binary_repr, bool, byte,
                     short, ubyte, uint, uintc, uintp, ulong, ulonglong, unsignedinteger, ushort, can_cast, common_type, double, errstate, finfo, floating, format_float_positional,
                     format_float_scientific, frombuffer, fromfunction, fromiter, generic, get_printoptions,
                     getbufsize, geterr, geterrcall, iinfo, inexact, int_, intc, integer, intp, isdtype, isfortran,
                     isscalar, issubdtype, long, longlong, may_share_memory, min_scalar_type, mintypecode, ndim,
-                    ndindex, number, printoptions, promote_types, result_type, set_printoptions, setbufsize, seterr,
+                    ndindex, number, printoptions, promote_types, require, result_type, set_printoptions, setbufsize,
+                    seterr,
                     seterrcall, shape, signedinteger, single, typename)
 from ._functional import apply_along_axis, apply_over_axes, piecewise
 from ._ndarray import ndarray, flatiter

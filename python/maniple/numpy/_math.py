@@ -274,6 +274,11 @@ divmod, modf, frexp = (_ufunc.make(f.__name__, f) for f in (divmod, modf, frexp)
 UFUNCS.update(divmod=divmod, modf=modf, frexp=frexp)
 
 
+def real_if_close(a, tol=100):
+    """numpy.real_if_close: maniple arrays are real, so a itself."""
+    return asarray(a)
+
+
 # ---- bits ----
 def _bit_axis(a, axis):
     """a with the packed axis last (a flattened when axis is None), and

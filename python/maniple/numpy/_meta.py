@@ -109,3 +109,22 @@ def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
     from ._select import indices
     idx = indices(shape, dtype=dtype)
     return function(*[idx[k] for k in range(len(shape))], **kwargs)
+
+
+_REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",
+                 "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W", "WRITEABLE": "W", "O": "O", "OWNDATA": "O",
+                 "E": "E", "ENSUREARRAY": "E"}
+
+
+def require(a, dtype=None, requirements=None, *, like=None):
+    """numpy.require: a (a copy when it must own its data or be writeable
+    and is not) of dtype. maniple's blocks have no memory order, so 'C' and
+    'F' change no values."""
+    reqs = set() if requirements is None else {_REQUIREMENTS[r.upper()] for r in
+                                                 ([requirements] if isinstance(requirements, str) else requirements)}
+    if "C" in reqs and "F" in reqs:
+        raise ValueError("Cannot specify both C and Fortran contiguous.")
+    r = asarray(a, dtype)
+    if ("O" in reqs and not r.flags.owndata) or ("W" in reqs and not r.flags.writeable):
+        r = r.copy()
+    return r
