@@ -383,6 +383,8 @@ def _hf_positions(method, nf, qq):
     arr = isinstance(nf, ndarray)
     fl = _U["floor"] if arr else _np.floor
     wh = _where3 if arr else _np.where
+    if arr:  # per-line counts: computed here, once (the steps below read them many times)
+        nf = nf.copy()
     if method in ("inverted_cdf", "closest_observation"):  # an order statistic
         idx = nf * qq - 1 - (0.5 if method == "closest_observation" else 0.0)
         prev = fl(idx)
@@ -390,7 +392,7 @@ def _hf_positions(method, nf, qq):
         keep = (g == 0) if method == "inverted_cdf" else ((g == 0) & (prev % 2 == 1))
         k = wh(keep, prev, prev + 1)
         k = wh(k < 0, 0.0, wh(k > nf - 1, nf - 1, k))
-        return k, k, 0.0
+        return (k.copy(), k.copy(), 0.0) if arr else (k, k, 0.0)
     if method == "averaged_inverted_cdf":
         vi = nf * qq - 1
     else:
@@ -403,7 +405,7 @@ def _hf_positions(method, nf, qq):
     below, above = vi < 0, vi >= nf - 1
     lo = wh(below, 0.0, wh(above, nf - 1, prev))
     hi = wh(below, 0.0, wh(above, nf - 1, prev + 1))
-    return lo, hi, g
+    return (lo.copy(), hi.copy(), g.copy() if isinstance(g, ndarray) else g) if arr else (lo, hi, g)
 
 
 def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
