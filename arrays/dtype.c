@@ -16,7 +16,6 @@ size_t mn_dtype_size(mn_dtype t) {
   return (t >= 0 && t < MN_NDTYPE) ? dtype_sizes[t] : 0;
 }
 
-static int is_int(mn_dtype t) { return mn_is_int(t); }
 static const mn_dtype sints[4] = {MN_INT8, MN_INT16, MN_INT32, MN_INT64};
 static int bytes_log2(mn_dtype t) { size_t s = mn_dtype_size(t); return s == 1 ? 0 : s == 2 ? 1 : s == 4 ? 2 : 3; }
 
@@ -98,7 +97,7 @@ mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y) {
   case MN_OP_LDEXP: /* the exponent must be an integer (or bool) that int64 holds */
     return mn_is_float(y) || y == MN_UINT64 ? MN_NDTYPE : float_of(x);
   case MN_OP_GCD: case MN_OP_LCM:
-    return is_int(p) ? p : MN_NDTYPE;
+    return mn_is_int(p) ? p : MN_NDTYPE;
   case MN_OP_EQ: case MN_OP_NE: case MN_OP_LT: case MN_OP_LE: case MN_OP_GT:
   case MN_OP_GE: case MN_OP_LOGICAL_AND: case MN_OP_LOGICAL_OR:
   case MN_OP_LOGICAL_XOR:
@@ -106,7 +105,7 @@ mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y) {
   case MN_OP_BITAND: case MN_OP_BITOR: case MN_OP_BITXOR:
     return mn_is_float(p) ? MN_NDTYPE : p;
   case MN_OP_LSHIFT: case MN_OP_RSHIFT:
-    return p == MN_BOOL ? MN_INT8 : is_int(p) ? p : MN_NDTYPE;
+    return p == MN_BOOL ? MN_INT8 : mn_is_int(p) ? p : MN_NDTYPE;
   default:
     return MN_NDTYPE;
   }

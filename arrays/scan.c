@@ -50,14 +50,14 @@ static void fold_h(int prod, char *p, int64_t n, int64_t st, const char *off) {
   }
 }
 
-static int scan_local(int op, mn_dtype t, int prod, char *p, int64_t n, int64_t st, char *total) {
-  (void)op;
+/* t has a scan (mpi_type(t) is not MPI_DATATYPE_NULL: checked first) */
+static void scan_local(mn_dtype t, int prod, char *p, int64_t n, int64_t st, char *total) {
   switch (t) {
-#define CASE(E, T, U, M) case E: scan_##T(prod, p, n, st, total); return 0;
+#define CASE(E, T, U, M) case E: scan_##T(prod, p, n, st, total); break;
     SCAN_TYPES(CASE)
 #undef CASE
-  case MN_FLOAT16: scan_h(prod, p, n, st, total); return 0;
-  default: return 1;
+  case MN_FLOAT16: scan_h(prod, p, n, st, total); break;
+  default: break;
   }
 }
 
@@ -118,7 +118,7 @@ int mn_array_scan(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
   MN_CALLG(err, mn_agree(ctx, tot ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld line totals", (long long)lines)), done);
   int64_t at[MN_MAXDIM] = {0}, off = 0;
   for (int64_t k = 0; k < lines; k++) { /* L == 0 leaves the identity */
-    scan_local(op, out->dtype, prod, L ? (char *)l.data + off * (int64_t)es : NULL, L, l.stride[axis], tot + k * (int64_t)ts);
+    scan_local(out->dtype, prod, L ? (char *)l.data + off * (int64_t)es : NULL, L, l.stride[axis], tot + k * (int64_t)ts);
     off = mn_box_step(nd, cnt, l.stride, at, off);
   }
   /* ranks along the axis: same process-grid coordinates on the other axes */

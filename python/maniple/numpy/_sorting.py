@@ -374,6 +374,7 @@ _DISCRETE = ("lower", "higher", "nearest", "inverted_cdf", "closest_observation"
 # index n q + alpha + q (1 - alpha - beta) - 1
 _HF = {"interpolated_inverted_cdf": (0.0, 1.0), "hazen": (0.5, 0.5), "weibull": (0.0, 0.0),
        "median_unbiased": (1.0 / 3, 1.0 / 3), "normal_unbiased": (3.0 / 8, 3.0 / 8)}
+_BY_POSITIONS = tuple(_HF) + ("inverted_cdf", "closest_observation", "averaged_inverted_cdf")  # _hf_positions'
 
 
 def _hf_positions(method, nf, qq):
@@ -424,7 +425,7 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
         last = float(n - 1)
     outs = []
     for qq in _np.atleast_1d(qa):
-        if method in _HF or method in ("inverted_cdf", "closest_observation", "averaged_inverted_cdf"):
+        if method in _BY_POSITIONS:
             outs.append(_quantile_hf(s, ax, n, float(qq), method, cnt, last, fdt, rdt, nan_aware))
             continue
         vi = last * float(qq)
@@ -459,13 +460,19 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
                 frac = _where3(frac > 0, 0.5, 0.0) if isinstance(frac, ndarray) else (0.5 if frac > 0 else 0.0)
             t = frac.astype(cdt) if isinstance(frac, ndarray) else _np.dtype(cdt).type(frac)
             r = _lerp(x0, x1, t)
-        if not nan_aware and fdt == s._dtype and n:  # a NaN anywhere makes the result NaN
-            tail = s[(slice(None),) * ax + (slice(n - 1, n),)]
-            r = _where3(_U["isnan"](tail), _np.nan, r)
-        if nan_aware and cnt is not None:
-            r = _where3(cnt == 0, _np.nan, r)
-        outs.append(asarray(r).astype(rdt))
+        outs.append(_nan_result(r, s, ax, n, cnt, fdt, rdt, nan_aware))
     return outs
+
+
+def _nan_result(r, s, ax, n, cnt, fdt, rdt, nan_aware):
+    """Quantile r of s (sorted along ax) as rdt, NaN where NumPy gives NaN:
+    a NaN in the line (sorted last), or a line of NaNs only (nan-aware)."""
+    if not nan_aware and fdt == s._dtype and n:
+        tail = s[(slice(None),) * ax + (slice(n - 1, n),)]
+        r = _where3(_U["isnan"](tail), _np.nan, r)
+    if nan_aware and cnt is not None:
+        r = _where3(cnt == 0, _np.nan, r)
+    return asarray(r).astype(rdt)
 
 
 def _quantile_hf(s, ax, n, qq, method, cnt, last, fdt, rdt, nan_aware):
@@ -487,12 +494,7 @@ def _quantile_hf(s, ax, n, qq, method, cnt, last, fdt, rdt, nan_aware):
             x0, x1 = x0.astype(cdt), x1.astype(cdt)
         t = g.astype(cdt) if isinstance(g, ndarray) else _np.dtype(cdt).type(g)
         r = _lerp(x0, x1, t)
-    if not nan_aware and fdt == s._dtype and n:  # a NaN anywhere makes the result NaN
-        tail = s[(slice(None),) * ax + (slice(n - 1, n),)]
-        r = _where3(_U["isnan"](tail), _np.nan, r)
-    if nan_aware and cnt is not None:
-        r = _where3(cnt == 0, _np.nan, r)
-    return asarray(r).astype(rdt)
+    return _nan_result(r, s, ax, n, cnt, fdt, rdt, nan_aware)
 
 
 def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
