@@ -46,7 +46,10 @@ int mn_acc_to_scalar(mn_reduce_op op, mn_dtype t, const mn_acc *acc, mn_scalar *
   if (op == MN_RED_ARGMIN || op == MN_RED_ARGMAX) { *res = mn_scalar_typed(MN_INT64, 0); res->v.i = acc->idx; return MN_SUCCESS; }
   res->dtype = rt;
   res->weak = 0;
-  if (rt == MN_BOOL) res->v.i = acc->i != 0;
+  res->im = 0;
+  if (rt == MN_COMPLEX64) { res->v.f = (float)acc->f; res->im = (float)acc->g; }
+  else if (rt == MN_COMPLEX128) { res->v.f = acc->f; res->im = acc->g; }
+  else if (rt == MN_BOOL) res->v.i = acc->i != 0;
   else if (rt == MN_FLOAT32) res->v.f = (float)acc->f;
   else if (rt == MN_FLOAT16) res->v.f = mn_h2d(mn_d2h(acc->f));
   else if (rt == MN_FLOAT64) res->v.f = acc->f;

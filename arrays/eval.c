@@ -93,10 +93,13 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nx, const int *xno
     if (n->kind == MN_N_BINARY) need[n->a] = need[n->b] = 1;
     if (n->kind == MN_N_TERNARY) need[n->a] = need[n->b] = need[n->c] = 1;
   }
+  size_t wide = 8;
   for (int j = 0; j <= top; j++) {
     P->opi[j] = -1;
     if (!need[j]) continue;
     P->live[P->nlive++] = j;
+    if (mn_dtype_size(e->v[j].dtype) > 8) wide = MAXES;
+    P->slot = BLK * wide;
     if (e->v[j].kind == MN_N_INPUT) {
       if (!e->v[j].arr) {
         return MN_ERR(MN_ERR_ARG, "expression node %d is a placeholder (for type inference) and cannot be evaluated", j);
@@ -229,7 +232,7 @@ static int device_fill(const mn_expr *e, int node, mn_array *out, int *err) {
   const mn_node *n = &e->v[node];
   const mn_buf *b = out->buf;
   if (!mn_buf_device_ok(b) || !b->ops->fill || n->kind != MN_N_SCALAR || out->is_view || b->halo) return 0;
-  union { char c[8]; int64_t align; } v; /* the scalar as the CPU evaluator stores it */
+  union { char c[16]; int64_t align; } v; /* the scalar as the CPU evaluator stores it */
   mn_scalar_store(n->s, out->dtype, v.c);
   size_t es = mn_dtype_size(out->dtype);
   *err = b->ops->fill(mn_buf_dev(b, MN_WRITE_ALL), (int64_t)(b->nbytes / es), es, &v);
@@ -321,6 +324,7 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
   prog P;
   err = prog_init(&P, e, node, nx, xnode, ond, out->map.shape);
   P.odt = out->dtype;
+  if (mn_dtype_size(P.odt) > 8) P.slot = BLK * MAXES; /* the spare slot casts to it */
   int lost = !err && storage_lost(&P, out, nx, xout);
   if (!err && !lost && mn_eval_device_ok(&P, out, nx)) {
     err = mn_eval_device(&P, out);
@@ -421,6 +425,8 @@ static int check_reduce(const mn_expr *e, int node, mn_reduce_op op, const mn_sc
   MN_CHECK(result, MN_ERR_ARG, "NULL result");
   MN_CHECK(node >= 0 && node < e->n, MN_ERR_ARG, "expression node %d does not exist (have %d)", node, e->n);
   MN_CHECK(op >= 0 && op < MN_NREDUCE, MN_ERR_ARG, "unknown reduction %d", (int)op);
+  MN_CHECK(mn_reduce_result(op, e->v[node].dtype) != MN_NDTYPE, MN_ERR_DTYPE, "reduction %s has no %s kernel",
+           mn_reduce_name(op), mn_dtype_name(e->v[node].dtype));
   return MN_SUCCESS;
 }
 

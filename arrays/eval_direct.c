@@ -45,7 +45,7 @@ int mn_eval_direct(const mn_expr *e, int node, mn_array *out, int64_t *mem) {
   int reads_out = (in[0] && in[0]->buf == ob) || (in[1] && in[1]->buf == ob);
   char *o = mn_buf_host(ob, reads_out ? 1 : MN_WRITE_ALL);
   const char *p[2] = {NULL, NULL};
-  _Alignas(64) char sc[2][BLK * 8];
+  _Alignas(64) char sc[2][BLK * MAXES];
   for (int k = 0; k < nin; k++) {
     if (in[k]) p[k] = mn_buf_host(in[k]->buf, 0);
     else mn_eval_scalar_fill(&e->v[args[k]], BLK, sc[k]);

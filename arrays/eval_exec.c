@@ -133,7 +133,7 @@ static int cut_cells(const prog *P, const box *R, int64_t **cuts, int64_t (*stac
  * row needs */
 static int scratch_setup(const prog *P, int nthreads, char **scratch, size_t *per) {
   const mn_expr *e = P->e;
-  size_t b = sizeof(char *) * (size_t)e->n + (size_t)(e->n + 1) * BLK * 8;
+  size_t b = sizeof(char *) * (size_t)e->n + (size_t)(e->n + 1) * P->slot;
   b = (b + 63) / 64 * 64;
   *per = b;
   *scratch = mn_ctx_scratch(e->ctx, b * (size_t)nthreads);
@@ -144,7 +144,7 @@ static int scratch_setup(const prog *P, int nthreads, char **scratch, size_t *pe
       const mn_node *n = &e->v[P->live[k]];
       if (n->kind != MN_N_SCALAR) continue;
       mn_eval_scalar_fill(n, fill, *scratch + (size_t)t * b + sizeof(char *) * (size_t)e->n +
-                                       (size_t)P->live[k] * BLK * 8);
+                                       (size_t)P->live[k] * P->slot);
     }
   return MN_SUCCESS;
 }

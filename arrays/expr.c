@@ -142,12 +142,19 @@ int mn_expr_cast(mn_expr *e, int a, mn_dtype t, int *node) {
   return MN_SUCCESS;
 }
 
-static int kind_of(mn_dtype t) { return t == MN_BOOL ? 0 : mn_is_int(t) ? 1 : 2; }
+static int kind_of(mn_dtype t) { return t == MN_BOOL ? 0 : mn_is_int(t) ? 1 : mn_is_complex(t) ? 3 : 2; }
+
+/* the type a weak scalar w of a higher kind lifts t to: a Python complex
+ * keeps a float's precision (float32 + 1j is complex64), others promote */
+static mn_dtype lift(mn_dtype t, mn_dtype w) {
+  return mn_is_complex(w) && mn_is_float(t) ? mn_complex_of(t) : mn_dtype_promote(t, w);
+}
 
 /* dtype a weak scalar takes next to a typed operand (NEP 50) */
 static mn_dtype effective(const mn_node *x, const mn_node *other) {
   if (!x->weak || other->weak) return x->dtype;
-  return kind_of(x->dtype) <= kind_of(other->dtype) ? other->dtype : x->dtype;
+  if (kind_of(x->dtype) <= kind_of(other->dtype)) return other->dtype;
+  return mn_is_complex(x->dtype) && mn_is_float(other->dtype) ? mn_complex_of(other->dtype) : x->dtype;
 }
 
 static mn_dtype promote_weak(const mn_node *const *v, int n) {
@@ -160,7 +167,7 @@ static mn_dtype promote_weak(const mn_node *const *v, int n) {
   }
   /* a weak scalar of a higher kind lifts the type: int32 array * 2.5 -> float64 */
   for (int i = 0; i < n; i++)
-    if (any_strong && v[i]->weak && kind_of(v[i]->dtype) > kind_of(t)) t = mn_dtype_promote(t, v[i]->dtype);
+    if (any_strong && v[i]->weak && kind_of(v[i]->dtype) > kind_of(t)) t = lift(t, v[i]->dtype);
   return t;
 }
 
@@ -209,6 +216,7 @@ int mn_expr_unary(mn_expr *e, mn_unary_op op, int a, int *node) {
                 : (op == MN_OP_SIGNBIT || op == MN_OP_FREXP_EXP)
                     ? (da == MN_FLOAT32 || da == MN_FLOAT16 ? MN_FLOAT32 : MN_FLOAT64)
                 : rt;
+  if (mn_is_complex(da) && (op == MN_OP_ABS || op == MN_OP_REAL || op == MN_OP_IMAG)) ct = da; /* to its parts */
   mn_dtype lt = ct; /* the loop's dtype (NumPy's); float16 computes in float32 but for spacing */
   if (op != MN_OP_SPACING) ct = compute_of(ct);
   MN_CHECK(mn_unary_table[op][ct], MN_ERR_DTYPE, "ufunc '%s' has no %s kernel", mn_unary_name(op), mn_dtype_name(ct));
@@ -241,6 +249,7 @@ int mn_expr_binary(mn_expr *e, mn_binary_op op, int a, int b, int *node) {
   MN_CHECK(rt != MN_NDTYPE, MN_ERR_DTYPE, "ufunc '%s' not supported for the input dtypes (%s, %s)",
            mn_binary_name(op), mn_dtype_name(da), mn_dtype_name(db));
   mn_dtype ct = rt;
+  if (op == MN_OP_COMPLEX) ct = mn_real_of(rt); /* its parts */
   if (op >= MN_OP_EQ && op <= MN_OP_GE) ct = mn_dtype_promote(da, db);
   if (op >= MN_OP_LOGICAL_AND && op <= MN_OP_LOGICAL_XOR) ct = MN_BOOL;
   mn_dtype lt = ct;

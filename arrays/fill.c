@@ -8,7 +8,8 @@
 
 #define SAME_(T) ((int)MNI_FT_##T == (int)MN_##T)
 _Static_assert(SAME_(BOOL) && SAME_(INT32) && SAME_(INT64) && SAME_(FLOAT32) && SAME_(FLOAT64) && SAME_(INT8) &&
-                   SAME_(INT16) && SAME_(UINT8) && SAME_(UINT16) && SAME_(UINT32) && SAME_(UINT64) && SAME_(FLOAT16) && MN_NDTYPE == 12,
+                   SAME_(INT16) && SAME_(UINT8) && SAME_(UINT16) && SAME_(UINT32) && SAME_(UINT64) && SAME_(FLOAT16) &&
+                   SAME_(COMPLEX64) && SAME_(COMPLEX128) && MN_NDTYPE == 14,
                "kernels/fill.h mirrors mn_dtype");
 #undef SAME_
 
@@ -117,21 +118,19 @@ int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value) {
     if (in) owner = q;
   }
   MN_CHECK(owner >= 0, MN_ERR_INDEX, "internal: element has no owner");
-  union { double f; int64_t i; } v = {0};
+  struct { double f, g; int64_t i; } v = {0, 0, 0}; /* g: a complex value's imaginary part */
   if (owner == a->ctx->rank) {
-    char p[8]; /* the element alone, from whichever copy holds it */
+    char p[16]; /* the element alone, from whichever copy holds it */
     size_t es = mn_dtype_size(a->dtype);
     mn_buf_read(a->buf, (size_t)mn_map_off(&a->map, a->buf, idx) * es, es, p);
-    double f;
-    int64_t i;
-    mni_ft_load((int)a->dtype, p, &f, &i);
-    if (mn_is_float(a->dtype)) v.f = f;
-    else v.i = i;
+    if (mn_is_complex(a->dtype)) mni_ft_load_c((int)a->dtype, p, &v.f, &v.g);
+    else mni_ft_load((int)a->dtype, p, &v.f, &v.i);
   }
   MN_MPI(MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, owner, a->ctx->comm));
   value->dtype = a->dtype;
   value->weak = 0;
-  if (a->dtype == MN_FLOAT32 || a->dtype == MN_FLOAT64) value->v.f = v.f;
+  value->im = v.g;
+  if (mn_is_float(a->dtype) || mn_is_complex(a->dtype)) value->v.f = v.f;
   else value->v.i = v.i;
   return MN_SUCCESS;
 }

@@ -29,6 +29,8 @@ static const char *ctype(mn_dtype t) {
   case MN_UINT64: return "uint64_t";
   case MN_FLOAT32: return "float";
   case MN_FLOAT16: return "mn_h";
+  case MN_COMPLEX64: return "mn_c64";
+  case MN_COMPLEX128: return "mn_c128";
   default: return "double";
   }
 }
@@ -82,6 +84,9 @@ int mn_kernel_fits(const prog *P) {
     if (n->kind == MN_N_BINARY) ok = bin_name[n->op * MN_NDTYPE + n->ct] != NULL;
     if (n->kind == MN_N_TERNARY) ok = ter_name[n->op * MN_NDTYPE + n->ct] != NULL;
     if (n->kind == MN_N_INPUT) ok = P->opi[nodes[k]] >= 0;
+    /* complex values have no device source yet (casts and scalars are
+     * pairs): the host path runs them */
+    if (mn_is_complex(n->dtype) || (n->kind == MN_N_CAST && mn_is_complex(e->v[n->a].dtype))) ok = 0;
   }
   free(nodes);
   return ok && ns <= MN_KERNEL_SCALARS;

@@ -111,9 +111,29 @@ RED_ALL(f32, float, MNI_K_FLT) RED_ALL(f64, double, MNI_K_FLT) RED_ALL(h, mn_h, 
   [MN_RED_ANY][MN_DT_##S] = r_any_##S, [MN_RED_ALL][MN_DT_##S] = r_all_##S, \
   [MN_RED_SUMSQ][MN_DT_##S] = r_sumsq_##S, [MN_RED_SUMABS][MN_DT_##S] = r_sumabs_##S, \
   [MN_RED_MAXABS][MN_DT_##S] = r_maxabs_##S,
+/* complex: sums and products of double pairs; any and all */
+#define RED_CPX(S, T) \
+  static void r_sum_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; (void)f0; double re = 0, im = 0; \
+    for (int64_t i = 0; i < n; i++) { re += x[i].re; im += x[i].im; } \
+    acc->f += re; acc->g += im; acc->has += n; } \
+  static void r_prod_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; (void)f0; \
+    for (int64_t i = 0; i < n; i++) mni_acc_push_c(MN_RED_PROD, acc, x[i].re, x[i].im, 0); } \
+  static void r_any_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; (void)f0; int64_t r = 0; \
+    for (int64_t i = 0; i < n; i++) r |= x[i].re != 0 || x[i].im != 0; \
+    acc->i = acc->i || r; acc->has += n; } \
+  static void r_all_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; (void)f0; int64_t r = 1; \
+    for (int64_t i = 0; i < n; i++) r &= x[i].re != 0 || x[i].im != 0; \
+    acc->i = acc->i && r; acc->has += n; }
+RED_CPX(c64, mn_c64) RED_CPX(c128, mn_c128)
+#define RED_CROW(S) [MN_RED_SUM][MN_DT_##S] = r_sum_##S, [MN_RED_PROD][MN_DT_##S] = r_prod_##S, \
+  [MN_RED_ANY][MN_DT_##S] = r_any_##S, [MN_RED_ALL][MN_DT_##S] = r_all_##S,
 const mn_reduce_fn mn_reduce_table[MN_NREDUCE][MN_NDTYPE] = {
   RED_ROW(b) RED_ROW(i8) RED_ROW(i16) RED_ROW(i32) RED_ROW(i64) RED_ROW(u8) RED_ROW(u16) RED_ROW(u32) RED_ROW(u64)
-  RED_ROW(f32) RED_ROW(f64) RED_ROW(h)};
+  RED_ROW(f32) RED_ROW(f64) RED_ROW(h) RED_CROW(c64) RED_CROW(c128)};
 
 /* ---- fused linear combinations (see fuse.h) ---- */
 #include "fuse.h"

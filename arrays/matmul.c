@@ -174,6 +174,7 @@ static int check(const mn_array *a, const mn_array *b, const mn_array *out) {
            mn_dtype_name(a->dtype), mn_dtype_name(b->dtype));
   /* NumPy sums float16 products in float: the caller multiplies float32 copies */
   MN_CHECK(a->dtype != MN_FLOAT16, MN_ERR_DTYPE, "matmul has no float16 kernel (multiply float32 copies)");
+  MN_CHECK(!mn_is_complex(a->dtype), MN_ERR_DTYPE, "matmul has no %s kernel", mn_dtype_name(a->dtype));
   int64_t k = a->map.shape[na - 1], kb = b->map.shape[nb == 2 ? 0 : 0];
   if (k != kb) {
     char sa[128], sb[128];

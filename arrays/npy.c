@@ -40,6 +40,8 @@ static const char *descr_of(mn_dtype t) {
   case MN_UINT64: return "<u8";
   case MN_FLOAT16: return "<f2";
   case MN_FLOAT32: return "<f4";
+  case MN_COMPLEX64: return "<c8";
+  case MN_COMPLEX128: return "<c16";
   default: return "<f8";
   }
 }
@@ -55,6 +57,8 @@ static MPI_Datatype mpi_type(mn_dtype t) {
   case MN_INT64: return MPI_INT64_T;
   case MN_UINT64: return MPI_UINT64_T;
   case MN_FLOAT32: return MPI_FLOAT;
+  case MN_COMPLEX64: return MPI_C_FLOAT_COMPLEX;
+  case MN_COMPLEX128: return MPI_C_DOUBLE_COMPLEX;
   default: return MPI_DOUBLE;
   }
 }

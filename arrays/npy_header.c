@@ -555,6 +555,8 @@ static int plain_descr(const char *s, int strict) {
     {"byte", MN_INT8}, {"int16", MN_INT16}, {"short", MN_INT16}, {"uint8", MN_UINT8}, {"ubyte", MN_UINT8},
     {"uint16", MN_UINT16}, {"ushort", MN_UINT16}, {"uint32", MN_UINT32}, {"uintc", MN_UINT32},
     {"uint64", MN_UINT64}, {"ulonglong", MN_UINT64}, {"float16", MN_FLOAT16}, {"half", MN_FLOAT16},
+    {"complex64", MN_COMPLEX64}, {"csingle", MN_COMPLEX64}, {"complex128", MN_COMPLEX128},
+    {"cdouble", MN_COMPLEX128}, {"complex", MN_COMPLEX128},
   };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (!strcmp(s, names[i].name)) return names[i].t;
@@ -587,6 +589,8 @@ static int plain_descr(const char *s, int strict) {
     case 'e': t = MN_FLOAT16; break;
     case 'f': t = MN_FLOAT32; break;
     case 'd': t = MN_FLOAT64; break;
+    case 'F': t = MN_COMPLEX64; break;
+    case 'D': t = MN_COMPLEX128; break;
     default: return -1;
     }
   } else { /* kind letter and size in bytes */
@@ -606,6 +610,8 @@ static int plain_descr(const char *s, int strict) {
       t = size == 1 ? MN_UINT8 : size == 2 ? MN_UINT16 : size == 4 ? MN_UINT32 : MN_UINT64;
     else if (c[0] == 'f' && (size == 2 || size == 4 || size == 8))
       t = size == 2 ? MN_FLOAT16 : size == 4 ? MN_FLOAT32 : MN_FLOAT64;
+    else if (c[0] == 'c' && (size == 8 || size == 16))
+      t = size == 8 ? MN_COMPLEX64 : MN_COMPLEX128;
     else return -1;
   }
   return big && t >= 0 && mn_dtype_size((mn_dtype)t) > 1 ? -1 : t;
@@ -664,6 +670,8 @@ static int descr_dtype(const char *s) {
     case 11: return MN_FLOAT32;
     case 12: return MN_FLOAT64;
     case 23: return MN_FLOAT16; /* NPY_HALF */
+    case 14: return MN_COMPLEX64; /* NPY_CFLOAT */
+    case 15: return MN_COMPLEX128;
     default: break;
     }
   }

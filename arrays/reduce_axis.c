@@ -102,6 +102,8 @@ static int axis_launch(mn_reduce_op op, const mn_array *x, int axis, const int64
 /* Argument checks; the axis is a per-rank value, so the caller agrees. */
 static int check_axis(mn_reduce_op op, const mn_array *x, int axis, const mn_array *out) {
   MN_CHECK(op >= 0 && op < MN_NREDUCE, MN_ERR_ARG, "unknown reduction %d", (int)op);
+  MN_CHECK(mn_reduce_result(op, x->dtype) != MN_NDTYPE, MN_ERR_DTYPE, "reduction %s has no %s kernel",
+           mn_reduce_name(op), mn_dtype_name(x->dtype));
   int nd = x->map.ndim;
   MN_CHECK(axis >= -nd && axis < nd, MN_ERR_INDEX, "axis %d is out of bounds for array of dimension %d", axis, nd);
   if (axis < 0) axis += nd;

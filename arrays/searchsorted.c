@@ -24,6 +24,7 @@ int mn_array_searchsorted(const mn_array *a, const mn_array *v, int right, mn_ar
   MN_SPMD(a ? a->ctx : NULL, "mn_array_searchsorted", mn_spmd_array(S, "a", a), mn_spmd_array(S, "v", v),
           mn_spmd_int(S, "right", right), mn_spmd_array(S, "out", out));
   MN_CHECK(a->ctx == v->ctx && a->ctx == out->ctx, MN_ERR_ARG, "arrays belong to different contexts");
+  MN_CHECK(!mn_is_complex(a->dtype), MN_ERR_DTYPE, "searchsorted has no %s keys", mn_dtype_name(a->dtype));
   MN_CHECK(a->map.ndim == 1, MN_ERR_SHAPE, "the sorted array must be 1-d, got %d dimensions", a->map.ndim);
   MN_CHECK(a->dtype == v->dtype, MN_ERR_DTYPE, "the sorted array (%s) and the values (%s) must have one dtype",
            mn_dtype_name(a->dtype), mn_dtype_name(v->dtype));

@@ -316,6 +316,7 @@ done:
 
 int mn_array_sort(const mn_array *x, int axis, mn_array **sorted, mn_array **perm) {
   MN_CHECK(x, MN_ERR_ARG, "NULL array");
+  MN_CHECK(!mn_is_complex(x->dtype), MN_ERR_DTYPE, "sort has no %s keys", mn_dtype_name(x->dtype));
   if (sorted) *sorted = NULL;
   if (perm) *perm = NULL;
   MN_SPMD(x ? x->ctx : NULL, "mn_array_sort", mn_spmd_array(S, "x", x), mn_spmd_int(S, "axis", axis),

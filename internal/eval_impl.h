@@ -7,7 +7,7 @@
 #include "expr_impl.h"
 #include "fuse.h"
 
-enum { BLK = 512, MAXOPS = 40, MAXX = 16 };
+enum { BLK = 512, MAXOPS = 40, MAXX = 16, MAXES = 16 /* complex128's bytes: the widest element */ };
 /* band_mode buffers: about this many bytes per band (cache-sized), and at
  * most this many when the backward reach forces taller bands */
 #define BAND_BYTES (256.0 * 1024)
@@ -36,6 +36,7 @@ typedef struct {
   int *live;           /* nodes needed by root, in order */
   mn_lincomb *lc;      /* per node: fused linear combination (n = 0: none) */
   int nlive;
+  size_t slot;         /* bytes of a node's block of values: BLK of its widest element, 8 at least */
   int nd;
   int64_t cstride[MN_MAXDIM]; /* C-order strides of the iteration shape */
   int64_t lastext;     /* extent of the last iteration axis (1 for 0-d) */

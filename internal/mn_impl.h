@@ -47,6 +47,13 @@ void mn_pool_drain(void);
 /* ---- small shared helpers ---- */
 static inline int mn_is_float(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64 || t == MN_FLOAT16; }
 static inline int mn_is_uint(mn_dtype t) { return t >= MN_UINT8 && t <= MN_UINT64; }
+static inline int mn_is_complex(mn_dtype t) { return t == MN_COMPLEX64 || t == MN_COMPLEX128; }
+/* the real type of a complex dtype's parts, and the complex dtype whose
+ * parts hold a float (float16 and float32: complex64) */
+static inline mn_dtype mn_real_of(mn_dtype t) {
+  return t == MN_COMPLEX64 ? MN_FLOAT32 : t == MN_COMPLEX128 ? MN_FLOAT64 : t;
+}
+static inline mn_dtype mn_complex_of(mn_dtype f) { return f == MN_FLOAT64 ? MN_COMPLEX128 : MN_COMPLEX64; }
 /* i as dtype t holds it (wrapped; uint64 as its bits), in an mn_scalar's v.i */
 int64_t mn_int_wrap(mn_dtype t, int64_t i);
 /* s converted to dtype t as NumPy's cast (the CPU cast kernels): stored at

@@ -153,6 +153,17 @@ static inline double *mt_all(const mn_array *a) {
     case MN_UINT64: out[i] = (double)((uint64_t *)raw)[i]; break;
     case MN_FLOAT16: out[i] = mt_h2d(((uint16_t *)raw)[i]); break;
     case MN_FLOAT32: out[i] = ((float *)raw)[i]; break;
+    /* complex: mt_set's (v, -v/2) reads back as v, anything else as NaN */
+    case MN_COMPLEX64: {
+      float re = ((float *)raw)[2 * i], im = ((float *)raw)[2 * i + 1];
+      out[i] = im == -re / 2 ? re : NAN;
+      break;
+    }
+    case MN_COMPLEX128: {
+      double re = ((double *)raw)[2 * i], im = ((double *)raw)[2 * i + 1];
+      out[i] = im == -re / 2 ? re : NAN;
+      break;
+    }
     default: out[i] = ((double *)raw)[i]; break;
     }
   }
@@ -180,6 +191,9 @@ static inline void mt_set(mn_array *a, double (*f)(int64_t)) {
     case MN_UINT64: ((uint64_t *)raw)[i] = (uint64_t)v; break;
     case MN_FLOAT16: ((uint16_t *)raw)[i] = mt_d2h(v); break;
     case MN_FLOAT32: ((float *)raw)[i] = (float)v; break;
+    /* complex: v - i v/2, so both parts are checked (mt_all) */
+    case MN_COMPLEX64: ((float *)raw)[2 * i] = (float)v; ((float *)raw)[2 * i + 1] = (float)(-v / 2); break;
+    case MN_COMPLEX128: ((double *)raw)[2 * i] = v; ((double *)raw)[2 * i + 1] = -v / 2; break;
     default: ((double *)raw)[i] = v; break;
     }
   }

@@ -25,6 +25,9 @@ FORMULA = {
     "uint32": lambda k: 4000000000 - 3 * k,
     "uint64": lambda k: (10 ** 19 - 2048 * k.astype(object)).astype(np.uint64),
     "float16": lambda k: (k % 64) * 0.125 - 3.0,
+    # the real part float32's and float64's formula, the imaginary part -1/2 of it
+    "complex64": lambda k: (k * 0.25 - 2.0) * (1 - 0.5j),
+    "complex128": lambda k: (k * 0.5 - 3.0) * (1 - 0.5j),
 }
 
 
@@ -47,6 +50,8 @@ REFS = {
     "ref_u16_1d.npy": ("uint16", (17,)),
     "ref_u64_3d.npy": ("uint64", (4, 3, 5)),
     "ref_f16_2d.npy": ("float16", (7, 5)),
+    "ref_c64_2d.npy": ("complex64", (7, 5)),
+    "ref_c128_1d.npy": ("complex128", (17,)),
 }
 
 # name -> (dtype, shape) t_npy writes for NumPy
@@ -61,6 +66,8 @@ OUTS = {
     "out_u8_2d.npy": ("uint8", (7, 5)),
     "out_i16_1d.npy": ("int16", (17,)),
     "out_u32_3d.npy": ("uint32", (4, 3, 5)),
+    "out_c128_2d.npy": ("complex128", (7, 5)),
+    "out_c64_1d.npy": ("complex64", (17,)),
 }
 
 

@@ -334,8 +334,8 @@ static void test_npy(mn_ctx *ctx) {
     {"truncated", "{'descr': '<f8', 'fortran_order': False, 'shape': (10,), }", 24, NULL, MN_ERR_FORMAT,
      "truncated data", "truncated", NULL},
     /* unsupported dtypes */
-    {"c16", "{'descr': '<c16', 'fortran_order': False, 'shape': (4,), }", 64, NULL, MN_ERR_DTYPE, "complex128 file",
-     "'<c16'", NULL},
+    {"f16", "{'descr': '<f16', 'fortran_order': False, 'shape': (4,), }", 64, NULL, MN_ERR_DTYPE, "longdouble file",
+     "'<f16'", NULL},
     {"u2", "{'descr': '>u2', 'fortran_order': False, 'shape': (4,), }", 8, NULL, MN_ERR_DTYPE,
      "big-endian uint16 file", "'>u2'", NULL},
     {"m8", "{'descr': '<m8[s]', 'fortran_order': False, 'shape': (4,), }", 32, NULL, MN_ERR_DTYPE, "timedelta file",
@@ -503,8 +503,9 @@ static void test_verbose(mn_ctx *ctx) {
   fclose(f);
   remove(mine);
   T_CHECK(e1 == MN_ERR_DTYPE && e2 == MN_ERR_DTYPE, "bad dtype gave %s, %s", mn_err_name(e1), mn_err_name(e2));
-  T_CHECK(got > 0 && strstr(text, "maniple: MN_ERR_DTYPE: unknown dtype code 12") && strstr(text, "array.c:"),
-          "verbose on printed \"%s\"", text);
+  char want[64];
+  snprintf(want, sizeof want, "maniple: MN_ERR_DTYPE: unknown dtype code %d", (int)MN_NDTYPE);
+  T_CHECK(got > 0 && strstr(text, want) && strstr(text, "array.c:"), "verbose on printed \"%s\"", text);
   T_CHECK(after_off == after_on, "verbose off still printed %ld more bytes", after_off - after_on);
 }
 

@@ -41,10 +41,12 @@ static double v_u32(int64_t k) { return 4000000000.0 - 3.0 * (double)k; }
 static double v_u64(int64_t k) { return 1e19 - 2048.0 * (double)k; }
 static double v_f16(int64_t k) { return (double)(k % 64) * 0.125 - 3.0; }
 
-static double (*const formula[MN_NDTYPE])(int64_t) = {v_bool, v_i32, v_i64, v_f32, v_f64, v_i8,
-                                                       v_i16, v_u8, v_u16, v_u32, v_u64, v_f16};
-static const char *const tname[MN_NDTYPE] = {"bool", "i32", "i64", "f32", "f64", "i8",
-                                             "i16", "u8", "u16", "u32", "u64", "f16"};
+/* complex: the real part (the float formula of its precision), the
+ * imaginary part -1/2 of it (mn_test.h's mt_set and mt_all) */
+static double (*const formula[MN_NDTYPE])(int64_t) = {v_bool, v_i32, v_i64, v_f32, v_f64, v_i8, v_i16,
+                                                       v_u8,   v_u16, v_u32, v_u64, v_f16, v_f32, v_f64};
+static const char *const tname[MN_NDTYPE] = {"bool", "i32", "i64", "f32", "f64", "i8",  "i16",
+                                             "u8",   "u16", "u32", "u64", "f16", "c64", "c128"};
 
 static char tmpdir[512];
 static int nranks;
@@ -234,6 +236,8 @@ static const ref_file refs[] = {
   {"ref_u16_1d.npy", MN_UINT16, 1, {17}},
   {"ref_u64_3d.npy", MN_UINT64, 3, {4, 3, 5}},
   {"ref_f16_2d.npy", MN_FLOAT16, 2, {7, 5}},
+  {"ref_c64_2d.npy", MN_COMPLEX64, 2, {7, 5}},
+  {"ref_c128_1d.npy", MN_COMPLEX128, 1, {17}},
 };
 
 static void test_numpy_dir(mn_ctx *ctx, const char *dir) {
@@ -275,6 +279,8 @@ static void test_numpy_dir(mn_ctx *ctx, const char *dir) {
     {"out_u8_2d.npy", MN_UINT8, 2, {7, 5}},
     {"out_i16_1d.npy", MN_INT16, 1, {17}},
     {"out_u32_3d.npy", MN_UINT32, 3, {4, 3, 5}},
+    {"out_c128_2d.npy", MN_COMPLEX128, 2, {7, 5}},
+    {"out_c64_1d.npy", MN_COMPLEX64, 1, {17}},
   };
   for (size_t r = 0; r < sizeof outs / sizeof outs[0]; r++) {
     mn_array *a = NULL;
@@ -409,7 +415,7 @@ static void test_header_cases(mn_ctx *ctx) {
     /* descr strings NumPy maps to a dtype maniple holds, and others */
     {1, "{'descr': 'bool', 'fortran_order': False, 'shape': (3,), }", 0, 1, {3}, NULL},
     {1, "{'descr': b'|b1', 'fortran_order': False, 'shape': (3,), }", MN_ERR_FORMAT, 0, {0}, "descr b'|b1'"},
-    {1, "{'descr': '|c16', 'fortran_order': False, 'shape': (3,), }", MN_ERR_DTYPE, 0, {0}, "'|c16'"},
+    {1, "{'descr': '|c32', 'fortran_order': False, 'shape': (3,), }", MN_ERR_DTYPE, 0, {0}, "'|c32'"},
     /* a NUL byte anywhere; an absurd size */
     {1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), } #\x01", 0, 1, {3}, NULL},
     {1, "{'descr': '<f8', 'fortran_order': False, 'shape': (2305843009213693952,), }", MN_ERR_FORMAT, 0, {0},
@@ -744,8 +750,8 @@ int main(int argc, char **argv) {
     {1, {0}, "empty1d", "(0,)"},
     {2, {3, 0}, "empty2d", "(3, 0)"},
   };
-  static const char *const descr[MN_NDTYPE] = {"|b1", "<i4", "<i8", "<f4", "<f8", "|i1",
-                                               "<i2", "|u1", "<u2", "<u4", "<u8", "<f2"};
+  static const char *const descr[MN_NDTYPE] = {"|b1", "<i4", "<i8", "<f4", "<f8", "|i1", "<i2",
+                                               "|u1", "<u2", "<u4", "<u8", "<f2", "<c8", "<c16"};
   for (int t = 0; t < MN_NDTYPE; t++)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
       mn_array *a = NULL;

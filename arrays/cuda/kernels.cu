@@ -205,7 +205,7 @@ static __global__ void kfill(int64_t n, T v, T *o) {
 
 int mn_cuda_fill(int64_t n, size_t es, const void *value, void *o) {
   MN_CHECK(n >= 0, MN_ERR_ARG, "negative element count %lld", (long long)n);
-  MN_CHECK(es == 1 || es == 2 || es == 4 || es == 8, MN_ERR_ARG, "fill of %zu-byte elements", es);
+  MN_CHECK(es == 1 || es == 2 || es == 4 || es == 8 || es == 16, MN_ERR_ARG, "fill of %zu-byte elements", es);
   if (n == 0) return MN_SUCCESS;
   unsigned grid = 0;
   MN_CALL(grid_for(n, &grid));
@@ -215,6 +215,7 @@ int mn_cuda_fill(int64_t n, size_t es, const void *value, void *o) {
   case 1: { uint8_t x; memcpy(&x, value, 1); kfill<<<grid, BLOCK>>>(n, x, (uint8_t *)o); break; }
   case 2: { uint16_t x; memcpy(&x, value, 2); kfill<<<grid, BLOCK>>>(n, x, (uint16_t *)o); break; }
   case 4: { uint32_t x; memcpy(&x, value, 4); kfill<<<grid, BLOCK>>>(n, x, (uint32_t *)o); break; }
+  case 16: { mn_c128 x; memcpy(&x, value, 16); kfill<<<grid, BLOCK>>>(n, x, (mn_c128 *)o); break; } /* complex128 */
   default: kfill<<<grid, BLOCK>>>(n, v, (uint64_t *)o); break;
   }
   return launch_status("fill kernel", n, grid);
@@ -281,7 +282,7 @@ static __global__ void kbox(int64_t n, box_arg b, const T *src, T *dst) {
 int mn_cuda_copy_box(int nd, const int64_t *cnt, size_t es, const char *src, const int64_t *sst, char *dst,
                      const int64_t *dst_st) {
   MN_CHECK(nd >= 0 && nd <= MN_MAXDIM, MN_ERR_ARG, "box of %d dimensions", nd);
-  MN_CHECK(es == 1 || es == 2 || es == 4 || es == 8, MN_ERR_ARG, "box copy of %zu-byte elements", es);
+  MN_CHECK(es == 1 || es == 2 || es == 4 || es == 8 || es == 16, MN_ERR_ARG, "box copy of %zu-byte elements", es);
   box_arg b;
   b.nd = nd;
   int64_t n = 1;
@@ -298,6 +299,7 @@ int mn_cuda_copy_box(int nd, const int64_t *cnt, size_t es, const char *src, con
   case 1: kbox<<<grid, BLOCK>>>(n, b, (const uint8_t *)src, (uint8_t *)dst); break;
   case 2: kbox<<<grid, BLOCK>>>(n, b, (const uint16_t *)src, (uint16_t *)dst); break;
   case 4: kbox<<<grid, BLOCK>>>(n, b, (const uint32_t *)src, (uint32_t *)dst); break;
+  case 16: kbox<<<grid, BLOCK>>>(n, b, (const mn_c128 *)src, (mn_c128 *)dst); break;
   default: kbox<<<grid, BLOCK>>>(n, b, (const uint64_t *)src, (uint64_t *)dst); break;
   }
   return launch_status("box copy kernel", n, grid);

@@ -17,12 +17,14 @@ typedef struct {
   mn_dtype dtype;
   int weak;
   union { int64_t i; double f; } v;
+  double im; /* the imaginary part of a complex scalar (v.f its real part) */
 } mn_scalar;
 
 MN_EXTERN mn_scalar mn_scalar_f64(double x);   /* weak float */
 MN_EXTERN mn_scalar mn_scalar_i64(int64_t x);  /* weak int */
 MN_EXTERN mn_scalar mn_scalar_bool(int x);
 MN_EXTERN mn_scalar mn_scalar_typed(mn_dtype t, double x); /* strong, of dtype t */
+MN_EXTERN mn_scalar mn_scalar_c128(double re, double im);  /* weak complex */
 MN_EXTERN double mn_scalar_as_f64(mn_scalar s);
 
 typedef struct mn_array_s mn_array;
@@ -170,6 +172,7 @@ typedef enum {
   MN_OP_FABS, MN_OP_SIGNBIT, MN_OP_SPACING, MN_OP_DEG2RAD, MN_OP_RAD2DEG,
   MN_OP_I0,        /* numpy.i0 (a function in NumPy, not a ufunc) */
   MN_OP_FREXP_EXP, /* the int32 exponent output of numpy.frexp */
+  MN_OP_REAL, MN_OP_IMAG, MN_OP_CONJ, /* complex inputs only */
   MN_OP_CAST,
   MN_NUNARY
 } mn_unary_op;
@@ -183,6 +186,7 @@ typedef enum {
   MN_OP_ATAN2, MN_OP_HYPOT, MN_OP_COPYSIGN,
   MN_OP_FMOD, MN_OP_LOGADDEXP, MN_OP_LOGADDEXP2, MN_OP_HEAVISIDE,
   MN_OP_NEXTAFTER, MN_OP_LDEXP, MN_OP_GCD, MN_OP_LCM, MN_OP_FLOAT_POWER,
+  MN_OP_COMPLEX, /* re + i im from two real operands (numpy's complex(re, im) elementwise) */
   MN_NBINARY
 } mn_binary_op;
 

@@ -53,6 +53,8 @@ typedef enum {
   MN_UINT32,
   MN_UINT64,
   MN_FLOAT16, /* stored as IEEE half, computed in float32 (as NumPy) */
+  MN_COMPLEX64,  /* two float32, real part first (C99's float complex) */
+  MN_COMPLEX128, /* two float64 */
   MN_NDTYPE
 } mn_dtype;
 

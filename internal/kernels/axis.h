@@ -32,7 +32,13 @@ MN_HD static inline void mni_acc_store(int op, int t, int rt, int ot, const mn_a
   int isf = mni_ft_kind(t) == MNI_K_FLT, rf = 0;
   double f = 0;
   int64_t i = 0;
-  if (op == MNI_RED_ARGMIN || op == MNI_RED_ARGMAX) i = a->idx;
+  if (rt == MNI_FT_COMPLEX64 || rt == MNI_FT_COMPLEX128) {
+    if (ot == MNI_FT_COMPLEX64) { ((float *)p)[0] = (float)a->f; ((float *)p)[1] = (float)a->g; return; }
+    if (ot == MNI_FT_COMPLEX128) { ((double *)p)[0] = a->f; ((double *)p)[1] = a->g; return; }
+    if (ot == MNI_FT_BOOL) { *(uint8_t *)p = a->f != 0 || a->g != 0; return; }
+    /* a real out takes the real part, as NumPy's cast (with its warning, given above) */
+    f = rt == MNI_FT_COMPLEX64 ? (double)(float)a->f : a->f, rf = 1;
+  } else if (op == MNI_RED_ARGMIN || op == MNI_RED_ARGMAX) i = a->idx;
   else if (rt == MNI_FT_BOOL) i = a->i != 0;
   else if (rt == MNI_FT_FLOAT32) f = (float)a->f, rf = 1;
   else if (rt == MNI_FT_FLOAT16) f = mn_h2d(mn_d2h(a->f)), rf = 1;
@@ -64,6 +70,12 @@ MN_HD static inline void mni_axis_push(int op, int t, mn_acc *a, const char *p, 
   int kind = mni_ft_kind(t), isf = kind == MNI_K_FLT;
   double f;
   int64_t v;
+  if (kind == MNI_K_CPX) {
+    double im;
+    mni_ft_load_c(t, p, &f, &im);
+    mni_acc_push_c(op, a, f, im, idx);
+    return;
+  }
   mni_ft_load(t, p, &f, &v);
   mni_acc_push(op, kind, a, f, v, isf ? f != 0 : v != 0, idx);
 }

@@ -30,6 +30,7 @@ typedef uint8_t mn_b;
 /* float and double names of a math.h function */
 #define MN_F32(fn) fn##f
 #define MN_F64(fn) fn
+#include "kernels/cplx.h"
 
 /* ---- unary ---- */
 #define MN_WRAP1(S, T, U, NAME, EXPR) \
@@ -254,6 +255,8 @@ MN_SINTS(MN_INTFMOD) MN_UINTS(MN_UINTFMOD)
     return F(ldexp)(a, e); }
 MN_FLTBIN2(f32, float, MN_F32) MN_FLTBIN2(f64, double, MN_F64)
 MN_HD static inline double mni_k_float_power_f64(double a, double b) { return pow(a, b); }
+MN_HD static inline mn_c64 mni_k_complex_f32(float a, float b) { return mn_mk_c64(a, b); }
+MN_HD static inline mn_c128 mni_k_complex_f64(double a, double b) { return mn_mk_c128(a, b); }
 /* gcd and lcm of the absolute values in unsigned arithmetic: |MIN| wraps
  * back to MIN and lcm overflow wraps, as in NumPy */
 #define MN_GCD(S, T, U) \
@@ -335,6 +338,11 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
 #define MN_T_f32 float
 #define MN_T_f64 double
 #define MN_T_h mn_h
+#define MN_T_c64 mn_c64
+#define MN_T_c128 mn_c128
+/* the real type of a complex one's parts */
+#define MN_R_c64 float
+#define MN_R_c128 double
 #define MN_SAME(X, E, N, S) X(E, N, S, MN_T_##S, MN_T_##S)
 #define MN_TOB(X, E, N, S) X(E, N, S, MN_T_##S, mn_b)
 #define MN_INT8(M, X, E, N) M(X, E, N, i8) M(X, E, N, i16) M(X, E, N, i32) M(X, E, N, i64) \
@@ -342,25 +350,35 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
 #define MN_NUM4(M, X, E, N) MN_INT8(M, X, E, N) M(X, E, N, f32) M(X, E, N, f64)
 #define MN_ALL5(M, X, E, N) M(X, E, N, b) MN_NUM4(M, X, E, N)
 #define MN_FLT2(M, X, E, N) M(X, E, N, f32) M(X, E, N, f64)
+#define MN_CPX2(M, X, E, N) M(X, E, N, c64) M(X, E, N, c128)
+#define MN_TOR(X, E, N, S) X(E, N, S, MN_T_##S, MN_R_##S)
+/* floats and complex */
+#define MN_FC4(M, X, E, N) MN_FLT2(M, X, E, N) MN_CPX2(M, X, E, N)
 
 #define MN_UNARY_LIST(X) \
   MN_NUM4(MN_SAME, X, MN_OP_NEG, neg) MN_NUM4(MN_SAME, X, MN_OP_POS, pos) \
-  MN_ALL5(MN_SAME, X, MN_OP_ABS, abs) MN_ALL5(MN_SAME, X, MN_OP_SQUARE, square) \
+  MN_CPX2(MN_SAME, X, MN_OP_NEG, neg) MN_CPX2(MN_SAME, X, MN_OP_POS, pos) \
+  MN_ALL5(MN_SAME, X, MN_OP_ABS, abs) MN_CPX2(MN_TOR, X, MN_OP_ABS, abs) \
+  MN_ALL5(MN_SAME, X, MN_OP_SQUARE, square) MN_CPX2(MN_SAME, X, MN_OP_SQUARE, square) \
   MN_NUM4(MN_SAME, X, MN_OP_RECIPROCAL, reciprocal) MN_NUM4(MN_SAME, X, MN_OP_SIGN, sign) \
-  MN_FLT2(MN_SAME, X, MN_OP_SQRT, sqrt) MN_FLT2(MN_SAME, X, MN_OP_EXP, exp) \
-  MN_FLT2(MN_SAME, X, MN_OP_LOG, log) MN_FLT2(MN_SAME, X, MN_OP_LOG2, log2) \
-  MN_FLT2(MN_SAME, X, MN_OP_LOG10, log10) MN_FLT2(MN_SAME, X, MN_OP_EXPM1, expm1) \
-  MN_FLT2(MN_SAME, X, MN_OP_LOG1P, log1p) MN_FLT2(MN_SAME, X, MN_OP_SIN, sin) \
-  MN_FLT2(MN_SAME, X, MN_OP_COS, cos) MN_FLT2(MN_SAME, X, MN_OP_TAN, tan) \
+  MN_CPX2(MN_SAME, X, MN_OP_RECIPROCAL, reciprocal) MN_CPX2(MN_SAME, X, MN_OP_SIGN, sign) \
+  MN_FC4(MN_SAME, X, MN_OP_SQRT, sqrt) MN_FC4(MN_SAME, X, MN_OP_EXP, exp) \
+  MN_FC4(MN_SAME, X, MN_OP_LOG, log) MN_FC4(MN_SAME, X, MN_OP_LOG2, log2) \
+  MN_FC4(MN_SAME, X, MN_OP_LOG10, log10) MN_FLT2(MN_SAME, X, MN_OP_EXPM1, expm1) \
+  MN_FLT2(MN_SAME, X, MN_OP_LOG1P, log1p) MN_FC4(MN_SAME, X, MN_OP_SIN, sin) \
+  MN_FC4(MN_SAME, X, MN_OP_COS, cos) MN_FC4(MN_SAME, X, MN_OP_TAN, tan) \
   MN_FLT2(MN_SAME, X, MN_OP_ARCSIN, arcsin) MN_FLT2(MN_SAME, X, MN_OP_ARCCOS, arccos) \
-  MN_FLT2(MN_SAME, X, MN_OP_ARCTAN, arctan) MN_FLT2(MN_SAME, X, MN_OP_SINH, sinh) \
-  MN_FLT2(MN_SAME, X, MN_OP_COSH, cosh) MN_FLT2(MN_SAME, X, MN_OP_TANH, tanh) \
+  MN_FLT2(MN_SAME, X, MN_OP_ARCTAN, arctan) MN_FC4(MN_SAME, X, MN_OP_SINH, sinh) \
+  MN_FC4(MN_SAME, X, MN_OP_COSH, cosh) MN_FC4(MN_SAME, X, MN_OP_TANH, tanh) \
   MN_ALL5(MN_SAME, X, MN_OP_FLOOR, floor) MN_ALL5(MN_SAME, X, MN_OP_CEIL, ceil) \
   MN_ALL5(MN_SAME, X, MN_OP_TRUNC, trunc) MN_FLT2(MN_SAME, X, MN_OP_RINT, rint) \
   X(MN_OP_LOGICAL_NOT, logical_not, b, mn_b, mn_b) \
   X(MN_OP_INVERT, invert, b, mn_b, mn_b) MN_INT8(MN_SAME, X, MN_OP_INVERT, invert) \
   MN_ALL5(MN_TOB, X, MN_OP_ISNAN, isnan) MN_ALL5(MN_TOB, X, MN_OP_ISINF, isinf) \
-  MN_ALL5(MN_TOB, X, MN_OP_ISFINITE, isfinite) \
+  MN_ALL5(MN_TOB, X, MN_OP_ISFINITE, isfinite) MN_CPX2(MN_TOB, X, MN_OP_ISNAN, isnan) \
+  MN_CPX2(MN_TOB, X, MN_OP_ISINF, isinf) MN_CPX2(MN_TOB, X, MN_OP_ISFINITE, isfinite) \
+  MN_CPX2(MN_TOR, X, MN_OP_REAL, real) MN_CPX2(MN_TOR, X, MN_OP_IMAG, imag) \
+  MN_CPX2(MN_SAME, X, MN_OP_CONJ, conj) \
   MN_FLT2(MN_SAME, X, MN_OP_ARCCOSH, arccosh) MN_FLT2(MN_SAME, X, MN_OP_ARCSINH, arcsinh) \
   MN_FLT2(MN_SAME, X, MN_OP_ARCTANH, arctanh) MN_FLT2(MN_SAME, X, MN_OP_CBRT, cbrt) \
   MN_FLT2(MN_SAME, X, MN_OP_EXP2, exp2) MN_FLT2(MN_SAME, X, MN_OP_FABS, fabs) \
@@ -372,14 +390,19 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
 
 #define MN_BINARY_LIST(X) \
   MN_ALL5(MN_SAME, X, MN_OP_ADD, add) MN_NUM4(MN_SAME, X, MN_OP_SUB, sub) \
-  MN_ALL5(MN_SAME, X, MN_OP_MUL, mul) MN_FLT2(MN_SAME, X, MN_OP_DIV, div) \
+  MN_ALL5(MN_SAME, X, MN_OP_MUL, mul) MN_FC4(MN_SAME, X, MN_OP_DIV, div) \
+  MN_CPX2(MN_SAME, X, MN_OP_ADD, add) MN_CPX2(MN_SAME, X, MN_OP_SUB, sub) MN_CPX2(MN_SAME, X, MN_OP_MUL, mul) \
   MN_NUM4(MN_SAME, X, MN_OP_FLOORDIV, floordiv) MN_NUM4(MN_SAME, X, MN_OP_MOD, mod) \
-  MN_NUM4(MN_SAME, X, MN_OP_POW, pow) MN_ALL5(MN_SAME, X, MN_OP_MAXIMUM, maximum) \
-  MN_ALL5(MN_SAME, X, MN_OP_MINIMUM, minimum) MN_ALL5(MN_SAME, X, MN_OP_FMAX, fmax) \
-  MN_ALL5(MN_SAME, X, MN_OP_FMIN, fmin) \
+  MN_NUM4(MN_SAME, X, MN_OP_POW, pow) MN_CPX2(MN_SAME, X, MN_OP_POW, pow) \
+  MN_ALL5(MN_SAME, X, MN_OP_MAXIMUM, maximum) MN_CPX2(MN_SAME, X, MN_OP_MAXIMUM, maximum) \
+  MN_ALL5(MN_SAME, X, MN_OP_MINIMUM, minimum) MN_CPX2(MN_SAME, X, MN_OP_MINIMUM, minimum) \
+  MN_ALL5(MN_SAME, X, MN_OP_FMAX, fmax) MN_ALL5(MN_SAME, X, MN_OP_FMIN, fmin) \
   MN_ALL5(MN_TOB, X, MN_OP_EQ, eq) MN_ALL5(MN_TOB, X, MN_OP_NE, ne) \
   MN_ALL5(MN_TOB, X, MN_OP_LT, lt) MN_ALL5(MN_TOB, X, MN_OP_LE, le) \
   MN_ALL5(MN_TOB, X, MN_OP_GT, gt) MN_ALL5(MN_TOB, X, MN_OP_GE, ge) \
+  MN_CPX2(MN_TOB, X, MN_OP_EQ, eq) MN_CPX2(MN_TOB, X, MN_OP_NE, ne) \
+  MN_CPX2(MN_TOB, X, MN_OP_LT, lt) MN_CPX2(MN_TOB, X, MN_OP_LE, le) \
+  MN_CPX2(MN_TOB, X, MN_OP_GT, gt) MN_CPX2(MN_TOB, X, MN_OP_GE, ge) \
   X(MN_OP_LOGICAL_AND, logical_and, b, mn_b, mn_b) \
   X(MN_OP_LOGICAL_OR, logical_or, b, mn_b, mn_b) \
   X(MN_OP_LOGICAL_XOR, logical_xor, b, mn_b, mn_b) \
@@ -394,16 +417,26 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
   MN_FLT2(MN_SAME, X, MN_OP_NEXTAFTER, nextafter) MN_SAME(X, MN_OP_NEXTAFTER, nextafter, h) \
   MN_FLT2(MN_SAME, X, MN_OP_LDEXP, ldexp) \
   MN_INT8(MN_SAME, X, MN_OP_GCD, gcd) MN_INT8(MN_SAME, X, MN_OP_LCM, lcm) \
-  MN_SAME(X, MN_OP_FLOAT_POWER, float_power, f64)
+  MN_SAME(X, MN_OP_FLOAT_POWER, float_power, f64) \
+  X(MN_OP_COMPLEX, complex, f32, float, mn_c64) X(MN_OP_COMPLEX, complex, f64, double, mn_c128)
 
 #define MN_TERNARY_LIST(X) \
-  MN_ALL5(MN_SAME, X, MN_OP_WHERE, where) MN_ALL5(MN_SAME, X, MN_OP_CLIP, clip) \
+  MN_ALL5(MN_SAME, X, MN_OP_WHERE, where) MN_CPX2(MN_SAME, X, MN_OP_WHERE, where) \
+  MN_ALL5(MN_SAME, X, MN_OP_CLIP, clip) \
   MN_NUM4(MN_SAME, X, MN_OP_FMA, fma)
 
 /* every (from, to) cast: X(from suffix, from type, to suffix, to type) */
 #define MN_CAST_ROW(X, S, T) X(S, T, b, mn_b) X(S, T, i8, int8_t) X(S, T, i16, int16_t) \
   X(S, T, i32, int32_t) X(S, T, i64, int64_t) X(S, T, u8, uint8_t) X(S, T, u16, uint16_t) \
-  X(S, T, u32, uint32_t) X(S, T, u64, uint64_t) X(S, T, f32, float) X(S, T, f64, double)
+  X(S, T, u32, uint32_t) X(S, T, u64, uint64_t) X(S, T, f32, float) X(S, T, f64, double) \
+  X(S, T, c64, mn_c64) X(S, T, c128, mn_c128)
+/* a complex source: to a real type its real part (MN_LD_c64), to bool and
+ * complex through the z suffix, which loads both parts, and target types
+ * that are aliases (mn_bz, mn_zc64, mn_zc128) whose MN_CV_ reads a pair */
+#define MN_CPX_ROW(X, S, Z, T) X(Z, T, b, mn_bz) X(S, T, i8, int8_t) X(S, T, i16, int16_t) \
+  X(S, T, i32, int32_t) X(S, T, i64, int64_t) X(S, T, u8, uint8_t) X(S, T, u16, uint16_t) \
+  X(S, T, u32, uint32_t) X(S, T, u64, uint64_t) X(S, T, f32, float) X(S, T, f64, double) \
+  X(S, T, h, mn_h) X(Z, T, c64, mn_zc64) X(Z, T, c128, mn_zc128)
 /* float16 has no arithmetic kernels (it computes in float32): casts only */
 #define MN_CAST_LIST(X) MN_CAST_ROW(X, h, mn_h) X(b, mn_b, h, mn_h) X(i8, int8_t, h, mn_h) X(i16, int16_t, h, mn_h) \
   X(i32, int32_t, h, mn_h) X(i64, int64_t, h, mn_h) X(u8, uint8_t, h, mn_h) X(u16, uint16_t, h, mn_h) \
@@ -411,7 +444,8 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
   X(h, mn_h, h, mn_h) MN_CAST_ROW(X, b, mn_b) MN_CAST_ROW(X, i8, int8_t) MN_CAST_ROW(X, i16, int16_t) \
   MN_CAST_ROW(X, i32, int32_t) MN_CAST_ROW(X, i64, int64_t) MN_CAST_ROW(X, u8, uint8_t) \
   MN_CAST_ROW(X, u16, uint16_t) MN_CAST_ROW(X, u32, uint32_t) MN_CAST_ROW(X, u64, uint64_t) \
-  MN_CAST_ROW(X, f32, float) MN_CAST_ROW(X, f64, double)
+  MN_CAST_ROW(X, f32, float) MN_CAST_ROW(X, f64, double) \
+  MN_CPX_ROW(X, c64, z64, mn_c64) MN_CPX_ROW(X, c128, z128, mn_c128)
 /* to bool means != 0 (NaN is true, as in NumPy). A float to an integer:
  * NaN and values out of range give the most negative integer, as x86
  * converts them and so NumPy there; C leaves them undefined, and CUDA and
@@ -448,6 +482,18 @@ MN_HD static inline uint64_t mn_f2u64(double v) {
 #define MN_LD_u64(v) (v)
 #define MN_LD_f32(v) (v)
 #define MN_LD_f64(v) (v)
+#define MN_LD_c64(v) ((v).re)
+#define MN_LD_c128(v) ((v).re)
+#define MN_LD_z64(v) (v)
+#define MN_LD_z128(v) (v)
+typedef mn_b mn_bz;
+typedef mn_c64 mn_zc64;
+typedef mn_c128 mn_zc128;
+#define MN_CV_mn_bz(v) ((mn_b)((v).re != 0 || (v).im != 0))
+#define MN_CV_mn_zc64(v) mn_mk_c64((float)(v).re, (float)(v).im)
+#define MN_CV_mn_zc128(v) mn_mk_c128((double)(v).re, (double)(v).im)
+#define MN_CV_mn_c64(v) mn_mk_c64((float)(v), 0.0f)
+#define MN_CV_mn_c128(v) mn_mk_c128((double)(v), 0.0)
 #define MN_CV_mn_b(v) ((mn_b)((v) != 0))
 #define MN_CV_I32(TO, v) ((TO)(MN_FROM_FLT(v) ? (TO)mn_f2i32((double)(v)) : (TO)(v)))
 #define MN_CV_int8_t(v) MN_CV_I32(int8_t, v)
@@ -473,4 +519,8 @@ MN_HD static inline uint64_t mn_f2u64(double v) {
 #define MN_DT_h MN_FLOAT16
 #define MN_DT_f32 MN_FLOAT32
 #define MN_DT_f64 MN_FLOAT64
+#define MN_DT_c64 MN_COMPLEX64
+#define MN_DT_c128 MN_COMPLEX128
+#define MN_DT_z64 MN_COMPLEX64
+#define MN_DT_z128 MN_COMPLEX128
 #endif

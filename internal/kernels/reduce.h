@@ -12,7 +12,8 @@
 
 /* Accumulator of a reduction over one rank's (or thread's) elements. */
 typedef struct {
-  double f;      /* float value */
+  double f;      /* float value (a complex one's real part) */
+  double g;      /* a complex value's imaginary part */
   int64_t i;     /* integer / bool value */
   int64_t idx;   /* flat index of the extreme (arg*) */
   int64_t has;   /* elements seen */
@@ -25,6 +26,7 @@ enum { MNI_RED_SUM = 0, MNI_RED_PROD, MNI_RED_MIN, MNI_RED_MAX, MNI_RED_ARGMIN, 
 
 MN_HD static inline void mni_acc_init(int op, mn_acc *a) {
   a->f = op == MNI_RED_PROD ? 1 : 0;
+  a->g = 0;
   a->i = op == MNI_RED_PROD || op == MNI_RED_ALL ? 1 : 0;
   a->idx = -1;
   a->has = 0;
@@ -43,12 +45,20 @@ MN_HD static inline int mni_better_i(int op, int64_t v, int64_t c, int u) {
 }
 
 /* b into a; ties of min, max and arg* go to the lower index. kind: 0
- * integers (signed or bool), 1 floats, 2 unsigned integers (the values of
- * kernels/fill.h's MNI_K_*) */
+ * integers (signed or bool), 1 floats, 2 unsigned integers, 3 complex
+ * (sums, products, any and all only; the values of kernels/fill.h's MNI_K_*) */
 MN_HD static inline void mni_acc_merge(int op, int kind, mn_acc *a, const mn_acc *b) {
   int isf = kind == 1, u = kind == 2;
   if (!b->has) return;
   if (!a->has) { *a = *b; return; }
+  if (kind == 3 && op == MNI_RED_SUM) { a->f += b->f; a->g += b->g; a->has += b->has; return; }
+  if (kind == 3 && op == MNI_RED_PROD) {
+    double re = a->f * b->f - a->g * b->g;
+    a->g = a->f * b->g + a->g * b->f;
+    a->f = re;
+    a->has += b->has;
+    return;
+  }
   switch (op) {
   case MNI_RED_SUM: case MNI_RED_SUMSQ: case MNI_RED_SUMABS:
     if (isf) a->f += b->f; else a->i = (int64_t)((uint64_t)a->i + (uint64_t)b->i);
@@ -91,5 +101,15 @@ MN_HD static inline void mni_acc_push(int op, int kind, mn_acc *a, double f, int
   default: break;
   }
   mni_acc_merge(op, kind, a, &v);
+}
+/* one complex element, re + i im */
+MN_HD static inline void mni_acc_push_c(int op, mn_acc *a, double re, double im, int64_t idx) {
+  mn_acc v;
+  v.has = 1;
+  v.idx = idx;
+  v.f = re;
+  v.g = im;
+  v.i = re != 0 || im != 0; /* any and all */
+  mni_acc_merge(op, 3, a, &v);
 }
 #endif

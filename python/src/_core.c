@@ -65,7 +65,7 @@ int dtype_of(PyObject *o, mn_dtype *t) {
     if (!strcmp(s, mn_dtype_name((mn_dtype)k))) { *t = (mn_dtype)k; return 1; }
   PyErr_Format(PyExc_TypeError,
                "dtype '%s' is not supported (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, "
-               "float16, float32, float64)", s);
+               "float16, float32, float64, complex64, complex128)", s);
   return 0;
 }
 
@@ -101,6 +101,7 @@ PyObject *from_scalar(mn_scalar s) {
   switch (s.dtype) {
   case MN_BOOL: return PyBool_FromLong((long)s.v.i);
   case MN_FLOAT16: case MN_FLOAT32: case MN_FLOAT64: return PyFloat_FromDouble(s.v.f);
+  case MN_COMPLEX64: case MN_COMPLEX128: return PyComplex_FromDoubles(s.v.f, s.im);
   case MN_UINT64: return PyLong_FromUnsignedLongLong((unsigned long long)s.v.i);
   default: return PyLong_FromLongLong((long long)s.v.i);
   }
@@ -122,7 +123,14 @@ int to_scalar(PyObject *o, mn_scalar *s) {
     mn_dtype t;
     if (!dtype_of(PyTuple_GET_ITEM(o, 1), &t)) return 0;
     PyObject *v = PyTuple_GET_ITEM(o, 0);
-    if (t == MN_FLOAT16 || t == MN_FLOAT32 || t == MN_FLOAT64) {
+    if (t == MN_COMPLEX64 || t == MN_COMPLEX128) {
+      Py_complex c = PyComplex_AsCComplex(v);
+      if (c.real == -1.0 && PyErr_Occurred()) return 0;
+      int f32 = t == MN_COMPLEX64;
+      *s = mn_scalar_c128(f32 ? (float)c.real : c.real, f32 ? (float)c.imag : c.imag);
+      s->dtype = t;
+      s->weak = 0;
+    } else if (t == MN_FLOAT16 || t == MN_FLOAT32 || t == MN_FLOAT64) {
       double d = PyFloat_AsDouble(v);
       if (d == -1.0 && PyErr_Occurred()) return 0;
       *s = mn_scalar_typed(t, d);
@@ -153,6 +161,10 @@ int to_scalar(PyObject *o, mn_scalar *s) {
       return 0;
     }
     *s = mn_scalar_i64(i);
+    return 1;
+  }
+  if (PyComplex_Check(o)) {
+    *s = mn_scalar_c128(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o));
     return 1;
   }
   double d = PyFloat_AsDouble(o);

@@ -29,10 +29,11 @@ typedef struct DLManagedTensorVersioned {
   uint64_t flags;
   DLTensor dl_tensor;
 } DLManagedTensorVersioned;
-enum { KDL_CPU = 1, KDL_CUDA = 2, KDL_CUDA_MANAGED = 13, KDL_INT = 0, KDL_UINT = 1, KDL_FLOAT = 2, KDL_BOOL = 6 };
+enum { KDL_CPU = 1, KDL_CUDA = 2, KDL_CUDA_MANAGED = 13, KDL_INT = 0, KDL_UINT = 1, KDL_FLOAT = 2, KDL_BOOL = 6, KDL_COMPLEX = 5 };
 /* DLPack's type code of each maniple dtype (its bits: the dtype's size) */
 static const uint8_t DL_CODE[MN_NDTYPE] = {KDL_BOOL, KDL_INT,  KDL_INT,  KDL_FLOAT, KDL_FLOAT, KDL_INT,
-                                           KDL_INT,  KDL_UINT, KDL_UINT, KDL_UINT,  KDL_UINT,  KDL_FLOAT};
+                                           KDL_INT,  KDL_UINT, KDL_UINT, KDL_UINT,  KDL_UINT,  KDL_FLOAT,
+                                           KDL_COMPLEX, KDL_COMPLEX};
 
 /* a managed tensor of either version and its shape and strides, in one
  * block (the tensor first: the consumer frees what it was given) */

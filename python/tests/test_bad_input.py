@@ -44,9 +44,9 @@ CASES = [
 
 # dtypes NumPy has and maniple does not: maniple alone refuses, naming them
 MANIPLE_ONLY = [
-    ("zeros", lambda: mnp.zeros(3, dtype=complex), TypeError, r"complex128"),
-    ("astype", lambda: mnp.asarray(V).astype("complex64"), TypeError, r"complex64"),
-    ("asarray", lambda: mnp.asarray(numpy.ones(3, dtype="complex64")), TypeError, r"complex64"),
+    ("zeros", lambda: mnp.zeros(3, dtype="clongdouble"), TypeError, r"complex256"),
+    ("astype", lambda: mnp.asarray(V).astype("longdouble"), TypeError, r"float128"),
+    ("asarray", lambda: mnp.asarray(numpy.ones(3, dtype="clongdouble")), TypeError, r"complex256"),
     ("full", lambda: mnp.full(3, 1, dtype="clongdouble"), TypeError, r"complex"),
 ]
 

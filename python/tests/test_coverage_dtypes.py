@@ -9,7 +9,7 @@ from maniple.numpy._dtypes import SUPPORTED
 
 
 def test_dtype_report_agrees_with_numpy():
-    rep = cd.dtype_report(SUPPORTED)
+    rep = cd.dtype_report(tuple(t for t in SUPPORTED if not t.startswith("complex")))
     for dt, r in rep.items():
         assert len(r["ok"]) > 100, dt  # every ufunc and the common functions ran
         for s in ("refused", "differs", "lenient"):
@@ -17,9 +17,14 @@ def test_dtype_report_agrees_with_numpy():
 
 
 @pytest.mark.parametrize("dt", ["complex64", "complex128"])
-def test_dtypes_maniple_lacks_are_refused_not_wrong(dt):
+def test_complex_refusals_are_the_known_ones(dt):
+    """complex runs the arithmetic, exponentials, trigonometry, sums and
+    products, indexing and products natively; what it still refuses is
+    listed in docs/python.md and raises a TypeError (never a different
+    answer)."""
     r = cd.dtype_report((dt,))[dt]
-    assert not r["differs"] and not r["lenient"] and not r["ok"]
+    assert not r["differs"] and not r["lenient"]
+    assert len(r["ok"]) >= 67 and len(r["refused"]) <= 31, r["refused"]
 
 
 def test_keyword_report_agrees_with_numpy():

@@ -67,6 +67,9 @@ bool_ = _np.bool_
 int32, int64, float32, float64 = _np.int32, _np.int64, _np.float32, _np.float64
 int8, int16, uint8, uint16, uint32, uint64 = _np.int8, _np.int16, _np.uint8, _np.uint16, _np.uint32, _np.uint64
 float16 = half = _np.float16
+complex64 = csingle = _np.complex64
+complex128 = cdouble = complex_ = _np.complex128
+complexfloating = _np.complexfloating
 dtype = _np.dtype
 newaxis = None
 pi, e, inf, nan = _np.pi, _np.e, _np.inf, _np.nan

@@ -303,7 +303,7 @@ def copyto(dst, src, casting="same_kind", where=True):
     if not isinstance(dst, ndarray):
         raise TypeError("copyto: destination must be a maniple array")
     _check_writable(dst)
-    sdt = src._dtype if isinstance(src, ndarray) else None if isinstance(src, (bool, int, float)) else \
+    sdt = src._dtype if isinstance(src, ndarray) else None if isinstance(src, (bool, int, float, complex)) else \
         _np.asarray(src).dtype.name
     if sdt is not None and not _np.can_cast(sdt, dst._dtype, casting):
         raise TypeError(f"Cannot cast array data from dtype('{sdt}') to dtype('{dst._dtype}') according to the "

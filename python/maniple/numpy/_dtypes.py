@@ -6,11 +6,13 @@ SIGNED = ("int8", "int16", "int32", "int64")
 UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
 INTS = SIGNED + UNSIGNED
 FLOATS = ("float16", "float32", "float64")
+COMPLEX = ("complex64", "complex128")
+INEXACT = FLOATS + COMPLEX  # NumPy's inexact: means and variances keep these dtypes
 INTEGER = ("bool",) + INTS  # NumPy's integer-like: sums count in int64 or uint64
-SUPPORTED = ("bool",) + INTS + FLOATS
+SUPPORTED = ("bool",) + INTS + FLOATS + COMPLEX
 
-# bool < integer < float: the order of same-kind casting
-KIND = {t: 0 if t == "bool" else 1 if t in INTS else 2 for t in SUPPORTED}
+# bool < integer < float < complex: the order of same-kind casting
+KIND = {t: 0 if t == "bool" else 1 if t in INTS else 2 if t in FLOATS else 3 for t in SUPPORTED}
 CAN_CAST_SAME_KIND = {t: {s for s in SUPPORTED if _np.can_cast(s, t, "same_kind")} for t in SUPPORTED}
 INT_RANGE = {t: (int(_np.iinfo(t).min), int(_np.iinfo(t).max)) for t in INTS}
 

@@ -395,7 +395,7 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
 
 
 # ---- operands ----
-_PYSCALAR = (bool, int, float)
+_PYSCALAR = (bool, int, float, complex)
 
 
 _STYPE = {}  # dtype name -> NumPy scalar type
@@ -416,7 +416,7 @@ def _pyscalar(v):
         if dt not in _KIND:
             raise TypeError(f"maniple.numpy does not support dtype {dt}")
         return (v.item(), dt)
-    if isinstance(v, (bool, int, float)):
+    if isinstance(v, (bool, int, float, complex)):
         return v
     raise TypeError(f"unsupported scalar type {type(v).__name__}")
 
@@ -425,7 +425,7 @@ def _operand(x):
     """An expression node for x: ndarray, Python/NumPy scalar, or array-like."""
     if isinstance(x, ndarray):
         return _node_of(x)
-    if isinstance(x, (bool, int, float, _np.generic)):
+    if isinstance(x, (bool, int, float, complex, _np.generic)):
         return Scalar(_pyscalar(x))
     from . import _creation
     return _node_of(_creation.asarray(x))
@@ -453,7 +453,7 @@ def _info(node, name, xs):
             key.append(x._shape)
         elif t is int:  # NumPy checks weak ints against the array's range
             key.append((int, -2147483648 <= x < 2147483648))
-        elif t is float or t is bool:
+        elif t is float or t is bool or t is complex:
             key.append(t)
         else:
             key.append(str(x.dtype))
@@ -496,7 +496,7 @@ _COMPARISONS = ("less", "less_equal", "greater", "greater_equal", "equal", "not_
 # NumPy (_big_int): the dtype's range within int32's
 _I32 = (-2147483648, 2147483647)
 _WEAK_OK = {t: (max(r[0], _I32[0]), min(r[1], _I32[1])) for t, r in _INT_RANGE.items()}
-for _t in ("bool",) + _FLOATS:
+for _t in ("bool",) + _FLOATS + ("complex64", "complex128"):
     _WEAK_OK[_t] = _I32
 
 
@@ -693,8 +693,18 @@ def _binary(name, x, y):
     return _pending(Binary(name, nx, ny), info[1], info[0], bases, n, cost)
 
 
+def _complex_warn(src, dst):
+    """NumPy's ComplexWarning for a complex value cast to a real dtype
+    (bool is a test of nonzero: no warning)."""
+    if src in ("complex64", "complex128") and dst not in ("complex64", "complex128", "bool"):
+        import warnings
+        warnings.warn("Casting complex values to real discards the imaginary part", _np.exceptions.ComplexWarning,
+                      stacklevel=3)
+
+
 def _cast(x, dtype):
     """x as dtype, deferred (astype)."""
+    _complex_warn(x._dtype, dtype)
     expr = Cast(_node_of(x), dtype)
     r = ndarray.__new__(ndarray)
     r._arr, r._expr, r._shape, r._dtype, r._cell, r._cost = None, expr, x._shape, dtype, None, 1
@@ -716,7 +726,15 @@ def _take_over(a, r):
 
 
 def _check_scalar_into(v, dtype):
-    """NumPy's errors for a scalar that an integer array cannot hold."""
+    """NumPy's errors for a scalar that an integer (or real) array cannot
+    hold."""
+    if dtype not in ("complex64", "complex128", "bool"):
+        if type(v) is complex:
+            kind = "float" if dtype in _FLOATS else "int"
+            what = "a real number" if kind == "float" else "a bytes-like object or a real number"
+            raise TypeError(f"{kind}() argument must be a string, {what}, not 'complex'")
+        if isinstance(v, _np.complexfloating):
+            _complex_warn(str(v.dtype), dtype)
     r = _INT_RANGE.get(dtype)
     if r is None or isinstance(v, (bool, _np.bool_)):
         return
@@ -734,8 +752,10 @@ def _assign(target, value, same_kind=False):
     evaluated first, except value itself (whose evaluation reads the old
     values, as NumPy's right-hand side does)."""
     keep, vdt = (value, value._dtype) if isinstance(value, ndarray) else (None, None)
-    if keep is None and isinstance(value, (bool, int, float, _np.generic)):
+    if keep is None and isinstance(value, (bool, int, float, complex, _np.generic)):
         _check_scalar_into(value, target.dtype)
+    if vdt is not None:
+        _complex_warn(vdt, target.dtype)
     if same_kind and vdt is not None and vdt not in _CAN_CAST_SAME_KIND[target.dtype]:
         raise TypeError(f"Cannot cast ufunc output from dtype('{vdt}') to dtype('{target.dtype}') "
                         "with casting rule 'same_kind'")

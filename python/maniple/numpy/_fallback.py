@@ -12,8 +12,8 @@ einsum, atleast_3d, asarray-like conversions), functions calling user code
 (apply_along_axis, piecewise, vectorize, fromfunction: the code would run on
 one rank only) and those whose results maniple cannot hold at all
 (sort_complex). Arrays in a result that maniple cannot hold
-(complex ones, from fft for instance) come back as NumPy arrays, the same on
-every rank."""
+(longdouble ones, for instance) come back as NumPy arrays, the same on every
+rank; complex ones (fft's) are maniple arrays."""
 import os
 import sys
 import warnings

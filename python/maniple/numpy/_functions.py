@@ -7,7 +7,7 @@ import numpy as _np
 from maniple import _core
 
 from ._creation import asarray, empty
-from ._dtypes import FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
+from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
 from . import _ufunc
 from ._engine import _NOTHING, _assign, _binary, _compile, _eval_shared, _has_cells, _scalar, _ternary, _unary
 from ._ndarray import ndarray, _check_power, _check_writable
@@ -61,7 +61,7 @@ def _with_out(r, out, name=None):
 
 
 def _scalars_only(*xs):
-    return builtins.all(isinstance(x, (bool, int, float, _np.generic)) for x in xs)
+    return builtins.all(isinstance(x, (bool, int, float, complex, _np.generic)) for x in xs)
 
 
 _UFUNC_KW = ("where", "casting", "dtype", "order", "subok", "signature")
@@ -87,7 +87,7 @@ def _ufunc_kw(name, f, args, out, kw):
     if dtype is not None:
         dt = _dt(dtype)
         for i, x in enumerate(xs):
-            if isinstance(x, (bool, int, float)):
+            if isinstance(x, (bool, int, float, complex)):
                 continue  # weak: it takes the loop's dtype
             x = asarray(x)
             if not _np.can_cast(x._dtype, dt, casting):
@@ -399,7 +399,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     _axes(axis, a.ndim, "mean")  # NumPy's errors for a bad axis, first
     if where is not True:  # the sum of the chosen elements over their count
         from ._manipulation import broadcast_to
-        fdt = dtype or (a._dtype if a._dtype in _FLOATS else "float64")
+        fdt = dtype or (a._dtype if a._dtype in _INEXACT else "float64")
         w = broadcast_to(asarray(where), a.shape)
         s = sum(a.astype(fdt), axis, None, None, keepdims, where=w)
         n = sum(w, axis, None, None, keepdims)
@@ -409,7 +409,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
             return _with_out(r.astype(fdt), out)
         r = _scalar(r, fdt)
         return _with_out(r, out) if out is not None else r
-    fdt = a._dtype if a._dtype in _FLOATS else "float64"
+    fdt = a._dtype if a._dtype in _INEXACT else "float64"
     s = _reduce("sum", a.astype(dtype or fdt) if (dtype or fdt) != a._dtype else a, axis, None, None, keepdims)
     n = 1
     for d in _axes(axis, a.ndim):
@@ -428,12 +428,18 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
         ddof = correction
     a = asarray(a)
     _axes(axis, a.ndim, "mean")
-    fdt = a._dtype if a._dtype in _FLOATS else "float64"
+    fdt = a._dtype if a._dtype in _INEXACT else "float64"
     dt = dtype or fdt
     x = a.astype(dt) if dt != a._dtype else a
     m = globals()["mean"](x, axis=axis, keepdims=True) if mean is None else asarray(mean)
     d = x - m
-    ss = _reduce("sum", d * d, axis, None, None, keepdims)
+    if dt in _COMPLEX:  # re^2 + im^2, real (as NumPy's (d * conj(d)).real)
+        d = asarray(d)
+        re, im = _unary("real", d), _unary("imag", d)
+        dt = re._dtype
+        ss = _reduce("sum", re * re + im * im, axis, None, None, keepdims)
+    else:
+        ss = _reduce("sum", d * d, axis, None, None, keepdims)
     n = 1
     for ax in _axes(axis, a.ndim):
         n *= a.shape[ax]

@@ -210,7 +210,7 @@ def setitem(x, key, value):
     from ._creation import asarray, empty
     from ._functions import where
     if isinstance(key, ndarray) and key._dtype == "bool" and key.shape == x.shape and \
-            isinstance(value, (bool, int, float, _np.generic)):
+            isinstance(value, (bool, int, float, complex, _np.generic)):
         # element-wise, fused, no communication
         target = x._materialize()
         _assign(target, where(key, value, x).astype(x._dtype))

@@ -14,7 +14,7 @@ from ._engine import _binary, _unary
 from ._ndarray import ndarray
 
 from ._dtypes import INTS as _INT
-from ._dtypes import FLOATS as _FLOAT
+from ._dtypes import COMPLEX as _COMPLEX, FLOATS as _FLOAT
 
 
 _FLOAT_OF = {t: _np.sqrt(_np.zeros(1, t)).dtype.name for t in ("bool",) + _INT}
@@ -48,12 +48,14 @@ UFUNCS["degrees"] = _make_unary("degrees", "rad2deg")
 UFUNCS["radians"] = _make_unary("radians", "deg2rad")
 
 
-# ---- complex helpers on real arrays ----
+# ---- complex parts, and their values for real arrays ----
 def conjugate(x, out=None):
     """numpy.conjugate: a copy for real arrays (int8 for bool, as NumPy)."""
     if out is None and _scalars_only(x):
         return _np.conjugate(x)
     x = asarray(x)
+    if x._dtype in _COMPLEX:
+        return _with_out(_unary("conjugate", x), out)
     if x._dtype == "bool":
         return _with_out(x.astype("int8"), out)
     return _with_out(_unary("positive", x), out)
@@ -99,7 +101,7 @@ def imag(val):
 
 def iscomplexobj(x):
     if isinstance(x, ndarray):
-        return False  # maniple has no complex dtypes
+        return x._dtype in _COMPLEX
     return _np.iscomplexobj(x)
 
 
@@ -111,6 +113,9 @@ def iscomplex(x):
     if _scalars_only(x):
         return _np.iscomplex(x)
     x = asarray(x)
+    if x._dtype in _COMPLEX:
+        r = _binary("not_equal", _unary("imag", x), 0)
+        return r[()] if x.ndim == 0 else r
     r = zeros(x.shape, "bool")
     return r[()] if x.ndim == 0 else r
 
@@ -118,15 +123,23 @@ def iscomplex(x):
 def isreal(x):
     if _scalars_only(x):
         return _np.isreal(x)
-    return full(asarray(x).shape, True, "bool")
+    x = asarray(x)
+    if x._dtype in _COMPLEX:
+        r = _binary("equal", _unary("imag", x), 0)
+        return r[()] if x.ndim == 0 else r
+    return full(x.shape, True, "bool")
 
 
 def angle(z, deg=False):
-    """The argument of real numbers: arctan2(0, z), so 0 for z >= +0 and pi
-    for z < 0 and z = -0.0 (NumPy's convention)."""
+    """The argument: arctan2(imag, real); for real numbers arctan2(0, z),
+    so 0 for z >= +0 and pi for z < 0 and z = -0.0 (NumPy's convention)."""
     if _scalars_only(z):
         return _np.angle(z, deg=deg)
-    a = _binary("arctan2", 0, asarray(z))
+    z = asarray(z)
+    if z._dtype in _COMPLEX:
+        a = _binary("arctan2", _unary("imag", z), _unary("real", z))
+    else:
+        a = _binary("arctan2", 0, z)
     return a * (180 / _np.pi) if deg else a
 
 

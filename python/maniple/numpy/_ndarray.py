@@ -15,7 +15,7 @@ import numpy as _np
 from maniple import _core
 
 from . import _engine, _views
-from ._dtypes import INTS as _INTS
+from ._dtypes import COMPLEX as _COMPLEX, INTS as _INTS
 from ._engine import (_CAN_CAST_SAME_KIND, _INTEGER, _assign, _binary, _check_scalar_into, _flush, _prep, _pyscalar,
                       _scalar, _unary, _wrote)
 from ._engine import GROUP_MIN as _GROUP_MIN  # noqa: F401 (tests read it here)
@@ -27,7 +27,7 @@ class ndarray:
     """A distributed array with NumPy's semantics."""
 
     __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "_n", "_cell", "_cost", "_big", "_ro",
-                 "__weakref__")
+                 "_wb", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, arr):
@@ -121,24 +121,46 @@ class ndarray:
         from ._manipulation import matrix_transpose
         return matrix_transpose(self)
 
-    # maniple arrays are real: .real is the array itself (as NumPy's view
-    # of a real array, writes go through), .imag zeros that cannot be set
+    # a real array's .real is the array itself (as NumPy's view of a real
+    # array, writes go through) and its .imag zeros that cannot be set; a
+    # complex array's parts are new arrays (NumPy's are views), and setting
+    # one writes the array
     @property
     def real(self):
-        return self
+        return self._part("real") if self._dtype in _COMPLEX else self
+
+    def _part(self, name):
+        """A complex array's real or imaginary part: a copy (NumPy's is a
+        view) whose item assignments are written back to the array."""
+        p = _unary(name, self)._materialize()
+        r = ndarray(p)
+        r._wb = (self, name, p)  # the storage, not r: no reference cycle
+        return r
 
     @real.setter
     def real(self, value):
+        if self._dtype in _COMPLEX:
+            v = _prep(value)
+            if isinstance(v, ndarray) and v._dtype in _COMPLEX:
+                v = _unary("real", v)
+            value = _binary("complex", v, _unary("imag", self))
         self[...] = value
 
     @property
     def imag(self):
+        if self._dtype in _COMPLEX:
+            return self._part("imag")
         from ._creation import zeros
         return zeros(self._shape, self._dtype)
 
     @imag.setter
     def imag(self, value):
-        raise TypeError("array does not have imaginary part to set")
+        if self._dtype not in _COMPLEX:
+            raise TypeError("array does not have imaginary part to set")
+        v = _prep(value)
+        if isinstance(v, ndarray) and v._dtype in _COMPLEX:
+            v = _unary("real", v)
+        self[...] = _binary("complex", _unary("real", self), v)
 
     def __len__(self):
         if not self._shape:
@@ -374,6 +396,9 @@ class ndarray:
         ro = getattr(self, "_ro", False)
         if ro:
             v._ro = ro
+        wb = getattr(self, "_wb", None)
+        if wb:
+            v._wb = wb
         return v
 
     def __setitem__(self, key, value):
@@ -384,6 +409,9 @@ class ndarray:
         a = self._materialize()
         target = a.index(self._items(key))
         _assign(target, value)
+        wb = getattr(self, "_wb", None)
+        if wb:  # a complex array's part (a copy): the write goes back to the array
+            setattr(wb[0], wb[1], ndarray(wb[2]))
 
     # ---- element-wise arithmetic ----
     def __add__(self, o): return _binary("add", self, o)
@@ -707,7 +735,8 @@ class ndarray:
         return _math.round(self, decimals, out)
 
     def conj(self):
-        return self  # real: NumPy's ndarray.conj returns the array itself
+        # real: NumPy's ndarray.conj returns the array itself
+        return _unary("conjugate", self) if self._dtype in _COMPLEX else self
 
     conjugate = conj
 

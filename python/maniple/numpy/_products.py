@@ -11,7 +11,7 @@ from maniple import _core
 
 from ._creation import arange, asarray, empty
 from ._functions import _axis, sum as _sum
-from ._engine import _assign, _scalar
+from ._engine import _assign, _binary, _scalar
 from ._ndarray import ndarray, _flat
 
 
@@ -68,6 +68,11 @@ def matmul(a, b, out=None):
         # a fused reduction: it runs where the vectors are (a device too)
         # and brings back the value alone
         return _with_out((a * b).sum(dtype=dt), out)
+    if dt in ("complex64", "complex128"):  # four real products, as (ar + i ai)(br + i bi) expands
+        ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+        re = matmul(ar, br) - matmul(ai, bi)
+        im = matmul(ar, bi) + matmul(ai, br)
+        return _with_out(_binary("complex", re, im), out)
     if a.ndim <= 2 and b.ndim <= 2:
         r = _mm2(a, b, dt)
         return _with_out(r[()] if r.ndim == 0 else r, out)
@@ -110,6 +115,8 @@ def vdot(a, b):
     a, b = asarray(a), asarray(b)
     if a.size != b.size:
         raise ValueError("cannot reshape array of size %d into shape (%d,)" % (b.size, a.size))
+    if a._dtype in ("complex64", "complex128"):  # the first one conjugated
+        a = a.conj()
     return dot(_flat(a), _flat(b))
 
 

@@ -218,7 +218,7 @@ def putmask(a, mask, values):
     m = _same_size_mask(a, mask, "putmask")
     if asarray(values).size == 0:  # NumPy ignores empty values
         return
-    if isinstance(values, (bool, int, float, _np.generic)):
+    if isinstance(values, (bool, int, float, complex, _np.generic)):
         _assign(a._materialize(), _where3(m, values, a).astype(a._dtype))
         return
     v = _reshaped(_cycle(values, a.size, a._dtype), a.shape)

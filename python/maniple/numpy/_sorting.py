@@ -230,7 +230,7 @@ def setxor1d(ar1, ar2, assume_unique=False):
 
 def digitize(x, bins, right=False):
     bins = asarray(bins)
-    if not isinstance(x, (bool, int, float, _np.generic)):  # Python and NumPy scalars give a scalar
+    if not isinstance(x, (bool, int, float, complex, _np.generic)):  # Python and NumPy scalars give a scalar
         x = asarray(x)
     if bins.ndim != 1:
         raise ValueError("object of too small depth for desired array" if bins.ndim == 0 else

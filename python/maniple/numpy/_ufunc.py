@@ -166,7 +166,7 @@ def _at(uf, a, indices, b):
     from ._select import compress, put, take
     from ._sorting import _first_flags, argsort, cumsum
     pos = _positions(a, indices)
-    if isinstance(b, (bool, int, float)):
+    if isinstance(b, (bool, int, float, complex)):
         bv = b  # a Python scalar stays weak (NEP 50), as in NumPy's at
     elif b is not None:
         bv = asarray(b)
@@ -191,7 +191,7 @@ def _at(uf, a, indices, b):
         return r
     nd = a.ndim != 1
     flat = _flat(a) if nd else a  # N-d: a copy, written back at the end
-    weak = isinstance(bv, (bool, int, float)) if b is not None else False
+    weak = isinstance(bv, (bool, int, float, complex)) if b is not None else False
     for k in range(rounds):  # each round's indices are distinct: read, operate, write
         if rounds == 1:
             idx, vals = f, (None if b is None else bv)

@@ -35,18 +35,18 @@ def _resolve(module, dotted):
 
 def _unholdable_dtype(name):
     """Whether numpy.<name> is a scalar type maniple arrays cannot hold
-    (float16, complex128, ..., and abstract ones)."""
+    (longdouble, clongdouble, ..., and abstract ones above nothing it holds)."""
     import numpy
     from ._creation import _SUPPORTED
     t = _resolve(numpy, name)
     if not (isinstance(t, type) and issubclass(t, numpy.generic)):
         return False
     if t in (numpy.generic, numpy.number, numpy.integer, numpy.signedinteger, numpy.unsignedinteger, numpy.inexact,
-             numpy.floating):
+             numpy.floating, numpy.complexfloating):
         return False  # abstract, above dtypes maniple holds (issubdtype checks)
     try:
         return str(numpy.dtype(t)) not in _SUPPORTED
-    except TypeError:  # abstract with nothing maniple holds (complexfloating, ...)
+    except TypeError:  # abstract with nothing maniple holds (character, flexible, ...)
         return True
 
 

@@ -1,0 +1,201 @@
+"""complex64 and complex128 through ufuncs, NumPy 2's promotion (weak
+Python complex scalars included), casts, reductions, indexing, products and
+.npy files, against NumPy run in the test, on every rank under mpiexec -n
+1, 2, 3. Arithmetic on the half-integer data is exact, so it is compared
+bit for bit; division and the transcendental functions within a few ulps
+(libm's and the textbook formulas may round differently)."""
+import os
+import warnings
+
+import numpy
+import pytest
+
+import maniple
+import maniple.numpy as mnp
+from maniple import _core
+from xp import check, compare, data, raises_like
+
+CPX = ["complex64", "complex128"]
+REAL = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
+        "float64"]
+TOL = {"complex64": 5e-6, "complex128": 1e-13}
+
+
+def cdata(shape, dt, seed=0):
+    """Half-integers in both parts, the same on every rank."""
+    return (data(shape, "float64", seed) + 1j * data(shape, "float64", seed + 7)).astype(dt)
+
+
+@pytest.mark.parametrize("dt", CPX)
+@pytest.mark.parametrize("op", ["add", "subtract", "multiply", "equal", "not_equal", "less", "less_equal",
+                                "greater", "greater_equal", "maximum", "minimum"])
+def test_binary_exact(dt, op):
+    x, y = cdata((7, 5), dt), cdata((7, 5), dt, 1)
+    y[0, :2] = x[0, :2]  # ties for the comparisons
+    check(lambda xp: getattr(xp, op)(xp.asarray(x), xp.asarray(y)))
+
+
+@pytest.mark.parametrize("dt", CPX)
+@pytest.mark.parametrize("op", ["divide", "power"])
+def test_binary_rounded(dt, op):
+    x, y = cdata((7, 5), dt), cdata((7, 5), dt, 1)
+    if op == "divide":
+        y[y == 0] = 1
+    else:
+        y = (numpy.arange(35).reshape(7, 5) % 5 - 2 + 0.5j * (numpy.arange(35).reshape(7, 5) % 2)).astype(dt)
+        x[x == 0] = 1 + 1j
+    check(lambda xp: getattr(xp, op)(xp.asarray(x), xp.asarray(y)), rtol=TOL[dt])
+
+
+@pytest.mark.parametrize("dt", CPX)
+@pytest.mark.parametrize("op", ["negative", "positive", "conjugate", "square", "absolute", "isnan", "isinf",
+                                "isfinite", "logical_not", "real", "imag"])
+def test_unary_exact(dt, op):
+    x = cdata((7, 5), dt)
+    x[0, 0], x[0, 1], x[0, 2] = complex(numpy.nan, 1), complex(1, numpy.inf), 0
+    rtol = TOL[dt] if op == "absolute" else 0.0
+    check(lambda xp: getattr(xp, op)(xp.asarray(x)), rtol=rtol)
+
+
+@pytest.mark.parametrize("dt", CPX)
+@pytest.mark.parametrize("op", ["sqrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "sinh", "cosh", "tanh",
+                                "reciprocal", "sign", "angle"])
+def test_unary_rounded(dt, op):
+    x = cdata((7, 5), dt) / 4
+    x[x == 0] = 0.5 - 0.25j
+    with numpy.errstate(all="ignore"):
+        check(lambda xp: getattr(xp, op)(xp.asarray(x)), rtol=TOL[dt], atol=TOL[dt])
+
+
+@pytest.mark.parametrize("dt", CPX)
+@pytest.mark.parametrize("other", REAL + CPX)
+def test_promotion(dt, other):
+    x = cdata((7, 5), dt)
+    y = data((7, 5), other, 2)
+    check(lambda xp: xp.asarray(x) + xp.asarray(y))
+    check(lambda xp: xp.asarray(y) * xp.asarray(x))
+
+
+@pytest.mark.parametrize("dt,s", [(dt, s) for dt in REAL + CPX for s in (2, 2.5, 1.5j, 2 - 0.5j, True)
+                                  if dt in CPX or isinstance(s, complex)])
+def test_weak_scalars(dt, s):
+    """NEP 50: a Python complex keeps a float array's precision (float32
+    * 1j is complex64), and Python numbers take a complex array's dtype."""
+    x = cdata((7, 5), dt) if dt in CPX else data((7, 5), dt)
+    with numpy.errstate(all="ignore"):
+        check(lambda xp: xp.asarray(x) * s)
+        check(lambda xp: s - xp.asarray(x))
+
+
+@pytest.mark.parametrize("dt", CPX)
+def test_reductions(dt):
+    x = cdata((7, 5), dt)
+    tol = TOL[dt]
+    check(lambda xp: xp.sum(xp.asarray(x)), rtol=tol)
+    check(lambda xp: xp.asarray(x).sum(axis=0), rtol=tol)
+    check(lambda xp: xp.asarray(x).sum(axis=1, keepdims=True), rtol=tol)
+    check(lambda xp: xp.prod(xp.asarray(x[:2, :3])), rtol=tol)
+    check(lambda xp: xp.prod(xp.asarray(x[:, :3]) / 4, axis=1), rtol=tol)
+    check(lambda xp: xp.mean(xp.asarray(x)), rtol=tol)
+    check(lambda xp: xp.mean(xp.asarray(x), axis=0), rtol=tol)
+    check(lambda xp: xp.var(xp.asarray(x)), rtol=tol)
+    check(lambda xp: xp.std(xp.asarray(x), axis=1), rtol=tol)
+    check(lambda xp: xp.any(xp.asarray(x)))
+    check(lambda xp: xp.all(xp.asarray(x)))
+    check(lambda xp: xp.asarray(x).any(axis=0))
+    check(lambda xp: xp.sum(xp.zeros((0, 3), dt)))
+    check(lambda xp: xp.prod(xp.zeros((0,), dt)))
+
+
+@pytest.mark.parametrize("dt", CPX)
+def test_products(dt):
+    a, b = cdata((7, 5), dt), cdata((5, 4), dt, 3)
+    v, w = cdata((9,), dt, 4), cdata((9,), dt, 5)
+    tol = TOL[dt]
+    check(lambda xp: xp.asarray(a) @ xp.asarray(b), rtol=tol)
+    check(lambda xp: xp.matmul(xp.asarray(a), xp.asarray(b[:, 0])), rtol=tol)
+    check(lambda xp: xp.dot(xp.asarray(v), xp.asarray(w)), rtol=tol)
+    check(lambda xp: xp.vdot(xp.asarray(v), xp.asarray(w)), rtol=tol)
+    check(lambda xp: xp.vdot(xp.asarray(a), xp.asarray(a)), rtol=tol)
+    check(lambda xp: xp.asarray(a) @ xp.asarray(data((5, 3), "float64", 6)), rtol=tol)
+
+
+@pytest.mark.parametrize("dt", CPX)
+def test_indexing_and_parts(dt):
+    x = cdata((7, 5), dt)
+    check(lambda xp: xp.asarray(x)[2, 3])
+    check(lambda xp: xp.asarray(x)[1:6:2, ::-2])
+    check(lambda xp: xp.asarray(x)[xp.asarray(x.real > 0)])
+
+    def setitems(xp):
+        a = xp.asarray(x).copy()
+        a[1, 2] = 3 - 4j
+        a[0] = 2.5
+        a[2:4, 1:3] = xp.asarray(x[:2, :2]) * 1j
+        a[xp.asarray(x.imag < 0)] = 0
+        return a
+    check(setitems)
+
+    def parts(xp):
+        a = xp.asarray(x).copy()
+        r, i = a.real.copy(), a.imag.copy()
+        a.imag = xp.asarray(x.real)
+        b = xp.asarray(x).copy()
+        b.real = 7
+        b.imag *= -1  # through the setter
+        c = xp.asarray(x).copy()
+        c.real[1:3] = 0  # into the part, which NumPy's view writes through
+        c.imag[..., 0] = xp.asarray(x.real[:, 1])
+        return r, i, a, b, c, a.conj(), xp.iscomplexobj(a), xp.isreal(a), xp.iscomplex(b)
+    check(parts)
+    check(lambda xp: xp.where(xp.asarray(x.real > 0), xp.asarray(x), 1j))
+    check(lambda xp: xp.full((3, 2), 1 - 2j, dt))
+    check(lambda xp: xp.zeros((3, 2), dt) + xp.ones(2, dt))
+
+
+@pytest.mark.parametrize("dt", CPX)
+@pytest.mark.parametrize("to", REAL + CPX)
+def test_casts(dt, to):
+    x = cdata((7, 5), dt)
+    x[0, 0] = 1j  # true as bool, 0 as a real number
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(lambda xp: xp.asarray(x).astype(to))
+        check(lambda xp: xp.asarray(data((7, 5), to)).astype(dt))
+    if to not in CPX and to != "bool":
+        for xp in (numpy, mnp):
+            with pytest.warns(numpy.exceptions.ComplexWarning):
+                xp.asarray(x).astype(to)
+
+
+@pytest.mark.parametrize("dt", CPX)
+def test_npy_roundtrip(dt, tmp_path_factory):
+    x = cdata((6, 4), dt)
+    d = _core.bcast(str(tmp_path_factory.mktemp("cpx")).encode() if maniple.rank() == 0 else None, 0).decode()
+    path = os.path.join(d, f"{dt}.npy")
+    mnp.save(path, mnp.asarray(x))
+    compare(mnp.load(path), x)  # collective: every rank has written its part before it returns
+    numpy.testing.assert_array_equal(numpy.load(path), x)
+    assert numpy.load(path).dtype == dt
+    numpy.save(path + "2.npy", x) if maniple.rank() == 0 else None
+    float(mnp.ones(3).sum())  # rank 0 has written
+    compare(mnp.load(path + "2.npy"), x)
+
+
+@pytest.mark.parametrize("dt", CPX)
+def test_refused_clearly(dt):
+    """What has no complex kernel yet raises, on every rank, and changes
+    nothing; NumPy's own errors where it has them."""
+    x = mnp.asarray(cdata((7, 5), dt))
+    for fn in (lambda: mnp.max(x), lambda: mnp.argmin(x), lambda: mnp.sort(x), lambda: mnp.cumsum(x)):
+        with pytest.raises(TypeError, match=dt):
+            fn()
+    raises_like(lambda xp: xp.floor(xp.asarray(cdata((3,), dt))), TypeError)
+    raises_like(lambda xp: xp.asarray(cdata((3,), dt)) // 2, TypeError)
+    raises_like(lambda xp: xp.bitwise_and(xp.asarray(cdata((3,), dt)), 1), TypeError)
+
+    def into_real(xp):
+        a = xp.zeros(3)
+        a[...] = 1j
+    raises_like(into_real, TypeError)
+    compare(x, cdata((7, 5), dt))
