@@ -64,6 +64,7 @@ static mn_dtype complex_unary(mn_unary_op op, mn_dtype x) {
   case MN_OP_NEG: case MN_OP_POS: case MN_OP_SIGN: case MN_OP_SQUARE: case MN_OP_RECIPROCAL: case MN_OP_CONJ:
   case MN_OP_SQRT: case MN_OP_EXP: case MN_OP_LOG: case MN_OP_LOG2: case MN_OP_LOG10: case MN_OP_SIN:
   case MN_OP_COS: case MN_OP_TAN: case MN_OP_SINH: case MN_OP_COSH: case MN_OP_TANH: case MN_OP_CAST:
+  case MN_OP_EXP2: case MN_OP_EXPM1: case MN_OP_LOG1P: case MN_OP_RINT:
     return x;
   case MN_OP_ABS: case MN_OP_REAL: case MN_OP_IMAG:
     return mn_real_of(x);
@@ -108,8 +109,10 @@ mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y) {
   if (mn_is_complex(p)) {
     switch (op) {
     case MN_OP_ADD: case MN_OP_SUB: case MN_OP_MUL: case MN_OP_DIV: case MN_OP_POW:
-    case MN_OP_MAXIMUM: case MN_OP_MINIMUM:
+    case MN_OP_MAXIMUM: case MN_OP_MINIMUM: case MN_OP_FMAX: case MN_OP_FMIN:
       return p;
+    case MN_OP_FLOAT_POWER:
+      return MN_COMPLEX128;
     case MN_OP_EQ: case MN_OP_NE: case MN_OP_LT: case MN_OP_LE: case MN_OP_GT: case MN_OP_GE:
     case MN_OP_LOGICAL_AND: case MN_OP_LOGICAL_OR: case MN_OP_LOGICAL_XOR:
       return MN_BOOL;
@@ -153,8 +156,10 @@ mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y) {
 
 mn_dtype mn_reduce_result(mn_reduce_op op, mn_dtype x) {
   if (x < 0 || x >= MN_NDTYPE) return MN_NDTYPE;
-  if (mn_is_complex(x)) /* sums and products; no order reductions yet */
-    return op == MN_RED_SUM || op == MN_RED_PROD ? x : op == MN_RED_ANY || op == MN_RED_ALL ? MN_BOOL : MN_NDTYPE;
+  if (mn_is_complex(x)) /* no sums of squares or absolute values (the callers take parts) */
+    return op == MN_RED_SUM || op == MN_RED_PROD || op == MN_RED_MIN || op == MN_RED_MAX ? x
+           : op == MN_RED_ARGMIN || op == MN_RED_ARGMAX ? MN_INT64
+           : op == MN_RED_ANY || op == MN_RED_ALL ? MN_BOOL : MN_NDTYPE;
   switch (op) {
   case MN_RED_SUM: case MN_RED_PROD: case MN_RED_SUMABS: case MN_RED_SUMSQ:
     /* NumPy's integer sums accumulate in int64, or uint64 for unsigned */

@@ -128,9 +128,18 @@ RED_ALL(f32, float, MNI_K_FLT) RED_ALL(f64, double, MNI_K_FLT) RED_ALL(h, mn_h, 
     const T *x = (const T *)x_; (void)f0; int64_t r = 1; \
     for (int64_t i = 0; i < n; i++) r &= x[i].re != 0 || x[i].im != 0; \
     acc->i = acc->i && r; acc->has += n; }
-RED_CPX(c64, mn_c64) RED_CPX(c128, mn_c128)
+/* min, max and arg*: one element at a time (lexicographic, in the merge) */
+#define RED_CEXT(S, T, NAME, OP) \
+  static void r_##NAME##_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; \
+    for (int64_t i = 0; i < n; i++) mni_acc_push_c(OP, acc, x[i].re, x[i].im, f0 + i); }
+#define RED_CALL(S, T) RED_CPX(S, T) RED_CEXT(S, T, min, MN_RED_MIN) RED_CEXT(S, T, max, MN_RED_MAX) \
+  RED_CEXT(S, T, argmin, MN_RED_ARGMIN) RED_CEXT(S, T, argmax, MN_RED_ARGMAX)
+RED_CALL(c64, mn_c64) RED_CALL(c128, mn_c128)
 #define RED_CROW(S) [MN_RED_SUM][MN_DT_##S] = r_sum_##S, [MN_RED_PROD][MN_DT_##S] = r_prod_##S, \
-  [MN_RED_ANY][MN_DT_##S] = r_any_##S, [MN_RED_ALL][MN_DT_##S] = r_all_##S,
+  [MN_RED_ANY][MN_DT_##S] = r_any_##S, [MN_RED_ALL][MN_DT_##S] = r_all_##S, \
+  [MN_RED_MIN][MN_DT_##S] = r_min_##S, [MN_RED_MAX][MN_DT_##S] = r_max_##S, \
+  [MN_RED_ARGMIN][MN_DT_##S] = r_argmin_##S, [MN_RED_ARGMAX][MN_DT_##S] = r_argmax_##S,
 const mn_reduce_fn mn_reduce_table[MN_NREDUCE][MN_NDTYPE] = {
   RED_ROW(b) RED_ROW(i8) RED_ROW(i16) RED_ROW(i32) RED_ROW(i64) RED_ROW(u8) RED_ROW(u16) RED_ROW(u32) RED_ROW(u64)
   RED_ROW(f32) RED_ROW(f64) RED_ROW(h) RED_CROW(c64) RED_CROW(c128)};

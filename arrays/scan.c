@@ -4,7 +4,7 @@
  * fold the offsets in. */
 #include "exchange.h"
 #include "spmd.h"
-#include "kernels/half.h"
+#include "kernels/ops.h" /* half and complex values */
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +50,25 @@ static void fold_h(int prod, char *p, int64_t n, int64_t st, const char *off) {
   }
 }
 
+/* complex: in the dtype's precision, as NumPy's accumulate; the line
+ * totals travel as MPI's complex types */
+#define CPX_SCAN(S, T) \
+  static void scan_##S(int prod, char *p, int64_t n, int64_t st, char *total) { \
+    T acc = mn_mk_##S(prod ? 1 : 0, 0); \
+    for (int64_t k = 0; k < n; k++) { \
+      T *q = (T *)p + k * st; \
+      acc = prod ? mni_k_mul_##S(acc, *q) : mni_k_add_##S(acc, *q); \
+      *q = acc; } \
+    memcpy(total, &acc, sizeof acc); } \
+  static void fold_##S(int prod, char *p, int64_t n, int64_t st, const char *off) { \
+    T o; \
+    memcpy(&o, off, sizeof o); \
+    for (int64_t k = 0; k < n; k++) { \
+      T *q = (T *)p + k * st; \
+      *q = prod ? mni_k_mul_##S(o, *q) : mni_k_add_##S(o, *q); } }
+CPX_SCAN(c64, mn_c64)
+CPX_SCAN(c128, mn_c128)
+
 /* t has a scan (mpi_type(t) is not MPI_DATATYPE_NULL: checked first) */
 static void scan_local(mn_dtype t, int prod, char *p, int64_t n, int64_t st, char *total) {
   switch (t) {
@@ -57,6 +76,8 @@ static void scan_local(mn_dtype t, int prod, char *p, int64_t n, int64_t st, cha
     SCAN_TYPES(CASE)
 #undef CASE
   case MN_FLOAT16: scan_h(prod, p, n, st, total); break;
+  case MN_COMPLEX64: scan_c64(prod, p, n, st, total); break;
+  case MN_COMPLEX128: scan_c128(prod, p, n, st, total); break;
   default: break;
   }
 }
@@ -67,6 +88,8 @@ static void fold(mn_dtype t, int prod, char *p, int64_t n, int64_t st, const cha
     SCAN_TYPES(CASE)
 #undef CASE
   case MN_FLOAT16: fold_h(prod, p, n, st, off); break;
+  case MN_COMPLEX64: fold_c64(prod, p, n, st, off); break;
+  case MN_COMPLEX128: fold_c128(prod, p, n, st, off); break;
   default: break;
   }
 }
@@ -77,6 +100,8 @@ static MPI_Datatype mpi_type(mn_dtype t) {
     SCAN_TYPES(CASE)
 #undef CASE
   case MN_FLOAT16: return MPI_FLOAT;
+  case MN_COMPLEX64: return MPI_C_FLOAT_COMPLEX;
+  case MN_COMPLEX128: return MPI_C_DOUBLE_COMPLEX;
   default: return MPI_DATATYPE_NULL;
   }
 }

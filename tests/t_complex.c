@@ -213,10 +213,30 @@ static void reductions(mn_ctx *ctx, mn_dtype t, double tol) {
   T_OK(mn_array_get(a, at, &s));
   T_CHECK(s.dtype == t && s.v.f == creal(av[17]) && s.im == cimag(av[17]), "%s [3, 2] = %g%+gi", mn_dtype_name(t),
           s.v.f, s.im);
-  /* refused: no order on complex yet, and no scans */
-  T_EXPECT(mn_array_reduce(MN_RED_MAX, a, &s), MN_ERR_DTYPE, "max of complex", mn_dtype_name(t));
+  /* max and argmin: NumPy's lexicographic order */
+  int im = 0, iM = 0;
+  for (int k = 1; k < N; k++) {
+    if (creal(av[k]) < creal(av[im]) || (creal(av[k]) == creal(av[im]) && cimag(av[k]) < cimag(av[im]))) im = k;
+    if (creal(av[k]) > creal(av[iM]) || (creal(av[k]) == creal(av[iM]) && cimag(av[k]) > cimag(av[iM]))) iM = k;
+  }
+  T_OK(mn_array_reduce(MN_RED_MAX, a, &s));
+  T_CHECK(s.dtype == t && s.v.f + I * s.im == av[iM], "%s max = %g%+gi, expected %g%+gi", mn_dtype_name(t), s.v.f,
+          s.im, creal(av[iM]), cimag(av[iM]));
+  T_OK(mn_array_reduce(MN_RED_ARGMIN, a, &s));
+  T_CHECK(s.v.i == im, "%s argmin = %lld, expected %d", mn_dtype_name(t), (long long)s.v.i, im);
+  /* cumsum along axis 0: the lines cross the ranks (the Exscan of complex totals) */
   T_OK(mn_array_create_like(a, t, &o));
-  T_EXPECT(mn_array_scan(MN_RED_SUM, a, 0, o), MN_ERR_DTYPE, "cumsum of complex", mn_dtype_name(t));
+  T_OK(mn_array_scan(MN_RED_SUM, a, 0, o));
+  values(o, ov);
+  for (int j = 0; j < N1; j++) {
+    double complex w = 0;
+    for (int i = 0; i < N0; i++) {
+      w += av[i * N1 + j];
+      T_CHECK(close_c(ov[i * N1 + j], w, tol), "%s cumsum [%d, %d] = %g%+gi, expected %g%+gi", mn_dtype_name(t), i,
+              j, creal(ov[i * N1 + j]), cimag(ov[i * N1 + j]), creal(w), cimag(w));
+    }
+  }
+  /* refused: sorting has one 64-bit key per element */
   mn_array *sorted = NULL, *perm = NULL;
   T_EXPECT(mn_array_sort(a, 0, &sorted, &perm), MN_ERR_DTYPE, "sort of complex", mn_dtype_name(t));
   values(a, ov);

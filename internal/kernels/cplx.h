@@ -92,6 +92,23 @@ typedef struct { double re, im; } mn_c128;
   MN_HD static inline T mni_k_tan_##S(T a) { \
     R d = F(cos)(2 * a.re) + F(cosh)(2 * a.im); \
     return mn_mk_##S(F(sin)(2 * a.re) / d, F(sinh)(2 * a.im) / d); } \
+  MN_HD static inline T mni_k_exp2_##S(T a) { \
+    return mni_k_exp_##S(mn_mk_##S(a.re * (R)0.693147180559945309417, a.im * (R)0.693147180559945309417)); } \
+  /* NumPy's: exact near 0 */ \
+  MN_HD static inline T mni_k_expm1_##S(T a) { \
+    R h = F(sin)(a.im / 2); \
+    return mn_mk_##S(F(expm1)(a.re) * F(cos)(a.im) - 2 * h * h, F(exp)(a.re) * F(sin)(a.im)); } \
+  MN_HD static inline T mni_k_log1p_##S(T a) { \
+    return mn_mk_##S(F(log)(F(hypot)(a.re + 1, a.im)), F(atan2)(a.im, a.re + 1)); } \
+  MN_HD static inline T mni_k_rint_##S(T a) { return mn_mk_##S(F(rint)(a.re), F(rint)(a.im)); } \
+  /* fmax and fmin: the other operand where one has a NaN part */ \
+  MN_HD static inline T mni_k_fmax_##S(T a, T b) { \
+    return (mni_k_ge_##S(a, b) || mni_k_isnan_##S(b)) ? a : b; } \
+  MN_HD static inline T mni_k_fmin_##S(T a, T b) { \
+    return (mni_k_le_##S(a, b) || mni_k_isnan_##S(b)) ? a : b; } \
+  /* clip as minimum(maximum(x, lo), hi), lexicographic and NaN-propagating */ \
+  MN_HD static inline T mni_k_clip_##S(T x, T lo, T hi) { \
+    return mni_k_minimum_##S(mni_k_maximum_##S(x, lo), hi); } \
   /* a ** b: small integer powers by repeated products (as NumPy), else \
    * exp(b log a); 0 ** b is 0 for a positive real b */ \
   MN_HD static inline T mni_k_pow_##S(T a, T b) { \
@@ -105,4 +122,5 @@ typedef struct { double re, im; } mn_c128;
     return mni_k_exp_##S(mni_k_mul_##S(b, mni_k_log_##S(a))); }
 MN_CPLX(c64, mn_c64, float, MN_F32)
 MN_CPLX(c128, mn_c128, double, MN_F64)
+MN_HD static inline mn_c128 mni_k_float_power_c128(mn_c128 a, mn_c128 b) { return mni_k_pow_c128(a, b); }
 #endif

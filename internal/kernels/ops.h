@@ -381,7 +381,9 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
   MN_CPX2(MN_SAME, X, MN_OP_CONJ, conj) \
   MN_FLT2(MN_SAME, X, MN_OP_ARCCOSH, arccosh) MN_FLT2(MN_SAME, X, MN_OP_ARCSINH, arcsinh) \
   MN_FLT2(MN_SAME, X, MN_OP_ARCTANH, arctanh) MN_FLT2(MN_SAME, X, MN_OP_CBRT, cbrt) \
-  MN_FLT2(MN_SAME, X, MN_OP_EXP2, exp2) MN_FLT2(MN_SAME, X, MN_OP_FABS, fabs) \
+  MN_FC4(MN_SAME, X, MN_OP_EXP2, exp2) MN_FLT2(MN_SAME, X, MN_OP_FABS, fabs) \
+  MN_CPX2(MN_SAME, X, MN_OP_EXPM1, expm1) MN_CPX2(MN_SAME, X, MN_OP_LOG1P, log1p) \
+  MN_CPX2(MN_SAME, X, MN_OP_RINT, rint) \
   MN_FLT2(MN_TOB, X, MN_OP_SIGNBIT, signbit) MN_FLT2(MN_SAME, X, MN_OP_SPACING, spacing) \
   MN_SAME(X, MN_OP_SPACING, spacing, h) \
   MN_FLT2(MN_SAME, X, MN_OP_DEG2RAD, deg2rad) MN_FLT2(MN_SAME, X, MN_OP_RAD2DEG, rad2deg) \
@@ -397,6 +399,7 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
   MN_ALL5(MN_SAME, X, MN_OP_MAXIMUM, maximum) MN_CPX2(MN_SAME, X, MN_OP_MAXIMUM, maximum) \
   MN_ALL5(MN_SAME, X, MN_OP_MINIMUM, minimum) MN_CPX2(MN_SAME, X, MN_OP_MINIMUM, minimum) \
   MN_ALL5(MN_SAME, X, MN_OP_FMAX, fmax) MN_ALL5(MN_SAME, X, MN_OP_FMIN, fmin) \
+  MN_CPX2(MN_SAME, X, MN_OP_FMAX, fmax) MN_CPX2(MN_SAME, X, MN_OP_FMIN, fmin) \
   MN_ALL5(MN_TOB, X, MN_OP_EQ, eq) MN_ALL5(MN_TOB, X, MN_OP_NE, ne) \
   MN_ALL5(MN_TOB, X, MN_OP_LT, lt) MN_ALL5(MN_TOB, X, MN_OP_LE, le) \
   MN_ALL5(MN_TOB, X, MN_OP_GT, gt) MN_ALL5(MN_TOB, X, MN_OP_GE, ge) \
@@ -417,12 +420,12 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
   MN_FLT2(MN_SAME, X, MN_OP_NEXTAFTER, nextafter) MN_SAME(X, MN_OP_NEXTAFTER, nextafter, h) \
   MN_FLT2(MN_SAME, X, MN_OP_LDEXP, ldexp) \
   MN_INT8(MN_SAME, X, MN_OP_GCD, gcd) MN_INT8(MN_SAME, X, MN_OP_LCM, lcm) \
-  MN_SAME(X, MN_OP_FLOAT_POWER, float_power, f64) \
+  MN_SAME(X, MN_OP_FLOAT_POWER, float_power, f64) MN_SAME(X, MN_OP_FLOAT_POWER, float_power, c128) \
   X(MN_OP_COMPLEX, complex, f32, float, mn_c64) X(MN_OP_COMPLEX, complex, f64, double, mn_c128)
 
 #define MN_TERNARY_LIST(X) \
   MN_ALL5(MN_SAME, X, MN_OP_WHERE, where) MN_CPX2(MN_SAME, X, MN_OP_WHERE, where) \
-  MN_ALL5(MN_SAME, X, MN_OP_CLIP, clip) \
+  MN_ALL5(MN_SAME, X, MN_OP_CLIP, clip) MN_CPX2(MN_SAME, X, MN_OP_CLIP, clip) \
   MN_NUM4(MN_SAME, X, MN_OP_FMA, fma)
 
 /* every (from, to) cast: X(from suffix, from type, to suffix, to type) */

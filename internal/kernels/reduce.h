@@ -52,6 +52,17 @@ MN_HD static inline void mni_acc_merge(int op, int kind, mn_acc *a, const mn_acc
   if (!b->has) return;
   if (!a->has) { *a = *b; return; }
   if (kind == 3 && op == MNI_RED_SUM) { a->f += b->f; a->g += b->g; a->has += b->has; return; }
+  if (kind == 3 && op >= MNI_RED_MIN && op <= MNI_RED_ARGMAX) {
+    /* lexicographic, as NumPy orders complex numbers; a NaN part wins */
+    int an = a->f != a->f || a->g != a->g, bn = b->f != b->f || b->g != b->g;
+    int mx = op == MNI_RED_MAX || op == MNI_RED_ARGMAX;
+    int bt = !an && (bn || (mx ? (b->f > a->f || (b->f == a->f && b->g > a->g))
+                               : (b->f < a->f || (b->f == a->f && b->g < a->g))));
+    int eq = (an && bn) || (!an && !bn && b->f == a->f && b->g == a->g);
+    if (bt || (eq && b->idx < a->idx)) { a->f = b->f; a->g = b->g; a->idx = b->idx; }
+    a->has += b->has;
+    return;
+  }
   if (kind == 3 && op == MNI_RED_PROD) {
     double re = a->f * b->f - a->g * b->g;
     a->g = a->f * b->g + a->g * b->f;
