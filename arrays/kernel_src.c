@@ -38,6 +38,17 @@ static const char *ctype(mn_dtype t) {
 /* how a value of t is read as a number: float16's bits through mn_h2f */
 static const char *ld(mn_dtype t) { return t == MN_FLOAT16 ? "mn_h2f" : ""; }
 
+/* the cast of a value of dtype from to dtype to, as kernels/ops.h's
+ * MN_CAST_LIST has it: a complex value is a pair (its real part to a real
+ * type, both parts to bool and to complex) */
+static const char *cast_fmt(mn_dtype from, mn_dtype to) {
+  if (!mn_is_complex(from)) return "MN_CAST_VAL(%s, %s(v%d))";
+  if (to == MN_BOOL) return "MN_CV_mn_bz(%.0s%sv%d)";
+  if (to == MN_COMPLEX64) return "MN_CV_mn_zc64(%.0s%sv%d)";
+  if (to == MN_COMPLEX128) return "MN_CV_mn_zc128(%.0s%sv%d)";
+  return "MN_CAST_VAL(%s, %sv%d.re)";
+}
+
 typedef struct { char *p; size_t cap, len; int over; } sbuf;
 static void put(sbuf *s, const char *fmt, ...) {
   va_list ap;
@@ -84,9 +95,6 @@ int mn_kernel_fits(const prog *P) {
     if (n->kind == MN_N_BINARY) ok = bin_name[n->op * MN_NDTYPE + n->ct] != NULL;
     if (n->kind == MN_N_TERNARY) ok = ter_name[n->op * MN_NDTYPE + n->ct] != NULL;
     if (n->kind == MN_N_INPUT) ok = P->opi[nodes[k]] >= 0;
-    /* complex values have no device source yet (casts and scalars are
-     * pairs): the host path runs them */
-    if (mn_is_complex(n->dtype) || (n->kind == MN_N_CAST && mn_is_complex(e->v[n->a].dtype))) ok = 0;
   }
   free(nodes);
   return ok && ns <= MN_KERNEL_SCALARS;
@@ -106,7 +114,8 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
     return MN_ERR(MN_ERR_NOTIMPL, "a device kernel of %d scalars (at most %d)", ns, MN_KERNEL_SCALARS);
   }
   mn_dtype rdt = e->v[P->root].dtype;
-  int red = P->reduce, rop = (int)P->rop, isf = mn_is_float(rdt), kind = isf ? 1 : mn_is_uint(rdt) ? 2 : 0;
+  int red = P->reduce, rop = (int)P->rop, isf = mn_is_float(rdt),
+      kind = isf ? 1 : mn_is_uint(rdt) ? 2 : mn_is_complex(rdt) ? 3 : 0;
   put(&s, "#include \"kernels/ops.h\"\n");
   if (red) put(&s, "#include \"kernels/reduce.h\"\n");
   put(&s, "struct mn_args { long long n; long long cnt[%d]; const char *in[%d]; long long ist[%d][%d]; "
@@ -139,10 +148,18 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
       break;
     case MN_N_SCALAR:
       if (n->dtype == MN_FLOAT16) put(&s, "    const mn_h v%d = mn_d2h(a.sf[%d]);\n", j, si++);
+      else if (mn_is_complex(n->dtype)) { /* the real part in sf, the imaginary one's bits in si */
+        const char *R = n->dtype == MN_COMPLEX64 ? "float" : "double";
+        put(&s, "    const %s v%d = mn_mk_%s((%s)a.sf[%d], (%s)__longlong_as_double(a.si[%d]));\n", T, j,
+            n->dtype == MN_COMPLEX64 ? "c64" : "c128", R, si, R, si);
+        si++;
+      }
       else put(&s, "    const %s v%d = (%s)a.%s[%d];\n", T, j, T, mn_is_float(n->dtype) ? "sf" : "si", si++);
       break;
     case MN_N_CAST:
-      put(&s, "    const %s v%d = MN_CAST_VAL(%s, %s(v%d));\n", T, j, T, ld(e->v[n->a].dtype), n->a);
+      put(&s, "    const %s v%d = ", T, j);
+      put(&s, cast_fmt(e->v[n->a].dtype, n->dtype), T, ld(e->v[n->a].dtype), n->a);
+      put(&s, ";\n");
       break;
     case MN_N_UNARY:
       f = un_name[n->op * MN_NDTYPE + n->ct];
@@ -162,11 +179,13 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
     }
   }
   if (!red) {
-    put(&s, "    ((%s *)a.out)[oo] = MN_CAST_VAL(%s, %s(v%d));\n  }\n}\n", ctype(odt), ctype(odt),
-        ld(e->v[P->root].dtype), P->root);
+    put(&s, "    ((%s *)a.out)[oo] = ", ctype(odt));
+    put(&s, cast_fmt(e->v[P->root].dtype, odt), ctype(odt), ld(e->v[P->root].dtype), P->root);
+    put(&s, ";\n  }\n}\n");
   } else { /* each thread's elements, then a tree over the block (and over the blocks in mn_reduce_final) */
     int R = P->root;
-    if (isf) put(&s, "    mni_acc_push(%d, 1, &acc, (double)%s(v%d), 0, %s(v%d) != 0, ff);\n  }\n", rop, ld(rdt), R,
+    if (kind == 3) put(&s, "    mni_acc_push_c(%d, &acc, (double)v%d.re, (double)v%d.im, ff);\n  }\n", rop, R, R);
+    else if (isf) put(&s, "    mni_acc_push(%d, 1, &acc, (double)%s(v%d), 0, %s(v%d) != 0, ff);\n  }\n", rop, ld(rdt), R,
                  ld(rdt), R);
     else put(&s, "    mni_acc_push(%d, %d, &acc, 0, (long long)v%d, v%d != 0, ff);\n  }\n", rop, kind, R, R);
     const char *tree = "  sh[threadIdx.x] = acc;\n  __syncthreads();\n"
@@ -218,6 +237,7 @@ size_t mn_kernel_args(const mn_kernel_shape *ks, const mn_eval_launch *L, char *
     if (v->kind != MN_N_SCALAR) continue;
     sf[k] = v->s.v.f;
     sv[k] = v->s.v.i;
+    if (mn_is_complex(v->dtype)) memcpy(&sv[k], &v->s.im, sizeof sv[k]); /* the imaginary part's bits */
     k++;
   }
   free(nodes);
