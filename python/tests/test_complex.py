@@ -163,6 +163,8 @@ def test_indexing_and_parts(dt):
         return r, i, a, b, c, a.conj(), xp.iscomplexobj(a), xp.isreal(a), xp.iscomplex(b)
     check(parts)
     check(lambda xp: xp.where(xp.asarray(x.real > 0), xp.asarray(x), 1j))
+    check(lambda xp: xp.real_if_close(xp.asarray(x)))
+    check(lambda xp: xp.real_if_close(xp.asarray(x.real + 1e-20j).astype(dt)))
     check(lambda xp: xp.clip(xp.asarray(x), -2 + 1j, xp.asarray(x[0])))
     check(lambda xp: xp.full((3, 2), 1 - 2j, dt))
     check(lambda xp: xp.zeros((3, 2), dt) + xp.ones(2, dt))

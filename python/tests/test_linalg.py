@@ -175,14 +175,33 @@ def test_errors_are_raised_on_every_rank():
     assert float(np.sum(np.ones(7))) == 7.0  # every rank still in step
 
 
-def test_complex_eigenvalues_are_a_clear_type_error():
-    rot = np.asarray([[0.0, -1.0], [1.0, 0.0]])
-    for name in ("eig", "eigvals"):
-        with pytest.raises(TypeError, match=rf"linalg\.{name}: the matrix has complex eigenvalues"):
-            getattr(la, name)(rot)
-    w = la.eigvals(np.asarray([[2.0, 1.0], [0.0, 3.0]]))  # real ones are fine
-    assert isinstance(w, np.ndarray) and w.dtype == numpy.float64
-    numpy.testing.assert_allclose(sorted(numpy.asarray(w)), [2.0, 3.0])
+def test_eigenvalues_have_numpys_dtype():
+    """complex where NumPy gives complex (a rotation), as maniple arrays"""
+    rot = numpy.asarray([[0.0, -1.0], [1.0, 0.0]])
+    for a in (rot, numpy.asarray([[2.0, 1.0], [0.0, 3.0]])):
+        w, want = la.eigvals(np.asarray(a)), numpy.linalg.eigvals(a)
+        assert isinstance(w, np.ndarray) and w.dtype == want.dtype
+        numpy.testing.assert_allclose(numpy.sort_complex(numpy.asarray(w)), numpy.sort_complex(want), atol=1e-14)
+        r, want = la.eig(np.asarray(a)), numpy.linalg.eig(a)
+        assert r.eigenvectors.dtype == want.eigenvectors.dtype
+        numpy.testing.assert_allclose(numpy.asarray(r.eigenvectors), want.eigenvectors, atol=1e-14)
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_norms_of_complex(dt):
+    """NumPy's: norms of |x| (the spectral ones of x itself), in float32 for complex64."""
+    x = (numpy.arange(12.0).reshape(3, 4) - 5 + 1j * (numpy.arange(12.0).reshape(3, 4) % 5 - 2)).astype(dt)
+    tol = 1e-5 if dt == "complex64" else 1e-13
+    for ord in (None, 1, 2, inf, -inf, 3):
+        got, want = la.norm(np.asarray(x[0]), ord), numpy.linalg.norm(x[0], ord)
+        assert numpy.asarray(got).dtype == want.dtype
+        numpy.testing.assert_allclose(got, want, rtol=tol)
+    for ord in (None, "fro", 1, -1, inf, 2, "nuc"):
+        got, want = la.norm(np.asarray(x), ord), numpy.linalg.norm(x, ord)
+        assert numpy.asarray(got).dtype == want.dtype, ord
+        numpy.testing.assert_allclose(got, want, rtol=tol)
+    numpy.testing.assert_allclose(la.vector_norm(np.asarray(x), axis=1), numpy.linalg.vector_norm(x, axis=1),
+                                  rtol=tol)
 
 
 # ---- norms (native) ----
@@ -244,15 +263,3 @@ def test_matrix_transpose():
     same(la.matrix_transpose(np.asarray(x)), numpy.linalg.matrix_transpose(x))
 
 
-def test_real_eigenvalues_given_as_complex_stay_real():
-    # NumPy 2.5 returns complex arrays from eig even when every eigenvalue
-    # is real (earlier ones real arrays): maniple keeps the real parts then
-    from maniple.numpy.linalg import _real_only
-    a = numpy.array([[2.0, 1.0], [0.0, 3.0]])
-    want = numpy.linalg.eig(a)
-    got = _real_only("eig")(type(want)(want.eigenvalues.astype(complex), want.eigenvectors.astype(complex)))
-    assert type(got) is type(want) and got.eigenvalues.dtype == "float64" and got.eigenvectors.dtype == "float64"
-    numpy.testing.assert_array_equal(got.eigenvalues, want.eigenvalues)
-    numpy.testing.assert_array_equal(got.eigenvectors, want.eigenvectors)
-    with pytest.raises(TypeError, match="complex eigenvalues"):
-        _real_only("eigvals")(numpy.array([1 + 1j, 1 - 1j]))

@@ -288,8 +288,18 @@ UFUNCS.update(divmod=divmod, modf=modf, frexp=frexp)
 
 
 def real_if_close(a, tol=100):
-    """numpy.real_if_close: maniple arrays are real, so a itself."""
-    return asarray(a)
+    """numpy.real_if_close: a complex array's real part where every
+    imaginary part is below tol (in machine epsilons when tol > 1), else a;
+    a real array itself."""
+    a = asarray(a)
+    if a._dtype not in _COMPLEX:
+        return a
+    if tol > 1:
+        tol = tol * _np.finfo(a._dtype).eps
+    im = _unary("absolute", _unary("imag", a))
+    if a.size == 0 or builtins.bool((im < tol).all()):
+        return _unary("real", a)
+    return a
 
 
 # ---- bits ----

@@ -10,8 +10,9 @@ the matrix is gathered to one rank, NumPy's LAPACK runs there, and the
 results come back to every rank (arrays scattered into maniple arrays,
 scalars broadcast). NumPy's errors, LinAlgError included, are raised on every
 rank with NumPy's message. That suits small dense matrices; it does not scale
-(one rank holds and factors the whole matrix). maniple has no complex dtype,
-so eig and eigvals raise TypeError for a matrix with complex eigenvalues.
+(one rank holds and factors the whole matrix). eig and eigvals give NumPy's
+dtypes (complex where the eigenvalues are). The norms of a complex array are
+those of its absolute values (but the spectral ones, gathered as they are).
 
 The other NumPy linalg names (multi_dot, matrix_power, outer, ...) are
 announced fallbacks (see maniple.numpy._fallback)."""
@@ -30,47 +31,11 @@ _GATHERED = ["solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigval
              "svdvals", "lstsq", "pinv", "matrix_rank", "cond", "tensorinv", "tensorsolve"]
 
 
-def _arrays_in(obj):
-    if isinstance(obj, _np.ndarray):
-        yield obj
-    elif isinstance(obj, (list, tuple)):
-        for x in obj:
-            yield from _arrays_in(x)
-
-
-def _real_only(name):
-    def check(r):
-        if not any(a.dtype.kind == "c" for a in _arrays_in(r)):
-            return r
-        # NumPy before 2.5 gives real arrays when every eigenvalue is real;
-        # later ones always complex: take the real parts where that holds
-        if all(not a.imag.any() for a in _arrays_in(r) if a.dtype.kind == "c"):
-            return _real_parts(r)
-        raise TypeError(f"maniple.numpy.linalg.{name}: the matrix has complex eigenvalues, which maniple "
-                        "arrays cannot hold (no complex dtype); use numpy.linalg."
-                        f"{name}(numpy.asarray(a)) for them")
-    return check
-
-
-def _real_parts(r):
-    """r with each complex array replaced by its real part, the tuple
-    types kept (EigResult)."""
-    if isinstance(r, _np.ndarray):
-        return _np.ascontiguousarray(r.real) if r.dtype.kind == "c" else r
-    if isinstance(r, tuple):
-        parts = [_real_parts(x) for x in r]
-        return type(r)(*parts) if hasattr(r, "_fields") else tuple(parts)
-    if isinstance(r, list):
-        return [_real_parts(x) for x in r]
-    return r
-
-
 def _gathered(name):
     np_f = getattr(_np.linalg, name)
-    check = _real_only(name) if name in ("eig", "eigvals") else None
 
     def f(*args, **kwargs):
-        return _root.call(np_f, args, kwargs, check=check)
+        return _root.call(np_f, args, kwargs)
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = (f"numpy.linalg.{name}, gathered: NumPy's LAPACK on one rank, the results on every rank "
@@ -90,7 +55,11 @@ _inf = _np.inf
 
 
 def _float(x):
+    """x as the float array its norms are computed on: |x| for complex
+    (float32 for complex64, as NumPy), integers and bool as float64."""
     x = asarray(x)
+    if x._dtype in ("complex64", "complex128"):
+        return abs(x)
     return x if x._dtype in ("float32", "float64") else x.astype("float64")
 
 
@@ -158,13 +127,15 @@ def _axes(axis, ndim):
     return axes
 
 
-def _matrix(x, ord, row, col, keepdims):
-    """Matrix norm over the axes (row, col), as NumPy's norm."""
+def _matrix(x, ord, row, col, keepdims, src=None):
+    """Matrix norm over the axes (row, col), as NumPy's norm; src: the
+    array itself where x is its absolute value (complex)."""
     if row == col:
         raise ValueError("Duplicate axes given.")
     dt = x._dtype
     if ord in (2, -2, "nuc"):  # singular values: gathered to one rank
-        return _root.call(_np.linalg.norm, (x,), {"ord": ord, "axis": (row, col), "keepdims": keepdims})
+        return _root.call(_np.linalg.norm, (x if src is None else src,),
+                          {"ord": ord, "axis": (row, col), "keepdims": keepdims})
     if ord in (None, "fro", "f"):
         r = _U["sqrt"](_reduce(_sum, x * x, (row, col), True))
     elif ord in (1, -1, _inf, -_inf):
@@ -183,7 +154,8 @@ def _matrix(x, ord, row, col, keepdims):
 def norm(x, ord=None, axis=None, keepdims=False):
     """numpy.linalg.norm: vector norms and the matrix norms 'fro', 1, -1,
     inf, -inf natively; 2, -2 and 'nuc' gathered (singular values)."""
-    x = _float(x)
+    src = asarray(x)
+    x = _float(src)
     nd = x.ndim
     if axis is None:
         if ord is None or (isinstance(ord, str) and ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
@@ -198,7 +170,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     if len(axis) == 1:
         return _vector(x, ord, (_axis(axis[0], nd),), keepdims)
     if len(axis) == 2:
-        return _matrix(x, ord, _axis(axis[0], nd), _axis(axis[1], nd), keepdims)
+        return _matrix(x, ord, _axis(axis[0], nd), _axis(axis[1], nd), keepdims, src)
     raise ValueError("Improper number of dimensions to norm.")
 
 
@@ -216,8 +188,9 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """numpy.linalg.matrix_norm over the last two axes."""
-    x = _float(x)
-    return _matrix(x, ord, _axis(-2, x.ndim), _axis(-1, x.ndim), keepdims)
+    src = asarray(x)
+    x = _float(src)
+    return _matrix(x, ord, _axis(-2, x.ndim), _axis(-1, x.ndim), keepdims, src)
 
 
 _fallback.install(globals(), "linalg")
