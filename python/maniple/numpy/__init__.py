@@ -14,7 +14,7 @@ from maniple import init as _init
 from . import fft, linalg, random
 from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like, eye, from_dlpack, full, full_like, identity,
                         linspace, load, meshgrid, ones, ones_like, save, zeros, zeros_like)
-from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, clip,
+from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, array_equiv, clip,
                          count_nonzero, isclose, max, mean, min, prod, ravel, reshape, std, sum, var, where)
 from ._indexing import nonzero
 from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast_3d, block, broadcast_arrays,
@@ -35,10 +35,11 @@ from ._meta import (asanyarray, asarray_chkfinite, ascontiguousarray, astype, ba
                     seterr,
                     seterrcall, shape, signedinteger, single, typename)
 from ._functional import apply_along_axis, apply_over_axes, piecewise
+from ._windows import bartlett, blackman, geomspace, hamming, hanning, kaiser, logspace, vander
 from ._ndarray import ndarray, flatiter
 from ._ufunc import ufunc
 from ._textio import genfromtxt, loadtxt, savetxt, savez, savez_compressed
-from ._products import (diagonal, dot, einsum, einsum_path, inner, kron, matmul, matvec, outer, tensordot, trace,
+from ._products import (cross, diagonal, dot, einsum, einsum_path, inner, kron, matmul, matvec, outer, tensordot, trace,
                         vdot, vecdot, vecmat)
 from ._reductions import (average, diff, ediff1d, gradient, nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod,
                           nanstd, nansum, nanvar, ptp, trapezoid)

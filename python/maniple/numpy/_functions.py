@@ -514,6 +514,16 @@ def array_equal(a, b, equal_nan=False):
     return builtins.bool(all(eq))
 
 
+def array_equiv(a1, a2):
+    """numpy.array_equiv: broadcastable and equal everywhere."""
+    a1, a2 = asarray(a1), asarray(a2)
+    try:
+        _np.broadcast_shapes(a1.shape, a2.shape)
+    except ValueError:
+        return False
+    return builtins.bool(all(a1 == a2))
+
+
 # ---- shape ----
 def reshape(a, newshape, order="C"):
     return asarray(a).reshape(newshape, order=order)

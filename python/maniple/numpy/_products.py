@@ -402,3 +402,33 @@ def einsum_path(*operands, optimize="greedy", einsum_call=False):
             return _np.broadcast_to(_np.zeros((), x.dtype), x.shape)
         return x
     return _np.einsum_path(*[stand_in(x) for x in operands], optimize=optimize, einsum_call=einsum_call)
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """numpy.cross of 3-element (or, deprecated as in NumPy 2, 2-element)
+    vectors along an axis: NumPy's products and differences, fused."""
+    from ._manipulation import moveaxis, stack
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = moveaxis(asarray(a), axisa, -1), moveaxis(asarray(b), axisb, -1)
+    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if a.shape[-1] == 2 or b.shape[-1] == 2:
+        import warnings
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors "
+                      "instead. (deprecated in NumPy 2.0)", DeprecationWarning, stacklevel=2)
+    dt = str(_np.promote_types(a.dtype, b.dtype))
+    a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+    if a.shape[-1] == 2 and b.shape[-1] == 2:
+        return (a0 * b1 - a1 * b0).astype(dt)
+    if a.shape[-1] == 3 and b.shape[-1] == 3:
+        a2, b2 = a[..., 2], b[..., 2]
+        cp = [a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0]
+    elif a.shape[-1] == 3:  # b2 = 0
+        a2 = a[..., 2]
+        cp = [-(a2 * b1), a2 * b0, a0 * b1 - a1 * b0]
+    else:  # a2 = 0
+        b2 = b[..., 2]
+        cp = [a1 * b2, -(a0 * b2), a0 * b1 - a1 * b0]
+    r = stack([c.astype(dt) for c in cp], axis=-1)
+    return moveaxis(r, -1, axisc)

@@ -14,14 +14,14 @@ rank with NumPy's message. That suits small dense matrices; it does not scale
 dtypes (complex where the eigenvalues are). The norms of a complex array are
 those of its absolute values (but the spectral ones, gathered as they are).
 
-The other NumPy linalg names (multi_dot, matrix_power, outer, ...) are
-announced fallbacks (see maniple.numpy._fallback)."""
+outer, tensordot, trace, vecdot, cross, matrix_power and multi_dot are
+native: distributed products (matmul, tensordot) and fused expressions."""
 import numpy as _np
 
 from .. import _fallback, _root
 from .._creation import asarray, zeros
 from .._functions import UFUNCS as _U, _axis, max as _max, min as _min, sum as _sum
-from .._products import matmul
+from .._products import matmul, outer as _outer, tensordot, trace as _trace, vecdot as _vecdot
 from .._manipulation import matrix_transpose
 from .._ndarray import ndarray, _scalar
 
@@ -191,6 +191,126 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     src = asarray(x)
     x = _float(src)
     return _matrix(x, ord, _axis(-2, x.ndim), _axis(-1, x.ndim), keepdims, src)
+
+
+# ---- products (native) ----
+def outer(x1, x2, /):
+    """numpy.linalg.outer: of 1-d arrays only."""
+    x1, x2 = asarray(x1), asarray(x2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError(f"Input arrays must be one-dimensional, but they are x1.ndim={x1.ndim} and "
+                         f"x2.ndim={x2.ndim}.")
+    return _outer(x1, x2)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """numpy.linalg.trace: over the last two axes."""
+    return _trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    return _vecdot(x1, x2, axis=axis)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """numpy.linalg.cross: of 3-element vectors only."""
+    from .._products import cross as _cross
+    x1, x2 = asarray(x1), asarray(x2)
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError(f"Both input arrays must be (arrays of) 3-dimensional vectors, but they are "
+                         f"{x1.shape[axis]} and {x2.shape[axis]} dimensional instead.")
+    return _cross(x1, x2, axis=axis)
+
+
+def matrix_power(a, n):
+    """numpy.linalg.matrix_power: NumPy's binary decomposition of n (the
+    same products in the same order); inv (gathered) for n < 0."""
+    import operator
+    a = asarray(a)
+    if a.ndim < 2:
+        raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
+    if a.shape[-1] != a.shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    try:
+        n = operator.index(n)
+    except TypeError as e:
+        raise TypeError("exponent must be an integer") from e
+    if n == 0:
+        from .._creation import eye
+        r = zeros(a.shape, a._dtype)
+        r[...] = eye(a.shape[-1], dtype=a._dtype)
+        return r
+    if n < 0:
+        a = inv(a)  # noqa: F821 (gathered, defined above)
+        n = abs(n)
+    if n == 1:
+        return a
+    if n == 2:
+        return matmul(a, a)
+    if n == 3:
+        return matmul(matmul(a, a), a)
+    z = r = None
+    while n > 0:
+        z = a if z is None else matmul(z, z)
+        n, bit = divmod(n, 2)
+        if bit:
+            r = z if r is None else matmul(r, z)
+    return r
+
+
+def multi_dot(arrays, *, out=None):
+    """numpy.linalg.multi_dot: the chain in NumPy's order (the cheapest
+    parenthesisation by shapes), each product a distributed matmul."""
+    from .._functions import _with_out
+    n = len(arrays)
+    if n < 2:
+        raise ValueError("Expecting at least two arrays.")
+    arrays = [asarray(a) for a in arrays]
+    first, last = arrays[0].ndim == 1, arrays[-1].ndim == 1
+    if first:
+        arrays[0] = arrays[0][None, :]
+    if last:
+        arrays[-1] = arrays[-1][:, None]
+    for a in arrays:
+        if a.ndim != 2:
+            raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be two-dimensional")
+    if n == 2:
+        r = matmul(arrays[0], arrays[1])
+    else:
+        dims = [a.shape[0] for a in arrays] + [arrays[-1].shape[1]]
+        s = _chain_order(dims)
+        r = _chain(arrays, s, 0, n - 1)
+    if first and last:
+        r = r[0, 0]
+        return _with_out(r, out) if out is not None else r
+    if first:
+        r = r[0]
+    elif last:
+        r = r[:, 0]
+    return _with_out(r, out) if out is not None else r
+
+
+def _chain_order(p):
+    """NumPy's dynamic programme for the cheapest order (Cormen's)."""
+    n = len(p) - 1
+    m = [[0] * n for _ in range(n)]
+    s = [[0] * n for _ in range(n)]
+    for ln in range(1, n):
+        for i in range(n - ln):
+            j = i + ln
+            m[i][j] = _inf
+            for k in range(i, j):
+                q = m[i][k] + m[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if q < m[i][j]:
+                    m[i][j] = q
+                    s[i][j] = k
+    return s
+
+
+def _chain(arrays, s, i, j):
+    if i == j:
+        return arrays[i]
+    return matmul(_chain(arrays, s, i, s[i][j]), _chain(arrays, s, s[i][j] + 1, j))
 
 
 _fallback.install(globals(), "linalg")
