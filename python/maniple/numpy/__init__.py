@@ -36,6 +36,8 @@ from ._meta import (asanyarray, asarray_chkfinite, ascontiguousarray, astype, ba
                     seterrcall, shape, signedinteger, single, typename)
 from ._functional import apply_along_axis, apply_over_axes, piecewise
 from ._windows import bartlett, blackman, geomspace, hamming, hanning, kaiser, logspace, vander
+from ._signal import convolve, correlate, interp, polyval, unwrap
+from ._stats import corrcoef, cov
 from ._ndarray import ndarray, flatiter
 from ._ufunc import ufunc
 from ._textio import genfromtxt, loadtxt, savetxt, savez, savez_compressed

@@ -1,0 +1,102 @@
+"""Covariance and correlation: NumPy's cov and corrcoef step by step, the
+centred data multiplied by its (conjugate) transpose with a distributed
+matmul."""
+import warnings
+
+import numpy as _np
+
+from ._creation import asarray
+from ._engine import _binary, _unary
+
+
+def _weights(w, n, name, integer):
+    w = _np.asarray(w, dtype=float)
+    if integer and not _np.all(w == _np.around(w)):
+        raise TypeError(f"{name} must be integer")
+    if w.ndim > 1:
+        raise RuntimeError(f"cannot handle multidimensional {name}")
+    if w.shape[0] != n:
+        raise RuntimeError(f"incompatible numbers of samples and {name}")
+    if _np.any(w < 0):
+        raise ValueError(f"{name} cannot be negative")
+    return w
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
+    """numpy.cov: variables in rows (columns with rowvar=False), frequency
+    and analytic weights, complex data (conjugated), NumPy's dtypes."""
+    from ._manipulation import concatenate
+    from ._products import matmul
+    from ._reductions import average
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("ddof must be integer")
+    m = asarray(m)
+    if m.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    if y is not None:
+        y = asarray(y)
+        if y.ndim > 2:
+            raise ValueError("y has more than 2 dimensions")
+    if dtype is None:
+        dtype = _np.result_type(_np.dtype(m.dtype), _np.float64) if y is None else \
+            _np.result_type(_np.dtype(m.dtype), _np.dtype(y.dtype), _np.float64)
+    dtype = str(_np.dtype(dtype))
+    X = m.astype(dtype).reshape((1,) * (2 - m.ndim) + m.shape) if m.ndim < 2 else m.astype(dtype)
+    if not rowvar and m.ndim != 1:
+        X = X.T
+    if X.shape[0] == 0:
+        return asarray(_np.array([]).reshape(0, 0))
+    if y is not None:
+        Y = y.astype(dtype).reshape((1,) * (2 - y.ndim) + y.shape) if y.ndim < 2 else y.astype(dtype)
+        if not rowvar and Y.shape[0] != 1:
+            Y = Y.T
+        X = concatenate((X, Y), axis=0)
+    if ddof is None:
+        ddof = 1 if bias == 0 else 0
+    w = None
+    if fweights is not None:
+        w = _weights(fweights, X.shape[1], "fweights", True)
+    if aweights is not None:
+        aw = _weights(aweights, X.shape[1], "aweights", False)
+        w = aw if w is None else w * aw
+    avg, w_sum = average(X, axis=1, weights=w, returned=True)
+    w_sum = _np.asarray(w_sum).reshape(-1)[0]
+    if w is None:
+        fact = X.shape[1] - ddof
+    elif ddof == 0:
+        fact = w_sum
+    elif aweights is None:
+        fact = w_sum - ddof
+    else:
+        fact = w_sum - ddof * _np.sum(w * aw) / w_sum
+    if fact <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+        fact = 0.0
+    X = X - avg[:, None]
+    XT = X.T if w is None else (X * asarray(w)).T
+    if dtype in ("complex64", "complex128"):
+        XT = XT.conj()
+    with _np.errstate(divide="ignore", invalid="ignore"):
+        c = matmul(X, XT) * _np.true_divide(1, fact)
+    return c.astype(dtype).squeeze()
+
+
+def corrcoef(x, y=None, rowvar=True, bias=_np._NoValue, ddof=_np._NoValue, *, dtype=None):
+    """numpy.corrcoef: cov scaled by the standard deviations, clipped to
+    [-1, 1] (each part of a complex one)."""
+    if bias is not _np._NoValue or ddof is not _np._NoValue:
+        warnings.warn("bias and ddof have no effect and are deprecated", DeprecationWarning, stacklevel=2)
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:  # one variable: nan for nan, inf or 0, else 1
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            return c / c
+    from ._functions import clip
+    from ._manipulation import diag
+    d = diag(c)
+    s = _unary("sqrt", d.real)
+    with _np.errstate(divide="ignore", invalid="ignore"):
+        c = c / s[:, None]
+        c = c / s[None, :]
+    if c.dtype in (_np.complex64, _np.complex128):
+        return _binary("complex", clip(c.real, -1, 1), clip(c.imag, -1, 1))
+    return clip(c, -1, 1)
