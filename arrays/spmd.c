@@ -231,6 +231,7 @@ void mn_spmd_expr(mn_spmd *s, const char *name, const mn_expr *e, int node) {
       h = mn_hash(h, &st, sizeof st);
       h = mn_hash(h, &d->s.weak, sizeof d->s.weak);
       h = mn_hash(h, &d->s.v, sizeof d->s.v);
+      h = mn_hash(h, &d->s.im, sizeof d->s.im); /* a complex scalar's imaginary part */
     }
   }
   char sh[40] = "()";
