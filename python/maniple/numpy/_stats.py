@@ -9,6 +9,11 @@ from ._creation import asarray
 from ._engine import _binary, _unary
 
 
+def _rows(a, dtype):
+    """a of dtype as at least 2-d (NumPy's array(a, ndmin=2, dtype=dtype))."""
+    return a.astype(dtype).reshape((1,) * (2 - a.ndim) + a.shape)
+
+
 def _weights(w, n, name, integer):
     w = _np.asarray(w, dtype=float)
     if integer and not _np.all(w == _np.around(w)):
@@ -41,13 +46,13 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         dtype = _np.result_type(_np.dtype(m.dtype), _np.float64) if y is None else \
             _np.result_type(_np.dtype(m.dtype), _np.dtype(y.dtype), _np.float64)
     dtype = str(_np.dtype(dtype))
-    X = m.astype(dtype).reshape((1,) * (2 - m.ndim) + m.shape) if m.ndim < 2 else m.astype(dtype)
+    X = _rows(m, dtype)
     if not rowvar and m.ndim != 1:
         X = X.T
     if X.shape[0] == 0:
         return asarray(_np.array([]).reshape(0, 0))
     if y is not None:
-        Y = y.astype(dtype).reshape((1,) * (2 - y.ndim) + y.shape) if y.ndim < 2 else y.astype(dtype)
+        Y = _rows(y, dtype)
         if not rowvar and Y.shape[0] != 1:
             Y = Y.T
         X = concatenate((X, Y), axis=0)
