@@ -99,7 +99,6 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nx, const int *xno
     if (!need[j]) continue;
     P->live[P->nlive++] = j;
     if (mn_dtype_size(e->v[j].dtype) > 8) wide = MAXES;
-    P->slot = BLK * wide;
     if (e->v[j].kind == MN_N_INPUT) {
       if (!e->v[j].arr) {
         return MN_ERR(MN_ERR_ARG, "expression node %d is a placeholder (for type inference) and cannot be evaluated", j);
@@ -112,6 +111,7 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nx, const int *xno
       P->opi[j] = P->nops++;
     }
   }
+  P->slot = BLK * wide;
   return MN_SUCCESS;
 }
 
