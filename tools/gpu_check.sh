@@ -8,7 +8,8 @@
 # PYFIRST with tracebacks, then the suite in 8 processes unless PYTIME=0),
 # bench (CuPy's triad and stencil, then maniple's programs), apps (heat.py
 # and swe.py with maniple.numpy and CuPy), cgview (CG's -log_view), pympi
-# (Python tests at 2 ranks, after py).
+# (Python tests at 2 ranks, after py), suite (make bench's suite with --gpu
+# yes, quick, after py).
 # docs/benchmarks.md, "The whole framework on a GPU", has what it found.
 set -u
 cd "$(dirname "$0")/.."
@@ -27,7 +28,7 @@ if [ "${1:-}" = pack ]; then
   du -sh .gpu
   exit 0
 fi
-[ "${1:-}" = run ] || { echo "usage: $0 pack | run [c] [py] [pympi] [bench] [apps] [cgview]"; exit 2; }
+[ "${1:-}" = run ] || { echo "usage: $0 pack | run [c] [py] [pympi] [bench] [apps] [suite] [cgview]"; exit 2; }
 shift
 OUT=${OUT:-/tmp/gpu_out}; mkdir -p "$OUT"
 R=$PWD
@@ -101,6 +102,12 @@ pympi) # the Python tests named in $PYMPI (default: interop and device) at 2 ran
   MANIPLE_BACKEND=cuda PYTHONPATH=$R/build/python timeout 120 mpiexec -n 2 python3 -m pytest -q --tb=short \
     -p no:cacheprovider ${PYMPI:-python/tests/test_interop.py python/tests/test_device.py} > "$OUT/pytest_mpi.log" 2>&1
   stamp "pympi: rc $?"; grep -E "FAILED|Error|passed|failed" "$OUT/pytest_mpi.log" | head -20 ;;
+suite) # make bench's suite with its GPU column (--gpu yes) at one rank, after py (its extension);
+    # quick sizes unless SUITEARGS says otherwise (e.g. '--only heat' for full sizes); the peers
+    # this machine lacks (PETSc, cuPyNumeric) are recorded as failed
+  PYTHONPATH=$R/build/python timeout ${SUITETIME:-300} python3 -m maniple.bench --gpu yes --ranks 1 \
+    --oversub "" --no-plots -q --out "$OUT/bench" ${SUITEARGS---quick} > "$OUT/suite.log" 2>&1
+  stamp "suite: rc $?"; tail -45 "$OUT/suite.log" ;;
 cgview) # the CG iteration's events on the device (each event waits for its kernels)
   MANIPLE_BACKEND=cuda MANIPLE_LOG_VIEW=1 timeout 30 stdbuf -oL build/benchmarks/bench_cg 1000 50 1 \
     > "$OUT/cg_view.log" 2>&1

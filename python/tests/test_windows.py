@@ -2,8 +2,9 @@
 vander, the window functions, fft's frequencies and shifts, array_equiv,
 cross and linalg's outer, trace, vecdot, cross, tensordot, matrix_power
 and multi_dot, against NumPy run in the test, on every rank under mpiexec
--n 1, 2, 3. They compute what NumPy computes in the same order, so most
-agree bit for bit; products of matrices within rounding."""
+-n 1, 2, 3. They compute what NumPy computes in the same order, so on a
+CPU most agree bit for bit; CUDA's cos and pow differ from the C library's
+by an ulp (ULP below), and products of matrices agree within rounding."""
 import warnings
 
 import numpy
@@ -13,10 +14,14 @@ import maniple.numpy as mnp
 from xp import check, compare
 
 
+ULP = dict(rtol=2e-15)          # float64: CUDA's cos and pow against glibc's
+ULP32 = dict(rtol=5e-7)         # float32: CUDA's powf is within 2 ulp
+
+
 @pytest.mark.parametrize("M", [0, 1, 2, 7, 12, 5.0])
 @pytest.mark.parametrize("f", ["hanning", "hamming", "blackman", "bartlett"])
 def test_windows(f, M):
-    check(lambda xp: getattr(xp, f)(M))
+    check(lambda xp: getattr(xp, f)(M), **ULP)
 
 
 @pytest.mark.parametrize("M", [0, 1, 2, 9])
@@ -26,14 +31,14 @@ def test_kaiser(M):
 
 @pytest.mark.parametrize("args", [(0, 3, 7), (0, 3, 7, False), (-2.0, 2.0, 5, True, 2), (1, 2, 1)])
 def test_logspace(args):
-    check(lambda xp: xp.logspace(*args))
-    check(lambda xp: xp.logspace(*args, dtype="float32"))
+    check(lambda xp: xp.logspace(*args), **ULP)
+    check(lambda xp: xp.logspace(*args, dtype="float32"), **ULP32)
 
 
 @pytest.mark.parametrize("args", [(1, 1000, 4), (-1000, -1, 5), (1, 256, 9), (2.0, 3.0, 6, False), (1, 10, 1)])
 def test_geomspace(args):
-    check(lambda xp: xp.geomspace(*args))
-    check(lambda xp: xp.geomspace(*args, dtype="float32"))
+    check(lambda xp: xp.geomspace(*args), **ULP)
+    check(lambda xp: xp.geomspace(*args, dtype="float32"), **ULP32)
     with pytest.raises(ValueError, match="zero"):
         mnp.geomspace(0, 1)
 
@@ -81,13 +86,17 @@ def test_cross():
     check(lambda xp: xp.cross(xp.asarray(U.T), xp.asarray(V), axisa=0, axisc=0))
     check(lambda xp: xp.cross(xp.asarray(U.astype("int32")), xp.asarray(V.astype("int16"))))
     check(lambda xp: xp.linalg.cross(xp.asarray(U), xp.asarray(V)))
+    # 2-vectors: deprecated in NumPy 2.0, refused from 2.5; maniple keeps NumPy 2.0's answer
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        check(lambda xp: xp.cross(xp.asarray(U[:, :2]), xp.asarray(V)))
-        check(lambda xp: xp.cross(xp.asarray(U), xp.asarray(V[:, :2])))
-        check(lambda xp: xp.cross(xp.asarray(U[:, :2]), xp.asarray(V[:, 1:])))
+        for a, b in [(U[:, :2], V), (U, V[:, :2]), (U[:, :2], V[:, 1:])]:
+            try:
+                numpy.cross(a, b)
+            except ValueError:
+                continue  # this NumPy refuses them: nothing to compare with
+            check(lambda xp: xp.cross(xp.asarray(a), xp.asarray(b)))
     for xp in (numpy, mnp):
-        with pytest.raises(ValueError, match="incompatible dimensions"):
+        with pytest.raises(ValueError, match="incompatible dimensions|3-dimensional vectors"):  # NumPy 2.5's words
             xp.cross(xp.asarray(numpy.ones((2, 4))), xp.asarray(numpy.ones((2, 3))))
         with pytest.raises(ValueError):
             xp.linalg.cross(xp.asarray(U[:, :2]), xp.asarray(V))
