@@ -110,9 +110,10 @@ def _portable(exc):
         return ("exc_text", t.__module__, t.__qualname__, str(exc))
 
 
-def _raise(payload):
+def _exception(payload):
+    """The exception a payload of _portable stands for."""
     if payload[0] == "exc":
-        raise payload[1]
+        return payload[1]
     _, mod, qual, text = payload
     t = RuntimeError
     try:
@@ -125,10 +126,26 @@ def _raise(payload):
     except Exception:
         pass
     try:
-        e = t(text)
+        return t(text)
     except Exception:
-        e = RuntimeError(f"{mod}.{qual}: {text}")
-    raise e
+        return RuntimeError(f"{mod}.{qual}: {text}")
+
+
+def throw(box):
+    """Raise the exception in the one-element list box, emptying it, so
+    that no frame refers to the exception whose traceback refers to the
+    frames. Such a cycle would keep the frames' arrays alive after the
+    error is caught, until a garbage collection, which comes at another
+    moment on each rank: pending arrays alive on some ranks only would be
+    stored by a shared pass there and not elsewhere (_engine._eval_shared).
+    The caller drops its own references before calling."""
+    raise box.pop()
+
+
+def _raise(payload):
+    box = [_exception(payload)]
+    payload = None
+    throw(box)
 
 
 def to_maniple(obj):
@@ -172,7 +189,8 @@ def call(fn, args=(), kwargs=None, check=None):
         data = None
     status, body = pickle.loads(_core.bcast(data, ROOT))
     if status == "err":
-        if root:
-            raise failure  # root raises NumPy's own exception, traceback included
-        _raise(body)
+        # root raises NumPy's own exception, traceback included; no local keeps it (throw)
+        box = [failure if root else _exception(body)]
+        failure = body = None
+        throw(box)
     return _unpack(body, arrays, {})

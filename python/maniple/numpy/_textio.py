@@ -33,9 +33,9 @@ def _on_root(fn, args, kwargs):
             data = pickle.dumps(("err", _root._portable(e)), protocol=pickle.HIGHEST_PROTOCOL)
     status, body = pickle.loads(_core.bcast(data, _root.ROOT))
     if status == "err":
-        if root:
-            raise failure
-        _root._raise(body)
+        box = [failure if root else _root._exception(body)]
+        failure = body = None
+        _root.throw(box)  # no frame keeps the exception (a reference cycle)
     return _root._unpack(body, arrays, {})
 
 

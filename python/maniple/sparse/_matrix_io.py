@@ -8,6 +8,8 @@ import builtins as _builtins
 
 import numpy as _np
 
+from maniple.numpy._root import throw
+
 from . import _dist
 from ._base import _cls, _spbase
 
@@ -27,10 +29,10 @@ def _raise(p):
         exc = OSError  # e.g. zipfile.BadZipFile: the file is not what it should be
     for cls in exc.__mro__:  # the nearest class built from a message (not UnicodeDecodeError's five fields)
         try:
-            err = cls(p[1])
+            box = [cls(p[1])]
         except TypeError:
             continue
-        raise err
+        throw(box)  # no frame keeps the exception (a reference cycle)
 
 
 def save_npz(file, matrix, compressed=True):
