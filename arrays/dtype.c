@@ -64,7 +64,8 @@ static mn_dtype complex_unary(mn_unary_op op, mn_dtype x) {
   case MN_OP_NEG: case MN_OP_POS: case MN_OP_SIGN: case MN_OP_SQUARE: case MN_OP_RECIPROCAL: case MN_OP_CONJ:
   case MN_OP_SQRT: case MN_OP_EXP: case MN_OP_LOG: case MN_OP_LOG2: case MN_OP_LOG10: case MN_OP_SIN:
   case MN_OP_COS: case MN_OP_TAN: case MN_OP_SINH: case MN_OP_COSH: case MN_OP_TANH: case MN_OP_CAST:
-  case MN_OP_EXP2: case MN_OP_EXPM1: case MN_OP_LOG1P: case MN_OP_RINT:
+  case MN_OP_EXP2: case MN_OP_EXPM1: case MN_OP_LOG1P: case MN_OP_RINT: case MN_OP_ARCSIN: case MN_OP_ARCCOS:
+  case MN_OP_ARCTAN: case MN_OP_ARCSINH: case MN_OP_ARCCOSH: case MN_OP_ARCTANH:
     return x;
   case MN_OP_ABS: case MN_OP_REAL: case MN_OP_IMAG:
     return mn_real_of(x);

@@ -44,6 +44,7 @@ static void values(const mn_array *a, double complex *v) {
 
 static int close_c(double complex g, double complex w, double tol) {
   if (isnan(creal(w)) || isnan(cimag(w))) return isnan(creal(g)) || isnan(cimag(g));
+  if (creal(g) == creal(w) && cimag(g) == cimag(w)) return 1; /* infinite parts too (atanh(1)) */
   return cabs(g - w) <= tol * (1 + cabs(w));
 }
 
@@ -62,6 +63,12 @@ static double complex ref_unary(mn_unary_op op, double complex x) {
   case MN_OP_SINH: return csinh(x);
   case MN_OP_COSH: return ccosh(x);
   case MN_OP_TANH: return ctanh(x);
+  case MN_OP_ARCSIN: return casin(x);
+  case MN_OP_ARCCOS: return cacos(x);
+  case MN_OP_ARCTAN: return catan(x);
+  case MN_OP_ARCSINH: return casinh(x);
+  case MN_OP_ARCCOSH: return cacosh(x);
+  case MN_OP_ARCTANH: return catanh(x);
   case MN_OP_RECIPROCAL: return 1 / x;
   case MN_OP_SIGN: return cabs(x) == 0 ? 0 : x / cabs(x);
   default: return NAN;
@@ -70,7 +77,8 @@ static double complex ref_unary(mn_unary_op op, double complex x) {
 
 static void unary_ops(mn_ctx *ctx, mn_dtype t, double tol) {
   mn_unary_op ops[] = {MN_OP_NEG,  MN_OP_CONJ, MN_OP_SQUARE, MN_OP_SQRT, MN_OP_EXP,  MN_OP_LOG,        MN_OP_SIN,
-                       MN_OP_COS,  MN_OP_TAN,  MN_OP_SINH,   MN_OP_COSH, MN_OP_TANH, MN_OP_RECIPROCAL, MN_OP_SIGN};
+                       MN_OP_COS,  MN_OP_TAN,  MN_OP_SINH,   MN_OP_COSH, MN_OP_TANH, MN_OP_RECIPROCAL, MN_OP_SIGN,
+                       MN_OP_ARCSIN, MN_OP_ARCCOS, MN_OP_ARCTAN, MN_OP_ARCSINH, MN_OP_ARCCOSH, MN_OP_ARCTANH};
   mn_array *x = make(ctx, t, vb), *o = NULL;
   double complex xv[N], ov[N];
   values(x, xv);

@@ -101,6 +101,31 @@ typedef struct { double re, im; } mn_c128;
   MN_HD static inline T mni_k_log1p_##S(T a) { \
     return mn_mk_##S(F(log)(F(hypot)(a.re + 1, a.im)), F(atan2)(a.im, a.re + 1)); } \
   MN_HD static inline T mni_k_rint_##S(T a) { return mn_mk_##S(F(rint)(a.re), F(rint)(a.im)); } \
+  /* the inverse functions by Kahan's formulas ("Branch cuts for complex \
+   * elementary functions", 1987): square roots of 1 -+ z, so no part \
+   * cancels near 0 and the cuts follow the signs of zero, as C99's */ \
+  MN_HD static inline T mni_k_arcsin_##S(T a) { \
+    T p = mni_k_sqrt_##S(mn_mk_##S(1 - a.re, -a.im)), q = mni_k_sqrt_##S(mn_mk_##S(1 + a.re, a.im)); \
+    return mn_mk_##S(F(atan2)(a.re, p.re * q.re - p.im * q.im), F(asinh)(p.re * q.im - p.im * q.re)); } \
+  MN_HD static inline T mni_k_arccos_##S(T a) { \
+    T p = mni_k_sqrt_##S(mn_mk_##S(1 - a.re, -a.im)), q = mni_k_sqrt_##S(mn_mk_##S(1 + a.re, a.im)); \
+    return mn_mk_##S(2 * F(atan2)(p.re, q.re), F(asinh)(q.re * p.im - q.im * p.re)); } \
+  MN_HD static inline T mni_k_arccosh_##S(T a) { \
+    T p = mni_k_sqrt_##S(mn_mk_##S(a.re - 1, a.im)), q = mni_k_sqrt_##S(mn_mk_##S(a.re + 1, a.im)); \
+    return mn_mk_##S(F(asinh)(p.re * q.re + p.im * q.im), 2 * F(atan2)(p.im, q.re)); } \
+  /* asinh z = -i asin(iz) */ \
+  MN_HD static inline T mni_k_arcsinh_##S(T a) { \
+    T w = mni_k_arcsin_##S(mn_mk_##S(-a.im, a.re)); \
+    return mn_mk_##S(w.im, -w.re); } \
+  /* atanh: the real part through log1p (exact near 0), the imaginary one \
+   * an angle whose zero's sign picks the side of the cuts */ \
+  MN_HD static inline T mni_k_arctanh_##S(T a) { \
+    R x = a.re, y = a.im, d = (1 - x) * (1 - x) + y * y; \
+    return mn_mk_##S((R)0.25 * F(log1p)(4 * x / d), (R)0.5 * F(atan2)(2 * y, (1 - x) * (1 + x) - y * y)); } \
+  /* atan z = -i atanh(iz) */ \
+  MN_HD static inline T mni_k_arctan_##S(T a) { \
+    T w = mni_k_arctanh_##S(mn_mk_##S(-a.im, a.re)); \
+    return mn_mk_##S(w.im, -w.re); } \
   /* fmax and fmin: the other operand where one has a NaN part */ \
   MN_HD static inline T mni_k_fmax_##S(T a, T b) { \
     return (mni_k_ge_##S(a, b) || mni_k_isnan_##S(b)) ? a : b; } \

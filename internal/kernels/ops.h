@@ -367,8 +367,8 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
   MN_FC4(MN_SAME, X, MN_OP_LOG10, log10) MN_FLT2(MN_SAME, X, MN_OP_EXPM1, expm1) \
   MN_FLT2(MN_SAME, X, MN_OP_LOG1P, log1p) MN_FC4(MN_SAME, X, MN_OP_SIN, sin) \
   MN_FC4(MN_SAME, X, MN_OP_COS, cos) MN_FC4(MN_SAME, X, MN_OP_TAN, tan) \
-  MN_FLT2(MN_SAME, X, MN_OP_ARCSIN, arcsin) MN_FLT2(MN_SAME, X, MN_OP_ARCCOS, arccos) \
-  MN_FLT2(MN_SAME, X, MN_OP_ARCTAN, arctan) MN_FC4(MN_SAME, X, MN_OP_SINH, sinh) \
+  MN_FC4(MN_SAME, X, MN_OP_ARCSIN, arcsin) MN_FC4(MN_SAME, X, MN_OP_ARCCOS, arccos) \
+  MN_FC4(MN_SAME, X, MN_OP_ARCTAN, arctan) MN_FC4(MN_SAME, X, MN_OP_SINH, sinh) \
   MN_FC4(MN_SAME, X, MN_OP_COSH, cosh) MN_FC4(MN_SAME, X, MN_OP_TANH, tanh) \
   MN_ALL5(MN_SAME, X, MN_OP_FLOOR, floor) MN_ALL5(MN_SAME, X, MN_OP_CEIL, ceil) \
   MN_ALL5(MN_SAME, X, MN_OP_TRUNC, trunc) MN_FLT2(MN_SAME, X, MN_OP_RINT, rint) \
@@ -379,8 +379,8 @@ MN_HD static inline double mni_k_fma_f64(double a, double b, double c) { return 
   MN_CPX2(MN_TOB, X, MN_OP_ISINF, isinf) MN_CPX2(MN_TOB, X, MN_OP_ISFINITE, isfinite) \
   MN_CPX2(MN_TOR, X, MN_OP_REAL, real) MN_CPX2(MN_TOR, X, MN_OP_IMAG, imag) \
   MN_CPX2(MN_SAME, X, MN_OP_CONJ, conj) \
-  MN_FLT2(MN_SAME, X, MN_OP_ARCCOSH, arccosh) MN_FLT2(MN_SAME, X, MN_OP_ARCSINH, arcsinh) \
-  MN_FLT2(MN_SAME, X, MN_OP_ARCTANH, arctanh) MN_FLT2(MN_SAME, X, MN_OP_CBRT, cbrt) \
+  MN_FC4(MN_SAME, X, MN_OP_ARCCOSH, arccosh) MN_FC4(MN_SAME, X, MN_OP_ARCSINH, arcsinh) \
+  MN_FC4(MN_SAME, X, MN_OP_ARCTANH, arctanh) MN_FLT2(MN_SAME, X, MN_OP_CBRT, cbrt) \
   MN_FC4(MN_SAME, X, MN_OP_EXP2, exp2) MN_FLT2(MN_SAME, X, MN_OP_FABS, fabs) \
   MN_CPX2(MN_SAME, X, MN_OP_EXPM1, expm1) MN_CPX2(MN_SAME, X, MN_OP_LOG1P, log1p) \
   MN_CPX2(MN_SAME, X, MN_OP_RINT, rint) \
