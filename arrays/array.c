@@ -362,6 +362,9 @@ int64_t mn_array_size(const mn_array *a) { return mn_box_size(a->map.ndim, a->ma
 int mn_array_is_view(const mn_array *a) { return a->is_view; }
 uintptr_t mn_array_base_key(const mn_array *a) { return (uintptr_t)a->buf; }
 mn_layout *mn_array_layout(const mn_array *a) { return a->buf->lay; }
+int mn_array_aligned(const mn_array *a, const mn_array *b) {
+  return a && b && mn_map_split_alike(a->ctx, &a->map, a->buf->lay, &b->map, b->buf->lay, 1);
+}
 int mn_array_share_count(const mn_array *a) { return a->buf->refs; }
 
 void mn_array_view_axes(const mn_array *a, int *base_axis, int64_t *step) {

@@ -286,9 +286,10 @@ int mn_expr_eval(mn_expr *e, int node, mn_array *out) {
 }
 
 int mn_expr_eval_extra(mn_expr *e, int node, mn_array *out, int nx, const int *xnode, mn_array *const *xout) {
+  /* the root and out only: the extra outputs are this rank's choice (a
+   * shared pass stores what is alive here; see eval_exec.c) */
   MN_SPMD(e ? e->ctx : NULL, "mn_expr_eval_extra", mn_spmd_expr(S, "expression", e, node),
-          mn_spmd_array(S, "out", out), mn_spmd_ints(S, "extra nodes", nx, xnode),
-          mn_spmd_array(S, "first extra out", nx > 0 ? xout[0] : NULL));
+          mn_spmd_array(S, "out", out));
   return eval_logged(e, node, out, nx, xnode, xout);
 }
 
@@ -518,8 +519,8 @@ static int reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result
 int mn_expr_reduce_extra(mn_expr *e, int node, mn_reduce_op op, mn_scalar *result, int nx, const int *xnode,
                          mn_array *const *xout) {
   MN_CHECK(e, MN_ERR_ARG, "NULL expression"); /* no communicator to agree on */
-  MN_SPMD(e ? e->ctx : NULL, "mn_expr_reduce_extra", mn_spmd_expr(S, "expression", e, node), mn_spmd_int(S, "op", op),
-          mn_spmd_ints(S, "extra nodes", nx, xnode), mn_spmd_array(S, "first extra out", nx > 0 ? xout[0] : NULL));
+  MN_SPMD(e ? e->ctx : NULL, "mn_expr_reduce_extra", mn_spmd_expr(S, "expression", e, node),
+          mn_spmd_int(S, "op", op)); /* the extras: as mn_expr_eval_extra's */
   mn_log_begin(e->ctx, MN_LOG_REDUCE);
   int64_t mem = 0;
   int err = reduce_extra(e, node, op, result, nx, xnode, xout, &mem);

@@ -211,32 +211,60 @@ void mn_spmd_index(mn_spmd *s, const char *name, int n, const mn_index *idx) {
   add(s, name, h, t);
 }
 
+/* The value of node as a canonical hash: each node it needs by its
+ * operation, type, shape and its operands' hashes (not their positions),
+ * so a program that also holds other values (a shared pass's extra
+ * outputs, which ranks may choose differently) hashes as the expression
+ * alone would. */
 void mn_spmd_expr(mn_spmd *s, const char *name, const mn_expr *e, int node) {
   char t[MN_SPMD_TEXT];
-  uint64_t h = mn_hash(MN_HASH0, &node, sizeof node);
-  int n = e ? e->n : 0;
-  h = mn_hash(h, &n, sizeof n);
-  for (int i = 0; i < n; i++) {
-    const mn_node *d = &e->v[i];
-    int f[8] = {(int)d->kind, d->op, d->a, d->b, d->c, (int)d->dtype, (int)d->ct, d->weak};
-    h = mn_hash(h, f, sizeof f);
-    h = mn_hash(h, &d->ndim, sizeof d->ndim);
-    h = mn_hash(h, d->shape, sizeof(int64_t) * (size_t)d->ndim);
-    if (d->kind == MN_N_INPUT && d->arr) { /* the input's own description */
-      mn_spmd one = {"", 0, {{0, 0, {0}}}};
-      mn_spmd_array(&one, "", d->arr);
-      h = mn_hash(h, &one.a[0].h, sizeof one.a[0].h);
-    } else if (d->kind == MN_N_SCALAR) {
-      int st = (int)d->s.dtype;
-      h = mn_hash(h, &st, sizeof st);
-      h = mn_hash(h, &d->s.weak, sizeof d->s.weak);
-      h = mn_hash(h, &d->s.v, sizeof d->s.v);
-      h = mn_hash(h, &d->s.im, sizeof d->s.im); /* a complex scalar's imaginary part */
+  int n = e ? e->n : 0, used = 0;
+  uint64_t h = mn_hash(MN_HASH0, &n, sizeof n);
+  int ok = node >= 0 && node < n;
+  uint64_t *hv = ok ? malloc(sizeof *hv * (size_t)(node + 1)) : NULL;
+  char *need = ok ? calloc((size_t)node + 1, 1) : NULL;
+  if (hv && need) {
+    need[node] = 1;
+    for (int i = node; i >= 0; i--) {
+      if (!need[i]) continue;
+      const mn_node *d = &e->v[i];
+      if (d->kind >= MN_N_UNARY) need[d->a] = 1;
+      if (d->kind == MN_N_BINARY || d->kind == MN_N_TERNARY) need[d->b] = 1;
+      if (d->kind == MN_N_TERNARY) need[d->c] = 1;
     }
+    for (int i = 0; i <= node; i++) {
+      if (!need[i]) continue;
+      used++;
+      const mn_node *d = &e->v[i];
+      int f[5] = {(int)d->kind, d->op, (int)d->dtype, (int)d->ct, d->weak};
+      uint64_t x = mn_hash(MN_HASH0, f, sizeof f);
+      x = mn_hash(x, &d->ndim, sizeof d->ndim);
+      x = mn_hash(x, d->shape, sizeof(int64_t) * (size_t)d->ndim);
+      if (d->kind == MN_N_INPUT && d->arr) { /* the input's own description */
+        mn_spmd one = {"", 0, {{0, 0, {0}}}};
+        mn_spmd_array(&one, "", d->arr);
+        x = mn_hash(x, &one.a[0].h, sizeof one.a[0].h);
+      } else if (d->kind == MN_N_SCALAR) {
+        int st = (int)d->s.dtype;
+        x = mn_hash(x, &st, sizeof st);
+        x = mn_hash(x, &d->s.weak, sizeof d->s.weak);
+        x = mn_hash(x, &d->s.v, sizeof d->s.v);
+        x = mn_hash(x, &d->s.im, sizeof d->s.im); /* a complex scalar's imaginary part */
+      }
+      int na = d->kind == MN_N_TERNARY ? 3 : d->kind == MN_N_BINARY ? 2 : d->kind >= MN_N_UNARY ? 1 : 0;
+      int arg[3] = {d->a, d->b, d->c};
+      for (int q = 0; q < na; q++) x = mn_hash(x, &hv[arg[q]], sizeof hv[0]);
+      hv[i] = x;
+    }
+    h = hv[node];
+  } else {
+    h = mn_hash(h, &node, sizeof node); /* no such node (or no memory: checks only) */
   }
+  free(hv);
+  free(need);
   char sh[40] = "()";
-  if (e && node >= 0 && node < n) mn_shape_str(e->v[node].ndim, e->v[node].shape, sh, sizeof sh);
-  snprintf(t, sizeof t, "an expression of %d nodes, result %.28s", n, sh); /* (fits the text field) */
+  if (ok) mn_shape_str(e->v[node].ndim, e->v[node].shape, sh, sizeof sh);
+  snprintf(t, sizeof t, "an expression of %d nodes, result %.28s", used, sh); /* (fits the text field) */
   add(s, name, h, t);
 }
 

@@ -171,6 +171,23 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 37; i++) T_CHECK(av[i] == (i == 36 ? 0 : 35 - i), "reverse a[%d] = %g", i, av[i]);
   free(av);
   mn_array_destroy(&rev);
+  /* aligned: the same map of the same layout (what a fused pass reads with
+   * no message), whatever the rank count */
+  int64_t n37 = 37, n36 = 36;
+  mn_array *fresh = NULL, *f36 = NULL, *tail = NULL, *tail2 = NULL;
+  T_OK(mn_array_create(ctx, MN_INT32, 1, &n37, 0, &fresh));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n36, 0, &f36));
+  mn_index tl[] = {mn_slice(1, MN_NONE, 1)};
+  T_OK(mn_array_index(a, 1, tl, &tail));
+  T_OK(mn_array_index(a, 1, tl, &tail2));
+  T_CHECK(mn_array_aligned(a, fresh) && mn_array_aligned(fresh, a), "arrays of one shape are not aligned");
+  T_CHECK(mn_array_aligned(tail, tail2), "two views a[1:] are not aligned");
+  T_CHECK(!mn_array_aligned(tail, f36) && !mn_array_aligned(f36, tail), "a[1:] aligned with a fresh array");
+  T_CHECK(!mn_array_aligned(a, tail) && !mn_array_aligned(a, NULL), "a aligned with a[1:] or NULL");
+  mn_array_destroy(&tail2);
+  mn_array_destroy(&tail);
+  mn_array_destroy(&f36);
+  mn_array_destroy(&fresh);
   mn_array_destroy(&lhs);
   mn_array_destroy(&rhs);
   mn_array_destroy(&a);

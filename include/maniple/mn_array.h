@@ -81,6 +81,10 @@ MN_EXTERN void mn_array_view_axes(const mn_array *a, int *base_axis, int64_t *st
 MN_EXTERN int mn_array_share_count(const mn_array *a);
 /* Layout of the base array. */
 MN_EXTERN mn_layout *mn_array_layout(const mn_array *a);
+/* 1 when a and b read their elements through the same map of the same
+ * layout: an element-wise pass over one reads the other where it computes,
+ * with no message (local: no communication). */
+MN_EXTERN int mn_array_aligned(const mn_array *a, const mn_array *b);
 MN_EXTERN int mn_array_halo_width(const mn_array *a);
 
 /* Where memory is: the host's, or the device's of a device backend. */

@@ -285,17 +285,23 @@ PyTypeObject ArrayType = {
   .tp_getset = Array_getset,
 };
 
-/* create(shape, dtype) zero-filled, or empty (values unset) */
+/* create(shape, dtype) zero-filled, or empty (values unset); unchecked:
+ * out of MANIPLE_CHECKS' comparison, for an array this rank alone may make
+ * (a shared pass's extra output: creating one is local) */
 static PyObject *create_array(PyObject *args, int empty) {
   PyObject *shape, *dt;
-  if (!PyArg_ParseTuple(args, "OO", &shape, &dt)) return NULL;
+  int unchecked = 0;
+  if (!PyArg_ParseTuple(args, "OO|p", &shape, &dt, &unchecked)) return NULL;
   if (!need_ctx()) return NULL;
   int nd;
   int64_t s[MN_MAXDIM];
   mn_dtype t;
   if (!to_shape(shape, &nd, s) || !dtype_of(dt, &t)) return NULL;
   mn_array *a = NULL;
+  int was = mn_ctx_checks(g_ctx);
+  if (unchecked) mn_ctx_set_checks(g_ctx, 0);
   int rc = empty ? mn_array_create_empty(g_ctx, t, nd, s, &a) : mn_array_create(g_ctx, t, nd, s, 0, &a);
+  if (unchecked) mn_ctx_set_checks(g_ctx, was);
   if (rc) return raise_mn(rc);
   return wrap(a);
 }
@@ -316,10 +322,19 @@ static PyObject *py_load_npy(PyObject *m, PyObject *path) {
   return wrap(a);
 }
 
+/* aligned(a, b): the same map of the same layout (no message between them) */
+static PyObject *py_aligned(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *b;
+  if (!PyArg_ParseTuple(args, "O!O!", &ArrayType, &a, &ArrayType, &b)) return NULL;
+  return PyBool_FromLong(mn_array_aligned(arr(a), arr(b)));
+}
+
 static PyMethodDef array_functions[] = {
   {"create", py_create, METH_VARARGS, "create(shape, dtype) -> zero-filled Array."},
-  {"empty", py_empty, METH_VARARGS, "empty(shape, dtype) -> Array of unset values (every element to be written)."},
+  {"empty", py_empty, METH_VARARGS, "empty(shape, dtype[, unchecked]) -> Array of unset values (every element to be written); unchecked: out of MANIPLE_CHECKS (an array of this rank alone)."},
   {"load_npy", py_load_npy, METH_O, "Read a .npy file collectively."},
+  {"aligned", py_aligned, METH_VARARGS, "aligned(a, b): the same map of the same layout (local)."},
   {NULL, NULL, 0, NULL}};
 
 int mnpy_array_init(PyObject *m) { return PyModule_AddFunctions(m, array_functions); }

@@ -179,7 +179,8 @@ static PyObject *py_eval_tree(PyObject *m, PyObject *args) {
   if (!tree_node(tree, e, &memo, &root)) { mn_expr_destroy(&e); return NULL; }
   mn_array *out = NULL;
   rc = mn_array_create_empty(g_ctx, t, nd, sh, &out); /* every element is written */
-  if (!rc) CALL_NOGIL(mn_array_size(out) >= NOGIL_MIN, rc = mn_expr_eval(e, root, out));
+  /* the entry a shared pass takes too: MANIPLE_CHECKS compares them alike */
+  if (!rc) CALL_NOGIL(mn_array_size(out) >= NOGIL_MIN, rc = mn_expr_eval_extra(e, root, out, 0, NULL, NULL));
   mn_expr_destroy(&e);
   if (rc) { mn_array_destroy(&out); return raise_mn(rc); }
   return wrap(out);
@@ -202,12 +203,17 @@ static PyObject *py_result_info(PyObject *m, PyObject *program) {
 }
 
 /* build(program) plus its extras, resolved to node ids */
-static int build_extras(PyObject *program, PyObject *extras, mn_expr **e, int *root, int *nx, int *xnode,
-                        mn_array **xout) {
+static int build_extras(PyObject *program, PyObject *extras, long rootix, mn_expr **e, int *root, int *nx,
+                        int *xnode, mn_array **xout) {
   int *ids = NULL;
   Py_ssize_t nids = 0;
   if (!build_ids(program, e, root, &ids, &nids)) return 0;
   int ok = extras_of(extras, ids, nids, nx, xnode, xout);
+  if (ok && rootix >= nids) {
+    PyErr_Format(PyExc_ValueError, "root %ld of a program of %zd nodes", rootix, nids);
+    ok = 0;
+  }
+  if (ok && rootix >= 0) *root = ids[rootix]; /* else the last node */
   PyMem_Free(ids);
   if (!ok) mn_expr_destroy(e);
   return ok;
@@ -216,12 +222,13 @@ static int build_extras(PyObject *program, PyObject *extras, mn_expr **e, int *r
 static PyObject *py_evaluate(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *program, *out, *extras = NULL;
-  if (!PyArg_ParseTuple(args, "OO!|O", &program, &ArrayType, &out, &extras)) return NULL;
+  long rootix = -1;
+  if (!PyArg_ParseTuple(args, "OO!|Ol", &program, &ArrayType, &out, &extras, &rootix)) return NULL;
   if (!need_ctx()) return NULL;
   mn_expr *e;
   int root, rc, nx = 0, xnode[XMAX];
   mn_array *xout[XMAX];
-  if (!build_extras(program, extras, &e, &root, &nx, xnode, xout)) return NULL;
+  if (!build_extras(program, extras, rootix, &e, &root, &nx, xnode, xout)) return NULL;
   CALL_NOGIL(mn_array_size(arr(out)) >= NOGIL_MIN, rc = mn_expr_eval_extra(e, root, arr(out), nx, xnode, xout));
   mn_expr_destroy(&e);
   if (rc) return raise_mn(rc);
@@ -231,7 +238,8 @@ static PyObject *py_evaluate(PyObject *m, PyObject *args) {
 static PyObject *py_reduce(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *program, *opname, *extras = NULL;
-  if (!PyArg_ParseTuple(args, "OO|O", &program, &opname, &extras)) return NULL;
+  long rootix = -1;
+  if (!PyArg_ParseTuple(args, "OO|Ol", &program, &opname, &extras, &rootix)) return NULL;
   if (!need_ctx()) return NULL;
   int op;
   if (!op_of(opname, MN_NREDUCE, mnpy_rname, "reduction", &op)) return NULL;
@@ -239,7 +247,7 @@ static PyObject *py_reduce(PyObject *m, PyObject *args) {
   int root, rc, nx = 0, xnode[XMAX];
   mn_array *xout[XMAX];
   mn_scalar s;
-  if (!build_extras(program, extras, &e, &root, &nx, xnode, xout)) return NULL;
+  if (!build_extras(program, extras, rootix, &e, &root, &nx, xnode, xout)) return NULL;
   int64_t rsz = 1;
   { int nd; int64_t shp[MN_MAXDIM]; mn_expr_shape(e, root, &nd, shp); for (int d = 0; d < nd; d++) rsz *= shp[d]; }
   CALL_NOGIL(rsz >= NOGIL_MIN, rc = mn_expr_reduce_extra(e, root, (mn_reduce_op)op, &s, nx, xnode, xout));
@@ -264,9 +272,9 @@ static PyObject *py_reduce_axis(PyObject *m, PyObject *args) {
 
 static PyMethodDef expr_functions[] = {
   {"result_info", py_result_info, METH_O, "(dtype, shape) of a program's last node."},
-  {"evaluate", py_evaluate, METH_VARARGS, "evaluate(program, out[, extras]): fused evaluation into out; extras: (program index, Array) pairs also stored in the pass."},
+  {"evaluate", py_evaluate, METH_VARARGS, "evaluate(program, out[, extras[, root]]): fused evaluation of node root (default: the last) into out; extras: (program index, Array) pairs also stored in the pass."},
   {"eval_tree", py_eval_tree, METH_VARARGS, "eval_tree(tree, shape, dtype) -> new Array, evaluated fused."},
-  {"reduce", py_reduce, METH_VARARGS, "reduce(program, op[, extras]) -> scalar, same on every rank; extras as evaluate's."},
+  {"reduce", py_reduce, METH_VARARGS, "reduce(program, op[, extras[, root]]) -> scalar, same on every rank; extras and root as evaluate's."},
   {"reduce_axis", py_reduce_axis, METH_VARARGS, "reduce_axis(op, x, axis, out)."},
   {NULL, NULL, 0, NULL}};
 

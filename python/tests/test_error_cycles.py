@@ -12,8 +12,10 @@ import weakref
 import numpy
 import pytest
 
+import maniple
 import maniple.numpy as mnp
 import maniple.sparse as msp
+from maniple import _core
 from maniple.numpy import _engine
 
 
@@ -57,3 +59,48 @@ def test_a_caught_error_frees_the_frames_arrays(fail):
         assert float(c.sum()) == float(numpy.sum(numpy.arange(float(_engine.GROUP_MIN)) * 2.0 - 1.0))
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("checks", [False, True])
+@pytest.mark.parametrize("reads", ["whole arrays", "shifted views"])
+def test_a_value_alive_on_one_rank_only(reads, checks):
+    """A pending array b that one rank still holds (as a cycle that rank
+    has not collected yet would) and the others dropped: a pass that shares
+    a value with it may store it there and not elsewhere. The ranks must
+    still send the same messages and compute the same answer, and
+    MANIPLE_CHECKS must see the same calls. With whole arrays, z reads b's
+    value afterwards beside a misaligned view (its program must stay the
+    same on every rank); with shifted views, b reads a misaligned array of
+    its own (storing it would add messages on one rank)."""
+    n = 2 * _engine.GROUP_MIN
+    u = mnp.arange(float(n + 2))
+    ref_u = numpy.arange(float(n + 2))
+    v = mnp.arange(float(n + 3))[1:]  # a view: its elements sit one place off u's
+    ref_v = numpy.arange(float(n + 3))[1:]
+    z = None
+    if reads == "whole arrays":
+        t, ref_t = u * 2.0 + mnp.ones(n + 2), ref_u * 2.0 + 1.0
+        b = t + 1.0  # pending, sharing t's value
+        z, ref_z = b * 2.0 + v, (ref_t + 1.0) * 2.0 + ref_v
+    else:  # each rank reads its neighbour's elements
+        t, ref_t = u[2:] - u[:-2] * 0.5, ref_u[2:] - ref_u[:-2] * 0.5
+        far = mnp.arange(float(n + 8))[6:]  # rank 0 would need rank 1's elements of it
+        b = t + far[:n]
+    held = [b] if maniple.rank() == 0 else []
+    del b
+    was = _core.checks()
+    _core.set_checks(checks)
+    try:
+        c = t * 3.0 - 1.0
+        assert float(c.sum()) == pytest.approx(float((ref_t * 3.0 - 1.0).sum()), rel=1e-13)
+        d = t - 2.0
+        d[...] = d * 0.5  # an assignment's pass
+        numpy.testing.assert_allclose(numpy.asarray(d), (ref_t - 2.0) * 0.5, rtol=1e-15)
+        e = t * t  # a materialised pass
+        numpy.testing.assert_allclose(numpy.asarray(e), ref_t * ref_t, rtol=1e-15)
+        if z is not None:
+            w = z[1:] * t[:-1] + z[:-1]
+            numpy.testing.assert_allclose(numpy.asarray(w), ref_z[1:] * ref_t[:-1] + ref_z[:-1], rtol=1e-15)
+    finally:
+        _core.set_checks(was)
+    held.clear()

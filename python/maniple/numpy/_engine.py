@@ -312,6 +312,45 @@ def _share(x):
 
 _recent = []  # weak references to large pending arrays: the candidates to share a pass
 _NOTHING = object()
+_MANY = []  # [more than one rank], once known
+
+
+def _full_read(expr, shape):
+    """An array expr reads whole (of its shape), or None."""
+    stack = [expr]
+    while stack:
+        n = stack.pop()
+        if type(n) is Cell:
+            n = n.node
+        if type(n) is Input:
+            if tuple(n.array.shape) == shape:
+                return n.array
+            continue
+        stack.extend(n.operands)
+    return None
+
+
+def _aligned_reads(expr, ref, seen):
+    """Whether every array expr reads is laid out as ref (the same map of
+    the same layout: read where it is computed, with no message). seen:
+    ids of the cells and arrays already found so."""
+    stack = [expr]
+    while stack:
+        n = stack.pop()
+        if type(n) is Cell:
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            n = n.node
+        if type(n) is Input:
+            a = n.array
+            if id(a) not in seen:
+                if not _core.aligned(a, ref):
+                    return False
+                seen.add(id(a))
+            continue
+        stack.extend(n.operands)
+    return True
 
 
 def _eval_shared(expr, shape, me=None, out=None, reduce=None):
@@ -320,7 +359,26 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
     pending arrays of its shape that share values with it and the costly
     values live arrays hold (see GROUP_MIN). me: the array being
     materialised, out its fresh array. _NOTHING: nothing to share, nothing
-    done."""
+    done.
+
+    Which values are stored depends on which arrays are alive, and an
+    array that only a reference cycle holds dies at each rank's own
+    garbage collection: the ranks may choose different extra outputs.
+    With more than one rank the extras must change no message: every rank
+    runs the same program for the root, its nodes first (the same
+    operands in the same order, so the same plans), an extra reads only
+    what the root reads or arrays laid out as the result (_many_ok), and
+    pending values that read a stored one keep reading its expression, as
+    on a rank that did not store it. MANIPLE_CHECKS compares the root
+    alone."""
+    if not _MANY:
+        _MANY.append((_core.size() > 1, _core.backend() != "cpu"))
+    many, device = _MANY[0]
+    ref = out
+    if many and reduce is not None:  # the anchor is an operand: all laid out as one read whole
+        ref = _full_read(expr, shape)
+        if ref is None or not _aligned_reads(expr, ref, set()):
+            return _NOTHING
     cells = {}
     _cells_in(expr, cells)
     own, self_ = None, me  # the value's own cell and array (never a store of its own pass)
@@ -364,34 +422,63 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
     if len(held) + len(stores) > XMAX:
         held.sort(key=lambda o: -o._cost)
     stores = (stores + held)[:XMAX]
-    if not stores:
+    arrs = [_core.empty(y._shape, y._dtype, True) for y in stores]  # this rank's choice: unchecked
+    if many and stores:
+        keep = _many_ok(expr, stores, arrs[0], ref, reduce is not None, device)
+        stores = [y for y, k in zip(stores, keep) if k]
+        arrs = [x for x, k in zip(arrs, keep) if k]
+    if not stores and not many:  # (with more ranks the root's program all the same, whatever is stored)
         return _NOTHING
     prog, memo = [], {}
+    top = _walk(expr, prog, memo)  # first: the root's operands in their own order, whatever is stored
     idx = [_walk(y._cell if y._cell is not None else y._expr, prog, memo) for y in stores]
-    top = _walk(expr, prog, memo)
-    arrs = [_core.empty(y._shape, y._dtype) for y in stores]
     extras = list(zip(idx, arrs))
-    root_out = out
-    if top != len(prog) - 1:  # expr is a part of a stored value, which is the root
-        if me is None:
-            return _NOTHING
-        k = idx.index(len(prog) - 1)
-        root_out = arrs[k]
-        extras[k] = (top, out)
     if reduce is not None:
-        result = _front._core.reduce(prog, reduce, extras)
+        result = _front._core.reduce(prog, reduce, extras, top)
     else:
-        _front._core.evaluate(prog, root_out, extras)
+        _front._core.evaluate(prog, out, extras, top)
         result = None
     for y, a in zip(stores, arrs):
         y._arr, y._expr, y._bases = a, None, ()
-        if y._cell is not None:
+        if y._cell is not None and not many:  # (with more ranks its readers keep their program: see above)
             y._cell.node = Input(a)
     if me is not None:
         me._arr, me._expr, me._bases = out, None, ()
         if me._cell is not None:
             me._cell.node = Input(out)
     return result
+
+
+def _many_ok(expr, stores, fresh, ref, reducing, device):
+    """Which stores may share a pass on more than one rank, where the ranks
+    may choose different ones: those that add no message. An extra output
+    written in the pass (on the CPU, laid out as the anchor ref) may read
+    what the root reads (a reduction's root reads only arrays laid out as
+    ref) and arrays laid out as ref; one evaluated apart (a device's
+    kernels, or an output laid out otherwise) only arrays laid out as its
+    own output (fresh)."""
+    in_pass = not device and _core.aligned(fresh, ref)
+    roots = set()
+    if in_pass and not reducing:
+        _leaves(expr, roots)
+    lay = ref if in_pass else fresh
+    return [_aligned_reads(y._cell if y._cell is not None else y._expr, lay, set(roots)) for y in stores]
+
+
+def _leaves(expr, acc):
+    """Add the ids of expr's cells and of the arrays it reads to acc."""
+    stack = [expr]
+    while stack:
+        n = stack.pop()
+        if type(n) is Cell:
+            if id(n) in acc:
+                continue
+            acc.add(id(n))
+            n = n.node
+        if type(n) is Input:
+            acc.add(id(n.array))
+            continue
+        stack.extend(n.operands)
 
 
 # ---- operands ----
