@@ -333,7 +333,8 @@ def _full_read(expr, shape):
 def _aligned_reads(expr, ref, seen):
     """Whether every array expr reads is laid out as ref (the same map of
     the same layout: read where it is computed, with no message). seen:
-    ids of the cells and arrays already found so."""
+    ids of the cells and arrays already found so, to which expr's are
+    added (ref None: all of them, none checked)."""
     stack = [expr]
     while stack:
         n = stack.pop()
@@ -345,7 +346,7 @@ def _aligned_reads(expr, ref, seen):
         if type(n) is Input:
             a = n.array
             if id(a) not in seen:
-                if not _core.aligned(a, ref):
+                if ref is not None and not _core.aligned(a, ref):
                     return False
                 seen.add(id(a))
             continue
@@ -460,25 +461,9 @@ def _many_ok(expr, stores, fresh, ref, reducing, device):
     in_pass = not device and _core.aligned(fresh, ref)
     roots = set()
     if in_pass and not reducing:
-        _leaves(expr, roots)
+        _aligned_reads(expr, None, roots)
     lay = ref if in_pass else fresh
     return [_aligned_reads(y._cell if y._cell is not None else y._expr, lay, set(roots)) for y in stores]
-
-
-def _leaves(expr, acc):
-    """Add the ids of expr's cells and of the arrays it reads to acc."""
-    stack = [expr]
-    while stack:
-        n = stack.pop()
-        if type(n) is Cell:
-            if id(n) in acc:
-                continue
-            acc.add(id(n))
-            n = n.node
-        if type(n) is Input:
-            acc.add(id(n.array))
-            continue
-        stack.extend(n.operands)
 
 
 # ---- operands ----
