@@ -71,8 +71,7 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nx, const int *xno
   for (int j = top; j >= 0; j--) {
     if (!need[j]) continue;
     const mn_node *n = &e->v[j];
-    int args[3] = {n->a, n->b, n->c}, na = n->kind == MN_N_UNARY || n->kind == MN_N_CAST ? 1
-                                          : n->kind == MN_N_BINARY ? 2 : n->kind == MN_N_TERNARY ? 3 : 0;
+    int args[3] = {n->a, n->b, n->c}, na = mn_node_arity(n);
     for (int q = 0; q < na; q++) { need[args[q]] = 1; uses[args[q]]++; }
   }
   uses[root]++;

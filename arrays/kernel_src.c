@@ -66,7 +66,7 @@ static int order(const mn_expr *e, int j, unsigned char *seen, int *out, int n) 
   if (seen[j]) return n;
   seen[j] = 1;
   const mn_node *v = &e->v[j];
-  int k = v->kind == MN_N_TERNARY ? 3 : v->kind == MN_N_BINARY ? 2 : v->kind == MN_N_UNARY || v->kind == MN_N_CAST ? 1 : 0;
+  int k = mn_node_arity(v);
   if (k > 0) n = order(e, v->a, seen, out, n);
   if (k > 1) n = order(e, v->b, seen, out, n);
   if (k > 2) n = order(e, v->c, seen, out, n);

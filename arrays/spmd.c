@@ -228,9 +228,8 @@ void mn_spmd_expr(mn_spmd *s, const char *name, const mn_expr *e, int node) {
     for (int i = node; i >= 0; i--) {
       if (!need[i]) continue;
       const mn_node *d = &e->v[i];
-      if (d->kind >= MN_N_UNARY) need[d->a] = 1;
-      if (d->kind == MN_N_BINARY || d->kind == MN_N_TERNARY) need[d->b] = 1;
-      if (d->kind == MN_N_TERNARY) need[d->c] = 1;
+      int arg[3] = {d->a, d->b, d->c};
+      for (int q = 0; q < mn_node_arity(d); q++) need[arg[q]] = 1;
     }
     for (int i = 0; i <= node; i++) {
       if (!need[i]) continue;
@@ -251,9 +250,8 @@ void mn_spmd_expr(mn_spmd *s, const char *name, const mn_expr *e, int node) {
         x = mn_hash(x, &d->s.v, sizeof d->s.v);
         x = mn_hash(x, &d->s.im, sizeof d->s.im); /* a complex scalar's imaginary part */
       }
-      int na = d->kind == MN_N_TERNARY ? 3 : d->kind == MN_N_BINARY ? 2 : d->kind >= MN_N_UNARY ? 1 : 0;
       int arg[3] = {d->a, d->b, d->c};
-      for (int q = 0; q < na; q++) x = mn_hash(x, &hv[arg[q]], sizeof hv[0]);
+      for (int q = 0; q < mn_node_arity(d); q++) x = mn_hash(x, &hv[arg[q]], sizeof hv[0]);
       hv[i] = x;
     }
     h = hv[node];

@@ -18,6 +18,11 @@ typedef struct {
   mn_scalar s;
 } mn_node;
 
+/* how many of a, b, c node d reads */
+static inline int mn_node_arity(const mn_node *d) {
+  return d->kind == MN_N_TERNARY ? 3 : d->kind == MN_N_BINARY ? 2 : d->kind == MN_N_UNARY || d->kind == MN_N_CAST ? 1 : 0;
+}
+
 struct mn_expr_s {
   mn_ctx *ctx;
   int n, cap;
