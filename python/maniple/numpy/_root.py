@@ -142,12 +142,6 @@ def throw(box):
     raise box.pop()
 
 
-def _raise(payload):
-    box = [_exception(payload)]
-    payload = None
-    throw(box)
-
-
 def to_maniple(obj):
     """A result every rank computed alike: NumPy arrays maniple can hold
     become maniple arrays (each rank keeps its part), in containers too."""
