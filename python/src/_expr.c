@@ -209,7 +209,7 @@ static int build_extras(PyObject *program, PyObject *extras, long rootix, mn_exp
   Py_ssize_t nids = 0;
   if (!build_ids(program, e, root, &ids, &nids)) return 0;
   int ok = extras_of(extras, ids, nids, nx, xnode, xout);
-  if (ok && rootix >= nids) {
+  if (ok && (rootix < -1 || rootix >= nids)) {
     PyErr_Format(PyExc_ValueError, "root %ld of a program of %zd nodes", rootix, nids);
     ok = 0;
   }

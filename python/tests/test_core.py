@@ -149,6 +149,28 @@ def test_dot_of_shifted_views():
     assert got == pytest.approx(float(np.dot(x[1:], y[:-1])), rel=1e-12)
 
 
+def test_explicit_root_and_extras():
+    """evaluate/reduce of a root that is not the program's last node, with
+    an extra output built on it; a root outside the program is refused."""
+    x = ref((9, 4), seed=6)
+    a = from_numpy(x)
+    prog = [("in", a), ("sc", 2.0), ("bin", "multiply", 0, 1), ("bin", "add", 2, 0)]  # root 2: 2x; 3: 3x
+    out, extra = _core.empty((9, 4), "float64"), _core.empty((9, 4), "float64")
+    _core.evaluate(prog, out, [(3, extra)], 2)
+    np.testing.assert_array_equal(gathered(out), 2 * x)
+    np.testing.assert_array_equal(gathered(extra), 3 * x)
+    extra2 = _core.empty((9, 4), "float64")
+    assert _core.reduce(prog, "sum", [(3, extra2)], 2) == pytest.approx(float((2 * x).sum()), rel=1e-12)
+    np.testing.assert_array_equal(gathered(extra2), 3 * x)
+    for bad in (4, -2):
+        with pytest.raises(ValueError, match=f"root {bad} of a program of 4 nodes"):
+            _core.evaluate(prog, out, [], bad)
+    np.testing.assert_array_equal(gathered(out), 2 * x)  # unchanged
+    assert _core.aligned(a, out) and not _core.aligned(a, a.index([("s", 1, None, 1)]))
+    with pytest.raises(TypeError):
+        _core.aligned(a, x)
+
+
 def test_random_moments_and_determinism():
     a, b = _core.create((20001,), "float64"), _core.create((20001,), "float64")
     a.random("uniform", 7, 0.0, 1.0)
