@@ -7,8 +7,9 @@
  *
  * Prints max |u|, max |v|, the velocity at the centre, the centreline's
  * range and the throughput. --save PREFIX writes PREFIX_u.npy, _v.npy and
- * _p.npy; --check also verifies the flow's expected shape and (on more
- * than one rank) that a one-rank run gives the same fields.
+ * _p.npy; --check also verifies the flow's expected shape and, on more
+ * than one rank or with the expressions' scheme, that the reference run
+ * (one rank, loops on the host) gives the same fields.
  * Exit status: 0, 1 when a check fails, 2 on bad input (every rank reports it). */
 #include "cavity.h"
 #include "common/cli.h"
@@ -20,14 +21,16 @@
 
 static const char usage[] =
   "usage: cavity [--case cavity|channel] [--nx N] [--ny N] [--nt STEPS] [--nit SWEEPS] [--dt DT]\n"
-  "              [--rho RHO] [--nu NU] [--tol TOL] [--perturb A] [--save PREFIX] [--png PATH] [--check]\n"
-  "              [-log_view]\n"
+  "              [--rho RHO] [--nu NU] [--tol TOL] [--perturb A] [--scheme auto|loops|exprs]\n"
+  "              [--save PREFIX] [--png PATH] [--check] [-log_view]\n"
   "  defaults: 41 x 41, nit 50, rho 1, nu 0.1; cavity nt 500, dt 0.001; channel dt 0.01, F 1,\n"
-  "  until the relative change of sum(u) is below tol 1e-3 (nt caps the steps)\n" APP_LOG_VIEW_HELP;
+  "  until the relative change of sum(u) is below tol 1e-3 (nt caps the steps);\n"
+  "  scheme: loops over each rank's block, or fused expressions (which run on a\n"
+  "  device backend's device); auto: expressions on a device backend\n" APP_LOG_VIEW_HELP;
 
 typedef struct {
   cav_opts o;
-  const char *kase, *save, *png;
+  const char *kase, *save, *png, *scheme;
   int check;
 } args;
 
@@ -116,9 +119,10 @@ static int shape_check(cav *c, const cav_opts *o, const figures *f, long steps, 
   return MN_SUCCESS;
 }
 
-/* Rank 0 reruns the case alone and compares the fields: the split must
- * not change the answer. */
-static int rank_check(mn_ctx *ctx, cav *c, const cav_opts *o, long steps, int *ok) {
+/* Rank 0 reruns the case alone with the host's loops and compares the
+ * fields: neither the split nor the scheme's rendering (expressions on the
+ * device) may change the answer. */
+static int ref_check(mn_ctx *ctx, cav *c, const cav_opts *o, long steps, int *ok) {
   int rank = mn_ctx_rank(ctx), err = 0;
   int64_t n = o->nx * o->ny;
   double diff = 0;
@@ -126,11 +130,13 @@ static int rank_check(mn_ctx *ctx, cav *c, const cav_opts *o, long steps, int *o
   mn_ctx *self = NULL;
   cav *c1 = NULL;
   double *all = NULL;
-  if (rank == 0) { /* the one-rank run first; its errors are then shared */
+  cav_opts o1 = *o;
+  o1.scheme = CAV_LOOPS;
+  if (rank == 0) { /* the reference run first; its errors are then shared */
     all = malloc(sizeof(double) * (size_t)(2 * n));
-    err = all ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld doubles for the rank check", (long long)(2 * n));
-    if (!err) err = mn_ctx_create(MPI_COMM_SELF, MN_BACKEND_DEFAULT, &self);
-    if (!err) err = cav_create(self, o, &c1);
+    err = all ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld doubles for the reference check", (long long)(2 * n));
+    if (!err) err = mn_ctx_create(MPI_COMM_SELF, MN_BACKEND_CPU, &self);
+    if (!err) err = cav_create(self, &o1, &c1);
     if (!err) err = cav_run(c1, &steps1);
   }
   MPI_Bcast(&err, 1, MPI_INT, 0, mn_ctx_comm(ctx));
@@ -152,8 +158,20 @@ static int rank_check(mn_ctx *ctx, cav *c, const cav_opts *o, long steps, int *o
   MPI_Bcast(&steps1, 1, MPI_LONG, 0, mn_ctx_comm(ctx));
   *ok = diff <= 1e-12 && steps1 == steps;
   if (rank == 0)
-    printf("check: %d ranks against 1: max |difference| = %.3e, steps %ld and %ld %s\n", mn_ctx_size(ctx), diff,
-           steps, steps1, *ok ? "PASS" : "FAIL");
+    printf("check: %d ranks (%s) against 1 (loops): max |difference| = %.3e, steps %ld and %ld %s\n",
+           mn_ctx_size(ctx), cav_exprs(c) ? "expressions" : "loops", diff, steps, steps1, *ok ? "PASS" : "FAIL");
+  return MN_SUCCESS;
+}
+
+/* On a device backend the expressions' steps keep the fields in device
+ * memory: at one rank (no staged messages) the run may copy between host
+ * and device only the reductions' accumulators, a few bytes a step. */
+static int copies_check(mn_ctx *ctx, const mn_log_stats *h2d, const mn_log_stats *d2h, long steps, int *ok) {
+  double per_step = (double)(h2d->mem_bytes + d2h->mem_bytes) / (double)(steps > 0 ? steps : 1);
+  *ok = per_step <= 256;
+  printf("check: host-device copies %.1f bytes a step (%ld to the device, %ld back), at most 256 %s\n", per_step,
+         (long)h2d->calls, (long)d2h->calls, *ok ? "PASS" : "FAIL");
+  (void)ctx;
   return MN_SUCCESS;
 }
 
@@ -167,7 +185,23 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
   MPI_Barrier(mn_ctx_comm(ctx));
   double t0 = MPI_Wtime();
   MN_CALL(cav_create(ctx, o, &c));
+  /* the copies a device run makes, counted over its steps (one rank) */
+  int count = a->check && cav_exprs(c) && mn_ctx_backend(ctx) != MN_BACKEND_CPU && mn_ctx_size(ctx) == 1;
+  int was_on = mn_log_enabled(ctx);
+  mn_log_stats h2d[2] = {0}, d2h[2] = {0};
+  if (count) {
+    mn_log_enable(ctx);
+    mn_log_get(ctx, MN_LOG_H2D, &h2d[0]);
+    mn_log_get(ctx, MN_LOG_D2H, &d2h[0]);
+  }
   int err = cav_run(c, &steps);
+  if (count) {
+    mn_log_get(ctx, MN_LOG_H2D, &h2d[1]);
+    mn_log_get(ctx, MN_LOG_D2H, &d2h[1]);
+    h2d[1].mem_bytes -= h2d[0].mem_bytes, h2d[1].calls -= h2d[0].calls;
+    d2h[1].mem_bytes -= d2h[0].mem_bytes, d2h[1].calls -= d2h[0].calls;
+    if (!was_on) mn_log_disable(ctx);
+  }
   if (!err) err = summarise(c, o, &f); /* its reductions also wait for the last step */
   double secs = fmax(MPI_Wtime() - t0, 1e-9);
   if (!err && rank == 0) {
@@ -182,10 +216,11 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
   }
   if (!err && a->save) err = save(c, a->save);
   if (!err && a->png) err = picture(c, a->png, o, rank);
-  int ok1 = 1, ok2 = 1;
+  int ok1 = 1, ok2 = 1, ok3 = 1;
+  if (!err && count) err = copies_check(ctx, &h2d[1], &d2h[1], steps, &ok3);
   if (!err && a->check) err = shape_check(c, o, &f, steps, rank, &ok1);
-  if (!err && a->check && mn_ctx_size(ctx) > 1) err = rank_check(ctx, c, o, steps, &ok2);
-  *ok = ok1 && ok2;
+  if (!err && a->check && (mn_ctx_size(ctx) > 1 || cav_exprs(c))) err = ref_check(ctx, c, o, steps, &ok2);
+  *ok = ok1 && ok2 && ok3;
   cav_destroy(&c);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
@@ -193,7 +228,8 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
 
 int main(int argc, char **argv) {
   mn_ctx *ctx = app_start(&argc, &argv, "cavity");
-  args a = {.o = {.nx = 41, .ny = 41, .nit = 50, .rho = 1, .nu = 0.1, .F = 1, .tol = 1e-3}, .kase = "cavity"};
+  args a = {.o = {.nx = 41, .ny = 41, .nit = 50, .rho = 1, .nu = 0.1, .F = 1, .tol = 1e-3}, .kase = "cavity",
+            .scheme = "auto"};
   const app_opt opts[] = {
     APP_OPT("--case", APP_STR, &a.kase),
     APP_OPT("--nx", APP_INT, &a.o.nx),
@@ -205,6 +241,7 @@ int main(int argc, char **argv) {
     APP_OPT("--nu", APP_REAL, &a.o.nu),
     APP_OPT("--tol", APP_REAL, &a.o.tol),
     APP_OPT("--perturb", APP_REAL, &a.o.perturb),
+    APP_OPT("--scheme", APP_STR, &a.scheme),
     APP_OPT("--save", APP_STR, &a.save),
     APP_OPT("--png", APP_STR, &a.png),
     APP_OPT("--check", APP_SET, &a.check)};
@@ -219,6 +256,13 @@ int main(int argc, char **argv) {
     a.o.nt = a.o.channel ? 100000 : 500;
     a.o.dt = a.o.channel ? 0.01 : 0.001;
     err = app_parse(argc, argv, opts, nopts);
+  }
+  if (!err) {
+    static const char *schemes[] = {"auto", "loops", "exprs"};
+    a.o.scheme = -1;
+    for (int k = 0; k < 3; k++)
+      if (!strcmp(a.scheme, schemes[k])) a.o.scheme = k;
+    if (a.o.scheme < 0) err = MN_ERR(MN_ERR_ARG, "--scheme '%s' is not one of auto, loops, exprs", a.scheme);
   }
   if (err == -1) {
     if (mn_ctx_rank(ctx) == 0) fputs(usage, stdout);

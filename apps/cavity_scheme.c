@@ -13,21 +13,13 @@
  * neighbour). After the halo exchange every rank holds those sources for
  * its block and its halo, so it sets the boundary points of both: one
  * exchange per pressure sweep instead of one per slice copy. */
-#include "cavity.h"
+#include "cavity_impl.h"
 #include "common/cli.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const double PI = 3.14159265358979323846; /* numpy.pi */
-
-struct cav_s {
-  mn_ctx *ctx;
-  cav_opts o;
-  double dx, dy, dx2, dy2;
-  mn_array *u[2], *v[2], *p[2], *b; /* [0]: current, [1]: being computed */
-  mn_plan *pu[2], *pv[2], *pp[2];
-};
 
 /* This rank's block of a 2-d array: element (i, j) (global indices, the
  * halo included) is AT(g, i, j). */
@@ -66,6 +58,7 @@ static void region(const cav *c, const blk *g, int64_t *r0, int64_t *r1, int64_t
 }
 
 static int exchange(mn_plan *p) {
+  if (!p) return MN_SUCCESS; /* the expressions' path keeps no halos */
   MN_CALL(mn_plan_begin(p));
   MN_CALL(mn_plan_end(p));
   return MN_SUCCESS;
@@ -183,12 +176,13 @@ static int check(mn_ctx *ctx, const cav_opts *o) {
 
 /* rest (p = 0 in the cavity, 1 in the channel), v perturbed on request */
 static int initial(cav *c) {
+  MN_CALL(mn_array_fill(c->p[0], mn_scalar_f64(c->o.channel ? 1.0 : 0.0)));
+  if (c->exprs) return cavx_initial(c);
   blk v = blk_of(c->v[0]);
   const int64_t nx = c->o.nx, ny = c->o.ny;
   for (int64_t i = imax(v.lo0, 1); i < imin(v.lo0 + v.n0, ny - 1); i++)
     for (int64_t j = v.lo1; j < v.lo1 + v.n1; j++)
       AT(v, i, j) = c->o.perturb * sin(PI * (double)i / (double)(ny - 1)) * sin(2 * PI * (double)j / (double)nx);
-  MN_CALL(mn_array_fill(c->p[0], mn_scalar_f64(c->o.channel ? 1.0 : 0.0)));
   MN_CALL(exchange(c->pu[0]));
   MN_CALL(exchange(c->pv[0]));
   MN_CALL(exchange(c->pp[0]));
@@ -197,13 +191,14 @@ static int initial(cav *c) {
 
 static int setup(cav *c) {
   const int64_t sh[2] = {c->o.ny, c->o.nx};
-  const int periodic[2] = {0, c->o.channel};
-  MN_CALL(mn_array_create(c->ctx, MN_FLOAT64, 2, sh, 1, &c->u[0]));
+  const int periodic[2] = {0, c->o.channel}, halo = !c->exprs;
+  MN_CALL(mn_array_create(c->ctx, MN_FLOAT64, 2, sh, halo, &c->u[0]));
   mn_layout *lay = mn_array_layout(c->u[0]);
   for (int k = 0; k < 2; k++) {
-    if (k) MN_CALL(mn_array_create_on(lay, MN_FLOAT64, 1, &c->u[k]));
-    MN_CALL(mn_array_create_on(lay, MN_FLOAT64, 1, &c->v[k]));
-    MN_CALL(mn_array_create_on(lay, MN_FLOAT64, 1, &c->p[k]));
+    if (k) MN_CALL(mn_array_create_on(lay, MN_FLOAT64, halo, &c->u[k]));
+    MN_CALL(mn_array_create_on(lay, MN_FLOAT64, halo, &c->v[k]));
+    MN_CALL(mn_array_create_on(lay, MN_FLOAT64, halo, &c->p[k]));
+    if (!halo) continue;
     MN_CALL(mn_plan_create_halo(c->u[k], periodic, &c->pu[k]));
     MN_CALL(mn_plan_create_halo(c->v[k], periodic, &c->pv[k]));
     MN_CALL(mn_plan_create_halo(c->p[k], periodic, &c->pp[k]));
@@ -221,6 +216,7 @@ int cav_create(mn_ctx *ctx, const cav_opts *o, cav **out) {
   MN_CHECK(c, MN_ERR_MEM, "cannot allocate the solver");
   c->ctx = ctx;
   c->o = *o;
+  c->exprs = o->scheme == CAV_EXPRS || (o->scheme == CAV_AUTO && mn_ctx_backend(ctx) != MN_BACKEND_CPU);
   c->dx = 2 / (double)(o->nx - 1);
   c->dy = 2 / (double)(o->ny - 1);
   c->dx2 = pow(c->dx, 2); /* Python's dx**2 */
@@ -283,17 +279,23 @@ int cav_run(cav *c, long *steps) {
   long n = 0;
   while (n < c->o.nt && (!c->o.channel || udiff > c->o.tol)) {
     if (n && n % CHECK_EVERY == 0) MN_CALL(finite(c, n));
-    build_b(c);
-    for (long q = 0; q < c->o.nit; q++) {
-      pressure_sweep(c);
-      MN_CALL(exchange(c->pp[1]));
-      pressure_bc(c, c->p[1]);
-      swap(c->p, c->pp);
+    if (c->exprs) {
+      MN_CALL(cavx_build_b(c));
+      for (long q = 0; q < c->o.nit; q++, swap(c->p, c->pp)) MN_CALL(cavx_pressure(c));
+      MN_CALL(cavx_velocity(c));
+    } else {
+      build_b(c);
+      for (long q = 0; q < c->o.nit; q++) {
+        pressure_sweep(c);
+        MN_CALL(exchange(c->pp[1]));
+        pressure_bc(c, c->p[1]);
+        swap(c->p, c->pp);
+      }
+      velocity(c);
+      velocity_bc(c);
+      MN_CALL(exchange(c->pu[1]));
+      MN_CALL(exchange(c->pv[1]));
     }
-    velocity(c);
-    velocity_bc(c);
-    MN_CALL(exchange(c->pu[1]));
-    MN_CALL(exchange(c->pv[1]));
     swap(c->u, c->pu);
     swap(c->v, c->pv);
     if (c->o.channel) { /* the course's test: relative change of sum(u) */
@@ -312,3 +314,4 @@ int cav_run(cav *c, long *steps) {
 mn_array *cav_u(cav *c) { return c->u[0]; }
 mn_array *cav_v(cav *c) { return c->v[0]; }
 mn_array *cav_p(cav *c) { return c->p[0]; }
+int cav_exprs(const cav *c) { return c->exprs; }
