@@ -395,6 +395,8 @@ static int local_in(const mn_array *a, mn_local *loc, mn_memtype mem, int pin, c
 
 int mn_array_local(const mn_array *a, mn_local *loc) { return local_in(a, loc, MN_MEM_HOST, 1, "mn_array_local"); }
 
+int mn_array_local_host(mn_array *a, mn_local *loc) { return local_in(a, loc, MN_MEM_HOST, 0, "mn_array_local_host"); }
+
 int mn_array_local_in(const mn_array *a, int dev, mn_local *loc) {
   return local_in(a, loc, dev ? MN_MEM_DEVICE : MN_MEM_HOST, 0, "mn_array_local_in");
 }

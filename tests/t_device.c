@@ -512,6 +512,26 @@ static void run(mn_backend be) {
   T_CHECK(m->buf->valid == MN_VALID_HOST && ((double *)l.data)[0] == 1.0, "a pinned array filled: valid %d",
           m->buf->valid);
   mn_array_destroy(&m);
+  /* mn_array_local_host: the device's values copied back once, written on the
+   * host, and taken to the device again by the next kernel (nothing pinned) */
+  T_OK(mn_array_create(e, MN_FLOAT64, 1, &n, 0, &m));
+  T_OK(mn_array_fill(m, mn_scalar_f64(2.0)));
+  mn_log_reset(e);
+  T_OK(mn_array_local_host(m, &l));
+  T_CHECK(l.mem == MN_MEM_HOST && count(e, MN_LOG_D2H, NULL) == 1 && m->buf->valid == MN_VALID_HOST &&
+              !m->buf->pinned,
+          "local host: mem %d, %lld d2h, valid %d, pinned %d", (int)l.mem, (long long)count(e, MN_LOG_D2H, NULL),
+          m->buf->valid, m->buf->pinned);
+  for (int64_t i = 0; i < l.count[0]; i++) ((double *)l.data)[i * l.stride[0]] += (double)(l.lo[0] + i);
+  T_OK(mn_array_local_device(m, &l)); /* refused had the host pointer pinned m */
+  T_CHECK(l.mem == MN_MEM_DEVICE && count(e, MN_LOG_H2D, NULL) == 1 && m->buf->valid == MN_VALID_DEV,
+          "after local host: %lld h2d, valid %d", (long long)count(e, MN_LOG_H2D, NULL), m->buf->valid);
+  got = mt_all(m);
+  bad = 0;
+  for (int64_t i = 0; i < n; i++) bad += got[i] != 2.0 + (double)i;
+  T_CHECK(bad == 0, "written through mn_array_local_host: %lld of %lld elements wrong", (long long)bad, (long long)n);
+  free(got);
+  mn_array_destroy(&m);
 
   /* a fused evaluation and a reduction against the serial loop */
   mn_array *c = NULL, *bb = mt_new(e, MN_FLOAT64, 1, &n, fb);

@@ -108,6 +108,13 @@ typedef struct {
  * it at any later time, so on a device backend the array's values stay in
  * host memory from then on. */
 MN_EXTERN int mn_array_local(const mn_array *a, mn_local *loc);
+/* In host memory without pinning, for host code between device work
+ * (initial values, a check of the results): as mn_array_local, but the
+ * pointer holds only until the next call on the array, which may move
+ * the values to the device again (PETSc's VecGetArray and VecRestoreArray
+ * in one). On a device backend the values are copied to the host when only
+ * the device holds them, and the device's copy is taken as stale. */
+MN_EXTERN int mn_array_local_host(mn_array *a, mn_local *loc);
 /* Where the values are now, as PETSc's VecGetArrayAndMemType: on a device
  * backend the device memory when it holds them (mem MN_MEM_DEVICE, for
  * the caller's own kernels), else host memory (as mn_array_local). The
