@@ -18,16 +18,19 @@ typedef struct {
   swe_opts o;
   double t_end, cfl, dt;
   long steps, nx, ny; /* copied to o's int64_t */
-  int converge;
-  const char *png, *save;
+  int converge, reference;
+  const char *png, *save, *scheme;
 } args;
 
 static const char usage[] =
   "usage: swe [--case NAME] [--nx N] [--ny N] [--t-end T | --steps N] [--cfl C] [--dt DT]\n"
   "           [--theta TH] [--bc KIND|W,E,S,N] [--hl H] [--hr H] [--converge] [--png PATH] [--save PREFIX]\n"
-  "           [-log_view]\n"
+  "           [--scheme auto|loops|exprs] [--reference] [-log_view]\n"
   "  cases: %s\n"
   "  KIND: periodic, wall, outflow[:h], inflow:q\n"
+  "  scheme: loops over each rank's block, or fused expressions (which run on a device\n"
+  "  backend's device); auto: expressions on a device backend. --reference: compare\n"
+  "  the fields with a run of the loops on the CPU\n"
   APP_LOG_VIEW_HELP;
 
 /* Run to t_end (or a fixed number of steps); wall seconds in *secs. */
@@ -77,6 +80,46 @@ static int save(swe *s, const char *prefix) {
   return MN_SUCCESS;
 }
 
+/* The same case on the same ranks with the host's loops on the CPU: the
+ * scheme's rendering (expressions, the device) must not change the fields. */
+static int reference(mn_ctx *ctx, swe *s, const args *a, double t_end, int *ok) {
+  int rank = mn_ctx_rank(ctx);
+  int64_t n = swe_nx(s) * swe_ny(s);
+  swe_opts o = a->o;
+  o.scheme = SWE_LOOPS;
+  mn_ctx *cpu = NULL;
+  swe *r = NULL;
+  mn_array *h[2] = {NULL, NULL};
+  double secs, diff = 0, *buf = rank == 0 ? malloc(sizeof(double) * (size_t)(2 * n)) : NULL;
+  int okb = rank != 0 || buf;
+  MPI_Bcast(&okb, 1, MPI_INT, 0, mn_ctx_comm(ctx));
+  int err = okb ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld doubles for the reference", (long long)(2 * n));
+  if (!err) err = mn_ctx_create(mn_ctx_comm(ctx), MN_BACKEND_CPU, &cpu);
+  if (!err) err = swe_create(cpu, &o, &r);
+  if (!err) err = run(cpu, r, a, t_end, a->dt, a->steps, &secs);
+  if (!err) err = swe_depth(s, &h[0]);
+  if (!err) err = swe_depth(r, &h[1]);
+  for (int k = 0; k < 3 && !err; k++) {
+    mn_array *f[2] = {k == 0 ? h[0] : k == 1 ? swe_hu(s) : swe_hv(s), k == 0 ? h[1] : k == 1 ? swe_hu(r) : swe_hv(r)};
+    err = mn_array_gather(f[0], 0, buf);
+    if (!err) err = mn_array_gather(f[1], 0, rank == 0 ? buf + n : NULL);
+    for (int64_t q = 0; !err && rank == 0 && q < n; q++) diff = fmax(diff, fabs(buf[q] - buf[n + q]));
+  }
+  long steps = r ? swe_steps(r) : 0;
+  mn_array_destroy(&h[0]);
+  mn_array_destroy(&h[1]);
+  swe_destroy(&r);
+  mn_ctx_destroy(&cpu);
+  free(buf);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  MPI_Bcast(&diff, 1, MPI_DOUBLE, 0, mn_ctx_comm(ctx));
+  *ok = diff <= 1e-12 && steps == swe_steps(s);
+  if (rank == 0)
+    printf("reference: %s against the loops on the CPU: max |difference| of h, hu, hv = %.3e, steps %ld and %ld %s\n",
+           swe_exprs(s) ? "expressions" : "loops", diff, swe_steps(s), steps, *ok ? "PASS" : "FAIL");
+  return MN_SUCCESS;
+}
+
 static int closed(const char *bc) { /* only walls and periodic sides: mass is conserved */
   return !strstr(bc, "inflow") && !strstr(bc, "outflow");
 }
@@ -93,7 +136,31 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
   }
   double t_end = a->t_end > 0 ? a->t_end : c->t_end, secs, m;
   swe_result r = {0}, r2 = {0};
+  /* on a device backend at one rank (no staged messages) the expressions'
+   * steps may copy between host and device only reductions' accumulators */
+  int count = a->reference && swe_exprs(s) && mn_ctx_backend(ctx) != MN_BACKEND_CPU && mn_ctx_size(ctx) == 1;
+  int was_on = mn_log_enabled(ctx), ok_copies = 1;
+  mn_log_stats c0[2] = {{0}}, c1[2] = {{0}};
+  if (count) {
+    mn_log_enable(ctx);
+    mn_log_get(ctx, MN_LOG_H2D, &c0[0]);
+    mn_log_get(ctx, MN_LOG_D2H, &c0[1]);
+  }
   int err = run(ctx, s, a, t_end, a->dt, a->steps, &secs);
+  if (count) {
+    mn_log_get(ctx, MN_LOG_H2D, &c1[0]);
+    mn_log_get(ctx, MN_LOG_D2H, &c1[1]);
+    if (!was_on) mn_log_disable(ctx);
+    double per = (double)(c1[0].mem_bytes - c0[0].mem_bytes + c1[1].mem_bytes - c0[1].mem_bytes) /
+                 (double)(swe_steps(s) > 0 ? swe_steps(s) : 1);
+    mn_local l = {0}; /* and the state is there, not on the host */
+    if (!err) err = mn_array_local_memtype(swe_hu(s), &l);
+    ok_copies = per <= 256 && l.mem == MN_MEM_DEVICE;
+    printf("reference: host-device copies %.1f bytes a step (%ld to the device, %ld back), at most 256; the state "
+           "in %s memory %s\n",
+           per, (long)(c1[0].calls - c0[0].calls), (long)(c1[1].calls - c0[1].calls),
+           l.mem == MN_MEM_DEVICE ? "device" : "host", ok_copies ? "PASS" : "FAIL");
+  }
   if (!err) err = swe_check(s, &r);
   if (!err && a->converge) { /* twice the resolution (a channel keeps its rows) */
     swe_opts o = a->o;
@@ -121,7 +188,9 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
     printf("throughput: %.3f M cell updates/s, %.3f ms/step\n", cells * (double)steps / secs / 1e6,
            1e3 * secs / (double)(steps > 0 ? steps : 1));
   }
-  *ok = !err && r.ok && (!fine || (r2.error < 0.8 * r.error && r2.ok));
+  int ok_ref = 1;
+  if (!err && a->reference) err = reference(ctx, s, a, t_end, &ok_ref);
+  *ok = !err && r.ok && ok_ref && ok_copies && (!fine || (r2.error < 0.8 * r.error && r2.ok));
   if (!err && a->png) {
     err = write_png(s, a->png, rank);
     if (!err && rank == 0)
@@ -138,7 +207,7 @@ int main(int argc, char **argv) {
   mn_ctx *ctx = app_start(&argc, &argv, "swe");
   int rank = mn_ctx_rank(ctx), ok = 0, status;
   args a = {.o = {.theta = 1.3, .hl = NAN, .hr = NAN}, .nx = -1, .ny = -1, /* -1, NaN: the case's */
-            .t_end = -1.0, .cfl = 0.25 /* KP's positivity bound in 2-d */, .steps = -1};
+            .t_end = -1.0, .cfl = 0.25 /* KP's positivity bound in 2-d */, .steps = -1, .scheme = "auto"};
   const app_opt opts[] = {
     APP_OPT("--case", APP_STR, &a.o.case_name),
     APP_OPT("--bc", APP_STR, &a.o.bc),
@@ -153,10 +222,19 @@ int main(int argc, char **argv) {
     APP_OPT("--theta", APP_REAL, &a.o.theta),
     APP_OPT("--hl", APP_REAL, &a.o.hl),
     APP_OPT("--hr", APP_REAL, &a.o.hr),
-    APP_OPT("--converge", APP_SET, &a.converge)};
+    APP_OPT("--converge", APP_SET, &a.converge),
+    APP_OPT("--scheme", APP_STR, &a.scheme),
+    APP_OPT("--reference", APP_SET, &a.reference)};
   int err = app_parse(argc, argv, opts, (int)(sizeof opts / sizeof *opts));
   a.o.nx = a.nx;
   a.o.ny = a.ny;
+  if (!err) {
+    static const char *schemes[] = {"auto", "loops", "exprs"};
+    a.o.scheme = -1;
+    for (int k = 0; k < 3; k++)
+      if (!strcmp(a.scheme, schemes[k])) a.o.scheme = k;
+    if (a.o.scheme < 0) err = MN_ERR(MN_ERR_ARG, "--scheme '%s' is not one of auto, loops, exprs", a.scheme);
+  }
   if (err == -1) {
     if (rank == 0) printf(usage, swe_case_names());
     status = 0;

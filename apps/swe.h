@@ -46,12 +46,18 @@ double swe_dambreak_depth(double x, double t, double x0, double hl, double hr);
 double swe_bernoulli_depth(double b, double q, double h_out);
 
 typedef struct swe_s swe;
+/* How the scheme runs: loops over each rank's block (the host's), or fused
+ * expressions over slices (which run on a device backend's device); AUTO
+ * picks by the context's backend. Both give the same bits. */
+enum { SWE_AUTO = 0, SWE_LOOPS, SWE_EXPRS };
+
 typedef struct {
   const char *case_name;
   int64_t nx, ny;     /* -1: the case's */
   double theta;
   const char *bc;     /* NULL: the case's */
   double hl, hr;      /* NAN: the case's */
+  int scheme;         /* SWE_AUTO, SWE_LOOPS or SWE_EXPRS */
 } swe_opts;
 
 int swe_create(mn_ctx *ctx, const swe_opts *o, swe **s);
@@ -78,5 +84,7 @@ int swe_check(swe *s, swe_result *r);
 int swe_depth(swe *s, mn_array **h);
 mn_array *swe_hu(swe *s);
 mn_array *swe_hv(swe *s);
+/* 1 when s runs the scheme as expressions */
+int swe_exprs(const swe *s);
 
 #endif

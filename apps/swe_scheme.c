@@ -5,33 +5,11 @@
  * plan per array fills ghosts between ranks (and across periodic sides), and
  * the boundary ranks fill the other ghosts. Every expression is written as in
  * apps/swe.py, in the same order, so both give the same bits. */
-#include "swe.h"
+#include "swe_impl.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define NV 3           /* w, hu, hv */
-#define TINY 1e-300    /* a+ - a- is 0 only where a+ = a- = 0, and then the flux is 0 */
-#define NREC 6         /* w, normal, tangential discharge: plus and minus face values */
-
-struct swe_s {
-  mn_ctx *ctx;
-  const swe_case *c;
-  int64_t nx, ny;
-  double dx, dy, eps, theta, hl, hr;
-  swe_bc bc[4];
-  mn_array *u[NV], *u1[NV]; /* state and RK stage */
-  mn_plan *p[NV], *p1[NV];
-  int64_t lo[2], n[2];      /* my block: rows lo[0] + [0, n[0]), columns lo[1] + [0, n[1]) */
-  int64_t rs;               /* row stride of the state blocks */
-  double *q[NV], *q1[NV];   /* at my cell (0, 0) */
-  double *bed, *bfx, *bfy;  /* cells, west faces, south faces, with 2 ghosts */
-  double *recx, *recy;      /* face values of cells along x, along y */
-  double *fx[NV], *fy[NV], *rhs[NV];
-  double t, mass0;
-  long steps;
-};
 
 /* numpy.maximum / minimum on numbers (no NaN here) */
 static inline double mx(double a, double b) { return a >= b ? a : b; }
@@ -46,8 +24,9 @@ long swe_steps(const swe *s) { return s->steps; }
 int64_t swe_nx(const swe *s) { return s->nx; }
 int64_t swe_ny(const swe *s) { return s->ny; }
 double swe_mass0(const swe *s) { return s->mass0; }
-mn_array *swe_hu(swe *s) { return s->u[1]; }
-mn_array *swe_hv(swe *s) { return s->u[2]; }
+mn_array *swe_hu(swe *s) { return s->exprs ? s->Wi[1] : s->u[1]; }
+mn_array *swe_hv(swe *s) { return s->exprs ? s->Wi[2] : s->u[2]; }
+int swe_exprs(const swe *s) { return s->exprs; }
 
 /* ---- bed: vertices mirrored (wrapped if periodic) past the boundary ---- */
 static int64_t vmap(int64_t g, int64_t n, int periodic) {
@@ -56,7 +35,7 @@ static int64_t vmap(int64_t g, int64_t n, int periodic) {
   return g;
 }
 
-static double vertex(const swe *s, int64_t gj, int64_t gi) {
+double swe_vertex(const swe *s, int64_t gj, int64_t gi) {
   int64_t i = vmap(gi, s->nx, s->bc[SWE_WEST].kind == SWE_PERIODIC);
   int64_t j = vmap(gj, s->ny, s->bc[SWE_SOUTH].kind == SWE_PERIODIC);
   return swe_bed(s->c, (double)i * s->dx, (double)j * s->dy);
@@ -67,11 +46,11 @@ static void bed_setup(swe *s) {
   for (int64_t j = -2; j < n0 + 3; j++)
     for (int64_t i = -2; i < n1 + 3; i++) {
       int64_t gj = s->lo[0] + j, gi = s->lo[1] + i;
-      double v00 = vertex(s, gj, gi);
-      if (j < n0 + 2) BFX(s, j, i) = 0.5 * (v00 + vertex(s, gj + 1, gi));
-      if (i < n1 + 2) BFY(s, j, i) = 0.5 * (v00 + vertex(s, gj, gi + 1));
+      double v00 = swe_vertex(s, gj, gi);
+      if (j < n0 + 2) BFX(s, j, i) = 0.5 * (v00 + swe_vertex(s, gj + 1, gi));
+      if (i < n1 + 2) BFY(s, j, i) = 0.5 * (v00 + swe_vertex(s, gj, gi + 1));
       if (j < n0 + 2 && i < n1 + 2)
-        BED(s, j, i) = 0.25 * (v00 + vertex(s, gj, gi + 1) + vertex(s, gj + 1, gi) + vertex(s, gj + 1, gi + 1));
+        BED(s, j, i) = 0.25 * (v00 + swe_vertex(s, gj, gi + 1) + swe_vertex(s, gj + 1, gi) + swe_vertex(s, gj + 1, gi + 1));
     }
 }
 
@@ -204,9 +183,17 @@ static int rhs(swe *s, double **q, mn_plan **p, double *ax, double *ay) {
   return MN_SUCCESS;
 }
 
+static int advance(swe *s, double dt, double *taken) {
+  s->t += dt;
+  s->steps++;
+  if (taken) *taken = dt;
+  return MN_SUCCESS;
+}
+
 int swe_step(swe *s, double cfl, double dt, double t_end, double *taken) {
   double ax, ay;
-  MN_CALL(rhs(s, s->q, s->p, &ax, &ay));
+  if (s->exprs) MN_CALL(swex_fluxes(s, 0, &ax, &ay));
+  else MN_CALL(rhs(s, s->q, s->p, &ax, &ay));
   double limit = cfl * fmin(ax > 0 ? s->dx / ax : INFINITY, ay > 0 ? s->dy / ay : INFINITY);
   if (dt <= 0) dt = limit;
   else
@@ -214,6 +201,12 @@ int swe_step(swe *s, double cfl, double dt, double t_end, double *taken) {
              dt, s->t, limit, cfl);
   if (t_end > 0 && s->t + dt > t_end) dt = t_end - s->t;
   MN_CHECK(isfinite(dt), MN_ERR_ARG, "no wave moves (all cells dry): no time step from cfl %g; give --dt", cfl);
+  if (s->exprs) {
+    MN_CALL(swex_update(s, 0, dt));
+    MN_CALL(swex_fluxes(s, 1, &ax, &ay));
+    MN_CALL(swex_update(s, 1, dt));
+    return advance(s, dt, taken);
+  }
   const int64_t n0 = s->n[0], n1 = s->n[1], rs = s->rs;
   double **q = s->q, **q1 = s->q1, **L = s->rhs;
   for (int64_t j = 0; j < n0; j++) /* max(w, B): round-off must not leave a negative depth */
@@ -231,13 +224,11 @@ int swe_step(swe *s, double cfl, double dt, double t_end, double *taken) {
       q[1][o] = 0.5 * q[1][o] + 0.5 * (q1[1][o] + dt * L[1][c]);
       q[2][o] = 0.5 * q[2][o] + 0.5 * (q1[2][o] + dt * L[2][c]);
     }
-  s->t += dt;
-  s->steps++;
-  if (taken) *taken = dt;
-  return MN_SUCCESS;
+  return advance(s, dt, taken);
 }
 
 int swe_mass(swe *s, double *m) {
+  if (s->exprs && s->W[0]) MN_CALL(swex_sync(s));
   double loc = 0.0, tot;
   for (int64_t j = 0; j < s->n[0]; j++)
     for (int64_t i = 0; i < s->n[1]; i++) loc += s->q[0][j * s->rs + i] - BED(s, j, i);
@@ -247,6 +238,7 @@ int swe_mass(swe *s, double *m) {
 }
 
 int swe_depth(swe *s, mn_array **h) {
+  if (s->exprs) MN_CALL(swex_sync(s));
   MN_CALL(mn_array_create_on(mn_array_layout(s->u[0]), MN_FLOAT64, 0, h));
   mn_local loc;
   MN_CALL(mn_array_local(*h, &loc));
@@ -260,6 +252,7 @@ int swe_depth(swe *s, mn_array **h) {
 /* ---- the checks (as check() in apps/swe.py) ---- */
 int swe_check(swe *s, swe_result *r) {
   memset(r, 0, sizeof *r);
+  if (s->exprs) MN_CALL(swex_sync(s));
   MPI_Comm comm = mn_ctx_comm(s->ctx);
   const int64_t n0 = s->n[0], n1 = s->n[1], rs = s->rs;
   double e[2] = {0.0, 0.0}, ge[2];
@@ -418,6 +411,7 @@ static int setup(swe *s, const swe_opts *o) {
   MPI_Allreduce(&hmin, &ghmin, 1, MPI_DOUBLE, MPI_MIN, mn_ctx_comm(s->ctx));
   MN_CHECK(ghmin >= 0, MN_ERR_ARG, "initial depth is negative: min h = %g (case %s)", ghmin, s->c->name);
   MN_CALL(swe_mass(s, &s->mass0));
+  if (s->exprs) MN_CALL(swex_setup(s));
   return MN_SUCCESS;
 }
 
@@ -426,6 +420,7 @@ int swe_create(mn_ctx *ctx, const swe_opts *o, swe **out) {
   swe *s = calloc(1, sizeof *s);
   MN_CHECK(s, MN_ERR_MEM, "cannot allocate the swe state");
   s->ctx = ctx;
+  s->exprs = o->scheme == SWE_EXPRS || (o->scheme == SWE_AUTO && mn_ctx_backend(ctx) != MN_BACKEND_CPU);
   int err = setup(s, o);
   if (err) {
     swe_destroy(&s);
@@ -438,6 +433,7 @@ int swe_create(mn_ctx *ctx, const swe_opts *o, swe **out) {
 int swe_destroy(swe **sp) {
   if (!sp || !*sp) return MN_SUCCESS;
   swe *s = *sp;
+  swex_destroy(s);
   for (int v = 0; v < NV; v++) {
     mn_plan_destroy(&s->p[v]);
     mn_plan_destroy(&s->p1[v]);

@@ -33,17 +33,24 @@ int ex_s(ex *x, double s) {
   return err ? fail(x, err) : node;
 }
 
-static int bin(ex *x, mn_binary_op op, int a, int b) {
+int ex_where(ex *x, int cond, int a, int b) {
+  int node = 0;
+  if (x->err) return -1;
+  int err = mn_expr_ternary(x->e, MN_OP_WHERE, cond, a, b, &node);
+  return err ? fail(x, err) : node;
+}
+
+int ex_bin(ex *x, mn_binary_op op, int a, int b) {
   int node = 0;
   if (x->err) return -1;
   int err = mn_expr_binary(x->e, op, a, b, &node);
   return err ? fail(x, err) : node;
 }
 
-int ex_add(ex *x, int a, int b) { return bin(x, MN_OP_ADD, a, b); }
-int ex_sub(ex *x, int a, int b) { return bin(x, MN_OP_SUB, a, b); }
-int ex_mul(ex *x, int a, int b) { return bin(x, MN_OP_MUL, a, b); }
-int ex_div(ex *x, int a, int b) { return bin(x, MN_OP_DIV, a, b); }
+int ex_add(ex *x, int a, int b) { return ex_bin(x, MN_OP_ADD, a, b); }
+int ex_sub(ex *x, int a, int b) { return ex_bin(x, MN_OP_SUB, a, b); }
+int ex_mul(ex *x, int a, int b) { return ex_bin(x, MN_OP_MUL, a, b); }
+int ex_div(ex *x, int a, int b) { return ex_bin(x, MN_OP_DIV, a, b); }
 
 int ex_un(ex *x, mn_unary_op op, int a) {
   int node = 0;

@@ -23,6 +23,8 @@ void ex_begin(ex *x, mn_ctx *ctx);
 /* The node of a[r0:r1, c0:c1] (non-negative bounds). */
 int ex_at(ex *x, mn_array *a, int64_t r0, int64_t r1, int64_t c0, int64_t c1);
 int ex_s(ex *x, double s);
+int ex_bin(ex *x, mn_binary_op op, int a, int b);
+int ex_where(ex *x, int cond, int a, int b);
 int ex_add(ex *x, int a, int b);
 int ex_sub(ex *x, int a, int b);
 int ex_mul(ex *x, int a, int b);
