@@ -423,11 +423,14 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
     if len(held) + len(stores) > XMAX:
         held.sort(key=lambda o: -o._cost)
     stores = (stores + held)[:XMAX]
-    arrs = [_core.empty(y._shape, y._dtype, True) for y in stores]  # this rank's choice: unchecked
-    if many and stores:
+    arrs = [None] * len(stores)
+    if many and stores:  # one array shows the stores' layout (all of one shape): the others once kept
+        arrs[0] = _core.empty(stores[0]._shape, stores[0]._dtype, True)
         keep = _many_ok(expr, stores, arrs[0], ref, reduce is not None, device)
         stores = [y for y, k in zip(stores, keep) if k]
         arrs = [x for x, k in zip(arrs, keep) if k]
+    # this rank's choice: unchecked
+    arrs = [x if x is not None else _core.empty(y._shape, y._dtype, True) for y, x in zip(stores, arrs)]
     if not stores and not many:  # (with more ranks the root's program all the same, whatever is stored)
         return _NOTHING
     prog, memo = [], {}
