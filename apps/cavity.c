@@ -260,13 +260,7 @@ int main(int argc, char **argv) {
     a.o.dt = a.o.channel ? 0.01 : 0.001;
     err = app_parse(argc, argv, opts, nopts);
   }
-  if (!err) {
-    static const char *schemes[] = {"auto", "loops", "exprs"};
-    a.o.scheme = -1;
-    for (int k = 0; k < 3; k++)
-      if (!strcmp(a.scheme, schemes[k])) a.o.scheme = k;
-    if (a.o.scheme < 0) err = MN_ERR(MN_ERR_ARG, "--scheme '%s' is not one of auto, loops, exprs", a.scheme);
-  }
+  if (!err) err = app_scheme(a.scheme, &a.o.scheme);
   if (err == -1) {
     if (mn_ctx_rank(ctx) == 0) fputs(usage, stdout);
   } else {

@@ -228,13 +228,7 @@ int main(int argc, char **argv) {
   int err = app_parse(argc, argv, opts, (int)(sizeof opts / sizeof *opts));
   a.o.nx = a.nx;
   a.o.ny = a.ny;
-  if (!err) {
-    static const char *schemes[] = {"auto", "loops", "exprs"};
-    a.o.scheme = -1;
-    for (int k = 0; k < 3; k++)
-      if (!strcmp(a.scheme, schemes[k])) a.o.scheme = k;
-    if (a.o.scheme < 0) err = MN_ERR(MN_ERR_ARG, "--scheme '%s' is not one of auto, loops, exprs", a.scheme);
-  }
+  if (!err) err = app_scheme(a.scheme, &a.o.scheme);
   if (err == -1) {
     if (rank == 0) printf(usage, swe_case_names());
     status = 0;

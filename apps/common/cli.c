@@ -96,6 +96,16 @@ int app_parse(int argc, char **argv, const app_opt *opts, int nopts) {
   return MN_SUCCESS;
 }
 
+int app_scheme(const char *text, int *scheme) {
+  static const char *names[] = {"auto", "loops", "exprs"};
+  for (int k = 0; k < 3; k++)
+    if (!strcmp(text, names[k])) {
+      *scheme = k;
+      return MN_SUCCESS;
+    }
+  return MN_ERR(MN_ERR_ARG, "--scheme '%s' is not one of auto, loops, exprs", text);
+}
+
 int app_finite(const char *field, double value, long step) {
   MN_CHECK(isfinite(value), MN_ERR_ARG,
            "the solution blew up: %s holds NaN or Inf after step %ld (unstable parameters: a smaller --dt?)", field,

@@ -52,6 +52,10 @@ int app_parse(int argc, char **argv, const app_opt *opts, int nopts);
 /* -log_view / --log-view (every app): the profiling table at exit. */
 #define APP_LOG_VIEW_HELP "  -log_view, --log-view: print the profiling summary at exit (docs/profiling.md)\n"
 
+/* --scheme's value: 0 auto, 1 loops, 2 exprs (the apps' enums), else
+ * MN_ERR_ARG naming it. */
+int app_scheme(const char *text, int *scheme);
+
 /* MN_ERR_ARG when value, a sum over every element of a field, is NaN or
  * Inf: the solution blew up (by step `step`; the parameters, --dt most
  * often, are unstable). Every rank holds the same reduced value, so every
