@@ -12,8 +12,6 @@
 #include "cavity_impl.h"
 #include "common/expr.h"
 
-static const double PI = 3.14159265358979323846; /* numpy.pi */
-
 typedef struct {
   int64_t c0, c1, l0, r0;
 } cols;
@@ -130,25 +128,4 @@ int cavx_velocity(cav *c) {
   MN_CALL(ex_fill(v, 0, ny, 0, 1, 0));
   MN_CALL(ex_fill(v, 0, ny, nx - 1, nx, 0));
   return ex_fill(u, ny - 1, ny, 0, nx, 1); /* the lid, corners included */
-}
-
-int cavx_initial(cav *c) {
-  if (c->o.perturb == 0) return MN_SUCCESS; /* v is zero */
-  const int64_t nx = c->o.nx, ny = c->o.ny, si[2] = {ny - 2, 1}, sj[2] = {1, nx};
-  mn_array *i = NULL, *j = NULL;
-  int err = mn_array_create(c->ctx, MN_FLOAT64, 2, si, 0, &i);
-  if (!err) err = mn_array_create(c->ctx, MN_FLOAT64, 2, sj, 0, &j);
-  if (!err) err = mn_array_arange(i, 1, 1);
-  if (!err) err = mn_array_arange(j, 0, 1);
-  if (!err) {
-    ex x;
-    ex_begin(&x, c->ctx);
-    int fi = ex_un(&x, MN_OP_SIN, ex_div(&x, ex_mul(&x, ex_s(&x, PI), ex_in(&x, i)), ex_s(&x, (double)(ny - 1))));
-    int fj = ex_un(&x, MN_OP_SIN, ex_div(&x, ex_mul(&x, ex_s(&x, 2 * PI), ex_in(&x, j)), ex_s(&x, (double)nx)));
-    err = ex_eval(&x, ex_mul(&x, ex_mul(&x, ex_s(&x, c->o.perturb), fi), fj), c->v[0], 1, ny - 1, 0, nx);
-  }
-  mn_array_destroy(&i);
-  mn_array_destroy(&j);
-  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
-  return MN_SUCCESS;
 }

@@ -20,6 +20,5 @@ struct cav_s {
 int cavx_build_b(cav *c);
 int cavx_pressure(cav *c); /* p[1] from p[0] and b, boundaries included */
 int cavx_velocity(cav *c); /* u[1], v[1] from u[0], v[0] and p[0], walls included */
-int cavx_initial(cav *c);  /* v[0]'s perturbation */
 
 #endif

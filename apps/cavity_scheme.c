@@ -29,10 +29,9 @@ typedef struct {
 } blk;
 #define AT(g, i, j) (g).d[((i) - (g).lo0) * (g).s + ((j) - (g).lo1)]
 
-static blk blk_of(mn_array *a) {
-  mn_local l;
+static blk blk_in(const mn_local *pl) {
+  const mn_local l = *pl;
   blk g = {0};
-  mn_array_local(a, &l);
   if (!l.data) return g;
   g.d = l.data;
   g.s = l.stride[0];
@@ -41,6 +40,12 @@ static blk blk_of(mn_array *a) {
   g.n0 = l.count[0];
   g.n1 = l.count[1];
   return g;
+}
+
+static blk blk_of(mn_array *a) {
+  mn_local l;
+  mn_array_local(a, &l);
+  return blk_in(&l);
 }
 
 static int64_t imax(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -177,12 +182,18 @@ static int check(mn_ctx *ctx, const cav_opts *o) {
 /* rest (p = 0 in the cavity, 1 in the channel), v perturbed on request */
 static int initial(cav *c) {
   MN_CALL(mn_array_fill(c->p[0], mn_scalar_f64(c->o.channel ? 1.0 : 0.0)));
-  if (c->exprs) return cavx_initial(c);
-  blk v = blk_of(c->v[0]);
+  if (c->exprs && c->o.perturb == 0) return MN_SUCCESS; /* v is zero */
+  /* the expressions' path writes v on the host too (the host's sin, so the
+   * two paths start alike) without pinning it, then moves it to the device */
+  mn_local l;
+  if (c->exprs) MN_CALL(mn_array_local_host(c->v[0], &l));
+  blk v = c->exprs ? blk_in(&l) : blk_of(c->v[0]);
   const int64_t nx = c->o.nx, ny = c->o.ny;
   for (int64_t i = imax(v.lo0, 1); i < imin(v.lo0 + v.n0, ny - 1); i++)
     for (int64_t j = v.lo1; j < v.lo1 + v.n1; j++)
       AT(v, i, j) = c->o.perturb * sin(PI * (double)i / (double)(ny - 1)) * sin(2 * PI * (double)j / (double)nx);
+  if (c->exprs && mn_ctx_backend(c->ctx) != MN_BACKEND_CPU) return mn_array_local_device(c->v[0], &l);
+  if (c->exprs) return MN_SUCCESS;
   MN_CALL(exchange(c->pu[0]));
   MN_CALL(exchange(c->pv[0]));
   MN_CALL(exchange(c->pp[0]));

@@ -156,7 +156,8 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
     mn_local l = {0}; /* and the state is there, not on the host */
     if (!err) err = mn_array_local_memtype(swe_hu(s), &l);
     ok_copies = per <= 256 && l.mem == MN_MEM_DEVICE;
-    printf("reference: host-device copies %.1f bytes a step (%ld to the device, %ld back), at most 256; the state "
+    if (!err)
+      printf("reference: host-device copies %.1f bytes a step (%ld to the device, %ld back), at most 256; the state "
            "in %s memory %s\n",
            per, (long)(c1[0].calls - c0[0].calls), (long)(c1[1].calls - c0[1].calls),
            l.mem == MN_MEM_DEVICE ? "device" : "host", ok_copies ? "PASS" : "FAIL");
