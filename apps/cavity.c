@@ -13,6 +13,7 @@
  * Exit status: 0, 1 when a check fails, 2 on bad input (every rank reports it). */
 #include "cavity.h"
 #include "common/cli.h"
+#include "common/copies.h"
 #include "common/picture.h"
 #include <math.h>
 #include <stdio.h>
@@ -108,7 +109,7 @@ static int shape_check(cav *c, const cav_opts *o, const figures *f, long steps, 
   }
   double worst = 0, dy = 2 / (double)(o->ny - 1);
   for (int64_t i = 0; i < o->ny; i++) {
-    double x, y = (double)i * dy;
+    double x = 0, y = (double)i * dy;
     MN_CALL(get(cav_u(c), i, o->nx / 2, &x));
     worst = fmax(worst, fabs(x / f->line_max - y * (2 - y)));
   }
@@ -163,21 +164,6 @@ static int ref_check(mn_ctx *ctx, cav *c, const cav_opts *o, long steps, int *ok
   return MN_SUCCESS;
 }
 
-/* On a device backend the expressions' steps keep the fields in device
- * memory: at one rank (no staged messages) the run may copy between host
- * and device only the reductions' accumulators, a few bytes a step. */
-static int copies_check(cav *c, const mn_log_stats *h2d, const mn_log_stats *d2h, long steps, int *ok) {
-  double per_step = (double)(h2d->mem_bytes + d2h->mem_bytes) / (double)(steps > 0 ? steps : 1);
-  mn_local l; /* and the fields are there, not on the host */
-  MN_CALL(mn_array_local_memtype(cav_u(c), &l));
-  *ok = per_step <= 256 && l.mem == MN_MEM_DEVICE;
-  printf("check: host-device copies %.1f bytes a step (%ld to the device, %ld back), at most 256; the fields in %s "
-         "memory %s\n",
-         per_step, (long)h2d->calls, (long)d2h->calls, l.mem == MN_MEM_DEVICE ? "device" : "host",
-         *ok ? "PASS" : "FAIL");
-  return MN_SUCCESS;
-}
-
 static int body(mn_ctx *ctx, const args *a, int *ok) {
   int rank = mn_ctx_rank(ctx);
   const cav_opts *o = &a->o;
@@ -189,22 +175,11 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
   double t0 = MPI_Wtime();
   MN_CALL(cav_create(ctx, o, &c));
   /* the copies a device run makes, counted over its steps (one rank) */
-  int count = a->check && cav_exprs(c) && mn_ctx_backend(ctx) != MN_BACKEND_CPU && mn_ctx_size(ctx) == 1;
-  int was_on = mn_log_enabled(ctx);
-  mn_log_stats h2d[2] = {0}, d2h[2] = {0};
-  if (count) {
-    mn_log_enable(ctx);
-    mn_log_get(ctx, MN_LOG_H2D, &h2d[0]);
-    mn_log_get(ctx, MN_LOG_D2H, &d2h[0]);
-  }
+  app_copies cp;
+  app_copies_start(ctx, a->check && cav_exprs(c) && mn_ctx_backend(ctx) != MN_BACKEND_CPU && mn_ctx_size(ctx) == 1,
+                   &cp);
   int err = cav_run(c, &steps);
-  if (count) {
-    mn_log_get(ctx, MN_LOG_H2D, &h2d[1]);
-    mn_log_get(ctx, MN_LOG_D2H, &d2h[1]);
-    h2d[1].mem_bytes -= h2d[0].mem_bytes, h2d[1].calls -= h2d[0].calls;
-    d2h[1].mem_bytes -= d2h[0].mem_bytes, d2h[1].calls -= d2h[0].calls;
-    if (!was_on) mn_log_disable(ctx);
-  }
+  app_copies_stop(ctx, &cp);
   if (!err) err = summarise(c, o, &f); /* its reductions also wait for the last step */
   double secs = fmax(MPI_Wtime() - t0, 1e-9);
   if (!err && rank == 0) {
@@ -220,7 +195,7 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
   if (!err && a->save) err = save(c, a->save);
   if (!err && a->png) err = picture(c, a->png, o, rank);
   int ok1 = 1, ok2 = 1, ok3 = 1;
-  if (!err && count) err = copies_check(c, &h2d[1], &d2h[1], steps, &ok3);
+  if (!err) err = app_copies_check(ctx, &cp, steps, cav_u(c), "check", &ok3);
   if (!err && a->check) err = shape_check(c, o, &f, steps, rank, &ok1);
   if (!err && a->check && (mn_ctx_size(ctx) > 1 || cav_exprs(c))) err = ref_check(ctx, c, o, steps, &ok2);
   *ok = ok1 && ok2 && ok3;

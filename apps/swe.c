@@ -9,6 +9,7 @@
 #include "swe.h"
 #include "common/png.h"
 #include "common/cli.h"
+#include "common/copies.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,30 +139,13 @@ static int body(mn_ctx *ctx, const args *a, int *ok) {
   swe_result r = {0}, r2 = {0};
   /* on a device backend at one rank (no staged messages) the expressions'
    * steps may copy between host and device only reductions' accumulators */
-  int count = a->reference && swe_exprs(s) && mn_ctx_backend(ctx) != MN_BACKEND_CPU && mn_ctx_size(ctx) == 1;
-  int was_on = mn_log_enabled(ctx), ok_copies = 1;
-  mn_log_stats c0[2] = {{0}}, c1[2] = {{0}};
-  if (count) {
-    mn_log_enable(ctx);
-    mn_log_get(ctx, MN_LOG_H2D, &c0[0]);
-    mn_log_get(ctx, MN_LOG_D2H, &c0[1]);
-  }
+  app_copies cp;
+  int ok_copies = 1;
+  app_copies_start(
+    ctx, a->reference && swe_exprs(s) && mn_ctx_backend(ctx) != MN_BACKEND_CPU && mn_ctx_size(ctx) == 1, &cp);
   int err = run(ctx, s, a, t_end, a->dt, a->steps, &secs);
-  if (count) {
-    mn_log_get(ctx, MN_LOG_H2D, &c1[0]);
-    mn_log_get(ctx, MN_LOG_D2H, &c1[1]);
-    if (!was_on) mn_log_disable(ctx);
-    double per = (double)(c1[0].mem_bytes - c0[0].mem_bytes + c1[1].mem_bytes - c0[1].mem_bytes) /
-                 (double)(swe_steps(s) > 0 ? swe_steps(s) : 1);
-    mn_local l = {0}; /* and the state is there, not on the host */
-    if (!err) err = mn_array_local_memtype(swe_hu(s), &l);
-    ok_copies = per <= 256 && l.mem == MN_MEM_DEVICE;
-    if (!err)
-      printf("reference: host-device copies %.1f bytes a step (%ld to the device, %ld back), at most 256; the state "
-           "in %s memory %s\n",
-           per, (long)(c1[0].calls - c0[0].calls), (long)(c1[1].calls - c0[1].calls),
-           l.mem == MN_MEM_DEVICE ? "device" : "host", ok_copies ? "PASS" : "FAIL");
-  }
+  app_copies_stop(ctx, &cp);
+  if (!err) err = app_copies_check(ctx, &cp, swe_steps(s), swe_hu(s), "reference", &ok_copies);
   if (!err) err = swe_check(s, &r);
   if (!err && a->converge) { /* twice the resolution (a channel keeps its rows) */
     swe_opts o = a->o;
