@@ -37,13 +37,20 @@ static int copy(mn_array *a, strip src, strip g) { return ex_copy(a, src.r0, src
 
 static int fill(mn_array *a, strip g, double v) { return ex_fill(a, g.r0, g.r0 + g.nr, g.c0, g.c0 + g.nc, v); }
 
-/* dst[g] = value + a[g] (value = NAN: -a[src]) */
-static int set(swe *s, mn_array *dst, strip g, mn_array *a, strip src, double value) {
+/* a[g] = -a[src] */
+static int negate(swe *s, mn_array *a, strip src, strip g) {
   ex x;
   ex_begin(&x, s->ctx);
-  int node = isnan(value) ? ex_un(&x, MN_OP_NEG, at(&x, a, src.r0, src.nr, src.c0, src.nc))
-                          : ex_add(&x, ex_s(&x, value), at(&x, a, g.r0, g.nr, g.c0, g.nc));
-  return ex_eval(&x, node, dst, g.r0, g.r0 + g.nr, g.c0, g.c0 + g.nc);
+  int node = ex_un(&x, MN_OP_NEG, at(&x, a, src.r0, src.nr, src.c0, src.nc));
+  return ex_eval(&x, node, a, g.r0, g.r0 + g.nr, g.c0, g.c0 + g.nc);
+}
+
+/* w[g] = value + Bc[g]: a given depth over the bed */
+static int over_bed(swe *s, mn_array *w, strip g, double value) {
+  ex x;
+  ex_begin(&x, s->ctx);
+  int node = ex_add(&x, ex_s(&x, value), at(&x, s->Bc, g.r0, g.nr, g.c0, g.nc));
+  return ex_eval(&x, node, w, g.r0, g.r0 + g.nr, g.c0, g.c0 + g.nc);
 }
 
 static int fill_ghosts(swe *s, mn_array **q) {
@@ -64,7 +71,7 @@ static int fill_ghosts(swe *s, mn_array **q) {
         break;
       case SWE_WALL:
         MN_CALL(copy(w, src, g));
-        MN_CALL(set(s, nrm, g, nrm, src, NAN));
+        MN_CALL(negate(s, nrm, src, g));
         MN_CALL(copy(tan, src, g));
         break;
       case SWE_INFLOW: /* given discharge in, depth zero-gradient */
@@ -73,7 +80,7 @@ static int fill_ghosts(swe *s, mn_array **q) {
         MN_CALL(fill(tan, g, 0.0));
         break;
       case SWE_OUTFLOW: /* zero gradient, or given depth */
-        if (b->has_value) MN_CALL(set(s, w, g, s->Bc, g, b->value));
+        if (b->has_value) MN_CALL(over_bed(s, w, g, b->value));
         else MN_CALL(copy(w, src, g));
         MN_CALL(copy(nrm, src, g));
         MN_CALL(copy(tan, src, g));
