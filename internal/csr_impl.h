@@ -3,12 +3,13 @@
 #define MANIPLE_CSR_IMPL_H
 #include "csr_shared.h"
 #include "exchange.h"
+#include "kernels/cplx.h"
 
 typedef struct mni_csr_dev_s mni_csr_dev;
 struct mn_csr_s {
   mn_ctx *ctx;
   int64_t nrows, ncols;
-  mn_dtype dtype;           /* MN_FLOAT64 or MN_FLOAT32 */
+  mn_dtype dtype;           /* float32, float64, complex64 or complex128 (mni_csr_dtype_ok) */
   int64_t row0, nlocal;     /* my rows */
   int64_t col0, ncloc;      /* my columns: the diagonal block */
   int64_t *dptr;            /* diagonal block: nlocal + 1 */
@@ -47,7 +48,7 @@ int mn_csr_from_sorted_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype 
                             const int64_t *cols, const void *vals, mn_csr **A);
 /* Local rows as COO-like records sorted by (row, col), duplicates summed in
  * their order, into CSR with global columns (rowptr nlocal + 1). */
-typedef struct { int64_t row, col, seq; double val; } mn_coo_rec;
+typedef struct { int64_t row, col, seq; mn_c128 val; } mn_coo_rec;
 int mn_csr_from_records(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, mn_coo_rec *r, int64_t n,
                         mn_csr **A);
 /* x's owned entries as a dense local vector of A's dtype: x's own memory
@@ -59,7 +60,30 @@ int mn_csr_vec_in(const mn_csr *A, const mn_array *x, int64_t n, int64_t start, 
 int mn_csr_vec_out_begin(const mn_csr *A, mn_array *y, int64_t n, int64_t start, int64_t len, char **data,
                          mn_array **tmp);
 int mn_csr_vec_out_end(mn_array *y, mn_array **tmp);
-double mn_csr_val(mn_dtype t, const void *v, int64_t k);
+
+/* ---- values (float32, float64, complex64, complex128) ---- */
+/* 1 when a matrix may hold values of dtype t */
+int mni_csr_dtype_ok(mn_dtype t);
+/* The dtype of sums and products of values of dtypes a and b (NumPy's) */
+mn_dtype mni_csr_promote(mn_dtype a, mn_dtype b);
+/* Value k of a table of dtype t, widened (a real's imaginary part 0) */
+mn_c128 mn_csr_val(mn_dtype t, const void *v, int64_t k);
+/* and stored (a real dtype keeps the real part) */
+void mni_csr_put(mn_dtype t, void *v, int64_t k, mn_c128 x);
+static inline mn_c128 mni_z(double re, double im) { mn_c128 z = {re, im}; return z; }
+static inline mn_c128 mni_zadd(mn_c128 a, mn_c128 b) { return mni_z(a.re + b.re, a.im + b.im); }
+static inline mn_c128 mni_zmul(mn_c128 a, mn_c128 b) {
+  return mni_z(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+}
+static inline int mni_csr_cplx(mn_dtype t) { return t == MN_COMPLEX64 || t == MN_COMPLEX128; }
+/* a * b in dtype t's arithmetic: a real one never meets an imaginary
+ * 0 * inf (a NaN the real product would not have) */
+static inline mn_c128 mni_zmul_t(mn_dtype t, mn_c128 a, mn_c128 b) {
+  return mni_csr_cplx(t) ? mni_zmul(a, b) : mni_z(a.re * b.re, 0);
+}
+/* a * b for a real a, as the real arithmetic did (no 0 * inf NaN parts) */
+static inline mn_c128 mni_zscale(double a, mn_c128 b) { return mni_z(a * b.re, a * b.im); }
+static inline int mni_zzero(mn_c128 a) { return a.re == 0 && a.im == 0; }
 
 /* ---- sizes and memory (sizes may come from a file: checked, never wrapped) ---- */
 /* Bytes of a table of n + 1 elements of es bytes (the + 1 keeps empty

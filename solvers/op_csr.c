@@ -30,6 +30,9 @@ int mn_op_create_csr(const mn_csr *A, mn_op **op) {
   mn_csr_shape(A, &nr, &nc);
   MN_CHECK(nr == nc, MN_ERR_SHAPE, "an operator needs a square matrix, got %lld x %lld", (long long)nr,
            (long long)nc);
-  MN_CALL(mni_sv_op_new(mn_csr_ctx(A), nr, mn_csr_dtype(A), &csr_ops, (void *)A, op));
+  mn_dtype t = mn_csr_dtype(A);
+  MN_CHECK(t == MN_FLOAT64 || t == MN_FLOAT32, MN_ERR_DTYPE,
+           "the solvers take a float64 or float32 matrix, not %s", mn_dtype_name(t));
+  MN_CALL(mni_sv_op_new(mn_csr_ctx(A), nr, t, &csr_ops, (void *)A, op));
   return MN_SUCCESS;
 }

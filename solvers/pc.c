@@ -75,6 +75,8 @@ static int matrix_setup(mn_solver *s) {
   MN_CHECK(nr == n && nc == n, MN_ERR_SHAPE, "the preconditioner matrix is %lld x %lld, the operator %lld x %lld",
            (long long)nr, (long long)nc, (long long)n, (long long)n);
   MN_CHECK(mn_csr_ctx(M) == s->ctx, MN_ERR_ARG, "the preconditioner matrix belongs to another context");
+  MN_CHECK(mn_csr_dtype(M) == MN_FLOAT64 || mn_csr_dtype(M) == MN_FLOAT32, MN_ERR_DTYPE,
+           "the preconditioner matrix must be float64 or float32, not %s", mn_dtype_name(mn_csr_dtype(M)));
   int mine = mni_csr_diagonal_only(M), all = 0;
   mn_allreduce(s->ctx, &mine, &all, 1, MPI_INT, MPI_MIN);
   if (all) {

@@ -11,13 +11,32 @@
 
 enum { GHOST_TAG = 300 };
 
-double mn_csr_val(mn_dtype t, const void *v, int64_t k) {
-  return t == MN_FLOAT32 ? (double)((const float *)v)[k] : ((const double *)v)[k];
+int mni_csr_dtype_ok(mn_dtype t) {
+  return t == MN_FLOAT64 || t == MN_FLOAT32 || t == MN_COMPLEX128 || t == MN_COMPLEX64;
 }
 
-static void put_val(mn_dtype t, void *v, int64_t k, double x) {
-  if (t == MN_FLOAT32) ((float *)v)[k] = (float)x;
-  else ((double *)v)[k] = x;
+mn_dtype mni_csr_promote(mn_dtype a, mn_dtype b) {
+  int cplx = a == MN_COMPLEX64 || a == MN_COMPLEX128 || b == MN_COMPLEX64 || b == MN_COMPLEX128;
+  int wide = a == MN_FLOAT64 || a == MN_COMPLEX128 || b == MN_FLOAT64 || b == MN_COMPLEX128;
+  return cplx ? (wide ? MN_COMPLEX128 : MN_COMPLEX64) : (wide ? MN_FLOAT64 : MN_FLOAT32);
+}
+
+mn_c128 mn_csr_val(mn_dtype t, const void *v, int64_t k) {
+  switch (t) {
+  case MN_FLOAT32: return mni_z(((const float *)v)[k], 0);
+  case MN_COMPLEX64: return mni_z(((const mn_c64 *)v)[k].re, ((const mn_c64 *)v)[k].im);
+  case MN_COMPLEX128: return ((const mn_c128 *)v)[k];
+  default: return mni_z(((const double *)v)[k], 0);
+  }
+}
+
+void mni_csr_put(mn_dtype t, void *v, int64_t k, mn_c128 x) {
+  switch (t) {
+  case MN_FLOAT32: ((float *)v)[k] = (float)x.re; break;
+  case MN_COMPLEX64: ((mn_c64 *)v)[k].re = (float)x.re; ((mn_c64 *)v)[k].im = (float)x.im; break;
+  case MN_COMPLEX128: ((mn_c128 *)v)[k] = x; break;
+  default: ((double *)v)[k] = x.re;
+  }
 }
 
 /* ---- memory ---- */
@@ -100,8 +119,8 @@ int mn_mem_fits(mn_ctx *ctx, int64_t need, int node, const char *what) {
 
 /* Before assembling a matrix of nrows rows from n entries on this rank:
  * the row tables (three of nl + 1 int64: row counts and the two blocks'
- * pointers) must not overflow, and with the entries (32-byte records sent
- * and received, then columns, values and the blocks' copies: about 80
+ * pointers) must not overflow, and with the entries (40-byte records sent
+ * and received, then columns, values and the blocks' copies: about 100
  * bytes each) they must fit in memory. Overflow is judged on rank 0's
  * share, the largest, so every rank finds it alike; the memory verdict is
  * this rank's (the caller agrees). Collective when the rows are many. */
@@ -111,7 +130,7 @@ static int assembly_fits(mn_ctx *ctx, int64_t nrows, int64_t ncols, int64_t n) {
   int64_t rows0 = mn_csr_nbytes(nl0, 24), rows = mn_csr_nbytes(nl, 24), ents, need;
   MN_CHECK(rows0 >= 0, MN_ERR_SHAPE, "a matrix of %lld rows: rank 0's %lld rows need three tables of %lld + 1 row "
            "pointers of 8 bytes, and that byte count overflows int64", (long long)nrows, (long long)nl0, (long long)nl0);
-  if (n < 0 || __builtin_mul_overflow(n, 80, &ents) || __builtin_add_overflow(rows, ents, &need)) need = INT64_MAX;
+  if (n < 0 || __builtin_mul_overflow(n, (int64_t)(2 * sizeof(mn_coo_rec) + 24), &ents) || __builtin_add_overflow(rows, ents, &need)) need = INT64_MAX;
   char what[200];
   snprintf(what, sizeof what, "assembling a %lld x %lld matrix (%lld rows and %lld entries on rank %d)",
            (long long)nrows, (long long)ncols, (long long)nl, (long long)n, me);
@@ -263,13 +282,13 @@ int mn_csr_from_sorted_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype 
     A->dptr[0] = A->optr[0] = 0;
     for (int64_t i = 0; i < n; i++) {
       for (int64_t k = rowptr[i]; k < rowptr[i + 1]; k++) {
-        double v = mn_csr_val(dtype, vals, k);
+        const char *v = (const char *)vals + k * es;
         if (cols[k] >= A->col0 && cols[k] < c1) {
           A->dcol[a] = (int32_t)(cols[k] - A->col0);
-          put_val(dtype, A->dval, a++, v);
+          memcpy((char *)A->dval + a++ * es, v, (size_t)es);
         } else {
           A->ocol[b] = (int32_t)find(A->garray, u, cols[k]);
-          put_val(dtype, A->oval, b++, v);
+          memcpy((char *)A->oval + b++ * es, v, (size_t)es);
         }
       }
       A->dptr[i + 1] = a;
@@ -311,11 +330,11 @@ int mn_csr_from_records(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtyp
   if (!err) { /* duplicates summed in (row, col, arrival) order */
     int64_t m = 0;
     for (int64_t k = 0; k < n;) {
-      double s = 0;
+      mn_c128 s = mni_z(0, 0);
       int64_t j = k;
-      for (; j < n && r[j].row == r[k].row && r[j].col == r[k].col; j++) s += r[j].val;
+      for (; j < n && r[j].row == r[k].row && r[j].col == r[k].col; j++) s = mni_zadd(s, r[j].val);
       cols[m] = r[k].col;
-      put_val(dtype, vals, m, s);
+      mni_csr_put(dtype, vals, m, s);
       rowptr[r[k].row - row0 + 1]++;
       m++;
       k = j;
@@ -334,8 +353,8 @@ static int check_common(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtyp
   MN_CHECK(ctx, MN_ERR_ARG, "NULL context");
   MN_CHECK(nrows >= 0 && ncols >= 0, MN_ERR_SHAPE, "a matrix cannot have %lld rows and %lld columns",
            (long long)nrows, (long long)ncols);
-  MN_CHECK(dtype == MN_FLOAT64 || dtype == MN_FLOAT32, MN_ERR_DTYPE,
-           "sparse matrices hold float64 or float32 values, not %s", mn_dtype_name(dtype));
+  MN_CHECK(mni_csr_dtype_ok(dtype), MN_ERR_DTYPE,
+           "sparse matrices hold float32, float64, complex64 or complex128 values, not %s", mn_dtype_name(dtype));
   MN_CHECK(itype == MN_INT32 || itype == MN_INT64, MN_ERR_DTYPE, "indices must be int32 or int64, not %s",
            mn_dtype_name(itype));
   return MN_SUCCESS;

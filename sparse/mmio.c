@@ -19,8 +19,8 @@
 #include <string.h>
 #include <strings.h>
 
-enum { FIELD_REAL = 0, FIELD_INTEGER = 1, FIELD_PATTERN = 2 };
-enum { SYM_GENERAL = 0, SYM_SYMMETRIC = 1, SYM_SKEW = 2 };
+enum { FIELD_REAL = 0, FIELD_INTEGER = 1, FIELD_PATTERN = 2, FIELD_COMPLEX = 3 };
+enum { SYM_GENERAL = 0, SYM_SYMMETRIC = 1, SYM_SKEW = 2, SYM_HERMITIAN = 3 };
 
 typedef struct {
   long long m, n, nnz;
@@ -97,11 +97,12 @@ static int read_header(const char *path, mtx_header *h) {
     else if (!strcasecmp(field, "real") || !strcasecmp(field, "double")) h->field = FIELD_REAL;
     else if (!strcasecmp(field, "integer")) h->field = FIELD_INTEGER;
     else if (!strcasecmp(field, "pattern")) h->field = FIELD_PATTERN;
-    else err = header_error(path, 1, "the field must be real, integer or pattern (complex values are not supported)",
-                            field);
+    else if (!strcasecmp(field, "complex")) h->field = FIELD_COMPLEX;
+    else err = header_error(path, 1, "the field must be real, integer, complex or pattern", field);
     if (!err) {
-      /* hermitian is symmetric for the real fields read here (SciPy reads it so) */
+      /* hermitian is symmetric for the real fields (SciPy reads it so) */
       if (!strcasecmp(sym, "general")) h->sym = SYM_GENERAL;
+      else if (!strcasecmp(sym, "hermitian") && h->field == FIELD_COMPLEX) h->sym = SYM_HERMITIAN;
       else if (!strcasecmp(sym, "symmetric") || !strcasecmp(sym, "hermitian")) h->sym = SYM_SYMMETRIC;
       else if (!strcasecmp(sym, "skew-symmetric")) h->sym = SYM_SKEW;
       else err = header_error(path, 1, "the symmetry must be general, symmetric, skew-symmetric or hermitian", sym);
@@ -137,10 +138,10 @@ static int read_header(const char *path, mtx_header *h) {
 }
 
 /* ---- what the declared sizes need, before anything is allocated ---- */
-/* Bytes per entry: the parsed triplet (row, column, value: 24) and the
- * 32-byte record it is sent as; then, at its row's owner, the record
- * received, its column and value and the blocks' copies (about 80). */
-enum { PARSE_BYTES = 24 + 32, ASSEMBLE_BYTES = 80 };
+/* Bytes per entry: the parsed triplet (row, column, value pair: 32) and
+ * the 40-byte record it is sent as; then, at its row's owner, the record
+ * received, its column and value and the blocks' copies (about 100). */
+enum { PARSE_BYTES = 32 + 40, ASSEMBLE_BYTES = 100 };
 
 /* The shortest entry line ("1 1\n", "1 1 1\n"): the file's bytes bound the
  * entries it can hold, whatever its size line says. */
@@ -191,16 +192,16 @@ static int read_fits(mn_ctx *ctx, const char *path, const mtx_header *h, int par
   return err;
 }
 
-typedef struct { int64_t *r, *c; double *v; int64_t n, cap; } triplets;
+typedef struct { int64_t *r, *c; mn_c128 *v; int64_t n, cap; } triplets;
 
-static int push(triplets *t, int64_t i, int64_t j, double v) {
+static int push(triplets *t, int64_t i, int64_t j, mn_c128 v) {
   if (t->n == t->cap) {
-    int64_t cap = t->cap ? 2 * t->cap : 1024, bytes = mn_csr_nbytes(cap - 1, 24);
+    int64_t cap = t->cap ? 2 * t->cap : 1024, bytes = mn_csr_nbytes(cap - 1, 32);
     int64_t *r = bytes >= 0 ? realloc(t->r, sizeof(int64_t) * (size_t)cap) : NULL;
     if (r) t->r = r;
     int64_t *c = r ? realloc(t->c, sizeof(int64_t) * (size_t)cap) : NULL;
     if (c) t->c = c;
-    double *w = c ? realloc(t->v, sizeof(double) * (size_t)cap) : NULL;
+    mn_c128 *w = c ? realloc(t->v, sizeof(mn_c128) * (size_t)cap) : NULL;
     if (!w) return MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes to hold %lld entries", (long long)bytes, (long long)cap);
     t->v = w;
     t->cap = cap;
@@ -273,8 +274,9 @@ static int parse_entry(const char *path, long long line, char *s, const mtx_head
   long long i, j;
   MN_CALL(index_field(path, line, &s, "row", &i));
   MN_CALL(index_field(path, line, &s, "column", &j));
-  double v = 1.0;
-  if (h->field != FIELD_PATTERN) MN_CALL(value_field(path, line, &s, h, &v));
+  mn_c128 v = mni_z(1, 0);
+  if (h->field != FIELD_PATTERN) MN_CALL(value_field(path, line, &s, h, &v.re));
+  if (h->field == FIELD_COMPLEX) MN_CALL(value_field(path, line, &s, h, &v.im));
   while (isspace((unsigned char)*s)) s++;
   if (*s) return header_error(path, line, "unexpected text after the entry", s);
   if (i < 1 || i > h->m)
@@ -286,7 +288,8 @@ static int parse_entry(const char *path, long long line, char *s, const mtx_head
     return MN_ERR(MN_ERR_FORMAT, "%s:%lld: entry (%lld, %lld) of a %s file mirrors to (%lld, %lld), outside the %lld x "
                   "%lld matrix", path, line, i, j, h->sym == SYM_SKEW ? "skew-symmetric" : "symmetric", j, i, h->m, h->n);
   MN_CALL(push(t, i - 1, j - 1, v));
-  if (h->sym != SYM_GENERAL && i != j) MN_CALL(push(t, j - 1, i - 1, h->sym == SYM_SKEW ? -v : v));
+  mn_c128 w = h->sym == SYM_SKEW ? mni_z(-v.re, -v.im) : h->sym == SYM_HERMITIAN ? mni_z(v.re, -v.im) : v;
+  if (h->sym != SYM_GENERAL && i != j) MN_CALL(push(t, j - 1, i - 1, w));
   return MN_SUCCESS;
 }
 
@@ -332,8 +335,8 @@ int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel,
   *A = NULL;
   MN_SPMD(ctx, "mn_csr_read_mtx", mn_spmd_str(S, "path", path), mn_spmd_dtype(S, "dtype", dtype),
           mn_spmd_int(S, "parallel", parallel));
-  MN_CHECK(dtype == MN_FLOAT64 || dtype == MN_FLOAT32, MN_ERR_DTYPE, "sparse matrices hold float64 or float32, not %s",
-           mn_dtype_name(dtype));
+  MN_CHECK(dtype == MN_NDTYPE || mni_csr_dtype_ok(dtype), MN_ERR_DTYPE,
+           "sparse matrices hold float32, float64, complex64 or complex128, not %s", mn_dtype_name(dtype));
   MN_CALL(mn_file_check(ctx, path, 0)); /* missing, a directory, unreadable: on every rank */
   int P = ctx->size, me = ctx->rank, err = 0;
   mtx_header h;
@@ -342,7 +345,10 @@ int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel,
   err = mn_agree(ctx, err);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   MN_MPI(MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, ctx->comm));
-  h.f32 = dtype == MN_FLOAT32;
+  if (dtype == MN_NDTYPE) dtype = h.field == FIELD_COMPLEX ? MN_COMPLEX128 : MN_FLOAT64; /* the file's */
+  MN_CHECK(h.field != FIELD_COMPLEX || mni_csr_cplx(dtype), MN_ERR_DTYPE,
+           "%s holds complex values: read it as complex128 or complex64, not %s", path, mn_dtype_name(dtype));
+  h.f32 = dtype == MN_FLOAT32 || dtype == MN_COMPLEX64;
   /* my byte range of the entries (body / P first: body * me may overflow) */
   long long body = h.size - h.offset, a = h.offset, b = h.offset;
   if (parallel) {
@@ -367,8 +373,8 @@ int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel,
       err = MN_ERR(MN_ERR_FORMAT, "%s:%lld: the size line announces %lld entries, the file holds %lld", path,
                    h.line - 1, h.nnz, total);
   }
-  if (!err && dtype == MN_FLOAT32)
-    for (int64_t k = 0; k < t.n; k++) ((float *)t.v)[k] = (float)t.v[k];
+  /* in place, to the dtype's narrower (or equal) elements, front to back */
+  for (int64_t k = 0; !err && dtype != MN_COMPLEX128 && k < t.n; k++) mni_csr_put(dtype, t.v, k, t.v[k]);
   if (!err) err = mn_csr_create_coo(ctx, h.m, h.n, dtype, t.n, MN_INT64, t.r, t.c, t.v, A);
   free(t.r);
   free(t.c);
@@ -390,7 +396,8 @@ static int check_symmetric(const mn_csr *A, int64_t *bad_i, int64_t *bad_j) {
   for (int64_t i = 0; !err && sym && i < A->nlocal; i++) {
     sym = ra[i + 1] - ra[i] == rt[i + 1] - rt[i];
     for (int64_t k = ra[i]; sym && k < ra[i + 1]; k++)
-      sym = ca[k] == ct[k] && mn_csr_val(A->dtype, va, k) == mn_csr_val(A->dtype, vt, k);
+      sym = ca[k] == ct[k] && mn_csr_val(A->dtype, va, k).re == mn_csr_val(A->dtype, vt, k).re &&
+            mn_csr_val(A->dtype, va, k).im == mn_csr_val(A->dtype, vt, k).im;
     if (!sym) { *bad_i = A->row0 + i; *bad_j = ra[i + 1] > ra[i] ? ca[ra[i]] : -1; }
   }
   mn_free(ra); mn_free(ca); mn_free(va); mn_free(rt); mn_free(ct); mn_free(vt);
@@ -406,8 +413,10 @@ int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int s
   MN_SPMD(A ? A->ctx : NULL, "mn_csr_write_mtx", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
           mn_spmd_str(S, "path", path), mn_spmd_str(S, "field", field), mn_spmd_int(S, "symmetric", symmetric));
   int f = !strcmp(field, "real") ? FIELD_REAL : !strcmp(field, "integer") ? FIELD_INTEGER
-        : !strcmp(field, "pattern") ? FIELD_PATTERN : -1;
-  MN_CHECK(f >= 0, MN_ERR_ARG, "field '%s': real, integer or pattern", field);
+        : !strcmp(field, "pattern") ? FIELD_PATTERN : !strcmp(field, "complex") ? FIELD_COMPLEX : -1;
+  MN_CHECK(f >= 0, MN_ERR_ARG, "field '%s': real, integer, complex or pattern", field);
+  MN_CHECK(f == FIELD_PATTERN || f == FIELD_COMPLEX || !mni_csr_cplx(A->dtype), MN_ERR_DTYPE,
+           "a %s matrix is written with the field 'complex' (or 'pattern'), not '%s'", mn_dtype_name(A->dtype), field);
   MN_CHECK(!symmetric || A->nrows == A->ncols, MN_ERR_SHAPE, "a %lld x %lld matrix cannot be symmetric",
            (long long)A->nrows, (long long)A->ncols);
   mn_ctx *ctx = A->ctx;
@@ -422,7 +431,7 @@ int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int s
   for (int64_t i = 0; i < A->nlocal; i++)
     for (int64_t k = rp[i]; k < rp[i + 1]; k++) mine += !symmetric || cols[k] <= A->row0 + i;
   for (int64_t k = 0; f == FIELD_INTEGER && !err && k < rp[A->nlocal]; k++) {
-    double v = mn_csr_val(A->dtype, vals, k);
+    double v = mn_csr_val(A->dtype, vals, k).re;
     if (v != floor(v) || fabs(v) > 9.2e18)
       err = MN_ERR(MN_ERR_ARG, "value %g is not an integer: write the field 'real'", v);
   }
@@ -451,8 +460,10 @@ int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int s
         for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
           long long r = (long long)(A->row0 + i) + 1, c = (long long)cols[k] + 1;
           if (symmetric && c > r) continue;
-          double v = mn_csr_val(A->dtype, vals, k);
+          mn_c128 z = mn_csr_val(A->dtype, vals, k);
+          double v = z.re;
           if (f == FIELD_PATTERN) fprintf(o, "%lld %lld\n", r, c);
+          else if (f == FIELD_COMPLEX) fprintf(o, "%lld %lld %.17g %.17g\n", r, c, z.re, z.im);
           else if (f == FIELD_INTEGER) fprintf(o, "%lld %lld %lld\n", r, c, (long long)v);
           else fprintf(o, "%lld %lld %.17g\n", r, c, v);
         }

@@ -19,14 +19,14 @@ int mn_csr_add(double alpha, const mn_csr *A, double beta, const mn_csr *B, mn_c
   MN_CHECK(A->nrows == B->nrows && A->ncols == B->ncols, MN_ERR_SHAPE,
            "inconsistent shapes: (%lld, %lld) and (%lld, %lld)", (long long)A->nrows, (long long)A->ncols,
            (long long)B->nrows, (long long)B->ncols);
-  mn_dtype t = A->dtype == MN_FLOAT64 || B->dtype == MN_FLOAT64 ? MN_FLOAT64 : MN_FLOAT32;
+  mn_dtype t = mni_csr_promote(A->dtype, B->dtype);
   int64_t *ra = NULL, *ca = NULL, *rb = NULL, *cb = NULL;
   void *va = NULL, *vb = NULL;
   int err = mn_csr_get_rows(A, &ra, &ca, &va);
   if (!err) err = mn_csr_get_rows(B, &rb, &cb, &vb);
   int64_t n = A->nlocal, m = err ? 0 : ra[n] + rb[n];
   int64_t *rp = mn_malloc(sizeof(int64_t) * (size_t)(n + 1)), *cc = mn_malloc(sizeof(int64_t) * (size_t)(m + 1));
-  double *vc = mn_malloc(sizeof(double) * (size_t)(m + 1));
+  void *vc = mn_malloc(mn_dtype_size(t) * (size_t)(m + 1));
   if (!err && (!rp || !cc || !vc)) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld entries", (long long)m);
   err = mn_agree(A->ctx, err);
   if (!err) { /* merge two rows sorted by column */
@@ -36,15 +36,14 @@ int mn_csr_add(double alpha, const mn_csr *A, double beta, const mn_csr *B, mn_c
       int64_t a = ra[i], b = rb[i];
       while (a < ra[i + 1] || b < rb[i + 1]) {
         int64_t x = a < ra[i + 1] ? ca[a] : INT64_MAX, y = b < rb[i + 1] ? cb[b] : INT64_MAX;
-        double v = 0;
-        if (x <= y) v += alpha * mn_csr_val(A->dtype, va, a++);
-        if (y <= x) v += beta * mn_csr_val(B->dtype, vb, b++);
+        mn_c128 v = mni_z(0, 0);
+        if (x <= y) v = mni_zadd(v, mni_zscale(alpha, mn_csr_val(A->dtype, va, a++)));
+        if (y <= x) v = mni_zadd(v, mni_zscale(beta, mn_csr_val(B->dtype, vb, b++)));
         cc[k] = x < y ? x : y;
-        vc[k++] = v;
+        mni_csr_put(t, vc, k++, v);
       }
       rp[i + 1] = k;
     }
-    if (t == MN_FLOAT32) for (int64_t q = 0; q < k; q++) ((float *)vc)[q] = (float)vc[q];
     err = mn_csr_from_sorted_rows(A->ctx, A->nrows, A->ncols, t, rp, cc, vc, C);
   }
   mn_free(ra); mn_free(ca); mn_free(va); mn_free(rb); mn_free(cb); mn_free(vb);
@@ -53,24 +52,20 @@ int mn_csr_add(double alpha, const mn_csr *A, double beta, const mn_csr *B, mn_c
   return MN_SUCCESS;
 }
 
-/* A's local entries as COO triplets (global indices, values in double). */
-static int local_coo(const mn_csr *A, int64_t **r, int64_t **c, double **v, int64_t *n) {
+/* A's local entries as COO triplets (global indices, values of A's dtype). */
+static int local_coo(const mn_csr *A, int64_t **r, int64_t **c, void **v, int64_t *n) {
   int64_t *rp = NULL, *cols = NULL;
   void *vals = NULL;
   MN_CALL(mn_csr_get_rows(A, &rp, &cols, &vals));
   int64_t m = rp[A->nlocal];
   *r = mn_malloc(sizeof(int64_t) * (size_t)(m + 1));
-  *v = mn_malloc(sizeof(double) * (size_t)(m + 1));
-  int err = *r && *v ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld entries", (long long)m);
+  int err = *r ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld entries", (long long)m);
   for (int64_t i = 0; !err && i < A->nlocal; i++)
-    for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
-      (*r)[k] = A->row0 + i;
-      (*v)[k] = mn_csr_val(A->dtype, vals, k);
-    }
+    for (int64_t k = rp[i]; k < rp[i + 1]; k++) (*r)[k] = A->row0 + i;
   mn_free(rp);
-  mn_free(vals);
-  if (err) { mn_free(cols); mn_free(*r); mn_free(*v); return err; }
+  if (err) { mn_free(cols); mn_free(vals); return err; }
   *c = cols;
+  *v = vals;
   *n = m;
   return MN_SUCCESS;
 }
@@ -79,9 +74,8 @@ int mn_csr_transpose(const mn_csr *A, mn_csr **C) {
   MN_CHECK(A && C, MN_ERR_ARG, "NULL matrix or output");
   MN_SPMD(A ? A->ctx : NULL, "mn_csr_transpose", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz));
   int64_t *r = NULL, *c = NULL, n = 0;
-  double *v = NULL;
+  void *v = NULL;
   int err = mn_agree(A->ctx, local_coo(A, &r, &c, &v, &n));
-  if (!err && A->dtype == MN_FLOAT32) for (int64_t k = 0; k < n; k++) ((float *)v)[k] = (float)v[k];
   if (!err) err = mn_csr_create_coo(A->ctx, A->ncols, A->nrows, A->dtype, n, MN_INT64, c, r, v, C);
   mn_free(r); mn_free(c); mn_free(v);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
@@ -93,19 +87,15 @@ int mn_csr_copy(const mn_csr *A, mn_dtype t, mn_csr **C) {
   MN_SPMD(A ? A->ctx : NULL, "mn_csr_copy", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
           mn_spmd_dtype(S, "dtype", t));
   if (t == MN_NDTYPE) t = A->dtype;
-  MN_CHECK(t == MN_FLOAT64 || t == MN_FLOAT32, MN_ERR_DTYPE, "sparse matrices hold float64 or float32, not %s",
-           mn_dtype_name(t));
+  MN_CHECK(mni_csr_dtype_ok(t), MN_ERR_DTYPE,
+           "sparse matrices hold float32, float64, complex64 or complex128, not %s", mn_dtype_name(t));
   int64_t *rp = NULL, *cols = NULL;
   void *vals = NULL;
   int err = mn_agree(A->ctx, mn_csr_get_rows(A, &rp, &cols, &vals));
   void *cv = err ? NULL : mn_malloc(mn_dtype_size(t) * (size_t)(rp[A->nlocal] + 1));
   if (!err) err = mn_agree(A->ctx, cv ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate a copy"));
   if (!err) {
-    for (int64_t k = 0; k < rp[A->nlocal]; k++) {
-      double x = mn_csr_val(A->dtype, vals, k);
-      if (t == MN_FLOAT32) ((float *)cv)[k] = (float)x;
-      else ((double *)cv)[k] = x;
-    }
+    for (int64_t k = 0; k < rp[A->nlocal]; k++) mni_csr_put(t, cv, k, mn_csr_val(A->dtype, vals, k));
     err = mn_csr_from_sorted_rows(A->ctx, A->nrows, A->ncols, t, rp, cols, cv, C);
   }
   mn_free(rp); mn_free(cols); mn_free(vals); mn_free(cv);
@@ -114,10 +104,7 @@ int mn_csr_copy(const mn_csr *A, mn_dtype t, mn_csr **C) {
 }
 
 static void scale_block(mn_dtype t, void *v, int64_t n, double s) {
-  for (int64_t k = 0; k < n; k++) {
-    if (t == MN_FLOAT32) ((float *)v)[k] = (float)(s * ((float *)v)[k]);
-    else ((double *)v)[k] *= s;
-  }
+  for (int64_t k = 0; k < n; k++) mni_csr_put(t, v, k, mni_zscale(s, mn_csr_val(t, v, k)));
 }
 
 int mn_csr_scale(mn_csr *A, double s) {
@@ -146,16 +133,14 @@ int mn_csr_diag_scale(mn_csr *A, const mn_array *l, const mn_array *r) {
     mni_csr_changed(A);
     const char *rg = r ? A->ghost->recvbuf : NULL;
     for (int64_t i = 0; i < A->nlocal; i++) {
-      double li = l ? mn_csr_val(A->dtype, ld, i) : 1.0;
+      mn_c128 li = l ? mn_csr_val(A->dtype, ld, i) : mni_z(1, 0), s;
       for (int64_t k = A->dptr[i]; k < A->dptr[i + 1]; k++) {
-        double s = li * (r ? mn_csr_val(A->dtype, rd, A->dcol[k]) : 1.0);
-        if (A->dtype == MN_FLOAT32) ((float *)A->dval)[k] = (float)(s * ((float *)A->dval)[k]);
-        else ((double *)A->dval)[k] *= s;
+        s = r ? mni_zmul_t(A->dtype, li, mn_csr_val(A->dtype, rd, A->dcol[k])) : li;
+        mni_csr_put(A->dtype, A->dval, k, mni_zmul_t(A->dtype, s, mn_csr_val(A->dtype, A->dval, k)));
       }
       for (int64_t k = A->optr[i]; k < A->optr[i + 1]; k++) {
-        double s = li * (r ? mn_csr_val(A->dtype, rg, A->ocol[k]) : 1.0);
-        if (A->dtype == MN_FLOAT32) ((float *)A->oval)[k] = (float)(s * ((float *)A->oval)[k]);
-        else ((double *)A->oval)[k] *= s;
+        s = r ? mni_zmul_t(A->dtype, li, mn_csr_val(A->dtype, rg, A->ocol[k])) : li;
+        mni_csr_put(A->dtype, A->oval, k, mni_zmul_t(A->dtype, s, mn_csr_val(A->dtype, A->oval, k)));
       }
     }
   }
@@ -167,14 +152,11 @@ int mn_csr_diag_scale(mn_csr *A, const mn_array *l, const mn_array *r) {
 
 /* Values for my rows (in order), as a 1-d array of the default layout of
  * n elements copied into out: my rows are a contiguous part of [0, n). */
-static int rows_out(const mn_csr *A, const double *v, int64_t cnt, mn_array *out) {
+static int rows_out(const mn_csr *A, const mn_c128 *v, int64_t cnt, mn_array *out) {
   mn_array *t = NULL;
   void *buf = mn_malloc(mn_dtype_size(A->dtype) * (size_t)(cnt + 1));
   MN_CALL(mn_agree(A->ctx, buf ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld values", (long long)cnt)));
-  for (int64_t i = 0; i < cnt; i++) {
-    if (A->dtype == MN_FLOAT32) ((float *)buf)[i] = (float)v[i];
-    else ((double *)buf)[i] = v[i];
-  }
+  for (int64_t i = 0; i < cnt; i++) mni_csr_put(A->dtype, buf, i, v[i]);
   int err = mn_array_concat_local(A->ctx, A->dtype, cnt, buf, &t);
   mn_free(buf);
   if (!err) err = mn_array_copy(t, out);
@@ -192,7 +174,7 @@ int mn_csr_diagonal(const mn_csr *A, mn_array *d) {
            "the diagonal of a %lld x %lld matrix has %lld elements", (long long)A->nrows, (long long)A->ncols,
            (long long)m);
   int64_t cnt = A->row0 >= m ? 0 : (A->row0 + A->nlocal < m ? A->nlocal : m - A->row0);
-  double *v = calloc((size_t)(cnt + 1), sizeof(double));
+  mn_c128 *v = calloc((size_t)(cnt + 1), sizeof(mn_c128));
   MN_CALL(mn_agree(A->ctx, v ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate the diagonal")));
   for (int64_t i = 0; i < cnt; i++) {
     int64_t g = A->row0 + i;
@@ -231,11 +213,11 @@ int mn_csr_sum(const mn_csr *A, int axis, mn_array *s) {
   }
   MN_CHECK(s->map.ndim == 1 && s->map.shape[0] == A->nrows, MN_ERR_SHAPE, "row sums need a 1-d output of %lld",
            (long long)A->nrows);
-  double *v = calloc((size_t)(A->nlocal + 1), sizeof(double));
+  mn_c128 *v = calloc((size_t)(A->nlocal + 1), sizeof(mn_c128));
   MN_CALL(mn_agree(A->ctx, v ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate row sums")));
   for (int64_t i = 0; i < A->nlocal; i++) {
-    for (int64_t k = A->dptr[i]; k < A->dptr[i + 1]; k++) v[i] += mn_csr_val(A->dtype, A->dval, k);
-    for (int64_t k = A->optr[i]; k < A->optr[i + 1]; k++) v[i] += mn_csr_val(A->dtype, A->oval, k);
+    for (int64_t k = A->dptr[i]; k < A->dptr[i + 1]; k++) v[i] = mni_zadd(v[i], mn_csr_val(A->dtype, A->dval, k));
+    for (int64_t k = A->optr[i]; k < A->optr[i + 1]; k++) v[i] = mni_zadd(v[i], mn_csr_val(A->dtype, A->oval, k));
   }
   int err = rows_out(A, v, A->nlocal, s);
   free(v);
@@ -261,7 +243,7 @@ int mn_csr_eliminate_zeros(mn_csr *A) {
   size_t es = mn_dtype_size(A->dtype);
   for (int64_t i = 0; i < A->nlocal; i++) {
     for (; k < rp[i + 1]; k++)
-      if (mn_csr_val(A->dtype, vals, k) != 0) {
+      if (!mni_zzero(mn_csr_val(A->dtype, vals, k))) {
         cols[m] = cols[k];
         memmove((char *)vals + m * (int64_t)es, (char *)vals + k * (int64_t)es, es);
         m++;

@@ -56,22 +56,22 @@ int mn_csr_permute(const mn_csr *A, const mn_partition *p, mn_csr **B) {
   const int64_t *gnew = (const int64_t *)rep;
   int64_t nnz = A->dptr[A->nlocal] + A->optr[A->nlocal], k = 0;
   int64_t *r = malloc(sizeof(int64_t) * (size_t)(nnz + 1)), *c = malloc(sizeof(int64_t) * (size_t)(nnz + 1));
-  double *v = malloc(sizeof(double) * (size_t)(nnz + 1));
+  size_t es = mn_dtype_size(A->dtype);
+  char *v = malloc(es * (size_t)(nnz + 1));
   if (!err) err = mn_agree(ctx, r && c && v ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld entries", (long long)nnz));
   if (!err) {
     for (int64_t i = 0; i < A->nlocal; i++) {
       for (int64_t q = A->dptr[i]; q < A->dptr[i + 1]; q++, k++) {
         r[k] = mine[i];
         c[k] = mine[A->dcol[q]];
-        v[k] = mn_csr_val(A->dtype, A->dval, q);
+        memcpy(v + k * es, (const char *)A->dval + q * es, es);
       }
       for (int64_t q = A->optr[i]; q < A->optr[i + 1]; q++, k++) {
         r[k] = mine[i];
         c[k] = gnew[A->ocol[q]];
-        v[k] = mn_csr_val(A->dtype, A->oval, q);
+        memcpy(v + k * es, (const char *)A->oval + q * es, es);
       }
     }
-    if (A->dtype == MN_FLOAT32) for (int64_t q = 0; q < k; q++) ((float *)v)[q] = (float)v[q];
     err = mn_csr_create_coo(ctx, A->nrows, A->ncols, A->dtype, k, MN_INT64, r, c, v, B);
   }
   free(r); free(c); free(v); free(ans); free(cnt);

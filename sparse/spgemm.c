@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { int64_t col; double val; } pair;
+typedef struct { int64_t col; mn_c128 val; } pair; /* (the real dtypes' parts im 0) */
 
 static int cmp_pair(const void *a, const void *b) {
   const pair *x = a, *y = b;
@@ -23,7 +23,7 @@ int mn_csr_matmul(const mn_csr *A, const mn_csr *B, mn_csr **C) {
            (long long)A->nrows, (long long)A->ncols, (long long)B->nrows, (long long)B->ncols);
   mn_ctx *ctx = A->ctx;
   int P = ctx->size, err = 0;
-  mn_dtype t = A->dtype == MN_FLOAT64 || B->dtype == MN_FLOAT64 ? MN_FLOAT64 : MN_FLOAT32;
+  mn_dtype t = mni_csr_promote(A->dtype, B->dtype);
   int64_t *brp = NULL, *bcol = NULL;
   void *bval = NULL;
   MN_CALL(mn_agree(ctx, mn_csr_get_rows(B, &brp, &bcol, &bval)));
@@ -97,7 +97,7 @@ int mn_csr_matmul(const mn_csr *A, const mn_csr *B, mn_csr **C) {
       const int32_t *col = blk ? A->ocol : A->dcol;
       const void *val = blk ? A->oval : A->dval;
       for (int64_t k = ptr[i]; k < ptr[i + 1] && !err; k++) {
-        double a = mn_csr_val(A->dtype, val, k);
+        mn_c128 a = mn_csr_val(A->dtype, val, k);
         int64_t len;
         const char *g = NULL;
         int64_t j = blk ? -1 : col[k];
@@ -113,7 +113,7 @@ int mn_csr_matmul(const mn_csr *A, const mn_csr *B, mn_csr **C) {
           pair p;
           if (blk) memcpy(&p, g + q * (int64_t)sizeof(pair), sizeof p);
           else { p.col = bcol[brp[j] + q]; p.val = mn_csr_val(B->dtype, bval, brp[j] + q); }
-          p.val *= a;
+          p.val = mni_zmul_t(t, p.val, a);
           acc[m++] = p;
         }
       }
@@ -122,7 +122,7 @@ int mn_csr_matmul(const mn_csr *A, const mn_csr *B, mn_csr **C) {
     qsort(acc, (size_t)m, sizeof(pair), cmp_pair);
     int64_t u = 0;
     for (int64_t q = 0; q < m; q++) {
-      if (u && acc[u - 1].col == acc[q].col) acc[u - 1].val += acc[q].val;
+      if (u && acc[u - 1].col == acc[q].col) acc[u - 1].val = mni_zadd(acc[u - 1].val, acc[q].val);
       else acc[u++] = acc[q];
     }
     if (nnz + u > acap) {
@@ -146,8 +146,7 @@ int mn_csr_matmul(const mn_csr *A, const mn_csr *B, mn_csr **C) {
   if (!err) {
     for (int64_t k = 0; k < nnz; k++) {
       ccol[k] = all[k].col;
-      if (t == MN_FLOAT32) ((float *)cval)[k] = (float)all[k].val;
-      else ((double *)cval)[k] = all[k].val;
+      mni_csr_put(t, cval, k, all[k].val);
     }
     err = mn_csr_from_sorted_rows(ctx, A->nrows, B->ncols, t, crp, ccol, cval, C);
   }

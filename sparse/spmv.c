@@ -26,9 +26,13 @@ static int direct(const mn_array *a, mn_dtype t, int64_t n, int64_t start, int64
   return (cnt == len && (len == 0 || (l->lo[0] == start && l->stride[0] == 1)));
 }
 
-static int check_vec(const mn_csr *A, const mn_array *v, int64_t n, const char *what) {
+static int check_vec(const mn_csr *A, const mn_array *v, int64_t n, int in, const char *what) {
   MN_CHECK(v, MN_ERR_ARG, "NULL %s", what);
   MN_CHECK(v->ctx == A->ctx, MN_ERR_ARG, "%s belongs to another context", what);
+  /* x goes through a copy of A's dtype: a real one would drop its imaginary parts */
+  MN_CHECK(!in || !mni_csr_cplx(v->dtype) || mni_csr_cplx(A->dtype), MN_ERR_DTYPE,
+           "a %s matrix times a %s vector: the product is complex, so make the matrix complex first (mn_csr_copy)",
+           mn_dtype_name(A->dtype), mn_dtype_name(v->dtype));
   MN_CHECK(v->map.ndim == 1 && v->map.shape[0] == n, MN_ERR_SHAPE,
            "%s must be 1-d of %lld elements for a %lld x %lld matrix, got %d-d of %lld", what, (long long)n,
            (long long)A->nrows, (long long)A->ncols, v->map.ndim, (long long)(v->map.ndim ? v->map.shape[0] : 1));
@@ -90,6 +94,27 @@ int mn_csr_vec_out_end(mn_array *y, mn_array **tmp) {
   return MN_SUCCESS;
 }
 
+/* y_i = row i of D times x, for every row of a block (T, suffix S) */
+#define DIAG_ROWS(T, S)                                                                     \
+  do {                                                                                      \
+    const T *xv = (const T *)x, *val = (const T *)A->dval;                                  \
+    T *yv = (T *)y;                                                                         \
+    _Pragma("omp parallel for schedule(static) if (n > 20000)")                             \
+    for (int64_t i = 0; i < n; i++) yv[i] = mni_k_csr_row_##S(ptr[i], ptr[i + 1], col, val, xv); \
+  } while (0)
+
+/* y_i += row i of O times the ghosts g, over the rows that have any */
+#define OFF_ROWS(T, S)                                                                      \
+  do {                                                                                      \
+    const T *gv = (const T *)g, *val = (const T *)A->oval;                                  \
+    T *yv = (T *)y;                                                                         \
+    _Pragma("omp parallel for schedule(static) if (nb > 20000)")                            \
+    for (int64_t b = 0; b < nb; b++) {                                                      \
+      int64_t i = brow[b];                                                                  \
+      yv[i] = mni_k_csr_plus_##S(yv[i], mni_k_csr_row_##S(ptr[i], ptr[i + 1], col, val, gv)); \
+    }                                                                                       \
+  } while (0)
+
 /* y = D x over my rows (the diagonal block), while the ghosts travel;
  * with dot, returns the local sum of x_i y_i (float64 only) */
 static double diag_rows(const mn_csr *A, const char *x, char *y, int dot) {
@@ -110,11 +135,12 @@ static double diag_rows(const mn_csr *A, const char *x, char *y, int dot) {
 #pragma omp parallel for schedule(static) if (n > 20000)
       for (int64_t i = 0; i < n; i++) yv[i] = mni_k_csr_row_f64(ptr[i], ptr[i + 1], col, val, xv);
     }
+  } else if (A->dtype == MN_FLOAT32) {
+    DIAG_ROWS(float, f32);
+  } else if (A->dtype == MN_COMPLEX128) {
+    DIAG_ROWS(mn_c128, c128);
   } else {
-    const float *xv = (const float *)x, *val = (const float *)A->dval;
-    float *yv = (float *)y;
-#pragma omp parallel for schedule(static) if (n > 20000)
-    for (int64_t i = 0; i < n; i++) yv[i] = mni_k_csr_row_f32(ptr[i], ptr[i + 1], col, val, xv);
+    DIAG_ROWS(mn_c64, c64);
   }
   return s;
 }
@@ -134,14 +160,12 @@ static double off_rows(const mn_csr *A, const char *g, const char *x, char *y, i
       yv[i] += v;
       if (dot) s += xv[i] * v;
     }
+  } else if (A->dtype == MN_FLOAT32) {
+    OFF_ROWS(float, f32);
+  } else if (A->dtype == MN_COMPLEX128) {
+    OFF_ROWS(mn_c128, c128);
   } else {
-    const float *gv = (const float *)g, *val = (const float *)A->oval;
-    float *yv = (float *)y;
-#pragma omp parallel for schedule(static) if (nb > 20000)
-    for (int64_t b = 0; b < nb; b++) {
-      int64_t i = brow[b];
-      yv[i] += mni_k_csr_row_f32(ptr[i], ptr[i + 1], col, val, gv);
-    }
+    OFF_ROWS(mn_c64, c64);
   }
   return s;
 }
@@ -172,7 +196,7 @@ void mni_csr_diag_block(const mn_csr *A, mni_csr_block *b) {
 }
 
 void mni_csr_diag_values(const mn_csr *A, double *val) {
-  for (int64_t k = 0; k < A->dptr[A->nlocal]; k++) val[k] = mn_csr_val(A->dtype, A->dval, k);
+  for (int64_t k = 0; k < A->dptr[A->nlocal]; k++) val[k] = mn_csr_val(A->dtype, A->dval, k).re;
 }
 
 int64_t mn_csr_log_bytes(const mn_csr *A) {
@@ -250,8 +274,8 @@ done:
 
 static int spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
   /* global metadata: every rank finds the same error, with no agreement */
-  MN_CALL(check_vec(A, x, A->ncols, "x"));
-  MN_CALL(check_vec(A, y, A->nrows, "y"));
+  MN_CALL(check_vec(A, x, A->ncols, 1, "x"));
+  MN_CALL(check_vec(A, y, A->nrows, 0, "y"));
   if (A->ctx->ops->csr_rows) return spmv_dev(A, x, y);
   const char *xd = NULL;
   char *yd = NULL;
@@ -270,14 +294,14 @@ static int spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
  * size, so no count is exchanged): my ghost sums g (in garray's order, the
  * plan's receives') to their owners; what each rank sends me lands in in
  * at its send's offset. */
-static int ghost_sums_back(const mn_csr *A, const double *g, double *in, MPI_Request *rq) {
+static int ghost_sums_back(const mn_csr *A, const double *g, double *in, int nc, MPI_Request *rq) {
   const mn_plan *p = A->ghost;
-  int nr = 0, err = MN_SUCCESS;
+  int nr = 0, err = MN_SUCCESS, w = 8 * nc;
   for (int s = 0; s < p->nsend && !err; s++)
-    err = mn_mpi_post(0, (char *)(in + p->sends[s].off), p->sends[s].count * 8, p->sends[s].peer, GHOST_T_TAG,
+    err = mn_mpi_post(0, (char *)(in + nc * p->sends[s].off), p->sends[s].count * w, p->sends[s].peer, GHOST_T_TAG,
                       A->ctx, rq, &nr);
   for (int r = 0; r < p->nrecv && !err; r++)
-    err = mn_mpi_post(1, (char *)(g + p->recvs[r].off), p->recvs[r].count * 8, p->recvs[r].peer, GHOST_T_TAG,
+    err = mn_mpi_post(1, (char *)(g + nc * p->recvs[r].off), p->recvs[r].count * w, p->recvs[r].peer, GHOST_T_TAG,
                       A->ctx, rq, &nr);
   if (nr) MPI_Waitall(nr, rq, MPI_STATUSES_IGNORE);
   return err;
@@ -288,8 +312,8 @@ int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y) {
   MN_SPMD(A ? A->ctx : NULL, "mn_csr_spmv_t", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
           mn_spmd_array(S, "x", x), mn_spmd_array(S, "y", y));
   /* global metadata: every rank finds the same error, with no agreement */
-  MN_CALL(check_vec(A, x, A->nrows, "x"));
-  MN_CALL(check_vec(A, y, A->ncols, "y"));
+  MN_CALL(check_vec(A, x, A->nrows, 1, "x"));
+  MN_CALL(check_vec(A, y, A->ncols, 0, "y"));
   mn_ctx *ctx = A->ctx;
   const char *xd = NULL;
   char *yd = NULL;
@@ -299,10 +323,10 @@ int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y) {
   const mn_plan *p = A->ghost;
   if (!A->tsum) { /* the first call (on every rank: the matrix's state): buffers kept, agreed once */
     int64_t npc = 1;
-    for (int s = 0; s < p->nsend; s++) npc += mn_mpi_npieces(p->sends[s].count * 8);
-    for (int r = 0; r < p->nrecv; r++) npc += mn_mpi_npieces(p->recvs[r].count * 8);
+    for (int s = 0; s < p->nsend; s++) npc += mn_mpi_npieces(p->sends[s].count * (int64_t)sizeof(mn_c128));
+    for (int r = 0; r < p->nrecv; r++) npc += mn_mpi_npieces(p->recvs[r].count * (int64_t)sizeof(mn_c128)); /* enough for pairs */
     mn_csr *W = (mn_csr *)A; /* (cached scratch, not the matrix) */
-    W->tsum = malloc(sizeof(double) * (size_t)(A->nghost + A->ncloc + p->send_total + 1));
+    W->tsum = malloc(sizeof(mn_c128) * (size_t)(A->nghost + A->ncloc + p->send_total + 1)); /* pairs: complex */
     W->treq = malloc(sizeof(MPI_Request) * (size_t)npc);
     if (!err && (!W->tsum || !W->treq))
       err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld ghost sums", (long long)A->nghost);
@@ -314,25 +338,35 @@ int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y) {
       W->treq = NULL;
     }
   }
-  double *g = A->tsum, *yl = g ? g + A->nghost : NULL, *in = yl ? yl + A->ncloc : NULL;
-  if (!err) memset(g, 0, sizeof(double) * (size_t)(A->nghost + A->ncloc));
-  if (!err) { /* contributions, accumulated in double */
+  /* sums in double: one a value, or (re, im) pairs for a complex A */
+  mn_dtype t = A->dtype;
+  int nc = mni_csr_cplx(t) ? 2 : 1;
+  double *g = (double *)A->tsum, *yl = g ? g + nc * A->nghost : NULL, *in = yl ? yl + nc * A->ncloc : NULL;
+  if (!err) memset(g, 0, sizeof(double) * (size_t)(nc * (A->nghost + A->ncloc)));
+  if (!err) {
     for (int64_t i = 0; i < A->nlocal; i++) {
-      double xi = mn_csr_val(A->dtype, xd, i);
-      for (int64_t k = A->dptr[i]; k < A->dptr[i + 1]; k++) yl[A->dcol[k]] += mn_csr_val(A->dtype, A->dval, k) * xi;
-      for (int64_t k = A->optr[i]; k < A->optr[i + 1]; k++) g[A->ocol[k]] += mn_csr_val(A->dtype, A->oval, k) * xi;
+      mn_c128 xi = mn_csr_val(t, xd, i);
+      for (int64_t blk = 0; blk < 2; blk++) {
+        const int64_t *ptr = blk ? A->optr : A->dptr;
+        const int32_t *col = blk ? A->ocol : A->dcol;
+        const void *val = blk ? A->oval : A->dval;
+        double *acc = blk ? g : yl;
+        for (int64_t k = ptr[i]; k < ptr[i + 1]; k++) {
+          mn_c128 v = mni_zmul_t(t, mn_csr_val(t, val, k), xi);
+          acc[nc * col[k]] += v.re;
+          if (nc == 2) acc[2 * col[k] + 1] += v.im;
+        }
+      }
     }
-    err = ghost_sums_back(A, g, in, A->treq);
+    err = ghost_sums_back(A, g, in, nc, A->treq);
   }
   if (!err) { /* each rank's sums at the positions it once asked for, in rank order */
     for (int s = 0; s < p->nsend; s++) {
       const mn_msg *m = &p->sends[s];
-      for (int64_t k = 0; k < m->count; k++) yl[m->idx[k]] += in[m->off + k];
+      for (int64_t k = 0; k < m->count; k++)
+        for (int c = 0; c < nc; c++) yl[nc * m->idx[k] + c] += in[nc * (m->off + k) + c];
     }
-    for (int64_t j = 0; j < A->ncloc; j++) {
-      if (A->dtype == MN_FLOAT64) ((double *)yd)[j] = yl[j];
-      else ((float *)yd)[j] = (float)yl[j];
-    }
+    for (int64_t j = 0; j < A->ncloc; j++) mni_csr_put(t, yd, j, mni_z(yl[nc * j], nc == 2 ? yl[2 * j + 1] : 0));
   }
   if (!err) err = mn_csr_vec_out_end(y, &yt);
   mn_array_destroy(&xt);

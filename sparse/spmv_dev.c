@@ -87,7 +87,7 @@ static void shut(const void *p, size_t n) {
 }
 
 int mni_emu_csr_rows(const mn_csr_job *j) {
-  size_t es = j->dtype == MN_FLOAT64 ? 8 : 4, nr = j->rows ? (size_t)j->n * 8 : 0;
+  size_t es = mn_dtype_size((mn_dtype)j->dtype), nr = j->rows ? (size_t)j->n * 8 : 0;
   /* a whole block with 32-bit offsets is CUDA's cuSPARSE product: the
    * row body on those offsets in its place */
   const int32_t *p32 = !j->rows && !j->add && j->keep ? j->ptr32 : NULL;
@@ -100,13 +100,18 @@ int mni_emu_csr_rows(const mn_csr_job *j) {
   for (int64_t b = 0; b < j->n; b++) {
     int64_t i = j->rows ? j->rows[b] : b;
     int64_t k0 = p32 ? p32[i] : j->ptr[i], k1 = p32 ? p32[i + 1] : j->ptr[i + 1];
-    if (j->dtype == MN_FLOAT64) {
-      double s = mni_k_csr_row_f64(k0, k1, j->col, j->val, j->x), *y = j->y;
-      y[i] = j->add ? y[i] + s : s;
-    } else {
-      float s = mni_k_csr_row_f32(k0, k1, j->col, j->val, j->x), *y = j->y;
-      y[i] = j->add ? y[i] + s : s;
+#define EMU_ROW(T, S)                                                                  \
+  do {                                                                                 \
+    T s = mni_k_csr_row_##S(k0, k1, j->col, j->val, j->x), *y = j->y;                  \
+    y[i] = j->add ? mni_k_csr_plus_##S(y[i], s) : s;                                   \
+  } while (0)
+    switch (j->dtype) {
+    case MN_FLOAT64: EMU_ROW(double, f64); break;
+    case MN_FLOAT32: EMU_ROW(float, f32); break;
+    case MN_COMPLEX128: EMU_ROW(mn_c128, c128); break;
+    default: EMU_ROW(mn_c64, c64);
     }
+#undef EMU_ROW
   }
   for (int i = 0; i < 6; i++)
     if (in[i]) shut(in[i], len[i]);

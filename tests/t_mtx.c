@@ -286,6 +286,58 @@ static void test_paths(mn_ctx *ctx, const mn_csr *A) {
   expect_io(ctx, A, path, ENOENT, 2, 0, "a directory only rank 0 has");
 }
 
+/* Complex files: a hermitian one read whole (its mirrors conjugated), a
+ * complex matrix written and read back exactly, a complex file refused as
+ * float64 and a complex matrix refused as the field 'real'. */
+static void test_complex(mn_ctx *ctx) {
+  char path[512];
+  snprintf(path, sizeof path, "%s", tmp("herm.mtx"));
+  put_file(ctx, path, "%%MatrixMarket matrix coordinate complex hermitian\n3 3 4\n1 1 2 0\n2 1 1.5 -2\n3 2 0 4\n"
+                      "3 3 -1 0\n");
+  /* the file's entries and their conjugate mirrors, row-major (re, im) */
+  const double want[18] = {2, 0, 1.5, 2, 0, 0, 1.5, -2, 0, 0, 0, -4, 0, 0, 0, 4, -1, 0};
+  for (int par = 0; par < 2; par++) {
+    mn_csr *H = NULL;
+    T_OK(mn_csr_read_mtx(ctx, path, MN_NDTYPE, par, &H));
+    if (!H) continue;
+    T_CHECK(mn_csr_dtype(H) == MN_COMPLEX128, "a complex file read as %s", mn_dtype_name(mn_csr_dtype(H)));
+    int64_t *rp = NULL, *c = NULL, r0, nl, nz;
+    void *v = NULL;
+    double mine[18] = {0}, got[18];
+    T_OK(mn_csr_get_rows(H, &rp, &c, &v));
+    mn_csr_local_rows(H, &r0, &nl, &nz);
+    for (int64_t i = 0; rp && i < nl; i++)
+      for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
+        mine[2 * ((r0 + i) * 3 + c[k])] = ((double *)v)[2 * k];
+        mine[2 * ((r0 + i) * 3 + c[k]) + 1] = ((double *)v)[2 * k + 1];
+      }
+    MPI_Allreduce(mine, got, 18, MPI_DOUBLE, MPI_SUM, mn_ctx_comm(ctx));
+    for (int q = 0; q < 18; q++) T_CHECK(got[q] == want[q], "hermitian (parallel %d) [%d] = %g, want %g", par, q, got[q], want[q]);
+    T_CHECK(mn_csr_nnz(H) == 6, "hermitian: %lld entries, want 6", (long long)mn_csr_nnz(H));
+    /* written as complex and read back (as complex64 too) */
+    T_OK(mn_csr_write_mtx(H, tmp("c.mtx"), "complex", 0));
+    for (int f = 0; f < 2; f++) {
+      mn_csr *R = NULL;
+      T_OK(mn_csr_read_mtx(ctx, tmp("c.mtx"), f ? MN_COMPLEX64 : MN_NDTYPE, par, &R));
+      int64_t *rp2 = NULL, *c2 = NULL;
+      void *v2 = NULL;
+      if (R) T_OK(mn_csr_get_rows(R, &rp2, &c2, &v2));
+      for (int64_t k = 0; rp2 && rp && k < nz; k++) {
+        double re = f ? ((float *)v2)[2 * k] : ((double *)v2)[2 * k], im = f ? ((float *)v2)[2 * k + 1] : ((double *)v2)[2 * k + 1];
+        T_CHECK(c2[k] == c[k] && re == ((double *)v)[2 * k] && im == ((double *)v)[2 * k + 1],
+                "complex round trip entry %lld: (%g, %g)", (long long)k, re, im);
+      }
+      mn_free(rp2); mn_free(c2); mn_free(v2);
+      mn_csr_destroy(&R);
+    }
+    T_EXPECT(mn_csr_write_mtx(H, tmp("c.mtx"), "real", 0), MN_ERR_DTYPE, "a complex matrix as 'real'", "complex");
+    mn_free(rp); mn_free(c); mn_free(v);
+    mn_csr_destroy(&H);
+  }
+  expect_code(ctx, "%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1 0\n", MN_FLOAT64, MN_ERR_DTYPE,
+              "holds complex values", "float64");
+}
+
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   int64_t m = 13, n = 11;
@@ -350,12 +402,13 @@ int main(int argc, char **argv) {
   }
   /* malformed files: each error names the file and the line */
   expect_error(ctx, "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", "bad.mtx:1: only the 'coordinate'");
-  expect_error(ctx, "%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1 0\n", "bad.mtx:1: the field");
+  expect_error(ctx, "%%MatrixMarket matrix coordinate quaternion general\n2 2 1\n1 1 1 0 0 0\n", "bad.mtx:1: the field");
   expect_error(ctx, "%%MatrixMarket matrix coordinate real general\n% c\n2 2 3\n1 1 1.0\n2 2 2.0\n", "bad.mtx:3: the size line announces 3 entries, the file holds 2");
   expect_error(ctx, "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1.0\n4 2 2.0\n3 3 1\n", "bad.mtx:4: row index 4 is out of range 1..3");
   expect_error(ctx, "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1.0\n2 2 2.0\n3 3 abc\n", "bad.mtx:5: non-numeric value");
   expect_error(ctx, "not a matrix market file\n", "bad.mtx:1: expected '%MatrixMarket");
   test_parsing(ctx);
+  test_complex(ctx);
   test_sizes(ctx);
   test_paths(ctx, A);
   free(want); free(got); free(ws); free(gs);

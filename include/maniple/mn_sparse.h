@@ -54,8 +54,9 @@ MN_EXTERN int mn_csr_get_rows(const mn_csr *A, int64_t **rowptr, int64_t **cols,
 
 /* ---- products ---- */
 /* y = A x (x: 1-d, A's column count; y: 1-d, A's row count; any layouts,
- * cast to and from A's dtype). The ghost exchange overlaps the diagonal
- * block's product. */
+ * cast to and from A's dtype; a complex x with a real A is MN_ERR_DTYPE,
+ * since the cast would drop its imaginary parts). The ghost exchange
+ * overlaps the diagonal block's product. */
 MN_EXTERN int mn_csr_spmv(const mn_csr *A, const mn_array *x, mn_array *y);
 /* y = A^T x: the off-diagonal contributions go back to their owners and
  * are summed there, in rank order. */
@@ -64,7 +65,8 @@ MN_EXTERN int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y);
 MN_EXTERN int mn_csr_spmm(const mn_csr *A, const mn_array *X, mn_array *Y);
 
 /* ---- new matrices ---- */
-/* C = alpha A + beta B (same shape; union of the patterns). */
+/* C = alpha A + beta B (same shape; union of the patterns; C's dtype is
+ * NumPy's result dtype of A's and B's). */
 MN_EXTERN int mn_csr_add(double alpha, const mn_csr *A, double beta, const mn_csr *B, mn_csr **C);
 /* C = A^T. */
 MN_EXTERN int mn_csr_transpose(const mn_csr *A, mn_csr **C);
@@ -80,8 +82,10 @@ MN_EXTERN int mn_csr_copy(const mn_csr *A, mn_dtype t, mn_csr **C);
 MN_EXTERN int mn_csr_partition(const mn_csr *A, mn_part_kind kind, mn_partition **p);
 /* B = A renumbered by p: B[new(i), new(j)] = A[i, j] (square A). */
 MN_EXTERN int mn_csr_permute(const mn_csr *A, const mn_partition *p, mn_csr **B);
-/* Matrix Market coordinate files (real, integer or pattern; general,
- * symmetric, skew-symmetric or hermitian). Both check the path on every
+/* Matrix Market coordinate files (real, integer, complex or pattern;
+ * general, symmetric, skew-symmetric or hermitian; dtype MN_NDTYPE reads
+ * the file's: complex128 for a complex file, else float64; a complex file
+ * read as a real dtype is MN_ERR_DTYPE). Both check the path on every
  * rank first: missing (on any rank) or a directory is MN_ERR_IO with its
  * errno on every rank. Reading: by every rank on its byte range of the
  * entries (parallel = 1) or by rank 0 alone, as SciPy reads (entries on
@@ -89,7 +93,8 @@ MN_EXTERN int mn_csr_permute(const mn_csr *A, const mn_partition *p, mn_csr **B)
  * file, or a value out of the dtype's range, is MN_ERR_FORMAT naming the
  * file and line, on every rank; declared sizes that overflow int64 are
  * MN_ERR_FORMAT, those that cannot fit in memory MN_ERR_MEM, both before
- * anything is allocated. Writing: field "real", "integer" or "pattern";
+ * anything is allocated. Writing: field "real", "integer", "complex" or
+ * "pattern" (a complex matrix: "complex" or "pattern");
  * symmetric writes the lower triangle of a matrix that must be
  * symmetric. */
 MN_EXTERN int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel, mn_csr **A);

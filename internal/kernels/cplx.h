@@ -10,6 +10,11 @@
 #include <stdint.h>
 #endif
 
+#ifndef MN_F32 /* (kernels/ops.h's too) math.h's float and double names */
+#define MN_F32(fn) fn##f
+#define MN_F64(fn) fn
+#endif
+
 typedef struct { float re, im; } mn_c64;
 typedef struct { double re, im; } mn_c128;
 

@@ -351,14 +351,14 @@ static PyObject *Csr_write_mtx(CsrObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
-/* read_mtx(path, dtype, parallel) -> Csr */
+/* read_mtx(path, dtype or None (the file's), parallel) -> Csr */
 static PyObject *py_read_mtx(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *fs = NULL, *dt;
   int par;
   if (!PyArg_ParseTuple(args, "O&Op", PyUnicode_FSConverter, &fs, &dt, &par)) return NULL;
-  mn_dtype t;
-  if (!need_ctx() || !dtype_of(dt, &t)) {
+  mn_dtype t = MN_NDTYPE;
+  if (!need_ctx() || (dt != Py_None && !dtype_of(dt, &t))) {
     Py_DECREF(fs);
     return NULL;
   }
@@ -414,7 +414,7 @@ static PyTypeObject CsrType = {
 static PyMethodDef sparse_functions[] = {
   {"csr_coo", py_csr_coo, METH_VARARGS, "csr_coo(nrows, ncols, dtype, rows, cols, vals) -> Csr from my triplets."},
   {"csr_rows", py_csr_rows, METH_VARARGS, "csr_rows(nrows, ncols, dtype, rowptr, cols, vals) -> Csr from my rows."},
-  {"read_mtx", py_read_mtx, METH_VARARGS, "read_mtx(path, dtype, parallel) -> Csr from a Matrix Market file."},
+  {"read_mtx", py_read_mtx, METH_VARARGS, "read_mtx(path, dtype or None, parallel) -> Csr from a Matrix Market file."},
   {NULL, NULL, 0, NULL}};
 
 int mnpy_sparse_init(PyObject *m) {

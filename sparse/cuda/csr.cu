@@ -25,12 +25,12 @@ static int launched(const char *what) {
 
 /* a block's rows through the backend: all of them, or a list (the rows
  * with off-diagonal entries) */
-template <typename T, T (*ROW)(int64_t, int64_t, const int32_t *, const T *, const T *)>
+template <typename T, T (*ROW)(int64_t, int64_t, const int32_t *, const T *, const T *), T (*PLUS)(T, T)>
 __global__ void csr_rows_job(const __grid_constant__ mn_csr_job j) {
   for (int64_t b = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; b < j.n; b += (int64_t)gridDim.x * blockDim.x) {
     int64_t i = j.rows ? j.rows[b] : b;
     T s = ROW(j.ptr[i], j.ptr[i + 1], j.col, (const T *)j.val, (const T *)j.x), *y = (T *)j.y;
-    y[i] = j.add ? y[i] + s : s;
+    y[i] = j.add ? PLUS(y[i], s) : s;
   }
 }
 
@@ -41,8 +41,13 @@ static int spmv_kept(const mn_csr_job *j);
 extern "C" int mni_cuda_csr_rows(const mn_csr_job *j) {
   if (j->n == 0) return MN_SUCCESS;
   if (!j->rows && !j->add && j->ptr32 && j->keep) return spmv_kept(j);
-  if (j->dtype == MN_FLOAT64) csr_rows_job<double, mni_k_csr_row_f64><<<grid(j->n), 256>>>(*j);
-  else csr_rows_job<float, mni_k_csr_row_f32><<<grid(j->n), 256>>>(*j);
+  switch (j->dtype) {
+  case MN_FLOAT64: csr_rows_job<double, mni_k_csr_row_f64, mni_k_csr_plus_f64><<<grid(j->n), 256>>>(*j); break;
+  case MN_FLOAT32: csr_rows_job<float, mni_k_csr_row_f32, mni_k_csr_plus_f32><<<grid(j->n), 256>>>(*j); break;
+  case MN_COMPLEX128: csr_rows_job<mn_c128, mni_k_csr_row_c128, mni_k_csr_plus_c128><<<grid(j->n), 256>>>(*j); break;
+  case MN_COMPLEX64: csr_rows_job<mn_c64, mni_k_csr_row_c64, mni_k_csr_plus_c64><<<grid(j->n), 256>>>(*j); break;
+  default: return MN_ERR(MN_ERR_DTYPE, "CSR rows of dtype %d", j->dtype);
+  }
   return launched("csr_rows_job");
 }
 
@@ -158,14 +163,26 @@ extern "C" void mni_cuda_csr_release(void *keep) {
   delete k;
 }
 
+/* cuSPARSE's value type for a matrix dtype, and 1 and 0 in it */
+static cudaDataType sp_type(int dtype, const void **one, const void **zero) {
+  static const double d1[2] = {1, 0}, d0[2] = {0, 0};
+  static const float f1[2] = {1, 0}, f0[2] = {0, 0};
+  int wide = dtype == MN_FLOAT64 || dtype == MN_COMPLEX128;
+  *one = wide ? (const void *)d1 : (const void *)f1;
+  *zero = wide ? (const void *)d0 : (const void *)f0;
+  switch (dtype) {
+  case MN_FLOAT32: return CUDA_R_32F;
+  case MN_COMPLEX128: return CUDA_C_64F;
+  case MN_COMPLEX64: return CUDA_C_32F;
+  default: return CUDA_R_64F;
+  }
+}
+
 static int spmv_kept(const mn_csr_job *j) {
   int err = get_handle();
   if (err) return err;
-  cudaDataType vt = j->dtype == MN_FLOAT64 ? CUDA_R_64F : CUDA_R_32F;
-  double one = 1, zero = 0;
-  float onef = 1, zerof = 0;
-  const void *alpha = j->dtype == MN_FLOAT64 ? (const void *)&one : (const void *)&onef;
-  const void *beta = j->dtype == MN_FLOAT64 ? (const void *)&zero : (const void *)&zerof;
+  const void *alpha, *beta;
+  cudaDataType vt = sp_type(j->dtype, &alpha, &beta);
   cusparseDnVecDescr_t vx = nullptr, vy = nullptr;
   kept *k = (kept *)*j->keep;
   int fresh = !k;
