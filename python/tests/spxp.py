@@ -17,19 +17,24 @@ import maniple.sparse as msp
 def mat(shape, density=0.4, dtype="float64", seed=0, empty_row=True):
     """The same scipy.sparse CSR on every rank: values small integers and
     halves (sums exact in float32 too), no explicit zeros; row 1 empty
-    when there is a row 1."""
+    when there is a row 1. A complex dtype adds small imaginary parts
+    (some entries purely imaginary) on the same pattern."""
     rng = numpy.random.default_rng(seed)
     m, n = shape
     d = rng.integers(-9, 10, size=shape).astype("float64") + 0.5 * (rng.random(shape) > 0.5)
     d[rng.random(shape) > density] = 0
     if empty_row and m > 2:
         d[1] = 0
+    if numpy.dtype(dtype).kind == "c":
+        nz = d != 0
+        d = d + 1j * (rng.integers(-3, 4, size=shape) * nz)
+        d[nz & (rng.random(shape) > 0.8)] *= 1j  # some purely imaginary
     return ssp.csr_array(d.astype(dtype))
 
 
 def want_dtype(dt):
     dt = numpy.dtype(dt)
-    return dt if dt.name in ("float64", "float32") else numpy.dtype("float64")
+    return dt if dt.name in ("float64", "float32", "complex128", "complex64") else numpy.dtype("float64")
 
 
 def _family(x):

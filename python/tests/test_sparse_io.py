@@ -60,6 +60,25 @@ def test_read_integer_and_pattern(tmp):
     compare(mio.mmread(path), sio.mmread(path))
 
 
+@pytest.mark.parametrize("symmetry", ["general", "symmetric", "hermitian"])
+def test_complex_files(symmetry, tmp):
+    a = mat((6, 6), dtype="complex128", seed=44)
+    a = {"general": a, "symmetric": ssp.csr_array(a + a.T), "hermitian": ssp.csr_array(a + a.conj().T)}[symmetry]
+    path = os.path.join(tmp, f"c_{symmetry}.mtx")
+    _scipy_writes(path, a, symmetry=symmetry)
+    r = mio.mmread(path)
+    assert r.dtype == numpy.complex128
+    compare(r, sio.mmread(path))
+    r64 = mio.mmread(path, dtype="complex64")
+    numpy.testing.assert_array_equal(r64.toarray(), a.toarray().astype("complex64"))
+    _raises_everywhere(TypeError, lambda: mio.mmread(path, dtype="float64"), "complex")
+    # written by maniple (field complex by default), read by SciPy
+    out = os.path.join(tmp, f"cw_{symmetry}")
+    mio.mmwrite(out, msp.csr_array(a))
+    numpy.testing.assert_array_equal(sio.mmread(out + ".mtx").toarray(), a.toarray())
+    _raises_everywhere(TypeError, lambda: mio.mmwrite(out, msp.csr_array(a), field="real"), "complex")
+
+
 @pytest.mark.parametrize("symmetry", ["general", "symmetric", "AUTO"])
 def test_write_read_by_scipy(symmetry, tmp):
     a = mat((6, 6), seed=41)

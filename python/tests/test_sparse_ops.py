@@ -13,10 +13,11 @@ from spxp import check, compare, mat, raises_like
 
 SHAPES = [(2, 2), (7, 5), (4, 9), (6, 6), (1, 3), (3, 1)]
 DT = ["float64", "float32"]
+CT = DT + ["complex128", "complex64"]
 
 
 def tol(*dts):
-    return dict(rtol=1e-6, atol=1e-5) if "float32" in dts else {}
+    return dict(rtol=1e-6, atol=1e-5) if "float32" in dts or "complex64" in dts else {}
 
 
 def both(s, kind="array"):
@@ -25,7 +26,7 @@ def both(s, kind="array"):
 
 
 @pytest.mark.parametrize("shape", SHAPES + [(0, 3), (3, 0)])
-@pytest.mark.parametrize("dtype", DT)
+@pytest.mark.parametrize("dtype", CT)
 @pytest.mark.parametrize("kind", ["array", "matrix"])
 def test_matvec_matmat(shape, dtype, kind):
     s = mat(shape, dtype=dtype, seed=5)
@@ -45,6 +46,11 @@ def test_matvec_matmat(shape, dtype, kind):
     check(lambda sp, xp: xp.asarray(w) @ A(sp))
     check(lambda sp, xp: W @ A(sp))
     check(lambda sp, xp: A(sp) @ X[:, :1])
+    z = x + 1j * (numpy.arange(n) % 3)  # a complex vector: a real matrix's product is complex
+    check(lambda sp, xp: A(sp) @ z, **tol(dtype))
+    check(lambda sp, xp: A(sp) @ xp.asarray(z), **tol(dtype))
+    check(lambda sp, xp: xp.asarray(w + 0.5j) @ A(sp), **tol(dtype))
+    check(lambda sp, xp: A(sp).conj().T @ xp.asarray(w), **tol(dtype))
 
 
 @pytest.mark.parametrize("kind", ["array", "matrix"])
@@ -121,7 +127,7 @@ def test_product_errors():
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-@pytest.mark.parametrize("dtype", DT)
+@pytest.mark.parametrize("dtype", CT)
 def test_multiply(shape, dtype):
     a, b = mat(shape, dtype=dtype, seed=17), mat(shape, dtype=dtype, density=0.7, seed=18)
     A = both(a)
@@ -138,11 +144,11 @@ def test_multiply(shape, dtype):
     check(lambda sp, xp: sp.csr_matrix(a).multiply(d))
 
 
-@pytest.mark.parametrize("dtype", DT)
+@pytest.mark.parametrize("dtype", CT)
 def test_scalar_ops(dtype):
     a = mat((6, 5), dtype=dtype, seed=19)
     A = both(a)
-    for s in (2, 0.1, -3.0, numpy.float32(1.5), numpy.float64(0.3)):
+    for s in (2, 0.1, -3.0, numpy.float32(1.5), numpy.float64(0.3), 2j, numpy.complex64(1 - 1j)):
         check(lambda sp, xp: A(sp) * s)
         check(lambda sp, xp: s * A(sp))
         check(lambda sp, xp: A(sp) / s)
@@ -174,7 +180,7 @@ def test_transpose_and_conversions(shape, fmt):
 
 
 @pytest.mark.parametrize("shape", SHAPES + [(0, 3)])
-@pytest.mark.parametrize("dtype", DT)
+@pytest.mark.parametrize("dtype", CT)
 @pytest.mark.parametrize("kind", ["array", "matrix"])
 def test_reductions(shape, dtype, kind):
     a = mat(shape, dtype=dtype, seed=21)
@@ -183,7 +189,8 @@ def test_reductions(shape, dtype, kind):
     check(lambda sp, xp: A(sp).sum(axis=0))
     check(lambda sp, xp: A(sp).sum(axis=1))
     check(lambda sp, xp: A(sp).sum(axis=-1))
-    check(lambda sp, xp: A(sp).sum(axis=0, dtype=numpy.float64))
+    wide = numpy.complex128 if numpy.dtype(dtype).kind == "c" else numpy.float64
+    check(lambda sp, xp: A(sp).sum(axis=0, dtype=wide))
     if shape[0] and shape[1]:
         check(lambda sp, xp: A(sp).mean(), **tol(dtype, "float32"))
         check(lambda sp, xp: A(sp).mean(axis=0), **tol(dtype, "float32"))
@@ -207,15 +214,22 @@ def test_matrix_axis_sums_are_2d():
     assert msp.csr_array(a).sum(axis=0).shape == (3,)
 
 
-@pytest.mark.parametrize("dtype", DT)
+@pytest.mark.parametrize("dtype", CT)
 def test_elementwise_maps(dtype):
     a = mat((6, 5), dtype=dtype, seed=23)
     A = both(a)
+    cplx = numpy.dtype(dtype).kind == "c"
     check(lambda sp, xp: abs(A(sp)))
     check(lambda sp, xp: A(sp).power(2))
-    check(lambda sp, xp: A(sp).power(3, dtype=numpy.float64))
+    check(lambda sp, xp: A(sp).power(3, dtype=numpy.complex128 if cplx else numpy.float64))
     check(lambda sp, xp: A(sp) ** 2)
+    check(lambda sp, xp: A(sp).conj().T)
+    check(lambda sp, xp: sp.csr_matrix(a).getH())
+    real_only = ("floor", "ceil", "trunc", "deg2rad")  # NumPy's TypeError for complex
     for name in ("sign", "floor", "ceil", "trunc", "rint", "sin", "tanh", "expm1", "deg2rad", "arctan"):
+        if cplx and name in real_only:
+            raises_like(lambda sp, xp: getattr(A(sp), name)(), TypeError)
+            continue
         check(lambda sp, xp: getattr(A(sp), name)(), **tol(dtype))
     p = abs(a)
     check(lambda sp, xp: sp.csr_array(p).sqrt(), **tol(dtype))

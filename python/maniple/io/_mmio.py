@@ -27,12 +27,14 @@ def _need(obj, name):
         raise NotImplementedError(f"maniple.io: this build's C library has no {name} (Matrix Market files)")
 
 
-def mmread(source, *, spmatrix=True, dtype="float64"):
-    """Read a Matrix Market coordinate file (real, integer or pattern;
-    general, symmetric, skew-symmetric or hermitian) as a coo_matrix
-    (coo_array with spmatrix=False), held row-distributed. Values are
-    float64 (integer files too; dtype="float32" reads float32). Dense
-    (array) files are not supported. A missing path raises
+def mmread(source, *, spmatrix=True, dtype=None):
+    """Read a Matrix Market coordinate file (real, integer, complex or
+    pattern; general, symmetric, skew-symmetric or hermitian) as a
+    coo_matrix (coo_array with spmatrix=False), held row-distributed.
+    Values are float64 (integer files too), complex128 for a complex file;
+    dtype= reads them as float32, float64, complex64 or complex128 (a
+    complex file as a real dtype is a TypeError). Dense (array) files are
+    not supported. A missing path raises
     FileNotFoundError, a directory IsADirectoryError, on every rank; a
     value beyond the dtype's range, or a hexadecimal one, raises
     ValueError naming the file and line (SciPy reads inf and 0 there); a
@@ -42,7 +44,7 @@ def mmread(source, *, spmatrix=True, dtype="float64"):
     _need(_core, "read_mtx")
     path = _path(source, "mmread")
     from maniple.sparse._base import _cls, value_dtype
-    A = _core.read_mtx(path, value_dtype(dtype, True), True)
+    A = _core.read_mtx(path, None if dtype is None else value_dtype(dtype, True), True)
     return _cls("coo", not spmatrix)._new(A)
 
 
@@ -59,8 +61,9 @@ def _symmetric(a):
 
 def mmwrite(target, a, comment=None, field=None, precision=None, symmetry="AUTO"):
     """Write sparse matrix a as a Matrix Market coordinate file (".mtx" is
-    added to a name without it, as SciPy does). field: "real" (default),
-    "integer" or "pattern"; symmetry: "general", "symmetric", or "AUTO"
+    added to a name without it, as SciPy does). field: "real" (the default
+    for a real matrix), "complex" (for a complex one), "integer" or
+    "pattern"; symmetry: "general", "symmetric", or "AUTO"
     (symmetric when a equals its transpose). Values are written in full
     precision (precision is ignored); comments are not supported. Every
     rank calls it."""
@@ -75,9 +78,10 @@ def mmwrite(target, a, comment=None, field=None, precision=None, symmetry="AUTO"
     path = _path(target, "mmwrite")
     if not path.endswith(".mtx"):
         path += ".mtx"
-    field = "real" if field is None else field
-    if field not in ("real", "integer", "pattern"):
-        raise ValueError(f"unknown field type {field!r} (real, integer or pattern)")
+    if field is None:
+        field = "complex" if a.dtype.kind == "c" else "real"
+    if field not in ("real", "integer", "complex", "pattern"):
+        raise ValueError(f"unknown field type {field!r} (real, integer, complex or pattern)")
     if symmetry in (None, "AUTO"):
         sym = _symmetric(a)
     elif symmetry in ("general", "symmetric"):

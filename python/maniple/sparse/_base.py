@@ -28,7 +28,7 @@ def _cls(fmt, is_array):
 
 
 def _scalar_like(x):
-    return isinstance(x, (int, float, bool, _np.generic)) or (isinstance(x, _np.ndarray) and x.ndim == 0)
+    return isinstance(x, (int, float, complex, bool, _np.generic)) or (isinstance(x, _np.ndarray) and x.ndim == 0)
 
 
 _NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column", "coo": "COOrdinate",
@@ -129,11 +129,13 @@ class _spbase:
 
     @property
     def real(self):
-        return self.copy()
+        """The real parts, at every stored entry (SciPy keeps the zeros)."""
+        return self._map(_np.real) if self.dtype.kind == "c" else self.copy()
 
     @property
     def imag(self):
-        return self._like(map_values(self._A, _np.zeros_like), self._format)._pruned()
+        """The imaginary parts, at every stored entry (SciPy keeps the zeros)."""
+        return self._map(_np.imag if self.dtype.kind == "c" else _np.zeros_like)
 
     def _pruned(self):
         self._A.eliminate_zeros()
@@ -242,6 +244,8 @@ class _spbase:
         return self._like(self._A.transpose(), fmt)
 
     def conjugate(self, copy=True):
+        if self.dtype.kind == "c":
+            return self._map(_np.conjugate)
         return self.copy() if copy else self
 
     conj = conjugate
@@ -708,8 +712,10 @@ class _spbase:
             if other == 0:
                 raise ZeroDivisionError("division by zero")
             s = other[()] if isinstance(other, _np.ndarray) else other
-            r = 1.0 / s  # as SciPy: float64 values times the reciprocal
-            return self._map(lambda v: v.astype(_np.float64) * r)
+            r = 1.0 / s  # as SciPy: float64 values (complex ones as they are) times the reciprocal
+            if _np.can_cast(self.dtype, _np.float64):
+                return self._map(lambda v: v.astype(_np.float64) * r)
+            return self._map(lambda v: v * r)
         raise NotImplementedError("maniple.sparse: division by a matrix is not implemented")
 
     def __rtruediv__(self, other):
@@ -811,7 +817,8 @@ class spmatrix:
         return self.nnz
 
     def getH(self):
-        return self.transpose()
+        """The conjugate transpose."""
+        return self.transpose().conjugate()
 
     def get_shape(self):
         return self.shape

@@ -1,4 +1,5 @@
-"""The values maniple.sparse holds (float64 or float32) and a Csr's rows on
+"""The values maniple.sparse holds (float64, float32, complex128 or
+complex64) and a Csr's rows on
 this rank as NumPy arrays, and back: the layer every sparse module builds
 on (a maniple._core.Csr keeps each row's columns sorted and without
 duplicates, rows split over the ranks in equal parts)."""
@@ -6,28 +7,30 @@ import numpy as _np
 
 from maniple import _core
 
-_FLOAT = ("float64", "float32")
+_HELD = ("float64", "float32", "complex128", "complex64")
 
 
 # ---------------------------------------------------------------- dtypes ---
 def value_dtype(dt, explicit):
-    """The value dtype maniple stores for dt: float64 and float32 as they
-    are; integer and boolean data become float64 when the dtype was not
-    asked for (explicit False); anything else is a TypeError."""
+    """The value dtype maniple stores for dt: float64, float32, complex128
+    and complex64 as they are; integer and boolean data become float64
+    when the dtype was not asked for (explicit False); anything else is a
+    TypeError."""
     d = _np.dtype(dt)
-    if d.name in _FLOAT:
+    if d.name in _HELD:
         return d.name
     if d.kind in "biu" and not explicit:
         return "float64"
+    held = "float64, float32, complex128 or complex64"
     if d.kind in "biu":
-        raise TypeError(f"maniple.sparse holds float64 or float32 values, not {d.name} (integer and boolean data "
+        raise TypeError(f"maniple.sparse holds {held} values, not {d.name} (integer and boolean data "
                         "given without dtype= are converted to float64)")
-    raise TypeError(f"maniple.sparse holds float64 or float32 values, not {d.name}")
+    raise TypeError(f"maniple.sparse holds {held} values, not {d.name}")
 
 
 def _result_float(*dts):
     """NumPy's result dtype of values of these dtypes, which must be a
-    float dtype maniple holds."""
+    dtype maniple holds (integers and bools become float64)."""
     r = _np.result_type(*dts)
     return value_dtype(r, False)
 
