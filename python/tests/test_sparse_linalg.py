@@ -286,7 +286,9 @@ def test_bad_input_every_rank():
     with pytest.raises(ValueError, match=r"M \(4, 4\)"):
         mla.cg(A, numpy.ones(25), M=numpy.eye(4))
     with pytest.raises(TypeError, match="complex"):
-        mla.cg(A, numpy.ones(25, complex))
+        mla.minres(A, numpy.ones(25, complex))
+    with pytest.raises(ValueError, match="real matrix"):
+        mla.cg(A, numpy.ones(25, complex), M="bjacobi_ilu0")
     # an exception in the user's operator comes out of the solve, every rank
     def bad(v):
         raise ZeroDivisionError("bad operator")
@@ -434,3 +436,79 @@ def test_sparse_preconditioner_renumbered(partition):
         x, info = mla.cg(msp.csr_array(S, partition=partition), mnp.asarray(b), rtol=1e-11, maxiter=1000,
                          M=_sparse_M(S, off))
         assert info == 0 and relerr(x, ref) <= 1e-8
+
+
+def helmholtz(g, shift):
+    """2-d Laplacian plus a complex shift (complex symmetric, not Hermitian)"""
+    L = poisson2d(g)
+    return ssp.csr_array(L + shift * ssp.eye_array(g * g))
+
+
+def hermitian(g):
+    """SPD Laplacian plus an imaginary skew coupling: Hermitian positive definite"""
+    L = poisson2d(g).astype(complex)
+    n = g * g
+    K = ssp.diags_array([0.4j, -0.4j], offsets=[-1, 1], shape=(n, n))
+    return ssp.csr_array(L + K)
+
+
+def _residual(A, x, b):
+    x = numpy.asarray(x)
+    return numpy.linalg.norm(A @ x - b) / numpy.linalg.norm(b)
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "complex64"])
+def test_complex_systems_against_scipy(dtype):
+    rng = numpy.random.default_rng(7)
+    tol = 1e-9 if dtype == "complex128" else 1e-4
+    H, G = hermitian(7).astype(dtype), helmholtz(7, 0.3 + 0.8j).astype(dtype)
+    b = (rng.random(49) + 1j * rng.random(49)).astype(dtype)
+    cases = [("cg", H, None), ("cg", H, "jacobi"), ("bicgstab", G, None), ("bicgstab", G, "jacobi"),
+             ("gmres", G, None), ("gmres", G, "jacobi"), ("gmres", H, None)]
+    for method, A, M in cases:
+        x, info = getattr(mla, method)(msp.csr_array(A), b, rtol=tol, M=M)
+        xs, infos = getattr(sla, method)(A, b, rtol=tol, M=None if M is None else ssp.diags_array(1 / A.diagonal()))
+        assert info == 0 and infos == 0, (method, M, info, infos)
+        assert isinstance(x, mnp.ndarray) and x.dtype == numpy.dtype(dtype), (method, x.dtype)
+        assert _residual(A, x, b) <= 2 * tol, (method, M, _residual(A, x, b))
+        nt.assert_allclose(numpy.asarray(x), xs, rtol=0, atol=50 * tol * numpy.abs(xs).max())
+
+
+def test_complex_inputs_operators_and_callbacks():
+    rng = numpy.random.default_rng(8)
+    G = helmholtz(6, 0.5j)
+    n = G.shape[0]
+    b = rng.random(n) + 1j * rng.random(n)
+    # a real matrix with a complex b, a SciPy matrix, a complex x0 and a maniple b
+    L = poisson2d(6)
+    x, info = mla.cg(msp.csr_array(L), b, rtol=1e-10)
+    assert info == 0 and x.dtype == numpy.complex128 and _residual(L, x, b) < 1e-9
+    x, info = mla.gmres(G, mnp.asarray(b), x0=numpy.ones(n, complex), rtol=1e-10)
+    assert info == 0 and _residual(G, x, b) < 1e-9
+    # a matrix-free operator and a LinearOperator preconditioner
+    op = mla.LinearOperator((n, n), matvec=lambda v: msp.csr_array(G) @ v, dtype=complex)
+    Minv = mla.LinearOperator((n, n), matvec=lambda v: v / mnp.asarray(G.diagonal()), dtype=complex)
+    x, info = mla.bicgstab(op, b, rtol=1e-10, M=Minv)
+    assert info == 0 and _residual(G, x, b) < 1e-9
+    # callbacks: x after each iteration (cg, bicgstab), residual norms (gmres), as SciPy counts them
+    got, want = [], []
+    mla.cg(msp.csr_array(hermitian(6)), b, rtol=1e-8, callback=lambda xk: got.append(1))
+    sla.cg(hermitian(6), b, rtol=1e-8, callback=lambda xk: want.append(1))
+    assert abs(len(got) - len(want)) <= 2, (len(got), len(want))
+    res = []
+    x, info = mla.gmres(msp.csr_array(G), b, rtol=1e-8, restart=5, callback=res.append, callback_type="pr_norm")
+    assert info == 0 and len(res) > 5 and res[-1] <= 1e-8 and all(r >= 0 for r in res)
+    xs = []
+    x, info = mla.gmres(msp.csr_array(G), b, rtol=1e-8, restart=5, callback=xs.append, callback_type="x")
+    assert info == 0 and len(xs) >= 2 and _residual(G, xs[-1], b) <= 1e-8
+    # too few iterations: info is maxiter, as SciPy
+    x, info = mla.gmres(msp.csr_array(G), b, rtol=1e-12, restart=2, maxiter=1)
+    assert info == 1
+    x, info = mla.bicgstab(msp.csr_array(G), b, rtol=1e-12, maxiter=2)
+    assert info == 2
+
+
+def test_complex_cg_stops_on_an_indefinite_operator():
+    A = ssp.diags_array([1.0 + 0j, -1.0, 2.0, 3.0])
+    x, info = mla.cg(msp.csr_array(A), numpy.array([1, 1, 1, 1j]), rtol=1e-10)
+    assert info == -20

@@ -1,7 +1,9 @@
 """cg, bicgstab, gmres and minres with SciPy's signatures and returns
 (x, info), run by maniple's C Krylov solvers (solvers/): the iterations,
 reductions and preconditioners are C; Python is called only for a user's
-operator, preconditioner or callback.
+operator, preconditioner or callback. The C solvers are real: a complex
+system (A, b or x0 complex) goes to cg, bicgstab and gmres written over
+maniple vectors (_isolve_complex), and minres refuses it.
 
 A maniple sparse matrix goes to the C solver as it is (with partition=
 "metis" or "equal", its renumbered copy, b and x moved there and back).
@@ -22,6 +24,7 @@ import maniple.numpy as _mnp
 from maniple import _core
 
 from ._interface import LinearOperator, aslinearoperator, _is_scipy_sparse, _is_sparse
+from . import _isolve_complex as _cplx
 
 # maniple's own extension: M may name a C preconditioner
 PRECONDITIONERS = ("jacobi", "bjacobi_ilu0", "bjacobi_sgs")
@@ -46,7 +49,8 @@ def _check_maxiter(name, maxiter, default):
 def _float_dtype(*dts):
     dt = _np.result_type(*dts)
     if dt.kind == "c":
-        raise TypeError(f"maniple's solvers are real: complex dtype {dt} is not supported")
+        raise TypeError(f"maniple's minres is real: complex dtype {dt} is not supported (cg, bicgstab and gmres "
+                        "solve complex systems)")
     return _np.dtype(_np.float32) if dt == _np.float32 else _np.dtype(_np.float64)
 
 
@@ -211,6 +215,8 @@ def _solve_x(name, method, A, b, x0, rtol, atol, maxiter, M, callback, shift=0.0
     atol = _check_tol(name, atol, "atol")
     n = _shape_n(A)
     maxit = _check_maxiter(name, maxiter, 10 * n)
+    if name in ("cg", "bicgstab") and _cplx.is_complex(A, b, x0):
+        return getattr(_cplx, name)(A, b, x0, rtol, atol, maxit, M, callback)
     P, S, xc, bc, res = _run(name, method, A, b, x0, rtol, atol, maxit, M, _x_monitor(callback), shift)
     return P.to_user(xc), _info(res, maxit)
 
@@ -225,8 +231,9 @@ def _shape_n(A):
 
 
 def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
-    """Conjugate gradients for symmetric positive definite A (SciPy's
-    signature). M: a preconditioner approximating A^-1 (matrix or
+    """Conjugate gradients for symmetric (Hermitian, when complex) positive
+    definite A (SciPy's signature; a complex system runs in Python over
+    maniple vectors, _isolve_complex). M: a preconditioner approximating A^-1 (matrix or
     LinearOperator), or maniple's name for a C one ('jacobi',
     'bjacobi_ilu0', 'bjacobi_sgs'). Stops when ||b - A x|| <=
     max(rtol ||b||, atol). callback(xk) after each iteration."""
@@ -271,6 +278,8 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
         raise ValueError(f"gmres called with invalid restart: {restart!r} (need an integer >= 1)")
     restart = max(1, min(20 if restart is None else int(restart), n))
     maxiter = _check_maxiter("gmres", maxiter, 10 * n)
+    if _cplx.is_complex(A, b, x0):
+        return _cplx.gmres(A, b, x0, rtol, atol, restart, maxiter, M, callback, callback_type)
     inner = maxiter if (callback is not None and callback_type == "legacy") else maxiter * restart
     bnorm = None
     if callback is not None and callback_type != "x":
