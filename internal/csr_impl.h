@@ -5,11 +5,54 @@
 #include "exchange.h"
 #include "kernels/cplx.h"
 
+/* ---- values (sparse/values.c): every numeric dtype but float16 ---- */
+/* A value widened: z for the float and complex dtypes (a real's im 0), i
+ * for the integer and bool ones (uint64 as its bits) */
+typedef union { mn_c128 z; int64_t i; } mni_sval;
+/* 1 when a matrix may hold values of dtype t */
+int mni_csr_dtype_ok(mn_dtype t);
+static inline int mni_csr_cplx(mn_dtype t) { return t == MN_COMPLEX64 || t == MN_COMPLEX128; }
+/* bool or an integer dtype: values in i, arithmetic modulo 2^64 and
+ * wrapped to the dtype where stored, as NumPy's */
+static inline int mni_csr_intk(mn_dtype t) { return t == MN_BOOL || mn_is_int(t); }
+/* The dtype of sums and products of values of dtypes a and b (NumPy's) */
+mn_dtype mni_csr_promote(mn_dtype a, mn_dtype b);
+/* Value k of a table of dtype t, widened */
+mni_sval mn_csr_val(mn_dtype t, const void *v, int64_t k);
+/* and stored (a real dtype keeps the real part; an integer one wraps, bool is != 0) */
+void mni_csr_put(mn_dtype t, void *v, int64_t k, mni_sval x);
+/* x, a value of dtype from, as one of dtype to (NumPy's cast) */
+mni_sval mni_sv_cast(mn_dtype from, mn_dtype to, mni_sval x);
+static inline mn_c128 mni_z(double re, double im) { mn_c128 z = {re, im}; return z; }
+static inline mni_sval mni_sv_z(double re, double im) { mni_sval v; v.z = mni_z(re, im); return v; }
+static inline mni_sval mni_sv_i(int64_t i) { mni_sval v; v.z = mni_z(0, 0); v.i = i; return v; }
+static inline mni_sval mni_sv_add(mn_dtype t, mni_sval a, mni_sval b) {
+  if (mni_csr_intk(t)) return mni_sv_i((int64_t)((uint64_t)a.i + (uint64_t)b.i));
+  return mni_sv_z(a.z.re + b.z.re, a.z.im + b.z.im);
+}
+/* a * b in t's arithmetic: a real dtype never meets an imaginary 0 * inf
+ * (a NaN the real product would not have) */
+static inline mni_sval mni_sv_mul(mn_dtype t, mni_sval a, mni_sval b) {
+  if (mni_csr_intk(t)) return mni_sv_i((int64_t)((uint64_t)a.i * (uint64_t)b.i));
+  if (!mni_csr_cplx(t)) return mni_sv_z(a.z.re * b.z.re, 0);
+  return mni_sv_z(a.z.re * b.z.re - a.z.im * b.z.im, a.z.re * b.z.im + a.z.im * b.z.re);
+}
+/* s * a for a real s (an integer one for an integer t: the caller checks) */
+static inline mni_sval mni_sv_scale(mn_dtype t, double s, mni_sval a) {
+  if (mni_csr_intk(t)) return mni_sv_i((int64_t)((uint64_t)(int64_t)s * (uint64_t)a.i));
+  return mni_sv_z(s * a.z.re, s * a.z.im);
+}
+static inline int mni_sv_zero(mn_dtype t, mni_sval a) {
+  return mni_csr_intk(t) ? a.i == 0 : a.z.re == 0 && a.z.im == 0;
+}
+/* MN_ERR_DTYPE unless s keeps an integer matrix integer (what names the use) */
+int mni_csr_int_factor(mn_dtype t, double s, const char *what);
+
 typedef struct mni_csr_dev_s mni_csr_dev;
 struct mn_csr_s {
   mn_ctx *ctx;
   int64_t nrows, ncols;
-  mn_dtype dtype;           /* float32, float64, complex64 or complex128 (mni_csr_dtype_ok) */
+  mn_dtype dtype;           /* any numeric dtype but float16 (mni_csr_dtype_ok) */
   int64_t row0, nlocal;     /* my rows */
   int64_t col0, ncloc;      /* my columns: the diagonal block */
   int64_t *dptr;            /* diagonal block: nlocal + 1 */
@@ -48,7 +91,7 @@ int mn_csr_from_sorted_rows(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype 
                             const int64_t *cols, const void *vals, mn_csr **A);
 /* Local rows as COO-like records sorted by (row, col), duplicates summed in
  * their order, into CSR with global columns (rowptr nlocal + 1). */
-typedef struct { int64_t row, col, seq; mn_c128 val; } mn_coo_rec;
+typedef struct { int64_t row, col, seq; mni_sval val; } mn_coo_rec;
 int mn_csr_from_records(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtype, mn_coo_rec *r, int64_t n,
                         mn_csr **A);
 /* x's owned entries as a dense local vector of A's dtype: x's own memory
@@ -60,30 +103,6 @@ int mn_csr_vec_in(const mn_csr *A, const mn_array *x, int64_t n, int64_t start, 
 int mn_csr_vec_out_begin(const mn_csr *A, mn_array *y, int64_t n, int64_t start, int64_t len, char **data,
                          mn_array **tmp);
 int mn_csr_vec_out_end(mn_array *y, mn_array **tmp);
-
-/* ---- values (float32, float64, complex64, complex128) ---- */
-/* 1 when a matrix may hold values of dtype t */
-int mni_csr_dtype_ok(mn_dtype t);
-/* The dtype of sums and products of values of dtypes a and b (NumPy's) */
-mn_dtype mni_csr_promote(mn_dtype a, mn_dtype b);
-/* Value k of a table of dtype t, widened (a real's imaginary part 0) */
-mn_c128 mn_csr_val(mn_dtype t, const void *v, int64_t k);
-/* and stored (a real dtype keeps the real part) */
-void mni_csr_put(mn_dtype t, void *v, int64_t k, mn_c128 x);
-static inline mn_c128 mni_z(double re, double im) { mn_c128 z = {re, im}; return z; }
-static inline mn_c128 mni_zadd(mn_c128 a, mn_c128 b) { return mni_z(a.re + b.re, a.im + b.im); }
-static inline mn_c128 mni_zmul(mn_c128 a, mn_c128 b) {
-  return mni_z(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
-}
-static inline int mni_csr_cplx(mn_dtype t) { return t == MN_COMPLEX64 || t == MN_COMPLEX128; }
-/* a * b in dtype t's arithmetic: a real one never meets an imaginary
- * 0 * inf (a NaN the real product would not have) */
-static inline mn_c128 mni_zmul_t(mn_dtype t, mn_c128 a, mn_c128 b) {
-  return mni_csr_cplx(t) ? mni_zmul(a, b) : mni_z(a.re * b.re, 0);
-}
-/* a * b for a real a, as the real arithmetic did (no 0 * inf NaN parts) */
-static inline mn_c128 mni_zscale(double a, mn_c128 b) { return mni_z(a * b.re, a * b.im); }
-static inline int mni_zzero(mn_c128 a) { return a.re == 0 && a.im == 0; }
 
 /* ---- sizes and memory (sizes may come from a file: checked, never wrapped) ---- */
 /* Bytes of a table of n + 1 elements of es bytes (the + 1 keeps empty

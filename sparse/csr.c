@@ -11,34 +11,6 @@
 
 enum { GHOST_TAG = 300 };
 
-int mni_csr_dtype_ok(mn_dtype t) {
-  return t == MN_FLOAT64 || t == MN_FLOAT32 || t == MN_COMPLEX128 || t == MN_COMPLEX64;
-}
-
-mn_dtype mni_csr_promote(mn_dtype a, mn_dtype b) {
-  int cplx = a == MN_COMPLEX64 || a == MN_COMPLEX128 || b == MN_COMPLEX64 || b == MN_COMPLEX128;
-  int wide = a == MN_FLOAT64 || a == MN_COMPLEX128 || b == MN_FLOAT64 || b == MN_COMPLEX128;
-  return cplx ? (wide ? MN_COMPLEX128 : MN_COMPLEX64) : (wide ? MN_FLOAT64 : MN_FLOAT32);
-}
-
-mn_c128 mn_csr_val(mn_dtype t, const void *v, int64_t k) {
-  switch (t) {
-  case MN_FLOAT32: return mni_z(((const float *)v)[k], 0);
-  case MN_COMPLEX64: return mni_z(((const mn_c64 *)v)[k].re, ((const mn_c64 *)v)[k].im);
-  case MN_COMPLEX128: return ((const mn_c128 *)v)[k];
-  default: return mni_z(((const double *)v)[k], 0);
-  }
-}
-
-void mni_csr_put(mn_dtype t, void *v, int64_t k, mn_c128 x) {
-  switch (t) {
-  case MN_FLOAT32: ((float *)v)[k] = (float)x.re; break;
-  case MN_COMPLEX64: ((mn_c64 *)v)[k].re = (float)x.re; ((mn_c64 *)v)[k].im = (float)x.im; break;
-  case MN_COMPLEX128: ((mn_c128 *)v)[k] = x; break;
-  default: ((double *)v)[k] = x.re;
-  }
-}
-
 /* ---- memory ---- */
 static int64_t meminfo_available(void) { /* Linux: MemAvailable, in bytes */
   FILE *f = fopen("/proc/meminfo", "r");
@@ -330,9 +302,9 @@ int mn_csr_from_records(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtyp
   if (!err) { /* duplicates summed in (row, col, arrival) order */
     int64_t m = 0;
     for (int64_t k = 0; k < n;) {
-      mn_c128 s = mni_z(0, 0);
+      mni_sval s = mni_sv_i(0); /* (0 in both forms) */
       int64_t j = k;
-      for (; j < n && r[j].row == r[k].row && r[j].col == r[k].col; j++) s = mni_zadd(s, r[j].val);
+      for (; j < n && r[j].row == r[k].row && r[j].col == r[k].col; j++) s = mni_sv_add(dtype, s, r[j].val);
       cols[m] = r[k].col;
       mni_csr_put(dtype, vals, m, s);
       rowptr[r[k].row - row0 + 1]++;
@@ -354,7 +326,7 @@ static int check_common(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtyp
   MN_CHECK(nrows >= 0 && ncols >= 0, MN_ERR_SHAPE, "a matrix cannot have %lld rows and %lld columns",
            (long long)nrows, (long long)ncols);
   MN_CHECK(mni_csr_dtype_ok(dtype), MN_ERR_DTYPE,
-           "sparse matrices hold float32, float64, complex64 or complex128 values, not %s", mn_dtype_name(dtype));
+           "sparse matrices hold bool, integer, float32, float64, complex64 or complex128 values, not %s", mn_dtype_name(dtype));
   MN_CHECK(itype == MN_INT32 || itype == MN_INT64, MN_ERR_DTYPE, "indices must be int32 or int64, not %s",
            mn_dtype_name(itype));
   return MN_SUCCESS;

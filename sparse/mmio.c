@@ -26,6 +26,7 @@ typedef struct {
   long long m, n, nnz;
   int field, sym;
   int f32;           /* values are kept as float32 */
+  int vt;            /* the dtype they are kept in (an integer one's range is checked) */
   long long offset;  /* byte of the first entry line */
   long long line;    /* its line number (1-based) */
   long long size;    /* file size in bytes */
@@ -192,16 +193,16 @@ static int read_fits(mn_ctx *ctx, const char *path, const mtx_header *h, int par
   return err;
 }
 
-typedef struct { int64_t *r, *c; mn_c128 *v; int64_t n, cap; } triplets;
+typedef struct { int64_t *r, *c; mni_sval *v; int64_t n, cap; } triplets;
 
-static int push(triplets *t, int64_t i, int64_t j, mn_c128 v) {
+static int push(triplets *t, int64_t i, int64_t j, mni_sval v) {
   if (t->n == t->cap) {
     int64_t cap = t->cap ? 2 * t->cap : 1024, bytes = mn_csr_nbytes(cap - 1, 32);
     int64_t *r = bytes >= 0 ? realloc(t->r, sizeof(int64_t) * (size_t)cap) : NULL;
     if (r) t->r = r;
     int64_t *c = r ? realloc(t->c, sizeof(int64_t) * (size_t)cap) : NULL;
     if (c) t->c = c;
-    mn_c128 *w = c ? realloc(t->v, sizeof(mn_c128) * (size_t)cap) : NULL;
+    mni_sval *w = c ? realloc(t->v, sizeof(mni_sval) * (size_t)cap) : NULL;
     if (!w) return MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes to hold %lld entries", (long long)bytes, (long long)cap);
     t->v = w;
     t->cap = cap;
@@ -233,7 +234,8 @@ static int index_field(const char *path, long long line, char **s, const char *w
  * change of the data. Gradual underflow rounds as strtod does (1e-999 is
  * 0, as in SciPy), and inf and nan spelt out are read as such (this
  * writer writes them so). */
-static int value_field(const char *path, long long line, char **s, const mtx_header *h, double *out) {
+static int value_field(const char *path, long long line, char **s, const mtx_header *h, double *out,
+                       int64_t *iout) {
   char *end, *t = *s;
   while (isspace((unsigned char)*t)) t++;
   if (!*t) return MN_ERR(MN_ERR_FORMAT, "%s:%lld: missing value after the indices", path, line);
@@ -251,6 +253,11 @@ static int value_field(const char *path, long long line, char **s, const mtx_hea
       return MN_ERR(MN_ERR_FORMAT, "%s:%lld: integer value '%.*s' is out of range (int64)", path, line,
                     len > 60 ? 60 : len, t);
     *out = (double)q;
+    *iout = q;
+    mn_dtype vt = (mn_dtype)h->vt;
+    if (mni_csr_intk(vt) && (mn_int_wrap(vt, q) != q || (mn_is_uint(vt) && q < 0)))
+      return MN_ERR(MN_ERR_FORMAT, "%s:%lld: value '%.*s' is out of range for %s", path, line, len > 60 ? 60 : len, t,
+                    mn_dtype_name(vt));
   } else {
     double v = strtod(t, &end);
     if (end == t) return header_error(path, line, "non-numeric value", t);
@@ -274,9 +281,12 @@ static int parse_entry(const char *path, long long line, char *s, const mtx_head
   long long i, j;
   MN_CALL(index_field(path, line, &s, "row", &i));
   MN_CALL(index_field(path, line, &s, "column", &j));
-  mn_c128 v = mni_z(1, 0);
-  if (h->field != FIELD_PATTERN) MN_CALL(value_field(path, line, &s, h, &v.re));
-  if (h->field == FIELD_COMPLEX) MN_CALL(value_field(path, line, &s, h, &v.im));
+  /* the file's form: int64 for an integer file, (re, im) for the others */
+  mni_sval v = h->field == FIELD_INTEGER ? mni_sv_i(1) : mni_sv_z(1, 0);
+  int64_t q = 0;
+  if (h->field != FIELD_PATTERN) MN_CALL(value_field(path, line, &s, h, &v.z.re, &q));
+  if (h->field == FIELD_INTEGER) v = mni_sv_i(q);
+  if (h->field == FIELD_COMPLEX) MN_CALL(value_field(path, line, &s, h, &v.z.im, &q));
   while (isspace((unsigned char)*s)) s++;
   if (*s) return header_error(path, line, "unexpected text after the entry", s);
   if (i < 1 || i > h->m)
@@ -288,7 +298,10 @@ static int parse_entry(const char *path, long long line, char *s, const mtx_head
     return MN_ERR(MN_ERR_FORMAT, "%s:%lld: entry (%lld, %lld) of a %s file mirrors to (%lld, %lld), outside the %lld x "
                   "%lld matrix", path, line, i, j, h->sym == SYM_SKEW ? "skew-symmetric" : "symmetric", j, i, h->m, h->n);
   MN_CALL(push(t, i - 1, j - 1, v));
-  mn_c128 w = h->sym == SYM_SKEW ? mni_z(-v.re, -v.im) : h->sym == SYM_HERMITIAN ? mni_z(v.re, -v.im) : v;
+  mni_sval w = v;
+  if (h->sym == SYM_SKEW && h->field == FIELD_INTEGER) w = mni_sv_i((int64_t)(0 - (uint64_t)v.i));
+  else if (h->sym == SYM_SKEW) w = mni_sv_z(-v.z.re, -v.z.im);
+  else if (h->sym == SYM_HERMITIAN) w = mni_sv_z(v.z.re, -v.z.im);
   if (h->sym != SYM_GENERAL && i != j) MN_CALL(push(t, j - 1, i - 1, w));
   return MN_SUCCESS;
 }
@@ -336,7 +349,7 @@ int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel,
   MN_SPMD(ctx, "mn_csr_read_mtx", mn_spmd_str(S, "path", path), mn_spmd_dtype(S, "dtype", dtype),
           mn_spmd_int(S, "parallel", parallel));
   MN_CHECK(dtype == MN_NDTYPE || mni_csr_dtype_ok(dtype), MN_ERR_DTYPE,
-           "sparse matrices hold float32, float64, complex64 or complex128, not %s", mn_dtype_name(dtype));
+           "sparse matrices hold any numeric dtype but float16, not %s", mn_dtype_name(dtype));
   MN_CALL(mn_file_check(ctx, path, 0)); /* missing, a directory, unreadable: on every rank */
   int P = ctx->size, me = ctx->rank, err = 0;
   mtx_header h;
@@ -345,10 +358,15 @@ int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel,
   err = mn_agree(ctx, err);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   MN_MPI(MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, ctx->comm));
-  if (dtype == MN_NDTYPE) dtype = h.field == FIELD_COMPLEX ? MN_COMPLEX128 : MN_FLOAT64; /* the file's */
+  /* the file's dtype, as SciPy's: int64, complex128, else float64 */
+  mn_dtype fdt = h.field == FIELD_INTEGER ? MN_INT64 : h.field == FIELD_COMPLEX ? MN_COMPLEX128 : MN_FLOAT64;
+  if (dtype == MN_NDTYPE) dtype = fdt;
   MN_CHECK(h.field != FIELD_COMPLEX || mni_csr_cplx(dtype), MN_ERR_DTYPE,
            "%s holds complex values: read it as complex128 or complex64, not %s", path, mn_dtype_name(dtype));
+  MN_CHECK(h.field != FIELD_REAL || !mni_csr_intk(dtype), MN_ERR_DTYPE,
+           "%s holds real values: read it as a float or complex dtype, not %s", path, mn_dtype_name(dtype));
   h.f32 = dtype == MN_FLOAT32 || dtype == MN_COMPLEX64;
+  h.vt = (int)dtype;
   /* my byte range of the entries (body / P first: body * me may overflow) */
   long long body = h.size - h.offset, a = h.offset, b = h.offset;
   if (parallel) {
@@ -374,7 +392,12 @@ int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel,
                    h.line - 1, h.nnz, total);
   }
   /* in place, to the dtype's narrower (or equal) elements, front to back */
-  for (int64_t k = 0; !err && dtype != MN_COMPLEX128 && k < t.n; k++) mni_csr_put(dtype, t.v, k, t.v[k]);
+  if (h.field == FIELD_PATTERN && mni_csr_intk(dtype)) fdt = MN_INT64; /* pattern 1s: as integers */
+  for (int64_t k = 0; !err && k < t.n; k++) {
+    mni_sval x = t.v[k];
+    if (h.field == FIELD_PATTERN && mni_csr_intk(dtype)) x = mni_sv_i(1);
+    mni_csr_put(dtype, t.v, k, mni_sv_cast(fdt, dtype, x));
+  }
   if (!err) err = mn_csr_create_coo(ctx, h.m, h.n, dtype, t.n, MN_INT64, t.r, t.c, t.v, A);
   free(t.r);
   free(t.c);
@@ -396,8 +419,8 @@ static int check_symmetric(const mn_csr *A, int64_t *bad_i, int64_t *bad_j) {
   for (int64_t i = 0; !err && sym && i < A->nlocal; i++) {
     sym = ra[i + 1] - ra[i] == rt[i + 1] - rt[i];
     for (int64_t k = ra[i]; sym && k < ra[i + 1]; k++)
-      sym = ca[k] == ct[k] && mn_csr_val(A->dtype, va, k).re == mn_csr_val(A->dtype, vt, k).re &&
-            mn_csr_val(A->dtype, va, k).im == mn_csr_val(A->dtype, vt, k).im;
+      sym = ca[k] == ct[k] && !memcmp((const char *)va + k * (int64_t)mn_dtype_size(A->dtype),
+                                      (const char *)vt + k * (int64_t)mn_dtype_size(A->dtype), mn_dtype_size(A->dtype));
     if (!sym) { *bad_i = A->row0 + i; *bad_j = ra[i + 1] > ra[i] ? ca[ra[i]] : -1; }
   }
   mn_free(ra); mn_free(ca); mn_free(va); mn_free(rt); mn_free(ct); mn_free(vt);
@@ -431,7 +454,8 @@ int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int s
   for (int64_t i = 0; i < A->nlocal; i++)
     for (int64_t k = rp[i]; k < rp[i + 1]; k++) mine += !symmetric || cols[k] <= A->row0 + i;
   for (int64_t k = 0; f == FIELD_INTEGER && !err && k < rp[A->nlocal]; k++) {
-    double v = mn_csr_val(A->dtype, vals, k).re;
+    if (mni_csr_intk(A->dtype)) break; /* integers already */
+    double v = mn_csr_val(A->dtype, vals, k).z.re;
     if (v != floor(v) || fabs(v) > 9.2e18)
       err = MN_ERR(MN_ERR_ARG, "value %g is not an integer: write the field 'real'", v);
   }
@@ -460,10 +484,13 @@ int mn_csr_write_mtx(const mn_csr *A, const char *path, const char *field, int s
         for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
           long long r = (long long)(A->row0 + i) + 1, c = (long long)cols[k] + 1;
           if (symmetric && c > r) continue;
-          mn_c128 z = mn_csr_val(A->dtype, vals, k);
+          mni_sval x = mn_csr_val(A->dtype, vals, k);
+          mn_c128 z = mni_sv_cast(A->dtype, MN_COMPLEX128, x).z;
           double v = z.re;
           if (f == FIELD_PATTERN) fprintf(o, "%lld %lld\n", r, c);
           else if (f == FIELD_COMPLEX) fprintf(o, "%lld %lld %.17g %.17g\n", r, c, z.re, z.im);
+          else if (f == FIELD_INTEGER && A->dtype == MN_UINT64) fprintf(o, "%lld %lld %llu\n", r, c, (unsigned long long)x.i);
+          else if (f == FIELD_INTEGER && mni_csr_intk(A->dtype)) fprintf(o, "%lld %lld %lld\n", r, c, (long long)x.i);
           else if (f == FIELD_INTEGER) fprintf(o, "%lld %lld %lld\n", r, c, (long long)v);
           else fprintf(o, "%lld %lld %.17g\n", r, c, v);
         }

@@ -3,6 +3,7 @@
  * with global columns (mn_csr_get_rows) and the assembly paths. */
 #include "csr_impl.h"
 #include "spmd.h"
+#include "kernels/table.h" /* mn_cast_table */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@ int mn_csr_add(double alpha, const mn_csr *A, double beta, const mn_csr *B, mn_c
            "inconsistent shapes: (%lld, %lld) and (%lld, %lld)", (long long)A->nrows, (long long)A->ncols,
            (long long)B->nrows, (long long)B->ncols);
   mn_dtype t = mni_csr_promote(A->dtype, B->dtype);
+  MN_CALL(mni_csr_int_factor(t, alpha, "a sum scaling"));
+  MN_CALL(mni_csr_int_factor(t, beta, "a sum scaling"));
   int64_t *ra = NULL, *ca = NULL, *rb = NULL, *cb = NULL;
   void *va = NULL, *vb = NULL;
   int err = mn_csr_get_rows(A, &ra, &ca, &va);
@@ -36,9 +39,9 @@ int mn_csr_add(double alpha, const mn_csr *A, double beta, const mn_csr *B, mn_c
       int64_t a = ra[i], b = rb[i];
       while (a < ra[i + 1] || b < rb[i + 1]) {
         int64_t x = a < ra[i + 1] ? ca[a] : INT64_MAX, y = b < rb[i + 1] ? cb[b] : INT64_MAX;
-        mn_c128 v = mni_z(0, 0);
-        if (x <= y) v = mni_zadd(v, mni_zscale(alpha, mn_csr_val(A->dtype, va, a++)));
-        if (y <= x) v = mni_zadd(v, mni_zscale(beta, mn_csr_val(B->dtype, vb, b++)));
+        mni_sval v = mni_sv_i(0);
+        if (x <= y) v = mni_sv_add(t, v, mni_sv_scale(t, alpha, mni_sv_cast(A->dtype, t, mn_csr_val(A->dtype, va, a++))));
+        if (y <= x) v = mni_sv_add(t, v, mni_sv_scale(t, beta, mni_sv_cast(B->dtype, t, mn_csr_val(B->dtype, vb, b++))));
         cc[k] = x < y ? x : y;
         mni_csr_put(t, vc, k++, v);
       }
@@ -87,15 +90,15 @@ int mn_csr_copy(const mn_csr *A, mn_dtype t, mn_csr **C) {
   MN_SPMD(A ? A->ctx : NULL, "mn_csr_copy", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
           mn_spmd_dtype(S, "dtype", t));
   if (t == MN_NDTYPE) t = A->dtype;
-  MN_CHECK(mni_csr_dtype_ok(t), MN_ERR_DTYPE,
-           "sparse matrices hold float32, float64, complex64 or complex128, not %s", mn_dtype_name(t));
+  MN_CHECK(mni_csr_dtype_ok(t), MN_ERR_DTYPE, "sparse matrices hold any numeric dtype but float16, not %s",
+           mn_dtype_name(t));
   int64_t *rp = NULL, *cols = NULL;
   void *vals = NULL;
   int err = mn_agree(A->ctx, mn_csr_get_rows(A, &rp, &cols, &vals));
   void *cv = err ? NULL : mn_malloc(mn_dtype_size(t) * (size_t)(rp[A->nlocal] + 1));
   if (!err) err = mn_agree(A->ctx, cv ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate a copy"));
   if (!err) {
-    for (int64_t k = 0; k < rp[A->nlocal]; k++) mni_csr_put(t, cv, k, mn_csr_val(A->dtype, vals, k));
+    mn_cast_table[A->dtype][t](rp[A->nlocal], vals, cv); /* NumPy's casts */
     err = mn_csr_from_sorted_rows(A->ctx, A->nrows, A->ncols, t, rp, cols, cv, C);
   }
   mn_free(rp); mn_free(cols); mn_free(vals); mn_free(cv);
@@ -104,13 +107,14 @@ int mn_csr_copy(const mn_csr *A, mn_dtype t, mn_csr **C) {
 }
 
 static void scale_block(mn_dtype t, void *v, int64_t n, double s) {
-  for (int64_t k = 0; k < n; k++) mni_csr_put(t, v, k, mni_zscale(s, mn_csr_val(t, v, k)));
+  for (int64_t k = 0; k < n; k++) mni_csr_put(t, v, k, mni_sv_scale(t, s, mn_csr_val(t, v, k)));
 }
 
 int mn_csr_scale(mn_csr *A, double s) {
   MN_CHECK(A, MN_ERR_ARG, "NULL matrix");
   MN_SPMD(A ? A->ctx : NULL, "mn_csr_scale", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
           mn_spmd_f64(S, "s", s));
+  MN_CALL(mni_csr_int_factor(A->dtype, s, "scaling"));
   mni_csr_changed(A);
   scale_block(A->dtype, A->dval, A->dptr[A->nlocal], s);
   scale_block(A->dtype, A->oval, A->optr[A->nlocal], s);
@@ -133,14 +137,15 @@ int mn_csr_diag_scale(mn_csr *A, const mn_array *l, const mn_array *r) {
     mni_csr_changed(A);
     const char *rg = r ? A->ghost->recvbuf : NULL;
     for (int64_t i = 0; i < A->nlocal; i++) {
-      mn_c128 li = l ? mn_csr_val(A->dtype, ld, i) : mni_z(1, 0), s;
+      mn_dtype t = A->dtype;
+      mni_sval li = l ? mn_csr_val(t, ld, i) : mni_csr_intk(t) ? mni_sv_i(1) : mni_sv_z(1, 0), s;
       for (int64_t k = A->dptr[i]; k < A->dptr[i + 1]; k++) {
-        s = r ? mni_zmul_t(A->dtype, li, mn_csr_val(A->dtype, rd, A->dcol[k])) : li;
-        mni_csr_put(A->dtype, A->dval, k, mni_zmul_t(A->dtype, s, mn_csr_val(A->dtype, A->dval, k)));
+        s = r ? mni_sv_mul(t, li, mn_csr_val(t, rd, A->dcol[k])) : li;
+        mni_csr_put(t, A->dval, k, mni_sv_mul(t, s, mn_csr_val(t, A->dval, k)));
       }
       for (int64_t k = A->optr[i]; k < A->optr[i + 1]; k++) {
-        s = r ? mni_zmul_t(A->dtype, li, mn_csr_val(A->dtype, rg, A->ocol[k])) : li;
-        mni_csr_put(A->dtype, A->oval, k, mni_zmul_t(A->dtype, s, mn_csr_val(A->dtype, A->oval, k)));
+        s = r ? mni_sv_mul(t, li, mn_csr_val(t, rg, A->ocol[k])) : li;
+        mni_csr_put(t, A->oval, k, mni_sv_mul(t, s, mn_csr_val(t, A->oval, k)));
       }
     }
   }
@@ -152,7 +157,7 @@ int mn_csr_diag_scale(mn_csr *A, const mn_array *l, const mn_array *r) {
 
 /* Values for my rows (in order), as a 1-d array of the default layout of
  * n elements copied into out: my rows are a contiguous part of [0, n). */
-static int rows_out(const mn_csr *A, const mn_c128 *v, int64_t cnt, mn_array *out) {
+static int rows_out(const mn_csr *A, const mni_sval *v, int64_t cnt, mn_array *out) {
   mn_array *t = NULL;
   void *buf = mn_malloc(mn_dtype_size(A->dtype) * (size_t)(cnt + 1));
   MN_CALL(mn_agree(A->ctx, buf ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld values", (long long)cnt)));
@@ -174,7 +179,7 @@ int mn_csr_diagonal(const mn_csr *A, mn_array *d) {
            "the diagonal of a %lld x %lld matrix has %lld elements", (long long)A->nrows, (long long)A->ncols,
            (long long)m);
   int64_t cnt = A->row0 >= m ? 0 : (A->row0 + A->nlocal < m ? A->nlocal : m - A->row0);
-  mn_c128 *v = calloc((size_t)(cnt + 1), sizeof(mn_c128));
+  mni_sval *v = calloc((size_t)(cnt + 1), sizeof(mni_sval)); /* (all-zero bytes: 0 in both forms) */
   MN_CALL(mn_agree(A->ctx, v ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate the diagonal")));
   for (int64_t i = 0; i < cnt; i++) {
     int64_t g = A->row0 + i;
@@ -213,11 +218,11 @@ int mn_csr_sum(const mn_csr *A, int axis, mn_array *s) {
   }
   MN_CHECK(s->map.ndim == 1 && s->map.shape[0] == A->nrows, MN_ERR_SHAPE, "row sums need a 1-d output of %lld",
            (long long)A->nrows);
-  mn_c128 *v = calloc((size_t)(A->nlocal + 1), sizeof(mn_c128));
+  mni_sval *v = calloc((size_t)(A->nlocal + 1), sizeof(mni_sval));
   MN_CALL(mn_agree(A->ctx, v ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate row sums")));
   for (int64_t i = 0; i < A->nlocal; i++) {
-    for (int64_t k = A->dptr[i]; k < A->dptr[i + 1]; k++) v[i] = mni_zadd(v[i], mn_csr_val(A->dtype, A->dval, k));
-    for (int64_t k = A->optr[i]; k < A->optr[i + 1]; k++) v[i] = mni_zadd(v[i], mn_csr_val(A->dtype, A->oval, k));
+    for (int64_t k = A->dptr[i]; k < A->dptr[i + 1]; k++) v[i] = mni_sv_add(A->dtype, v[i], mn_csr_val(A->dtype, A->dval, k));
+    for (int64_t k = A->optr[i]; k < A->optr[i + 1]; k++) v[i] = mni_sv_add(A->dtype, v[i], mn_csr_val(A->dtype, A->oval, k));
   }
   int err = rows_out(A, v, A->nlocal, s);
   free(v);
@@ -243,7 +248,7 @@ int mn_csr_eliminate_zeros(mn_csr *A) {
   size_t es = mn_dtype_size(A->dtype);
   for (int64_t i = 0; i < A->nlocal; i++) {
     for (; k < rp[i + 1]; k++)
-      if (!mni_zzero(mn_csr_val(A->dtype, vals, k))) {
+      if (!mni_sv_zero(A->dtype, mn_csr_val(A->dtype, vals, k))) {
         cols[m] = cols[k];
         memmove((char *)vals + m * (int64_t)es, (char *)vals + k * (int64_t)es, es);
         m++;

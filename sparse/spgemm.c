@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { int64_t col; mn_c128 val; } pair; /* (the real dtypes' parts im 0) */
+typedef struct { int64_t col; mni_sval val; } pair; /* (in the product's dtype's form) */
 
 static int cmp_pair(const void *a, const void *b) {
   const pair *x = a, *y = b;
@@ -58,7 +58,7 @@ int mn_csr_matmul(const mn_csr *A, const mn_csr *B, mn_csr **C) {
           memcpy(w, &len, 8);
           w += 8;
           for (int64_t m = brp[i]; m < brp[i + 1]; m++) {
-            pair p = {bcol[m], mn_csr_val(B->dtype, bval, m)};
+            pair p = {bcol[m], mni_sv_cast(B->dtype, t, mn_csr_val(B->dtype, bval, m))};
             memcpy(w, &p, sizeof p);
             w += sizeof p;
           }
@@ -97,7 +97,7 @@ int mn_csr_matmul(const mn_csr *A, const mn_csr *B, mn_csr **C) {
       const int32_t *col = blk ? A->ocol : A->dcol;
       const void *val = blk ? A->oval : A->dval;
       for (int64_t k = ptr[i]; k < ptr[i + 1] && !err; k++) {
-        mn_c128 a = mn_csr_val(A->dtype, val, k);
+        mni_sval a = mni_sv_cast(A->dtype, t, mn_csr_val(A->dtype, val, k));
         int64_t len;
         const char *g = NULL;
         int64_t j = blk ? -1 : col[k];
@@ -112,8 +112,8 @@ int mn_csr_matmul(const mn_csr *A, const mn_csr *B, mn_csr **C) {
         for (int64_t q = 0; q < len; q++) {
           pair p;
           if (blk) memcpy(&p, g + q * (int64_t)sizeof(pair), sizeof p);
-          else { p.col = bcol[brp[j] + q]; p.val = mn_csr_val(B->dtype, bval, brp[j] + q); }
-          p.val = mni_zmul_t(t, p.val, a);
+          else { p.col = bcol[brp[j] + q]; p.val = mni_sv_cast(B->dtype, t, mn_csr_val(B->dtype, bval, brp[j] + q)); }
+          p.val = mni_sv_mul(t, p.val, a);
           acc[m++] = p;
         }
       }
@@ -122,7 +122,7 @@ int mn_csr_matmul(const mn_csr *A, const mn_csr *B, mn_csr **C) {
     qsort(acc, (size_t)m, sizeof(pair), cmp_pair);
     int64_t u = 0;
     for (int64_t q = 0; q < m; q++) {
-      if (u && acc[u - 1].col == acc[q].col) acc[u - 1].val = mni_zadd(acc[u - 1].val, acc[q].val);
+      if (u && acc[u - 1].col == acc[q].col) acc[u - 1].val = mni_sv_add(t, acc[u - 1].val, acc[q].val);
       else acc[u++] = acc[q];
     }
     if (nnz + u > acap) {

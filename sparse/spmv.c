@@ -29,10 +29,13 @@ static int direct(const mn_array *a, mn_dtype t, int64_t n, int64_t start, int64
 static int check_vec(const mn_csr *A, const mn_array *v, int64_t n, int in, const char *what) {
   MN_CHECK(v, MN_ERR_ARG, "NULL %s", what);
   MN_CHECK(v->ctx == A->ctx, MN_ERR_ARG, "%s belongs to another context", what);
-  /* x goes through a copy of A's dtype: a real one would drop its imaginary parts */
-  MN_CHECK(!in || !mni_csr_cplx(v->dtype) || mni_csr_cplx(A->dtype), MN_ERR_DTYPE,
-           "a %s matrix times a %s vector: the product is complex, so make the matrix complex first (mn_csr_copy)",
-           mn_dtype_name(A->dtype), mn_dtype_name(v->dtype));
+  /* x goes through a copy of A's dtype: a real one would drop imaginary
+   * parts, an integer one fractions */
+  int lost = in && ((mni_csr_cplx(v->dtype) && !mni_csr_cplx(A->dtype)) ||
+                    (!mni_csr_intk(v->dtype) && mni_csr_intk(A->dtype)));
+  MN_CHECK(!lost, MN_ERR_DTYPE,
+           "a %s matrix times a %s vector: the cast to the matrix's dtype would lose the vector's values, so copy the "
+           "matrix to NumPy's result dtype first (mn_csr_copy)", mn_dtype_name(A->dtype), mn_dtype_name(v->dtype));
   MN_CHECK(v->map.ndim == 1 && v->map.shape[0] == n, MN_ERR_SHAPE,
            "%s must be 1-d of %lld elements for a %lld x %lld matrix, got %d-d of %lld", what, (long long)n,
            (long long)A->nrows, (long long)A->ncols, v->map.ndim, (long long)(v->map.ndim ? v->map.shape[0] : 1));
@@ -135,12 +138,10 @@ static double diag_rows(const mn_csr *A, const char *x, char *y, int dot) {
 #pragma omp parallel for schedule(static) if (n > 20000)
       for (int64_t i = 0; i < n; i++) yv[i] = mni_k_csr_row_f64(ptr[i], ptr[i + 1], col, val, xv);
     }
-  } else if (A->dtype == MN_FLOAT32) {
-    DIAG_ROWS(float, f32);
-  } else if (A->dtype == MN_COMPLEX128) {
-    DIAG_ROWS(mn_c128, c128);
   } else {
-    DIAG_ROWS(mn_c64, c64);
+#define DIAG_CASE(D, T, S) case D: DIAG_ROWS(T, S); break;
+    switch (A->dtype) { MNI_CSR_OTHER_TYPES(DIAG_CASE) default: break; }
+#undef DIAG_CASE
   }
   return s;
 }
@@ -160,12 +161,10 @@ static double off_rows(const mn_csr *A, const char *g, const char *x, char *y, i
       yv[i] += v;
       if (dot) s += xv[i] * v;
     }
-  } else if (A->dtype == MN_FLOAT32) {
-    OFF_ROWS(float, f32);
-  } else if (A->dtype == MN_COMPLEX128) {
-    OFF_ROWS(mn_c128, c128);
   } else {
-    OFF_ROWS(mn_c64, c64);
+#define OFF_CASE(D, T, S) case D: OFF_ROWS(T, S); break;
+    switch (A->dtype) { MNI_CSR_OTHER_TYPES(OFF_CASE) default: break; }
+#undef OFF_CASE
   }
   return s;
 }
@@ -196,7 +195,7 @@ void mni_csr_diag_block(const mn_csr *A, mni_csr_block *b) {
 }
 
 void mni_csr_diag_values(const mn_csr *A, double *val) {
-  for (int64_t k = 0; k < A->dptr[A->nlocal]; k++) val[k] = mn_csr_val(A->dtype, A->dval, k).re;
+  for (int64_t k = 0; k < A->dptr[A->nlocal]; k++) val[k] = mn_csr_val(A->dtype, A->dval, k).z.re; /* (real A) */
 }
 
 int64_t mn_csr_log_bytes(const mn_csr *A) {
@@ -338,23 +337,25 @@ int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y) {
       W->treq = NULL;
     }
   }
-  /* sums in double: one a value, or (re, im) pairs for a complex A */
+  /* sums of 8-byte words: one a value (double, or int64 modulo 2^64 for an
+   * integer or bool A), or (re, im) pairs for a complex A */
   mn_dtype t = A->dtype;
-  int nc = mni_csr_cplx(t) ? 2 : 1;
+  int nc = mni_csr_cplx(t) ? 2 : 1, ik = mni_csr_intk(t);
   double *g = (double *)A->tsum, *yl = g ? g + nc * A->nghost : NULL, *in = yl ? yl + nc * A->ncloc : NULL;
   if (!err) memset(g, 0, sizeof(double) * (size_t)(nc * (A->nghost + A->ncloc)));
   if (!err) {
     for (int64_t i = 0; i < A->nlocal; i++) {
-      mn_c128 xi = mn_csr_val(t, xd, i);
+      mni_sval xi = mn_csr_val(t, xd, i);
       for (int64_t blk = 0; blk < 2; blk++) {
         const int64_t *ptr = blk ? A->optr : A->dptr;
         const int32_t *col = blk ? A->ocol : A->dcol;
         const void *val = blk ? A->oval : A->dval;
         double *acc = blk ? g : yl;
         for (int64_t k = ptr[i]; k < ptr[i + 1]; k++) {
-          mn_c128 v = mni_zmul_t(t, mn_csr_val(t, val, k), xi);
-          acc[nc * col[k]] += v.re;
-          if (nc == 2) acc[2 * col[k] + 1] += v.im;
+          mni_sval v = mni_sv_mul(t, mn_csr_val(t, val, k), xi);
+          if (ik) ((uint64_t *)acc)[col[k]] += (uint64_t)v.i;
+          else acc[nc * col[k]] += v.z.re;
+          if (nc == 2) acc[2 * col[k] + 1] += v.z.im;
         }
       }
     }
@@ -364,9 +365,14 @@ int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y) {
     for (int s = 0; s < p->nsend; s++) {
       const mn_msg *m = &p->sends[s];
       for (int64_t k = 0; k < m->count; k++)
-        for (int c = 0; c < nc; c++) yl[nc * m->idx[k] + c] += in[nc * (m->off + k) + c];
+        for (int c = 0; c < nc; c++) {
+          int64_t to = nc * m->idx[k] + c, from = nc * (m->off + k) + c;
+          if (ik) ((uint64_t *)yl)[to] += ((const uint64_t *)in)[from];
+          else yl[to] += in[from];
+        }
     }
-    for (int64_t j = 0; j < A->ncloc; j++) mni_csr_put(t, yd, j, mni_z(yl[nc * j], nc == 2 ? yl[2 * j + 1] : 0));
+    for (int64_t j = 0; j < A->ncloc; j++)
+      mni_csr_put(t, yd, j, ik ? mni_sv_i(((const int64_t *)yl)[j]) : mni_sv_z(yl[nc * j], nc == 2 ? yl[2 * j + 1] : 0));
   }
   if (!err) err = mn_csr_vec_out_end(y, &yt);
   mn_array_destroy(&xt);

@@ -105,12 +105,13 @@ int mni_emu_csr_rows(const mn_csr_job *j) {
     T s = mni_k_csr_row_##S(k0, k1, j->col, j->val, j->x), *y = j->y;                  \
     y[i] = j->add ? mni_k_csr_plus_##S(y[i], s) : s;                                   \
   } while (0)
+#define EMU_CASE(D, T, S) case D: EMU_ROW(T, S); break;
     switch (j->dtype) {
     case MN_FLOAT64: EMU_ROW(double, f64); break;
-    case MN_FLOAT32: EMU_ROW(float, f32); break;
-    case MN_COMPLEX128: EMU_ROW(mn_c128, c128); break;
-    default: EMU_ROW(mn_c64, c64);
+    MNI_CSR_OTHER_TYPES(EMU_CASE)
+    default: break;
     }
+#undef EMU_CASE
 #undef EMU_ROW
   }
   for (int i = 0; i < 6; i++)

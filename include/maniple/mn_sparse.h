@@ -54,8 +54,8 @@ MN_EXTERN int mn_csr_get_rows(const mn_csr *A, int64_t **rowptr, int64_t **cols,
 
 /* ---- products ---- */
 /* y = A x (x: 1-d, A's column count; y: 1-d, A's row count; any layouts,
- * cast to and from A's dtype; a complex x with a real A is MN_ERR_DTYPE,
- * since the cast would drop its imaginary parts). The ghost exchange
+ * cast to and from A's dtype; an x the cast would change, complex into a
+ * real A or float into an integer or bool one, is MN_ERR_DTYPE). The ghost exchange
  * overlaps the diagonal block's product. */
 MN_EXTERN int mn_csr_spmv(const mn_csr *A, const mn_array *x, mn_array *y);
 /* y = A^T x: the off-diagonal contributions go back to their owners and
@@ -84,8 +84,9 @@ MN_EXTERN int mn_csr_partition(const mn_csr *A, mn_part_kind kind, mn_partition 
 MN_EXTERN int mn_csr_permute(const mn_csr *A, const mn_partition *p, mn_csr **B);
 /* Matrix Market coordinate files (real, integer, complex or pattern;
  * general, symmetric, skew-symmetric or hermitian; dtype MN_NDTYPE reads
- * the file's: complex128 for a complex file, else float64; a complex file
- * read as a real dtype is MN_ERR_DTYPE). Both check the path on every
+ * the file's as SciPy: int64 for an integer file (exactly), complex128 for
+ * a complex one, else float64; a complex file read as a real dtype, or a
+ * real one as an integer dtype, is MN_ERR_DTYPE). Both check the path on every
  * rank first: missing (on any rank) or a directory is MN_ERR_IO with its
  * errno on every rank. Reading: by every rank on its byte range of the
  * entries (parallel = 1) or by rank 0 alone, as SciPy reads (entries on

@@ -40,14 +40,16 @@ static int spmv_kept(const mn_csr_job *j);
 
 extern "C" int mni_cuda_csr_rows(const mn_csr_job *j) {
   if (j->n == 0) return MN_SUCCESS;
-  if (!j->rows && !j->add && j->ptr32 && j->keep) return spmv_kept(j);
+  int lib = j->dtype == MN_FLOAT64 || j->dtype == MN_FLOAT32 || j->dtype == MN_COMPLEX128 || j->dtype == MN_COMPLEX64;
+  if (lib && !j->rows && !j->add && j->ptr32 && j->keep) return spmv_kept(j); /* cuSPARSE's types */
+#define ROWS_CASE(D, T, S) \
+  case D: csr_rows_job<T, mni_k_csr_row_##S, mni_k_csr_plus_##S><<<grid(j->n), 256>>>(*j); break;
   switch (j->dtype) {
-  case MN_FLOAT64: csr_rows_job<double, mni_k_csr_row_f64, mni_k_csr_plus_f64><<<grid(j->n), 256>>>(*j); break;
-  case MN_FLOAT32: csr_rows_job<float, mni_k_csr_row_f32, mni_k_csr_plus_f32><<<grid(j->n), 256>>>(*j); break;
-  case MN_COMPLEX128: csr_rows_job<mn_c128, mni_k_csr_row_c128, mni_k_csr_plus_c128><<<grid(j->n), 256>>>(*j); break;
-  case MN_COMPLEX64: csr_rows_job<mn_c64, mni_k_csr_row_c64, mni_k_csr_plus_c64><<<grid(j->n), 256>>>(*j); break;
+  ROWS_CASE(MN_FLOAT64, double, f64)
+  MNI_CSR_OTHER_TYPES(ROWS_CASE)
   default: return MN_ERR(MN_ERR_DTYPE, "CSR rows of dtype %d", j->dtype);
   }
+#undef ROWS_CASE
   return launched("csr_rows_job");
 }
 
