@@ -33,8 +33,7 @@ def mat(shape, density=0.4, dtype="float64", seed=0, empty_row=True):
 
 
 def want_dtype(dt):
-    dt = numpy.dtype(dt)
-    return dt if dt.name in ("float64", "float32", "complex128", "complex64") else numpy.dtype("float64")
+    return numpy.dtype(dt)  # maniple.sparse holds SciPy's dtypes
 
 
 def _family(x):

@@ -169,14 +169,14 @@ def test_load_npz_errors(tmpdir_all):
         msp.load_npz(path)
 
 
-def test_integer_npz_becomes_float64(tmpdir_all):
+def test_integer_npz_keeps_its_dtype(tmpdir_all):
     path = os.path.join(tmpdir_all, "int.npz")
     if _dist.rank() == 0:
-        ssp.save_npz(path, ssp.csr_array(numpy.array([[1, 0], [0, 2]])))
+        ssp.save_npz(path, ssp.csr_array(numpy.array([[1, 0], [0, 2]], dtype=numpy.int16)))
     _dist.bcast_obj(None)
     a = msp.load_npz(path)
-    assert a.dtype == numpy.float64
-    numpy.testing.assert_array_equal(numpy.asarray(a.toarray()), [[1.0, 0.0], [0.0, 2.0]])
+    assert a.dtype == numpy.int16
+    numpy.testing.assert_array_equal(numpy.asarray(a.toarray()), [[1, 0], [0, 2]])
 
 
 @pytest.mark.skipif(not hasattr(_core.Csr, "partition"), reason="the C library has no Csr.partition yet")

@@ -53,8 +53,10 @@ def test_read_integer_and_pattern(tmp):
     path = os.path.join(tmp, "int.mtx")
     _scipy_writes(path, ssp.coo_array(d))
     r = mio.mmread(path)
-    assert r.dtype == numpy.float64  # SciPy gives int64
+    assert r.dtype == numpy.int64  # as SciPy
     compare(r, sio.mmread(path))
+    compare(mio.mmread(path, dtype="int8"), sio.mmread(path).astype("int8"))
+    _raises_everywhere(ValueError, lambda: mio.mmread(path, dtype="float16"), "float16")
     path = os.path.join(tmp, "pat.mtx")
     _scipy_writes(path, ssp.coo_array(d), field="pattern")
     compare(mio.mmread(path), sio.mmread(path))

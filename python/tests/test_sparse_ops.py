@@ -298,17 +298,57 @@ def test_numpy_operands_defer_to_sparse():
     numpy.testing.assert_array_equal(numpy.asarray(got), x @ a)
 
 
-def test_integer_data_reductions_and_products_are_float64():
-    d = numpy.array([[1, 0, 2], [0, 0, 3], [4, 5, 0]])
+INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool"]
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_integer_and_bool_matrices_as_scipy(dtype):
+    """SciPy's dtypes and values: products wrap in the matrix's dtype (int8
+    100 * 3), sums and means widen, a float operand makes the result float."""
+    rng = numpy.random.default_rng(31)
+    d = rng.integers(-100 if dtype[0] == "i" else 0, 120, size=(7, 6)) * (rng.random((7, 6)) < 0.5)
+    d = d.astype(dtype)
+    x = (numpy.arange(6) % 4).astype(dtype)
+    w = (numpy.arange(7) % 3).astype(dtype)
     for name in ("csr_array", "csr_matrix"):
         A = lambda sp: getattr(sp, name)(d)  # noqa: E731
         check(lambda sp, xp: A(sp).sum())
         check(lambda sp, xp: A(sp).sum(axis=0))
-        check(lambda sp, xp: A(sp).mean())
-        check(lambda sp, xp: A(sp) @ numpy.arange(3))
-        check(lambda sp, xp: A(sp).dot(2))
+        check(lambda sp, xp: A(sp).sum(axis=1))
+        check(lambda sp, xp: A(sp).mean(), rtol=1e-14)  # (SciPy divides before it sums)
+        check(lambda sp, xp: A(sp).mean(axis=1), rtol=1e-14)
+        check(lambda sp, xp: A(sp) @ x)
+        check(lambda sp, xp: A(sp) @ xp.asarray(x))
+        check(lambda sp, xp: w @ A(sp))
+        check(lambda sp, xp: A(sp) @ numpy.arange(6.0))
+        check(lambda sp, xp: A(sp) @ A(sp).T)
+        check(lambda sp, xp: A(sp) + A(sp))
         check(lambda sp, xp: A(sp).diagonal())
-        assert getattr(msp, name)(d).sum().dtype == numpy.float64
+        check(lambda sp, xp: A(sp).T)
+        check(lambda sp, xp: A(sp).max())
+        check(lambda sp, xp: A(sp).astype(numpy.float64))
+        check(lambda sp, xp: A(sp) / 2)
+        check(lambda sp, xp: A(sp).multiply(A(sp)))
+        check(lambda sp, xp: A(sp).toarray())
+        if dtype != "bool":
+            check(lambda sp, xp: A(sp) * 3)
+            check(lambda sp, xp: A(sp) - A(sp).T.T)
+            check(lambda sp, xp: abs(A(sp)))
+            check(lambda sp, xp: A(sp).power(2))
+        else:
+            raises_like(lambda sp, xp: -A(sp), NotImplementedError)
+    # an integer matrix and a float vector from maniple.numpy: float64, as NumPy
+    check(lambda sp, xp: sp.csr_array(d) @ xp.asarray(numpy.arange(6.0) / 3))
+    # products in a loop convert the matrix once, and again after it changes
+    B = msp.csr_array(d)
+    y1, y2 = B @ numpy.ones(6), B @ numpy.ones(6)
+    first = B._cast[2]
+    B @ numpy.ones(6)
+    assert B._cast[2] is first
+    compare(y2, numpy.asarray(y1))
+    if dtype != "bool":
+        B *= 2
+        compare(B @ numpy.ones(6), ssp.csr_array(d * 2) @ numpy.ones(6))
 
 
 def test_matrix_only_methods():

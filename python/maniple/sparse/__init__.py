@@ -4,9 +4,9 @@ script under `mpiexec -n N`: every rank runs it (SPMD).
 
 Every matrix, whatever its format's name (csr, csc, coo, dia), is held as
 the CSR of the matrix, its rows split over the ranks in equal parts (as
-maniple.numpy splits a 1-d array of the row count), values float64,
-float32, complex128 or complex64: integer and boolean data given without
-dtype= become float64, an integer dtype asked for is a TypeError. NumPy inputs must be the same on
+maniple.numpy splits a 1-d array of the row count), values of SciPy's
+dtypes but longdouble (bool, the integers, float32, float64, complex64,
+complex128): integer data keep their dtype, as SciPy's. NumPy inputs must be the same on
 every rank, each of which keeps its own rows; maniple.numpy inputs are
 distributed. Products and reductions give maniple.numpy arrays. What is
 gathered to every rank (data, indices, indptr, row, col, str(), kron's

@@ -5,7 +5,7 @@ that Csr in _build; _local holds the value dtypes and a Csr's local rows.
 
 Storage: every maniple sparse matrix is the CSR of the matrix itself, its
 rows split over the ranks as maniple's default 1-d layout splits them
-(equal parts), values float64 or float32, each row's columns sorted and
+(equal parts), values of any numeric dtype but float16, each row's columns sorted and
 without duplicates. The format (csr, csc, coo, dia) is a name that decides
 the class of results and what `indptr`/`indices`/`row`/`col`/`offsets`
 mean; it does not change where data lives. Results of products and
@@ -17,7 +17,7 @@ from maniple import _core
 
 from . import _dist
 from ._build import _is_scipy_sparse, _isintlike, build
-from ._local import _result_float, from_local_rows, local_coo, local_rows, map_values, value_dtype
+from ._local import _result_dtype, from_local_rows, local_coo, local_rows, map_values, sum_dtype, value_dtype
 
 
 _CLASSES = {}  # (format, is_array) -> class
@@ -43,7 +43,7 @@ class _spbase:
     __array_ufunc__ = None  # NumPy operators defer to ours; NumPy functions refuse sparse operands
     _format = "csr"
     _is_array = True
-    __slots__ = ("_A", "maxprint", "_part", "_Ap")
+    __slots__ = ("_A", "maxprint", "_part", "_Ap", "_cast")
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False, *, maxprint=None, partition=None):
         """partition="equal" or "metis" (maniple's own keyword; square
@@ -52,7 +52,7 @@ class _spbase:
         numbering and back, so results come in the user's numbering."""
         self._A = build(arg1, shape, dtype, copy, self._format, not self._is_array)
         self.maxprint = 50 if maxprint is None else maxprint
-        self._part = self._Ap = None
+        self._part = self._Ap = self._cast = None
         if partition is not None:
             if partition not in ("equal", "metis"):
                 raise ValueError(f"partition must be 'equal' or 'metis', not {partition!r}")
@@ -66,8 +66,21 @@ class _spbase:
         o = cls.__new__(cls)
         o._A = A
         o.maxprint = 50
-        o._part = o._Ap = None
+        o._part = o._Ap = o._cast = None
         return o
+
+    def _in_dtype(self, A, dt):
+        """A (self._A or self._Ap) with values of dtype dt: itself, or a copy
+        kept while A is the same, so an integer matrix times float vectors
+        in a loop converts once (the copy costs A's memory again)"""
+        if A.dtype == dt:
+            return A
+        c = self._cast
+        if c is not None and c[0] is A and c[1] == dt:
+            return c[2]
+        C = A.copy(dt)
+        self._cast = (A, dt, C)
+        return C
 
     @property
     def partition_quality(self):
@@ -281,6 +294,8 @@ class _spbase:
         return self._map(_np.abs)
 
     def __neg__(self):
+        if self.dtype == _np.bool_:
+            raise NotImplementedError("negating a boolean sparse array is not supported")
         return self._map(_np.negative)
 
     def __pos__(self):
@@ -325,7 +340,7 @@ class _spbase:
         """The sum: a NumPy scalar (axis None, the same on every rank) or a
         maniple.numpy array (axis 0 or 1)."""
         axis = self._axis(axis)
-        dt = self.dtype if dtype is None else _np.dtype(dtype)
+        dt = _np.dtype(sum_dtype(self.dtype) if dtype is None else dtype)  # int64 for the narrow integers and bool
         if axis is None:
             _, _, v = local_coo(self._A)
             parts = _dist.allgather_obj(v.sum(dtype=dt))
@@ -334,10 +349,14 @@ class _spbase:
             return r
         from maniple.numpy import ndarray
         n = self.shape[1 - axis]
-        vec = _core.create((n,), self._A.dtype)
-        self._A.sum(axis, vec)
+        try:  # summed in dt where maniple holds it (integers wrap in their own dtype)
+            A = self._A if dt == self.dtype else self._A.copy(value_dtype(dt))
+        except ValueError:
+            A = self._A
+        vec = _core.create((n,), A.dtype)
+        A.sum(axis, vec)
         res = ndarray(vec)
-        if dt != self.dtype:
+        if res.dtype != dt:
             res = res.astype(dt)
         res = self._axis_result(res, axis)
         if out is not None:
@@ -349,7 +368,8 @@ class _spbase:
         axis = self._axis(axis)
         m, n = self.shape
         count = m * n if axis is None else (m if axis == 0 else n)
-        res_dt = self.dtype if dtype is None else _np.dtype(dtype)
+        res_dt = _np.dtype(dtype) if dtype is not None else \
+            (_np.dtype(_np.float64) if self.dtype.kind in "biu" else self.dtype)  # SciPy: integers' mean is float64
         s = self.sum(axis, dtype=res_dt)
         if axis is None:
             with _np.errstate(divide="ignore", invalid="ignore"):
@@ -441,7 +461,7 @@ class _spbase:
                                       "would fill the zeros is not implemented")
         if B.shape != self.shape:
             raise ValueError(f"inconsistent shapes {self.shape} and {B.shape}")
-        dt = _result_float(self.dtype, B.dtype)
+        dt = _result_dtype(self.dtype, B.dtype)
         n = max(self.shape[1], 1)
         r0, rpa, ca, va = local_rows(self._A)
         _, rpb, cb, vb = local_rows(B._A)
@@ -509,7 +529,7 @@ class _spbase:
         if self.shape[1] != B.shape[0]:
             raise ValueError(f"matmul: dimension mismatch with signature (n,k={self.shape[1]}),"
                              f"(k={B.shape[0]},m)->(n,m)")
-        dt = _result_float(self.dtype, B.dtype)
+        dt = _result_dtype(self.dtype, B.dtype)
         A1 = self._A if self._A.dtype == dt else self._A.copy(dt)
         B1 = B._A if B._A.dtype == dt else B._A.copy(dt)
         return self._like(A1.matmul(B1), "csr")
@@ -526,20 +546,19 @@ class _spbase:
         if x.shape[0] != n:
             sig = f"(k={x.shape[0]},1?)" if x.ndim == 1 else f"(k={x.shape[0]},m)"
             raise ValueError(f"matmul: dimension mismatch with signature (n,k={n}),{sig}->(n,{'1?' if x.ndim == 1 else 'm'})")
-        dt = _result_float(self.dtype, x.dtype)
-        A = self._A if self._A.dtype == dt else self._A.copy(dt)
+        dt = _result_dtype(self.dtype, x.dtype)
         if x.ndim == 1 and self._Ap is not None:  # renumbered: there and back
-            Ap = self._Ap if self._Ap.dtype == dt else self._Ap.copy(dt)
+            Ap = self._in_dtype(self._Ap, dt)
             xn, yn, y = _core.create((n,), dt), _core.create((m,), dt), _core.create((m,), dt)
             self._part.to_new(x._materialize(), xn)
             Ap.spmv(xn, yn)
             self._part.to_old(yn, y)
         elif x.ndim == 1:
             y = _core.create((m,), dt)
-            A.spmv(x._materialize(), y)
+            self._in_dtype(self._A, dt).spmv(x._materialize(), y)
         else:
             y = _core.create((m, x.shape[1]), dt)
-            A.spmm(x._materialize(), y)
+            self._in_dtype(self._A, dt).spmm(x._materialize(), y)
         return ndarray(y)
 
     def _rmatmul_dense(self, x):
@@ -553,8 +572,8 @@ class _spbase:
             raise ValueError("could not interpret dimensions")
         if x.shape[-1] != m:
             raise ValueError(f"matmul: dimension mismatch with signature (n,k={x.shape[-1]}),(k={m},m)->(n,m)")
-        dt = _result_float(self.dtype, x.dtype)
-        A = self._A if self._A.dtype == dt else self._A.copy(dt)
+        dt = _result_dtype(self.dtype, x.dtype)
+        A = self._in_dtype(self._A, dt)
         if x.ndim == 1:
             y = _core.create((n,), dt)
             A.spmv_t(x._materialize(), y)
@@ -605,7 +624,7 @@ class _spbase:
         if B is not None:
             if B.shape != self.shape:
                 raise ValueError(f"inconsistent shapes {self.shape} and {B.shape}")
-            dt = _result_float(self.dtype, B.dtype)
+            dt = _result_dtype(self.dtype, B.dtype)
             r0, rpa, ca, va = local_rows(self._A)
             _, rpb, cb, vb = local_rows(B._A)
             ka = _np.repeat(_np.arange(len(rpa) - 1), _np.diff(rpa)) * max(n, 1) + ca
@@ -643,7 +662,7 @@ class _spbase:
             s, c = _dist.split(m)
             block = _np.broadcast_to(a, self.shape)[s:s + c]
             xdt = a.dtype
-        dt = _result_float(self.dtype, xdt)
+        dt = _result_dtype(self.dtype, xdt)
         r0, rp, c, v = local_rows(self._A)
         lr = _np.repeat(_np.arange(len(rp) - 1), _np.diff(rp))
         w = v.astype(dt) * _np.asarray(block[lr, c]).astype(dt) if len(v) else _np.zeros(0, dt)
@@ -655,7 +674,7 @@ class _spbase:
             if B.shape != self.shape:
                 raise ValueError(f"inconsistent shapes {self.shape} and {B.shape}" if sign > 0 else
                                  "inconsistent shapes")
-            dt = _result_float(self.dtype, B.dtype)
+            dt = _result_dtype(self.dtype, B.dtype)
             A1 = self._A if self._A.dtype == dt else self._A.copy(dt)
             B1 = B._A if B._A.dtype == dt else B._A.copy(dt)
             return self._like(A1.add(1.0, float(sign), B1), "csr")
@@ -672,7 +691,7 @@ class _spbase:
             raise ValueError(f"inconsistent shapes {self.shape} and {x.shape}") from None
         if shape != self.shape:
             raise ValueError(f"inconsistent shapes {self.shape} and {x.shape}")
-        dt = _result_float(self.dtype, x.dtype)
+        dt = _result_dtype(self.dtype, x.dtype)
         d = self.toarray()
         d = d if d.dtype == dt else d.astype(dt)
         return d + x if sign > 0 else d - x

@@ -150,7 +150,7 @@ def _dense(x, shape, dtype, matrix):
         return _dense_block(_dist.my_rows_block(x), x.shape, dt)
     a = _np.asarray(x)
     if a.dtype == object:
-        raise TypeError("unsupported matrix type: object arrays cannot be sparse matrices")
+        raise ValueError("maniple.sparse does not support dtype object (object arrays cannot be sparse matrices)")
     if matrix and a.ndim < 2:
         a = a.reshape((1, -1)) if a.ndim == 1 else a.reshape((1, 1))
     if a.ndim != 2:

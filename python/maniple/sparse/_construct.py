@@ -191,7 +191,15 @@ def _random(shape, density, format, dtype, rng, sampler, is_array):
     mn = m * n
     k = int(round(density * mn))
     pos = g.choice(mn, size=k, replace=False) if k else _np.zeros(0, _np.int64)
-    vals = _np.asarray(sampler(k) if sampler is not None else g.uniform(size=k))
+    if sampler is not None:
+        vals = _np.asarray(sampler(k))
+    elif _np.dtype(dt).kind in "iu":  # over the dtype's range, as SciPy draws integers
+        info = _np.iinfo(dt)
+        vals = g.integers(info.min, info.max, size=k, dtype=dt, endpoint=True)
+    elif _np.dtype(dt).kind == "c":
+        vals = g.uniform(size=k) + 1j * g.uniform(size=k)
+    else:
+        vals = g.uniform(size=k) if dt != "bool" else _np.ones(k, bool)
     pos = _np.asarray(pos, dtype=_np.int64)
     rows, cols = pos // max(n, 1), pos % max(n, 1)
     s, c = _dist.split(m)

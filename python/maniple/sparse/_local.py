@@ -1,5 +1,5 @@
-"""The values maniple.sparse holds (float64, float32, complex128 or
-complex64) and a Csr's rows on
+"""The values maniple.sparse holds (every numeric dtype but float16, as
+scipy.sparse) and a Csr's rows on
 this rank as NumPy arrays, and back: the layer every sparse module builds
 on (a maniple._core.Csr keeps each row's columns sorted and without
 duplicates, rows split over the ranks in equal parts)."""
@@ -7,32 +7,38 @@ import numpy as _np
 
 from maniple import _core
 
-_HELD = ("float64", "float32", "complex128", "complex64")
+_HELD = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64",
+         "complex64", "complex128")
 
 
 # ---------------------------------------------------------------- dtypes ---
-def value_dtype(dt, explicit):
-    """The value dtype maniple stores for dt: float64, float32, complex128
-    and complex64 as they are; integer and boolean data become float64
-    when the dtype was not asked for (explicit False); anything else is a
-    TypeError."""
+def value_dtype(dt, explicit=True):
+    """The value dtype maniple stores for dt: bool, the integers, float32,
+    float64, complex64 and complex128 as they are (SciPy's set, less its
+    long double ones); anything else is SciPy's ValueError. (explicit: kept
+    for the callers that tell a dtype asked for from the data's.)"""
     d = _np.dtype(dt)
     if d.name in _HELD:
         return d.name
-    if d.kind in "biu" and not explicit:
-        return "float64"
-    held = "float64, float32, complex128 or complex64"
-    if d.kind in "biu":
-        raise TypeError(f"maniple.sparse holds {held} values, not {d.name} (integer and boolean data "
-                        "given without dtype= are converted to float64)")
-    raise TypeError(f"maniple.sparse holds {held} values, not {d.name}")
+    raise ValueError(f"maniple.sparse does not support dtype {d.name}: it holds {', '.join(_HELD)}")
 
 
-def _result_float(*dts):
-    """NumPy's result dtype of values of these dtypes, which must be a
-    dtype maniple holds (integers and bools become float64)."""
+def _result_dtype(*dts):
+    """NumPy's result dtype of values of these dtypes (float16 with an
+    8-bit integer: float32, which maniple holds)."""
     r = _np.result_type(*dts)
-    return value_dtype(r, False)
+    return value_dtype(_np.float32 if r == _np.float16 else r)
+
+
+def sum_dtype(dt):
+    """The dtype SciPy sums values of dt in: int64 (uint64) for the
+    narrower integers and bool, as NumPy's sum."""
+    d = _np.dtype(dt)
+    if d.kind == "u":
+        return "uint64"
+    if d.kind in "bi":
+        return "int64"
+    return d.name
 
 
 # ---------------------------------------------------- local rows of a Csr ---

@@ -73,6 +73,8 @@ class _Problem:
         if _is_sparse(A):
             if A.ndim != 2 or A.shape[0] != A.shape[1]:
                 raise ValueError(f"expected square matrix, but got shape={A.shape}")
+            if A.dtype.kind in "biu":  # the C solvers are float: an integer or bool matrix as float64
+                A = A.astype(_np.float64)
             if shift:
                 import maniple.sparse as _sp
                 A = A - shift * _sp.eye_array(A.shape[0], dtype=A.dtype, format="csr")
@@ -157,6 +159,7 @@ def _run(name, method, A, b, x0, rtol, atol, maxit, M, monitor=None, shift=0.0, 
         # a sparse M runs in C (a diagonal one as the fused Jacobi scale)
         import maniple.sparse as _sp
         Ms = M if _is_sparse(M) else _sp.csr_array(M)
+        Ms = Ms.astype(_np.float64) if Ms.dtype.kind in "biu" else Ms
         if Ms.ndim != 2 or tuple(Ms.shape) != P.shape:
             raise ValueError(f"shapes of A {P.shape} and M {tuple(Ms.shape)} are incompatible")
         pc_mat = Ms._A if P.part is None else Ms._A.permute(P.part)
