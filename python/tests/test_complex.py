@@ -227,12 +227,8 @@ def test_npy_roundtrip(dt, tmp_path_factory):
 
 @pytest.mark.parametrize("dt", CPX)
 def test_refused_clearly(dt):
-    """What has no complex kernel yet raises, on every rank, and changes
-    nothing; NumPy's own errors where it has them."""
+    """NumPy's own errors, on every rank, changing nothing."""
     x = mnp.asarray(cdata((7, 5), dt))
-    for fn in (lambda: mnp.sort(x), lambda: mnp.argsort(x)):
-        with pytest.raises(TypeError, match=dt):
-            fn()
     raises_like(lambda xp: xp.floor(xp.asarray(cdata((3,), dt))), TypeError)
     raises_like(lambda xp: xp.asarray(cdata((3,), dt)) // 2, TypeError)
     raises_like(lambda xp: xp.bitwise_and(xp.asarray(cdata((3,), dt)), 1), TypeError)
@@ -242,3 +238,49 @@ def test_refused_clearly(dt):
         a[...] = 1j
     raises_like(into_real, TypeError)
     compare(x, cdata((7, 5), dt))
+
+
+def _with_nans(dt):
+    """Ties, signed zeros and every kind of NaN, as NumPy orders them"""
+    nan = numpy.nan
+    z = numpy.array([3 + 1j, 1 + 2j, 1 + 1j, complex(nan, 1), complex(1, nan), complex(nan, nan), -0.0 + 1j, 1j,
+                     2 - 1j, complex(0, nan), complex(nan, -3), 1 + 1j, -2.5 - 0.5j, complex(1, -0.0)])
+    return z.astype(dt)
+
+
+@pytest.mark.parametrize("dt", CPX)
+def test_sort_argsort_unique_median(dt):
+    """Lexicographic order with NumPy's NaN groups (real NaN after imaginary
+    NaN after both finite), stable, along any axis, at any rank count"""
+    z = _with_nans(dt)
+    y = cdata((6, 5), dt, seed=3)
+    y[2, 1] = complex(numpy.nan, 1)
+    y[4, :] = y[4, 0]  # ties
+    check(lambda xp: xp.sort(xp.asarray(z)))
+    check(lambda xp: xp.argsort(xp.asarray(z), kind="stable"))
+    check(lambda xp: xp.sort(xp.asarray(y), axis=0))
+    check(lambda xp: xp.sort(xp.asarray(y), axis=1))
+    check(lambda xp: xp.sort(xp.asarray(y), axis=None))
+    check(lambda xp: xp.argsort(xp.asarray(y), axis=0, kind="stable"))
+    check(lambda xp: xp.unique(xp.asarray(z)))
+    check(lambda xp: xp.unique(xp.asarray(y)))
+    check(lambda xp: xp.unique(xp.asarray(z), return_index=True, return_inverse=True, return_counts=True))
+    check(lambda xp: xp.unique(xp.asarray(z), equal_nan=False))
+    check(lambda xp: xp.median(xp.asarray(z)))
+    check(lambda xp: xp.median(xp.asarray(z[:7])))
+    check(lambda xp: xp.median(xp.asarray(y), axis=0))
+    check(lambda xp: xp.median(xp.asarray(y), axis=1, keepdims=True))
+    check(lambda xp: xp.sort_complex(xp.asarray(z)))
+    check(lambda xp: xp.sort_complex(xp.asarray(numpy.array([3, -1, 2], dtype="int8"))))
+    check(lambda xp: xp.sort_complex(xp.asarray(numpy.array([3.5, -1, 2]))))
+    check(lambda xp: xp.partition(xp.asarray(z), 3)[3])
+    check(lambda xp: xp.lexsort([xp.asarray(z.real), xp.asarray(z.imag)]))
+
+
+def test_complex_arange():
+    """NumPy's length rule for complex arguments (the shorter of the real
+    and imaginary parts' counts) and a complex dtype's fill"""
+    for args, kw in [((3 + 0j,), {}), ((0, 3 + 3j, 1 + 1j), {}), ((0, 2.5, 0.5), {"dtype": complex}),
+                     ((7,), {"dtype": "complex64"}), ((1, 7, 1.5), {"dtype": "complex64"}),
+                     ((-2 + 1j, 9 + 12j, 2 + 2j), {}), ((0, 10), {"dtype": "complex128"})]:
+        check(lambda xp: xp.arange(*args, **kw))

@@ -9,22 +9,12 @@ from maniple.numpy._dtypes import SUPPORTED
 
 
 def test_dtype_report_agrees_with_numpy():
-    rep = cd.dtype_report(tuple(t for t in SUPPORTED if not t.startswith("complex")))
+    rep = cd.dtype_report(tuple(SUPPORTED))
     for dt, r in rep.items():
-        assert len(r["ok"]) > 100, dt  # every ufunc and the common functions ran
+        # every ufunc and the common functions ran (complex has no integer, rounding or ordering ufuncs)
+        assert len(r["ok"]) > (95 if dt.startswith("complex") else 100), dt
         for s in ("refused", "differs", "lenient"):
             assert not r[s], f"{dt} {s}: {r[s]}"
-
-
-@pytest.mark.parametrize("dt", ["complex64", "complex128"])
-def test_complex_refusals_are_the_known_ones(dt):
-    """complex runs the arithmetic, exponentials, trigonometry, sums and
-    products, indexing and products natively; what it still refuses is
-    listed in docs/python.md and raises a TypeError (never a different
-    answer)."""
-    r = cd.dtype_report((dt,))[dt]
-    assert not r["differs"] and not r["lenient"]
-    assert len(r["ok"]) >= 93 and len(r["refused"]) <= 5, r["refused"]
 
 
 def test_keyword_report_agrees_with_numpy():

@@ -52,7 +52,7 @@ from ._select import (argwhere, choose, compress, diag_indices, diag_indices_fro
                       triu, triu_indices, triu_indices_from, unravel_index)
 from ._sorting import (argpartition, argsort, cumprod, cumsum, cumulative_prod, cumulative_sum, digitize, intersect1d,
                        isin, lexsort, median, nancumprod, nancumsum, nanmedian, nanpercentile, nanquantile, partition,
-                       percentile, quantile, searchsorted, setdiff1d, setxor1d, sort, union1d, unique, unique_all,
+                       percentile, quantile, searchsorted, setdiff1d, setxor1d, sort, sort_complex, union1d, unique, unique_all,
                        unique_counts, unique_inverse, unique_values)
 
 _init()

@@ -119,7 +119,14 @@ def _arange_length(start, stop, step):
     """NumPy's length: ceil((stop - start) / step), computed on the Python
     (or NumPy) scalars as given, with NumPy's errors."""
     delta = stop - start
-    value = float(delta / step)
+    q = delta / step
+    if isinstance(q, complex) or _np.iscomplexobj(q):  # NumPy: the shorter of the two parts' lengths
+        q = complex(q)
+        parts = [_arange_length(0.0, v, 1.0) if v == v else None for v in (q.real, q.imag)]
+        if None in parts:
+            raise ValueError("arange: cannot compute length")
+        return min(parts)
+    value = float(q)
     if value == 0.0 and delta != 0:  # underflow: one element or none, by the sign
         return 0 if math.copysign(1.0, value) < 0 else 1
     if value != value:
@@ -163,7 +170,8 @@ def arange(*args, start=None, stop=None, step=None, dtype=None, device=None, lik
         step = 1
     n = _arange_length(start, stop, step)
     if dtype is None:
-        dtype = "float64" if any(_np.asarray(v).dtype.kind == "f" for v in (start, stop, step)) else "int64"
+        kinds = [_np.asarray(v).dtype.kind for v in (start, stop, step)]
+        dtype = "complex128" if "c" in kinds else "float64" if "f" in kinds else "int64"
     dt = _dt(dtype)
     if dt == "bool" and n > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
@@ -179,6 +187,10 @@ def arange(*args, start=None, stop=None, step=None, dtype=None, device=None, lik
         a = empty((n,), dt)
         a._arr.arange(float(first[0]), float(first[1] - first[0]))
         return a
+    if dt in ("complex128", "complex64"):  # start + i * delta in complex, as NumPy's fill
+        i = empty((n,), "float64" if dt == "complex128" else "float32")
+        i._arr.arange(0.0, 1.0)
+        return (i * (first[1] - first[0]) + first[0]).astype(dt)
     i = empty((n,), "float32" if dt in ("float32", "float16") else "int64")
     i._arr.arange(0.0, 1.0)
     if dt == "float32":  # NumPy's fill runs in float32: start + (float)i * delta

@@ -9,9 +9,27 @@ from maniple import _core
 from ._creation import arange, asarray, empty, full
 from ._functions import _axis, _axis_tuple, where as _where3, UFUNCS as _U
 from ._indexing import nonzero
-from ._dtypes import FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
+from ._dtypes import COMPLEX as _COMPLEX, FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
 from ._engine import _assign, _flush
 from ._ndarray import ndarray, _flat, _reshaped
+
+
+def _complex_order(a, ax):
+    """The positions that sort complex a along ax as NumPy does: by the
+    real parts, then the imaginary ones; then those with a NaN imaginary
+    part (by their real parts), a NaN real part (by their imaginary parts),
+    both NaN. Three stable sorts, least significant key first."""
+    from ._select import take_along_axis
+    re, im = a.real, a.imag
+    nre, nim = _U["isnan"](re), _U["isnan"](im)
+    group = nre.astype("int8") * 2 + nim.astype("int8")
+    keys = [_where3(nim, 0.0, im), _where3(nre, 0.0, re), group]
+    p = None
+    for k in keys:
+        k = k if p is None else take_along_axis(k, p, ax)
+        q = ndarray(_core.sort(k._materialize(), ax, False, True)[1])
+        p = q if p is None else take_along_axis(p, q, ax)
+    return p
 
 
 def _sorted(a, axis, values=True, perm=False, how="int"):
@@ -21,6 +39,10 @@ def _sorted(a, axis, values=True, perm=False, how="int"):
     if a.ndim == 0:
         raise _np.exceptions.AxisError(axis, 0)
     ax = _axis(axis, a.ndim, how)
+    if a._dtype in _COMPLEX:
+        from ._select import take_along_axis
+        p = _complex_order(a, ax)
+        return (take_along_axis(a, p, ax) if values else None), (p if perm else None)
     s, p = _core.sort(a._materialize(), ax, values, perm)
     return (ndarray(s) if s is not None else None), (ndarray(p) if p is not None else None)
 
@@ -38,6 +60,15 @@ def argsort(a, axis=-1, kind=None, order=None, stable=None):
     if a.ndim == 0:  # NumPy argsorts a 0-d array as one of shape (1,)
         a = _reshaped(a, (1,))
     return _sorted(a, axis, values=False, perm=True, how="index")[1]
+
+
+def sort_complex(a):
+    """a sorted (lexicographically, as NumPy's complex order), as a complex
+    array: complex64 for 8- and 16-bit integers, else complex128."""
+    b = sort(a)
+    if b._dtype in _COMPLEX:
+        return b
+    return b.astype("complex64" if b._dtype in ("bool", "int8", "int16", "uint8", "uint16") else "complex128")
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
@@ -121,7 +152,7 @@ def _first_flags(s, equal_nan=True):
         return empty((0,), "bool")
     head = full((1,), True, "bool")
     new = s[1:] != s[:-1]
-    if equal_nan and s._dtype in _FLOATS:
+    if equal_nan and (s._dtype in _FLOATS or s._dtype in _COMPLEX):  # NaNs sort last, so they collapse into one
         new = _U["logical_and"](new, _U["logical_not"](_U["logical_and"](_U["isnan"](s[1:]), _U["isnan"](s[:-1]))))
     return concatenate([head, new])
 
@@ -139,6 +170,9 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     flags = _first_flags(s, equal_nan)
     fm = flags._materialize()
     u = ndarray(_core.compress(s._materialize(), fm))
+    if not need_perm and not return_counts and equal_nan and ar._dtype in _COMPLEX and u.size and bool(_U["isnan"](u[-1])):
+        # NumPy's hash path keeps the first NaN in the input's order (its sort path, the first sorted)
+        u[-1] = flat[int(_U["isnan"](flat).argmax())]
     extra = []
     if return_index:
         extra.append(ndarray(_core.compress(p._materialize(), fm)))
@@ -579,7 +613,7 @@ def _median(a, axis, out, keepdims, nan_aware):
     a0 = asarray(a)
     m, ax, axes = _reduce_axis_arg(a0, axis)
     n = m.shape[ax]
-    fdt = m._dtype if m._dtype in _FLOATS else "float64"
+    fdt = m._dtype if m._dtype in _FLOATS or m._dtype in _COMPLEX else "float64"
     if n == 0:
         import warnings
         if m.size == 0 and builtins.all(d > 0 for i, d in enumerate(m.shape) if i != ax):
@@ -599,8 +633,9 @@ def _median(a, axis, out, keepdims, nan_aware):
         x0 = s[key + (slice((n - 1) // 2, (n - 1) // 2 + 1),)].astype(fdt)
         x1 = s[key + (slice(n // 2, n // 2 + 1),)].astype(fdt)
         r = x0 if n % 2 else (x0 + x1) / 2
-        if fdt == s._dtype:
-            r = _where3(_U["isnan"](s[key + (slice(n - 1, n),)]), _np.nan, r)
+        if fdt == s._dtype:  # a NaN sorts last: the result is it (NumPy's nan check)
+            last = s[key + (slice(n - 1, n),)]
+            r = _where3(_U["isnan"](last), last, r)
     r = asarray(r).astype(fdt)[key + (0,)]
     return _finish(_keep(r, a0, axes, keepdims), out)
 
