@@ -351,6 +351,11 @@ int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y) {
         const int32_t *col = blk ? A->ocol : A->dcol;
         const void *val = blk ? A->oval : A->dval;
         double *acc = blk ? g : yl;
+        if (t == MN_FLOAT64) { /* the common case, without the widening */
+          const double *dv = val;
+          for (int64_t k = ptr[i]; k < ptr[i + 1]; k++) acc[col[k]] += dv[k] * xi.z.re;
+          continue;
+        }
         for (int64_t k = ptr[i]; k < ptr[i + 1]; k++) {
           mni_sval v = mni_sv_mul(t, mn_csr_val(t, val, k), xi);
           if (ik) ((uint64_t *)acc)[col[k]] += (uint64_t)v.i;
