@@ -1,5 +1,7 @@
 """Sorting, searching, sets, cumulative operations and order statistics
 against NumPy, on every rank under mpiexec -n 1, 2, 3."""
+import warnings
+
 import numpy
 import pytest
 
@@ -135,3 +137,41 @@ def test_nan_order_statistics():
             check(lambda xp: xp.nanpercentile(xp.asarray(x), 75, axis=1), rtol=1e-14)
             check(lambda xp: xp.nanquantile(xp.asarray(x), 0.1, axis=0), rtol=1e-14)
     raises_like(lambda xp: xp.quantile(xp.asarray(x), 1.5), ValueError, "range")
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
+def test_weighted_quantile_inverted_cdf(dtype):
+    """NumPy 2's weights= (method inverted_cdf): weights of a's shape or of
+    the reduced axes', zero weights (leading ones never chosen), several q,
+    keepdims, several axes, NaN lines; NumPy's errors"""
+    rng = numpy.random.default_rng(5)
+    a = rng.integers(0, 10, size=(6, 7)).astype(dtype)
+    w = rng.integers(1, 4, size=(6, 7)).astype("float64")
+    w[0, 0] = 0
+    w[1, :3] = 0
+    w[:2, 4] = 0
+    w1 = rng.random(7)
+    for q in (0, 0.3, 0.5, 1.0, [0.1, 0.5, 0.9]):
+        for kw in (dict(axis=None), dict(axis=0), dict(axis=1), dict(axis=-1, keepdims=True), dict(axis=(0, 1))):
+            check(lambda xp: xp.quantile(xp.asarray(a), q, method="inverted_cdf", weights=xp.asarray(w), **kw))
+        check(lambda xp: xp.quantile(xp.asarray(a), q, axis=1, method="inverted_cdf", weights=w1))
+        check(lambda xp: xp.percentile(xp.asarray(a), numpy.multiply(q, 100), axis=0, method="inverted_cdf",
+                                       weights=xp.asarray(w)))
+    if dtype != "int64":
+        b = a.copy()
+        b[2, 3] = numpy.nan
+        b[4, :] = numpy.nan
+        with numpy.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # NumPy's all-NaN slice warning
+            for q in (0.2, 0.5, 1.0):
+                check(lambda xp: xp.quantile(xp.asarray(b), q, axis=1, method="inverted_cdf", weights=w))
+                check(lambda xp: xp.nanquantile(xp.asarray(b), q, axis=1, method="inverted_cdf", weights=w))
+                check(lambda xp: xp.nanpercentile(xp.asarray(b), 100 * q, axis=0, method="inverted_cdf", weights=w))
+            check(lambda xp: xp.nanquantile(xp.asarray(b), [0.3, 0.7], method="inverted_cdf", weights=w))
+    A = lambda xp: xp.asarray(a)  # noqa: E731
+    raises_like(lambda xp: xp.quantile(A(xp), 0.5, weights=w), ValueError, "inverted_cdf")
+    raises_like(lambda xp: xp.quantile(A(xp), 0.5, method="inverted_cdf", weights=-w), ValueError, "non-negative")
+    raises_like(lambda xp: xp.quantile(A(xp), 0.5, method="inverted_cdf", weights=w1), TypeError, "Axis")
+    raises_like(lambda xp: xp.quantile(A(xp), 0.5, axis=0, method="inverted_cdf", weights=w1), ValueError, "Shape")
+    with numpy.errstate(invalid="ignore"):  # NumPy's 0 / 0 on the way
+        raises_like(lambda xp: xp.quantile(A(xp), 0.5, axis=1, method="inverted_cdf", weights=0 * w), ValueError, "zero")

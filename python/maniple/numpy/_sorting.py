@@ -583,27 +583,100 @@ def _finish(r, out):
     return r
 
 
+def _weighted_quantile(a, q, axis, out, method, keepdims, weights, scale, nan_aware=False):
+    """NumPy's weighted inverted_cdf: the first sorted element whose share
+    of the cumulative weight reaches q (a count of the cdf below q along
+    the axis, where NumPy searches each line). nan_aware: NaNs weigh
+    nothing (NumPy drops them), an all-NaN line gives NaN."""
+    from ._manipulation import broadcast_to, stack
+    from ._select import take_along_axis
+    if method != "inverted_cdf":
+        raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+    a0 = asarray(a)
+    if a0._dtype in _COMPLEX:
+        raise TypeError("a must be an array of real numbers")
+    if isinstance(q, ndarray):
+        q = q.__array__()
+    qn = _np.asanyarray(q) if scale == 1.0 else _np.true_divide(q, scale)
+    if qn.ndim > 1:
+        raise NotImplementedError("maniple.numpy: quantiles with a q of more than one dimension")
+    if qn.dtype.kind not in "biuf" or not bool(((qn >= 0) & (qn <= 1)).all()):
+        raise ValueError("Quantiles must be in the range [0, 1]" if scale == 1.0 else
+                         "Percentiles must be in the range [0, 100]")
+    w = asarray(weights)
+    if w.shape != a0.shape:  # NumPy's _weights_are_valid: the reduced axes' shape, broadcast
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        axes = _axis_tuple(axis, a0.ndim)
+        if w.shape != tuple(a0.shape[d] for d in axes):
+            raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+        from ._manipulation import transpose
+        w = transpose(w, tuple(int(i) for i in _np.argsort(axes)))
+        w = broadcast_to(_reshaped(w, tuple(s if d in axes else 1 for d, s in enumerate(a0.shape))), a0.shape)
+    if bool(_U["less"](w, 0).any()):
+        raise ValueError("Weights must be non-negative.")
+    m, ax, axes = _reduce_axis_arg(a0, axis)
+    wm = _reduce_axis_arg(w, axis)[0]
+    if nan_aware and m._dtype in _FLOATS:
+        wm = _where3(_U["isnan"](m), 0, wm)
+    n = m.shape[ax]
+    perm = argsort(m, axis=ax)
+    s = take_along_axis(m, perm, ax)
+    cdf = cumsum(take_along_axis(wm, perm, ax), axis=ax, dtype="float64")
+    last = (slice(None),) * ax + (slice(n - 1, n),)
+    allnan = _U["isnan"](s[(slice(None),) * ax + (slice(0, 1),)]) if nan_aware and s._dtype in _FLOATS else None
+    with _np.errstate(invalid="ignore", divide="ignore"):
+        cdf = cdf / cdf[last]
+    bad = _U["isnan"](cdf[last])
+    if allnan is not None:
+        bad = _U["logical_and"](bad, _U["logical_not"](allnan))
+    if bool(bad.any()):
+        raise ValueError("Weights included NaN, inf or were all zero.")
+    if qn.dtype.kind == "f":
+        cdf = cdf.astype(str(qn.dtype))
+    cdf = _where3(cdf == 0, -1, cdf).astype(cdf._dtype)  # leading zero weights: not chosen for q = 0
+    nans = _U["isnan"](s[last]) if s._dtype in _FLOATS else None
+    if nan_aware:
+        nans = allnan  # (s[0] is NaN there, so the NaN is taken from s[last] as well)
+    res = []
+    for qi in _np.atleast_1d(qn):
+        idx = _U["less"](cdf, qi).sum(axis=ax, keepdims=True)  # searchsorted(cdf, qi, 'left') along each line
+        r = take_along_axis(s, _U["minimum"](idx, n - 1), ax)
+        if nans is not None:
+            r = _where3(nans, s[last], r)
+        r = asarray(r)[(slice(None),) * ax + (0,)]
+        res.append(_keep(r, a0, axes, keepdims))
+    r = res[0] if qn.ndim == 0 else stack(res)
+    if out is None:
+        return asarray(r)  # NumPy's weighted path gives a 0-d array, not a scalar
+    return _finish(r, out)
+
+
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
              interpolation=None):
     if weights is not None:
-        raise NotImplementedError("maniple.numpy: quantile with weights is not implemented yet")
+        return _weighted_quantile(a, q, axis, out, interpolation or method, keepdims, weights, 1.0)
     return _quantile(a, q, axis, out, interpolation or method, keepdims, False)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
                interpolation=None):
     if weights is not None:
-        raise NotImplementedError("maniple.numpy: percentile with weights is not implemented yet")
+        return _weighted_quantile(a, q, axis, out, interpolation or method, keepdims, weights, 100.0)
     return _quantile(a, q, axis, out, interpolation or method, keepdims, False, scale=100.0)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                 weights=None, interpolation=None):
+    if weights is not None:
+        return _weighted_quantile(a, q, axis, out, interpolation or method, keepdims, weights, 1.0, True)
     return _quantile(a, q, axis, out, interpolation or method, keepdims, True)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                   weights=None, interpolation=None):
+    if weights is not None:
+        return _weighted_quantile(a, q, axis, out, interpolation or method, keepdims, weights, 100.0, True)
     return _quantile(a, q, axis, out, interpolation or method, keepdims, True, scale=100.0)
 
 
