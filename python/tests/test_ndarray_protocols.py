@@ -146,3 +146,14 @@ def test_require_and_real_if_close():
         mnp.require(a, requirements=["C", "F"])
     with pytest.raises(KeyError):  # as NumPy's
         mnp.require(a, requirements=["Z"])
+
+
+def test_fortran_contiguity_of_views():
+    """flags.f_contiguous and isfortran as NumPy's: a transposed view of a
+    C-ordered array is Fortran-contiguous, a slice of it may not be"""
+    x = numpy.arange(24.0).reshape(2, 3, 4)
+    views = [lambda a: a, lambda a: a.T, lambda a: a.transpose(1, 0, 2), lambda a: a[:, :2], lambda a: a.T[:, :, :1],
+             lambda a: a[0].T, lambda a: a[:, 0].T, lambda a: a.T[::2], lambda a: a[:1].T]
+    for v in views:
+        check(lambda xp: (v(xp.asarray(x)).flags.c_contiguous, v(xp.asarray(x)).flags.f_contiguous,
+                          xp.isfortran(v(xp.asarray(x)))))

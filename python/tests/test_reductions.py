@@ -99,3 +99,15 @@ def test_reduction_errors_on_every_rank():
     raises_like(lambda xp: xp.sum(xp.asarray(x), axis=(0, 0)), ValueError, "duplicate")
     raises_like(lambda xp: xp.max(xp.zeros((0, 3)), axis=0), ValueError)
     raises_like(lambda xp: xp.diff(xp.asarray(x), n=-1), ValueError)
+
+
+def test_nanvar_nanstd_with_a_given_mean():
+    """NumPy 2's mean=: the deviations are taken from the mean given"""
+    x = data((4, 6), "float64", seed=40, nan=True)
+    m = numpy.linspace(-1, 1, 4).reshape(4, 1)
+    for f in ("nanvar", "nanstd", "var", "std"):
+        if f in ("var", "std"):
+            check(lambda xp: getattr(xp, f)(xp.asarray(numpy.nan_to_num(x)), axis=1, mean=m), rtol=1e-14)
+        else:
+            check(lambda xp: getattr(xp, f)(xp.asarray(x), axis=1, mean=m), rtol=1e-14)
+            check(lambda xp: getattr(xp, f)(xp.asarray(x), axis=1, ddof=1, mean=xp.asarray(m)), rtol=1e-14)

@@ -410,3 +410,15 @@ def test_products_of_partitioned_matrices_are_in_the_users_numbering(kind, fmt):
         assert q["ghost_total"] == 0 and q["edge_cut"] == 0
     with pytest.raises(ValueError, match="partition"):
         getattr(msp, fmt)(S, partition="spectral")
+
+
+def test_explicit_extremes_and_out_as_scipy():
+    """explicit=True: the stored entries only (argmax/argmin: SciPy's index
+    into the stored entries); out= is SciPy's ValueError"""
+    d = numpy.array([[-1.0, 0, -2], [0, 0, 0], [-3, -4, 0], [0, -4, -0.5]])
+    for name in ("max", "min", "nanmax", "nanmin", "argmax", "argmin"):
+        check(lambda sp, xp: getattr(sp.csr_array(d), name)(explicit=True))
+        check(lambda sp, xp: getattr(sp.csr_array(d), name)())
+        raises_like(lambda sp, xp: getattr(sp.csr_array(d), name)(out=numpy.zeros(1)), ValueError)
+    check(lambda sp, xp: sp.csr_array((3, 3)).max(explicit=True))
+    raises_like(lambda sp, xp: sp.csr_array((3, 3)).argmax(explicit=True), ValueError)

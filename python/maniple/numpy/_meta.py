@@ -60,8 +60,10 @@ def shape(a):
 
 
 def isfortran(a):
-    """maniple arrays are C-ordered (a 1-d array is not Fortran, as in NumPy)."""
-    return False
+    """NumPy's: Fortran-contiguous and not C-contiguous (a transposed view
+    of a C-ordered array; a 1-d array is not Fortran)."""
+    f = a.flags if isinstance(a, ndarray) else _np.asarray(a).flags
+    return bool(f.f_contiguous and not f.c_contiguous)
 
 
 def may_share_memory(a, b, max_work=None):

@@ -923,7 +923,11 @@ class _Flags:
 
     @property
     def f_contiguous(self):
-        return self.c_contiguous and sum(1 for n in self._a._shape if n != 1) <= 1
+        a = self._a
+        if sum(1 for n in a._shape if n != 1) <= 1:
+            return self.c_contiguous
+        # its axes reversed are C-contiguous (a transposed view of a C-ordered array)
+        return a._expr is None and _views.contiguous(a.T._materialize())
 
     @property
     def owndata(self):

@@ -114,7 +114,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=N
         ddof = correction
     fdt = dtype or a._dtype
     x = a.astype(fdt) if fdt != a._dtype else a
-    m = nanmean(x, axis, keepdims=True)
+    m = nanmean(x, axis, keepdims=True) if mean is None else asarray(mean)  # NumPy 2's precomputed mean
     d = _where(_U["isnan"](x), 0, x - m).astype(fdt)  # only the NaN inputs count as nothing
     ss = _sum(d * d, axis, None, None, keepdims)
     n = _count(a, axis, keepdims)
@@ -127,7 +127,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=N
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
-    v = nanvar(a, axis, dtype, None, ddof, keepdims, correction=correction)
+    v = nanvar(a, axis, dtype, None, ddof, keepdims, mean=mean, correction=correction)
     r = _U["sqrt"](v)
     if isinstance(r, ndarray):
         return _with_out(r.astype(v._dtype), out)

@@ -381,7 +381,10 @@ class _spbase:
             return out
         return r
 
-    def _extreme(self, which, axis, out=None):
+    def _extreme(self, which, axis, out=None, explicit=False):
+        """explicit: the stored values only (0 when there are none, as SciPy)"""
+        if out is not None:
+            raise ValueError("Sparse min/max does not support an 'out' parameter.")
         axis = self._axis(axis)
         if axis is not None:
             raise NotImplementedError(f"maniple.sparse: {which}(axis=...) is not implemented")
@@ -392,8 +395,10 @@ class _spbase:
         fn = {"max": _np.max, "min": _np.min, "nanmax": _np.nanmax, "nanmin": _np.nanmin}[which]
         part = fn(v) if len(v) else None
         vals = [p for p in _dist.allgather_obj(part) if p is not None]
-        if self.nnz < m * n:
+        if self.nnz < m * n and not explicit:
             vals.append(self.dtype.type(0))
+        if not vals:
+            return self.dtype.type(0)
         with _np.errstate(invalid="ignore"):
             import warnings
             with warnings.catch_warnings():
@@ -401,20 +406,26 @@ class _spbase:
                 return self.dtype.type(fn(_np.asarray(vals, dtype=self.dtype)))
 
     def max(self, axis=None, out=None, *, explicit=False):
-        return self._extreme("max", axis)
+        return self._extreme("max", axis, out, explicit)
 
     def min(self, axis=None, out=None, *, explicit=False):
-        return self._extreme("min", axis)
+        return self._extreme("min", axis, out, explicit)
 
     def nanmax(self, axis=None, out=None, *, explicit=False):
-        return self._extreme("nanmax", axis)
+        return self._extreme("nanmax", axis, out, explicit)
 
     def nanmin(self, axis=None, out=None, *, explicit=False):
-        return self._extreme("nanmin", axis)
+        return self._extreme("nanmin", axis, out, explicit)
 
-    def _argextreme(self, which, axis):
+    def _argextreme(self, which, axis, out=None, explicit=False):
         """The flat (C-order) index of the first largest (smallest) element,
-        implicit zeros included, as SciPy's argmax/argmin with axis None."""
+        implicit zeros included, as SciPy's argmax/argmin with axis None;
+        with explicit, SciPy's index among the stored entries (their order
+        in data) of the first extreme stored value."""
+        if out is not None:
+            raise ValueError(f"Sparse {which} does not support an 'out' parameter.")
+        if explicit and self._axis(axis) is None and self.nnz == 0:
+            raise ValueError(f"Cannot apply {which} to zero matrix when explicit=True.")
         if self._axis(axis) is not None:
             raise NotImplementedError(f"maniple.sparse: {which}(axis=...) is not implemented")
         m, n = self.shape
@@ -426,7 +437,7 @@ class _spbase:
         if len(v):
             k = int(_np.argmax(v) if which == "argmax" else _np.argmin(v))  # first in C order
             rows = r0 + _np.repeat(_np.arange(len(rp) - 1), _np.diff(rp))
-            best = (v[k], int(rows[k]) * n + int(c[k]))
+            best = (v[k], int(rows[k]) * n + int(c[k]), k)
         gap = None  # my first implicit zero's flat index
         full = _np.flatnonzero(_np.diff(rp) < n)
         if len(full):
@@ -435,10 +446,12 @@ class _spbase:
             j = int(_np.flatnonzero(cols != _np.arange(len(cols)))[0]) if _np.any(cols != _np.arange(len(cols))) \
                 else len(cols)
             gap = (r0 + i) * n + j
-        parts = _dist.allgather_obj((best, gap))
-        cands = [b for b, _ in parts if b is not None]
-        gaps = [g for _, g in parts if g is not None]
-        if gaps:
+        parts = _dist.allgather_obj((best, gap, len(v)))
+        before = _np.cumsum([0] + [cnt for _, _, cnt in parts])  # stored entries on the lower ranks
+        cands = [(b[0], b[2] + int(before[r]) if explicit else b[1]) for r, (b, _, _) in enumerate(parts)
+                 if b is not None]
+        gaps = [g for _, g, _ in parts if g is not None]
+        if gaps and not explicit:
             cands.append((self.dtype.type(0), min(gaps)))
         value, index = cands[0]
         for v2, i2 in cands[1:]:
@@ -447,10 +460,10 @@ class _spbase:
         return _np.intp(index)
 
     def argmax(self, axis=None, out=None, *, explicit=False):
-        return self._argextreme("argmax", axis)
+        return self._argextreme("argmax", axis, out, explicit)
 
     def argmin(self, axis=None, out=None, *, explicit=False):
-        return self._argextreme("argmin", axis)
+        return self._argextreme("argmin", axis, out, explicit)
 
     def _elementwise_extreme(self, other, fn):
         B = self._check_other_sparse(other)
