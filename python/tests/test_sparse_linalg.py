@@ -512,3 +512,22 @@ def test_complex_cg_stops_on_an_indefinite_operator():
     A = ssp.diags_array([1.0 + 0j, -1.0, 2.0, 3.0])
     x, info = mla.cg(msp.csr_array(A), numpy.array([1, 1, 1, 1j]), rtol=1e-10)
     assert info == -20
+
+
+@pytest.mark.parametrize("partition", [None, "metis"])
+def test_integer_matrix_solves_as_float64(partition):
+    """An integer matrix (SciPy keeps int64) is solved as float64, converted
+    once and kept for the next solve while the matrix is unchanged"""
+    A = ssp.csr_array(poisson2d(6).astype(numpy.int64))
+    b = numpy.arange(36.0)
+    M = msp.csr_array(A, partition=partition)
+    want = sla.spsolve(A.astype(float).tocsc(), b)
+    for method in ("cg", "bicgstab", "gmres"):
+        x, info = getattr(mla, method)(M, b, rtol=1e-12)
+        assert info == 0 and x.dtype == numpy.float64
+        nt.assert_allclose(numpy.asarray(x), want, rtol=0, atol=1e-9)
+    kept = M._cast[2]
+    mla.cg(M, b, rtol=1e-12)
+    assert M._cast[2] is kept
+    x, info = mla.minres(M, b, shift=0.5, rtol=1e-12)
+    nt.assert_allclose(numpy.asarray(x), sla.spsolve((A - 0.5 * ssp.eye_array(36)).tocsc(), b), rtol=0, atol=1e-9)

@@ -73,13 +73,15 @@ class _Problem:
         if _is_sparse(A):
             if A.ndim != 2 or A.shape[0] != A.shape[1]:
                 raise ValueError(f"expected square matrix, but got shape={A.shape}")
-            if A.dtype.kind in "biu":  # the C solvers are float: an integer or bool matrix as float64
-                A = A.astype(_np.float64)
+            ints = A.dtype.kind in "biu"  # the C solvers are float: an integer or bool matrix as float64
             if shift:
                 import maniple.sparse as _sp
-                A = A - shift * _sp.eye_array(A.shape[0], dtype=A.dtype, format="csr")
-            self.shape, self.dtype = A.shape, _np.dtype(A.dtype)
+                A = (A.astype(_np.float64) if ints else A) - shift * _sp.eye_array(A.shape[0], format="csr")
+                ints = False
+            self.shape, self.dtype = A.shape, _np.dtype(_np.float64 if ints else A.dtype)
             self.csr = A._A if A._Ap is None else A._Ap
+            if ints:  # converted once and kept with A while it is unchanged (solves in a loop)
+                self.csr = A._in_dtype(self.csr, "float64")
             self.part = A._part
             self.op = None
         else:
