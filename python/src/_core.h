@@ -39,6 +39,7 @@ PyObject *shape_tuple(int nd, const int64_t *shape);
 /* Array methods gathering to, and scattering from, a root rank (_transfer.c). */
 PyObject *Array_gather_root(ArrayObject *self, PyObject *args);
 PyObject *Array_scatter_root(ArrayObject *self, PyObject *args);
+PyObject *Array_local_values(ArrayObject *self, PyObject *u);
 /* Sharing the memory of a one-rank array (_interop.c): local_block(device)
  * and a DLPack capsule. */
 PyObject *Array_local_block(ArrayObject *self, PyObject *arg);

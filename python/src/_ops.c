@@ -40,6 +40,32 @@ static PyObject *py_compress(PyObject *m, PyObject *args) {
   return wrap(r);
 }
 
+/* concat_local(dtype, buffer): a 1-d Array of every rank's values of
+ * dtype, in rank order (collective) */
+static PyObject *py_concat_local(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *dt, *bo;
+  if (!PyArg_ParseTuple(args, "OO", &dt, &bo) || !need_ctx()) return NULL;
+  mn_dtype t;
+  if (!dtype_of(dt, &t)) return NULL;
+  Py_buffer b;
+  if (PyObject_GetBuffer(bo, &b, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+  size_t es = mn_dtype_size(t);
+  if (b.len % (Py_ssize_t)es) {
+    PyBuffer_Release(&b);
+    PyErr_Format(PyExc_ValueError, "concat_local: %zd bytes are not whole %s values", b.len, mn_dtype_name(t));
+    return NULL;
+  }
+  mn_array *r = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_concat_local(g_ctx, t, (int64_t)(b.len / (Py_ssize_t)es), b.buf, &r);
+  Py_END_ALLOW_THREADS
+  PyBuffer_Release(&b);
+  if (rc) return raise_mn(rc);
+  return wrap(r);
+}
+
 /* sort(x, axis, want_values, want_perm) -> (values or None, perm or None) */
 static PyObject *py_sort(PyObject *m, PyObject *args) {
   (void)m;
@@ -100,6 +126,7 @@ static PyMethodDef ops_functions[] = {
   {"take", py_take, METH_VARARGS, "take(x, idx, out): out[k] = x.flat[idx[k]]."},
   {"put", py_put, METH_VARARGS, "put(x, idx, v): x.flat[idx[k]] = v[k] (the last repeat wins)."},
   {"compress", py_compress, METH_VARARGS, "compress(x, mask) -> 1-d Array of x[mask]."},
+  {"concat_local", py_concat_local, METH_VARARGS, "concat_local(dtype, buffer) -> 1-d Array of every rank's values."},
   {"sort", py_sort, METH_VARARGS, "sort(x, axis, values, perm) -> (sorted or None, argsort or None)."},
   {"searchsorted", py_searchsorted, METH_VARARGS, "searchsorted(a, v, right, out)."},
   {"scan", py_scan, METH_VARARGS, "scan('sum'|'prod', x, axis, out): cumulative along axis."},

@@ -108,6 +108,26 @@ PyObject *Array_gather_root(ArrayObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* local_values() -> (first index, bytes): the elements of a 1-d array this
+ * rank owns, in order, copied from host memory (no message) */
+PyObject *Array_local_values(ArrayObject *self, PyObject *u) {
+  (void)u;
+  if (mn_array_ndim(self->a) != 1) {
+    PyErr_Format(PyExc_ValueError, "local_values of a 1-d array, not %d-d", mn_array_ndim(self->a));
+    return NULL;
+  }
+  mn_local l;
+  int rc = mn_array_local_host(self->a, &l);
+  if (rc) return raise_mn(rc);
+  size_t es = mn_dtype_size(mn_array_dtype(self->a));
+  int64_t n = l.data ? l.count[0] : 0;
+  PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * es));
+  if (!b) return NULL;
+  char *w = PyBytes_AS_STRING(b);
+  for (int64_t k = 0; k < n; k++) memcpy(w + (size_t)k * es, (const char *)l.data + k * l.stride[0] * (int64_t)es, es);
+  return Py_BuildValue("(LN)", (long long)(n ? l.lo[0] : 0), b);
+}
+
 PyObject *Array_scatter_root(ArrayObject *self, PyObject *args) {
   PyObject *obj;
   int root = 0;

@@ -1,8 +1,10 @@
 """bincount, histogram and histogram_bin_edges (native: a distributed sort
 and searchsorted of NumPy's edges) against NumPy run in the test, on every
 rank under mpiexec -n 1, 2, 3. Counts are exact integers, so they are
-compared exactly; weighted counts and data-chosen bins are the announced
-fallback and must agree too."""
+compared exactly; weighted ones sum in the input's order, as NumPy's, so
+they agree bit for bit below NumPy's 65536-element blocks (checked with a
+small tolerance where NumPy's cumulative path rounds otherwise);
+data-chosen bins are the announced fallback and must agree too."""
 import warnings
 
 import numpy
@@ -54,8 +56,53 @@ def test_histogram_edges_and_fallbacks():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the fallback's announcement
         check(lambda xp: xp.histogram(xp.asarray(A), "auto"))
-        check(lambda xp: xp.histogram(xp.asarray(A), 6, weights=xp.asarray(A * A)))
-        check(lambda xp: xp.bincount(xp.asarray(X), weights=xp.asarray(A[:50])))
     raises_like(lambda xp: xp.histogram(xp.asarray(numpy.array([1.0, numpy.inf])), 3), ValueError)
     raises_like(lambda xp: xp.histogram(xp.asarray(A), 3, range=(2, 1)), ValueError)
     raises_like(lambda xp: xp.histogram(xp.asarray(A), [3, 2, 1]), ValueError)
+
+
+@pytest.mark.parametrize("wdt", ["float64", "float32", "int64", "complex128"])
+def test_weighted_bincount_and_histogram(wdt):
+    """native: each rank's weights summed into their bins' owners in the
+    input's order (NumPy's bincount order); NumPy's dtypes and errors"""
+    w = (R.standard_normal(100) * 10).astype(wdt) if wdt != "complex128" else R.standard_normal(100) + 1j
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback announcement
+        if wdt != "complex128":
+            check(lambda xp: xp.bincount(xp.asarray(X), weights=xp.asarray(w[:50])))
+            check(lambda xp: xp.bincount(xp.asarray(X), weights=w[:50], minlength=12))
+        a = numpy.where(A > 1.8, numpy.nan, A)
+        for bins, rng in ((10, (-2.0, 2.0)), (7, (-1, 1)), ([-3, -1, 0, 0.5, 2, 3], None)):
+            # float32: NumPy's array-bin path sums a float32 cumsum, maniple in float64 (then float32)
+            tol = 1e-6 if wdt == "float32" else 1e-13
+            check(lambda xp: xp.histogram(xp.asarray(a), bins, range=rng, weights=xp.asarray(w)), rtol=tol)
+            check(lambda xp: xp.histogram(xp.asarray(a), bins, range=rng, weights=w, density=True), rtol=tol)
+    raises_like(lambda xp: xp.bincount(xp.asarray(X), weights=xp.asarray(w[:49])),
+                TypeError if wdt == "complex128" else ValueError)
+    raises_like(lambda xp: xp.histogram(xp.asarray(A), 5, weights=xp.asarray(w[:50])), ValueError)
+    if wdt == "complex128":
+        raises_like(lambda xp: xp.bincount(xp.asarray(X), weights=xp.asarray(w[:50])), TypeError)
+
+
+def test_histogram2d_histogramdd():
+    """native: per-dimension bins by searchsorted, one flat bincount"""
+    x, y, z, w = R.standard_normal(300), 2 * R.standard_normal(300), R.random(300), R.random(300)
+    xn = x.copy()
+    xn[7] = numpy.nan
+    X3 = numpy.stack([x, y, z], axis=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check(lambda xp: xp.histogram2d(xp.asarray(x), xp.asarray(y)))
+        check(lambda xp: xp.histogram2d(xp.asarray(x), xp.asarray(y), bins=[5, 7], range=[(-2, 2), (-3, 3)]))
+        check(lambda xp: xp.histogram2d(xp.asarray(xn), xp.asarray(y), bins=6, range=[(-3, 3), (-6, 6)],
+                                        weights=xp.asarray(w), density=True), rtol=1e-13)
+        check(lambda xp: xp.histogram2d(xp.asarray(y), xp.asarray(z), bins=[numpy.array([-3, 0, 3.0]),
+                                                                            numpy.array([0, 0.2, 1])]))
+        check(lambda xp: xp.histogram2d(xp.asarray(y), xp.asarray(z), bins=numpy.array([-3, 0, 0.5, 3.0])))
+        check(lambda xp: xp.histogramdd(xp.asarray(X3), bins=(3, 4, 5), range=[(-3, 3), (-5, 5), (0, 1)]))
+        check(lambda xp: xp.histogramdd([xp.asarray(x), xp.asarray(y), xp.asarray(z)],
+                                        bins=[numpy.array([-2, 0, 1, 2.0]), 3, [0, 0.5, 1]], weights=xp.asarray(w),
+                                        range=[None, (-4, 4), None]), rtol=1e-14)
+        check(lambda xp: xp.histogramdd(xp.asarray(X3), bins=4, density=True), rtol=1e-13)
+    raises_like(lambda xp: xp.histogram2d(xp.asarray(xn), xp.asarray(y)), ValueError)
+    raises_like(lambda xp: xp.histogramdd(xp.asarray(X3), bins=(3, 4)), ValueError)

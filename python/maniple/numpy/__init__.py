@@ -38,7 +38,7 @@ from ._functional import apply_along_axis, apply_over_axes, piecewise
 from ._windows import bartlett, blackman, geomspace, hamming, hanning, kaiser, logspace, vander
 from ._signal import convolve, correlate, interp, polyval, unwrap
 from ._stats import corrcoef, cov
-from ._histogram import bincount, histogram, histogram_bin_edges
+from ._histogram import bincount, histogram, histogram2d, histogram_bin_edges, histogramdd
 from ._ndarray import ndarray, flatiter
 from ._ufunc import ufunc
 from ._textio import genfromtxt, loadtxt, savetxt, savez, savez_compressed

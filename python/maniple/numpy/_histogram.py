@@ -1,8 +1,10 @@
 """bincount, histogram and histogram_bin_edges: counts from a distributed
 sort and searchsorted of the bin edges (NumPy's cumulative-histogram
-method), so they are exact and the same at any rank count. The edges are
-NumPy's, made from the data's range (a distributed min and max); weighted
-counts, and bins chosen from the data's spread ('auto', 'fd', ...), are
+method), so they are exact and the same at any rank count. Weighted ones
+add each rank's weights into their bins' owners (the sparse assembly,
+which sums repeated indices in the input's order, as NumPy's bincount
+does). The edges are NumPy's, made from the data's range (a distributed
+min and max); bins chosen from the data's spread ('auto', 'fd', ...) are
 announced fallbacks (NumPy on one rank)."""
 import operator
 
@@ -16,10 +18,22 @@ def _fallback(name):
     return fb.make(name, getattr(_np, name))
 
 
+def _mine(x, dtype):
+    """this rank's part of 1-d x as NumPy, from a fresh copy in the default
+    layout (so arrays of one length line up element for element)"""
+    c = asarray(x).astype(dtype, copy=True)
+    return _np.frombuffer(c._materialize().local_values()[1], dtype=dtype)
+
+
+def _add_at(n, idx, w):
+    """float64 sums of the weights w at the indices idx (both 1-d maniple
+    arrays of one length) into n bins, in the input's order"""
+    from maniple.sparse import _dist
+    return _dist.vector(n, _mine(idx, "int64"), _mine(w, "float64"), "float64")
+
+
 def bincount(x, weights=None, minlength=0):
-    """numpy.bincount of non-negative integers; weights: the fallback."""
-    if weights is not None:
-        return _fallback("bincount")(x, weights, minlength)
+    """numpy.bincount of non-negative integers (weighted: float64 sums)."""
     x = asarray(x)
     if x.ndim != 1:
         raise ValueError("object too deep for desired array" if x.ndim > 1 else "object of too small depth for "
@@ -32,13 +46,22 @@ def bincount(x, weights=None, minlength=0):
         raise ValueError("'minlength' must not be negative")
     from ._reductions import diff
     from ._sorting import searchsorted, sort
+    if weights is not None:
+        w = asarray(weights)
+        if not _np.can_cast(w.dtype, _np.float64, "safe"):
+            raise TypeError(f"Cannot cast array data from dtype('{w.dtype}') to dtype('float64') according to the "
+                            "rule 'safe'")
+        if w.shape != x.shape:
+            raise ValueError("The weights and list don't have the same length.")
     xi = x.astype("int64")
     if x.shape[0] == 0:
-        return zeros(minlength, "int64")
+        return zeros(minlength, "int64" if weights is None else "float64")
     lo, hi = int(xi.min()), int(xi.max())
     if lo < 0:
         raise ValueError("'list' argument must have no negative elements")
     n = max(hi + 1, minlength)
+    if weights is not None:
+        return _add_at(n, xi, w)
     cum = searchsorted(sort(xi), arange(n + 1, dtype="int64"), side="left")
     return diff(cum)
 
@@ -65,15 +88,45 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     return asarray(e)
 
 
+def _weighted_counts(a, w, e):
+    """NumPy's weighted histogram: each value's bin from the edges (the
+    last bin closed; values outside, and NaN, weigh nothing), the weights
+    summed per bin in the input's order, in the weights' dtype"""
+    from ._functions import where
+    from ._sorting import searchsorted
+    w = w.ravel()
+    if w.shape != a.shape:
+        raise ValueError("weights should have the same shape as a.")
+    nb = len(e) - 1
+    ct = str(_np.result_type(a.dtype, e.dtype))
+    ac, ev = a.astype(ct), asarray(e).astype(ct)
+    idx = searchsorted(ev, ac, side="right") - 1
+    last = ac == e[-1]
+    idx = where(last, nb - 1, idx)
+    keep = (ac >= e[0]) & (ac <= e[-1])
+    idx = where(keep, idx, 0)
+    wdt = _np.dtype(w.dtype)
+    if wdt.kind == "c":
+        re = _add_at(nb, idx, where(keep, w.real, 0))
+        im = _add_at(nb, idx, where(keep, w.imag, 0))
+        return (re + 1j * im).astype(wdt.name)
+    n = _add_at(nb, idx, where(keep, w.astype("float64"), 0))
+    return n if wdt == _np.float64 else n.astype(wdt.name)
+
+
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """numpy.histogram: counts of sorted a between the edges (the last
     bin closed), exact integers; density divides by the widths and total."""
     a = asarray(a).ravel()
-    if weights is not None:
-        return _fallback("histogram")(a, bins, range, density, weights)
     e = _edges(a, bins, range)
     if e is None:
         return _fallback("histogram")(a, bins, range, density, weights)
+    if weights is not None:
+        n = _weighted_counts(a, asarray(weights), e)
+        if density:
+            db = _np.diff(e).astype(float)
+            return n / asarray(db) / n.sum(), asarray(e)
+        return n, asarray(e)
     from ._manipulation import concatenate
     from ._reductions import diff
     from ._sorting import searchsorted, sort
@@ -86,3 +139,92 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         db = _np.diff(e).astype(float)
         return n / asarray(db) / n.sum(), edges
     return n, edges
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    """numpy.histogramdd of an (N, D) array or a sequence of D 1-d arrays:
+    NumPy's edges (from each column's distributed min and max when range
+    is None), each sample's bin per dimension by searchsorted (values on
+    the last edge in the last bin; outside, and NaN, dropped), then counts
+    (or the weights summed in the input's order) over the flat bin index."""
+    from ._functions import where
+    from ._sorting import searchsorted
+    if isinstance(sample, (list, tuple)):
+        cols = [asarray(c).ravel() for c in sample]
+    else:
+        s = asarray(sample)
+        if s.ndim == 1:
+            cols = [s]
+        elif s.ndim == 2:
+            cols = [s[:, i] for i in builtins_range(s.shape[1])]
+        else:
+            raise ValueError(f"sample must be (N, D), not {s.ndim}-d")
+    D = len(cols)
+    N = cols[0].shape[0] if D else 0
+    if any(c.shape[0] != N for c in cols):
+        raise ValueError("all arrays in sample must have the same length")
+    try:
+        M = len(bins)
+        if M != D:
+            raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+    except TypeError:
+        bins = D * [bins]
+    if range is None:
+        range = [None] * D
+    elif len(range) != D:
+        raise ValueError("range argument must have one entry per dimension")
+    ranges = []
+    for i, c in enumerate(cols):  # NumPy's edges need each column's extent only
+        if _np.ndim(bins[i]) == 0 and range[i] is None and N:
+            lo, hi = c.min(), c.max()
+            if not (_np.isfinite(lo) and _np.isfinite(hi)):
+                raise ValueError(f"autodetected range of [{lo}, {hi}] is not finite")
+            ranges.append((lo, hi))
+        else:
+            ranges.append(range[i])
+    probe = [_np.empty(0, c.dtype) for c in cols]
+    _, edges = _np.histogramdd(probe, bins, ranges)
+    nbin = [len(e) + 1 for e in edges]  # with the two outlier bins
+    xy = None
+    for i, c in enumerate(cols):
+        e = edges[i]
+        ct = str(_np.result_type(c.dtype, e.dtype))
+        cc = c.astype(ct)
+        k = searchsorted(asarray(e).astype(ct), cc, side="right")
+        k = where(cc == e[-1], k - 1, k)
+        xy = k if xy is None else xy * nbin[i] + k
+    total = int(_np.prod(nbin))
+    if xy is None or N == 0:
+        hist = zeros(total, "float64")
+    elif weights is None:
+        hist = bincount(xy, minlength=total).astype("float64")
+    else:
+        w = asarray(weights).ravel()
+        if w.shape != (N,):
+            raise ValueError("weights must have the same length as the sample")
+        hist = bincount(xy, weights=w, minlength=total)
+    hist = hist.reshape(tuple(nbin))[(slice(1, -1),) * D].copy()
+    if density:
+        s = hist.sum()
+        for i in builtins_range(D):
+            shape = [1] * D
+            shape[i] = nbin[i] - 2
+            hist = hist / asarray(_np.diff(edges[i]).reshape(shape))
+        hist = hist / s
+    return hist, [asarray(e) for e in edges]
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    """numpy.histogram2d: histogramdd of (x, y), NumPy's reading of bins."""
+    try:
+        N = len(bins)
+    except TypeError:
+        N = 1
+    if N != 1 and N != 2:
+        xedges = yedges = _np.asarray(bins)
+        bins = [xedges, yedges]
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
+    return hist, edges[0], edges[1]
+
+
+builtins_range = __builtins__["range"] if isinstance(__builtins__, dict) else __builtins__.range
