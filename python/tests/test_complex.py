@@ -275,6 +275,9 @@ def test_sort_argsort_unique_median(dt):
     check(lambda xp: xp.sort_complex(xp.asarray(numpy.array([3.5, -1, 2]))))
     check(lambda xp: xp.partition(xp.asarray(z), 3)[3])
     check(lambda xp: xp.lexsort([xp.asarray(z.real), xp.asarray(z.imag)]))
+    for f in ("quantile", "nanquantile"):  # complex values have no quantiles: NumPy's TypeError
+        raises_like(lambda xp: getattr(xp, f)(xp.asarray(z), 0.5), TypeError)
+    raises_like(lambda xp: xp.percentile(xp.asarray(y), 50, axis=0), TypeError)
 
 
 def test_complex_arange():

@@ -111,3 +111,10 @@ def test_nanvar_nanstd_with_a_given_mean():
         else:
             check(lambda xp: getattr(xp, f)(xp.asarray(x), axis=1, mean=m), rtol=1e-14)
             check(lambda xp: getattr(xp, f)(xp.asarray(x), axis=1, ddof=1, mean=xp.asarray(m)), rtol=1e-14)
+
+
+def test_nanvar_of_integers_honours_mean_and_correction():
+    x = numpy.array([[1, 2, 3], [4, 6, 9]])
+    check(lambda xp: xp.nanvar(xp.asarray(x), axis=1, mean=numpy.array([[0.0], [1.0]])), rtol=1e-14)
+    check(lambda xp: xp.nanvar(xp.asarray(x), correction=1), rtol=1e-14)
+    check(lambda xp: xp.nanstd(xp.asarray(x), axis=0, correction=1), rtol=1e-14)

@@ -109,7 +109,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
     a = asarray(a)
     if not _is_float(a):
-        return _var(a, axis, dtype, out, ddof, keepdims)
+        return _var(a, axis, dtype, out, ddof, keepdims, mean=mean, correction=correction)
     if correction is not None:
         ddof = correction
     fdt = dtype or a._dtype

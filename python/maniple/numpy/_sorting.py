@@ -534,6 +534,8 @@ def _quantile_hf(s, ax, n, qq, method, cnt, last, fdt, rdt, nan_aware):
 def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
     from ._manipulation import stack
     a0 = asarray(a)
+    if a0._dtype in _COMPLEX:  # NumPy's error (complex values sort, but have no quantiles)
+        raise TypeError("a must be an array of real numbers")
     if isinstance(q, ndarray):
         q = q.__array__()
     if method not in _METHODS:
