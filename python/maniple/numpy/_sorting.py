@@ -531,21 +531,27 @@ def _quantile_hf(s, ax, n, qq, method, cnt, last, fdt, rdt, nan_aware):
     return _nan_result(r, s, ax, n, cnt, fdt, rdt, nan_aware)
 
 
-def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
-    from ._manipulation import stack
-    a0 = asarray(a)
-    if a0._dtype in _COMPLEX:  # NumPy's error (complex values sort, but have no quantiles)
-        raise TypeError("a must be an array of real numbers")
+def _q_values(q, scale):
+    """q (percentiles: divided by 100) as NumPy, checked: 0-d or 1-d, in [0, 1]"""
     if isinstance(q, ndarray):
         q = q.__array__()
-    if method not in _METHODS:
-        raise ValueError(f"{method!r} is not a valid method. Use one of: {_METHODS}")
     qn = _np.asanyarray(q) if scale == 1.0 else _np.true_divide(q, scale)
     if qn.ndim > 1:
         raise NotImplementedError("maniple.numpy: quantiles with a q of more than one dimension")
     if qn.dtype.kind not in "biuf" or not bool(((qn >= 0) & (qn <= 1)).all()):
         raise ValueError("Quantiles must be in the range [0, 1]" if scale == 1.0 else
                          "Percentiles must be in the range [0, 100]")
+    return qn
+
+
+def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
+    from ._manipulation import stack
+    a0 = asarray(a)
+    if a0._dtype in _COMPLEX:  # NumPy's error (complex values sort, but have no quantiles)
+        raise TypeError("a must be an array of real numbers")
+    if method not in _METHODS:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: {_METHODS}")
+    qn = _q_values(q, scale)
     qa = qn.astype(_np.float64)
     if method == "linear" and qn.dtype.kind in "biu":  # whole-number virtual indices: elements, exactly
         method = "lower"
@@ -597,14 +603,7 @@ def _weighted_quantile(a, q, axis, out, method, keepdims, weights, scale, nan_aw
     a0 = asarray(a)
     if a0._dtype in _COMPLEX:
         raise TypeError("a must be an array of real numbers")
-    if isinstance(q, ndarray):
-        q = q.__array__()
-    qn = _np.asanyarray(q) if scale == 1.0 else _np.true_divide(q, scale)
-    if qn.ndim > 1:
-        raise NotImplementedError("maniple.numpy: quantiles with a q of more than one dimension")
-    if qn.dtype.kind not in "biuf" or not bool(((qn >= 0) & (qn <= 1)).all()):
-        raise ValueError("Quantiles must be in the range [0, 1]" if scale == 1.0 else
-                         "Percentiles must be in the range [0, 100]")
+    qn = _q_values(q, scale)
     w = asarray(weights)
     if w.shape != a0.shape:  # NumPy's _weights_are_valid: the reduced axes' shape, broadcast
         if axis is None:
