@@ -96,6 +96,9 @@ int mn_csr_from_records(mn_ctx *ctx, int64_t nrows, int64_t ncols, mn_dtype dtyp
                         mn_csr **A);
 /* x's owned entries as a dense local vector of A's dtype: x's own memory
  * when it qualifies (*tmp NULL), else a converted copy (*tmp to destroy). */
+/* v fits A (context, length, a cast that keeps its values; in: v is read
+ * into A's dtype, else written from it) */
+int mni_csr_check_vec(const mn_csr *A, const mn_array *v, int64_t n, int in, const char *what);
 int mn_csr_vec_in(const mn_csr *A, const mn_array *x, int64_t n, int64_t start, int64_t len, const char **data,
                   mn_array **tmp);
 /* Where y's owned entries go: y's memory, or a temporary copied out by

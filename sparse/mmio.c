@@ -246,16 +246,18 @@ static int value_field(const char *path, long long line, char **s, const mtx_hea
                   len > 60 ? 60 : len, t);
   errno = 0;
   if (h->field == FIELD_INTEGER) {
-    long long q = strtoll(t, &end, 10);
+    mn_dtype vt = (mn_dtype)h->vt;
+    /* uint64 values above INT64_MAX keep their bits in the int64 slot */
+    int u64 = vt == MN_UINT64 && *t != '-';
+    long long q = u64 ? (long long)strtoull(t, &end, 10) : strtoll(t, &end, 10);
     if (end == t || (*end && !isspace((unsigned char)*end)))
       return header_error(path, line, "non-integer value in an integer file", t);
     if (errno == ERANGE)
-      return MN_ERR(MN_ERR_FORMAT, "%s:%lld: integer value '%.*s' is out of range (int64)", path, line,
-                    len > 60 ? 60 : len, t);
-    *out = (double)q;
+      return MN_ERR(MN_ERR_FORMAT, "%s:%lld: integer value '%.*s' is out of range (%s)", path, line,
+                    len > 60 ? 60 : len, t, u64 ? "uint64" : "int64");
+    *out = u64 ? (double)(unsigned long long)q : (double)q;
     *iout = q;
-    mn_dtype vt = (mn_dtype)h->vt;
-    if (mni_csr_intk(vt) && (mn_int_wrap(vt, q) != q || (mn_is_uint(vt) && q < 0)))
+    if (mni_csr_intk(vt) && !u64 && (mn_int_wrap(vt, q) != q || (mn_is_uint(vt) && q < 0)))
       return MN_ERR(MN_ERR_FORMAT, "%s:%lld: value '%.*s' is out of range for %s", path, line, len > 60 ? 60 : len, t,
                     mn_dtype_name(vt));
   } else {
@@ -302,6 +304,11 @@ static int parse_entry(const char *path, long long line, char *s, const mtx_head
   if (h->sym == SYM_SKEW && h->field == FIELD_INTEGER) w = mni_sv_i((int64_t)(0 - (uint64_t)v.i));
   else if (h->sym == SYM_SKEW) w = mni_sv_z(-v.z.re, -v.z.im);
   else if (h->sym == SYM_HERMITIAN) w = mni_sv_z(v.z.re, -v.z.im);
+  mn_dtype vt = (mn_dtype)h->vt;
+  if (h->sym == SYM_SKEW && i != j && h->field == FIELD_INTEGER && mni_csr_intk(vt) &&
+      (mn_is_uint(vt) ? v.i != 0 : v.i == INT64_MIN || mn_int_wrap(vt, w.i) != w.i))
+    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: entry (%lld, %lld) of a skew-symmetric file mirrors to -%lld, out of "
+                  "range for %s", path, line, i, j, (long long)v.i, mn_dtype_name(vt));
   if (h->sym != SYM_GENERAL && i != j) MN_CALL(push(t, j - 1, i - 1, w));
   return MN_SUCCESS;
 }
@@ -406,6 +413,15 @@ int mn_csr_read_mtx(mn_ctx *ctx, const char *path, mn_dtype dtype, int parallel,
   return MN_SUCCESS;
 }
 
+/* Entry k of a and b equal as numbers (+0 and -0 alike) or as bits (NaN) */
+static int same_value(mn_dtype t, const void *a, const void *b, int64_t k) {
+  size_t sz = mn_dtype_size(t);
+  if (!memcmp((const char *)a + k * (int64_t)sz, (const char *)b + k * (int64_t)sz, sz)) return 1;
+  mni_sval x = mn_csr_val(t, a, k), y = mn_csr_val(t, b, k);
+  if (mni_csr_intk(t)) return x.i == y.i;
+  return x.z.re == y.z.re && x.z.im == y.z.im;
+}
+
 /* Whether A equals its transpose, entry by entry (the same pattern). */
 static int check_symmetric(const mn_csr *A, int64_t *bad_i, int64_t *bad_j) {
   mn_csr *T = NULL;
@@ -419,8 +435,7 @@ static int check_symmetric(const mn_csr *A, int64_t *bad_i, int64_t *bad_j) {
   for (int64_t i = 0; !err && sym && i < A->nlocal; i++) {
     sym = ra[i + 1] - ra[i] == rt[i + 1] - rt[i];
     for (int64_t k = ra[i]; sym && k < ra[i + 1]; k++)
-      sym = ca[k] == ct[k] && !memcmp((const char *)va + k * (int64_t)mn_dtype_size(A->dtype),
-                                      (const char *)vt + k * (int64_t)mn_dtype_size(A->dtype), mn_dtype_size(A->dtype));
+      sym = ca[k] == ct[k] && same_value(A->dtype, va, vt, k);
     if (!sym) { *bad_i = A->row0 + i; *bad_j = ra[i + 1] > ra[i] ? ca[ra[i]] : -1; }
   }
   mn_free(ra); mn_free(ca); mn_free(va); mn_free(rt); mn_free(ct); mn_free(vt);

@@ -17,6 +17,9 @@ static int same_ctx(const mn_csr *A, const mn_csr *B) {
 int mn_csr_add(double alpha, const mn_csr *A, double beta, const mn_csr *B, mn_csr **C) {
   MN_CALL(same_ctx(A, B));
   MN_CHECK(C, MN_ERR_ARG, "NULL output");
+  MN_SPMD(A->ctx, "mn_csr_add", mn_spmd_f64(S, "alpha", alpha),
+          mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz), mn_spmd_f64(S, "beta", beta),
+          mn_spmd_matrix(S, "B", B->dtype, B->nrows, B->ncols, B->nnz));
   MN_CHECK(A->nrows == B->nrows && A->ncols == B->ncols, MN_ERR_SHAPE,
            "inconsistent shapes: (%lld, %lld) and (%lld, %lld)", (long long)A->nrows, (long long)A->ncols,
            (long long)B->nrows, (long long)B->ncols);
@@ -128,7 +131,9 @@ int mn_csr_diag_scale(mn_csr *A, const mn_array *l, const mn_array *r) {
   const char *ld = NULL, *rd = NULL;
   mn_array *lt = NULL, *rt = NULL;
   int err = 0;
-  if (l) err = mn_csr_vec_in(A, l, A->nrows, A->row0, A->nlocal, &ld, &lt);
+  if (l) err = mni_csr_check_vec(A, l, A->nrows, 1, "l");
+  if (!err && r) err = mni_csr_check_vec(A, r, A->ncols, 1, "r");
+  if (!err && l) err = mn_csr_vec_in(A, l, A->nrows, A->row0, A->nlocal, &ld, &lt);
   if (!err && r) err = mn_csr_vec_in(A, r, A->ncols, A->col0, A->ncloc, &rd, &rt);
   /* r at the ghost columns: the ghost exchange of the products */
   if (!err && r) err = mn_plan_begin_mem(A->ghost, (char *)rd, NULL);

@@ -26,16 +26,26 @@ static int direct(const mn_array *a, mn_dtype t, int64_t n, int64_t start, int64
   return (cnt == len && (len == 0 || (l->lo[0] == start && l->stride[0] == 1)));
 }
 
-static int check_vec(const mn_csr *A, const mn_array *v, int64_t n, int in, const char *what) {
+/* 1 when a cast from f to t can lose values of f's kind: an imaginary part,
+ * a fraction, or integers outside t's range (a float to a narrower float is
+ * a rounding, as NumPy's same_kind casting allows) */
+static int cast_loses(mn_dtype f, mn_dtype t) {
+  if (mni_csr_cplx(f) && !mni_csr_cplx(t)) return 1;
+  if (!mni_csr_intk(f) && mni_csr_intk(t)) return 1;
+  return mni_csr_intk(f) && mni_csr_intk(t) && mn_dtype_promote(f, t) != t;
+}
+
+int mni_csr_check_vec(const mn_csr *A, const mn_array *v, int64_t n, int in, const char *what) {
   MN_CHECK(v, MN_ERR_ARG, "NULL %s", what);
   MN_CHECK(v->ctx == A->ctx, MN_ERR_ARG, "%s belongs to another context", what);
-  /* x goes through a copy of A's dtype: a real one would drop imaginary
-   * parts, an integer one fractions */
-  int lost = in && ((mni_csr_cplx(v->dtype) && !mni_csr_cplx(A->dtype)) ||
-                    (!mni_csr_intk(v->dtype) && mni_csr_intk(A->dtype)));
-  MN_CHECK(!lost, MN_ERR_DTYPE,
-           "a %s matrix times a %s vector: the cast to the matrix's dtype would lose the vector's values, so copy the "
-           "matrix to NumPy's result dtype first (mn_csr_copy)", mn_dtype_name(A->dtype), mn_dtype_name(v->dtype));
+  /* x goes through a copy of A's dtype, y receives A's dtype */
+  MN_CHECK(!in || !cast_loses(v->dtype, A->dtype), MN_ERR_DTYPE,
+           "a %s matrix with a %s vector %s: the cast to the matrix's dtype would lose the vector's values, so copy "
+           "the matrix to NumPy's result dtype first (mn_csr_copy)", mn_dtype_name(A->dtype), mn_dtype_name(v->dtype),
+           what);
+  MN_CHECK(in || !cast_loses(A->dtype, v->dtype), MN_ERR_DTYPE,
+           "a %s matrix's product cannot be stored in the %s vector %s without losing values",
+           mn_dtype_name(A->dtype), mn_dtype_name(v->dtype), what);
   MN_CHECK(v->map.ndim == 1 && v->map.shape[0] == n, MN_ERR_SHAPE,
            "%s must be 1-d of %lld elements for a %lld x %lld matrix, got %d-d of %lld", what, (long long)n,
            (long long)A->nrows, (long long)A->ncols, v->map.ndim, (long long)(v->map.ndim ? v->map.shape[0] : 1));
@@ -273,8 +283,8 @@ done:
 
 static int spmv(const mn_csr *A, const mn_array *x, mn_array *y) {
   /* global metadata: every rank finds the same error, with no agreement */
-  MN_CALL(check_vec(A, x, A->ncols, 1, "x"));
-  MN_CALL(check_vec(A, y, A->nrows, 0, "y"));
+  MN_CALL(mni_csr_check_vec(A, x, A->ncols, 1, "x"));
+  MN_CALL(mni_csr_check_vec(A, y, A->nrows, 0, "y"));
   if (A->ctx->ops->csr_rows) return spmv_dev(A, x, y);
   const char *xd = NULL;
   char *yd = NULL;
@@ -311,8 +321,8 @@ int mn_csr_spmv_t(const mn_csr *A, const mn_array *x, mn_array *y) {
   MN_SPMD(A ? A->ctx : NULL, "mn_csr_spmv_t", mn_spmd_matrix(S, "A", A->dtype, A->nrows, A->ncols, A->nnz),
           mn_spmd_array(S, "x", x), mn_spmd_array(S, "y", y));
   /* global metadata: every rank finds the same error, with no agreement */
-  MN_CALL(check_vec(A, x, A->nrows, 1, "x"));
-  MN_CALL(check_vec(A, y, A->ncols, 0, "y"));
+  MN_CALL(mni_csr_check_vec(A, x, A->nrows, 1, "x"));
+  MN_CALL(mni_csr_check_vec(A, y, A->ncols, 0, "y"));
   mn_ctx *ctx = A->ctx;
   const char *xd = NULL;
   char *yd = NULL;

@@ -51,7 +51,8 @@ mni_sval mni_sv_cast(mn_dtype from, mn_dtype to, mni_sval x) {
 }
 
 int mni_csr_int_factor(mn_dtype t, double s, const char *what) {
-  MN_CHECK(!mni_csr_intk(t) || (s == (double)(int64_t)s && s >= -9.2e18 && s <= 9.2e18), MN_ERR_DTYPE,
+  /* range first: converting NaN or an out-of-range double to int64 is undefined */
+  MN_CHECK(!mni_csr_intk(t) || (s >= -9.2e18 && s <= 9.2e18 && s == (double)(int64_t)s), MN_ERR_DTYPE,
            "%s of a %s matrix by %g would not stay %s: copy it to a float dtype first (mn_csr_copy)", what,
            mn_dtype_name(t), s, mn_dtype_name(t));
   return MN_SUCCESS;

@@ -7,6 +7,7 @@
  * float64, Matrix Market integer files read exactly and values out of an
  * integer dtype's range refused; a float vector into an integer matrix
  * and a fractional scale are refused. 1-4 ranks. */
+#include <math.h>
 #include "mn_test.h"
 
 static uint64_t lcg(uint64_t *s) { *s = *s * 6364136223846793005ULL + 1442695040888963407ULL; return *s >> 33; }
@@ -168,6 +169,21 @@ static void check(mn_ctx *ctx, int64_t m, int64_t n, int64_t k, mn_dtype t, int6
   T_OK(mn_array_create(ctx, t, 1, &m, 0, &yt));
   T_EXPECT(mn_csr_spmv(A, xf64, yt), MN_ERR_DTYPE, "an integer matrix times a float64 vector", mn_dtype_name(t), "float64");
   T_EXPECT(mn_csr_scale(A, 0.5), MN_ERR_DTYPE, "scaling by 0.5", "0.5", mn_dtype_name(t));
+  T_EXPECT(mn_csr_scale(A, NAN), MN_ERR_DTYPE, "scaling by NaN", "nan", mn_dtype_name(t));
+  T_EXPECT(mn_csr_scale(A, 1e300), MN_ERR_DTYPE, "scaling by 1e300", "1e+300", mn_dtype_name(t));
+  /* refused: an integer vector wider than the matrix's dtype (its values
+   * would wrap), an integer matrix's product into a narrower y */
+  if (t != MN_INT64 && t != MN_UINT64) {
+    mn_array *xi64 = NULL, *yi8 = NULL;
+    T_OK(mn_array_create(ctx, MN_INT64, 1, &n, 0, &xi64));
+    T_EXPECT(mn_csr_spmv(A, xi64, yt), MN_ERR_DTYPE, "a narrow matrix times an int64 vector", mn_dtype_name(t), "int64");
+    mn_array_destroy(&xi64);
+    if (t != MN_INT8 && t != MN_BOOL) {
+      T_OK(mn_array_create(ctx, MN_INT8, 1, &m, 0, &yi8));
+      T_EXPECT(mn_csr_spmv(A, x, yi8), MN_ERR_DTYPE, "a product into an int8 y", mn_dtype_name(t), "int8");
+      mn_array_destroy(&yi8);
+    }
+  }
   /* scale by 3, row sums, eliminate_zeros */
   if (t != MN_BOOL) {
     T_OK(mn_csr_scale(A, 3.0));
@@ -229,6 +245,36 @@ static void check_files(mn_ctx *ctx) {
              "int8");
     T_EXPECT(mn_csr_read_mtx(ctx, tmp("o.mtx"), MN_UINT8, par, &C), MN_ERR_FORMAT, "uint8 from -5", "out of range");
     mn_csr_destroy(&A);
+  }
+  /* uint64 values past INT64_MAX read exactly; a skew-symmetric mirror out
+   * of the dtype's range (-(-128) for int8, any -v for unsigned) refused */
+  const char *files[] = {"%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 1 18446744073709551615\n"
+                         "2 1 9223372036854775808\n",
+                         "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 -128\n",
+                         "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 3\n"};
+  for (int f = 0; f < 3; f++) {
+    if (mn_ctx_rank(ctx) == 0) {
+      FILE *fp = fopen(tmp("u.mtx"), "w");
+      fputs(files[f], fp);
+      fclose(fp);
+    }
+    MPI_Barrier(mn_ctx_comm(ctx));
+    for (int par = 0; par < 2; par++) {
+      mn_csr *A = NULL;
+      if (f == 0) {
+        T_OK(mn_csr_read_mtx(ctx, tmp("u.mtx"), MN_UINT64, par, &A));
+        uint64_t *d = A ? dense_of(A) : NULL, want[4] = {UINT64_MAX, 0, 1ULL << 63, 0};
+        if (d) same(d, want, 4, "uint64 file");
+        free(d);
+        T_EXPECT(mn_csr_read_mtx(ctx, tmp("u.mtx"), MN_INT64, par, &A), MN_ERR_FORMAT, "int64 past its range",
+                 "u.mtx:3", "int64");
+      } else {
+        T_EXPECT(mn_csr_read_mtx(ctx, tmp("u.mtx"), f == 1 ? MN_INT8 : MN_UINT16, par, &A), MN_ERR_FORMAT,
+                 "a skew mirror out of range", "u.mtx:3", f == 1 ? "int8" : "uint16");
+      }
+      mn_csr_destroy(&A);
+    }
+    MPI_Barrier(mn_ctx_comm(ctx));
   }
 }
 
