@@ -5,24 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mn_array_concat_local(mn_ctx *ctx, mn_dtype t, int64_t n, const void *data, mn_array **out) {
-  MN_CHECK(ctx && out && (n == 0 || data), MN_ERR_ARG, "NULL context, data or output");
-  MN_CHECK(t >= 0 && t < MN_NDTYPE, MN_ERR_DTYPE, "unknown dtype %d", (int)t);
-  *out = NULL;
-  MN_SPMD(ctx, "mn_array_concat_local", mn_spmd_dtype(S, "dtype", t));
+/* Moves N elements of es bytes between pieces (rank q's piece: [off[q],
+ * +cnt[q]) in data) and the default 1-d blocks (mine: my block's memory):
+ * to_blocks 1 joins the pieces, 0 splits the blocks into them. */
+static int move_pieces(mn_ctx *ctx, size_t es, int64_t N, const int64_t *cnt, const int64_t *off, char *data,
+                       char *mine, int to_blocks) {
   int P = ctx->size, me = ctx->rank, err = 0;
-  int64_t *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
-  err = mn_agree(ctx, cnt ? (n < 0 ? MN_ERR(MN_ERR_ARG, "negative count %lld", (long long)n) : 0)
-                          : MN_ERR(MN_ERR_MEM, "cannot allocate counts"));
-  if (err) { free(cnt); return mn_trace(err, __FILE__, __LINE__, __func__); }
-  int64_t *off = cnt + P;
-  MPI_Allgather(&n, 1, MPI_INT64_T, cnt, 1, MPI_INT64_T, ctx->comm);
-  int64_t N = mn_prefix(P, cnt, off);
-  mn_array *a = NULL;
-  MN_CALLG(err, mn_array_create(ctx, t, 1, &N, 0, &a), fail);
-  size_t es = mn_dtype_size(t);
-  int64_t b0 = mn_split_start(N, P, me), bn = mn_split_size(N, P, me), npc = 1;
-  char *mine = bn ? mn_buf_host(a->buf, 1) + mn_buf_off(a->buf, &b0) * (int64_t)es : NULL;
+  int64_t b0 = mn_split_start(N, P, me), bn = mn_split_size(N, P, me), n = cnt[me], npc = 1;
   /* my piece [off[me], +n) meets block q; block mine meets piece q */
   for (int q = 0; q < P; q++) {
     int64_t s0 = mn_split_start(N, P, q), s1 = s0 + mn_split_size(N, P, q);
@@ -33,29 +22,89 @@ int mn_array_concat_local(mn_ctx *ctx, mn_dtype t, int64_t n, const void *data, 
     if (q != me && hi > lo) npc += mn_mpi_npieces((hi - lo) * (int64_t)es);
   }
   MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)npc);
-  MN_CALLG(err, mn_agree(ctx, req ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld requests", (long long)npc)), fail);
+  MN_CALL(mn_agree(ctx, req ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld requests", (long long)npc)));
   int nr = 0;
-  for (int q = 0; q < P && !err; q++) {
+  for (int q = 0; q < P && !err; q++) { /* my block's side */
     int64_t lo = off[q] > b0 ? off[q] : b0, hi = off[q] + cnt[q] < b0 + bn ? off[q] + cnt[q] : b0 + bn;
     if (hi <= lo) continue;
-    char *dst = mine + (lo - b0) * (int64_t)es;
-    if (q == me) memcpy(dst, (const char *)data + (lo - off[me]) * (int64_t)es, (size_t)(hi - lo) * es);
-    else err = mn_mpi_post(0, dst, (hi - lo) * (int64_t)es, q, 94, ctx, req, &nr);
+    char *blk = mine + (lo - b0) * (int64_t)es, *pc = data + (lo - off[me]) * (int64_t)es;
+    if (q == me) memmove(to_blocks ? blk : pc, to_blocks ? pc : blk, (size_t)(hi - lo) * es);
+    else err = mn_mpi_post(!to_blocks, blk, (hi - lo) * (int64_t)es, q, 94, ctx, req, &nr);
   }
-  for (int q = 0; q < P && !err; q++) {
+  for (int q = 0; q < P && !err; q++) { /* my piece's side */
     if (q == me) continue;
     int64_t s0 = mn_split_start(N, P, q), s1 = s0 + mn_split_size(N, P, q);
     int64_t lo = off[me] > s0 ? off[me] : s0, hi = off[me] + n < s1 ? off[me] + n : s1;
     if (hi > lo)
-      err = mn_mpi_post(1, (char *)data + (lo - off[me]) * (int64_t)es, (hi - lo) * (int64_t)es, q, 94, ctx,
-                        req, &nr);
+      err = mn_mpi_post(to_blocks, data + (lo - off[me]) * (int64_t)es, (hi - lo) * (int64_t)es, q, 94, ctx, req,
+                        &nr);
   }
   if (nr) MPI_Waitall(nr, req, MPI_STATUSES_IGNORE);
   free(req);
-fail:
+  return err;
+}
+
+/* Every rank's count n gathered: cnt[q] and off[q] (a prefix), total *N */
+static int gather_counts(mn_ctx *ctx, int64_t n, int64_t **cnt, int64_t *N) {
+  int P = ctx->size;
+  *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
+  MN_CALL(mn_agree(ctx, *cnt ? (n < 0 ? MN_ERR(MN_ERR_ARG, "negative count %lld", (long long)n) : 0)
+                             : MN_ERR(MN_ERR_MEM, "cannot allocate counts")));
+  MPI_Allgather(&n, 1, MPI_INT64_T, *cnt, 1, MPI_INT64_T, ctx->comm);
+  *N = mn_prefix(P, *cnt, *cnt + P);
+  return MN_SUCCESS;
+}
+
+int mn_array_concat_local(mn_ctx *ctx, mn_dtype t, int64_t n, const void *data, mn_array **out) {
+  MN_CHECK(ctx && out && (n == 0 || data), MN_ERR_ARG, "NULL context, data or output");
+  MN_CHECK(t >= 0 && t < MN_NDTYPE, MN_ERR_DTYPE, "unknown dtype %d", (int)t);
+  *out = NULL;
+  MN_SPMD(ctx, "mn_array_concat_local", mn_spmd_dtype(S, "dtype", t));
+  int64_t *cnt = NULL, N = 0;
+  int err = gather_counts(ctx, n, &cnt, &N);
+  mn_array *a = NULL;
+  if (!err) err = mn_array_create(ctx, t, 1, &N, 0, &a);
+  if (!err) {
+    size_t es = mn_dtype_size(t);
+    int64_t b0 = mn_split_start(N, ctx->size, ctx->rank), bn = mn_split_size(N, ctx->size, ctx->rank);
+    char *mine = bn ? mn_buf_host(a->buf, 1) + mn_buf_off(a->buf, &b0) * (int64_t)es : NULL;
+    err = move_pieces(ctx, es, N, cnt, cnt + ctx->size, (char *)data, mine, 1);
+  }
   free(cnt);
   if (err) { mn_array_destroy(&a); return mn_trace(err, __FILE__, __LINE__, __func__); }
   *out = a;
+  return MN_SUCCESS;
+}
+
+int mn_array_split_local(const mn_array *x, int64_t n, void *data) {
+  MN_CHECK(x && (n == 0 || data), MN_ERR_ARG, "NULL array or data");
+  MN_SPMD(x->ctx, "mn_array_split_local", mn_spmd_array(S, "x", x));
+  MN_CHECK(x->map.ndim == 1, MN_ERR_SHAPE, "split_local of a 1-d array, not %d-d", x->map.ndim);
+  mn_ctx *ctx = x->ctx;
+  int64_t *cnt = NULL, N = 0;
+  int err = gather_counts(ctx, n, &cnt, &N);
+  if (!err && N != x->map.shape[0])
+    err = MN_ERR(MN_ERR_SHAPE, "the ranks' counts add up to %lld, the array has %lld elements", (long long)N,
+                 (long long)x->map.shape[0]);
+  err = mn_agree(ctx, err);
+  /* the default 1-d blocks: x itself when it is one, else a copy */
+  mn_array *c = NULL;
+  const mn_array *src = x;
+  if (!err && (x->is_view || x->buf->lay->kind != MN_LAYOUT_BLOCK || x->buf->lay->ndim != 1 ||
+               x->buf->lay->dims[0] != ctx->size)) {
+    err = mn_array_create(ctx, x->dtype, 1, &N, 0, &c);
+    if (!err) err = mn_array_copy(x, c);
+    src = c;
+  }
+  if (!err) {
+    size_t es = mn_dtype_size(x->dtype);
+    int64_t b0 = mn_split_start(N, ctx->size, ctx->rank), bn = mn_split_size(N, ctx->size, ctx->rank);
+    char *mine = bn ? mn_buf_host(src->buf, 0) + mn_buf_off(src->buf, &b0) * (int64_t)es : NULL;
+    err = move_pieces(ctx, es, N, cnt, cnt + ctx->size, data, mine, 0);
+  }
+  mn_array_destroy(&c);
+  free(cnt);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
 

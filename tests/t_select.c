@@ -160,6 +160,30 @@ int main(int argc, char **argv) {
       for (int i = 0; i <= r && i < 8; i++, k++) T_CHECK(cc[k] == r * 100 + i, "concat element %lld = %g", (long long)k, cc[k]);
     T_CHECK(mn_array_size(cat) == k, "concat size %lld, expected %lld", (long long)mn_array_size(cat), (long long)k);
     free(cc);
+    /* split_local, its inverse: other counts (rank r takes P - r), from
+     * the array and from a reversed view of it (a copy first) */
+    int64_t want = P - me, got[8], N = mn_array_size(cat), off = 0;
+    for (int r = 0; r < me; r++) off += P - r;
+    int64_t tot = (int64_t)P * (P + 1) / 2;
+    if (N == tot) {
+      mn_array *rev = NULL;
+      mn_index back = mn_slice(MN_NONE, MN_NONE, -1);
+      T_OK(mn_array_index(cat, 1, &back, &rev));
+      for (int pass = 0; pass < 2; pass++) {
+        T_OK(mn_array_split_local(pass ? rev : cat, want, got));
+        double *all = mt_all(cat);
+        for (int64_t i = 0; i < want; i++) {
+          int64_t k = pass ? N - 1 - (off + i) : off + i;
+          T_CHECK(got[i] == (int64_t)all[k], "split_local (pass %d) element %lld = %lld, want %g", pass,
+                  (long long)(off + i), (long long)got[i], all[k]);
+        }
+        free(all);
+      }
+      mn_array_destroy(&rev);
+    }
+    /* counts that do not add up to the size: refused on every rank */
+    T_EXPECT(mn_array_split_local(cat, me == 0 ? want + 1 : want, got), MN_ERR_SHAPE, "split_local miscount",
+             "add up to");
   }
   mn_array_destroy(&cat); mn_array_destroy(&c); mn_array_destroy(&mask); mn_array_destroy(&vals);
   mn_array_destroy(&g); mn_array_destroy(&v); mn_array_destroy(&idx); mn_array_destroy(&o); mn_array_destroy(&ov);

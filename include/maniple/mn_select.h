@@ -25,6 +25,9 @@ MN_EXTERN int mn_array_compress(const mn_array *x, const mn_array *mask, mn_arra
 /* New 1-d array (default layout) holding every rank's n local elements of
  * dtype t, concatenated in rank order. */
 MN_EXTERN int mn_array_concat_local(mn_ctx *ctx, mn_dtype t, int64_t n, const void *data, mn_array **out);
+/* Its inverse: this rank's next n elements of the 1-d array x, in rank
+ * order (the ranks' n add up to x's size), copied into data (collective). */
+MN_EXTERN int mn_array_split_local(const mn_array *x, int64_t n, void *data);
 
 #ifdef __cplusplus
 }

@@ -128,6 +128,21 @@ PyObject *Array_local_values(ArrayObject *self, PyObject *u) {
   return Py_BuildValue("(LN)", (long long)(n ? l.lo[0] : 0), b);
 }
 
+PyObject *Array_split_local(ArrayObject *self, PyObject *arg) {
+  long long n = PyLong_AsLongLong(arg);
+  if (n == -1 && PyErr_Occurred()) return NULL;
+  if (n < 0) n = -1; /* refused by the C call on every rank */
+  size_t es = mn_dtype_size(mn_array_dtype(self->a));
+  PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)(n > 0 ? n : 0) * es));
+  if (!b) return NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = mn_array_split_local(self->a, (int64_t)n, PyBytes_AS_STRING(b));
+  Py_END_ALLOW_THREADS
+  if (rc) { Py_DECREF(b); return raise_mn(rc); }
+  return b;
+}
+
 PyObject *Array_scatter_root(ArrayObject *self, PyObject *args) {
   PyObject *obj;
   int root = 0;
