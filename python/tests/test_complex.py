@@ -273,6 +273,12 @@ def test_sort_argsort_unique_median(dt):
     check(lambda xp: xp.sort_complex(xp.asarray(z)))
     check(lambda xp: xp.sort_complex(xp.asarray(numpy.array([3, -1, 2], dtype="int8"))))
     check(lambda xp: xp.sort_complex(xp.asarray(numpy.array([3.5, -1, 2]))))
+    check(lambda xp: xp.sort_complex(xp.asarray(numpy.array([True, False]))))
+    for f in ("median", "nanmedian"):  # the mean of nothing: nan+nanj
+        with numpy.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            check(lambda xp: getattr(xp, f)(xp.asarray(numpy.zeros(0, complex))))
+            check(lambda xp: getattr(xp, f)(xp.asarray(numpy.zeros((0, 3), complex)), axis=0))
     check(lambda xp: xp.partition(xp.asarray(z), 3)[3])
     check(lambda xp: xp.lexsort([xp.asarray(z.real), xp.asarray(z.imag)]))
     for f in ("quantile", "nanquantile"):  # complex values have no quantiles: NumPy's TypeError

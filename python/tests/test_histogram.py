@@ -80,6 +80,9 @@ def test_weighted_bincount_and_histogram(wdt):
     raises_like(lambda xp: xp.bincount(xp.asarray(X), weights=xp.asarray(w[:49])),
                 TypeError if wdt == "complex128" else ValueError)
     raises_like(lambda xp: xp.histogram(xp.asarray(A), 5, weights=xp.asarray(w[:50])), ValueError)
+    # the weights' shape, not just their count, must be a's
+    raises_like(lambda xp: xp.histogram(xp.asarray(A[:60].reshape(6, 10)), 5, weights=xp.asarray(w[:60])), ValueError,
+                "same shape")
     if wdt == "complex128":
         raises_like(lambda xp: xp.bincount(xp.asarray(X), weights=xp.asarray(w[:50])), TypeError)
 

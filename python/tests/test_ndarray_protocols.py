@@ -113,8 +113,10 @@ def test_flags_setflags_device():
     for xp in (numpy, mnp):
         a = xp.zeros((3, 4))
         v = a[:, 1:3]
+        e = xp.zeros((0, 3))  # empty: contiguous both ways, views too
         got = (a.flags["C_CONTIGUOUS"], a.flags.f_contiguous, a.flags.owndata, v.flags.c_contiguous,
-               v.flags.owndata, a[0].flags.f_contiguous, a.flags.writeable, a.device)
+               v.flags.owndata, a[0].flags.f_contiguous, a.flags.writeable, a.device, e.flags.f_contiguous,
+               e[:, ::2].flags.c_contiguous, e.T.flags.c_contiguous, xp.zeros((3, 0, 2))[:, :, ::2].flags.f_contiguous)
         if xp is numpy:
             want = got
         else:

@@ -266,3 +266,15 @@ def test_integers_endpoint():
     assert set(numpy.unique(x)) == {0, 1, 2, 3}
     y = numpy.asarray(np.random.default_rng(2).integers(-1, 1, size=3000, endpoint=True))
     assert set(numpy.unique(y)) == {-1, 0, 1}
+
+
+def test_float_dtypes_only_where_numpy_takes_them():
+    """Generator.random, standard_normal and standard_exponential take
+    float64 and float32 alone: another dtype is NumPy's TypeError"""
+    for f in ("random", "standard_normal", "standard_exponential"):
+        for dt in (int, "int32", "complex128", "float16"):
+            with pytest.raises(TypeError, match="Unsupported dtype"):
+                getattr(numpy.random.default_rng(0), f)(3, dtype=dt)
+            with pytest.raises(TypeError, match="Unsupported dtype"):
+                getattr(mrandom.default_rng(0), f)(3, dtype=dt)
+        assert getattr(mrandom.default_rng(0), f)(3, dtype="float32").dtype == numpy.float32

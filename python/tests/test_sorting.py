@@ -169,6 +169,9 @@ def test_weighted_quantile_inverted_cdf(dtype):
                 check(lambda xp: xp.nanpercentile(xp.asarray(b), 100 * q, axis=0, method="inverted_cdf", weights=w))
             check(lambda xp: xp.nanquantile(xp.asarray(b), [0.3, 0.7], method="inverted_cdf", weights=w))
     A = lambda xp: xp.asarray(a)  # noqa: E731
+    for kw in ({}, {"axis": 0}, {"axis": 1, "keepdims": True}, {"keepdims": True}):  # q = []: an empty first axis
+        check(lambda xp: xp.quantile(A(xp), [], method="inverted_cdf", weights=xp.asarray(w), **kw))
+        check(lambda xp: xp.quantile(A(xp), [], **kw))
     raises_like(lambda xp: xp.quantile(A(xp), 0.5, weights=w), ValueError, "inverted_cdf")
     raises_like(lambda xp: xp.quantile(A(xp), 0.5, method="inverted_cdf", weights=-w), ValueError, "non-negative")
     raises_like(lambda xp: xp.quantile(A(xp), 0.5, method="inverted_cdf", weights=w1), TypeError, "Axis")

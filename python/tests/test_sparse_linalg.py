@@ -508,6 +508,29 @@ def test_complex_inputs_operators_and_callbacks():
     assert info == 2
 
 
+def test_complex_edge_cases_as_scipy():
+    G = helmholtz(5, 0.5j)
+    n = G.shape[0]
+    # b = 0: SciPy's answer is zeros, info 0, whatever x0
+    for method in ("cg", "bicgstab", "gmres"):
+        A = hermitian(5) if method == "cg" else G
+        x, info = getattr(mla, method)(msp.csr_array(A), numpy.zeros(n, complex), x0=numpy.ones(n, complex))
+        xs, infos = getattr(sla, method)(A, numpy.zeros(n, complex), x0=numpy.ones(n, complex))
+        assert info == infos == 0 and numpy.array_equal(numpy.asarray(x), xs), (method, numpy.asarray(x))
+    # a complex x0 for a real system: cast to real with NumPy's ComplexWarning, a real answer
+    L = poisson2d(5)
+    b = numpy.arange(25.0)
+    with pytest.warns(numpy.exceptions.ComplexWarning):
+        x, info = mla.cg(msp.csr_array(L), b, x0=numpy.ones(25) + 1j, rtol=1e-10)
+    assert info == 0 and x.dtype == numpy.float64 and _residual(L, x, b) < 1e-9
+    # jacobi on a zero diagonal entry: refused naming the row, as the real solvers do
+    Z = ssp.csr_array(G.tolil())
+    Z[3, 3] = 0
+    Z.eliminate_zeros()
+    with pytest.raises(ValueError, match="row 3"):
+        mla.gmres(msp.csr_array(Z), numpy.ones(n, complex), M="jacobi")
+
+
 def test_complex_cg_stops_on_an_indefinite_operator():
     A = ssp.diags_array([1.0 + 0j, -1.0, 2.0, 3.0])
     x, info = mla.cg(msp.csr_array(A), numpy.array([1, 1, 1, 1j]), rtol=1e-10)

@@ -117,7 +117,10 @@ def _weighted_counts(a, w, e):
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """numpy.histogram: counts of sorted a between the edges (the last
     bin closed), exact integers; density divides by the widths and total."""
-    a = asarray(a).ravel()
+    a = asarray(a)
+    if weights is not None and _np.shape(weights) != a.shape:
+        raise ValueError("weights should have the same shape as a.")
+    a = a.ravel()
     e = _edges(a, bins, range)
     if e is None:
         return _fallback("histogram")(a, bins, range, density, weights)

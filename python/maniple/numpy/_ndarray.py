@@ -918,13 +918,13 @@ class _Flags:
 
     @property
     def c_contiguous(self):
-        a = self._a
-        return a._expr is not None or _views.contiguous(a._materialize())
+        a = self._a  # (an empty array is contiguous either way, as NumPy says)
+        return a._expr is not None or a.size == 0 or _views.contiguous(a._materialize())
 
     @property
     def f_contiguous(self):
         a = self._a
-        if sum(1 for n in a._shape if n != 1) <= 1:
+        if a.size == 0 or sum(1 for n in a._shape if n != 1) <= 1:
             return self.c_contiguous
         # its axes reversed are C-contiguous (a transposed view of a C-ordered array)
         return a._expr is None and _views.contiguous(a.T._materialize())

@@ -68,7 +68,7 @@ def sort_complex(a):
     b = sort(a)
     if b._dtype in _COMPLEX:
         return b
-    return b.astype("complex64" if b._dtype in ("bool", "int8", "int16", "uint8", "uint16") else "complex128")
+    return b.astype("complex64" if b._dtype in ("int8", "int16", "uint8", "uint16") else "complex128")
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
@@ -577,8 +577,19 @@ def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
     for r in outs:
         r = r[(slice(None),) * ax + (0,)] if r.ndim else r
         res.append(_keep(r, a0, axes, keepdims))
-    r = res[0] if qa.ndim == 0 else stack(res)
+    r = res[0] if qa.ndim == 0 else _stack_q(res, a0, axes, keepdims, rdt)
     return _finish(r, out)
+
+
+def _stack_q(res, a0, axes, keepdims, dtype):
+    """The results for each q, stacked on a new first axis (q = []: none)."""
+    from ._manipulation import stack
+    if res:
+        return stack(res)
+    red = range(a0.ndim) if axes is None else axes
+    shape = tuple(1 if d in red else s for d, s in enumerate(a0.shape)) if keepdims else \
+        tuple(s for d, s in enumerate(a0.shape) if d not in red)
+    return empty((0,) + shape, dtype)
 
 
 def _finish(r, out):
@@ -647,7 +658,7 @@ def _weighted_quantile(a, q, axis, out, method, keepdims, weights, scale, nan_aw
             r = _where3(nans, s[last], r)
         r = asarray(r)[(slice(None),) * ax + (0,)]
         res.append(_keep(r, a0, axes, keepdims))
-    r = res[0] if qn.ndim == 0 else stack(res)
+    r = res[0] if qn.ndim == 0 else _stack_q(res, a0, axes, keepdims, s._dtype)
     if out is None:
         return asarray(r)  # NumPy's weighted path gives a 0-d array, not a scalar
     return _finish(r, out)
@@ -692,7 +703,8 @@ def _median(a, axis, out, keepdims, nan_aware):
         import warnings
         if m.size == 0 and builtins.all(d > 0 for i, d in enumerate(m.shape) if i != ax):
             warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
-        r = full(m.shape[:ax] + m.shape[ax + 1:], _np.nan, fdt)
+        nan = complex(_np.nan, _np.nan) if fdt in _COMPLEX else _np.nan  # NumPy's mean of nothing
+        r = full(m.shape[:ax] + m.shape[ax + 1:], nan, fdt)
         return _finish(_keep(r, a0, axes, keepdims), out)
     s = sort(m, axis=ax)
     key = (slice(None),) * ax

@@ -111,7 +111,16 @@ def _std_exponential(shape, st):
 
 
 # ---- the distributions, each on a stream state st ----
+def _float_dtype(dtype, name):
+    """float64 or float32, as NumPy's Generator takes (its TypeError else)"""
+    dt = _np.dtype(dtype)
+    if dt not in (_np.float64, _np.float32):
+        raise TypeError(f"Unsupported dtype {dt!r} for {name}")
+    return dt.name
+
+
 def _random(st, size, dtype="float64"):
+    dtype = _float_dtype(dtype, "random")
     shape, _, scalar = _params(size)
     r = _uniform01(shape, st)
     return _scalar_out(r if _dt(dtype) == "float64" else r.astype(_dt(dtype)), scalar)
@@ -137,12 +146,14 @@ def _normal(st, loc, scale, size):
 
 
 def _standard_normal(st, size, dtype="float64"):
+    dtype = _float_dtype(dtype, "standard_normal")
     shape, _, scalar = _params(size)
     r = _draw("normal", 0.0, 1.0, shape, st)
     return _scalar_out(r if _dt(dtype) == "float64" else r.astype(_dt(dtype)), scalar)
 
 
 def _standard_exponential(st, size, dtype="float64"):
+    dtype = _float_dtype(dtype, "standard_exponential")
     shape, _, scalar = _params(size)
     r = _std_exponential(shape, st)
     return _scalar_out(r if _dt(dtype) == "float64" else r.astype(_dt(dtype)), scalar)

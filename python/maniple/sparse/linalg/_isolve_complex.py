@@ -19,8 +19,9 @@ from ._interface import aslinearoperator, _is_scipy_sparse, _is_sparse
 
 
 def is_complex(A, b, x0):
-    """Whether the system is complex (A's, b's or x0's dtype)."""
-    dts = [getattr(A, "dtype", None), _dtype_of(b), None if x0 is None else _dtype_of(x0)]
+    """Whether the system is complex (A's or b's dtype; a complex x0 for a
+    real system is cast to it, with NumPy's ComplexWarning, as SciPy does)."""
+    dts = [getattr(A, "dtype", None), _dtype_of(b)]
     return any(d is not None and _np.dtype(d).kind == "c" for d in dts)
 
 
@@ -68,6 +69,10 @@ def _preconditioner(name, M, A, n):
         if not (_is_sparse(A) or _is_scipy_sparse(A)):
             raise ValueError(f"{name}: preconditioner 'jacobi' needs a sparse matrix (a LinearOperator has no diagonal)")
         d = _mnp.asarray(A.diagonal())
+        bad = _mnp.logical_not(_mnp.isfinite(d)) | (d == 0)
+        if bool(bad.any()):
+            i = int(_mnp.argmax(bad))
+            raise ValueError(f"{name}: Jacobi needs a finite, nonzero diagonal: row {i} has {complex(d[i])}")
         return lambda v: v / d
     if _is_sparse(M) or _is_scipy_sparse(M):
         import maniple.sparse as _sp
@@ -112,6 +117,8 @@ def _iterated(x, r, tol, callback):
 
 def cg(A, b, x0, rtol, atol, maxiter, M, callback):
     n, op, prec, b, x = _setup("cg", A, b, x0, M)
+    if _norm(b) == 0:  # SciPy's answer for b = 0, whatever x0
+        return _mnp.zeros(n, dtype=b.dtype), 0
     maxiter = 10 * n if maxiter is None else maxiter
     tol = max(rtol * _norm(b), atol)
     r = b - op(x)
@@ -141,6 +148,8 @@ def cg(A, b, x0, rtol, atol, maxiter, M, callback):
 
 def bicgstab(A, b, x0, rtol, atol, maxiter, M, callback):
     n, op, prec, b, x = _setup("bicgstab", A, b, x0, M)
+    if _norm(b) == 0:  # SciPy's answer for b = 0, whatever x0
+        return _mnp.zeros(n, dtype=b.dtype), 0
     maxiter = 10 * n if maxiter is None else maxiter
     tol = max(rtol * _norm(b), atol)
     r = b - op(x)
@@ -195,6 +204,8 @@ def gmres(A, b, x0, rtol, atol, restart, maxiter, M, callback, callback_type):
     cycles of restart inner iterations (inner iterations in all with
     callback_type 'legacy' and a callback, as SciPy counts)."""
     n, op, prec, b, x = _setup("gmres", A, b, x0, M)
+    if _norm(b) == 0:  # SciPy's answer for b = 0, whatever x0
+        return _mnp.zeros(n, dtype=b.dtype), 0
     bnorm = _norm(b)
     tol = max(rtol * bnorm, atol)
     inner_left = maxiter if (callback is not None and callback_type == "legacy") else maxiter * restart
