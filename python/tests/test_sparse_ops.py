@@ -403,6 +403,15 @@ def test_products_of_partitioned_matrices_are_in_the_users_numbering(kind, fmt):
     A = getattr(msp, fmt)(S, partition=kind)
     numpy.testing.assert_allclose(numpy.asarray(A @ mnp.asarray(x)), S @ x, rtol=1e-13, atol=1e-13)
     numpy.testing.assert_allclose(numpy.asarray(A.dot(x)), S @ x, rtol=1e-13, atol=1e-13)
+    # in-place changes reach the renumbered copy (and an integer one's cast copy)
+    A *= 3.0
+    numpy.testing.assert_allclose(numpy.asarray(A @ mnp.asarray(x)), 3 * (S @ x), rtol=1e-13, atol=1e-12)
+    A /= 6
+    numpy.testing.assert_allclose(numpy.asarray(A.dot(x)), 0.5 * (S @ x), rtol=1e-13, atol=1e-12)
+    Ai = getattr(msp, fmt)(S.astype(numpy.int64), partition=kind)
+    numpy.testing.assert_allclose(numpy.asarray(Ai @ mnp.asarray(x)), S @ x, rtol=1e-13, atol=1e-12)
+    Ai *= 2
+    numpy.testing.assert_allclose(numpy.asarray(Ai @ mnp.asarray(x)), 2 * (S @ x), rtol=1e-13, atol=1e-12)
     q = A.partition_quality
     assert set(q) == {"edge_cut", "ghost_min", "ghost_max", "ghost_total", "imbalance"}
     import maniple

@@ -69,6 +69,14 @@ class _spbase:
         o._part = o._Ap = o._cast = None
         return o
 
+    def _replace(self, A):
+        """A in place of the matrix's values: the renumbered copy made again
+        with the same partition, the cast copy dropped."""
+        self._A = A
+        self._cast = None
+        if self._part is not None:
+            self._Ap = A.permute(self._part)
+
     def _in_dtype(self, A, dt):
         """A (self._A or self._Ap) with values of dtype dt: itself, or a copy
         kept while A is the same, so an integer matrix times float vectors
@@ -284,7 +292,7 @@ class _spbase:
         without a copy keep theirs)."""
         A = self._A.copy(None)
         A.eliminate_zeros()
-        self._A = A
+        self._replace(A)
 
     # ---- element-wise maps of the stored values ----
     def _map(self, fn, dtype=None):
@@ -770,13 +778,13 @@ class _spbase:
 
     def __imul__(self, other):
         if _scalar_like(other):
-            self._A = self._mul_scalar(other)._A
+            self._replace(self._mul_scalar(other)._A)
             return self
         return NotImplemented
 
     def __itruediv__(self, other):
         if _scalar_like(other):
-            self._A = self.__truediv__(other)._A
+            self._replace(self.__truediv__(other)._A)
             return self
         return NotImplemented
 
