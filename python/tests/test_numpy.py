@@ -281,7 +281,7 @@ def test_coverage_report_reads_the_reference_table():
     assert len(rows) == 616
     status = dict(rows)
     assert status["add"] == "native" and status["sqrt"] == "native" and status["random.rand"] == "native"
-    assert status["fft.fft"] == "fallback"
+    assert status["fft.fft"] == "native"
     native = sum(1 for _, s in rows if s == "native")
     assert native >= 140  # measured 142 when this test was written; only grows
 

@@ -55,8 +55,6 @@ FALLBACKS = {
         # polynomials
         "poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub", "polyval", "roots",
     ],
-    "fft": ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
-            "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"],
     "linalg": ["cross", "matrix_power", "multi_dot", "outer", "tensordot", "trace", "vecdot"],
 }
 
