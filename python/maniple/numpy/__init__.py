@@ -37,6 +37,7 @@ from ._meta import (asanyarray, asarray_chkfinite, ascontiguousarray, astype, ba
 from ._functional import apply_along_axis, apply_over_axes, piecewise
 from ._windows import bartlett, blackman, geomspace, hamming, hanning, kaiser, logspace, vander
 from ._signal import convolve, correlate, interp, polyval, unwrap
+from ._polynomial import poly, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, roots
 from ._stats import corrcoef, cov
 from ._histogram import bincount, histogram, histogram2d, histogram_bin_edges, histogramdd
 from ._ndarray import ndarray, flatiter

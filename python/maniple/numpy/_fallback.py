@@ -52,8 +52,6 @@ FALLBACKS = {
         "triu", "vander", "indices", "diag_indices", "diag_indices_from", "tril_indices", "tril_indices_from",
         "triu_indices", "triu_indices_from", "ravel_multi_index", "unravel_index", "geomspace", "logspace",
         "bartlett", "blackman", "hamming", "hanning", "kaiser",
-        # polynomials
-        "poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub", "polyval", "roots",
     ],
     "linalg": ["cross", "matrix_power", "multi_dot", "outer", "tensordot", "trace", "vecdot"],
 }

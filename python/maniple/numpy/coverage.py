@@ -4,8 +4,8 @@ names of cuPyNumeric's published comparison table (data/), one line
 per name, then the totals per category:
 
 - native: implemented on distributed arrays;
-- gathered: computed on one rank by design (the linalg factorizations, for
-  small dense matrices);
+- gathered: the arrays gathered by design (the linalg factorizations, for
+  small dense matrices; coefficient lists of polydiv, roots, poly);
 - fallback: an announced NumPy fallback (warns; the arrays are gathered);
 - missing: not there, or a dtype maniple arrays cannot hold.
 
