@@ -278,3 +278,137 @@ def test_float_dtypes_only_where_numpy_takes_them():
             with pytest.raises(TypeError, match="Unsupported dtype"):
                 getattr(mrandom.default_rng(0), f)(3, dtype=dt)
         assert getattr(mrandom.default_rng(0), f)(3, dtype="float32").dtype == numpy.float32
+
+
+# drawn by rejection or by search (_random_rejection): two-sample KS
+# against NumPy's Generator, and moments
+REJECTION = [("standard_gamma", (0.3,)), ("standard_gamma", (7.5,)), ("gamma", (2.0, 3.0)), ("beta", (0.5, 2.0)),
+             ("chisquare", (3.0,)), ("standard_t", (4.0,)), ("f", (3.0, 7.0)), ("poisson", (0.5,)),
+             ("poisson", (10.0,)), ("poisson", (250.0,)), ("binomial", (10, 0.3)), ("binomial", (1000, 0.9)),
+             ("binomial", (123456, 0.37)), ("geometric", (0.2,)), ("negative_binomial", (3.5, 0.4)),
+             ("wald", (2.0, 1.5)), ("noncentral_chisquare", (3.0, 2.0)), ("noncentral_chisquare", (0.5, 1.5)),
+             ("noncentral_f", (3.0, 7.0, 1.5))]
+
+
+@pytest.mark.parametrize("name,args", REJECTION)
+def test_rejection_and_search_distributions(name, args):
+    n = 50_000
+    x = numpy.asarray(getattr(mrandom.default_rng(17), name)(*args, size=n))
+    y = getattr(numpy.random.default_rng(17), name)(*args, size=n)
+    assert x.dtype == y.dtype and x.shape == (n,)
+    assert ks2(x, y) < 1.95 * math.sqrt(2 / n)
+    assert abs(x.mean() - y.mean()) < 6 * math.sqrt(y.var() / n) + 1e-12
+    # the same values in another layout (each element a function of its flat index)
+    z = numpy.asarray(getattr(mrandom.default_rng(17), name)(*args, size=(250, 200)))
+    assert numpy.array_equal(z.ravel(), x)
+    # array parameters broadcast
+    a = [arg * numpy.ones(3) if isinstance(arg, float) else arg for arg in args]
+    assert numpy.asarray(getattr(np.random, name)(*[np.asarray(v) if isinstance(v, numpy.ndarray) else v
+                                                    for v in a], size=(4, 3))).shape == (4, 3)
+
+
+def test_rejection_errors_and_scalars():
+    for name, args, msg in (("standard_gamma", (-1,), "shape < 0"), ("gamma", (1, -1), "scale < 0"),
+                            ("beta", (0, 1), "a <= 0"), ("chisquare", (0,), "df <= 0"), ("f", (1, 0), "dfden"),
+                            ("poisson", (-1,), "lam < 0"), ("poisson", (1e19,), "too large"),
+                            ("binomial", (-1, 0.5), "n < 0"), ("binomial", (3, 1.5), "p < 0"),
+                            ("geometric", (0,), "p <= 0"), ("negative_binomial", (0, 0.5), "n <= 0"),
+                            ("wald", (1, 0), "scale <= 0"), ("standard_t", (0,), "df <= 0")):
+        for g in (numpy.random.default_rng(0), mrandom.default_rng(0)):
+            with pytest.raises(ValueError, match=msg):
+                getattr(g, name)(*args)
+    for name, args in (("poisson", (3.0,)), ("binomial", (5, 0.5)), ("gamma", (2.0,)), ("geometric", (0.5,))):
+        assert type(getattr(np.random, name)(*args)) is type(getattr(numpy.random, name)(*args))
+    # edges: p = 1 and p = 0, lam = 0, shape 0
+    g = mrandom.default_rng(2)
+    assert (numpy.asarray(g.binomial(7, 1.0, size=50)) == 7).all() and (numpy.asarray(g.binomial(7, 0.0, 5)) == 0).all()
+    assert (numpy.asarray(g.poisson(0.0, size=20)) == 0).all() and (numpy.asarray(g.geometric(1.0, 9)) == 1).all()
+    assert (numpy.asarray(g.standard_gamma(0.0, 9)) == 0).all()
+
+
+def test_choice_permutation_shuffle():
+    g = mrandom.default_rng(4)
+    p = numpy.array([0.1, 0.0, 0.6, 0.3])
+    x = numpy.asarray(g.choice(4, size=40_000, p=p))
+    assert x.dtype == numpy.int64 and numpy.abs(numpy.bincount(x, minlength=4) / 40_000 - p).max() < 0.012
+    a = numpy.arange(10.0) * 3
+    s = numpy.asarray(g.choice(np.asarray(a), size=(3, 3), replace=False))
+    assert s.shape == (3, 3) and len(set(s.ravel())) == 9 and set(s.ravel()) <= set(a)
+    w = numpy.asarray(mrandom.RandomState(1).choice(4, size=3, replace=False, p=p))
+    assert len(set(w)) == 3 and 1 not in w  # a zero weight is never drawn without replacement
+    # weighted without replacement: the first pick follows p
+    first = [int(numpy.asarray(mrandom.default_rng(k).choice(4, 2, replace=False, p=p))[0]) for k in range(400)]
+    assert abs(first.count(2) / 400 - 0.6) < 0.1
+    perm = numpy.asarray(g.permutation(1000))
+    assert sorted(perm) == list(range(1000)) and not numpy.array_equal(perm, numpy.arange(1000))
+    m = numpy.arange(20).reshape(10, 2)
+    pm = numpy.asarray(g.permutation(np.asarray(m)))
+    assert sorted(map(tuple, pm)) == sorted(map(tuple, m))
+    y = np.arange(50)
+    g.shuffle(y)
+    assert sorted(numpy.asarray(y)) == list(range(50))
+    z = numpy.arange(50)
+    np.random.shuffle(z)  # a NumPy array, in place
+    assert sorted(z) == list(range(50)) and not numpy.array_equal(z, numpy.arange(50))
+    assert isinstance(g.choice(5), int) and numpy.asarray(g.choice(5, 0)).shape == (0,)
+    for xp in (numpy, np):
+        for bad, msg in (((5, 6, False), "larger sample"), ((4, 2, True, [0.5, 0.5]), "same size"),
+                         ((2, 2, True, [0.7, 0.7]), "sum to 1"), ((2, 2, True, [1.5, -0.5]), "non-negative"),
+                         ((0, 3), "positive")):
+            with pytest.raises(ValueError, match=msg):
+                xp.random.default_rng(0).choice(*bad)
+        with pytest.raises(ValueError, match="1-dimensional"):  # the legacy API's rule
+            xp.random.RandomState(0).choice(xp.ones((2, 2)))
+    rows = numpy.asarray(g.choice(np.asarray(m), 4))  # Generator: rows of a 2-d a
+    assert rows.shape == (4, 2) and all(tuple(r) in set(map(tuple, m)) for r in rows)
+
+
+def test_random_state_and_global_state():
+    a = numpy.asarray(mrandom.RandomState(3).rand(5, 2))
+    assert numpy.array_equal(a, numpy.asarray(mrandom.RandomState(3).rand(5, 2)))
+    rs = mrandom.RandomState(9)
+    rs.randn(4)
+    st = rs.get_state()
+    b = numpy.asarray(rs.poisson(3.0, 6))
+    rs.set_state(st)
+    assert numpy.array_equal(numpy.asarray(rs.poisson(3.0, 6)), b)
+    np.random.seed(5)
+    c = numpy.asarray(np.random.permutation(30))
+    np.random.seed(5)
+    assert numpy.array_equal(numpy.asarray(np.random.permutation(30)), c)
+    with pytest.raises(ValueError):
+        rs.set_state(("MT19937", 1))
+    assert len(rs.bytes(7)) == 7 and isinstance(rs.randint(3), int)
+
+
+def test_dirichlet_and_multivariate_normal():
+    g = mrandom.default_rng(6)
+    d = numpy.asarray(g.dirichlet([1.0, 2.0, 3.0], size=20_000))
+    assert d.shape == (20_000, 3) and numpy.allclose(d.sum(axis=1), 1)
+    assert numpy.abs(d.mean(axis=0) - [1 / 6, 2 / 6, 3 / 6]).max() < 0.01
+    cov = numpy.array([[2.0, 0.6], [0.6, 1.0]])
+    x = numpy.asarray(g.multivariate_normal([1.0, -2.0], cov, size=(20_000,)))
+    assert x.shape == (20_000, 2)
+    assert numpy.abs(x.mean(axis=0) - [1, -2]).max() < 0.05 and numpy.abs(numpy.cov(x.T) - cov).max() < 0.08
+    assert numpy.asarray(g.multivariate_normal([0.0, 0, 0], numpy.eye(3), size=(4, 5))).shape == (4, 5, 3)
+    for xp in (numpy, np):
+        with pytest.warns(RuntimeWarning, match="positive-semidefinite"):
+            xp.random.default_rng(0).multivariate_normal([0.0, 0], [[1.0, 2], [2, 1]])
+        with pytest.raises(ValueError, match="same length"):
+            xp.random.default_rng(0).multivariate_normal([0.0, 0, 0], numpy.eye(2))
+        with pytest.raises(ValueError, match="alpha < 0"):
+            xp.random.default_rng(0).dirichlet([1.0, -1.0])
+
+
+def test_multinomial():
+    g = mrandom.default_rng(2)
+    m = numpy.asarray(g.multinomial(20, [0.2, 0.5, 0.3], size=30_000))
+    assert m.shape == (30_000, 3) and m.dtype == numpy.int64 and (m.sum(axis=1) == 20).all()
+    assert numpy.abs(m.mean(axis=0) - [4, 10, 6]).max() < 0.06
+    assert numpy.asarray(g.multinomial(5, [1.0])).tolist() == [5]
+    assert numpy.asarray(mrandom.RandomState(0).multinomial(3, [0.7, 0.7])).sum() == 3  # NumPy's remainder rule
+    for xp in (numpy, np):
+        for args, msg in (((-1, [0.5, 0.5]), "n < 0"), ((3, [1.5, -0.5]), "pvals < 0"),
+                          ((3, [0.8, 0.8, 0.1]), "sum")):
+            with pytest.raises(ValueError, match=msg):
+                xp.random.default_rng(0).multinomial(*args)

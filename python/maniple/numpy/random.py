@@ -40,12 +40,6 @@ def _seed64(s, legacy):
     return int.from_bytes(hashlib.blake2b(repr([int(x) for x in data]).encode(), digest_size=8).digest(), "little")
 
 
-def seed(s=None):
-    """Seed the global stream (every rank must call it alike)."""
-    _state["seed"] = _seed64(s, True)
-    _state["calls"] = 0
-
-
 def _key(seed_value, calls):
     # each call draws from its own Philox key: splitmix64 of (seed, call)
     x = (seed_value * 0x9E3779B97F4A7C15 + calls + 1) & 0xFFFFFFFFFFFFFFFF
@@ -258,120 +252,299 @@ def _integers(st, low, high, size, dtype, name="randint"):
     return _U["floor"](u).astype(_dt(dtype, "int64"))
 
 
-# ---- the global stream (numpy.random's functions) ----
-def rand(*shape):
-    return _random(_state, shape or None)
+# ---- the distributions drawn by rejection or search, and sampling ----
+def _standard_gamma(st, k, size, dtype="float64"):
+    from . import _random_rejection as _rej
+    dtype = _float_dtype(dtype, "standard_gamma")
+    shape, (k,), scalar = _params(size, k)
+    _check(k < 0, "shape < 0")
+    r = _rej.standard_gamma(shape, st, k)
+    return _scalar_out(r if dtype == "float64" else r.astype(dtype), scalar)
 
 
-def randn(*shape):
-    return _standard_normal(_state, shape or None)
+def _gamma(st, k, scale, size):
+    from . import _random_rejection as _rej
+    shape, (k, s), scalar = _params(size, k, scale)
+    _check(k < 0, "shape < 0")
+    _check(s < 0, "scale < 0")
+    return _scalar_out(s * _rej.standard_gamma(shape, st, k), scalar)
 
 
-def random(size=None):
-    return _random(_state, size)
+def _chi2(shape, st, df):
+    from . import _random_rejection as _rej
+    return 2.0 * _rej.standard_gamma(shape, st, df / 2.0)
 
 
-random_sample = ranf = sample = random
+def _beta(st, a, b, size):
+    from . import _random_rejection as _rej
+    shape, (a, b), scalar = _params(size, a, b)
+    _check(a <= 0, "a <= 0")
+    _check(b <= 0, "b <= 0")
+    ga, gb = _rej.standard_gamma(shape, st, a), _rej.standard_gamma(shape, st, b)
+    den = ga + gb
+    # both underflowed (tiny a and b): 0 or 1 with NumPy's limiting odds
+    tie = _where(_uniform01(shape, st) * (a + b) < a, 1.0, 0.0)
+    with _np.errstate(invalid="ignore"):
+        return _scalar_out(_where(den > 0, ga / _U["maximum"](den, 1e-300), tie), scalar)
 
 
-def uniform(low=0.0, high=1.0, size=None):
-    return _uniform(_state, low, high, size)
+def _chisquare(st, df, size):
+    shape, (df,), scalar = _params(size, df)
+    _check(df <= 0, "df <= 0")
+    return _scalar_out(_chi2(shape, st, df), scalar)
 
 
-def normal(loc=0.0, scale=1.0, size=None):
-    return _normal(_state, loc, scale, size)
+def _standard_t(st, df, size):
+    shape, (df,), scalar = _params(size, df)
+    _check(df <= 0, "df <= 0")
+    z = _draw("normal", 0.0, 1.0, shape, st)
+    return _scalar_out(z / _U["sqrt"](_chi2(shape, st, df) / df), scalar)
 
 
-def standard_normal(size=None):
-    return _standard_normal(_state, size)
+def _f(st, dfnum, dfden, size):
+    shape, (a, b), scalar = _params(size, dfnum, dfden)
+    _check(a <= 0, "dfnum <= 0")
+    _check(b <= 0, "dfden <= 0")
+    return _scalar_out((_chi2(shape, st, a) / a) / (_chi2(shape, st, b) / b), scalar)
 
 
-def standard_exponential(size=None):
-    return _standard_exponential(_state, size)
+def _poisson(st, lam, size):
+    from . import _random_rejection as _rej
+    shape, (lam,), scalar = _params(size, lam)
+    _check(~(lam >= 0) if isinstance(lam, ndarray) else not lam >= 0, "lam < 0 or lam is NaN")
+    _check(lam > 9.223372006484771e18, "lam value too large")
+    return _scalar_out(_rej.poisson(shape, st, lam), scalar)
 
 
-def exponential(scale=1.0, size=None):
-    return _exponential(_state, scale, size)
+def _binomial(st, n, p, size):
+    from . import _random_rejection as _rej
+    shape, (n, p), scalar = _params(size, n, p)
+    n = n.astype("int64").astype("float64") if isinstance(n, ndarray) else float(int(n))  # NumPy truncates n
+    _check(n < 0, "n < 0")
+    _check(~((p >= 0) & (p <= 1)) if isinstance(p, ndarray) else not 0 <= p <= 1, "p < 0, p > 1 or p is NaN")
+    return _scalar_out(_rej.binomial(shape, st, n, p), scalar)
 
 
-def laplace(loc=0.0, scale=1.0, size=None):
-    return _laplace(_state, loc, scale, size)
+def _bad_p(p):
+    return ~((p > 0) & (p <= 1)) if isinstance(p, ndarray) else not 0 < p <= 1
 
 
-def logistic(loc=0.0, scale=1.0, size=None):
-    return _logistic(_state, loc, scale, size)
+def _geometric(st, p, size):
+    shape, (p,), scalar = _params(size, p)
+    _check(_bad_p(p), "p <= 0, p > 1 or p contains NaNs")
+    e = _std_exponential(shape, st)
+    with _np.errstate(divide="ignore"):
+        k = _U["ceil"](-e / _U["log1p"](-_U["minimum"](p, 1.0 - 1e-16)))
+    return _scalar_out(_where(p == 1, 1.0, _U["maximum"](k, 1.0)).astype("int64"), scalar)
 
 
-def gumbel(loc=0.0, scale=1.0, size=None):
-    return _gumbel(_state, loc, scale, size)
+def _negative_binomial(st, n, p, size):
+    from . import _random_rejection as _rej
+    shape, (n, p), scalar = _params(size, n, p)
+    _check(n <= 0, "n <= 0")
+    _check(_bad_p(p), "p <= 0, p > 1 or p contains NaNs")
+    y = _rej.standard_gamma(shape, st, n) * ((1.0 - p) / p)
+    return _scalar_out(_rej.poisson(shape, st, y), scalar)
 
 
-def rayleigh(scale=1.0, size=None):
-    return _rayleigh(_state, scale, size)
+def _wald(st, mean, scale, size):
+    shape, (mu, lam), scalar = _params(size, mean, scale)
+    _check(mu <= 0, "mean <= 0")
+    _check(lam <= 0, "scale <= 0")
+    z = _draw("normal", 0.0, 1.0, shape, st)
+    y = z * z
+    x = mu + mu * mu * y / (2 * lam) - mu / (2 * lam) * _U["sqrt"](4 * mu * lam * y + mu * mu * y * y)
+    u = _uniform01(shape, st)
+    return _scalar_out(_where(u <= mu / (mu + x), x, mu * mu / x), scalar)
 
 
-def weibull(a, size=None):
-    return _weibull(_state, a, size)
+def _noncentral_chi2(shape, st, df, nonc):
+    """NumPy's three cases: chi2(df) when nonc = 0, chi2(df - 1) + (z +
+    sqrt(nonc))^2 when df > 1, else chi2(df + 2 Poisson(nonc / 2))"""
+    from . import _random_rejection as _rej
+    z = _draw("normal", 0.0, 1.0, shape, st) + _U["sqrt"](nonc)
+    above = _chi2(shape, st, _U["maximum"](df - 1.0, 1e-300) if isinstance(df, ndarray) else max(df - 1.0, 1e-300))
+    i = _rej.poisson(shape, st, nonc / 2.0)
+    below = _chi2(shape, st, df + 2.0 * i)
+    return _where(nonc == 0, _chi2(shape, st, df), _where(df > 1, above + z * z, below))
 
 
-def pareto(a, size=None):
-    return _pareto(_state, a, size)
+def _noncentral_chisquare(st, df, nonc, size):
+    shape, (df, nonc), scalar = _params(size, df, nonc)
+    _check(df <= 0, "df <= 0")
+    _check(nonc < 0, "nonc < 0")
+    return _scalar_out(_noncentral_chi2(shape, st, df, nonc), scalar)
 
 
-def lognormal(mean=0.0, sigma=1.0, size=None):
-    return _lognormal(_state, mean, sigma, size)
+def _noncentral_f(st, dfnum, dfden, nonc, size):
+    shape, (a, b, nonc), scalar = _params(size, dfnum, dfden, nonc)
+    _check(a <= 0, "dfnum <= 0")
+    _check(b <= 0, "dfden <= 0")
+    _check(nonc < 0, "nonc < 0")
+    return _scalar_out(_noncentral_chi2(shape, st, a, nonc) * b / (_chi2(shape, st, b) * a), scalar)
 
 
-def standard_cauchy(size=None):
-    return _standard_cauchy(_state, size)
+def _multinomial(st, n, pvals, size):
+    """NumPy's conditional binomials: category j gets B(n left, p_j / p left)"""
+    from . import _random_rejection as _rej
+    from ._manipulation import stack
+    pv = _np.asarray(pvals, dtype=_np.float64)
+    if pv.ndim != 1:
+        raise ValueError("object too deep for desired array" if pv.ndim > 1 else "pvals must be 1-d")
+    n = int(n)
+    if n < 0:
+        raise ValueError("n < 0")
+    if ((pv < 0) | (pv > 1) | _np.isnan(pv)).any():
+        raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
+    if pv[:-1].sum() > 1.0 + 1e-12:
+        raise ValueError("sum(pvals[:-1]) > 1.0")
+    shape = () if size is None else _shape(size)
+    left, pleft, cols = float(n), 1.0, []
+    for p in pv[:-1]:
+        q = min(max(p / pleft, 0.0), 1.0) if pleft > 0 else 0.0
+        x = _rej.binomial(shape, st, left, q).astype("float64")
+        cols.append(x)
+        left = left - x
+        pleft -= p
+    if not isinstance(left, ndarray):  # (one category: all n there)
+        from ._creation import full
+        left = full(shape, left, "float64")
+    cols.append(left)
+    return stack(cols, axis=-1).astype("int64")
 
 
-def power(a, size=None):
-    return _power(_state, a, size)
+def _dirichlet(st, alpha, size):
+    from . import _random_rejection as _rej
+    from ._manipulation import broadcast_to
+    al = _np.asarray(alpha, dtype=_np.float64)
+    if al.ndim != 1:
+        raise ValueError("object of too small depth for desired array" if al.ndim == 0 else "alpha must be 1-d")
+    if (al < 0).any() or _np.isnan(al).any():
+        raise ValueError("alpha < 0")
+    shape = (() if size is None else _shape(size)) + (len(al),)
+    g = _rej.standard_gamma(shape, st, broadcast_to(asarray(al), shape))
+    return g / g.sum(axis=-1, keepdims=True)
 
 
-def triangular(left, mode, right, size=None):
-    return _triangular(_state, left, mode, right, size)
+def _multivariate_normal(st, mean, cov, size=None, check_valid="warn", tol=1e-8):
+    """NumPy's: the SVD of cov, x = z (sqrt(s) v) + mean (z standard normal)"""
+    mean, cov = _np.array(mean), _np.array(cov)
+    shape = [] if size is None else list(_shape(size))
+    if mean.ndim != 1:
+        raise ValueError("mean must be 1 dimensional")
+    if cov.ndim != 2 or cov.shape[0] != cov.shape[1]:
+        raise ValueError("cov must be 2 dimensional and square")
+    if mean.shape[0] != cov.shape[0]:
+        raise ValueError("mean and cov must have same length")
+    k = mean.shape[0]
+    final = tuple(shape) + (k,)
+    u, s, v = _np.linalg.svd(cov.astype(_np.double))
+    if check_valid != "ignore":
+        if check_valid not in ("warn", "raise"):
+            raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
+        if not _np.allclose(_np.dot(v.T * s, v), cov, rtol=tol, atol=tol):
+            if check_valid == "raise":
+                raise ValueError("covariance is not symmetric positive-semidefinite.")
+            warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning, stacklevel=3)
+    n = int(_np.prod(shape, dtype=_np.int64))
+    z = _draw("normal", 0.0, 1.0, (n, k), st)
+    x = z @ asarray(_np.sqrt(s)[:, None] * v) + asarray(mean.astype(_np.double))
+    return x.reshape(final)
 
 
-def randint(low, high=None, size=None, dtype="int64"):
-    r = _integers(_state, low, high, size, dtype)
-    return int(r.item()) if size is None else r
+def _permutation_of(n, st):
+    """a uniformly random permutation of range(n): the order of n uniform
+    draws (a stable sort, so the same at any rank count)"""
+    from ._sorting import argsort
+    return argsort(_uniform01((n,), st), kind="stable")
 
 
-def random_integers(low, high=None, size=None):
-    """Deprecated in NumPy: integers in [low, high] (high included), or
-    [1, low] with no high."""
-    if high is None:
-        warnings.warn(f"This function is deprecated. Please call randint(1, {low} + 1) instead",
-                      DeprecationWarning, stacklevel=2)
-        low, high = 1, low
+def _permutation(st, x):
+    from ._select import take
+    if isinstance(x, (int, _np.integer)):
+        return _permutation_of(int(x), st)
+    a = asarray(x)
+    if a.ndim < 1:
+        raise IndexError("x must be an integer or at least 1-dimensional")
+    return take(a, _permutation_of(a.shape[0], st), axis=0)
+
+
+def _shuffle(st, x):
+    """x's first axis shuffled in place (a maniple array, or a NumPy one)"""
+    from ._select import take
+    a = asarray(x)
+    if a.ndim < 1:
+        raise TypeError("_shuffle: x must be a sequence or an array with at least one dimension")
+    r = take(a, _permutation_of(a.shape[0], st), axis=0)
+    if isinstance(x, ndarray):
+        x[...] = r
     else:
-        warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) instead",
-                      DeprecationWarning, stacklevel=2)
-    return randint(low, int(high) + 1, size)
+        x[...] = _np.asarray(r)
 
 
-class Generator:
-    """numpy.random.Generator's methods on a counter-based stream."""
+def _choice(st, a, size=None, replace=True, p=None, shuffle=True, rows=False):
+    """rows: a's first axis is sampled (Generator's), else a must be 1-d"""
+    from ._select import take
+    from ._sorting import searchsorted
+    pop = isinstance(a, (int, _np.integer))
+    if pop:
+        n = int(a)
+        if n < 0 or (n == 0 and size != 0):
+            raise ValueError("a must be a positive integer unless no samples are taken")
+    else:
+        a = asarray(a)
+        if a.ndim != 1 and not (rows and a.ndim > 1):
+            raise ValueError("a must be 1-dimensional")
+        n = a.shape[0]
+    shape = () if size is None else _shape(size)
+    m = int(_np.prod(shape, dtype=_np.int64))
+    if n == 0 and m:
+        raise ValueError("'a' cannot be empty unless no samples are taken")
+    if p is not None:
+        p = _np.asarray(p, dtype=_np.float64)
+        if p.ndim != 1:
+            raise ValueError("'p' must be 1-dimensional")
+        if p.size != n:
+            raise ValueError("'a' and 'p' must have same size")
+        if (p < 0).any() or _np.isnan(p).any():
+            raise ValueError("probabilities are not non-negative")
+        if abs(p.sum() - 1) > _np.sqrt(_np.finfo(_np.float64).eps):
+            raise ValueError("probabilities do not sum to 1")
+    if replace:
+        if p is None:
+            idx = _integers(st, 0, n, shape, "int64") if n else empty(shape, "int64")
+        else:
+            cdf = _np.cumsum(p)
+            cdf /= cdf[-1]
+            idx = _U["minimum"](searchsorted(asarray(cdf), _uniform01(shape, st), side="right"), n - 1)
+    else:
+        if m > n:
+            raise ValueError("Cannot take a larger sample than population when replace is False")
+        if p is None:
+            idx = _permutation_of(n, st)[:m].reshape(shape)
+        else:
+            if _np.count_nonzero(p > 0) < m:
+                raise ValueError("Fewer non-zero entries in p than size")
+            from ._sorting import argsort
+            # the m largest u^(1/p): weighted sampling without replacement
+            with _np.errstate(divide="ignore"):
+                keys = _U["log"](_open01((n,), st)) / asarray(p)
+            idx = argsort(-keys, kind="stable")[:m].reshape(shape)
+    r = idx if pop else take(a, idx, axis=0)
+    if size is None:
+        return r.item() if pop else r[()]
+    return r
 
-    def __init__(self, seed_value=None):
-        self._st = {"seed": _seed64(seed_value, False), "calls": 0}
 
-    def random(self, size=None, dtype="float64"):
-        return _random(self._st, size, dtype)
+class _Stream:
+    """The distributions NumPy's RandomState and Generator share, on a
+    counter-based stream of their own (self._st)."""
 
     def uniform(self, low=0.0, high=1.0, size=None):
         return _uniform(self._st, low, high, size)
 
     def normal(self, loc=0.0, scale=1.0, size=None):
         return _normal(self._st, loc, scale, size)
-
-    def standard_normal(self, size=None, dtype="float64"):
-        return _standard_normal(self._st, size, dtype)
-
-    def standard_exponential(self, size=None, dtype="float64"):
-        return _standard_exponential(self._st, size, dtype)
 
     def exponential(self, scale=1.0, size=None):
         return _exponential(self._st, scale, size)
@@ -406,14 +579,178 @@ class Generator:
     def triangular(self, left, mode, right, size=None):
         return _triangular(self._st, left, mode, right, size)
 
+    def gamma(self, shape, scale=1.0, size=None):
+        return _gamma(self._st, shape, scale, size)
+
+    def beta(self, a, b, size=None):
+        return _beta(self._st, a, b, size)
+
+    def chisquare(self, df, size=None):
+        return _chisquare(self._st, df, size)
+
+    def standard_t(self, df, size=None):
+        return _standard_t(self._st, df, size)
+
+    def f(self, dfnum, dfden, size=None):
+        return _f(self._st, dfnum, dfden, size)
+
+    def poisson(self, lam=1.0, size=None):
+        return _poisson(self._st, lam, size)
+
+    def binomial(self, n, p, size=None):
+        return _binomial(self._st, n, p, size)
+
+    def geometric(self, p, size=None):
+        return _geometric(self._st, p, size)
+
+    def negative_binomial(self, n, p, size=None):
+        return _negative_binomial(self._st, n, p, size)
+
+    def wald(self, mean, scale, size=None):
+        return _wald(self._st, mean, scale, size)
+
+    def noncentral_chisquare(self, df, nonc, size=None):
+        return _noncentral_chisquare(self._st, df, nonc, size)
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None):
+        return _noncentral_f(self._st, dfnum, dfden, nonc, size)
+
+    def multinomial(self, n, pvals, size=None):
+        return _multinomial(self._st, n, pvals, size)
+
+    def dirichlet(self, alpha, size=None):
+        return _dirichlet(self._st, alpha, size)
+
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8):
+        return _multivariate_normal(self._st, mean, cov, size, check_valid, tol)
+
+    def permutation(self, x):
+        return _permutation(self._st, x)
+
+    def shuffle(self, x):
+        return _shuffle(self._st, x)
+
+    def bytes(self, length):
+        """length random bytes (the same on every rank)"""
+        r = _integers(self._st, 0, 256, (int(length),), "uint8")
+        return _np.asarray(r).tobytes()
+
+
+class RandomState(_Stream):
+    """numpy.random.RandomState's methods (the legacy API) on a
+    counter-based stream: numpy.random's functions are those of one
+    global instance, as in NumPy. get_state gives an opaque tuple that
+    set_state takes back."""
+
+    def __init__(self, seed=None):
+        self._st = {"seed": _seed64(seed, True), "calls": 0}
+
+    def seed(self, seed=None):
+        self._st["seed"] = _seed64(seed, True)
+        self._st["calls"] = 0
+
+    def get_state(self, legacy=True):
+        return ("maniple-philox", self._st["seed"], self._st["calls"])
+
+    def set_state(self, state):
+        if not (isinstance(state, tuple) and len(state) == 3 and state[0] == "maniple-philox"):
+            raise ValueError("state must be a tuple from maniple.numpy.random's get_state")
+        self._st["seed"], self._st["calls"] = int(state[1]), int(state[2])
+
+    def rand(self, *shape):
+        return _random(self._st, shape or None)
+
+    def randn(self, *shape):
+        return _standard_normal(self._st, shape or None)
+
+    def random_sample(self, size=None):
+        return _random(self._st, size)
+
+    random = ranf = sample = random_sample
+
+    def standard_normal(self, size=None):
+        return _standard_normal(self._st, size)
+
+    def standard_exponential(self, size=None):
+        return _standard_exponential(self._st, size)
+
+    def standard_gamma(self, shape, size=None):
+        return _standard_gamma(self._st, shape, size)
+
+    def randint(self, low, high=None, size=None, dtype="int64"):
+        r = _integers(self._st, low, high, size, dtype)
+        return int(r.item()) if size is None else r
+
+    def random_integers(self, low, high=None, size=None):
+        """Deprecated in NumPy: integers in [low, high] (high included),
+        or [1, low] with no high."""
+        if high is None:
+            warnings.warn(f"This function is deprecated. Please call randint(1, {low} + 1) instead",
+                          DeprecationWarning, stacklevel=2)
+            low, high = 1, low
+        else:
+            warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) instead",
+                          DeprecationWarning, stacklevel=2)
+        return self.randint(low, int(high) + 1, size)
+
+    def choice(self, a, size=None, replace=True, p=None):
+        return _choice(self._st, a, size, replace, p)
+
+
+class Generator(_Stream):
+    """numpy.random.Generator's methods on a counter-based stream."""
+
+    def __init__(self, seed_value=None):
+        self._st = {"seed": _seed64(seed_value, False), "calls": 0}
+
+    def random(self, size=None, dtype="float64"):
+        return _random(self._st, size, dtype)
+
+    def standard_normal(self, size=None, dtype="float64"):
+        return _standard_normal(self._st, size, dtype)
+
+    def standard_exponential(self, size=None, dtype="float64"):
+        return _standard_exponential(self._st, size, dtype)
+
+    def standard_gamma(self, shape, size=None, dtype="float64"):
+        return _standard_gamma(self._st, shape, size, dtype)
+
     def integers(self, low, high=None, size=None, dtype="int64", endpoint=False):
         if endpoint:  # [0, low] or [low, high]
             low, high = (0, low + 1) if high is None else (low, high + 1)
         r = _integers(self._st, low, high, size, dtype, "integers")
         return r.dtype.type(r.item()) if size is None else r
 
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+        if axis != 0:
+            raise NotImplementedError("maniple.numpy: Generator.choice along an axis other than 0")
+        return _choice(self._st, a, size, replace, p, shuffle, rows=True)
+
+
+SeedSequence = _np.random.SeedSequence  # (seeds only: NumPy's own class)
+
 
 def default_rng(seed_value=None):
     if isinstance(seed_value, Generator):  # NumPy returns the generator itself
         return seed_value
     return Generator(seed_value)
+
+
+# ---- the global stream: numpy.random's functions, one RandomState's ----
+_global = RandomState()
+_global._st = _state
+
+
+def seed(s=None):
+    """Seed the global stream (every rank must call it alike)."""
+    _global.seed(s)
+
+
+for _name in ("rand", "randn", "random_sample", "random", "ranf", "sample", "uniform", "normal", "standard_normal",
+              "standard_exponential", "exponential", "laplace", "logistic", "gumbel", "rayleigh", "weibull", "pareto",
+              "lognormal", "standard_cauchy", "power", "triangular", "randint", "random_integers", "standard_gamma",
+              "gamma", "beta", "chisquare", "standard_t", "f", "poisson", "binomial", "geometric",
+              "negative_binomial", "wald", "dirichlet", "noncentral_chisquare", "noncentral_f", "multinomial", "multivariate_normal", "permutation", "shuffle", "choice",
+              "bytes", "get_state", "set_state"):
+    globals()[_name] = getattr(_global, _name)
+del _name

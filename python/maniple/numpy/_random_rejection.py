@@ -1,0 +1,187 @@
+"""The distributions NumPy draws by rejection or by a search (gamma and
+those made from it, Poisson, binomial, geometric), on the counter-based
+stream of random.py, so every element is still a function of (seed,
+call, flat index) and the same at any rank count.
+
+Rejection goes in rounds: each round proposes a value for every element
+from fresh draws (new calls of the stream) and an element keeps the
+first proposal it accepts; rounds go on until every element has one (a
+collective test per round). Searches (the inversion of a discrete
+distribution function) step every unfinished element by one value per
+pass. The algorithms: Marsaglia and Tsang's gamma (shape a < 1 through
+a + 1 and u^(1/a)), Hormann's PTRS for Poisson means of 10 and more,
+inversion below; binomials split by the order-statistic recursion (a
+beta draw halves n) until the mean is small, then inverted."""
+import math
+
+import numpy as _np
+
+from ._functions import UFUNCS as _U, all as _all, where as _where
+from ._ndarray import ndarray
+
+_SMALL = 10.0     # below this mean, Poisson and binomial draws are inverted
+
+
+def _arr(x, shape):
+    """x (a scalar or a maniple array broadcastable to shape) as a float64
+    maniple array of shape"""
+    from ._manipulation import broadcast_to
+    from ._creation import full
+    if isinstance(x, ndarray):
+        return broadcast_to(x.astype("float64"), shape).copy()
+    return full(shape, float(x), "float64")
+
+
+def _fix(*arrays):
+    """the loop's carried arrays evaluated now (each pass would otherwise
+    add to one growing fused expression)"""
+    for a in arrays:
+        if isinstance(a, ndarray):  # (0-d results may be NumPy scalars)
+            a._materialize()
+
+
+def _rounds(shape, st, propose):
+    """values drawn by rejection: propose(shape, st) -> (values, accepted)"""
+    v, ok = propose(shape, st)
+    while not bool(_all(ok)):
+        v2, ok2 = propose(shape, st)
+        v = _where(ok, v, v2)
+        ok = ok | ok2
+        _fix(v, ok)
+    return v
+
+
+def standard_gamma(shape, st, a):
+    """Gamma(a, 1) of the given shape (a: a scalar or an array of shape)"""
+    from .random import _draw, _uniform01
+    a = _arr(a, shape)
+    boost = a < 1.0
+    aa = _where(boost, a + 1.0, a)
+    d = aa - 1.0 / 3.0
+    c = 1.0 / _U["sqrt"](9.0 * d)
+
+    def propose(shape, st):
+        x = _draw("normal", 0.0, 1.0, shape, st)
+        u = _uniform01(shape, st)
+        v = 1.0 + c * x
+        v = v * v * v
+        vp = _U["maximum"](v, 1e-300)
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            ok = (v > 0) & (_U["log"](_U["maximum"](u, 1e-300)) < 0.5 * x * x + d - d * vp + d * _U["log"](vp))
+        return d * vp, ok
+
+    g = _rounds(shape, st, propose)
+    if bool(boost.any()):
+        u = _U["maximum"](_uniform01(shape, st), 1e-300)
+        g = _where(boost, g * u ** (1.0 / _U["maximum"](a, 1e-300)), g)
+    return _where(a == 0, 0.0, g)
+
+
+def _loggam(x):
+    """log Gamma(x) for x >= 1 (an array): Stirling's series at x + 7,
+    shifted back by the product x (x + 1) ... (x + 6)"""
+    y = x + 7.0
+    y2 = y * y
+    s = (y - 0.5) * _U["log"](y) - y + 0.5 * math.log(2 * math.pi) + \
+        (1.0 / 12 - (1.0 / 360 - (1.0 / 1260 - 1.0 / (1680 * y2)) / y2) / y2) / y
+    p = x * (x + 1) * (x + 2) * (x + 3) * (x + 4) * (x + 5) * (x + 6)
+    return s - _U["log"](p)
+
+
+def _poisson_search(lam, shape, st):
+    """inversion: the least k with P(X <= k) >= u, one k per pass"""
+    from .random import _uniform01
+    u = _uniform01(shape, st)
+    p = _U["exp"](-lam)
+    f = p
+    k = _arr(0.0, shape)
+    todo = u > f
+    while bool(todo.any()):
+        k = _where(todo, k + 1.0, k)
+        p = _where(todo, p * lam / _U["maximum"](k, 1.0), p)
+        f = _where(todo, f + p, f)
+        todo = todo & (u > f) & (p > 0)
+        _fix(k, p, f, todo)
+    return k
+
+
+def _poisson_ptrs(lam, shape, st):
+    """Hormann's transformed rejection with squeeze (means >= 10)"""
+    from .random import _uniform01
+    lam = _U["maximum"](lam, _SMALL)
+    slam = _U["sqrt"](lam)
+    loglam = _U["log"](lam)
+    b = 0.931 + 2.53 * slam
+    a = -0.059 + 0.02483 * b
+    invalpha = 1.1239 + 1.1328 / (b - 3.4)
+    vr = 0.9277 - 3.6224 / (b - 2)
+
+    def propose(shape, st):
+        U = _uniform01(shape, st) - 0.5
+        V = _U["maximum"](_uniform01(shape, st), 1e-300)
+        us = 0.5 - _U["absolute"](U)
+        k = _U["floor"]((2 * a / us + b) * U + lam + 0.43)
+        quick = (us >= 0.07) & (V <= vr)
+        kk = _U["maximum"](k, 0.0)
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            slow = (k >= 0) & ~((us < 0.013) & (V > us)) & (
+                _U["log"](V) + _U["log"](invalpha) - _U["log"](a / (us * us) + b)
+                <= -lam + kk * loglam - _loggam(kk + 1))
+        return kk, quick | slow
+
+    return _rounds(shape, st, propose)
+
+
+def poisson(shape, st, lam):
+    lam = _arr(lam, shape)
+    small = lam < _SMALL
+    k = _poisson_search(_where(small, lam, 0.0), shape, st)
+    if bool((~small).any()):
+        k = _where(small, k, _poisson_ptrs(lam, shape, st))
+    return k.astype("int64")
+
+
+def _binomial_search(n, p, shape, st):
+    """inversion for p <= 1/2: x steps up while u exceeds the cdf"""
+    from .random import _uniform01
+    q = 1.0 - p
+    s = p / _U["maximum"](q, 1e-300)
+    a = (n + 1) * s
+    r = q ** n
+    u = _uniform01(shape, st)
+    x = _arr(0.0, shape)
+    todo = (u > r) & (n > 0)
+    while bool(todo.any()):
+        u = _where(todo, u - r, u)
+        x = _where(todo, x + 1.0, x)
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            r = _where(todo, r * (a / x - s), r)
+        todo = todo & (u > r) & (x < n)
+        _fix(u, x, r, todo)
+    return x
+
+
+def binomial(shape, st, n, p):
+    """X ~ B(n, p): while the mean is large, the order-statistic recursion
+    (B ~ Beta(i, n + 1 - i) for i = (n + 1) // 2: X = i + B(n - i,
+    (p - B) / (1 - B)) when B <= p, else B(i - 1, p / B)), then inversion
+    (by the symmetry X = n - B(n, 1 - p) for p > 1/2)"""
+    n, p = _arr(n, shape), _arr(p, shape)
+    acc = _arr(0.0, shape)
+    big = n * _U["minimum"](p, 1.0 - p) >= _SMALL
+    while bool(big.any()):
+        i = _U["floor"]((n + 1) / 2)
+        g1 = standard_gamma(shape, st, _where(big, i, 1.0))
+        g2 = standard_gamma(shape, st, _where(big, n + 1 - i, 1.0))
+        bb = g1 / (g1 + g2)
+        low = bb <= p
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            pn = _where(low, (p - bb) / (1 - bb), p / bb)
+        acc = _where(big & low, acc + i, acc)
+        n = _where(big, _where(low, n - i, i - 1), n)
+        p = _where(big, _U["minimum"](_U["maximum"](pn, 0.0), 1.0), p)
+        big = big & (n * _U["minimum"](p, 1.0 - p) >= _SMALL)
+        _fix(acc, n, p, big)
+    flip = p > 0.5
+    x = _binomial_search(n, _where(flip, 1.0 - p, p), shape, st)
+    return (acc + _where(flip, n - x, x)).astype("int64")
