@@ -34,7 +34,7 @@ from ._meta import (asanyarray, asarray_chkfinite, ascontiguousarray, astype, ba
                     ndindex, number, printoptions, promote_types, require, result_type, set_printoptions, setbufsize,
                     seterr,
                     seterrcall, shape, signedinteger, single, typename)
-from ._functional import apply_along_axis, apply_over_axes, piecewise
+from ._functional import apply_along_axis, apply_over_axes, piecewise, vectorize
 from ._windows import bartlett, blackman, geomspace, hamming, hanning, kaiser, logspace, vander
 from ._signal import convolve, correlate, interp, polyval, unwrap
 from ._polynomial import poly, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, roots

@@ -68,3 +68,81 @@ def apply_over_axes(func, a, axes):
             raise ValueError("function is not returning an array of the correct shape")
         a = r
     return a
+
+
+class vectorize:
+    """numpy.vectorize on distributed arrays: the inputs are broadcast and
+    flattened alike, each rank calls pyfunc on its own elements (NumPy's
+    vectorize on its part, so in C order within it) and the results are
+    joined back in rank order. The output types are otypes, else those of
+    one call on the first elements, made on every rank (NumPy makes that
+    call too). An exception pyfunc raises on any rank is raised on all."""
+
+    def __init__(self, pyfunc=_np._NoValue, otypes=None, doc=None, excluded=None, cache=False, signature=None):
+        if signature is not None:
+            raise NotImplementedError("maniple.numpy.vectorize: signature= (generalized ufuncs) is not implemented")
+        self.pyfunc = pyfunc
+        self.otypes = None if otypes is None else [_np.dtype(t) for t in otypes]
+        self.excluded = set(excluded or ())
+        self.cache = cache
+        self.signature = None
+        self.__doc__ = doc if doc is not None else getattr(pyfunc, "__doc__", None)
+
+    def __call__(self, *args, **kwargs):
+        if self.pyfunc is _np._NoValue:  # the decorator form: vectorize(otypes=...)(f)
+            self.pyfunc = args[0]
+            return self
+        pos = [i for i in range(len(args)) if i not in self.excluded]
+        names = [k for k in kwargs if k not in self.excluded]
+        from ._manipulation import broadcast_arrays
+        arrays = broadcast_arrays(*[asarray(args[i]) for i in pos] + [asarray(kwargs[k]) for k in names])
+        shape = arrays[0].shape if arrays else ()
+
+        def call(values):
+            a = list(args)
+            for i, v in zip(pos, values):
+                a[i] = v
+            kw = dict(kwargs)
+            kw.update(zip(names, values[len(pos):]))
+            return self.pyfunc(*a, **kw)
+
+        otypes = self.otypes
+        if otypes is None:
+            if arrays and arrays[0].size == 0:
+                raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
+            first = call([x.flat[0] for x in arrays])  # (the same on every rank)
+            otypes = [_np.asarray(o).dtype for o in (first if isinstance(first, tuple) else (first,))]
+            multi = isinstance(first, tuple)
+        else:
+            multi = len(otypes) > 1
+        from ._dtypes import SUPPORTED
+        for t in otypes:
+            if t.name not in SUPPORTED:
+                raise TypeError(f"maniple.numpy.vectorize: output dtype {t} is not one maniple arrays hold")
+        mine = [_np.frombuffer(x.ravel().astype(x.dtype, copy=True)._materialize().local_values()[1],
+                               dtype=x.dtype) for x in arrays]
+        err = None
+        try:
+            n = len(mine[0]) if mine else 1
+            f = _np.vectorize(lambda *v: call(list(v)), otypes=[t.char for t in otypes])
+            outs = f(*mine) if mine else f()
+            outs = outs if multi else (outs,)
+            outs = [_np.ascontiguousarray(_np.broadcast_to(o, (n,) if mine else ()), dtype=t).reshape(-1)
+                    for o, t in zip(outs, otypes)]
+        except Exception as e:  # noqa: BLE001 (re-raised on every rank below)
+            err = e
+        from maniple.sparse import _dist
+        errs = _dist.allgather_obj(None if err is None else (type(err), err.args))
+        bad = next((e for e in errs if e is not None), None)
+        if bad is not None:
+            if err is not None:
+                raise err
+            raise bad[0](*bad[1])
+        from maniple import _core
+        from ._ndarray import ndarray
+        res = []
+        for o, t in zip(outs, otypes):
+            if not mine and _core.rank() != 0:  # no array argument: rank 0's one value
+                o = o[:0]
+            res.append(_reshaped(ndarray(_core.concat_local(t.name, o.tobytes())), shape))
+        return tuple(res) if multi else res[0]

@@ -1,0 +1,71 @@
+"""vectorize against numpy.vectorize run in the test, at 1, 2 and 3 ranks:
+broadcasting, keyword and excluded arguments, several outputs, otypes,
+the decorator form, 0-d and empty inputs, and an exception raised on one
+rank's elements raised on every rank."""
+import math
+
+import numpy
+import pytest
+
+import maniple.numpy as mnp
+
+
+def same(got, want):
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            same(g, w)
+        return
+    assert isinstance(got, mnp.ndarray)
+    g = numpy.asarray(got)
+    assert g.dtype == want.dtype and g.shape == want.shape and numpy.array_equal(g, want), (g, want)
+
+
+def f(x, y=2.0):
+    return x * y + 1 if x > 0 else -x
+
+
+def both(fn, *args, wrap=(), **kw):
+    """fn vectorized by both modules, called with args (positions in wrap
+    become maniple arrays for maniple's call)"""
+    want = numpy.vectorize(fn, **kw)(*args)
+    margs = [mnp.asarray(a) if i in wrap else a for i, a in enumerate(args)]
+    same(mnp.vectorize(fn, **kw)(*margs), want)
+
+
+def test_vectorize_as_numpy():
+    x = numpy.linspace(-3, 3, 37).reshape(37, 1)
+    y = numpy.arange(5.0)
+    both(f, x, y, wrap=(0, 1))
+    both(f, x, y, wrap=(0,))
+    both(lambda a, b: (a + b, a > b), x, y, wrap=(0,))
+    both(f, x, 2, wrap=(0,), otypes=[numpy.float32])
+    both(lambda s, k: s * k, numpy.arange(6), 3, wrap=(0,), excluded={1})
+    both(math.gamma, numpy.arange(1.0, 9), wrap=(0,))
+    both(lambda v: complex(v, -v), numpy.arange(7), wrap=(0,))
+    both(f, 3.0)
+    same(mnp.vectorize(f)(mnp.asarray(x), y=3), numpy.vectorize(f)(x, y=3))
+
+    @mnp.vectorize
+    def h(v):
+        return v % 3 == 0
+    same(h(mnp.arange(10)), numpy.vectorize(lambda v: v % 3 == 0)(numpy.arange(10)))
+    same(mnp.vectorize(otypes=["d"])(lambda v: v / 2)(mnp.arange(5)), numpy.arange(5) / 2)
+
+
+def test_vectorize_edges_and_errors():
+    for xp in (numpy, mnp):
+        with pytest.raises(ValueError, match="size 0"):
+            xp.vectorize(f)(xp.zeros(0))
+    same(mnp.vectorize(f, otypes="d")(mnp.zeros((0, 3))), numpy.vectorize(f, otypes="d")(numpy.zeros((0, 3))))
+
+    def bad(v):
+        if v == 7:
+            raise KeyError("seven")
+        return v
+    with pytest.raises(KeyError, match="seven"):  # on every rank, wherever element 7 lives
+        mnp.vectorize(bad)(mnp.arange(10))
+    with pytest.raises(TypeError, match="maniple arrays hold"):
+        mnp.vectorize(str)(mnp.arange(3))
+    with pytest.raises(NotImplementedError, match="signature"):
+        mnp.vectorize(f, signature="(n)->()")
