@@ -54,19 +54,17 @@ def agree(ok, message, exc=ValueError):
 
 
 def my_rows_block(a, nrows=None):
-    """This rank's block of rows (its part of the row split) of a maniple
-    ndarray, as a NumPy array: each block goes to its owner alone
-    (one gather per rank)."""
+    """This rank's block of rows (its part of the row split of the first
+    nrows rows) of a maniple ndarray, as a NumPy array: every rank's block
+    in one exchange (split_local of the flattened rows)."""
     n = a.shape[0] if nrows is None else nrows
-    mine = None
-    me = rank()
-    for r in range(size()):
-        s, c = split(n, r)
-        v = a[s:s + c]
-        b = v._materialize().gather_root(r)
-        if r == me:
-            mine = _np.frombuffer(b, dtype=a.dtype).reshape((c,) + tuple(a.shape[1:])).copy()
-    return mine
+    if n != a.shape[0]:
+        a = a[:n]
+    c = split(n)[1]
+    per = int(_np.prod(a.shape[1:], dtype=_np.int64))
+    flat = a if a.ndim == 1 else a.reshape(a.size)
+    b = flat._materialize().split_local(c * per)
+    return _np.frombuffer(b, dtype=a.dtype).reshape((c,) + tuple(a.shape[1:])).copy()
 
 
 def vector(n, idx, vals, dtype):
