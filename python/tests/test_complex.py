@@ -188,6 +188,9 @@ def test_indexing_and_parts(dt):
         c.imag[..., 0] = xp.asarray(x.real[:, 1])
         return r, i, a, b, c, a.conj(), xp.iscomplexobj(a), xp.isreal(a), xp.iscomplex(b)
     check(parts)
+    # a real array's imag is read-only zeros, as NumPy's view
+    raises_like(lambda xp: xp.asarray(x.real).imag.__setitem__(0, 1), ValueError, "read-only")
+    check(lambda xp: xp.asarray(x.real).imag + 1)
     check(lambda xp: xp.where(xp.asarray(x.real > 0), xp.asarray(x), 1j))
     check(lambda xp: xp.real_if_close(xp.asarray(x)))
     check(lambda xp: xp.real_if_close(xp.asarray(x.real + 1e-20j).astype(dt)))

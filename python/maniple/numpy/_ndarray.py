@@ -151,7 +151,9 @@ class ndarray:
         if self._dtype in _COMPLEX:
             return self._part("imag")
         from ._creation import zeros
-        return zeros(self._shape, self._dtype)
+        z = zeros(self._shape, self._dtype)
+        z.setflags(write=False)  # NumPy's is a read-only view: writes are an error, not lost
+        return z
 
     @imag.setter
     def imag(self, value):
