@@ -159,3 +159,45 @@ def test_fortran_contiguity_of_views():
     for v in views:
         check(lambda xp: (v(xp.asarray(x)).flags.c_contiguous, v(xp.asarray(x)).flags.f_contiguous,
                           xp.isfortran(v(xp.asarray(x)))))
+
+
+def test_printing_iteration_and_files(tmp_path):
+    """array2string/array_repr/array_str, broadcast, ndenumerate,
+    fromstring, fromfile (binary in parts, text), dumps/dump, byteswap and
+    asfortranarray as NumPy's"""
+    import pickle
+    from maniple.sparse import _dist
+    x = numpy.arange(12.0).reshape(3, 4) / 7
+    for f in ("array2string", "array_repr", "array_str"):
+        assert getattr(mnp, f)(mnp.asarray(x)) == getattr(numpy, f)(x)
+    assert mnp.array2string(mnp.asarray(x), precision=2) == numpy.array2string(x, precision=2)
+    b, nb = mnp.broadcast(mnp.asarray(x), mnp.arange(4.0)), numpy.broadcast(x, numpy.arange(4.0))
+    assert (b.shape, b.ndim, b.nd, b.size, b.numiter) == (nb.shape, nb.ndim, nb.nd, nb.size, nb.numiter)
+    assert [tuple(map(float, t)) for t in b] == [tuple(map(float, t)) for t in nb]
+    with pytest.raises(ValueError):
+        mnp.broadcast(mnp.ones(3), mnp.ones(4))
+    assert list(mnp.ndenumerate(mnp.asarray(x))) == list(numpy.ndenumerate(x))
+    check(lambda xp: xp.fromstring("1 2 3.5", sep=" "))
+    check(lambda xp: xp.fromstring("1,2,3", dtype=int, sep=","))
+    y = numpy.arange(1001, dtype=numpy.int32) * 3
+    path = str(tmp_path / "y.bin") if _dist.rank() == 0 else None
+    path = _dist.bcast_obj(path)
+    if _dist.rank() == 0:
+        y.tofile(path)
+    _dist.allgather_obj(0)  # (the file is written before anyone reads it)
+    for kw in ({}, {"count": 10}, {"offset": 8}, {"count": 5000}):
+        got = mnp.fromfile(path, dtype=numpy.int32, **kw)
+        assert isinstance(got, mnp.ndarray)
+        numpy.testing.assert_array_equal(numpy.asarray(got), numpy.fromfile(path, dtype=numpy.int32, **kw))
+    a = mnp.asarray(x)
+    assert numpy.array_equal(pickle.loads(a.dumps()), x)
+    dpath = _dist.bcast_obj(str(tmp_path / "x.pkl") if _dist.rank() == 0 else None)
+    a.dump(dpath)
+    with open(dpath, "rb") as fh:
+        assert numpy.array_equal(pickle.load(fh), x)
+    check(lambda xp: xp.asarray(y).byteswap())
+    z = mnp.asarray(y.astype(numpy.float32))
+    z.byteswap(inplace=True)
+    assert numpy.array_equal(numpy.asarray(z), y.astype(numpy.float32).byteswap())
+    check(lambda xp: xp.asfortranarray(xp.asarray(x)))
+    check(lambda xp: xp.asfortranarray(3.0))

@@ -130,3 +130,109 @@ def require(a, dtype=None, requirements=None, *, like=None):
     if ("O" in reqs and not r.flags.owndata) or ("W" in reqs and not r.flags.writeable):
         r = r.copy()
     return r
+
+
+def asfortranarray(a, dtype=None, *, like=None):
+    """maniple arrays have no memory order of their own: a (maniple) array,
+    at least 1-d, as NumPy's."""
+    return ascontiguousarray(a, dtype)
+
+
+def array2string(a, *args, **kwargs):
+    """NumPy's text of the array gathered (as printing is)."""
+    return _np.array2string(_np.asarray(a), *args, **kwargs)
+
+
+def array_repr(arr, *args, **kwargs):
+    return _np.array_repr(_np.asarray(arr), *args, **kwargs)
+
+
+def array_str(a, *args, **kwargs):
+    return _np.array_str(_np.asarray(a), *args, **kwargs)
+
+
+class broadcast:
+    """numpy.broadcast: the broadcast shape of the arguments (no data
+    moved); iterating it walks the elements of the arguments gathered."""
+
+    def __init__(self, *args):
+        self._args = args
+        self.shape = _np.broadcast_shapes(*[_np.shape(a) for a in args])
+        self.nd = self.ndim = len(self.shape)
+        self.size = int(_np.prod(self.shape, dtype=_np.int64))
+        self.numiter = len(args)
+        self._it = None
+
+    def _np(self):
+        if self._it is None:
+            self._it = _np.broadcast(*[_np.asarray(a) for a in self._args])
+        return self._it
+
+    @property
+    def index(self):
+        return 0 if self._it is None else self._it.index
+
+    @property
+    def iters(self):
+        return self._np().iters
+
+    def reset(self):
+        if self._it is not None:
+            self._it.reset()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._np())
+
+
+class ndenumerate:
+    """numpy.ndenumerate over the array gathered: (index, value) pairs in C
+    order."""
+    _mn_kind = "gathered"
+
+    def __init__(self, arr):
+        self._it = _np.ndenumerate(_np.asarray(arr))
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._it)
+
+
+def fromstring(string, dtype=float, count=-1, *, sep, like=None):
+    """From text every rank holds alike (SPMD); each rank keeps its part."""
+    return asarray(_np.fromstring(string, dtype=_dt(dtype), count=count, sep=sep))
+
+
+def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None):
+    """A binary file named by a path is read in parts: each rank reads its
+    own elements (the default split) and no rank holds the whole array.
+    Text (sep given) and open file objects are read by NumPy on every rank
+    alike, each rank keeping its part."""
+    import os
+    dt = _np.dtype(dtype)
+    if sep == "" and isinstance(file, (str, bytes, os.PathLike)):
+        from maniple import _core
+        from maniple.sparse import _dist
+        avail = (os.path.getsize(file) - offset) // dt.itemsize
+        n = avail if count < 0 else min(count, avail)
+        start, c = _dist.split(n)
+        loc = _np.fromfile(file, dtype=dt, count=c, offset=offset + start * dt.itemsize)
+        return ndarray(_core.concat_local(_dt(dt), loc.tobytes()))
+    return asarray(_np.fromfile(file, dtype=dt, count=count, sep=sep, offset=offset))
+
+
+def show_config(mode="stdout"):
+    """NumPy's configuration (maniple's build: maniple.backend(), docs)."""
+    return _np.show_config(mode)
+
+
+def show_runtime():
+    return _np.show_runtime()
+
+
+def info(object=None, maxwidth=76, output=None, toplevel="numpy"):
+    return _np.info(object, maxwidth, output, toplevel)

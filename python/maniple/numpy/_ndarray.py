@@ -764,6 +764,36 @@ class ndarray:
         from . import _root
         _root.call(lambda x: x.tofile(fid, sep, format), (self,))
 
+    def dumps(self):
+        """pickle bytes of the array gathered (they load as a NumPy array)"""
+        import pickle
+        return pickle.dumps(self.__array__(), protocol=2)
+
+    def dump(self, file):
+        """the pickle written by rank 0 (every rank calls it), as tofile"""
+        import pickle
+        from . import _root
+
+        def write(x):
+            if isinstance(file, (str, bytes)) or hasattr(file, "__fspath__"):
+                with open(file, "wb") as f:
+                    pickle.dump(x, f, protocol=2)
+            else:
+                pickle.dump(x, file, protocol=2)
+        _root.call(write, (self,))
+
+    def byteswap(self, inplace=False):
+        """the bytes of each element reversed, rank by rank on its own
+        elements (in place: written into this array)"""
+        from maniple import _core
+        flat = self.reshape(self.size).astype(self._dtype, copy=True)._materialize()
+        loc = _np.frombuffer(flat.local_values()[1], dtype=self._dtype).byteswap()
+        r = _reshaped(ndarray(_core.concat_local(self._dtype, loc.tobytes())), self._shape)
+        if inplace:
+            self[...] = r
+            return self
+        return r
+
     def view(self, dtype=None, type=None):
         if dtype is None and type is None:
             return ndarray(self._materialize().index([("s", None, None, None)] * self.ndim))
