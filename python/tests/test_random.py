@@ -287,7 +287,8 @@ REJECTION = [("standard_gamma", (0.3,)), ("standard_gamma", (7.5,)), ("gamma", (
              ("poisson", (10.0,)), ("poisson", (250.0,)), ("binomial", (10, 0.3)), ("binomial", (1000, 0.9)),
              ("binomial", (123456, 0.37)), ("geometric", (0.2,)), ("negative_binomial", (3.5, 0.4)),
              ("wald", (2.0, 1.5)), ("noncentral_chisquare", (3.0, 2.0)), ("noncentral_chisquare", (0.5, 1.5)),
-             ("noncentral_f", (3.0, 7.0, 1.5))]
+             ("noncentral_f", (3.0, 7.0, 1.5)), ("vonmises", (0.5, 2.0)), ("vonmises", (2.5, 40.0)),
+             ("vonmises", (1.0, 5e6)), ("zipf", (3.5,)), ("logseries", (0.5,)), ("logseries", (0.99,))]
 
 
 @pytest.mark.parametrize("name,args", REJECTION)
@@ -313,7 +314,9 @@ def test_rejection_errors_and_scalars():
                             ("poisson", (-1,), "lam < 0"), ("poisson", (1e19,), "too large"),
                             ("binomial", (-1, 0.5), "n < 0"), ("binomial", (3, 1.5), "p < 0"),
                             ("geometric", (0,), "p <= 0"), ("negative_binomial", (0, 0.5), "n <= 0"),
-                            ("wald", (1, 0), "scale <= 0"), ("standard_t", (0,), "df <= 0")):
+                            ("wald", (1, 0), "scale <= 0"), ("standard_t", (0,), "df <= 0"),
+                            ("vonmises", (0, -1), "kappa < 0"), ("zipf", (1,), "a <= 1"),
+                            ("logseries", (1,), "p >= 1")):
         for g in (numpy.random.default_rng(0), mrandom.default_rng(0)):
             with pytest.raises(ValueError, match=msg):
                 getattr(g, name)(*args)

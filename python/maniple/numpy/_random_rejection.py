@@ -185,3 +185,77 @@ def binomial(shape, st, n, p):
     flip = p > 0.5
     x = _binomial_search(n, _where(flip, 1.0 - p, p), shape, st)
     return (acc + _where(flip, n - x, x)).astype("int64")
+
+
+def vonmises(shape, st, mu, kappa):
+    """Best and Fisher's rejection on the wrapped Cauchy; a uniform angle
+    for kappa below 1e-8, a wrapped normal above 1e6 (as NumPy)"""
+    from .random import _draw, _uniform01
+    mu, kappa = _arr(mu, shape), _arr(kappa, shape)
+    k = _U["maximum"](kappa, 1e-8)
+    r = 1.0 + _U["sqrt"](1.0 + 4.0 * k * k)
+    rho = (r - _U["sqrt"](2.0 * r)) / (2.0 * k)
+    s = _where(k < 1e-5, 1.0 / k + k, (1.0 + rho * rho) / (2.0 * rho))
+
+    def propose(shape, st):
+        z = _U["cos"](math.pi * _uniform01(shape, st))
+        w = (1.0 + s * z) / (s + z)
+        y = k * (s - w)
+        v = _U["maximum"](_uniform01(shape, st), 1e-300)
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            ok = (y * (2.0 - y) - v >= 0) | (_U["log"](y / v) + 1.0 - y >= 0)
+        return w, ok
+
+    w = _rounds(shape, st, propose)
+    ang = _U["arccos"](_U["minimum"](_U["maximum"](w, -1.0), 1.0))
+    ang = _where(_uniform01(shape, st) < 0.5, -ang, ang)
+    wide = mu + _U["sqrt"](1.0 / _U["maximum"](kappa, 1e6)) * _draw("normal", 0.0, 1.0, shape, st)
+    flat = math.pi * (2.0 * _uniform01(shape, st) - 1.0)
+    x = _where(kappa > 1e6, wide, mu + ang)
+    # into [-pi, pi], keeping the sign as NumPy's fmod does
+    m = _U["fmod"](_U["absolute"](x) + math.pi, 2 * math.pi) - math.pi
+    x = _where(x < 0, -m, m)
+    return _where(kappa < 1e-8, flat + 0 * mu, x)
+
+
+def zipf(shape, st, a):
+    """Devroye's rejection: X = floor(U^(-1/(a-1))), kept with probability
+    from the ratio of the zeta and the bounding densities"""
+    from .random import _uniform01
+    a = _arr(a, shape)
+    am1 = a - 1.0
+    b = 2.0 ** am1
+
+    def propose(shape, st):
+        u = 1.0 - _uniform01(shape, st)
+        v = _uniform01(shape, st)
+        with _np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            x = _U["floor"](u ** (-1.0 / am1))
+            fine = (x >= 1) & (x <= 9.2e18)
+            xs = _where(fine, x, 1.0)
+            t = (1.0 + 1.0 / xs) ** am1
+            ok = fine & (v * xs * (t - 1.0) / (b - 1.0) <= t / b)
+        return xs, ok
+
+    return _rounds(shape, st, propose).astype("int64")
+
+
+def logseries(shape, st, p):
+    """Kemp's second accelerated generator (two uniforms; the rare draws of
+    value below 1 drawn again)"""
+    from .random import _uniform01
+    p = _arr(p, shape)
+    r = _U["log1p"](-p)
+
+    def propose(shape, st):
+        v = _uniform01(shape, st)
+        u = _uniform01(shape, st)
+        q = -_U["expm1"](r * u)
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            tail = _U["floor"](1.0 + _U["log"](v) / _U["log"](q))
+        low = v <= q * q
+        x = _where(v >= p, 1.0, _where(low, tail, _where(v >= q, 1.0, 2.0)))
+        ok = (v >= p) | ~low | ((tail >= 1) & (v > 0))
+        return _where(ok, x, 1.0), ok
+
+    return _rounds(shape, st, propose).astype("int64")

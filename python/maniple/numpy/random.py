@@ -413,6 +413,27 @@ def _multinomial(st, n, pvals, size):
     return stack(cols, axis=-1).astype("int64")
 
 
+def _vonmises(st, mu, kappa, size):
+    from . import _random_rejection as _rej
+    shape, (mu, kappa), scalar = _params(size, mu, kappa)
+    _check(kappa < 0, "kappa < 0")
+    return _scalar_out(_rej.vonmises(shape, st, mu, kappa), scalar)
+
+
+def _zipf(st, a, size):
+    from . import _random_rejection as _rej
+    shape, (a,), scalar = _params(size, a)
+    _check(~(a > 1) if isinstance(a, ndarray) else not a > 1, "a <= 1 or a is NaN")
+    return _scalar_out(_rej.zipf(shape, st, a), scalar)
+
+
+def _logseries(st, p, size):
+    from . import _random_rejection as _rej
+    shape, (p,), scalar = _params(size, p)
+    _check(~((p >= 0) & (p < 1)) if isinstance(p, ndarray) else not 0 <= p < 1, "p < 0, p >= 1 or p is NaN")
+    return _scalar_out(_rej.logseries(shape, st, p), scalar)
+
+
 def _dirichlet(st, alpha, size):
     from . import _random_rejection as _rej
     from ._manipulation import broadcast_to
@@ -618,6 +639,15 @@ class _Stream:
     def multinomial(self, n, pvals, size=None):
         return _multinomial(self._st, n, pvals, size)
 
+    def vonmises(self, mu, kappa, size=None):
+        return _vonmises(self._st, mu, kappa, size)
+
+    def zipf(self, a, size=None):
+        return _zipf(self._st, a, size)
+
+    def logseries(self, p, size=None):
+        return _logseries(self._st, p, size)
+
     def dirichlet(self, alpha, size=None):
         return _dirichlet(self._st, alpha, size)
 
@@ -750,7 +780,8 @@ for _name in ("rand", "randn", "random_sample", "random", "ranf", "sample", "uni
               "standard_exponential", "exponential", "laplace", "logistic", "gumbel", "rayleigh", "weibull", "pareto",
               "lognormal", "standard_cauchy", "power", "triangular", "randint", "random_integers", "standard_gamma",
               "gamma", "beta", "chisquare", "standard_t", "f", "poisson", "binomial", "geometric",
-              "negative_binomial", "wald", "dirichlet", "noncentral_chisquare", "noncentral_f", "multinomial", "multivariate_normal", "permutation", "shuffle", "choice",
+              "negative_binomial", "wald", "dirichlet", "noncentral_chisquare", "noncentral_f", "multinomial",
+              "vonmises", "zipf", "logseries", "multivariate_normal", "permutation", "shuffle", "choice",
               "bytes", "get_state", "set_state"):
     globals()[_name] = getattr(_global, _name)
 del _name
