@@ -201,3 +201,33 @@ def test_printing_iteration_and_files(tmp_path):
     assert numpy.array_equal(numpy.asarray(z), y.astype(numpy.float32).byteswap())
     check(lambda xp: xp.asfortranarray(xp.asarray(x)))
     check(lambda xp: xp.asfortranarray(3.0))
+
+
+def test_nditer_writes_back():
+    """nditer iterates the gathered operands; readwrite ones get the
+    values back at the loop's end, iternext()'s end, close() or exit"""
+    def run(xp):
+        a = xp.arange(6.0).reshape(2, 3)
+        with xp.nditer(a, op_flags=["readwrite"]) as it:
+            for x in it:
+                x[...] = 2 * x
+        b = xp.arange(4)
+        for x in xp.nditer(b, op_flags=["readwrite"]):
+            x[...] = x + 10
+        c = xp.arange(3.0)
+        it = xp.nditer([c, None])
+        with it:
+            for x, y in it:
+                y[...] = x * x
+            sq = it.operands[1]
+        d = xp.arange(5.0)
+        it = xp.nditer(d, flags=["c_index"], op_flags=["readwrite"])
+        idx = []
+        while not it.finished:
+            idx.append(it.index)
+            it[0] = it[0] * 3
+            it.iternext()
+        s = sum(int(v) for v in xp.nditer(xp.arange(5)))
+        return a, b, sq, d, numpy.array(idx), numpy.array(s)
+    for got, want in zip(run(mnp), run(numpy)):
+        assert numpy.array_equal(numpy.asarray(got), want)

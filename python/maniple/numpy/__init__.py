@@ -27,7 +27,7 @@ from ._math import (angle, around, bitwise_count, conj, conjugate, fix, i0, imag
                     isposinf, isreal, isrealobj, nan_to_num, packbits, real, real_if_close, round, sinc,
                     unpackbits)
 from ._meta import (array2string, array_repr, array_str, asfortranarray, broadcast, fromfile, fromstring, info,
-                    ndenumerate, show_config, show_runtime,
+                    ndenumerate, nditer, show_config, show_runtime,
                     asanyarray, asarray_chkfinite, ascontiguousarray, astype, base_repr, binary_repr, bool, byte,
                     short, ubyte, uint, uintc, uintp, ulong, ulonglong, unsignedinteger, ushort, can_cast, common_type, double, errstate, finfo, floating, format_float_positional,
                     format_float_scientific, frombuffer, fromfunction, fromiter, generic, get_printoptions,

@@ -236,3 +236,82 @@ def show_runtime():
 
 def info(object=None, maxwidth=76, output=None, toplevel="numpy"):
     return _np.info(object, maxwidth, output, toplevel)
+
+
+class nditer:
+    """numpy.nditer over the operands gathered (every rank iterates the
+    whole arrays alike). Maniple operands flagged readwrite or writeonly
+    get the gathered copy's values back when the iteration ends (the
+    loop's end, iternext() returning False, close() or the with block's
+    exit); `operands` gives maniple arrays."""
+    _mn_kind = "gathered"
+
+    def __init__(self, op, flags=None, op_flags=None, *args, **kwargs):
+        ops = list(op) if isinstance(op, (list, tuple)) else [op]
+        self._targets = [o if isinstance(o, ndarray) else None for o in ops]
+        gathered = [_np.asarray(o) if isinstance(o, ndarray) else o for o in ops]
+        nops = len(ops)
+        if op_flags is None:
+            fl = [["readonly"]] * nops
+        elif op_flags and isinstance(op_flags[0], str):
+            fl = [op_flags] * nops
+        else:
+            fl = list(op_flags)
+        self._write = [t is not None and any(f in ("readwrite", "writeonly") for f in fl[i])
+                       for i, t in enumerate(self._targets)]
+        arg = gathered if isinstance(op, (list, tuple)) else gathered[0]
+        self._it = _np.nditer(arg, flags, op_flags, *args, **kwargs)
+        self._done = False
+
+    def _write_back(self):
+        if self._done:
+            return
+        self._done = True
+        for t, w, v in zip(self._targets, self._write, self._it.operands):
+            if w:
+                t[...] = asarray(_np.array(v))
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        try:
+            return next(self._it)
+        except StopIteration:
+            self._write_back()
+            raise
+
+    def iternext(self):
+        more = self._it.iternext()
+        if not more:
+            self._write_back()
+        return more
+
+    def __enter__(self):
+        self._it.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self._write_back()
+        return self._it.__exit__(*exc)
+
+    def close(self):
+        self._write_back()
+        self._it.close()
+
+    @property
+    def operands(self):
+        return tuple(t if t is not None and not w else asarray(_np.array(v))
+                     for t, w, v in zip(self._targets, self._write, self._it.operands))
+
+    def __getitem__(self, i):
+        return self._it[i]
+
+    def __setitem__(self, i, v):
+        self._it[i] = v
+
+    def __len__(self):
+        return len(self._it)
+
+    def __getattr__(self, name):
+        return getattr(self._it, name)
