@@ -160,14 +160,14 @@ def test_fallback_matches_numpy(name):
 
 
 def test_first_call_warns_once():
-    _fallback._warned.discard("histogram")  # (bins chosen from the data's spread: a fallback)
+    _fallback._warned.discard("histogram")  # (bins='stone', a scan of histograms: a fallback)
     x = np.asarray(X)
     with pytest.warns(UserWarning, match=r"numpy\.histogram is not implemented natively; its arrays are "
                                          r"gathered to one rank"):
-        np.histogram(x, bins="auto")
+        np.histogram(x, bins="stone")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        np.histogram(x, bins="auto")  # once per function
+        np.histogram(x, bins="stone")  # once per function
 
 
 def test_numpy_functions_route_to_fallbacks():

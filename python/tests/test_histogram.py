@@ -109,3 +109,20 @@ def test_histogram2d_histogramdd():
         check(lambda xp: xp.histogramdd(xp.asarray(X3), bins=4, density=True), rtol=1e-13)
     raises_like(lambda xp: xp.histogram2d(xp.asarray(xn), xp.asarray(y)), ValueError)
     raises_like(lambda xp: xp.histogramdd(xp.asarray(X3), bins=(3, 4)), ValueError)
+
+
+@pytest.mark.parametrize("bins", ["auto", "fd", "doane", "scott", "rice", "sturges", "sqrt"])
+def test_estimated_bins_native(bins):
+    """NumPy's bin-width estimators on distributed reductions (std,
+    percentiles, min and max): the same edges and counts, no fallback"""
+    datas = [R.standard_normal(1000), R.integers(0, 50, 777), R.random(3), numpy.full(10, 5.0), numpy.array([1.0]),
+             R.standard_normal(100) ** 3, R.integers(0, 3, 200).astype(numpy.uint8)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for d in datas:
+            for rng in (None, (-1, 1)):
+                check(lambda xp: xp.histogram_bin_edges(xp.asarray(d), bins, rng), rtol=1e-12)
+                check(lambda xp: xp.histogram(xp.asarray(d), bins, rng), rtol=1e-12)
+    raises_like(lambda xp: xp.histogram(xp.asarray(datas[0]), bins, weights=xp.asarray(datas[0])), TypeError,
+                "weighted")
+    raises_like(lambda xp: xp.histogram(xp.asarray(datas[0]), "nope"), ValueError, "estimator")

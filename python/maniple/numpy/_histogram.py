@@ -4,8 +4,9 @@ method), so they are exact and the same at any rank count. Weighted ones
 add each rank's weights into their bins' owners (the sparse assembly,
 which sums repeated indices in the input's order, as NumPy's bincount
 does). The edges are NumPy's, made from the data's range (a distributed
-min and max); bins chosen from the data's spread ('auto', 'fd', ...) are
-announced fallbacks (NumPy on one rank)."""
+min and max) and, for bins named by an estimator ('auto', 'fd', ...),
+NumPy's widths from distributed reductions; 'stone' is an announced
+fallback (NumPy on one rank)."""
 import operator
 
 import numpy as _np
@@ -66,12 +67,86 @@ def bincount(x, weights=None, minlength=0):
     return diff(cum)
 
 
-def _edges(a, bins, range):
-    """NumPy's bin edges for a with int or array bins, from a's range (a
-    distributed min and max, passed as the range NumPy would find); None
-    where NumPy needs the data itself (string bins)."""
+def _ptp(x):
+    hi, lo = x.max(), x.min()
+    return int(hi) - int(lo) if _np.dtype(x.dtype).kind in "biu" else hi - lo
+
+
+def _fd(x):
+    from ._sorting import percentile
+    q75, q25 = (float(v) for v in _np.asarray(percentile(x, [75, 25])))
+    return 2.0 * (q75 - q25) * x.size ** (-1.0 / 3.0)
+
+
+def _doane(x):
+    if x.size > 2:
+        sg1 = _np.sqrt(6.0 * (x.size - 2) / ((x.size + 1.0) * (x.size + 3)))
+        sigma = float(x.std())
+        if sigma > 0.0:
+            g1 = float((((x - x.mean()) / sigma) ** 3).mean())
+            return _ptp(x) / (1.0 + _np.log2(x.size) + _np.log2(1.0 + abs(g1) / sg1))
+    return 0.0
+
+
+def _auto(x):
+    sqrt_bw = _ptp(x) / _np.sqrt(x.size)
+    return min(max(_fd(x), sqrt_bw / 2), _ptp(x) / (_np.log2(x.size) + 1.0))
+
+
+# NumPy's bin-width estimators, on distributed reductions ('stone', which
+# scans histograms of every bin count, stays NumPy's)
+_WIDTHS = {"sqrt": lambda x: _ptp(x) / _np.sqrt(x.size), "sturges": lambda x: _ptp(x) / (_np.log2(x.size) + 1.0),
+           "rice": lambda x: _ptp(x) / (2.0 * x.size ** (1.0 / 3)),
+           "scott": lambda x: (24.0 * _np.pi ** 0.5 / x.size) ** (1.0 / 3.0) * float(x.std()),
+           "doane": _doane, "fd": _fd, "auto": _auto}
+
+
+def _estimated_bins(a, name, range):
+    """NumPy's number of equal bins for a string estimator, and its range"""
+    if range is not None:
+        first, last = range
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (_np.isfinite(first) and _np.isfinite(last)):
+            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
+    elif a.size == 0:
+        first, last = 0, 1
+    else:
+        first, last = a.min(), a.max()
+        if not (_np.isfinite(first) and _np.isfinite(last)):
+            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+    if first == last:
+        first, last = first - 0.5, last + 0.5
+    if range is not None:
+        keep = (a >= first) & (a <= last)
+        if not bool(keep.all()):
+            a = a[keep]
+    if a.size == 0:
+        return 1, (first, last)
+    width = _WIDTHS[name](a)
+    if not width:
+        return 1, (first, last)
+    if _np.dtype(a.dtype).kind in "iu" and width < 1:
+        width = 1
+    ints = all(isinstance(v, (int, _np.integer)) for v in (first, last))
+    delta = int(last) - int(first) if ints else last - first  # (NumPy's subtraction without wrapping)
+    return int(_np.ceil(delta / width)), (first, last)
+
+
+def _edges(a, bins, range, weighted=False):
+    """NumPy's bin edges for a, from a's range (a distributed min and max,
+    passed as the range NumPy would find) and, for string bins, NumPy's
+    width estimators on distributed reductions; None for 'stone' (NumPy's
+    data-driven scan: the announced fallback)."""
     if isinstance(bins, str):
-        return None
+        if bins == "stone":
+            return None
+        if bins not in _WIDTHS:
+            raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
+        if weighted:
+            raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
+        n, range = _estimated_bins(a, bins, range)
+        return _np.histogram_bin_edges(_np.empty(0, a.dtype), n, range)
     if range is None and a.size and _np.ndim(bins) == 0:
         lo, hi = a.min(), a.max()
         if not (_np.isfinite(lo) and _np.isfinite(hi)):
@@ -82,7 +157,7 @@ def _edges(a, bins, range):
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     a = asarray(a).ravel()
-    e = _edges(a, bins, range)
+    e = _edges(a, bins, range, weights is not None)
     if e is None:
         return _fallback("histogram_bin_edges")(a, bins, range, weights)
     return asarray(e)
@@ -121,7 +196,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     if weights is not None and _np.shape(weights) != a.shape:
         raise ValueError("weights should have the same shape as a.")
     a = a.ravel()
-    e = _edges(a, bins, range)
+    e = _edges(a, bins, range, weights is not None)
     if e is None:
         return _fallback("histogram")(a, bins, range, density, weights)
     if weights is not None:
