@@ -266,6 +266,7 @@ static void check_files(mn_ctx *ctx) {
         uint64_t *d = A ? dense_of(A) : NULL, want[4] = {UINT64_MAX, 0, 1ULL << 63, 0};
         if (d) same(d, want, 4, "uint64 file");
         free(d);
+        mn_csr_destroy(&A);
         T_EXPECT(mn_csr_read_mtx(ctx, tmp("u.mtx"), MN_INT64, par, &A), MN_ERR_FORMAT, "int64 past its range",
                  "u.mtx:3", "int64");
       } else {
