@@ -269,8 +269,8 @@ def test_eye_meshgrid_norm_save_load():
 
 
 def test_missing_names_say_so():
-    with pytest.raises(AttributeError, match="does not implement numpy.nditer"):
-        np.nditer  # iterates over views: never an announced fallback
+    with pytest.raises(AttributeError, match="does not implement numpy.nested_iters"):
+        np.nested_iters  # iterates over views: never an announced fallback
     with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
         np.no_such_name
 
