@@ -27,9 +27,11 @@ static int move_pieces(mn_ctx *ctx, size_t es, int64_t N, const int64_t *cnt, co
   for (int q = 0; q < P && !err; q++) { /* my block's side */
     int64_t lo = off[q] > b0 ? off[q] : b0, hi = off[q] + cnt[q] < b0 + bn ? off[q] + cnt[q] : b0 + bn;
     if (hi <= lo) continue;
-    char *blk = mine + (lo - b0) * (int64_t)es, *pc = data + (lo - off[me]) * (int64_t)es;
-    if (q == me) memmove(to_blocks ? blk : pc, to_blocks ? pc : blk, (size_t)(hi - lo) * es);
-    else err = mn_mpi_post(!to_blocks, blk, (hi - lo) * (int64_t)es, q, 94, ctx, req, &nr);
+    char *blk = mine + (lo - b0) * (int64_t)es;
+    if (q == me) {
+      char *pc = data + (lo - off[me]) * (int64_t)es;
+      memmove(to_blocks ? blk : pc, to_blocks ? pc : blk, (size_t)(hi - lo) * es);
+    } else err = mn_mpi_post(!to_blocks, blk, (hi - lo) * (int64_t)es, q, 94, ctx, req, &nr);
   }
   for (int q = 0; q < P && !err; q++) { /* my piece's side */
     if (q == me) continue;
@@ -44,29 +46,33 @@ static int move_pieces(mn_ctx *ctx, size_t es, int64_t N, const int64_t *cnt, co
   return err;
 }
 
-/* Every rank's count n gathered: cnt[q] and off[q] (a prefix), total *N */
-static int gather_counts(mn_ctx *ctx, int64_t n, int64_t **cnt, int64_t *N) {
+/* Every rank's count n gathered: cnt[q] and off[q] (a prefix), total *N;
+ * a rank's bad count or NULL data is everyone's error (they differ by rank) */
+static int gather_counts(mn_ctx *ctx, int64_t n, const void *data, int64_t **cnt, int64_t *N) {
   int P = ctx->size;
   *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
-  MN_CALL(mn_agree(ctx, *cnt ? (n < 0 ? MN_ERR(MN_ERR_ARG, "negative count %lld", (long long)n) : 0)
-                             : MN_ERR(MN_ERR_MEM, "cannot allocate counts")));
+  int err = !*cnt ? MN_ERR(MN_ERR_MEM, "cannot allocate counts")
+            : n < 0 ? MN_ERR(MN_ERR_ARG, "negative count %lld", (long long)n)
+            : n > 0 && !data ? MN_ERR(MN_ERR_ARG, "NULL data for %lld elements", (long long)n) : 0;
+  MN_CALL(mn_agree(ctx, err));
   MPI_Allgather(&n, 1, MPI_INT64_T, *cnt, 1, MPI_INT64_T, ctx->comm);
   *N = mn_prefix(P, *cnt, *cnt + P);
   return MN_SUCCESS;
 }
 
 int mn_array_concat_local(mn_ctx *ctx, mn_dtype t, int64_t n, const void *data, mn_array **out) {
-  MN_CHECK(ctx && out && (n == 0 || data), MN_ERR_ARG, "NULL context, data or output");
+  MN_CHECK(ctx && out, MN_ERR_ARG, "NULL context or output");
   MN_CHECK(t >= 0 && t < MN_NDTYPE, MN_ERR_DTYPE, "unknown dtype %d", (int)t);
   *out = NULL;
   MN_SPMD(ctx, "mn_array_concat_local", mn_spmd_dtype(S, "dtype", t));
   int64_t *cnt = NULL, N = 0;
-  int err = gather_counts(ctx, n, &cnt, &N);
+  int err = gather_counts(ctx, n, data, &cnt, &N);
   mn_array *a = NULL;
   if (!err) err = mn_array_create(ctx, t, 1, &N, 0, &a);
   if (!err) {
     size_t es = mn_dtype_size(t);
     int64_t b0 = mn_split_start(N, ctx->size, ctx->rank), bn = mn_split_size(N, ctx->size, ctx->rank);
+    mn_buf_need(ctx, a->buf, "mn_array_concat_local"); /* storage lost to a deferred error: stop here */
     char *mine = bn ? mn_buf_host(a->buf, 1) + mn_buf_off(a->buf, &b0) * (int64_t)es : NULL;
     err = move_pieces(ctx, es, N, cnt, cnt + ctx->size, (char *)data, mine, 1);
   }
@@ -77,12 +83,12 @@ int mn_array_concat_local(mn_ctx *ctx, mn_dtype t, int64_t n, const void *data, 
 }
 
 int mn_array_split_local(const mn_array *x, int64_t n, void *data) {
-  MN_CHECK(x && (n == 0 || data), MN_ERR_ARG, "NULL array or data");
+  MN_CHECK(x, MN_ERR_ARG, "NULL array");
   MN_SPMD(x->ctx, "mn_array_split_local", mn_spmd_array(S, "x", x));
   MN_CHECK(x->map.ndim == 1, MN_ERR_SHAPE, "split_local of a 1-d array, not %d-d", x->map.ndim);
   mn_ctx *ctx = x->ctx;
   int64_t *cnt = NULL, N = 0;
-  int err = gather_counts(ctx, n, &cnt, &N);
+  int err = gather_counts(ctx, n, data, &cnt, &N);
   if (!err && N != x->map.shape[0])
     err = MN_ERR(MN_ERR_SHAPE, "the ranks' counts add up to %lld, the array has %lld elements", (long long)N,
                  (long long)x->map.shape[0]);
@@ -99,6 +105,7 @@ int mn_array_split_local(const mn_array *x, int64_t n, void *data) {
   if (!err) {
     size_t es = mn_dtype_size(x->dtype);
     int64_t b0 = mn_split_start(N, ctx->size, ctx->rank), bn = mn_split_size(N, ctx->size, ctx->rank);
+    mn_buf_need(ctx, src->buf, "mn_array_split_local"); /* storage lost to a deferred error: stop here */
     char *mine = bn ? mn_buf_host(src->buf, 0) + mn_buf_off(src->buf, &b0) * (int64_t)es : NULL;
     err = move_pieces(ctx, es, N, cnt, cnt + ctx->size, data, mine, 0);
   }

@@ -129,17 +129,26 @@ PyObject *Array_local_values(ArrayObject *self, PyObject *u) {
 }
 
 PyObject *Array_split_local(ArrayObject *self, PyObject *arg) {
+  /* a failure here (a bad count, no memory) still joins the collective
+   * call with a refused count, so every rank raises and none waits */
   long long n = PyLong_AsLongLong(arg);
-  if (n == -1 && PyErr_Occurred()) return NULL;
-  if (n < 0) n = -1; /* refused by the C call on every rank */
   size_t es = mn_dtype_size(mn_array_dtype(self->a));
-  PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)(n > 0 ? n : 0) * es));
-  if (!b) return NULL;
+  PyObject *b = NULL;
+  int bad = PyErr_Occurred() || n < 0 || (unsigned long long)n > (unsigned long long)PY_SSIZE_T_MAX / es;
+  if (!bad) bad = !(b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * es)));
+  PyObject *et, *ev, *tb;
+  PyErr_Fetch(&et, &ev, &tb);
+  char none = 0;
   int rc;
   Py_BEGIN_ALLOW_THREADS
-  rc = mn_array_split_local(self->a, (int64_t)n, PyBytes_AS_STRING(b));
+  rc = mn_array_split_local(self->a, bad ? -1 : (int64_t)n, bad ? &none : PyBytes_AS_STRING(b));
   Py_END_ALLOW_THREADS
-  if (rc) { Py_DECREF(b); return raise_mn(rc); }
+  if (et) { /* this rank's own error first */
+    Py_XDECREF(b);
+    PyErr_Restore(et, ev, tb);
+    return NULL;
+  }
+  if (rc) { Py_XDECREF(b); return raise_mn(rc); }
   return b;
 }
 
