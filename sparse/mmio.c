@@ -286,6 +286,8 @@ static int parse_entry(const char *path, long long line, char *s, const mtx_head
   /* the file's form: int64 for an integer file, (re, im) for the others */
   mni_sval v = h->field == FIELD_INTEGER ? mni_sv_i(1) : mni_sv_z(1, 0);
   int64_t q = 0;
+  while (isspace((unsigned char)*s)) s++;
+  const char *vstart = s; /* (the value's text, for messages) */
   if (h->field != FIELD_PATTERN) MN_CALL(value_field(path, line, &s, h, &v.z.re, &q));
   if (h->field == FIELD_INTEGER) v = mni_sv_i(q);
   if (h->field == FIELD_COMPLEX) MN_CALL(value_field(path, line, &s, h, &v.z.im, &q));
@@ -307,8 +309,9 @@ static int parse_entry(const char *path, long long line, char *s, const mtx_head
   mn_dtype vt = (mn_dtype)h->vt;
   if (h->sym == SYM_SKEW && i != j && h->field == FIELD_INTEGER && mni_csr_intk(vt) &&
       (mn_is_uint(vt) ? v.i != 0 : v.i == INT64_MIN || mn_int_wrap(vt, w.i) != w.i))
-    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: entry (%lld, %lld) of a skew-symmetric file mirrors to -%lld, out of "
-                  "range for %s", path, line, i, j, (long long)v.i, mn_dtype_name(vt));
+    return MN_ERR(MN_ERR_FORMAT, "%s:%lld: entry (%lld, %lld) of a skew-symmetric file mirrors to the negative "
+                  "of %.*s, out of range for %s", path, line, i, j, (int)strcspn(vstart, " \t\r\n"), vstart,
+                  mn_dtype_name(vt));
   if (h->sym != SYM_GENERAL && i != j) MN_CALL(push(t, j - 1, i - 1, w));
   return MN_SUCCESS;
 }
