@@ -78,6 +78,8 @@ def test_polyfit_dtypes_and_warnings():
         raises_like(lambda xp: xp.polyfit(xp.asarray(bad[0]), xp.asarray(bad[1]), bad[2]), exc, msg)
     raises_like(lambda xp: xp.polyfit(xp.asarray(x), xp.asarray(y), 1, w=xp.ones((30, 1))), TypeError, "1-d array")
     raises_like(lambda xp: xp.polyfit(xp.asarray(x), xp.asarray(y), 1, w=xp.ones(29)), TypeError, "same length")
+    raises_like(lambda xp: xp.polyfit(xp.asarray(x * 1.0), xp.asarray(y * 1.0), 1, w=xp.ones(30) * 1j), TypeError,
+                "Cannot cast")
 
 
 def test_coefficient_arithmetic():
@@ -93,6 +95,10 @@ def test_coefficient_arithmetic():
         check(lambda xp: xp.polyint(xp.asarray(a), 2, k=[3, -1]), rtol=1e-15)
         check(lambda xp: xp.polyint(xp.asarray(a), 3, k=2), rtol=1e-15)
     check(lambda xp: xp.polyadd(3.0, xp.asarray(ps[0])))
+    # polymul through poly1d's trimming, as NumPy: leading zeros dropped, nothing left is [0]
+    for a, b in (([0, 0, 1, 2], [0, 3]), ([0, 0], [1, 2]), ([], [1.0, 2]), ([0.0], [0]), ([1, 2], [3])):
+        check(lambda xp: xp.polymul(xp.asarray(numpy.array(a)), xp.asarray(numpy.array(b))))
+    raises_like(lambda xp: xp.polymul(xp.ones((2, 2)), xp.ones(2)), ValueError, "1d only")
     raises_like(lambda xp: xp.polyder(xp.asarray(ps[0]), -1), ValueError, "positive")
     raises_like(lambda xp: xp.polyint(xp.asarray(ps[0]), -1), ValueError, "positive")
     raises_like(lambda xp: xp.polyint(xp.asarray(ps[0]), 3, k=[1, 2]), ValueError, "k must be")

@@ -54,7 +54,20 @@ def polymul(a1, a2):
     if _poly1d(a1, a2):
         return _np.polymul(a1, a2)
     from ._signal import convolve
-    return convolve(_1d(a1), _1d(a2))
+    return convolve(_trimmed(a1), _trimmed(a2))
+
+
+def _trimmed(a):
+    """a as numpy.poly1d holds it: leading zeros dropped, [0] when none is
+    left (so polymul equals NumPy's, which goes through poly1d)"""
+    a = _1d(a)
+    if a.ndim > 1:
+        raise ValueError("Polynomial must be 1d only.")
+    nz = a != 0
+    if not bool(nz.any()):
+        return zeros(1, a.dtype)
+    first = int(nz.argmax())
+    return a[first:] if first else a
 
 
 def polyder(p, m=1):
@@ -164,6 +177,9 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
             raise TypeError("expected a 1-d array for weights")
         if w.shape[0] != y.shape[0]:
             raise TypeError("expected w and y to have the same length")
+        if not _np.can_cast(_np.result_type(lhs.dtype, w.dtype), lhs.dtype, "same_kind"):  # NumPy's lhs *= w
+            raise TypeError(f"Cannot cast ufunc 'multiply' output from dtype('{_np.result_type(lhs.dtype, w.dtype)}') "
+                            f"to dtype('{lhs.dtype}') with casting rule 'same_kind'")
         wl = _my_rows(w, n)
         lhs = lhs * wl[:, _np.newaxis]
         rhs = rhs * (wl[:, _np.newaxis] if rhs.ndim == 2 else wl)

@@ -42,8 +42,6 @@ def _nranks():
 def _check(name, a, axis, norm):
     """NumPy's errors and result dtype for a, from NumPy on a tiny array of
     a's dtype and rank (the length is checked apart, since n may be large)"""
-    if norm not in _NORMS:
-        raise ValueError(f'Invalid norm value {norm}; should be "backward","ortho" or "forward".')
     return getattr(_np.fft, name)(_np.ones((2,) * a.ndim, dtype=a.dtype), axis=axis, norm=norm).dtype
 
 
