@@ -415,3 +415,40 @@ def test_multinomial():
                           ((3, [0.8, 0.8, 0.1]), "sum")):
             with pytest.raises(ValueError, match=msg):
                 xp.random.default_rng(0).multinomial(*args)
+
+
+def test_parameters_at_the_edges_as_numpy():
+    """NaN and inf parameters give NumPy's nan and inf (not a rejection
+    loop that never ends), huge ones NumPy's limits, and the samplers that
+    cancel or underflow keep their distribution"""
+    g = mrandom.default_rng(0)
+    nan, inf = float("nan"), float("inf")
+    for name, args, want in (("standard_gamma", (nan,), nan), ("standard_gamma", (inf,), inf), ("beta", (nan, 1), nan),
+                             ("chisquare", (nan,), nan), ("standard_t", (nan,), nan), ("vonmises", (0, nan), nan),
+                             ("noncentral_chisquare", (3, nan), nan), ("vonmises", (0, inf), 0.0),
+                             ("zipf", (1100,), 1)):
+        r = numpy.asarray(getattr(g, name)(*args, size=4))
+        w = getattr(numpy.random.default_rng(0), name)(*args, size=4)
+        assert r.dtype == w.dtype and numpy.array_equal(r, numpy.full(4, want, w.dtype), equal_nan=True), (name, r)
+    assert numpy.isfinite(numpy.asarray(g.noncentral_chisquare(3, 1e20, size=4))).all()
+    assert numpy.abs(numpy.asarray(g.vonmises(0, 1e20, size=4))).max() < 1e-9
+    assert (numpy.asarray(g.geometric(1e-300, size=3)) == numpy.iinfo(numpy.int64).max).all()
+    for a in ((1e8, 1.0), (1.0, 1e-10)):  # wald without cancellation: positive, NumPy's median
+        x, y = numpy.asarray(g.wald(*a, size=20000)), numpy.random.default_rng(1).wald(*a, size=20000)
+        assert (x > 0).all() and abs(numpy.median(x) / numpy.median(y) - 1) < 0.1
+    x = numpy.asarray(g.standard_gamma(1e17, size=20000))  # sd sqrt(a), no cancellation
+    assert abs(x.std() / math.sqrt(1e17) - 1) < 0.05
+    z = numpy.asarray(g.zipf(1.0001, size=200))  # no wasted rounds near a = 1
+    assert (z >= 1).all()
+    d = numpy.asarray(g.dirichlet([1e-3, 1e-3], size=20000))  # small alpha: stick-breaking, no NaN rows
+    assert not numpy.isnan(d).any() and numpy.allclose(d.sum(axis=1), 1) and abs((d[:, 0] < 0.5).mean() - 0.5) < 0.02
+    assert numpy.asarray(g.dirichlet([0.0, 0.0])).tolist() == [0.0, 0.0]
+    for xp in (numpy, np):
+        with pytest.raises(ValueError, match="n too large"):
+            xp.random.default_rng(0).negative_binomial(1e10, 1e-9)
+        with pytest.raises(ValueError, match="NaN"):
+            xp.random.default_rng(0).negative_binomial(nan, 0.5)
+    lst = [1, 2, 3, 4, 5]
+    g.shuffle(lst)  # a list, in place
+    assert sorted(lst) == [1, 2, 3, 4, 5]
+    assert numpy.asarray(g.choice(0, size=(0,))).shape == (0,)

@@ -40,10 +40,21 @@ def _fix(*arrays):
             a._materialize()
 
 
+# more rounds than any parameter in a sampler's range needs (each accepts
+# with probability well above 1/2); beyond it, a clear error on every rank
+# rather than a job that spins
+MAX_ROUNDS = 200
+
+
 def _rounds(shape, st, propose):
     """values drawn by rejection: propose(shape, st) -> (values, accepted)"""
     v, ok = propose(shape, st)
+    rounds = 1
     while not bool(_all(ok)):
+        rounds += 1
+        if rounds > MAX_ROUNDS:
+            raise RuntimeError(f"maniple.numpy.random: a rejection sampler accepted no value for some elements in "
+                               f"{MAX_ROUNDS} rounds (a parameter outside the range it handles)")
         v2, ok2 = propose(shape, st)
         v = _where(ok, v, v2)
         ok = ok | ok2
@@ -54,7 +65,9 @@ def _rounds(shape, st, propose):
 def standard_gamma(shape, st, a):
     """Gamma(a, 1) of the given shape (a: a scalar or an array of shape)"""
     from .random import _draw, _uniform01
-    a = _arr(a, shape)
+    a0 = _arr(a, shape)
+    odd = _U["logical_not"](_U["isfinite"](a0))  # NaN and inf shapes: NumPy's nan and inf, not drawn
+    a = _where(odd, 1.0, a0)
     boost = a < 1.0
     aa = _where(boost, a + 1.0, a)
     d = aa - 1.0 / 3.0
@@ -67,14 +80,16 @@ def standard_gamma(shape, st, a):
         v = v * v * v
         vp = _U["maximum"](v, 1e-300)
         with _np.errstate(divide="ignore", invalid="ignore"):
-            ok = (v > 0) & (_U["log"](_U["maximum"](u, 1e-300)) < 0.5 * x * x + d - d * vp + d * _U["log"](vp))
+            # (d times one small term: no cancellation for large shapes)
+            ok = (v > 0) & (_U["log"](_U["maximum"](u, 1e-300)) < 0.5 * x * x + d * (1.0 - vp + _U["log"](vp)))
         return d * vp, ok
 
     g = _rounds(shape, st, propose)
     if bool(boost.any()):
         u = _U["maximum"](_uniform01(shape, st), 1e-300)
         g = _where(boost, g * u ** (1.0 / _U["maximum"](a, 1e-300)), g)
-    return _where(a == 0, 0.0, g)
+    g = _where(a == 0, 0.0, g)
+    return _where(odd, a0, g) if bool(odd.any()) else g
 
 
 def _loggam(x):
@@ -192,7 +207,9 @@ def vonmises(shape, st, mu, kappa):
     for kappa below 1e-8, a wrapped normal above 1e6 (as NumPy)"""
     from .random import _draw, _uniform01
     mu, kappa = _arr(mu, shape), _arr(kappa, shape)
-    k = _U["maximum"](kappa, 1e-8)
+    # the loop for kappa in [1e-8, 1e6] alone: elsewhere (and NaN) its
+    # acceptance test degenerates, and NumPy takes another path
+    k = _where((kappa >= 1e-8) & (kappa <= 1e6), kappa, 1.0)
     r = 1.0 + _U["sqrt"](1.0 + 4.0 * k * k)
     rho = (r - _U["sqrt"](2.0 * r)) / (2.0 * k)
     s = _where(k < 1e-5, 1.0 / k + k, (1.0 + rho * rho) / (2.0 * rho))
@@ -212,6 +229,7 @@ def vonmises(shape, st, mu, kappa):
     wide = mu + _U["sqrt"](1.0 / _U["maximum"](kappa, 1e6)) * _draw("normal", 0.0, 1.0, shape, st)
     flat = math.pi * (2.0 * _uniform01(shape, st) - 1.0)
     x = _where(kappa > 1e6, wide, mu + ang)
+    x = _where(_U["isnan"](kappa), _np.nan, x)
     # into [-pi, pi], keeping the sign as NumPy's fmod does
     m = _U["fmod"](_U["absolute"](x) + math.pi, 2 * math.pi) - math.pi
     x = _where(x < 0, -m, m)
@@ -222,12 +240,15 @@ def zipf(shape, st, a):
     """Devroye's rejection: X = floor(U^(-1/(a-1))), kept with probability
     from the ratio of the zeta and the bounding densities"""
     from .random import _uniform01
-    a = _arr(a, shape)
+    a0 = _arr(a, shape)
+    a = _U["minimum"](a0, 1024.0)  # (2^(a-1) overflows above; NumPy's value there is 1)
     am1 = a - 1.0
     b = 2.0 ** am1
+    umin = 9.223372036854775807e18 ** (-am1)  # U above it keeps X below 2^63: no round wasted near a = 1
 
     def propose(shape, st):
-        u = 1.0 - _uniform01(shape, st)
+        w = _uniform01(shape, st)
+        u = w * umin + (1.0 - w)
         v = _uniform01(shape, st)
         with _np.errstate(over="ignore", divide="ignore", invalid="ignore"):
             x = _U["floor"](u ** (-1.0 / am1))
@@ -237,7 +258,8 @@ def zipf(shape, st, a):
             ok = fine & (v * xs * (t - 1.0) / (b - 1.0) <= t / b)
         return xs, ok
 
-    return _rounds(shape, st, propose).astype("int64")
+    x = _rounds(shape, st, propose)
+    return _where(a0 >= 1025.0, 1.0, x).astype("int64")
 
 
 def logseries(shape, st, p):

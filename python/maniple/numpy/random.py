@@ -285,7 +285,8 @@ def _beta(st, a, b, size):
     # both underflowed (tiny a and b): 0 or 1 with NumPy's limiting odds
     tie = _where(_uniform01(shape, st) * (a + b) < a, 1.0, 0.0)
     with _np.errstate(invalid="ignore"):
-        return _scalar_out(_where(den > 0, ga / _U["maximum"](den, 1e-300), tie), scalar)
+        r = _where(den > 0, ga / _where(den > 0, den, 1.0), _where(_U["isnan"](den), _np.nan, tie))
+    return _scalar_out(r, scalar)
 
 
 def _chisquare(st, df, size):
@@ -335,14 +336,20 @@ def _geometric(st, p, size):
     e = _std_exponential(shape, st)
     with _np.errstate(divide="ignore"):
         k = _U["ceil"](-e / _U["log1p"](-_U["minimum"](p, 1.0 - 1e-16)))
-    return _scalar_out(_where(p == 1, 1.0, _U["maximum"](k, 1.0)).astype("int64"), scalar)
+    k = _U["minimum"](_U["maximum"](k, 1.0), 9.2233720368547e18)  # NumPy's INT64_MAX for tiny p
+    r = _where(k >= 9.2233720368547e18, _np.iinfo(_np.int64).max, _where(p == 1, 1.0, k).astype("int64"))
+    return _scalar_out(r.astype("int64"), scalar)
 
 
 def _negative_binomial(st, n, p, size):
     from . import _random_rejection as _rej
     shape, (n, p), scalar = _params(size, n, p)
     _check(n <= 0, "n <= 0")
+    _check(_U["isnan"](n) if isinstance(n, ndarray) else n != n, "n must not be NaN")
     _check(_bad_p(p), "p <= 0, p > 1 or p contains NaNs")
+    with _np.errstate(divide="ignore", invalid="ignore"):
+        _check((1.0 - p) / p * (n + 10.0 * _U["sqrt"](n) if isinstance(n, ndarray) else n + 10.0 * n ** 0.5)
+               > 9.223372006484771e18, "n too large or p too small, see Generator.negative_binomial Notes")
     y = _rej.standard_gamma(shape, st, n) * ((1.0 - p) / p)
     return _scalar_out(_rej.poisson(shape, st, y), scalar)
 
@@ -352,8 +359,8 @@ def _wald(st, mean, scale, size):
     _check(mu <= 0, "mean <= 0")
     _check(lam <= 0, "scale <= 0")
     z = _draw("normal", 0.0, 1.0, shape, st)
-    y = z * z
-    x = mu + mu * mu * y / (2 * lam) - mu / (2 * lam) * _U["sqrt"](4 * mu * lam * y + mu * mu * y * y)
+    y = mu * z * z
+    x = mu - 2.0 * mu * y / (y + _U["sqrt"](y * (y + 4.0 * lam)))  # (no cancellation for large mean / scale)
     u = _uniform01(shape, st)
     return _scalar_out(_where(u <= mu / (mu + x), x, mu * mu / x), scalar)
 
@@ -362,11 +369,15 @@ def _noncentral_chi2(shape, st, df, nonc):
     """NumPy's three cases: chi2(df) when nonc = 0, chi2(df - 1) + (z +
     sqrt(nonc))^2 when df > 1, else chi2(df + 2 Poisson(nonc / 2))"""
     from . import _random_rejection as _rej
+    bad = _U["isnan"](nonc)
+    nonc = _where(bad, 0.0, nonc)  # (NaN: NumPy's nan, not drawn)
     z = _draw("normal", 0.0, 1.0, shape, st) + _U["sqrt"](nonc)
     above = _chi2(shape, st, _U["maximum"](df - 1.0, 1e-300) if isinstance(df, ndarray) else max(df - 1.0, 1e-300))
-    i = _rej.poisson(shape, st, nonc / 2.0)
+    # the Poisson draw only where its branch is used (a huge mean elsewhere would overflow it)
+    i = _rej.poisson(shape, st, _where((df > 1) | (nonc == 0), 0.0, _U["minimum"](nonc / 2.0, 1e18)))
     below = _chi2(shape, st, df + 2.0 * i)
-    return _where(nonc == 0, _chi2(shape, st, df), _where(df > 1, above + z * z, below))
+    r = _where(nonc == 0, _chi2(shape, st, df), _where(df > 1, above + z * z, below))
+    return _where(bad, _np.nan, r)
 
 
 def _noncentral_chisquare(st, df, nonc, size):
@@ -443,8 +454,36 @@ def _dirichlet(st, alpha, size):
     if (al < 0).any() or _np.isnan(al).any():
         raise ValueError("alpha < 0")
     shape = (() if size is None else _shape(size)) + (len(al),)
+    if len(al) and al.max() == 0:  # (NumPy's zeros for an all-zero alpha)
+        from ._creation import zeros
+        return zeros(shape, "float64")
+    if len(al) and al.max() < 0.1:
+        return _dirichlet_sticks(st, al, shape)
     g = _rej.standard_gamma(shape, st, broadcast_to(asarray(al), shape))
-    return g / g.sum(axis=-1, keepdims=True)
+    s = g.sum(axis=-1, keepdims=True)
+    with _np.errstate(invalid="ignore"):
+        return _where(s > 0, g / _where(s > 0, s, 1.0), 0.0)  # (all-zero alpha: zeros, as NumPy)
+
+
+def _dirichlet_sticks(st, al, shape):
+    """small alpha (all below 0.1, where the gammas underflow together):
+    NumPy's stick-breaking, x_j = (what is left) * Beta(alpha_j, sum of the
+    alphas after j)"""
+    from ._manipulation import stack
+    from ._creation import full
+    rest = _np.cumsum(al[::-1])[::-1]
+    left = full(shape[:-1], 1.0, "float64")
+    cols = []
+    for j in range(len(al) - 1):
+        if al[j] == 0 or rest[j + 1] == 0:
+            v = full(shape[:-1], 1.0 if rest[j + 1] == 0 and al[j] > 0 else 0.0, "float64")
+        else:
+            v = _beta(st, al[j], rest[j + 1], shape[:-1] or None)
+            v = v if isinstance(v, ndarray) else full((), v, "float64")
+        cols.append(left * v)
+        left = left * (1.0 - v)
+    cols.append(left)
+    return stack(cols, axis=-1)
 
 
 def _multivariate_normal(st, mean, cov, size=None, check_valid="warn", tol=1e-8):
@@ -499,8 +538,10 @@ def _shuffle(st, x):
     r = take(a, _permutation_of(a.shape[0], st), axis=0)
     if isinstance(x, ndarray):
         x[...] = r
-    else:
+    elif isinstance(x, _np.ndarray):
         x[...] = _np.asarray(r)
+    else:  # a list or another mutable sequence
+        x[:] = _np.asarray(r).tolist()
 
 
 def _choice(st, a, size=None, replace=True, p=None, shuffle=True, rows=False):
@@ -510,7 +551,7 @@ def _choice(st, a, size=None, replace=True, p=None, shuffle=True, rows=False):
     pop = isinstance(a, (int, _np.integer))
     if pop:
         n = int(a)
-        if n < 0 or (n == 0 and size != 0):
+        if n < 0 or (n == 0 and (size is None or _np.prod(size) != 0)):
             raise ValueError("a must be a positive integer unless no samples are taken")
     else:
         a = asarray(a)
