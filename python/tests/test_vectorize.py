@@ -69,3 +69,27 @@ def test_vectorize_edges_and_errors():
         mnp.vectorize(str)(mnp.arange(3))
     with pytest.raises(NotImplementedError, match="signature"):
         mnp.vectorize(f, signature="(n)->()")
+
+
+def test_vectorize_errors_that_do_not_pickle():
+    """an exception whose class or arguments do not pickle, or whose
+    constructor does not take its args, still raises on every rank"""
+    import threading
+
+    class Local(Exception):
+        def __init__(self, a, b):
+            super().__init__(f"{a}/{b}")
+
+    def bad_lock(v):
+        if v == 5:
+            raise ValueError("locked", threading.Lock())
+        return v
+
+    def bad_local(v):
+        if v == 5:
+            raise Local(1, 2)
+        return v
+    with pytest.raises((ValueError, RuntimeError)):
+        mnp.vectorize(bad_lock)(mnp.arange(9))
+    with pytest.raises((Local, RuntimeError)):
+        mnp.vectorize(bad_local)(mnp.arange(9))

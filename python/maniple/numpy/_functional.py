@@ -132,12 +132,16 @@ class vectorize:
         except Exception as e:  # noqa: BLE001 (re-raised on every rank below)
             err = e
         from maniple.sparse import _dist
-        errs = _dist.allgather_obj(None if err is None else (type(err), err.args))
+        errs = _dist.allgather_obj(None if err is None else _portable(err))
         bad = next((e for e in errs if e is not None), None)
         if bad is not None:
             if err is not None:
                 raise err
-            raise bad[0](*bad[1])
+            try:
+                other = bad[0](*bad[1])
+            except Exception:  # noqa: BLE001 (a class whose constructor does not take its args)
+                other = RuntimeError(f"{bad[0].__name__}{bad[1]!r} (raised on another rank)")
+            raise other
         from maniple import _core
         from ._ndarray import ndarray
         res = []
@@ -146,3 +150,15 @@ class vectorize:
                 o = o[:0]
             res.append(_reshaped(ndarray(_core.concat_local(t.name, o.tobytes())), shape))
         return tuple(res) if multi else res[0]
+
+
+def _portable(err):
+    """(type, args) of an exception for the other ranks: picklable, else a
+    RuntimeError naming it (a pickling failure on one rank would leave the
+    others waiting)"""
+    import pickle
+    try:
+        pickle.dumps((type(err), err.args))
+        return (type(err), err.args)
+    except Exception:  # noqa: BLE001
+        return (RuntimeError, (f"{type(err).__name__}: {err}",))
