@@ -126,3 +126,8 @@ def test_estimated_bins_native(bins):
     raises_like(lambda xp: xp.histogram(xp.asarray(datas[0]), bins, weights=xp.asarray(datas[0])), TypeError,
                 "weighted")
     raises_like(lambda xp: xp.histogram(xp.asarray(datas[0]), "nope"), ValueError, "estimator")
+    b = R.random(50) > 0.3  # bool data: NumPy's uint8, with its RuntimeWarning
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        check(lambda xp: xp.histogram(xp.asarray(b), bins))
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        check(lambda xp: xp.histogram_bin_edges(xp.asarray(b), bins, (0, 1)))

@@ -133,6 +133,16 @@ def _estimated_bins(a, name, range):
     return int(_np.ceil(delta / width)), (first, last)
 
 
+def _uint8_of_bool(a):
+    """NumPy's histogram takes bool data as uint8, saying so"""
+    if a.dtype == _np.bool_:
+        import warnings
+        warnings.warn(f"Converting input from {a.dtype} to {_np.uint8} for compatibility.", RuntimeWarning,
+                      stacklevel=3)
+        return a.astype("uint8")
+    return a
+
+
 def _edges(a, bins, range, weighted=False):
     """NumPy's bin edges for a, from a's range (a distributed min and max,
     passed as the range NumPy would find) and, for string bins, NumPy's
@@ -156,7 +166,7 @@ def _edges(a, bins, range, weighted=False):
 
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
-    a = asarray(a).ravel()
+    a = _uint8_of_bool(asarray(a).ravel())
     e = _edges(a, bins, range, weights is not None)
     if e is None:
         return _fallback("histogram_bin_edges")(a, bins, range, weights)
@@ -192,7 +202,7 @@ def _weighted_counts(a, w, e):
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """numpy.histogram: counts of sorted a between the edges (the last
     bin closed), exact integers; density divides by the widths and total."""
-    a = asarray(a)
+    a = _uint8_of_bool(asarray(a))
     if weights is not None and _np.shape(weights) != a.shape:
         raise ValueError("weights should have the same shape as a.")
     a = a.ravel()
