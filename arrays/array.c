@@ -346,6 +346,46 @@ int mn_array_create_like(const mn_array *x, mn_dtype dtype, mn_array **a) {
   return MN_SUCCESS;
 }
 
+/* No MN_SPMD: a copy one rank may make alone (see the header). */
+int mn_array_snapshot(const mn_array *a, mn_array **copy) {
+  MN_CHECK(a && copy, MN_ERR_ARG, "NULL array or output pointer");
+  *copy = NULL;
+  const mn_buf *s = a->buf;
+  mn_buf *b = NULL;
+  MN_CALL(buf_create(s->lay, s->dtype, s->halo, 0, &b));
+  int err = 0;
+  if (!b->lost && !s->lost && s->nbytes) {
+    if (b->dev && (s->valid & MN_VALID_DEV) && !s->pinned) { /* device to device: no host copy */
+      int64_t n = (int64_t)(s->nbytes / mn_dtype_size(s->dtype)), one = 1;
+      err = b->ops->copy_box(1, &n, mn_dtype_size(s->dtype), mn_buf_dev(s, 0), &one, mn_buf_dev(b, MN_WRITE_ALL), &one);
+    } else {
+      memcpy(mn_buf_host(b, MN_WRITE_ALL), mn_buf_host(s, 0), s->nbytes);
+    }
+  }
+  if (err) {
+    buf_release(b);
+    return MN_ERR(MN_ERR_BACKEND, "cannot copy %zu bytes of device storage", s->nbytes);
+  }
+  mn_map m;
+  mn_map_identity(&m, s->lay->ndim, s->lay->shape);
+  err = mn_array_wrap(a->ctx, b, &m, copy);
+  buf_release(b);
+  return err;
+}
+
+int mn_array_rebase(const mn_array *v, const mn_array *base, mn_array **out) {
+  MN_CHECK(v && base && out, MN_ERR_ARG, "NULL array or output pointer");
+  *out = NULL;
+  const mn_buf *p = v->buf, *q = base->buf;
+  MN_CHECK(p->lay == q->lay && p->halo == q->halo && p->dtype == q->dtype, MN_ERR_ARG,
+           "rebase: the new storage is not laid out as the view's (layout, halo %d / %d, dtype %s / %s)", p->halo,
+           q->halo, mn_dtype_name(p->dtype), mn_dtype_name(q->dtype));
+  MN_CALL(mn_array_wrap(v->ctx, base->buf, &v->map, out));
+  (*out)->dtype = v->dtype;
+  (*out)->is_view = v->is_view;
+  return MN_SUCCESS;
+}
+
 int mn_array_destroy(mn_array **a) {
   if (!a || !*a) return MN_SUCCESS;
   buf_release((*a)->buf);

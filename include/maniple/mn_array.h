@@ -58,6 +58,14 @@ MN_EXTERN int mn_array_create_empty(mn_ctx *ctx, mn_dtype dtype, int ndim,
 /* New base array with x's shape and dtype (dtype may differ if given as
  * MN_NDTYPE = same), on a fresh default layout, zero-filled. */
 MN_EXTERN int mn_array_create_like(const mn_array *x, mn_dtype dtype, mn_array **a);
+/* A copy of a's storage (all of it, halo included) in a new base array
+ * of the same layout: this rank's alone, with no message and outside
+ * MANIPLE_CHECKS, so ranks may differ in which copies they make (the
+ * deferred evaluation keeps old values for pending readers so). */
+MN_EXTERN int mn_array_snapshot(const mn_array *a, mn_array **copy);
+/* View v read from base's storage instead of its own (the same layout,
+ * halo and dtype, as a snapshot's): local, as mn_array_snapshot. */
+MN_EXTERN int mn_array_rebase(const mn_array *v, const mn_array *base, mn_array **out);
 /* Releases the handle and sets *a = NULL. A base stays alive while views of
  * it exist. */
 MN_EXTERN int mn_array_destroy(mn_array **a);

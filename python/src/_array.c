@@ -89,6 +89,27 @@ static PyObject *Array_index(ArrayObject *self, PyObject *items) {
   return wrap(v);
 }
 
+/* snapshot(): this rank's copy of the storage (no message, unchecked);
+ * rebase(base): the same view over base's storage (a snapshot's) */
+static PyObject *Array_snapshot(ArrayObject *self, PyObject *unused) {
+  (void)unused;
+  mn_array *c = NULL;
+  int rc = mn_array_snapshot(self->a, &c);
+  if (rc) return raise_mn(rc);
+  return wrap(c);
+}
+
+static PyObject *Array_rebase(ArrayObject *self, PyObject *base) {
+  if (!PyObject_TypeCheck(base, &ArrayType)) {
+    PyErr_SetString(PyExc_TypeError, "rebase needs an Array");
+    return NULL;
+  }
+  mn_array *v = NULL;
+  int rc = mn_array_rebase(self->a, ((ArrayObject *)base)->a, &v);
+  if (rc) return raise_mn(rc);
+  return wrap(v);
+}
+
 static PyObject *Array_transpose(ArrayObject *self, PyObject *args) {
   PyObject *perm = Py_None;
   if (!PyArg_ParseTuple(args, "|O", &perm)) return NULL;
@@ -243,6 +264,9 @@ static PyObject *Array_save_npy(ArrayObject *self, PyObject *path) {
 
 static PyMethodDef Array_methods[] = {
   {"index", (PyCFunction)Array_index, METH_O, "Basic-indexing view from index items."},
+  {"snapshot", (PyCFunction)Array_snapshot, METH_NOARGS,
+   "snapshot() -> a copy of the whole storage in a new base of the same layout (this rank alone: no message, unchecked)."},
+  {"rebase", (PyCFunction)Array_rebase, METH_O, "rebase(base) -> this view over base's storage (laid out alike)."},
   {"transpose", (PyCFunction)Array_transpose, METH_VARARGS, "Transposed view (axes optional)."},
   {"broadcast_to", (PyCFunction)Array_broadcast_to, METH_O, "View broadcast to a shape (read only by contract)."},
   {"reshape", (PyCFunction)Array_reshape, METH_O, "A new Array of another shape, same C-order elements."},

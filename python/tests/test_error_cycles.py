@@ -104,3 +104,45 @@ def test_a_value_alive_on_one_rank_only(reads, checks):
     finally:
         _core.set_checks(was)
     held.clear()
+
+
+@pytest.mark.parametrize("checks", [False, True])
+@pytest.mark.parametrize("reads", ["whole arrays", "shifted views", "a shared value"])
+def test_a_reader_alive_on_one_rank_only_at_a_write(reads, checks):
+    """A pending array b reading u, held by one rank alone (as a cycle that
+    rank has not collected yet would), when u is written: evaluating b
+    there first would move its messages (or make its calls) on that rank
+    alone, a hang or a MANIPLE_CHECKS error. Every reader alive everywhere
+    keeps u's old values, and the ranks go on alike. (b itself is never
+    read: any read of it would be a call of one rank alone.)"""
+    n = 2 * _engine.GROUP_MIN + 5
+    u = mnp.arange(float(n + 2))
+    ref_u = numpy.arange(float(n + 2))
+    if reads == "whole arrays":
+        b = u * 2.0 + 1.0
+    elif reads == "shifted views":  # each rank reads its neighbours' elements
+        b = u[2:] - u[:-2] * 0.5
+    else:
+        s = u[1:] * u[:-1]
+        b = s + 1.0
+        keep, ref_keep = s * 3.0, ref_u[1:] * ref_u[:-1] * 3.0  # alive everywhere: shares s's cell with b
+    live = mnp.sqrt(u[1:]) + u[:-1]  # alive everywhere: keeps the old values on every rank
+    ref_live = numpy.sqrt(ref_u[1:]) + ref_u[:-1]
+    held = [b] if maniple.rank() == 0 else []
+    del b
+    was = _core.checks()
+    _core.set_checks(checks)
+    try:
+        u[1:-1] = u[2:] + u[:-2]  # a write with its own messages
+        ref_u[1:-1] = ref_u[2:] + ref_u[:-2]
+        u *= 0.5
+        ref_u *= 0.5
+        numpy.testing.assert_allclose(numpy.asarray(u), ref_u, rtol=1e-15)
+        numpy.testing.assert_allclose(numpy.asarray(live), ref_live, rtol=1e-15)
+        if reads == "a shared value":
+            numpy.testing.assert_allclose(numpy.asarray(keep), ref_keep, rtol=1e-15)
+        w = u[1:] - u[:-1] * 2.0
+        assert float(w.sum()) == pytest.approx(float((ref_u[1:] - ref_u[:-1] * 2.0).sum()), rel=1e-13)
+    finally:
+        _core.set_checks(was)
+    held.clear()

@@ -180,16 +180,94 @@ def _register(arr):
 
 
 def _flush(key, keep=None):
-    """Evaluate every pending expression reading storage key (but keep)."""
+    """Before a write into storage key: every pending expression reading it
+    (but keep) is evaluated, or with more than one rank reads a copy of the
+    old values instead (_keep_old)."""
     pending = _readers.pop(key, None)
     if not pending:
         return
+    live = []
     for r in pending:
         a = r()
         if a is not None and a is not keep and a._expr is not None:
-            _evaluate(a)
+            live.append(a)
+    if live and _many_ranks():
+        _keep_old(key, live)
+    else:
+        for a in live:
+            if a._expr is not None:  # (an evaluation may store others)
+                _evaluate(a)
     if keep is not None and keep._expr is not None:
         _readers[key] = [_ref(keep)]
+
+
+def _many_ranks():
+    if not _MANY:
+        _MANY.append((_core.size() > 1, _core.backend() != "cpu"))
+    return _MANY[0][0]
+
+
+def _rebased(n, key, memo, snap):
+    """Node n reading storage key's copy snap[0] (made at the first read
+    found) instead; cells change in place, for every consumer."""
+    k = id(n)
+    hit = memo.get(k)
+    if hit is not None:
+        return hit[1]
+    t = type(n)
+    if t is Cell:
+        memo[k] = (n, n)
+        n.node = _rebased(n.node, key, memo, snap)
+        return n
+    if t is Input:
+        x = n.array
+        if x.base != key:
+            r = n
+        else:
+            hx = memo.get(id(x))
+            if hx is None:
+                if not snap:
+                    snap.append(x.snapshot())
+                hx = memo[id(x)] = (x, x.rebase(snap[0]))
+            r = Input(hx[1])
+    elif t is Unary:
+        r = Unary(n.op, _rebased(n.x, key, memo, snap))
+    elif t is Binary:
+        r = Binary(n.op, _rebased(n.x, key, memo, snap), _rebased(n.y, key, memo, snap))
+    elif t is Ternary:
+        r = Ternary(n.op, _rebased(n.x, key, memo, snap), _rebased(n.y, key, memo, snap),
+                    _rebased(n.z, key, memo, snap))
+    elif t is Cast:
+        r = Cast(_rebased(n.x, key, memo, snap), n.dtype)
+    else:
+        r = n
+    memo[k] = (n, r)
+    return r
+
+
+def _keep_old(key, live):
+    """Pending arrays live that read storage key, about to be written, read
+    a copy of its old values from now on. Which arrays are alive differs
+    between ranks (one that only a reference cycle holds dies at each
+    rank's own garbage collection), so evaluating them here could send
+    messages on some ranks alone. The copy is this rank's alone (no
+    message, outside MANIPLE_CHECKS) and is laid out as the original, so a
+    reader evaluated later moves the messages it would have moved reading
+    the original (plans depend on layouts, not on storage), on every rank
+    alike, whether or not that rank made the copy."""
+    snap = []
+    memo = {}  # id of a node or array -> (it, its replacement): the same sharing as before
+    for a in live:
+        if a._expr is None:
+            continue
+        a._expr = _rebased(a._expr, key, memo, snap)
+        if a._cell is not None:
+            _rebased(a._cell, key, memo, snap)
+    if snap:
+        new = snap[0].base
+        for a in live:
+            if key in a._bases:
+                a._bases = tuple(b for b in a._bases if b != key) + (new,)
 
 
 def _wrote(key):
