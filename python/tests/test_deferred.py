@@ -265,3 +265,51 @@ def test_large_stencil_assignment_stores_nothing_else():
             else:
                 c[:] = average
     nt.assert_allclose(numpy.asarray(g), ng, rtol=1e-14)
+
+
+@pytest.mark.parametrize("shape", [(7, 9), (300, 200)])  # small: eager below EAGER_MAX; large: deferred and shared
+@pytest.mark.parametrize("write", ["inplace", "slice", "ufunc out", "view"])
+def test_consumer_of_a_computed_value_keeps_it_after_a_write(shape, write):
+    """y = x + 1 while x is pending reads x's value; x is then computed
+    (x[0, 0]) and its storage written: y keeps the value from before the
+    write, as in NumPy (y read the new x: the cell's consumers were never
+    registered under x's storage)."""
+    def body(xp):
+        a, b = data(xp, shape)
+        x = a * b  # reads no other pending value: computed alone, never with its consumers
+        y = x + 1.0
+        w = x * xp.ones((2,) + shape)  # another shape
+        float(x[0, 0])
+        if write == "inplace":
+            x += 1.0
+        elif write == "slice":
+            x[1:3, :] = -5.0
+        elif write == "ufunc out":
+            xp.multiply(x, 3.0, out=x)
+        else:
+            x.T[:, 0] = 7.0
+        return y, w, x
+    both(body)
+
+
+def test_computed_value_is_copied_for_live_consumers_only():
+    """A write into a computed value's storage copies the old values for
+    the consumers that still hold its cell, and copies nothing when none
+    does."""
+    import weakref
+    for keep_y in (True, False):
+        a, b = data(mnp, (300, 200))
+        x = a * b
+        y = x + 1.0
+        float(x[0, 0])
+        cell = weakref.ref(x._cell)
+        if not keep_y:
+            del y
+        x[1:3, :] = -5.0  # into x's storage
+        copied = cell().node.array.base != x._arr.base
+        assert copied == keep_y, f"consumer alive: {keep_y}, old values copied: {copied}"
+        want = numpy.asarray(a) * numpy.asarray(b)
+        want[1:3, :] = -5.0
+        nt.assert_allclose(numpy.asarray(x), want, rtol=1e-15)
+        if keep_y:
+            nt.assert_allclose(numpy.asarray(y), numpy.asarray(a) * numpy.asarray(b) + 1.0, rtol=1e-15)

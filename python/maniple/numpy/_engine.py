@@ -152,7 +152,7 @@ class Cell(list):
     the values for every consumer. (A list: the C side reads node at [1].
     Made as Cell(("ref", node, owner)): list's own constructor is the
     fast one.)"""
-    __slots__ = ()
+    __slots__ = ("__weakref__",)
     node = property(_item(1), _set_node)
     owner = property(_item(2))
 
@@ -161,6 +161,10 @@ class Cell(list):
 # storage key -> [weak references to pending ndarrays whose expression
 # reads it] (an expression nobody holds any more needs no evaluation)
 _readers = {}
+# storage key -> [weak references to cells whose node became an Input of
+# it when their array was computed]: their consumers were registered under
+# the storage the expression read, not this one (_resolve, _flush)
+_resolved = {}
 _linked = _views.linked  # storage keys whose writes propagate (reshape views)
 
 
@@ -179,10 +183,47 @@ def _register(arr):
                 lst[:] = [x for x in lst if x() is not None]
 
 
+def _resolve(cell, arr):
+    """Cell's array is computed: its consumers read arr from now on."""
+    cell.node = Input(arr)
+    key = arr.base
+    lst = _resolved.get(key)
+    if lst is None:
+        if len(_resolved) > 4096:  # drop storage no cell reads any more
+            for k in [k for k, v in _resolved.items() if not any(c() is not None for c in v)]:
+                del _resolved[k]
+        _resolved[key] = [_ref(cell)]
+    else:
+        lst.append(_ref(cell))
+        if len(lst) % 256 == 0:
+            lst[:] = [c for c in lst if c() is not None]
+
+
+def _keep_resolved(key, refs):
+    """Cells reading storage key, about to be written, that a consumer
+    still holds read a copy of the old values (this rank's alone: no
+    message, unchecked); a cell only its own array holds is left as it is
+    (nobody reads it)."""
+    snap, memo = [], {}
+    for r in refs:
+        c = r()
+        if c is None or type(c.node) is not Input or c.node.array.base != key:
+            continue
+        o = c.owner()
+        own = 1 if o is not None and o._cell is c else 0
+        if sys.getrefcount(c) > 2 + own:  # (c here and getrefcount's argument)
+            _rebased(c, key, memo, snap)
+        del c, o
+
+
 def _flush(key, keep=None):
     """Before a write into storage key: every pending expression reading it
     (but keep) is evaluated, or with more than one rank reads a copy of the
-    old values instead (_keep_old)."""
+    old values instead (_keep_old); consumers of computed values stored
+    there read a copy (_keep_resolved)."""
+    refs = _resolved.pop(key, None)
+    if refs:
+        _keep_resolved(key, refs)
     pending = _readers.pop(key, None)
     if not pending:
         return
@@ -363,7 +404,7 @@ def _evaluate(a):
     a._arr = _front._core.eval_tree(a._expr, a._shape, a._dtype)
     a._expr, a._bases = None, ()
     if a._cell is not None:  # consumers now read the values
-        a._cell.node = Input(a._arr)
+        _resolve(a._cell, a._arr)
 
 
 def _node_of(a):
@@ -523,11 +564,11 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
     for y, a in zip(stores, arrs):
         y._arr, y._expr, y._bases = a, None, ()
         if y._cell is not None and not many:  # (with more ranks its readers keep their program: see above)
-            y._cell.node = Input(a)
+            _resolve(y._cell, a)
     if me is not None:
         me._arr, me._expr, me._bases = out, None, ()
         if me._cell is not None:
-            me._cell.node = Input(out)
+            _resolve(me._cell, out)
     return result
 
 
