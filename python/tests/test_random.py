@@ -268,6 +268,33 @@ def test_integers_endpoint():
     assert set(numpy.unique(y)) == {-1, 0, 1}
 
 
+def test_integers_beyond_float64_range():
+    """Bounds beyond 2**53 draw whole 64-bit words (float64 would give
+    multiples of a power of two there, and could reach high): every value
+    in range, every low bit used, each value hit in a narrow range at
+    2**53 and at int64's top, the full int64 and uint64 ranges with both
+    halves, and the same values in any layout (a 1-d and a 2-d draw)"""
+    g = np.random.default_rng(7)
+    a = numpy.asarray(g.integers(0, 2**62, 30000))
+    assert a.dtype == numpy.int64 and a.min() >= 0 and a.max() < 2**62
+    for bit in range(3):  # the low bits are fair coins (float64 would leave them 0)
+        assert abs(((a >> bit) & 1).mean() - 0.5) < 0.02
+    assert abs(a.mean() / 2.0**61 - 1.0) < 0.02
+    c = numpy.asarray(g.integers(2**53, 2**53 + 10, 3000))
+    assert set(numpy.unique(c) - 2**53) == set(range(10))
+    e = numpy.asarray(g.integers(2**63 - 5, 2**63 - 1, 3000, dtype="int64", endpoint=True))
+    assert set(numpy.unique(e) - (2**63 - 5)) == set(range(5))
+    b = numpy.asarray(g.integers(-2**63, 2**63 - 1, 30000, endpoint=True))
+    assert abs((b < 0).mean() - 0.5) < 0.02 and abs((b & 1).mean() - 0.5) < 0.02
+    u = numpy.asarray(g.integers(0, 2**64, 30000, dtype="uint64"))
+    assert u.dtype == numpy.uint64 and abs((u >= 2**63).mean() - 0.5) < 0.02
+    r = numpy.asarray(np.random.RandomState(3).randint(-2**62, 2**62, 5000))
+    assert r.min() >= -2**62 and r.max() < 2**62 and abs((r & 1).mean() - 0.5) < 0.05
+    flat = numpy.asarray(np.random.default_rng(11).integers(1, 3 * 2**60, 600))
+    grid = numpy.asarray(np.random.default_rng(11).integers(1, 3 * 2**60, (20, 30)))
+    numpy.testing.assert_array_equal(grid.ravel(), flat)
+
+
 def test_float_dtypes_only_where_numpy_takes_them():
     """Generator.random, standard_normal and standard_exponential take
     float64 and float32 alone: another dtype is NumPy's TypeError"""

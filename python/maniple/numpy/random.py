@@ -248,8 +248,33 @@ def _integers(st, low, high, size, dtype, name="randint"):
     if high <= low:
         raise ValueError("low >= high")
     shape = () if size is None else _shape(size)
-    u = _draw("uniform", low, high, shape, st)
-    return _U["floor"](u).astype(_dt(dtype, "int64"))
+    if -_EXACT <= low and high <= _EXACT:  # every value and step exact in float64
+        u = _draw("uniform", low, high, shape, st)
+        return _U["floor"](u).astype(_dt(dtype, "int64"))
+    return _wide_integers(shape, st, low, high - low, dt)
+
+
+_EXACT = 2 ** 53
+
+
+def _wide_integers(shape, st, low, n, dt):
+    """Integers in [low, low + n) beyond float64's exact range (64-bit
+    dtypes only): words of (n - 1).bit_length() uniform bits, from two
+    32-bit halves of uniform draws, kept when below n (at least half are),
+    then shifted by low modulo 2**64 as NumPy's bounded integers wrap."""
+    from ._random_rejection import _rounds
+    bits = (n - 1).bit_length()
+    limit = _np.uint64(n - 1)
+
+    def propose(shape, st):
+        hi = _U["floor"](_draw("uniform", 0.0, 2.0 ** 32, shape, st)).astype("uint64")
+        lo = _U["floor"](_draw("uniform", 0.0, 2.0 ** 32, shape, st)).astype("uint64")
+        w = ((hi << _np.uint64(32)) | lo) >> _np.uint64(64 - bits)
+        return w, w <= limit
+
+    w = _rounds(shape, st, propose)
+    r = w + _np.uint64(low % 2 ** 64)  # wraps modulo 2**64
+    return r if dt == _np.uint64 else r.astype(dt)
 
 
 # ---- the distributions drawn by rejection or search, and sampling ----
