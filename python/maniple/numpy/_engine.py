@@ -250,7 +250,10 @@ def _many_ranks():
 
 def _rebased(n, key, memo, snap):
     """Node n reading storage key's copy snap[0] (made at the first read
-    found) instead; cells change in place, for every consumer."""
+    found) instead; cells change in place, for every consumer, and a
+    subtree that does not read key stays the same object (the programs
+    built from it stay the same on every rank, whether or not that rank
+    rewrote it)."""
     k = id(n)
     hit = memo.get(k)
     if hit is not None:
@@ -258,30 +261,33 @@ def _rebased(n, key, memo, snap):
     t = type(n)
     if t is Cell:
         memo[k] = (n, n)
-        n.node = _rebased(n.node, key, memo, snap)
+        node = n.node
+        new = _rebased(node, key, memo, snap)
+        if new is not node:
+            n.node = new
         return n
+    r = n
     if t is Input:
         x = n.array
-        if x.base != key:
-            r = n
-        else:
+        if x.base == key:
             hx = memo.get(id(x))
             if hx is None:
                 if not snap:
                     snap.append(x.snapshot())
                 hx = memo[id(x)] = (x, x.rebase(snap[0]))
             r = Input(hx[1])
-    elif t is Unary:
-        r = Unary(n.op, _rebased(n.x, key, memo, snap))
-    elif t is Binary:
-        r = Binary(n.op, _rebased(n.x, key, memo, snap), _rebased(n.y, key, memo, snap))
-    elif t is Ternary:
-        r = Ternary(n.op, _rebased(n.x, key, memo, snap), _rebased(n.y, key, memo, snap),
-                    _rebased(n.z, key, memo, snap))
-    elif t is Cast:
-        r = Cast(_rebased(n.x, key, memo, snap), n.dtype)
-    else:
-        r = n
+    elif t is Unary or t is Binary or t is Ternary or t is Cast:
+        ops = n.operands
+        new = [_rebased(c, key, memo, snap) for c in ops]
+        if any(a is not b for a, b in zip(new, ops)):
+            if t is Unary:
+                r = Unary(n.op, new[0])
+            elif t is Binary:
+                r = Binary(n.op, new[0], new[1])
+            elif t is Ternary:
+                r = Ternary(n.op, new[0], new[1], new[2])
+            else:
+                r = Cast(new[0], n.dtype)
     memo[k] = (n, r)
     return r
 
