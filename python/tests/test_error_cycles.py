@@ -146,3 +146,37 @@ def test_a_reader_alive_on_one_rank_only_at_a_write(reads, checks):
     finally:
         _core.set_checks(was)
     held.clear()
+
+
+@pytest.mark.parametrize("checks", [False, True])
+@pytest.mark.parametrize("reads", ["whole arrays", "shifted views"])
+def test_no_value_stored_through_an_array_alive_on_one_rank(reads, checks):
+    """z, alive on rank 0 alone, shares s with the root r and holds w: a
+    pass for r that followed z's values would store w (alive everywhere)
+    on rank 0 alone, and later work on w would part the ranks (w += 1 a
+    pass on one rank and a new expression on the other; with shifted
+    views, w's messages on one rank alone)."""
+    n = 2 * _engine.GROUP_MIN + 5
+    u = mnp.arange(1.0, n + 2.0)
+    ref = numpy.arange(1.0, n + 2.0)
+    if reads == "whole arrays":
+        s, ref_s = u * u + 1.0, ref * ref + 1.0
+        w, ref_w = mnp.sqrt(u), numpy.sqrt(ref)
+    else:
+        s, ref_s = u[1:] * u[:-1] + 1.0, ref[1:] * ref[:-1] + 1.0
+        w, ref_w = mnp.sqrt(u[:-1]) + u[1:], numpy.sqrt(ref[:-1]) + ref[1:]
+    z = s * w
+    held = [z] if maniple.rank() == 0 else []
+    del z
+    was = _core.checks()
+    _core.set_checks(checks)
+    try:
+        r = s + 2.0
+        assert float(r.sum()) == pytest.approx(float((ref_s + 2.0).sum()), rel=1e-13)
+        w += 1.0
+        v = w[1:] * 2.0 + w[:-1]
+        ref_w = ref_w + 1.0
+        numpy.testing.assert_allclose(numpy.asarray(v), ref_w[1:] * 2.0 + ref_w[:-1], rtol=1e-14)
+    finally:
+        _core.set_checks(was)
+    held.clear()

@@ -534,20 +534,27 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
         if any(k in cells for k in yc):
             stores.append(y)
     _recent[:] = live
-    for y in stores:
-        _cells_in(y._expr, cells)
+    if not many:  # (with more ranks a sibling may be alive here alone: its values are not followed)
+        for y in stores:
+            _cells_in(y._expr, cells)
     if own is not None:
         cells.pop(id(own), None)
     held, sid = [], {id(y) for y in stores}
-    for c in cells.values():  # values a live array holds: computed once, here
+    # with more ranks, the root's first XMAX cells whatever their owners'
+    # state: a cut that an array alive on some ranks alone cannot move
+    cand = list(cells.values())[:XMAX] if many else cells.values()
+    for c in cand:  # values a live array holds: computed once, here
         o = c.owner()
         if o is None or o is self_ or o._cell is not c or o._expr is None or o._shape != shape or \
                 o._cost < SHARE_COST or id(o) in sid:
             continue
         held.append(o)
-    if len(held) + len(stores) > XMAX:
-        held.sort(key=lambda o: -o._cost)
-    stores = (stores + held)[:XMAX]
+    if many:
+        stores = (held + stores)[:XMAX]
+    else:
+        if len(held) + len(stores) > XMAX:
+            held.sort(key=lambda o: -o._cost)
+        stores = (stores + held)[:XMAX]
     arrs = [None] * len(stores)
     if many and stores:  # one array shows the stores' layout (all of one shape): the others once kept
         arrs[0] = _core.empty(stores[0]._shape, stores[0]._dtype, True)
