@@ -180,3 +180,56 @@ def test_no_value_stored_through_an_array_alive_on_one_rank(reads, checks):
     finally:
         _core.set_checks(was)
     held.clear()
+
+
+@pytest.mark.parametrize("checks", [False, True])
+@pytest.mark.parametrize("held_side", ["result", "source", "temporary"])
+def test_reshape_link_alive_on_one_rank_only(held_side, checks):
+    """A reshape that NumPy makes a view is a copy linked to its source
+    (_views); a write into either side copies it over, a collective. When
+    one side is held on rank 0 alone (as a cycle that rank has not
+    collected yet would hold it), the ranks must still agree on whether
+    the link lives: rank 0 copying alone is a hang."""
+    n = 400
+    ref = numpy.arange(float(n))
+    held = []
+    was = _core.checks()
+    _core.set_checks(checks)
+    try:
+        if held_side == "result":
+            a = mnp.arange(float(n))
+            b = a.reshape(n // 4, 4)
+            if maniple.rank() == 0:
+                held.append(b)
+            del b
+            a[0] = 5.0
+            ref[0] = 5.0
+            numpy.testing.assert_array_equal(numpy.asarray(a * 2.0), ref * 2.0)
+            held.clear()
+            a[1] = 6.0  # the link dies on every rank alike
+            ref[1] = 6.0
+            numpy.testing.assert_array_equal(numpy.asarray(a), ref)
+        elif held_side == "source":
+            a = mnp.arange(float(n))
+            b = a.reshape(n // 4, 4)
+            if maniple.rank() == 0:
+                held.append(a)
+            del a
+            b[0, 0] = 5.0
+            ref[0] = 5.0
+            numpy.testing.assert_array_equal(numpy.asarray(b), ref.reshape(n // 4, 4))
+        else:
+            def make():  # a temporary whose handle rank 0 alone also holds
+                t = mnp.arange(float(n)) + 0.0
+                t._materialize()
+                if maniple.rank() == 0:
+                    held.append(t._arr)
+                return t
+            r = make().reshape(n // 4, 4)
+            r[0, 0] = 5.0
+            ref[0] = 5.0
+            numpy.testing.assert_array_equal(numpy.asarray(r), ref.reshape(n // 4, 4))
+            numpy.testing.assert_array_equal(numpy.asarray(r.sum(axis=0)), ref.reshape(n // 4, 4).sum(axis=0))
+    finally:
+        _core.set_checks(was)
+        held.clear()
