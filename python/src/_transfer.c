@@ -209,24 +209,8 @@ static PyObject *py_bcast(PyObject *m, PyObject *args) {
   return out;
 }
 
-/* all_ranks(flag) -> whether flag is true on every rank (one allreduce):
- * decisions that rest on what a rank still holds, made alike */
-static PyObject *py_all_ranks(PyObject *m, PyObject *flag) {
-  (void)m;
-  if (!need_ctx() || !check_call("all_ranks", 0, NULL)) return NULL;
-  int v = PyObject_IsTrue(flag);
-  if (v < 0) return NULL;
-  int all = v, rc;
-  Py_BEGIN_ALLOW_THREADS
-  rc = mn_ctx_all(g_ctx, v, &all);
-  Py_END_ALLOW_THREADS
-  if (rc) return raise_mn(rc);
-  return PyBool_FromLong(all);
-}
-
 static PyMethodDef transfer_functions[] = {
   {"bcast", py_bcast, METH_VARARGS, "bcast(bytes_or_None, root=0) -> the root's bytes on every rank."},
-  {"all_ranks", py_all_ranks, METH_O, "all_ranks(flag) -> whether flag is true on every rank (collective)."},
   {NULL, NULL, 0, NULL}};
 
 int mnpy_transfer_init(PyObject *m) { return PyModule_AddFunctions(m, transfer_functions); }

@@ -26,7 +26,7 @@ import numpy as _np
 
 from maniple import _core
 
-from . import _views
+from . import _collect, _views
 from ._dtypes import CAN_CAST_SAME_KIND as _CAN_CAST_SAME_KIND, INT_RANGE as _INT_RANGE, INTEGER as _INTEGER
 from ._dtypes import FLOATS as _FLOATS, KIND as _KIND
 
@@ -166,6 +166,7 @@ _readers = {}
 # the storage the expression read, not this one (_resolve, _flush)
 _resolved = {}
 _linked = _views.linked  # storage keys whose writes propagate (reshape views)
+_collecting = _collect._state
 
 
 def _register(arr):
@@ -318,7 +319,10 @@ def _keep_old(key, live):
 
 
 def _wrote(key):
-    """After a write into storage key: reshapes linked to it follow (_views)."""
+    """After a write into storage key: reshapes linked to it follow (_views);
+    the collector's schedule with more than one rank ticks (_collect)."""
+    if _collecting["ours"]:
+        _collect.tick(bool(_linked))
     if key in _linked:
         _views.propagate(key)
 

@@ -14,7 +14,7 @@ import numpy as _np
 
 from maniple import _core
 
-from . import _engine, _views
+from . import _collect, _engine, _views
 from ._dtypes import COMPLEX as _COMPLEX, INTS as _INTS
 from ._engine import (_CAN_CAST_SAME_KIND, _INTEGER, _assign, _binary, _check_scalar_into, _flush, _prep, _pyscalar,
                       _scalar, _unary, _wrote)
@@ -565,6 +565,7 @@ class ndarray:
     def reshape(self, *shape, order="C"):
         """NumPy's reshape: a view where NumPy gives one (writes through it
         reach this array and back, _views), else a copy."""
+        _collect.before_reshape()  # what each rank holds is decided alike
         count = _refcount(self)  # first: a temporary's reshape needs no link
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
@@ -587,6 +588,7 @@ class ndarray:
         return r
 
     def ravel(self, order="C"):
+        _collect.before_reshape()
         count = _refcount(self)
         if _f_order(order):
             return self.T.ravel()

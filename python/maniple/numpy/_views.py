@@ -12,15 +12,9 @@ express the new shape, decided as NumPy does), the result is a plain copy.
 Storage is known by its key (Array.base). A link holds the source view and
 the result's base handle; it is dropped when either side is held by
 nobody else (share counts and reference counts), so a reshaped temporary
-(`np.arange(n).reshape(k, m)`) costs nothing after the statement. What a
-rank holds depends on its own garbage collection (a cycle keeps an array
-until then), and a link's copies are collective: with more than one rank
-the ranks agree (one allreduce) before they drop a side or skip a link
-for a temporary, so every rank keeps the same links.
+(`np.arange(n).reshape(k, m)`) costs nothing after the statement.
 """
 import sys
-
-from maniple import _core
 
 _links = {}   # source storage key -> [Link] made from it
 _source = {}  # result storage key -> its Link
@@ -110,7 +104,7 @@ def link(src, dst, st):
     """Make dst (a fresh base handle holding src's elements in another shape)
     follow src and back; st: dst's strides over the root storage."""
     for k in list(_links.get(src.base, ())):  # earlier results from the same source
-        if _everywhere(_dead(k.dst)):
+        if _dead(k.dst):
             _unlink_dst(k)
     _prune()
     k = _Link(src, dst, st)
@@ -163,19 +157,6 @@ def _dead(h):
     return h.share_count == 1 and _refcount(h) <= _ONE
 
 
-def _everywhere(flag):
-    """flag on every rank (one allreduce with more than one). What a rank
-    still holds depends on its own garbage collection (an array a
-    reference cycle holds), so the links' life and death, which decide
-    collective copies, are agreed."""
-    if not _MANY:
-        _MANY.append(_core.size() > 1)
-    return _core.all_ranks(flag) if _MANY[0] else flag
-
-
-_MANY = []
-
-
 _ONE = _one_holder()
 
 
@@ -188,9 +169,9 @@ def _prune():
     if len(_source) > 64 and len(_source) < 2 * _pruned_at[0]:
         return  # many live links: prune as often as they double
     for k in list(_source.values()):
-        if _everywhere(_dead(k.dst)):
+        if _dead(k.dst):
             _unlink_dst(k)
-        elif k.src is not None and _everywhere(_dead(k.src)):
+        elif k.src is not None and _dead(k.src):
             _drop_src(k)
     _pruned_at[0] = len(_source)
 
@@ -200,7 +181,7 @@ def propagate(key, origin=None):
     date (not origin, where the write came from)."""
     from ._engine import _flush
     for k in list(_links.get(key, ())):
-        if _everywhere(_dead(k.dst)):
+        if _dead(k.dst):
             _unlink_dst(k)
         elif k.dkey != origin:
             _flush(k.dkey)  # pending readers of the result keep its old values
@@ -209,7 +190,7 @@ def propagate(key, origin=None):
                 propagate(k.dkey, key)
     k = _source.get(key)
     if k is not None and k.src is not None and k.skey != origin:
-        if _everywhere(_dead(k.src)):
+        if _dead(k.src):
             _drop_src(k)
         else:
             _flush(k.skey)
@@ -267,6 +248,6 @@ def reshape(h, shape, temporary):
         return h.index(items), True
     r = h.reshape(shape)
     st = nocopy_strides(tuple(h.shape), strides(h), shape)
-    if st is not None and 0 not in shape and not _everywhere(temporary):
+    if st is not None and not temporary and 0 not in shape:
         link(h, r, st)
     return r, st is not None
