@@ -152,11 +152,13 @@ def test_scalar_ops(dtype):
         check(lambda sp, xp: A(sp) * s)
         check(lambda sp, xp: s * A(sp))
         check(lambda sp, xp: A(sp) / s)
-    B = msp.csr_array(a)
+    B, Bs = msp.csr_array(a), ssp.csr_array(a, copy=True)
     B *= 3
-    compare(B, a * 3)
-    B /= 3
-    compare(B, a * 3 / 3)
+    Bs *= 3
+    compare(B, Bs)
+    B /= 3  # SciPy's in-place division keeps the dtype (float32 stays)
+    Bs /= 3
+    compare(B, Bs)
 
 
 @pytest.mark.parametrize("shape", SHAPES + [(0, 2)])
@@ -431,3 +433,50 @@ def test_explicit_extremes_and_out_as_scipy():
         raises_like(lambda sp, xp: getattr(sp.csr_array(d), name)(out=numpy.zeros(1)), ValueError)
     check(lambda sp, xp: sp.csr_array((3, 3)).max(explicit=True))
     raises_like(lambda sp, xp: sp.csr_array((3, 3)).argmax(explicit=True), ValueError)
+
+
+@pytest.mark.parametrize("kind", ["array", "matrix"])
+@pytest.mark.parametrize("dtype, s, op", [
+    ("int64", 3, "mul"), ("int32", numpy.int64(5), "mul"), ("float32", 0.1, "mul"), ("float32", 3, "div"),
+    ("float32", numpy.float64(3.0), "div"), ("float64", 7, "div"), ("complex128", 2j, "mul"),
+    ("complex64", 3, "div"), ("float64", numpy.array(4.0), "div")])
+def test_in_place_scalar_keeps_dtype_as_scipy(kind, dtype, s, op):
+    """A *= s and A /= s are SciPy's `data *= s` (and times 1/s): the dtype
+    stays and the values are NumPy's in-place product, bit for bit."""
+    S = ssp.random(7, 5, density=0.5, random_state=3, format="csr") * 10
+    S = S.astype(dtype) + (1j * S if "complex" in dtype else 0)
+    S = S.astype(dtype)
+
+    def body(sp, xp):
+        A = getattr(sp, f"csr_{kind}")(S.copy())  # SciPy's shares S's data
+        if op == "mul":
+            A *= s
+        else:
+            A /= s
+        return A
+    got = check(body)
+    assert got.dtype == numpy.dtype(dtype)
+
+
+@pytest.mark.parametrize("dtype, s, op", [
+    ("int64", 2, "div"), ("int64", 2.5, "mul"), ("float64", 1j, "mul"), ("bool", 2, "mul"),
+    ("int32", 2 ** 40, "mul")])
+def test_in_place_scalar_that_numpy_refuses(dtype, s, op):
+    """SciPy raises NumPy's error for an in-place product it cannot cast
+    back (an int matrix /= 2): so does maniple, on every rank, with the
+    matrix unchanged."""
+    S = ssp.csr_array(numpy.array([[2, 0, 1], [0, 4, 0]]).astype(dtype))
+    exc = OverflowError if isinstance(s, int) and s > 2 ** 31 else TypeError
+
+    def body(sp, xp):
+        A = sp.csr_array(S.copy())
+        if op == "mul":
+            A *= s
+        else:
+            A /= s
+    raises_like(body, exc)
+    A = msp.csr_array(S)
+    with pytest.raises(exc):
+        A *= s if op == "mul" else 1.0 / s
+    numpy.testing.assert_array_equal(A.toarray(), S.toarray())
+    assert A.dtype == S.dtype

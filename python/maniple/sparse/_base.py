@@ -778,15 +778,30 @@ class _spbase:
 
     def __imul__(self, other):
         if _scalar_like(other):
-            self._replace(self._mul_scalar(other)._A)
+            self._scale_in_place(other[()] if isinstance(other, _np.ndarray) else other)
             return self
         return NotImplemented
 
     def __itruediv__(self, other):
         if _scalar_like(other):
-            self._replace(self.__truediv__(other)._A)
+            s = other[()] if isinstance(other, _np.ndarray) else other
+            self._scale_in_place(1.0 / s)  # as SciPy: times the reciprocal
             return self
         return NotImplemented
+
+    def _scale_in_place(self, s):
+        """The stored values times s in place, as SciPy's `data *= s`: the
+        dtype stays, and NumPy's in-place rules apply (an int matrix /= 2
+        or times a float raises NumPy's casting error). The error depends
+        on the dtype and s alone, so every rank raises it, before any work."""
+        dt = self.dtype
+        _np.multiply(_np.ones(1, dt), s, out=_np.ones(1, dt))
+
+        def scaled(v):
+            out = v.copy()
+            _np.multiply(out, s, out=out)
+            return out
+        self._replace(map_values(self._A, scaled))
 
 
 def _add_ufunc_methods():
