@@ -8,6 +8,7 @@ import numpy as _np
 from maniple import _core
 from maniple import init as _init
 
+from . import _layout
 from ._dtypes import INTS as _INTS
 from ._engine import _KIND, _check_scalar_into, _pyscalar
 from ._ndarray import ndarray
@@ -52,8 +53,7 @@ def _shape(shape):
 
 
 def _order(order, allowed="CF"):
-    """NumPy's memory order argument: checked, otherwise without effect
-    (the values are the same; maniple lays out its blocks itself)."""
+    """NumPy's memory order argument, checked (_layout gives it effect)."""
     if order is None:
         return
     if not isinstance(order, str):
@@ -67,7 +67,13 @@ def _order(order, allowed="CF"):
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
     _init()
     _order(order)
-    return ndarray(_core.create(_shape(shape), _dt(dtype)))
+    shape, dtype = _shape(shape), _dt(dtype)
+    return _layout.fresh(shape, _f_axes(order, shape), lambda s: ndarray(_core.create(s, dtype)))
+
+
+def _f_axes(order, shape):
+    """The storage order of a new array asked for in order 'C' or 'F' (_layout)."""
+    return tuple(range(len(shape) - 1, -1, -1)) if order in ("F", "f") and len(shape) > 1 else None
 
 
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
@@ -78,10 +84,10 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     _order(order)
     if dtype is None:  # NumPy's: the fill value's own dtype (a float32 scalar gives float32)
         dtype = _np.asarray(fill_value).dtype
-    a = empty(shape, dtype)
+    a = empty(shape, dtype, order)
     if type(fill_value) is int:
         _check_scalar_into(fill_value, a._dtype)  # NumPy's OverflowError for an int the dtype cannot hold
-    a._arr.fill(_pyscalar(fill_value))
+    a._materialize().fill(_pyscalar(fill_value))
     return a
 
 
@@ -90,29 +96,32 @@ def ones(shape, dtype=None, order="C", *, device=None, like=None):
 
 
 def _like(a, dtype, shape, order):
+    """The shape, dtype and storage order (_layout) of a new array like a."""
     _order(order, "CFAK")
-    return (a.shape if shape is None else shape), (a.dtype if dtype is None else dtype)
+    s = a.shape if shape is None else _shape(shape)
+    p = _layout.axes(a, order) if tuple(s) == a.shape else _f_axes(order, s)
+    return s, (a.dtype if dtype is None else dtype), p
 
 
-# NumPy's signatures: (a, dtype, order, subok, shape), order and subok without effect here
+# NumPy's signatures: (a, dtype, order, subok, shape); subok without effect here
 def empty_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    s, d = _like(asarray(a), dtype, shape, order)
-    return empty(s, d)
+    s, d, p = _like(asarray(a), dtype, shape, order)
+    return _layout.fresh(s, p, lambda t: empty(t, d))
 
 
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    s, d = _like(asarray(a), dtype, shape, order)
-    return zeros(s, d)
+    s, d, p = _like(asarray(a), dtype, shape, order)
+    return _layout.fresh(s, p, lambda t: zeros(t, d))
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    s, d = _like(asarray(a), dtype, shape, order)
-    return ones(s, d)
+    s, d, p = _like(asarray(a), dtype, shape, order)
+    return _layout.fresh(s, p, lambda t: ones(t, d))
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    s, d = _like(asarray(a), dtype, shape, order)
-    return full(s, fill_value, d)
+    s, d, p = _like(asarray(a), dtype, shape, order)
+    return _layout.fresh(s, p, lambda t: full(t, fill_value, d))
 
 
 def _arange_length(start, stop, step):
@@ -245,9 +254,12 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return (a, step) if retstep else a
 
 
-def asarray(x, dtype=None):
+def asarray(x, dtype=None, order=None, *, device=None, copy=None, like=None):
     """x as a maniple array. NumPy arrays and sequences must be the same on
-    every rank (SPMD); each rank keeps its own part."""
+    every rank (SPMD); each rank keeps its own part. order 'C' or 'F' copies
+    an array laid out otherwise (_layout), as NumPy's."""
+    if order is not None or copy:
+        return _asarray_in(x, dtype, order, copy)
     if isinstance(x, ndarray):
         return x if dtype is None or str(_np.dtype(dtype)) == x._dtype else x.astype(dtype)
     y = _np.asarray(x, dtype=dtype)
@@ -290,21 +302,35 @@ def from_dlpack(x, /, *, device=None, copy=None):
     return asarray(_np.from_dlpack(x))
 
 
-def array(x, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+def _asarray_in(x, dtype, order, copy):
+    """asarray/array of x in memory order order (_layout), copied when copy
+    is true or when x is laid out otherwise."""
     _order(order, "CFAK")
-    if isinstance(x, ndarray):
-        r = x.copy() if copy else x
-        r = r if dtype is None else r.astype(dtype)
-    else:
-        r = asarray(x, dtype)
+    if not isinstance(x, ndarray):
+        y = _np.asarray(x, dtype=dtype)
+        if order in (None, "K", "k", "A", "a") and y.ndim > 1 and y.flags.f_contiguous and not y.flags.c_contiguous:
+            order = "F"  # a NumPy array in F order stays so
+        r = asarray(y, dtype)
+        return r if order not in ("F", "f") or r.ndim < 2 else _layout.laid_out(r, _f_axes("F", r.shape))
+    if copy or not _layout.satisfies(x, order):
+        dt = x._dtype if dtype is None else str(_np.dtype(dtype))
+        if order is None or (order in ("A", "a") and dt != x._dtype):
+            order = "K"  # NumPy's array casts an 'A' copy keeping the layout
+        return x.astype(dt, order=order)
+    return asarray(x, dtype)
+
+
+def array(x, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+    r = _asarray_in(x, dtype, order, copy)
     ndmin = operator.index(ndmin)
     if ndmin > 32:
         raise ValueError(f"ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)")
     return r[(None,) * (ndmin - r.ndim)] if ndmin > r.ndim else r
 
 
-def copy(a):
-    return asarray(a).copy()
+def copy(a, order="K", subok=False):
+    """NumPy's copy: order 'K' (the default) keeps a's memory order (_layout)."""
+    return asarray(a).copy(order)
 
 
 def copyto(dst, src, casting="same_kind", where=True):

@@ -80,13 +80,14 @@ def astype(x, dtype, /, *, copy=True, device=None):
 
 
 def asanyarray(a, dtype=None, order=None, *, like=None):
-    return asarray(a, dtype)
+    return asarray(a, dtype, order)
 
 
 def ascontiguousarray(a, dtype=None, *, like=None):
-    """maniple arrays have no memory order of their own: a (maniple) array."""
+    """a as a C-contiguous array, at least 1-d (a copy if it is laid out
+    otherwise, _layout)."""
     from ._ndarray import _reshaped
-    a = asarray(a, dtype)
+    a = asarray(a, dtype, "C")
     return a if a.ndim else _reshaped(a, (1,))
 
 
@@ -120,22 +121,24 @@ _REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_
 
 def require(a, dtype=None, requirements=None, *, like=None):
     """numpy.require: a (a copy when it must own its data or be writeable
-    and is not) of dtype. maniple's blocks have no memory order, so 'C' and
-    'F' change no values."""
+    and is not) of dtype, C- or Fortran-contiguous when asked (_layout)."""
     reqs = set() if requirements is None else {_REQUIREMENTS[r.upper()] for r in
                                                  ([requirements] if isinstance(requirements, str) else requirements)}
     if "C" in reqs and "F" in reqs:
         raise ValueError("Cannot specify both C and Fortran contiguous.")
-    r = asarray(a, dtype)
+    order = "C" if "C" in reqs else "F" if "F" in reqs else None
+    r = asarray(a, dtype, order)
     if ("O" in reqs and not r.flags.owndata) or ("W" in reqs and not r.flags.writeable):
-        r = r.copy()
+        r = r.copy("K" if order is None else order)
     return r
 
 
 def asfortranarray(a, dtype=None, *, like=None):
-    """maniple arrays have no memory order of their own: a (maniple) array,
-    at least 1-d, as NumPy's."""
-    return ascontiguousarray(a, dtype)
+    """a as a Fortran-contiguous array, at least 1-d (a copy if it is laid
+    out otherwise: storage of the reversed shape, seen transposed, _layout)."""
+    from ._ndarray import _reshaped
+    a = asarray(a, dtype, "F")
+    return a if a.ndim else _reshaped(a, (1,))
 
 
 def array2string(a, *args, **kwargs):

@@ -14,7 +14,7 @@ import numpy as _np
 
 from maniple import _core
 
-from . import _collect, _engine, _views
+from . import _collect, _engine, _layout, _views
 from ._dtypes import COMPLEX as _COMPLEX, INTS as _INTS
 from ._engine import (_CAN_CAST_SAME_KIND, _INTEGER, _assign, _binary, _check_scalar_into, _flush, _prep, _pyscalar,
                       _scalar, _unary, _wrote)
@@ -542,14 +542,17 @@ class ndarray:
         if casting != "unsafe" and not _np.can_cast(self._dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from dtype('{self._dtype}') to dtype('{dt}') according to "
                             f"the rule '{casting}'")
-        if dt == self._dtype and not copy:
+        if dt == self._dtype and not copy and _layout.satisfies(self, order):
             return self
-        return _engine._cast(self, dt)
+        return _layout.laid_out(self, _layout.axes(self, order), lambda t: _engine._cast(t, dt))
 
     def copy(self, order="C"):
         if order != "C":
             from ._creation import _order
             _order(order, "CFAK")
+            p = _layout.axes(self, order)
+            if p is not None:
+                return _layout.laid_out(self, p)
         out = _core.create(self._shape, self._dtype)
         _core.evaluate(_engine._compile(self._node()), out)
         return ndarray(out)
@@ -570,7 +573,7 @@ class ndarray:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
         shape = _new_shape(shape, self.size)
-        if _f_order(order):  # Fortran order: the transposes' C order
+        if _f_order(order, self, reshaping=True):  # Fortran order: the transposes' C order
             return self.T.reshape(shape[::-1]).T
         return self._reshape(shape, count)
 
@@ -592,11 +595,17 @@ class ndarray:
         count = _refcount(self)
         if _f_order(order):
             return self.T.ravel()
+        p = _layout.axes(self, order) if order in ("A", "a", "K", "k") else None
+        if p is not None:  # memory order: the axes as they lie in storage
+            return self.transpose(p).ravel()
         return self._reshape((self.size,), count, ravel=True)
 
     def flatten(self, order="C"):
         if _f_order(order):
             return self.T.flatten()
+        p = _layout.axes(self, order) if order in ("A", "a", "K", "k") else None
+        if p is not None:
+            return self.transpose(p).flatten()
         return ndarray(self._materialize().reshape((self.size,))) if self.ndim != 1 else self.copy()
 
     def transpose(self, *axes):
@@ -843,12 +852,17 @@ class flatiter:
             _select.put(self.base, key, value)
 
 # ---- helpers shared with the function modules ----
-def _f_order(order):
-    """order (checked as NumPy's) is Fortran's; 'A' and 'K' are C's for
-    maniple's C-ordered arrays."""
+def _f_order(order, a=None, reshaping=False):
+    """order (checked as NumPy's) is Fortran's: 'F', or 'A' for a (when
+    reshaping) Fortran-contiguous and not C-contiguous."""
     from ._creation import _order
     _order(order, "CFAK")
-    return order is not None and order.upper() == "F"
+    if reshaping and order is not None and order.upper() == "K":
+        raise ValueError("order 'K' is not permitted for reshaping")
+    if order is None:
+        return False
+    o = order.upper()
+    return o == "F" or (o == "A" and a is not None and _layout.axes(a, "A") is not None)
 
 
 def _flat(a):
