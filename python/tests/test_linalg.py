@@ -261,3 +261,13 @@ def test_matrix_transpose():
     same(la.matrix_transpose(np.asarray(x)), numpy.linalg.matrix_transpose(x))
 
 
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5), (2, 3, 4), (2, 2, 5, 3)])
+@pytest.mark.parametrize("offset", [0, 1, -2])
+def test_linalg_diagonal_of_the_last_two_axes(shape, offset):
+    a = numpy.arange(float(numpy.prod(shape))).reshape(shape) * 0.5
+    got = np.linalg.diagonal(np.asarray(a), offset=offset)
+    want = numpy.linalg.diagonal(a, offset=offset)
+    assert got.shape == want.shape
+    numpy.testing.assert_array_equal(numpy.asarray(got), want)

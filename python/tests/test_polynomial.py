@@ -120,3 +120,44 @@ def test_gathered_coefficient_functions():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no fallback announcement
         mnp.polydiv(mnp.asarray(u), v)
+
+
+def test_poly1d_from_a_fit_evaluates_on_the_distributed_array():
+    """The idiom p = poly1d(polyfit(x, y, deg)); p(x): the coefficients a
+    short list on every rank, the evaluation on the distributed array."""
+    x = numpy.linspace(-1.0, 2.0, 301)
+    y = 0.5 * x ** 3 - x + 2.0 + 0.01 * numpy.sin(40 * x)
+    p = mnp.poly1d(mnp.polyfit(mnp.asarray(x), mnp.asarray(y), 3))
+    q = numpy.poly1d(numpy.polyfit(x, y, 3))
+    assert isinstance(p, numpy.poly1d) and p.order == q.order == 3
+    numpy.testing.assert_allclose(p.coeffs, q.coeffs, rtol=1e-9)
+    got = p(mnp.asarray(x))
+    assert isinstance(got, mnp.ndarray)
+    numpy.testing.assert_allclose(numpy.asarray(got), q(x), rtol=1e-12, atol=1e-12)
+    numpy.testing.assert_allclose(numpy.asarray(p(x)), q(x), rtol=1e-12, atol=1e-12)  # a NumPy argument
+    assert abs(p(1.5) - q(1.5)) < 1e-10
+    assert str(mnp.poly1d([1.0, -2.0, 3.0])) == str(numpy.poly1d([1.0, -2.0, 3.0]))
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "neg", "pow", "div_scalar", "divmod", "deriv", "integ", "compose",
+                                "roots", "from_roots", "poly_funcs"])
+def test_poly1d_arithmetic_as_numpy(op):
+    a, b = [2.0, -3.0, 0.5, 1.0], [1.0, 4.0]
+
+    def run(xp):
+        p, q = xp.poly1d(a), xp.poly1d(b)
+        r = {"add": lambda: p + q, "sub": lambda: p - [1.0, 1.0], "mul": lambda: 2.0 * p * q, "neg": lambda: -p,
+             "pow": lambda: q ** 3, "div_scalar": lambda: p / 4.0, "divmod": lambda: p / q,
+             "deriv": lambda: p.deriv(2), "integ": lambda: p.integ(1, k=3.0), "compose": lambda: p(q),
+             "roots": lambda: xp.poly1d(sorted(p.r, key=lambda z: (z.real, z.imag)), r=True),
+             "from_roots": lambda: xp.poly1d([1.0, 2.0, -3.0], r=True),
+             "poly_funcs": lambda: (xp.polyadd(p, q), xp.polymul(p, q), xp.polyder(p), xp.polyint(q))}[op]()
+        return r if isinstance(r, tuple) else (r,)
+    got, want = run(mnp), run(numpy)
+    for g, w in zip(got, want):
+        assert type(g) is mnp.poly1d, type(g)
+        numpy.testing.assert_allclose(g.coeffs, w.coeffs, rtol=1e-12, atol=1e-12)
+
+
+def test_get_include_is_numpys():
+    assert mnp.get_include() == numpy.get_include()

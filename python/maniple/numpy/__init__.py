@@ -30,7 +30,7 @@ from ._meta import (array2string, array_repr, array_str, asfortranarray, broadca
                     ndenumerate, nditer, show_config, show_runtime,
                     asanyarray, asarray_chkfinite, ascontiguousarray, astype, base_repr, binary_repr, bool, byte,
                     short, ubyte, uint, uintc, uintp, ulong, ulonglong, unsignedinteger, ushort, can_cast, common_type, double, errstate, finfo, floating, format_float_positional,
-                    format_float_scientific, frombuffer, fromfunction, fromiter, generic, get_printoptions,
+                    format_float_scientific, frombuffer, fromfunction, fromiter, generic, get_include, get_printoptions,
                     getbufsize, geterr, geterrcall, iinfo, inexact, int_, intc, integer, intp, isdtype, isfortran,
                     isscalar, issubdtype, long, longlong, may_share_memory, min_scalar_type, mintypecode, ndim,
                     ndindex, number, printoptions, promote_types, require, result_type, set_printoptions, setbufsize,
@@ -39,7 +39,7 @@ from ._meta import (array2string, array_repr, array_str, asfortranarray, broadca
 from ._functional import apply_along_axis, apply_over_axes, piecewise, vectorize
 from ._windows import bartlett, blackman, geomspace, hamming, hanning, kaiser, logspace, vander
 from ._signal import convolve, correlate, interp, polyval, unwrap
-from ._polynomial import poly, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, roots
+from ._polynomial import poly, poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, roots
 from ._stats import corrcoef, cov
 from ._histogram import bincount, histogram, histogram2d, histogram_bin_edges, histogramdd
 from ._ndarray import ndarray, flatiter

@@ -27,12 +27,13 @@ getbufsize, setbufsize = _np.getbufsize, _np.setbufsize
 get_printoptions, set_printoptions, printoptions = _np.get_printoptions, _np.set_printoptions, _np.printoptions
 format_float_positional, format_float_scientific = _np.format_float_positional, _np.format_float_scientific
 base_repr, binary_repr, typename, ndindex = _np.base_repr, _np.binary_repr, _np.typename, _np.ndindex
+get_include = _np.get_include  # C extensions see maniple arrays through NumPy's buffer protocol
 # NumPy's own objects, re-exported: they take no array data (types, shapes,
 # settings), so they work with maniple as they are
 NO_DATA = ("finfo", "iinfo", "isdtype", "issubdtype", "isscalar", "promote_types", "min_scalar_type", "mintypecode",
            "errstate", "geterr", "seterr", "geterrcall", "seterrcall", "getbufsize", "setbufsize",
            "get_printoptions", "set_printoptions", "printoptions", "format_float_positional",
-           "format_float_scientific", "base_repr", "binary_repr", "typename", "ndindex")
+           "format_float_scientific", "base_repr", "binary_repr", "typename", "ndindex", "get_include")
 
 
 def _dtypes_of(args):

@@ -6,7 +6,8 @@ answer, its singular values, rank and residuals. polyadd, polysub,
 polymul, polyder and polyint are distributed array arithmetic. polydiv,
 roots and poly work on coefficient lists, sequentially: their arrays are
 gathered to every rank and NumPy computes there, alike (marked
-"gathered"). A numpy.poly1d argument gives NumPy's poly1d answer."""
+"gathered"). A poly1d argument gives a poly1d answer; maniple's poly1d
+is NumPy's, whose calls on arrays evaluate on the distributed array."""
 import warnings
 
 import numpy as _np
@@ -17,6 +18,48 @@ from ._ndarray import ndarray
 
 def _poly1d(*args):
     return any(isinstance(a, _np.poly1d) for a in args)
+
+
+def _as_ours(r):
+    if isinstance(r, tuple):  # polydiv's (quotient, remainder)
+        return tuple(_as_ours(x) for x in r)
+    return poly1d(r) if isinstance(r, _np.poly1d) and not isinstance(r, poly1d) else r
+
+
+class poly1d(_np.poly1d):
+    """numpy.poly1d. Its coefficients are a short list, the same on every
+    rank (a maniple array given is gathered); called on an array it
+    evaluates by Horner's rule on the distributed array (polyval), and its
+    arithmetic, deriv and integ give maniple poly1d objects."""
+
+    def __init__(self, c_or_r, r=False, variable=None):
+        if isinstance(c_or_r, ndarray):
+            c_or_r = _np.asarray(c_or_r)
+        super().__init__(c_or_r, r, variable)
+
+    def __call__(self, val):
+        if isinstance(val, _np.poly1d):
+            return _as_ours(super().__call__(val))
+        if isinstance(val, (ndarray, _np.ndarray, list, tuple)):
+            from ._signal import polyval
+            return polyval(self.coeffs, val)
+        return super().__call__(val)
+
+
+def _wrap(name):
+    base = getattr(_np.poly1d, name)
+
+    def method(self, *args, **kwargs):
+        args = [_np.asarray(a) if isinstance(a, ndarray) else a for a in args]
+        return _as_ours(base(self, *args, **kwargs))
+    method.__name__ = name
+    method.__doc__ = base.__doc__
+    setattr(poly1d, name, method)
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__pow__",
+              "__neg__", "__pos__", "deriv", "integ"):
+    _wrap(_name)
 
 
 def _1d(a):
@@ -38,21 +81,21 @@ def _padded_sum(a1, a2, sign):
 def polyadd(a1, a2):
     """numpy.polyadd: the shorter padded with leading zeros, then added."""
     if _poly1d(a1, a2):
-        return _np.polyadd(a1, a2)
+        return _as_ours(_np.polyadd(a1, a2))
     return _padded_sum(a1, a2, 1)
 
 
 def polysub(a1, a2):
     """numpy.polysub: the shorter padded with leading zeros, then subtracted."""
     if _poly1d(a1, a2):
-        return _np.polysub(a1, a2)
+        return _as_ours(_np.polysub(a1, a2))
     return _padded_sum(a1, a2, -1)
 
 
 def polymul(a1, a2):
     """numpy.polymul: the convolution of the coefficients."""
     if _poly1d(a1, a2):
-        return _np.polymul(a1, a2)
+        return _as_ours(_np.polymul(a1, a2))
     from ._signal import convolve
     return convolve(_trimmed(a1), _trimmed(a2))
 
@@ -73,7 +116,7 @@ def _trimmed(a):
 def polyder(p, m=1):
     """numpy.polyder: each coefficient times its power, m times."""
     if _poly1d(p):
-        return _np.polyder(p, m)
+        return _as_ours(_np.polyder(p, m))
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
@@ -88,7 +131,7 @@ def polyint(p, m=1, k=None):
     """numpy.polyint: each coefficient over its new power, then the
     integration constant k, m times."""
     if _poly1d(p):
-        return _np.polyint(p, m, k)
+        return _as_ours(_np.polyint(p, m, k))
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")

@@ -203,6 +203,12 @@ def outer(x1, x2, /):
     return _outer(x1, x2)
 
 
+def diagonal(x, /, *, offset=0):
+    """numpy.linalg.diagonal: the diagonals of the last two axes (a view)."""
+    from .._products import diagonal as _diagonal
+    return _diagonal(x, offset=offset, axis1=-2, axis2=-1)
+
+
 def trace(x, /, *, offset=0, dtype=None):
     """numpy.linalg.trace: over the last two axes."""
     return _trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
