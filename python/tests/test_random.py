@@ -315,7 +315,9 @@ REJECTION = [("standard_gamma", (0.3,)), ("standard_gamma", (7.5,)), ("gamma", (
              ("binomial", (123456, 0.37)), ("geometric", (0.2,)), ("negative_binomial", (3.5, 0.4)),
              ("wald", (2.0, 1.5)), ("noncentral_chisquare", (3.0, 2.0)), ("noncentral_chisquare", (0.5, 1.5)),
              ("noncentral_f", (3.0, 7.0, 1.5)), ("vonmises", (0.5, 2.0)), ("vonmises", (2.5, 40.0)),
-             ("vonmises", (1.0, 5e6)), ("zipf", (3.5,)), ("logseries", (0.5,)), ("logseries", (0.99,))]
+             ("vonmises", (1.0, 5e6)), ("zipf", (3.5,)), ("logseries", (0.5,)), ("logseries", (0.99,)),
+             ("hypergeometric", (5, 5, 3)), ("hypergeometric", (100, 200, 50)), ("hypergeometric", (1000, 30, 900)),
+             ("hypergeometric", (3, 1000, 999)), ("hypergeometric", (10 ** 6, 2 * 10 ** 6, 4000))]
 
 
 @pytest.mark.parametrize("name,args", REJECTION)
@@ -343,11 +345,19 @@ def test_rejection_errors_and_scalars():
                             ("geometric", (0,), "p <= 0"), ("negative_binomial", (0, 0.5), "n <= 0"),
                             ("wald", (1, 0), "scale <= 0"), ("standard_t", (0,), "df <= 0"),
                             ("vonmises", (0, -1), "kappa < 0"), ("zipf", (1,), "a <= 1"),
-                            ("logseries", (1,), "p >= 1")):
+                            ("logseries", (1,), "p >= 1"), ("hypergeometric", (-1, 5, 2), "ngood < 0"),
+                            ("hypergeometric", (5, -1, 2), "nbad < 0"), ("hypergeometric", (5, 5, -1), "nsample < 0"),
+                            ("hypergeometric", (5, 5, 11), r"ngood \+ nbad < nsample"),
+                            ("hypergeometric", (10 ** 9, 5, 1), "less than 1000000000")):
         for g in (numpy.random.default_rng(0), mrandom.default_rng(0)):
             with pytest.raises(ValueError, match=msg):
                 getattr(g, name)(*args)
-    for name, args in (("poisson", (3.0,)), ("binomial", (5, 0.5)), ("gamma", (2.0,)), ("geometric", (0.5,))):
+    for g in (numpy.random.RandomState(0), mrandom.RandomState(0)):  # the legacy API: nsample >= 1
+        with pytest.raises(ValueError, match="nsample < 1"):
+            g.hypergeometric(5, 5, 0)
+    assert int(mrandom.default_rng(1).hypergeometric(5, 5, 0)) == 0
+    for name, args in (("poisson", (3.0,)), ("binomial", (5, 0.5)), ("gamma", (2.0,)), ("geometric", (0.5,)),
+                       ("hypergeometric", (5, 6, 4))):
         assert type(getattr(np.random, name)(*args)) is type(getattr(numpy.random, name)(*args))
     # edges: p = 1 and p = 0, lam = 0, shape 0
     g = mrandom.default_rng(2)
@@ -479,3 +489,66 @@ def test_parameters_at_the_edges_as_numpy():
     g.shuffle(lst)  # a list, in place
     assert sorted(lst) == [1, 2, 3, 4, 5]
     assert numpy.asarray(g.choice(0, size=(0,))).shape == (0,)
+
+
+def test_hypergeometric_array_parameters_and_bounds():
+    """Each element within its own bounds, with NumPy's mean, for array
+    parameters that mix the inversion and the ratio-of-uniforms paths."""
+    good = numpy.array([0, 3, 40, 500, 7000])
+    bad = numpy.array([9, 1000, 35, 20, 9000])
+    sample = numpy.array([4, 999, 60, 510, 8000])
+    x = numpy.asarray(mrandom.default_rng(5).hypergeometric(np.asarray(good), bad, sample, size=(4000, 5)))
+    assert x.dtype == numpy.int64 and x.shape == (4000, 5)
+    assert (x >= numpy.maximum(0, sample - bad)).all() and (x <= numpy.minimum(sample, good)).all()
+    mean = sample * good / (good + bad)
+    var = sample * good * bad * (good + bad - sample) / ((good + bad) ** 2 * numpy.maximum(good + bad - 1, 1))
+    assert (numpy.abs(x.mean(axis=0) - mean) <= 6 * numpy.sqrt(var / 4000) + 1e-12).all()
+
+
+def test_bit_generators():
+    """NumPy's bit generator classes: a Generator shares its bit
+    generator's stream; PCG64 is default_rng's; each class its own stream;
+    state, spawn, jumped and random_raw as NumPy's interface."""
+    R = mrandom
+    a = numpy.asarray(R.Generator(R.PCG64(11)).random(50))
+    assert numpy.array_equal(a, numpy.asarray(R.default_rng(11).random(50)))
+    streams = [numpy.asarray(R.Generator(c(11)).random(50)) for c in (R.PCG64, R.PCG64DXSM, R.Philox, R.SFC64,
+                                                                       R.MT19937)]
+    assert len({s.tobytes() for s in streams}) == 5
+    bg = R.Philox(3)
+    g1, g2 = R.Generator(bg), R.Generator(bg)  # one stream, shared
+    x1, x2 = numpy.asarray(g1.random(5)), numpy.asarray(g2.random(5))
+    assert not numpy.array_equal(x1, x2)
+    st = bg.state
+    assert st["bit_generator"] == "Philox" and g1.bit_generator is bg
+    y = numpy.asarray(g1.normal(size=7))
+    bg.state = st
+    assert numpy.array_equal(numpy.asarray(g2.normal(size=7)), y)
+    with pytest.raises(ValueError):
+        bg.state = R.PCG64(1).state
+    kids = R.default_rng(4).spawn(3)
+    draws = [numpy.asarray(k.random(20)).tobytes() for k in kids]
+    assert len(set(draws)) == 3
+    assert draws == [numpy.asarray(k.random(20)).tobytes() for k in R.default_rng(4).spawn(3)]
+    ss = numpy.random.SeedSequence(9)
+    c0, c1 = ss.spawn(2)
+    assert not numpy.array_equal(numpy.asarray(R.default_rng(c0).random(9)), numpy.asarray(R.default_rng(c1).random(9)))
+    assert numpy.array_equal(numpy.asarray(R.default_rng(ss).random(9)), numpy.asarray(R.default_rng(9).random(9)))
+    j = R.PCG64(2).jumped()
+    assert not numpy.array_equal(numpy.asarray(R.Generator(j).random(9)), numpy.asarray(R.default_rng(2).random(9)))
+    w = R.SFC64(1).random_raw(1000)
+    assert w.dtype == numpy.uint64 and isinstance(R.SFC64(1).random_raw(), int)
+    bits = numpy.unpackbits(numpy.asarray(w).view(numpy.uint8))
+    assert abs(bits.mean() - 0.5) < 0.01
+    with pytest.raises(TypeError):
+        R.BitGenerator(1)
+    rs = R.RandomState(R.MT19937(5))
+    assert rs.random_sample(3).shape == (3,)
+    old = R.get_bit_generator()
+    try:
+        R.set_bit_generator(R.PCG64(8))
+        v = numpy.asarray(R.random(6))
+        assert numpy.array_equal(v, numpy.asarray(R.default_rng(8).random(6)))
+        assert isinstance(R.get_bit_generator(), R.PCG64)
+    finally:
+        R.set_bit_generator(old)

@@ -281,3 +281,75 @@ def logseries(shape, st, p):
         return _where(ok, x, 1.0), ok
 
     return _rounds(shape, st, propose).astype("int64")
+
+
+def _lnchoose(n, k):
+    """log of n choose k (arrays, 0 <= k <= n)"""
+    return _loggam(n + 1.0) - _loggam(k + 1.0) - _loggam(n - k + 1.0)
+
+
+_HRUA_MIN = 10.0  # from this reduced sample size on, ratio of uniforms; below, inversion
+
+
+def _hyper_search(g, b, m, shape, st):
+    """inversion for small m: the number of the g kind in a sample of m from
+    g + b, stepped up from its least value while u exceeds the cdf"""
+    from .random import _uniform01
+    k = _U["maximum"](m - b, 0.0)
+    with _np.errstate(invalid="ignore", over="ignore"):
+        p = _U["exp"](_lnchoose(g, k) + _lnchoose(b, m - k) - _lnchoose(g + b, m))
+    u = _uniform01(shape, st)
+    kmax = _U["minimum"](m, g)
+    todo = (u > p) & (k < kmax)
+    while bool(todo.any()):
+        u = _where(todo, u - p, u)
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            p = _where(todo, p * (g - k) * (m - k) / ((k + 1.0) * (b - m + k + 1.0)), p)
+        k = _where(todo, k + 1.0, k)
+        todo = todo & (u > p) & (k < kmax)
+        _fix(u, p, k, todo)
+    return k
+
+
+def _hyper_hrua(g, b, m, shape, st):
+    """Stadlober's ratio-of-uniforms with the hat of NumPy's HRUA (g the
+    smaller kind, m at most half the population)"""
+    from .random import _uniform01
+    d1, d2 = 1.7155277699214135, 0.8989161620588988
+    pop = g + b
+    d4 = g / pop
+    d6 = m * d4 + 0.5
+    d7 = _U["sqrt"]((pop - m) * m * d4 * (1.0 - d4) / _U["maximum"](pop - 1.0, 1.0) + 0.5)
+    d8 = d1 * d7 + d2
+    d9 = _U["floor"]((m + 1.0) * (g + 1.0) / (pop + 2.0))
+    d10 = _loggam(d9 + 1.0) + _loggam(g - d9 + 1.0) + _loggam(m - d9 + 1.0) + _loggam(b - m + d9 + 1.0)
+    d11 = _U["minimum"](_U["minimum"](m, g) + 1.0, _U["floor"](d6 + 16.0 * d7))
+
+    def propose(shape, st):
+        x = _U["maximum"](_uniform01(shape, st), 1e-300)
+        y = _uniform01(shape, st)
+        w = d6 + d8 * (y - 0.5) / x
+        inside = (w >= 0) & (w < d11)
+        z = _U["floor"](_U["minimum"](_U["maximum"](w, 0.0), d11 - 1.0))
+        t = d10 - (_loggam(z + 1.0) + _loggam(g - z + 1.0) + _loggam(m - z + 1.0) + _loggam(b - m + z + 1.0))
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            ok = inside & ((x * (4.0 - x) - 3.0 <= t) | ((x * (x - t) < 1.0) & (2.0 * _U["log"](x) <= t)))
+        return z, ok
+
+    return _rounds(shape, st, propose)
+
+
+def hypergeometric(shape, st, good, bad, sample):
+    """The number of good items in a sample drawn without replacement: by
+    symmetry from the smaller kind and the smaller of sample and its
+    complement, then inversion (small samples) or HRUA"""
+    good, bad, sample = _arr(good, shape), _arr(bad, shape), _arr(sample, shape)
+    g, b = _U["minimum"](good, bad), _U["maximum"](good, bad)
+    m = _U["minimum"](sample, good + bad - sample)
+    big = m >= _HRUA_MIN
+    z = _hyper_search(g, b, _where(big, 0.0, m), shape, st)
+    if bool(big.any()):
+        # elements off this path get parameters the hat handles (their draws are dropped)
+        z = _where(big, _hyper_hrua(_where(big, g, 10.0), _where(big, b, 10.0), _where(big, m, 10.0), shape, st), z)
+    z = _where(good > bad, m - z, z)
+    return _where(m < sample, good - z, z).astype("int64")

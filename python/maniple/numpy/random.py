@@ -9,9 +9,12 @@ distributions are element-wise transforms of one uniform (or normal) draw,
 evaluated fused (inverse distribution functions). Parameters may be scalars
 or arrays that broadcast, as in NumPy; with no size and scalar parameters
 the result is a Python scalar, as NumPy's."""
+import threading as _threading
 import warnings
 
 import numpy as _np
+
+from ._bitgen import MT19937, PCG64, PCG64DXSM, SFC64, BitGenerator, Philox, SeedSequence  # noqa: F401
 
 from ._creation import _dt, _shape, asarray, empty
 from ._functions import UFUNCS as _U, any as _any, where as _where
@@ -349,6 +352,21 @@ def _binomial(st, n, p, size):
     _check(n < 0, "n < 0")
     _check(~((p >= 0) & (p <= 1)) if isinstance(p, ndarray) else not 0 <= p <= 1, "p < 0, p > 1 or p is NaN")
     return _scalar_out(_rej.binomial(shape, st, n, p), scalar)
+
+
+def _hypergeometric(st, ngood, nbad, nsample, size, legacy):
+    from . import _random_rejection as _rej
+    shape, (ngood, nbad, nsample), scalar = _params(size, ngood, nbad, nsample)
+    ngood, nbad, nsample = (x.astype("int64").astype("float64") if isinstance(x, ndarray) else float(int(x))
+                            for x in (ngood, nbad, nsample))  # NumPy truncates them
+    _check(ngood < 0, "ngood < 0")
+    _check(nbad < 0, "nbad < 0")
+    _check(nsample < 1, "nsample < 1 or nsample is NaN") if legacy else _check(nsample < 0, "nsample < 0")
+    _check(ngood + nbad < nsample, "ngood + nbad < nsample")
+    if not legacy:
+        _check((ngood >= 1e9) | (nbad >= 1e9) if isinstance(ngood, ndarray) or isinstance(nbad, ndarray)
+               else ngood >= 1e9 or nbad >= 1e9, "both ngood and nbad must be less than 1000000000")
+    return _scalar_out(_rej.hypergeometric(shape, st, ngood, nbad, nsample), scalar)
 
 
 def _bad_p(p):
@@ -739,7 +757,18 @@ class RandomState(_Stream):
     set_state takes back."""
 
     def __init__(self, seed=None):
-        self._st = {"seed": _seed64(seed, True), "calls": 0}
+        if isinstance(seed, BitGenerator):  # its stream, shared
+            self._st, self._bg = seed._st, seed
+        else:
+            self._st, self._bg = {"seed": _seed64(seed, True), "calls": 0}, None
+
+    @property
+    def _bit_generator(self):
+        """The MT19937 sharing this stream (NumPy's legacy bit generator)."""
+        if self._bg is None:
+            bg = self._bg = MT19937.__new__(MT19937)
+            bg._st, bg._seed_seq, bg.lock = self._st, SeedSequence(self._st["seed"]), _threading.Lock()
+        return self._bg
 
     def seed(self, seed=None):
         self._st["seed"] = _seed64(seed, True)
@@ -792,12 +821,27 @@ class RandomState(_Stream):
     def choice(self, a, size=None, replace=True, p=None):
         return _choice(self._st, a, size, replace, p)
 
+    def hypergeometric(self, ngood, nbad, nsample, size=None):
+        return _hypergeometric(self._st, ngood, nbad, nsample, size, True)
+
 
 class Generator(_Stream):
     """numpy.random.Generator's methods on a counter-based stream."""
 
     def __init__(self, seed_value=None):
-        self._st = {"seed": _seed64(seed_value, False), "calls": 0}
+        bg = seed_value if isinstance(seed_value, BitGenerator) else PCG64(seed_value)
+        self._bit_generator, self._st = bg, bg._st  # the stream is the bit generator's, shared
+
+    @property
+    def bit_generator(self):
+        return self._bit_generator
+
+    def spawn(self, n_children):
+        """n_children independent generators (the bit generator's children)."""
+        return [Generator(b) for b in self._bit_generator.spawn(n_children)]
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None):
+        return _hypergeometric(self._st, ngood, nbad, nsample, size, False)
 
     def random(self, size=None, dtype="float64"):
         return _random(self._st, size, dtype)
@@ -823,7 +867,6 @@ class Generator(_Stream):
         return _choice(self._st, a, size, replace, p, shuffle, rows=True)
 
 
-SeedSequence = _np.random.SeedSequence  # (seeds only: NumPy's own class)
 
 
 def default_rng(seed_value=None):
@@ -835,6 +878,7 @@ def default_rng(seed_value=None):
 # ---- the global stream: numpy.random's functions, one RandomState's ----
 _global = RandomState()
 _global._st = _state
+_global._bg = None
 
 
 def seed(s=None):
@@ -842,12 +886,24 @@ def seed(s=None):
     _global.seed(s)
 
 
+def get_bit_generator():
+    """The bit generator of the global stream (numpy.random's functions)."""
+    return _global._bit_generator
+
+
+def set_bit_generator(bitgen):
+    """numpy.random's functions draw from bitgen's stream from here on."""
+    if not isinstance(bitgen, BitGenerator):
+        raise TypeError("bitgen must be a BitGenerator")
+    _global._st, _global._bg = bitgen._st, bitgen
+
+
 for _name in ("rand", "randn", "random_sample", "random", "ranf", "sample", "uniform", "normal", "standard_normal",
               "standard_exponential", "exponential", "laplace", "logistic", "gumbel", "rayleigh", "weibull", "pareto",
               "lognormal", "standard_cauchy", "power", "triangular", "randint", "random_integers", "standard_gamma",
               "gamma", "beta", "chisquare", "standard_t", "f", "poisson", "binomial", "geometric",
               "negative_binomial", "wald", "dirichlet", "noncentral_chisquare", "noncentral_f", "multinomial",
-              "vonmises", "zipf", "logseries", "multivariate_normal", "permutation", "shuffle", "choice",
+              "vonmises", "zipf", "logseries", "multivariate_normal", "permutation", "shuffle", "choice", "hypergeometric",
               "bytes", "get_state", "set_state"):
     globals()[_name] = getattr(_global, _name)
 del _name
