@@ -766,6 +766,9 @@ class ndarray:
         return _reductions.ptp(self, axis, out, keepdims)
 
     def tobytes(self, order="C"):
+        """The bytes gathered, in order ('A': Fortran's for an F-ordered array, _layout)."""
+        if order in ("A", "a") and _layout.axes(self, "A") is not None:
+            order = "F"
         return self.__array__().tobytes(order)
 
     def tofile(self, fid, sep="", format="%s"):
