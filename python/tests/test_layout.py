@@ -147,3 +147,27 @@ def test_order_errors_as_numpy():
     for xp in (numpy, mnp):
         with pytest.raises(ValueError):
             xp.zeros((2, 2), order="K")
+
+
+@pytest.mark.parametrize("name", SOURCES)
+@pytest.mark.parametrize("order", ["C", "F", "A"])
+def test_tobytes_in_each_order(name, order):
+    got, want = both(lambda xp, a: a.tobytes(order=order), name)
+    assert got == want
+
+
+@pytest.mark.parametrize("name", SOURCES)
+def test_save_and_load_of_each_layout(name):
+    """A transposed, strided or F-made array saved and loaded back (every
+    rank writes its part of a view's elements) equals NumPy's array, as
+    numpy.load reads the file too; then savetxt/loadtxt of the same array."""
+    import os
+    path = os.path.join(os.environ["MANIPLE_PYTEST_TMP"], f"layout_{name}")
+    a, want = sources(mnp)[name], sources(numpy)[name]
+    if a.ndim > 2:
+        a, want = a.reshape(a.shape[0], -1), want.reshape(want.shape[0], -1)
+    mnp.save(path + ".npy", a)
+    numpy.testing.assert_array_equal(numpy.load(path + ".npy"), want)
+    numpy.testing.assert_array_equal(numpy.asarray(mnp.load(path + ".npy")), want)
+    mnp.savetxt(path + ".txt", a)
+    numpy.testing.assert_array_equal(numpy.asarray(mnp.loadtxt(path + ".txt")), want)
