@@ -309,3 +309,54 @@ def test_randint_truncates_float_bounds_as_numpy():
     assert counts.min() > 850  # each of 4 values near 1000 (half weight would be near 570)
     got = numpy.asarray(mnp.random.default_rng(1).integers(-1.5, 1.5, size=100))
     numpy.testing.assert_array_equal(numpy.unique(got), [-1, 0])
+
+
+# ---- joining: dtype=, casting=, out=, and their errors (NumPy's own) ----
+
+JOIN_REFUSED = {
+    "concat_float_into_int_out": lambda xp: xp.concatenate([a(xp), a(xp)], out=xp.zeros((4, 3), "int64")),
+    "concat_unsafe_dtype": lambda xp: xp.concatenate([a(xp)], dtype="int32"),
+    "concat_safe_down": lambda xp: xp.concatenate([a(xp)], dtype="float32", casting="safe"),
+    "concat_out_and_dtype": lambda xp: xp.concatenate([a(xp)], out=xp.zeros((2, 3)), dtype="float64"),
+    "concat_bad_casting": lambda xp: xp.concatenate([a(xp)], dtype="float64", casting="bogus"),
+    "concat_ndim": lambda xp: xp.concatenate([v(xp), a(xp)]),
+    "stack_same_kind": lambda xp: xp.stack([v(xp), v(xp)], dtype="int8"),
+    "vstack_no_cast": lambda xp: xp.vstack([a(xp), a(xp)], dtype="float32", casting="no"),
+    "hstack_generator": lambda xp: xp.hstack(x for x in [v(xp)]),
+    "vstack_scalar": lambda xp: xp.vstack(1),
+}
+
+
+@pytest.mark.parametrize("name", JOIN_REFUSED)
+def test_joining_refused_as_numpy(name):
+    same_error(JOIN_REFUSED[name])
+
+
+@pytest.mark.parametrize("casting", ["unsafe", "same_kind"])
+def test_joining_dtype_and_casting(casting):
+    check(lambda xp: xp.concatenate([a(xp), a(xp) * 3], dtype="float32", casting=casting))
+    check(lambda xp: xp.concatenate([a(xp), a(xp)], axis=None, dtype="complex64", casting=casting))
+    check(lambda xp: xp.concatenate([xp.asarray(2.5), xp.asarray([1, 2])], axis=None))
+    check(lambda xp: xp.stack([v(xp), v(xp) * 2], axis=1, dtype="float32", casting=casting))
+    check(lambda xp: xp.vstack([a(xp), a(xp)], dtype="float32", casting=casting))
+    check(lambda xp: xp.hstack([v(xp), v(xp)], dtype="float32", casting=casting))
+    check(lambda xp: xp.concatenate([(a(xp) * 10), a(xp)], dtype="int16", casting="unsafe"))
+
+
+def test_concatenate_into_out_casts_as_numpy():
+    def into(xp):
+        out = xp.zeros((4, 3), "float32")
+        r = xp.concatenate([a(xp), a(xp) - 1], out=out)
+        assert r is out
+        return out
+    check(into)
+    check(lambda xp: xp.vstack(xp.asarray(A)))  # an array is a sequence of its rows
+
+
+def test_concatenate_of_f_ordered_arrays_is_f_ordered():
+    for xp in (numpy, mnp):
+        f = xp.asfortranarray(xp.asarray(A))
+        r = xp.concatenate([f, f], axis=1)
+        assert r.flags.f_contiguous and not r.flags.c_contiguous
+        assert xp.concatenate([f, xp.asarray(A)]).flags.c_contiguous
+    check(lambda xp: xp.concatenate([xp.asfortranarray(a(xp)), a(xp).T.T], axis=0))

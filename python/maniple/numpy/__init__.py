@@ -11,7 +11,7 @@ import numpy as _np
 
 from maniple import init as _init
 
-from . import fft, linalg, random
+from . import fft, linalg, random, testing
 from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like, eye, from_dlpack, full, full_like, identity,
                         linspace, load, meshgrid, ones, ones_like, save, zeros, zeros_like)
 from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, array_equiv, clip,
@@ -80,6 +80,14 @@ complexfloating = _np.complexfloating
 dtype = _np.dtype
 newaxis = None
 pi, e, inf, nan = _np.pi, _np.e, _np.inf, _np.nan
+euler_gamma, little_endian = _np.euler_gamma, _np.little_endian
+False_, True_ = _np.False_, _np.True_
+# type and error information, and NumPy's own assertions (they read a
+# maniple array through __array__): the same objects as NumPy's
+typecodes, sctypeDict, ScalarType = _np.typecodes, _np.sctypeDict, _np.ScalarType
+dtypes, exceptions = _np.dtypes, _np.exceptions
+iterable = _np.iterable
+__version__ = _np.__version__  # the NumPy API level it follows (scripts branch on it)
 
 # announced fallbacks for the NumPy names not defined above
 from . import _fallback  # noqa: E402

@@ -6,8 +6,9 @@ import operator
 
 import numpy as _np
 
-from ._creation import asarray, empty
+from ._creation import _dt, asarray, empty
 from ._functions import _axes, _axis, _axis_tuple, _index
+from . import _layout
 from ._engine import _assign
 from ._ndarray import ndarray, _flat, _reshaped
 
@@ -16,22 +17,36 @@ def _result_dtype(arrays):
     return str(_np.result_type(*[_np.dtype(a._dtype) for a in arrays]))
 
 
-def concatenate(arrays, axis=0, out=None, dtype=None):
+def _sequence(arrays, what):
+    """NumPy's refusal of a generator or a single array where a sequence of
+    arrays is asked for."""
+    if not hasattr(arrays, "__len__"):
+        raise TypeError(f"arrays to {what} must be passed as a \"sequence\" type such as list or tuple.")
+    return arrays
+
+
+def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
+    """NumPy's concatenate: the result (or out) has dtype or the arrays'
+    common type, each array cast into it under casting."""
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
+    imax = _np.iinfo(_np.intc).max
+    if hasattr(arrays, "__len__") and len(arrays) > imax:  # NumPy's limit, before a walk of them all
+        raise ValueError(f"concatenate() only supports up to {imax} arrays but got {len(arrays)}.")
     arrays = [asarray(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        arrays = [_flat(a) for a in arrays]
+        axis = 0
     nd = arrays[0].ndim
     if nd == 0:
         raise ValueError("zero-dimensional arrays cannot be concatenated")
-    if axis is None:
-        arrays = [_flat(a) for a in arrays]
-        axis, nd = 0, 1
     ax = _axis(axis, nd, "scan")
     for i, a in enumerate(arrays):
         if a.ndim != nd:
-            raise ValueError("all the input array dimensions except for the concatenation axis must match "
-                             f"exactly, but along dimension 0, the array at index 0 has {nd} dimension(s) and "
-                             f"the array at index {i} has {a.ndim} dimension(s)")
+            raise ValueError("all the input arrays must have same number of dimensions, but the array at index 0 "
+                             f"has {nd} dimension(s) and the array at index {i} has {a.ndim} dimension(s)")
         for d in range(nd):
             if d != ax and a.shape[d] != arrays[0].shape[d]:
                 raise ValueError("all the input array dimensions except for the concatenation axis must match "
@@ -39,10 +54,21 @@ def concatenate(arrays, axis=0, out=None, dtype=None):
                                  f"{arrays[0].shape[d]} and the array at index {i} has size {a.shape[d]}")
     shape = list(arrays[0].shape)
     shape[ax] = builtins.sum(a.shape[ax] for a in arrays)
+    if out is not None:
+        if tuple(out.shape) != tuple(shape):
+            raise ValueError(f"Output array has wrong dimensionality: {out.shape} instead of {tuple(shape)}")
+        target = _np.dtype(out.dtype)
+    else:
+        target = _np.dtype(_dt(dtype) if dtype is not None else _result_dtype(arrays))
+    for a in arrays:
+        if not _np.can_cast(_np.dtype(a._dtype), target, casting):
+            raise TypeError(f"Cannot cast array data from dtype('{a._dtype}') to dtype('{target}') according to "
+                            f"the rule '{casting}'")
     if out is None:
-        out = empty(tuple(shape), dtype or _result_dtype(arrays))
-    elif tuple(out.shape) != tuple(shape):
-        raise ValueError(f"Output array has wrong dimensionality: {out.shape} instead of {tuple(shape)}")
+        # laid out as the arrays when they all agree (F-ordered in, F-ordered out), as NumPy's
+        ps = {_layout.axes(a, "K") for a in arrays}
+        p = ps.pop() if len(ps) == 1 else None
+        out = _layout.fresh(shape, p, lambda s: empty(s, target.name))
     start = 0
     for a in arrays:
         n = a.shape[ax]
@@ -52,24 +78,26 @@ def concatenate(arrays, axis=0, out=None, dtype=None):
     return out
 
 
-def stack(arrays, axis=0, out=None):
-    arrays = [asarray(a) for a in arrays]
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    arrays = [asarray(a) for a in _sequence(arrays, "stack")]
     if not arrays:
         raise ValueError("need at least one array to stack")
     shape = arrays[0].shape
     if any(a.shape != shape for a in arrays):
         raise ValueError("all input arrays must have the same shape")
     ax = _axis(axis, len(shape) + 1, "int")
-    return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, out=out)
+    return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, out=out, dtype=dtype, casting=casting)
 
 
-def vstack(tup):
-    return concatenate([atleast_2d(a) for a in tup], axis=0)
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    arrs = atleast_2d(*_sequence(tup, "stack"))
+    arrs = [arrs] if not isinstance(arrs, tuple) else list(arrs)
+    return concatenate(arrs, axis=0, dtype=dtype, casting=casting)
 
 
-def hstack(tup):
-    arrs = [atleast_1d(a) for a in tup]
-    return concatenate(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1)
+def hstack(tup, *, dtype=None, casting="same_kind"):
+    arrs = [atleast_1d(a) for a in _sequence(tup, "stack")]
+    return concatenate(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
 def _each(fn, arys):
