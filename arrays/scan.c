@@ -14,13 +14,15 @@
   X(MN_UINT8, uint8_t, uint32_t, MPI_UINT32_T) X(MN_UINT16, uint16_t, uint32_t, MPI_UINT32_T) \
   X(MN_UINT32, uint32_t, uint32_t, MPI_UINT32_T) X(MN_UINT64, uint64_t, uint64_t, MPI_UINT64_T)
 
-/* Integers wrap (computed unsigned), floats in their own precision. */
+/* Integers wrap (computed unsigned), floats in their own precision. A
+ * line starts from its first element, not from the identity, as NumPy's
+ * accumulate: 0 + -0.0 is +0.0, and (1+0j)*(inf+3j) is inf+nanj. */
 #define LINE_SCAN(E, T, U, M) \
   static void scan_##T(int prod, char *p, int64_t n, int64_t st, char *total) { \
     U acc = prod ? (U)1 : (U)0; \
     for (int64_t k = 0; k < n; k++) { \
       T *q = (T *)p + k * st; \
-      acc = prod ? (U)(acc * (U)*q) : (U)(acc + (U)*q); \
+      acc = k == 0 ? (U)*q : prod ? (U)(acc * (U)*q) : (U)(acc + (U)*q); \
       *q = (T)acc; } \
     memcpy(total, &acc, sizeof(U)); } \
   static void fold_##T(int prod, char *p, int64_t n, int64_t st, const char *off) { \
@@ -36,7 +38,7 @@ static void scan_h(int prod, char *p, int64_t n, int64_t st, char *total) {
   float acc = prod ? 1.0f : 0.0f;
   for (int64_t k = 0; k < n; k++) {
     mn_h *q = (mn_h *)p + k * st;
-    *q = mn_d2h(prod ? (double)acc * mn_h2f(*q) : (double)acc + mn_h2f(*q));
+    if (k > 0) *q = mn_d2h(prod ? (double)acc * mn_h2f(*q) : (double)acc + mn_h2f(*q));
     acc = mn_h2f(*q);
   }
   memcpy(total, &acc, sizeof acc);
@@ -57,7 +59,7 @@ static void fold_h(int prod, char *p, int64_t n, int64_t st, const char *off) {
     T acc = mn_mk_##S(prod ? 1 : 0, 0); \
     for (int64_t k = 0; k < n; k++) { \
       T *q = (T *)p + k * st; \
-      acc = prod ? mni_k_mul_##S(acc, *q) : mni_k_add_##S(acc, *q); \
+      acc = k == 0 ? *q : prod ? mni_k_mul_##S(acc, *q) : mni_k_add_##S(acc, *q); \
       *q = acc; } \
     memcpy(total, &acc, sizeof acc); } \
   static void fold_##S(int prod, char *p, int64_t n, int64_t st, const char *off) { \

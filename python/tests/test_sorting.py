@@ -5,6 +5,8 @@ import warnings
 import numpy
 import pytest
 
+import maniple.numpy as mnp
+
 from xp import SHAPES, check, data, raises_like
 
 DTYPES = ["float64", "float32", "int64", "int32", "bool"]
@@ -101,6 +103,24 @@ def test_cumulative(shape, dtype):
         if axis is not None:
             check(lambda xp: xp.cumulative_sum(xp.asarray(x), axis=axis, include_initial=True), **tol)
     check(lambda xp: xp.asarray(x).cumsum(dtype="float64"), **tol)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float16", "complex128", "complex64"])
+def test_scans_start_from_the_first_element(dtype):
+    """Each line's first result is its first element, not identity op it:
+    cumsum keeps -0.0, and cumprod of complex inf+3j is inf+3j (times
+    1+0j it was inf+nanj), along every axis and over the ranks' blocks."""
+    x = numpy.ones((3, 5), dtype)
+    x[:, 0] = -0.0
+    if "complex" in dtype:
+        x[1, 0] = complex(numpy.inf, 3.0)
+        x[2, 0] = complex(2.0, -numpy.inf)
+    for axis in (None, 0, 1):
+        for fn in ("cumsum", "cumprod"):
+            got = numpy.asarray(getattr(mnp, fn)(mnp.asarray(x), axis=axis))
+            want = getattr(numpy, fn)(x, axis=axis)
+            numpy.testing.assert_array_equal(got, want)
+            assert (numpy.signbit(got.real) == numpy.signbit(want.real)).all()
 
 
 def test_nan_cumulative():
