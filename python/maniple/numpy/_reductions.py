@@ -6,29 +6,48 @@ import builtins
 import numpy as _np
 
 from ._creation import asarray, full
-from ._functions import (UFUNCS as _U, _axis, _axis_tuple, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
+from ._functions import (UFUNCS as _U, _NOVALUE, _axis, _axis_tuple, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
                          mean as _mean, min as _min, prod as _prod, sum as _sum, var as _var, where as _where)
-from ._dtypes import FLOATS as _FLOATS, INTEGER as _INTEGER
+from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, INTEGER as _INTEGER
 from ._engine import _scalar
 from ._ndarray import ndarray, _flat
 
 
 def _is_float(a):
-    return a._dtype in _FLOATS
+    """a holds NaNs to skip: NumPy's inexact types, complex ones included
+    (a complex element is NaN when either part is)."""
+    return a._dtype in _INEXACT
+
+
+def _beyond(a, sign):
+    """The fill that loses to every element in a NaN-skipping max (sign -1)
+    or min (+1): an infinity, and for complex (compared real part first)
+    both parts infinite, so that an element at inf+1j still wins, as
+    NumPy's fmax/fmin keep it."""
+    return complex(sign * _np.inf, sign * _np.inf) if a._dtype in _COMPLEX else sign * _np.inf
 
 
 def _nan_to(a, value):
     return _where(_U["isnan"](a), value, a).astype(a._dtype) if _is_float(a) else a
 
 
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+def _masked(a, where):
+    """a with the elements where= leaves out as NaN, which the NaN-skipping
+    means and variances then skip (NumPy's where= for them)."""
     a = asarray(a)
-    return _sum(_nan_to(a, 0), axis, dtype, out, keepdims)
+    if where is True or not _is_float(a):
+        return a
+    return _where(where, a, _np.nan).astype(a._dtype)
 
 
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
     a = asarray(a)
-    return _prod(_nan_to(a, 1), axis, dtype, out, keepdims)
+    return _sum(_nan_to(a, 0), axis, dtype, out, keepdims, initial, where)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
+    a = asarray(a)
+    return _prod(_nan_to(a, 1), axis, dtype, out, keepdims, initial, where)
 
 
 def _all_nan_warn(name):
@@ -36,34 +55,38 @@ def _all_nan_warn(name):
     warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
 
 
-def nanmax(a, axis=None, out=None, keepdims=False):
+def _nan_extreme(a, axis, out, keepdims, sign, name, initial=_NOVALUE, where=True):
+    """nanmax (sign -1) or nanmin (+1): the extreme of the non-NaN elements;
+    an all-NaN slice gives its first element, as NumPy's fmax/fmin reduce
+    (for complex, the NaN with its other part), with NumPy's warning where
+    the result is a scalar (an axis result would need a collective to know)."""
     a = asarray(a)
-    if not _is_float(a):
-        return _max(a, axis, out, keepdims)
-    r = _max(_nan_to(a, -_np.inf), axis, None, keepdims)
-    allnan = _U["logical_not"](_U["logical_not"](_U["isnan"](a)).any(axis=axis, keepdims=keepdims)) \
-        if axis is not None else not bool((~_U["isnan"](a)).any())
+    ext = _max if sign < 0 else _min
+    if where is not True and initial is _NOVALUE:
+        raise ValueError(f"reduction operation '{'fmax' if sign < 0 else 'fmin'}' does not have an identity, so to "
+                         "use a where mask one has to specify 'initial'")
+    if not _is_float(a) or initial is not _NOVALUE:  # an all-NaN slice gives initial
+        return ext(_nan_to(a, _beyond(a, sign)) if _is_float(a) else a, axis, out, keepdims, initial, where)
+    r = ext(_nan_to(a, _beyond(a, sign)), axis, None, keepdims)
     if isinstance(r, ndarray):
-        r = _where(allnan, _np.nan, r).astype(a._dtype)
-    elif allnan:
-        _all_nan_warn("nanmax")
-        r = _scalar(_np.nan, a._dtype)
+        allnan = _U["logical_not"](_U["logical_not"](_U["isnan"](a)).any(axis=axis, keepdims=keepdims))
+        first = _np.nan
+        if a._dtype in _COMPLEX and type(axis) is int:
+            ax = _axis(axis, a.ndim)
+            first = a[(slice(None),) * ax + ((slice(0, 1),) if keepdims else (0,))]
+        r = _where(allnan, first, r).astype(a._dtype)
+    elif not bool((~_U["isnan"](a)).any()):
+        _all_nan_warn(name)
+        r = a.ravel()[0] if a._dtype in _COMPLEX else _scalar(_np.nan, a._dtype)
     return _with_out(r, out)
 
 
-def nanmin(a, axis=None, out=None, keepdims=False):
-    a = asarray(a)
-    if not _is_float(a):
-        return _min(a, axis, out, keepdims)
-    r = _min(_nan_to(a, _np.inf), axis, None, keepdims)
-    allnan = _U["logical_not"](_U["logical_not"](_U["isnan"](a)).any(axis=axis, keepdims=keepdims)) \
-        if axis is not None else not bool((~_U["isnan"](a)).any())
-    if isinstance(r, ndarray):
-        r = _where(allnan, _np.nan, r).astype(a._dtype)
-    elif allnan:
-        _all_nan_warn("nanmin")
-        r = _scalar(_np.nan, a._dtype)
-    return _with_out(r, out)
+def nanmax(a, axis=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
+    return _nan_extreme(a, axis, out, keepdims, -1, "nanmax", initial, where)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
+    return _nan_extreme(a, axis, out, keepdims, 1, "nanmin", initial, where)
 
 
 def _nan_arg(a, axis, fill, fn, name, keepdims=False):
@@ -93,10 +116,10 @@ def _count(a, axis, keepdims):
     return _sum(_U["logical_not"](_U["isnan"](a)), axis, None, None, keepdims)
 
 
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
-    a = asarray(a)
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    a = _masked(a, where)
     if not _is_float(a):
-        return _mean(a, axis, dtype, out, keepdims)
+        return _mean(a, axis, dtype, out, keepdims, where=where)
     fdt = dtype or a._dtype
     s = _sum(_nan_to(a, 0).astype(fdt), axis, None, None, keepdims)
     n = _count(a, axis, keepdims)
@@ -106,17 +129,23 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     return _with_out(_scalar(r, fdt), out) if out is not None else _scalar(r, fdt)
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
-    a = asarray(a)
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
+    a = _masked(a, where)
     if not _is_float(a):
-        return _var(a, axis, dtype, out, ddof, keepdims, mean=mean, correction=correction)
+        return _var(a, axis, dtype, out, ddof, keepdims, where=None if where is True else where, mean=mean,
+                    correction=correction)
     if correction is not None:
         ddof = correction
     fdt = dtype or a._dtype
     x = a.astype(fdt) if fdt != a._dtype else a
     m = nanmean(x, axis, keepdims=True) if mean is None else asarray(mean)  # NumPy 2's precomputed mean
     d = _where(_U["isnan"](x), 0, x - m).astype(fdt)  # only the NaN inputs count as nothing
-    ss = _sum(d * d, axis, None, None, keepdims)
+    if fdt in _COMPLEX:  # |d|^2 as NumPy: the real part of d * conj(d), in the real type
+        fdt = "float32" if fdt == "complex64" else "float64"
+        d2 = (d * _U["conjugate"](d)).real.astype(fdt)
+    else:
+        d2 = d * d
+    ss = _sum(d2, axis, None, None, keepdims)
     n = _count(a, axis, keepdims)
     div = n - ddof
     r = _where(div > 0, ss / _where(div > 0, div, 1), _np.nan) if isinstance(div, ndarray) else \
@@ -126,8 +155,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=N
     return _with_out(_scalar(r, fdt), out) if out is not None else _scalar(r, fdt)
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
-    v = nanvar(a, axis, dtype, None, ddof, keepdims, mean=mean, correction=correction)
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
+    v = nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
     r = _U["sqrt"](v)
     if isinstance(r, ndarray):
         return _with_out(r.astype(v._dtype), out)

@@ -355,14 +355,14 @@ def _cumulative(op, x, axis, dtype, out, include_initial):
 
 def nancumsum(a, axis=None, dtype=None, out=None):
     a = asarray(a)
-    if a._dtype in _FLOATS:
+    if a._dtype in _FLOATS + _COMPLEX:
         a = _where3(_U["isnan"](a), 0, a).astype(a._dtype)
     return cumsum(a, axis, dtype, out)
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
     a = asarray(a)
-    if a._dtype in _FLOATS:
+    if a._dtype in _FLOATS + _COMPLEX:
         a = _where3(_U["isnan"](a), 1, a).astype(a._dtype)
     return cumprod(a, axis, dtype, out)
 
