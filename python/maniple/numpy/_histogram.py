@@ -12,6 +12,7 @@ import operator
 import numpy as _np
 
 from ._creation import arange, asarray, zeros
+from ._ndarray import ndarray
 
 
 def _fallback(name):
@@ -143,11 +144,23 @@ def _uint8_of_bool(a):
     return a
 
 
+def _host(v):
+    """bins or range as NumPy's edge code takes them: maniple arrays in them
+    gathered (edges are small), lest NumPy hand them back to maniple
+    through __array_function__ without end."""
+    if isinstance(v, ndarray):
+        return _np.asarray(v)
+    if type(v) in (list, tuple):
+        return type(v)(_host(x) for x in v)
+    return v
+
+
 def _edges(a, bins, range, weighted=False):
     """NumPy's bin edges for a, from a's range (a distributed min and max,
     passed as the range NumPy would find) and, for string bins, NumPy's
     width estimators on distributed reductions; None for 'stone' (NumPy's
     data-driven scan: the announced fallback)."""
+    bins, range = _host(bins), _host(range)
     if isinstance(bins, str):
         if bins == "stone":
             return None
@@ -271,7 +284,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         else:
             ranges.append(range[i])
     probe = [_np.empty(0, c.dtype) for c in cols]
-    _, edges = _np.histogramdd(probe, bins, ranges)
+    _, edges = _np.histogramdd(probe, _host(bins), _host(ranges))
     nbin = [len(e) + 1 for e in edges]  # with the two outlier bins
     xy = None
     for i, c in enumerate(cols):
@@ -304,6 +317,8 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
 
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     """numpy.histogram2d: histogramdd of (x, y), NumPy's reading of bins."""
+    if len(x) != len(y):
+        raise ValueError("x and y must have the same length.")
     try:
         N = len(bins)
     except TypeError:
