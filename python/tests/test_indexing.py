@@ -161,6 +161,27 @@ def test_triangles_and_index_helpers():
     raises_like(lambda xp: xp.ravel_multi_index((xp.asarray([9]), xp.asarray([0])), (5, 7)), ValueError)
 
 
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_ravel_and_unravel_in_both_orders(order):
+    check(lambda xp: xp.ravel_multi_index((xp.asarray([1, 2, 4]), xp.asarray([0, 6, 3])), (5, 7), order=order))
+    check(lambda xp: xp.ravel_multi_index((xp.asarray([1, 9]), xp.asarray([-1, 6]), xp.asarray([2, 2])), (5, 7, 3),
+                                          mode=("clip", "wrap", "raise"), order=order))
+    check(lambda xp: xp.ravel_multi_index((1, 2), (5, 7), order=order))
+    check(lambda xp: xp.unravel_index(xp.asarray([0, 17, 34]), (5, 7), order=order))
+    check(lambda xp: xp.unravel_index(xp.asarray([[0, 17], [104, 3]]), (5, 7, 3), order=order))
+    check(lambda xp: xp.unravel_index(17, (5, 7), order=order))
+
+
+def test_ravel_unravel_and_isin_errors_as_numpy():
+    raises_like(lambda xp: xp.unravel_index(xp.asarray([0]), ()), ValueError, "0d arrays")
+    raises_like(lambda xp: xp.unravel_index(xp.asarray([1]), ()), ValueError, "out of bounds")
+    raises_like(lambda xp: xp.unravel_index(xp.asarray([1]), (3,), order="K"), ValueError, "'C' or 'F'")
+    raises_like(lambda xp: xp.ravel_multi_index((1, 2), (5, 7), order="A"), ValueError, "'C' or 'F'")
+    raises_like(lambda xp: xp.isin(xp.asarray([1, 2]), xp.asarray([2]), kind="quicksort"), ValueError, "Invalid kind")
+    raises_like(lambda xp: xp.isin(xp.asarray([1.5]), xp.asarray([2]), kind="table"), ValueError, "'table'")
+    check(lambda xp: xp.isin(xp.asarray([1, 2, 5]), xp.asarray([2, 5]), kind="table"))
+
+
 def test_flat():
     def run(xp):
         a = xp.asarray(data((3, 4), seed=10))

@@ -400,19 +400,25 @@ def fill_diagonal(a, val, wrap=False):
         put(a, idx, val)
 
 
+def _order_strides(shape, order):
+    """Element strides of shape in C or F order (NumPy's two)."""
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    strides, s = [0] * len(shape), 1
+    for d in (range(len(shape) - 1, -1, -1) if order == "C" else range(len(shape))):
+        strides[d] = s
+        s *= shape[d]
+    return strides
+
+
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
-    if order != "C":
-        raise NotImplementedError("maniple.numpy: ravel_multi_index supports order='C' only")
     dims = _shape_of(dims)
     if len(multi_index) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
     scalar = builtins.all(_is_scalar(i) for i in multi_index)
-    flat, s = 0, 1
-    strides = [0] * len(dims)
-    for d in range(len(dims) - 1, -1, -1):
-        strides[d] = s
-        s *= dims[d]
+    flat = _np.intp(0)
+    strides = _order_strides(dims, order)
     for d, (i, n, md) in enumerate(zip(multi_index, dims, modes)):
         i = _index_of(i).astype("int64")
         if md == "raise":
@@ -429,23 +435,20 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 
 
 def unravel_index(indices, shape, order="C"):
-    if order != "C":
-        raise NotImplementedError("maniple.numpy: unravel_index supports order='C' only")
     shape = _shape_of(shape)
+    strides = _order_strides(shape, order)
     if _is_scalar(indices):
         if isinstance(indices, ndarray):
             indices = indices[()]
-        return tuple(_np.int64(v) for v in _np.unravel_index(indices, shape))
+        return tuple(_np.int64(v) for v in _np.unravel_index(indices, shape, order=order))
     i = _index_of(indices).astype("int64")
     size = int(_np.prod(shape))
     if i.size and (int(i.min()) < 0 or int(i.max()) >= size):
         raise ValueError(f"index {int(i.max()) if int(i.max()) >= size else int(i.min())} is out of bounds for "
                          f"array with size {size}")
-    out, s = [], 1
-    strides = [0] * len(shape)
-    for d in range(len(shape) - 1, -1, -1):
-        strides[d] = s
-        s *= shape[d]
+    if not shape:  # after the bounds, as NumPy
+        raise ValueError("multiple indices are not supported for 0d arrays")
+    out = []
     for d in range(len(shape)):
         out.append(((i // strides[d]) % shape[d]).copy())
     return tuple(out)

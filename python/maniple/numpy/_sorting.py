@@ -210,8 +210,13 @@ def unique_all(x):
 
 
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"Invalid kind: {kind!r}. Please use None, 'sort' or 'table'.")
     element = asarray(element)
     t = asarray(test_elements)
+    if kind == "table" and not (_np.dtype(element._dtype).kind in "biu" and _np.dtype(t._dtype).kind in "biu"):
+        raise ValueError("The 'table' method is only supported for boolean or integer arrays. Please select "
+                         "'sort' or None for kind.")
     t = _flat(t)
     if t.size == 0:
         return full(element.shape, bool(invert), "bool")
