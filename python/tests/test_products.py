@@ -76,6 +76,24 @@ def test_einsum(spec, shapes):
     check(lambda xp: xp.einsum(spec, *[xp.asarray(o) for o in ops]), rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", ["complex128", "complex64"])
+def test_complex_contractions(dtype):
+    """tensordot, einsum, dot of stacks, inner and kron of complex operands
+    (the C product is real: four real products, as matmul; they raised
+    'matmul has no complex kernel')."""
+    a = (data((4, 5), seed=21) + 1j * data((4, 5), seed=22)).astype(dtype)
+    b = (data((5, 3), seed=23) - 0.5j * data((5, 3), seed=24)).astype(dtype)
+    c = data((4, 5, 2), seed=25).astype(dtype) * (1 - 1j)
+    tol = dict(rtol=2e-5, atol=1e-5) if dtype == "complex64" else dict(rtol=1e-12, atol=1e-13)
+    check(lambda xp: xp.tensordot(xp.asarray(a), xp.asarray(b), axes=1), **tol)
+    check(lambda xp: xp.einsum("ij,jk->ik", xp.asarray(a), xp.asarray(b)), **tol)
+    check(lambda xp: xp.einsum("ijk,ij->k", xp.asarray(c), xp.asarray(a)), **tol)
+    check(lambda xp: xp.dot(xp.asarray(c).transpose(2, 0, 1), xp.asarray(b)), **tol)
+    check(lambda xp: xp.inner(xp.asarray(a), xp.asarray(a)), **tol)
+    check(lambda xp: xp.tensordot(xp.asarray(a.real), xp.asarray(b), axes=1), **tol)
+    check(lambda xp: xp.kron(xp.asarray(a[:2, :2]), xp.asarray(b[:2, :2])), **tol)
+
+
 def test_product_errors_on_every_rank():
     a, b = data((4, 5)), data((4, 5))
     raises_like(lambda xp: xp.asarray(a) @ xp.asarray(b), ValueError, "mismatch")
