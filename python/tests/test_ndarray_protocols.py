@@ -231,3 +231,30 @@ def test_nditer_writes_back():
         return a, b, sq, d, numpy.array(idx), numpy.array(s)
     for got, want in zip(run(mnp), run(numpy)):
         assert numpy.array_equal(numpy.asarray(got), want)
+
+
+@pytest.mark.parametrize("src,to", [("float64", "int64"), ("float64", "uint64"), ("int32", "float32"),
+                                    ("complex64", "float64"), ("uint8", "int8"), ("float16", "uint16"),
+                                    ("complex128", "complex128")])
+def test_view_as_another_dtype_of_the_same_size(src, to):
+    """NumPy's reinterpretation of each element's bits, on views too; a
+    read-only copy here, so a write is an error rather than lost."""
+    x = (data((5, 6), "float64", seed=31) * 1e3).astype(src) if "int" not in src else \
+        data((5, 6), src, seed=31)
+    check(lambda xp: xp.asarray(x).view(to))
+    check(lambda xp: xp.asarray(x).T[1:, ::2].view(to))
+    v = mnp.asarray(x).view(to)
+    if to != src:
+        with pytest.raises(ValueError, match="read-only"):
+            v[0, 0] = 1
+    assert mnp.asarray(x).view(mnp.ndarray).shape == x.shape
+
+
+def test_view_refusals():
+    a = mnp.asarray(data((3, 4), seed=32))
+    with pytest.raises(NotImplementedError, match="same item size"):
+        a.view("int32")
+    with pytest.raises(NotImplementedError, match="ndarray subclass"):
+        a.view(numpy.ndarray)
+    with pytest.raises(TypeError, match="does not support dtype"):
+        a.view("V8")

@@ -6,6 +6,7 @@ Deferred expressions are evaluated fused, in one pass, when a value is
 needed: assignment into an array, a reduction, printing, __array__, or
 indexing.
 """
+import builtins
 import math
 import operator
 import sys
@@ -809,9 +810,29 @@ class ndarray:
         return r
 
     def view(self, dtype=None, type=None):
-        if dtype is None and type is None:
+        """A view (dtype and type None, this dtype, or maniple's ndarray); the
+        elements' bits read as another dtype of the same item size (NumPy's
+        reinterpretation, each rank on its own elements) as a read-only copy,
+        since writes through it could not reach this array."""
+        if isinstance(dtype, builtins.type) and issubclass(dtype, (_np.ndarray, ndarray)):
+            dtype, type = None, dtype  # NumPy's a.view(SomeArrayType)
+        if type is not None and not issubclass(type, ndarray):
+            raise NotImplementedError(f"maniple.numpy: view as {type.__name__}: a maniple array cannot be viewed as "
+                                      "a NumPy ndarray subclass (np.asarray(a).view(...) gathers it)")
+        nd = None if dtype is None else _np.dtype(dtype)
+        if nd is None or nd == _np.dtype(self._dtype):
             return ndarray(self._materialize().index([("s", None, None, None)] * self.ndim))
-        raise NotImplementedError("maniple.numpy: view with another dtype is not supported")
+        from ._creation import _dt
+        _dt(nd)  # a supported dtype, or the one message naming it
+        if nd.itemsize != _np.dtype(self._dtype).itemsize:
+            raise NotImplementedError(f"maniple.numpy: view as {nd} from {self._dtype}: only a dtype of the same "
+                                      "item size is supported (its elements would span ranks)")
+        from maniple import _core
+        flat = self.reshape(self.size).astype(self._dtype, copy=True)._materialize()
+        loc = _np.frombuffer(flat.local_values()[1], dtype=self._dtype).view(nd)
+        r = _reshaped(ndarray(_core.concat_local(nd.name, loc.tobytes())), self._shape)
+        r._ro = True
+        return r
 
     @property
     def flat(self):
