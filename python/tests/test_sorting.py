@@ -198,3 +198,30 @@ def test_weighted_quantile_inverted_cdf(dtype):
     raises_like(lambda xp: xp.quantile(A(xp), 0.5, axis=0, method="inverted_cdf", weights=w1), ValueError, "Shape")
     with numpy.errstate(invalid="ignore"):  # NumPy's 0 / 0 on the way
         raises_like(lambda xp: xp.quantile(A(xp), 0.5, axis=1, method="inverted_cdf", weights=0 * w), ValueError, "zero")
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64", "float32", "complex128", "bool", "uint8"])
+def test_unique_along_an_axis(dtype):
+    """unique rows/columns/subarrays as NumPy's (lexicographic order; index,
+    inverse and counts), on every rank at 1-3 ranks."""
+    base = numpy.array([[1, 0, 0], [1, 0, 0], [2, 3, 4], [0, 1, 2], [2, 3, 4], [1, 0, 1], [0, 1, 2]])
+    x = (base * 0.5 - 0.5).astype(dtype) if dtype != "bool" else base > 1
+    for axis in (0, 1, -1):
+        check(lambda xp: xp.unique(xp.asarray(x), axis=axis, return_index=True, return_inverse=True,
+                                   return_counts=True))
+    cube = numpy.stack([x, x[::-1]], axis=2)
+    check(lambda xp: xp.unique(xp.asarray(cube), axis=2, return_inverse=True))
+    check(lambda xp: xp.unique(xp.asarray(cube), axis=0, return_counts=True))
+
+
+def test_unique_along_an_axis_edges():
+    y = numpy.array([[numpy.nan, 1.0], [numpy.nan, 1.0], [0.0, -0.0], [-0.0, 0.0]])
+    check(lambda xp: xp.unique(xp.asarray(y), axis=0, return_counts=True))  # NaN rows differ, -0.0 == 0.0
+    v = numpy.array([numpy.nan, 0, 0, numpy.nan])
+    check(lambda xp: xp.unique(xp.asarray(v), axis=0))  # 1-d: NumPy's flat unique, NaNs equal
+    check(lambda xp: xp.unique(xp.asarray(v), axis=-1, equal_nan=False))
+    z = numpy.empty((2, 0), "int8")
+    check(lambda xp: xp.unique(xp.asarray(z), axis=0, return_index=True, return_inverse=True, return_counts=True))
+    check(lambda xp: xp.unique(xp.asarray(numpy.zeros((0, 3))), axis=0, return_inverse=True))
+    raises_like(lambda xp: xp.unique(xp.asarray(v), axis=0.0), TypeError, "integer argument expected")
+    raises_like(lambda xp: xp.unique(xp.asarray(y), axis=2), numpy.exceptions.AxisError)

@@ -162,8 +162,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     from ._manipulation import concatenate
     ar = asarray(ar)
     if axis is not None:
-        _axis_tuple(axis, ar.ndim, "source")  # NumPy's errors for a bad axis first
-        raise NotImplementedError("maniple.numpy: unique along an axis is not implemented yet")
+        return _unique_axis(ar, axis, return_index, return_inverse, return_counts, equal_nan)
     flat = _flat(ar)
     need_perm = return_index or return_inverse
     s, p = _sorted(flat, 0, True, need_perm)
@@ -190,6 +189,51 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if not extra:
         return u
     return (u,) + tuple(extra)
+
+
+def _unique_axis(ar, axis, return_index, return_inverse, return_counts, equal_nan):
+    """unique subarrays along axis, as NumPy's: each is one row of the array
+    moved and flattened, rows ordered lexicographically (a lexsort of the
+    columns, the first most significant) and kept where they differ from the
+    previous row. NaNs compare unequal here, as in NumPy's structured rows."""
+    from ._manipulation import concatenate, moveaxis
+    from ._select import take
+    if isinstance(axis, (bool, _np.bool_)) or not isinstance(axis, (int, _np.integer)):
+        raise TypeError(f"integer argument expected, got {type(axis).__name__}")
+    if ar.ndim == 0:
+        raise _np.exceptions.AxisError(axis, 0)
+    ax = _axis(axis, ar.ndim)
+    if ar.ndim == 1:  # NumPy's flat unique, equal_nan and all
+        return unique(ar, return_index, return_inverse, return_counts, equal_nan=equal_nan)
+    moved = moveaxis(ar, ax, 0)
+    n, rest = moved.shape[0], moved.shape[1:]
+    m = int(_np.prod(rest))
+    if n and not m:  # empty subarrays: all equal, one of them
+        u = moveaxis(empty((1,) + tuple(rest), ar._dtype), 0, ax)
+        extra = [v for v, want in ((full((1,), 0, "int64"), return_index), (full((n,), 0, "int64"), return_inverse),
+                                   (full((1,), n, "int64"), return_counts)) if want]
+        return u if not extra else (u,) + tuple(extra)
+    rows = moved.reshape(n, m)
+    order = lexsort([rows[:, j] for j in builtins.range(m - 1, -1, -1)]) if n else arange(0)
+    srt = take(rows, order, axis=0)
+    head = full((builtins.min(n, 1),), True, "bool")
+    flags = concatenate([head, (srt[1:] != srt[:-1]).any(axis=1)]) if n else empty((0,), "bool")
+    fm = flags._materialize()
+    keep = ndarray(_core.compress(arange(n)._materialize(), fm))
+    u = moveaxis(take(srt, keep, axis=0).reshape((keep.size,) + tuple(rest)), 0, ax)
+    extra = []
+    if return_index:
+        extra.append(take(order, keep))
+    if return_inverse:
+        inv = empty((n,), "int64")
+        if n:
+            rank = cumsum(flags.astype("int64")) - 1
+            _core.put(inv._arr, order._materialize(), asarray(rank)._materialize())
+        extra.append(inv)
+    if return_counts:
+        ends = concatenate([keep[1:], full((1,), n, "int64")]) if keep.size else keep
+        extra.append((ends - keep).copy())
+    return u if not extra else (u,) + tuple(extra)
 
 
 # the array-API forms count every NaN as distinct
