@@ -225,3 +225,13 @@ def test_unique_along_an_axis_edges():
     check(lambda xp: xp.unique(xp.asarray(numpy.zeros((0, 3))), axis=0, return_inverse=True))
     raises_like(lambda xp: xp.unique(xp.asarray(v), axis=0.0), TypeError, "integer argument expected")
     raises_like(lambda xp: xp.unique(xp.asarray(y), axis=2), numpy.exceptions.AxisError)
+
+
+def test_intersect1d_with_indices():
+    a = numpy.array([5, 1, 3, 3, 7, numpy.nan, 2, 11, 1])
+    b = numpy.array([3, 9, 1, 1, numpy.nan, 5, 0, 2])
+    check(lambda xp: xp.intersect1d(xp.asarray(a), xp.asarray(b), return_indices=True))
+    check(lambda xp: xp.intersect1d(xp.asarray(b[:4].reshape(2, 2)), xp.asarray(a), return_indices=True))
+    check(lambda xp: xp.intersect1d(xp.asarray([4, 1, 3, 8]), xp.asarray([3, 1, 8, 0]), assume_unique=True,
+                                    return_indices=True))
+    check(lambda xp: xp.intersect1d(xp.asarray([4]), xp.asarray(numpy.array([], "int64")), return_indices=True))

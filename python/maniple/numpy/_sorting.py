@@ -278,7 +278,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     from ._manipulation import concatenate
     if return_indices:
-        raise NotImplementedError("maniple.numpy: intersect1d with return_indices is not implemented yet")
+        return _intersect_indices(ar1, ar2, assume_unique)
     a, b = (_flat(asarray(ar1)), _flat(asarray(ar2))) if assume_unique else (unique(ar1), unique(ar2))
     aux = sort(concatenate([a, b]))
     if aux.size < 2:
@@ -286,6 +286,32 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     same = aux[1:] == aux[:-1]
     return ndarray(_core.compress(aux[:-1]._materialize(), same._materialize() if same._expr is None else
                                   same.copy()._arr))
+
+
+def _compressed(x, mask):
+    return ndarray(_core.compress(x._materialize(), mask._materialize() if mask._expr is None else mask.copy()._arr))
+
+
+def _intersect_indices(ar1, ar2, assume_unique):
+    """NumPy's intersect1d with return_indices: the common values and where
+    each first occurs in ar1 and ar2 (a stable sort of both, side by side)."""
+    from ._manipulation import concatenate
+    from ._select import take
+    if assume_unique:
+        a, b = _flat(asarray(ar1)), _flat(asarray(ar2))
+    else:
+        (a, ia), (b, ib) = unique(ar1, return_index=True), unique(ar2, return_index=True)
+    aux = concatenate([a, b])
+    order = argsort(aux, kind="stable")
+    aux = take(aux, order)
+    if aux.size < 2:
+        none = empty((0,), "int64")
+        return aux[:0], none, none.copy()
+    same = aux[1:] == aux[:-1]
+    i1, i2 = _compressed(order[:-1], same), _compressed(order[1:], same) - a.size
+    if not assume_unique:
+        i1, i2 = take(ia, i1), take(ib, i2)
+    return _compressed(aux[:-1], same), i1, i2
 
 
 def union1d(ar1, ar2):
