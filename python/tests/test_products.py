@@ -5,6 +5,7 @@ import numpy
 import pytest
 
 from xp import check, data, raises_like
+from test_numpy_args import same_error
 
 DT = ["float64", "float32", "int64", "int32", "bool"]
 
@@ -74,6 +75,38 @@ def test_kron_diagonal_trace():
 def test_einsum(spec, shapes):
     ops = [data(s, seed=16 + i) for i, s in enumerate(shapes)]
     check(lambda xp: xp.einsum(spec, *[xp.asarray(o) for o in ops]), rtol=1e-12, atol=1e-12)
+
+
+def test_einsum_interleaved_form():
+    """einsum(op, sublist, ..., [out sublist]): integers 0-51 as letters,
+    Ellipsis as '...', NumPy's errors for others."""
+    a, b = data((4, 5), seed=41), data((5, 3), seed=42)
+    check(lambda xp: xp.einsum(xp.asarray(a), [0, 1], xp.asarray(b), [1, 30], [30, 0]), rtol=1e-12, atol=1e-12)
+    check(lambda xp: xp.einsum(xp.asarray(a), [0, 1], xp.asarray(a), [0, 1], [1]), rtol=1e-12, atol=1e-12)
+    check(lambda xp: xp.einsum(xp.asarray(a), [Ellipsis, 1], [1, Ellipsis]))
+    check(lambda xp: xp.einsum(xp.asarray(a), [3, 3 + 26]))
+    same_error(lambda xp: xp.einsum(xp.asarray(a), [52, 0]))
+    same_error(lambda xp: xp.einsum(xp.asarray(a), ["i", 0]))
+
+
+def test_einsum_out_follows_casting():
+    """out= takes the result under casting= ('safe' by default, as NumPy's
+    iterator: float64 into int64 or float32 is its TypeError); unsafe
+    casts; with optimize NumPy's contraction path casts as it writes."""
+    a, b = data((4, 5), seed=43), data((5,), seed=44)
+
+    def into(dt, **kw):
+        def run(xp):
+            out = xp.zeros(4, dt)
+            xp.einsum("ij,j->i", xp.asarray(a) * 10, xp.asarray(b), out=out, **kw)
+            return out
+        return run
+    same_error(into("int64"))
+    same_error(into("float32"))
+    same_error(into("float32", casting="same_kind", dtype="complex128"))
+    check(into("int64", casting="unsafe"))
+    check(into("float32", casting="same_kind"), rtol=1e-6)
+    check(into("int64", optimize=True))
 
 
 @pytest.mark.parametrize("dtype", ["complex128", "complex64"])

@@ -323,9 +323,37 @@ def _take_diagonals(op, t):
     return op, t
 
 
+def _sublist(sub):
+    """One sublist of einsum's interleaved form as subscript letters (NumPy's
+    0-25 'A'-'Z', 26-51 'a'-'z', so the implicit output orders them by
+    number; Ellipsis '...')."""
+    out = []
+    for v in sub:
+        if v is Ellipsis:
+            out.append("...")
+        elif isinstance(v, (int, _np.integer)) and not isinstance(v, (bool, _np.bool_)):
+            if not 0 <= v < 52:
+                raise ValueError("subscript is not within the valid range [0, 52)")
+            out.append(chr(ord("A") + v) if v < 26 else chr(ord("a") + v - 26))
+        else:
+            raise TypeError("each subscript must be either an integer or an ellipsis")
+    return "".join(out)
+
+
+def _interleaved(args):
+    """einsum(op0, sub0, op1, sub1, ..., [subout]) as (subscripts, operands)."""
+    pairs = len(args) // 2
+    ops = [args[2 * i] for i in range(pairs)]
+    subs = [_sublist(args[2 * i + 1]) for i in range(pairs)]
+    spec = ",".join(subs)
+    if len(args) % 2:  # an output sublist
+        spec += "->" + _sublist(args[-1])
+    return spec, ops
+
+
 def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
     if not isinstance(subscripts, str):
-        raise NotImplementedError("maniple.numpy: einsum with the interleaved (operand, sublist) form")
+        subscripts, operands = _interleaved((subscripts,) + operands)
     ops = [asarray(o) for o in operands]
     terms, target = _parse(subscripts, ops)
     if dtype is not None:
@@ -359,7 +387,7 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
                 tb = "".join(c for c in tb if c not in summed_b)
             r = tensordot(a, b, axes=([ta.index(c) for c in common], [tb.index(c) for c in common]))
             rt = "".join(c for c in ta if c not in common) + "".join(c for c in tb if c not in common)
-            return _with_out(_scalar0(_order(r, rt, target)), out, "einsum")
+            return _einsum_out(_scalar0(_order(r, rt, target)), out, casting, len(ops), optimize)
     # general: broadcast product over every letter, then sums
     letters = "".join(dict.fromkeys(c for _, t in pairs for c in t))
     prod = None
@@ -376,7 +404,19 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     r = _order(r, rt, target)
     if isinstance(r, ndarray) and r._expr is not None:
         r = r.copy()
-    return _with_out(_scalar0(r), out, "einsum")
+    return _einsum_out(_scalar0(r), out, casting, len(ops), optimize)
+
+
+def _einsum_out(r, out, casting, nops, optimize):
+    """r into out under einsum's casting= (NumPy's iterator: 'safe' unless
+    told otherwise, and its message). With optimize NumPy's contraction
+    path writes into out without that check, and so does this."""
+    if out is not None and isinstance(out, ndarray) and optimize is False:
+        rdt = _np.dtype(r._dtype) if isinstance(r, ndarray) else _np.asarray(r).dtype
+        if not _np.can_cast(rdt, _np.dtype(out._dtype), casting):
+            raise TypeError(f"Iterator requested dtype could not be cast from dtype('{rdt}') to "
+                            f"dtype('{out._dtype}'), the operand {nops} dtype, according to the rule '{casting}'")
+    return _with_out(r, out, "einsum", unsafe=True)
 
 
 def _esum(x, axes):
