@@ -12,7 +12,7 @@ import operator
 import numpy as _np
 
 from ._creation import arange, asarray, zeros
-from ._ndarray import ndarray
+from ._root import everywhere as _host  # bins, range: NumPy's edge code takes them whole
 
 
 def _fallback(name):
@@ -142,17 +142,6 @@ def _uint8_of_bool(a):
                       stacklevel=3)
         return a.astype("uint8")
     return a
-
-
-def _host(v):
-    """bins or range as NumPy's edge code takes them: maniple arrays in them
-    gathered (edges are small), lest NumPy hand them back to maniple
-    through __array_function__ without end."""
-    if isinstance(v, ndarray):
-        return _np.asarray(v)
-    if type(v) in (list, tuple):
-        return type(v)(_host(x) for x in v)
-    return v
 
 
 def _edges(a, bins, range, weighted=False):

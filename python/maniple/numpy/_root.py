@@ -48,6 +48,19 @@ def _gathered(obj):
     return obj
 
 
+def everywhere(obj):
+    """obj with its maniple arrays (in lists, tuples and dicts too) as NumPy
+    arrays on every rank (each gathered whole; for small arrays such as
+    histogram edges, and for assertions)."""
+    if isinstance(obj, ndarray):
+        return _np.asarray(obj)
+    if isinstance(obj, (list, tuple)):
+        return _rebuild(obj, [everywhere(x) for x in obj])
+    if isinstance(obj, dict):
+        return {k: everywhere(v) for k, v in obj.items()}
+    return obj
+
+
 def _rebuild(seq, items):
     if isinstance(seq, list):
         return items

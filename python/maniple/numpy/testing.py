@@ -6,26 +6,14 @@ numpy.testing's own. Every rank gathers and compares, so an assertion
 fails on every rank alike."""
 import functools
 
-import numpy as _np
 import numpy.testing as _nt
 from numpy.testing import *  # noqa: F401,F403 (NumPy's names, replaced below where they compare values)
 
-from ._ndarray import ndarray as _ndarray
+from ._root import everywhere as _to_numpy
 
 _COMPARING = ("assert_equal", "assert_almost_equal", "assert_approx_equal", "assert_array_equal",
               "assert_array_almost_equal", "assert_array_less", "assert_allclose", "assert_array_max_ulp",
               "assert_array_almost_equal_nulp")
-
-
-def _to_numpy(v):
-    """v with its maniple arrays gathered, inside lists, tuples and dicts too."""
-    if isinstance(v, _ndarray):
-        return _np.asarray(v)
-    if isinstance(v, (list, tuple)) and type(v) in (list, tuple):
-        return type(v)(_to_numpy(x) for x in v)
-    if isinstance(v, dict) and type(v) is dict:
-        return {k: _to_numpy(x) for k, x in v.items()}
-    return v
 
 
 def _gathering(fn):
