@@ -14,6 +14,7 @@ from ._indexing import nonzero
 from ._dtypes import INTEGER as _INTEGER, INTS as _INTS
 from ._engine import _assign, _flush, _wrote
 from ._ndarray import ndarray, _flat, _reshaped
+from ._views import _cstrides
 
 
 def _index_of(indices, unsafe=False, rule="safe"):
@@ -404,11 +405,7 @@ def _order_strides(shape, order):
     """Element strides of shape in C or F order (NumPy's two)."""
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
-    strides, s = [0] * len(shape), 1
-    for d in (range(len(shape) - 1, -1, -1) if order == "C" else range(len(shape))):
-        strides[d] = s
-        s *= shape[d]
-    return strides
+    return _cstrides(tuple(shape)) if order == "C" else _cstrides(tuple(shape)[::-1])[::-1]
 
 
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):

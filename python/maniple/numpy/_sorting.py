@@ -159,7 +159,6 @@ def _first_flags(s, equal_nan=True):
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
            sorted=True):
-    from ._manipulation import concatenate
     ar = asarray(ar)
     if axis is not None:
         return _unique_axis(ar, axis, return_index, return_inverse, return_counts, equal_nan)
@@ -172,23 +171,34 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if not need_perm and not return_counts and equal_nan and ar._dtype in _COMPLEX and u.size and bool(_U["isnan"](u[-1])):
         # NumPy's hash path keeps the first NaN in the input's order (its sort path, the first sorted)
         u[-1] = flat[int(_U["isnan"](flat).argmax())]
-    extra = []
-    if return_index:
-        extra.append(ndarray(_core.compress(p._materialize(), fm)))
-    if return_inverse:
-        rank = cumsum(flags.astype("int64")) - 1  # each sorted element's unique value
-        inv = empty((flat.size,), "int64")
-        if flat.size:
-            _core.put(inv._arr, p._materialize(), asarray(rank)._materialize())
-        extra.append(_reshaped(inv, ar.shape))
-    if return_counts:
-        n = flat.size
-        starts = ndarray(_core.compress(arange(n)._materialize(), fm))
-        ends = concatenate([starts[1:], full((1,), n, "int64")]) if starts.size else starts
-        extra.append((ends - starts).copy())
+    extra = _unique_extras(flags, p, ar.shape, return_index, return_inverse, return_counts)
     if not extra:
         return u
     return (u,) + tuple(extra)
+
+
+def _unique_extras(flags, perm, shape, return_index, return_inverse, return_counts, starts=None):
+    """unique's index, inverse (in shape) and counts, from the flags marking
+    each run's first sorted element and the sorting permutation perm; starts
+    (the flagged positions) when the caller has them already."""
+    from ._manipulation import concatenate
+    n = flags.size
+    fm = flags._materialize()
+    extra = []
+    if return_index:
+        extra.append(ndarray(_core.compress(perm._materialize(), fm)))
+    if return_inverse:
+        rank = cumsum(flags.astype("int64")) - 1  # each sorted element's unique value
+        inv = empty((n,), "int64")
+        if n:
+            _core.put(inv._arr, perm._materialize(), asarray(rank)._materialize())
+        extra.append(inv if tuple(shape) == (n,) else _reshaped(inv, shape))
+    if return_counts:
+        if starts is None:
+            starts = ndarray(_core.compress(arange(n)._materialize(), fm))
+        ends = concatenate([starts[1:], full((1,), n, "int64")]) if starts.size else starts
+        extra.append((ends - starts).copy())
+    return extra
 
 
 def _unique_axis(ar, axis, return_index, return_inverse, return_counts, equal_nan):
@@ -218,21 +228,9 @@ def _unique_axis(ar, axis, return_index, return_inverse, return_counts, equal_na
     srt = take(rows, order, axis=0)
     head = full((builtins.min(n, 1),), True, "bool")
     flags = concatenate([head, (srt[1:] != srt[:-1]).any(axis=1)]) if n else empty((0,), "bool")
-    fm = flags._materialize()
-    keep = ndarray(_core.compress(arange(n)._materialize(), fm))
+    keep = ndarray(_core.compress(arange(n)._materialize(), flags._materialize()))
     u = moveaxis(take(srt, keep, axis=0).reshape((keep.size,) + tuple(rest)), 0, ax)
-    extra = []
-    if return_index:
-        extra.append(take(order, keep))
-    if return_inverse:
-        inv = empty((n,), "int64")
-        if n:
-            rank = cumsum(flags.astype("int64")) - 1
-            _core.put(inv._arr, order._materialize(), asarray(rank)._materialize())
-        extra.append(inv)
-    if return_counts:
-        ends = concatenate([keep[1:], full((1,), n, "int64")]) if keep.size else keep
-        extra.append((ends - keep).copy())
+    extra = _unique_extras(flags, order, (n,), return_index, return_inverse, return_counts, keep)
     return u if not extra else (u,) + tuple(extra)
 
 
@@ -283,9 +281,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     aux = sort(concatenate([a, b]))
     if aux.size < 2:
         return aux[:0]
-    same = aux[1:] == aux[:-1]
-    return ndarray(_core.compress(aux[:-1]._materialize(), same._materialize() if same._expr is None else
-                                  same.copy()._arr))
+    return _compressed(aux[:-1], aux[1:] == aux[:-1])
 
 
 def _compressed(x, mask):
