@@ -68,7 +68,8 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
   MPI_Initialized(&init);
   if (!init) {
     int provided;
-    MN_MPI(MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided));
+    /* SERIALIZED, not FUNNELED: Python threads call in turn, not only the main one */
+    MN_MPI(MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided));
     if (!we_initialised_mpi) atexit(finalize_mpi);
     we_initialised_mpi = 1;
     if (comm == MPI_COMM_NULL) comm = MPI_COMM_WORLD;

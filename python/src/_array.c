@@ -145,9 +145,7 @@ static PyObject *Array_reshape(ArrayObject *self, PyObject *shape) {
   if (!to_shape(shape, &nd, s)) return NULL;
   mn_array *r = NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_reshape(self->a, nd, s, &r);
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   return wrap(r);
 }
@@ -158,9 +156,7 @@ static PyObject *Array_allgather(ArrayObject *self, PyObject *unused) {
   PyObject *b = PyBytes_FromStringAndSize(NULL, bytes);
   if (!b) return NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_allgather(self->a, PyBytes_AS_STRING(b));
-  Py_END_ALLOW_THREADS
   if (rc) { Py_DECREF(b); return raise_mn(rc); }
   return b;
 }
@@ -237,9 +233,7 @@ static PyObject *Array_get(ArrayObject *self, PyObject *idx) {
 static PyObject *Array_copy_to(ArrayObject *self, PyObject *dst) {
   if (!is_array(dst)) { PyErr_SetString(PyExc_TypeError, "copy_to needs an Array"); return NULL; }
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_copy(self->a, arr(dst));
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
 }
@@ -247,9 +241,7 @@ static PyObject *Array_copy_to(ArrayObject *self, PyObject *dst) {
 static PyObject *Array_copy_flat(ArrayObject *self, PyObject *dst) {
   if (!is_array(dst)) { PyErr_SetString(PyExc_TypeError, "copy_flat needs an Array"); return NULL; }
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_copy_flat(self->a, arr(dst));
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
 }

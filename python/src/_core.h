@@ -18,11 +18,9 @@ typedef struct {
 } ArrayObject;
 extern PyTypeObject ArrayType;
 
-/* Release the GIL only around calls long enough to pay for it: on small
- * arrays the release and the reacquisition cost more than the work. */
-enum { NOGIL_MIN = 1 << 16 };
-#define CALL_NOGIL(big, stmt) \
-  do { if (big) { Py_BEGIN_ALLOW_THREADS stmt; Py_END_ALLOW_THREADS } else { stmt; } } while (0)
+/* Every call into the C core keeps the GIL. The core is not re-entrant (one
+ * context per process, MPI initialised MPI_THREAD_SERIALIZED), so Python
+ * threads take turns in it, one call at a time. */
 
 /* Conversions (_core.c): an op's name to its code (what: "unary op",
  * "binary op", "ternary op", "reduction"); scalars; shapes. */

@@ -180,7 +180,7 @@ static PyObject *py_eval_tree(PyObject *m, PyObject *args) {
   mn_array *out = NULL;
   rc = mn_array_create_empty(g_ctx, t, nd, sh, &out); /* every element is written */
   /* the entry a shared pass takes too: MANIPLE_CHECKS compares them alike */
-  if (!rc) CALL_NOGIL(mn_array_size(out) >= NOGIL_MIN, rc = mn_expr_eval_extra(e, root, out, 0, NULL, NULL));
+  if (!rc) rc = mn_expr_eval_extra(e, root, out, 0, NULL, NULL);
   mn_expr_destroy(&e);
   if (rc) { mn_array_destroy(&out); return raise_mn(rc); }
   return wrap(out);
@@ -229,7 +229,7 @@ static PyObject *py_evaluate(PyObject *m, PyObject *args) {
   int root, rc, nx = 0, xnode[XMAX];
   mn_array *xout[XMAX];
   if (!build_extras(program, extras, rootix, &e, &root, &nx, xnode, xout)) return NULL;
-  CALL_NOGIL(mn_array_size(arr(out)) >= NOGIL_MIN, rc = mn_expr_eval_extra(e, root, arr(out), nx, xnode, xout));
+  rc = mn_expr_eval_extra(e, root, arr(out), nx, xnode, xout);
   mn_expr_destroy(&e);
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
@@ -248,9 +248,7 @@ static PyObject *py_reduce(PyObject *m, PyObject *args) {
   mn_array *xout[XMAX];
   mn_scalar s;
   if (!build_extras(program, extras, rootix, &e, &root, &nx, xnode, xout)) return NULL;
-  int64_t rsz = 1;
-  { int nd; int64_t shp[MN_MAXDIM]; mn_expr_shape(e, root, &nd, shp); for (int d = 0; d < nd; d++) rsz *= shp[d]; }
-  CALL_NOGIL(rsz >= NOGIL_MIN, rc = mn_expr_reduce_extra(e, root, (mn_reduce_op)op, &s, nx, xnode, xout));
+  rc = mn_expr_reduce_extra(e, root, (mn_reduce_op)op, &s, nx, xnode, xout);
   mn_expr_destroy(&e);
   if (rc) return raise_mn(rc);
   return from_scalar(s);
@@ -263,9 +261,7 @@ static PyObject *py_reduce_axis(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OO!iO!", &opname, &ArrayType, &x, &axis, &ArrayType, &out)) return NULL;
   int op, rc;
   if (!op_of(opname, MN_NREDUCE, mnpy_rname, "reduction", &op)) return NULL;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_reduce_axis((mn_reduce_op)op, arr(x), axis, arr(out));
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
 }

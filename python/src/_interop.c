@@ -159,10 +159,8 @@ PyObject *py_from_device(PyObject *m, PyObject *cap) {
   mn_array *a = NULL;
   const char *data = (const char *)d->data + d->byte_offset;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_create_from_device(g_ctx, (mn_dtype)dt, d->ndim, d->shape, data, d->strides, &a);
   if (!rc) rc = mn_ctx_wait(g_ctx); /* the producer may reuse its memory once released */
-  Py_END_ALLOW_THREADS
   if (rc) {
     mn_array_destroy(&a);
     return raise_mn(rc);

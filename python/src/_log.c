@@ -25,9 +25,7 @@ static PyObject *py_log_print(PyObject *m, PyObject *unused) {
   (void)unused;
   if (!need_ctx()) return NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_log_view(g_ctx, stdout);
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
 }
@@ -40,9 +38,7 @@ static PyObject *py_log_view(PyObject *m, PyObject *unused) {
   if (!need_ctx()) return NULL;
   mn_log_row rows[MN_LOG_NEVENTS];
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_log_summary(g_ctx, rows);
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   PyObject *d = PyDict_New();
   for (int k = 0; d && k < MN_LOG_NEVENTS; k++) {

@@ -8,9 +8,7 @@ static PyObject *py_take(PyObject *m, PyObject *args) {
   PyObject *x, *idx, *out;
   if (!PyArg_ParseTuple(args, "O!O!O!", &ArrayType, &x, &ArrayType, &idx, &ArrayType, &out)) return NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_take(arr(x), arr(idx), arr(out));
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
 }
@@ -20,9 +18,7 @@ static PyObject *py_put(PyObject *m, PyObject *args) {
   PyObject *x, *idx, *v;
   if (!PyArg_ParseTuple(args, "O!O!O!", &ArrayType, &x, &ArrayType, &idx, &ArrayType, &v)) return NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_put(arr(x), arr(idx), arr(v));
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
 }
@@ -33,9 +29,7 @@ static PyObject *py_compress(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "O!O!", &ArrayType, &x, &ArrayType, &mask)) return NULL;
   mn_array *r = NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_compress(arr(x), arr(mask), &r);
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   return wrap(r);
 }
@@ -58,9 +52,7 @@ static PyObject *py_concat_local(PyObject *m, PyObject *args) {
   }
   mn_array *r = NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_concat_local(g_ctx, t, (int64_t)(b.len / (Py_ssize_t)es), b.buf, &r);
-  Py_END_ALLOW_THREADS
   PyBuffer_Release(&b);
   if (rc) return raise_mn(rc);
   return wrap(r);
@@ -74,9 +66,7 @@ static PyObject *py_sort(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "O!ipp", &ArrayType, &x, &axis, &wv, &wp)) return NULL;
   mn_array *s = NULL, *p = NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_sort(arr(x), axis, wv ? &s : NULL, wp ? &p : NULL);
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   PyObject *so = s ? wrap(s) : (Py_INCREF(Py_None), Py_None);
   PyObject *po = p ? wrap(p) : (Py_INCREF(Py_None), Py_None);
@@ -90,9 +80,7 @@ static PyObject *py_searchsorted(PyObject *m, PyObject *args) {
   int right;
   if (!PyArg_ParseTuple(args, "O!O!pO!", &ArrayType, &a, &ArrayType, &v, &right, &ArrayType, &out)) return NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_searchsorted(arr(a), arr(v), right, arr(out));
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
 }
@@ -103,9 +91,7 @@ static PyObject *py_scan(PyObject *m, PyObject *args) {
   int axis, op, rc;
   if (!PyArg_ParseTuple(args, "OO!iO!", &opname, &ArrayType, &x, &axis, &ArrayType, &out)) return NULL;
   if (!op_of(opname, MN_NREDUCE, mnpy_rname, "reduction", &op)) return NULL;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_scan((mn_reduce_op)op, arr(x), axis, arr(out));
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
 }
@@ -115,9 +101,7 @@ static PyObject *py_matmul(PyObject *m, PyObject *args) {
   PyObject *a, *b, *out;
   if (!PyArg_ParseTuple(args, "O!O!O!", &ArrayType, &a, &ArrayType, &b, &ArrayType, &out)) return NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_matmul(arr(a), arr(b), arr(out));
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
 }

@@ -202,9 +202,7 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args) {
   if (!PyArg_ParseTuple(args, "O!O!", &ArrayType, &b, &ArrayType, &x)) return NULL;
   Py_CLEAR(self->error);
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_solver_solve(self->s, arr(b), arr(x));
-  Py_END_ALLOW_THREADS
   if (self->error) { /* a callback's own exception comes first */
     PyObject *e = self->error;
     self->error = NULL;

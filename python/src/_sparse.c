@@ -43,9 +43,7 @@ static void Part_dealloc(PartObject *self) {
     PyObject *x, *y;                                                                         \
     if (!PyArg_ParseTuple(args, "O!O!", &ArrayType, &x, &ArrayType, &y)) return NULL;       \
     int rc;                                                                                  \
-    Py_BEGIN_ALLOW_THREADS                                                                   \
     rc = FN(self->p, arr(x), arr(y));                                                        \
-    Py_END_ALLOW_THREADS                                                                     \
     if (rc) return raise_mn(rc);                                                             \
     Py_RETURN_NONE;                                                                          \
   }
@@ -126,9 +124,7 @@ static PyObject *py_csr_coo(PyObject *m, PyObject *args) {
   if (!value_buffer(vo, t, &vb, n)) { PyBuffer_Release(&rb); PyBuffer_Release(&cb); return NULL; }
   mn_csr *A = NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_csr_create_coo(g_ctx, nr, nc, t, n, it, rb.buf, cb.buf, vb.buf, &A);
-  Py_END_ALLOW_THREADS
   PyBuffer_Release(&rb); PyBuffer_Release(&cb); PyBuffer_Release(&vb);
   if (rc) return raise_mn(rc);
   return wrap_csr(A);
@@ -155,9 +151,7 @@ static PyObject *py_csr_rows(PyObject *m, PyObject *args) {
   if (!value_buffer(vo, t, &vb, nnz)) { PyBuffer_Release(&pb); PyBuffer_Release(&cb); return NULL; }
   mn_csr *A = NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_csr_create_rows(g_ctx, nr, nc, t, np - 1, pb.buf, ct, cb.buf, vb.buf, &A);
-  Py_END_ALLOW_THREADS
   PyBuffer_Release(&pb); PyBuffer_Release(&cb); PyBuffer_Release(&vb);
   if (rc) return raise_mn(rc);
   return wrap_csr(A);
@@ -213,9 +207,7 @@ static PyObject *Csr_get_rows(CsrObject *self, PyObject *u) {
     PyObject *x, *y;                                                                         \
     if (!PyArg_ParseTuple(args, "O!O!", &ArrayType, &x, &ArrayType, &y)) return NULL;       \
     int rc;                                                                                  \
-    Py_BEGIN_ALLOW_THREADS                                                                   \
     rc = FN(self->A, arr(x), arr(y));                                                        \
-    Py_END_ALLOW_THREADS                                                                     \
     if (rc) return raise_mn(rc);                                                             \
     Py_RETURN_NONE;                                                                          \
   }
@@ -245,9 +237,7 @@ static PyObject *Csr_matmul(CsrObject *self, PyObject *o) {
   if (!is_csr(o)) { PyErr_SetString(PyExc_TypeError, "matmul needs a Csr"); return NULL; }
   mn_csr *C = NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_csr_matmul(self->A, csr(o), &C);
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   return wrap_csr(C);
 }
@@ -313,9 +303,7 @@ static PyObject *Csr_partition(CsrObject *self, PyObject *kind) {
   else { PyErr_Format(PyExc_ValueError, "partition must be 'equal' or 'metis', not '%s'", k); return NULL; }
   mn_partition *p = NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_csr_partition(self->A, pk, &p);
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   PartObject *o = PyObject_New(PartObject, &PartType);
   if (!o) { mn_partition_destroy(&p); return NULL; }
@@ -327,9 +315,7 @@ static PyObject *Csr_permute(CsrObject *self, PyObject *part) {
   if (!PyObject_TypeCheck(part, &PartType)) { PyErr_SetString(PyExc_TypeError, "permute needs a Partition"); return NULL; }
   mn_csr *B = NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_csr_permute(self->A, ((PartObject *)part)->p, &B);
-  Py_END_ALLOW_THREADS
   if (rc) return raise_mn(rc);
   return wrap_csr(B);
 }
@@ -343,9 +329,7 @@ static PyObject *Csr_write_mtx(CsrObject *self, PyObject *args) {
   if (!PyArg_ParseTuple(args, "O&sp", PyUnicode_FSConverter, &fs, &field, &sym)) return NULL;
   const char *path = PyBytes_AS_STRING(fs);
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_csr_write_mtx(self->A, path, field, sym);
-  Py_END_ALLOW_THREADS
   Py_DECREF(fs);
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
@@ -365,9 +349,7 @@ static PyObject *py_read_mtx(PyObject *m, PyObject *args) {
   const char *path = PyBytes_AS_STRING(fs);
   mn_csr *A = NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_csr_read_mtx(g_ctx, path, t, par, &A);
-  Py_END_ALLOW_THREADS
   Py_DECREF(fs);
   if (rc) return raise_mn(rc);
   return wrap_csr(A);

@@ -35,9 +35,7 @@ static int check_call(const char *fn, int root, const mn_array *a) {
 
 static int bcast_raw(void *buf, int64_t n, int root) {
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_ctx_bcast(g_ctx, buf, n, root);
-  Py_END_ALLOW_THREADS
   if (rc) raise_mn(rc);
   return rc == 0;
 }
@@ -80,9 +78,7 @@ static int agree_with_root(int root, int ok, int64_t *n) {
 /* every rank's allocation succeeded, or all raise MemoryError */
 static int agree_alloc(int ok) {
   int all = ok, rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_ctx_all(g_ctx, ok, &all);
-  Py_END_ALLOW_THREADS
   if (rc) { raise_mn(rc); return 0; }
   if (all) return 1;
   if (!PyErr_Occurred()) PyErr_SetString(PyExc_MemoryError, "cannot allocate the broadcast buffer on some rank");
@@ -100,9 +96,7 @@ PyObject *Array_gather_root(ArrayObject *self, PyObject *args) {
   if (!agree_with_root(root, !me || b, NULL)) return NULL;
   int rc;
   char *buf = me ? PyBytes_AS_STRING(b) : NULL;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_gather(self->a, root, buf);
-  Py_END_ALLOW_THREADS
   if (rc) { Py_XDECREF(b); return raise_mn(rc); }
   if (me) return b;
   Py_RETURN_NONE;
@@ -140,9 +134,7 @@ PyObject *Array_split_local(ArrayObject *self, PyObject *arg) {
   PyErr_Fetch(&et, &ev, &tb);
   char none = 0;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_split_local(self->a, bad ? -1 : (int64_t)n, bad ? &none : PyBytes_AS_STRING(b));
-  Py_END_ALLOW_THREADS
   if (et) { /* this rank's own error first */
     Py_XDECREF(b);
     PyErr_Restore(et, ev, tb);
@@ -171,9 +163,7 @@ PyObject *Array_scatter_root(ArrayObject *self, PyObject *args) {
   }
   if (!agree_with_root(root, ok, NULL)) return NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS
   rc = mn_array_scatter(self->a, root, me ? view.buf : NULL);
-  Py_END_ALLOW_THREADS
   if (me) PyBuffer_Release(&view);
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
