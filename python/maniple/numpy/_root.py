@@ -62,6 +62,8 @@ def everywhere(obj):
 
 
 def _rebuild(seq, items):
+    if all(a is b for a, b in zip(seq, items)):
+        return seq  # untouched: the caller's own object (a list subclass used as a file)
     if isinstance(seq, list):
         return items
     if hasattr(seq, "_fields"):  # a named tuple (NumPy's linalg results)
