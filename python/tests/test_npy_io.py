@@ -18,7 +18,8 @@ mpiexec -n 1, 2, 3.
 - An axis longer than 2^31 - 1 elements, written by NumPy and read by
   maniple, and written back by maniple (at 2 ranks only: about 20 s and
   2 GiB of disk; MANIPLE_NPY_LARGE=0 skips it).
-- savetxt/loadtxt touch the file on rank 0 only.
+- savetxt/loadtxt touch the file on rank 0 only, as do .npz archives and
+  open file objects given to save/load.
 """
 import contextlib
 import errno
@@ -26,6 +27,7 @@ import glob
 import os
 import pathlib
 import pickle
+import re
 import shutil
 import struct
 import subprocess
@@ -294,13 +296,92 @@ def test_versions_and_sizes(tmp):
             numpy.testing.assert_array_equal(numpy.asarray(np.load(path)), want)
 
 
-def test_npz_is_named(tmp):
+def _npz_members():
+    return {"a": numpy.arange(35.0).reshape(7, 5), "b": numpy.arange(9, dtype="int16"),
+            "c": numpy.array([1 + 2j, -3j], "complex64")}
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+def test_npz_loads_as_numpy(compressed, tmp):
+    """NumPy's archive read by maniple: the same members, names and errors."""
     path = os.path.join(tmp, "a.npz")
+    want = _npz_members()
     if R == 0:
-        numpy.savez(path, a=numpy.arange(3))
+        (numpy.savez_compressed if compressed else numpy.savez)(path, **want)
     bcast(None)
-    with pytest.raises(NotImplementedError, match="zip archive"):
-        np.load(path)
+    with np.load(path) as z:
+        assert z.files == sorted(want) and list(z) == sorted(want) and len(z) == 3
+        assert "a" in z and "a.npy" in z and "zz" not in z
+        for k, w in want.items():
+            got = z[k]
+            assert isinstance(got, np.ndarray)
+            assert got.dtype == w.dtype
+            numpy.testing.assert_array_equal(numpy.asarray(got), w)
+        numpy.testing.assert_array_equal(numpy.asarray(z.f.b), want["b"])
+        with pytest.raises(KeyError, match="zz is not a file in the archive"):
+            z["zz"]
+        assert (z.fid is not None) == (R == 0)  # rank 0 holds the file
+    assert z.fid is None
+    with pytest.raises(ValueError, match="closed file"):
+        z["a"]
+
+
+def test_savez_round_trip_through_file_objects(tmp):
+    """A BytesIO on every rank: rank 0 writes it and reads it back, as
+    savetxt and savez do; save and load of a .npy file object too."""
+    import io
+    a, b = np.arange(12.0).reshape(3, 4), np.arange(5, dtype="uint8")
+    f = io.BytesIO()
+    np.savez(f, a=a, b=b)
+    f.seek(0)
+    with np.load(f) as z:
+        numpy.testing.assert_array_equal(numpy.asarray(z["a"]), numpy.arange(12.0).reshape(3, 4))
+        assert z["b"].dtype == numpy.uint8
+    g = io.BytesIO()
+    np.save(g, a.T)
+    if R == 0:  # a NumPy .npy written to rank 0's object
+        numpy.testing.assert_array_equal(numpy.load(io.BytesIO(g.getvalue())), numpy.arange(12.0).reshape(3, 4).T)
+    g.seek(0)
+    got = np.load(g)
+    assert isinstance(got, np.ndarray)
+    numpy.testing.assert_array_equal(numpy.asarray(got), numpy.arange(12.0).reshape(3, 4).T)
+
+
+def test_load_mmap_modes(tmp):
+    """mmap_mode 'r' reads into a read-only array and 'c' into a writable
+    one; 'r+'/'w+' (writes reaching the file) are refused on every rank."""
+    path = os.path.join(tmp, "m.npy")
+    np.save(path, np.arange(6.0))
+    r = np.load(path, mmap_mode="r")
+    assert not r.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        r[0] = 1.0
+    c = np.load(path, mmap_mode="c")
+    c[0] = 7.0
+    numpy.testing.assert_array_equal(numpy.asarray(c), [7, 1, 2, 3, 4, 5])
+    numpy.testing.assert_array_equal(numpy.load(path), numpy.arange(6.0))  # the file is unchanged
+    for mode in ("r+", "w+"):
+        with pytest.raises(NotImplementedError, match=re.escape(repr(mode))):
+            np.load(path, mmap_mode=mode)
+    with pytest.raises(ValueError, match="mode must be one of"):
+        numpy.load(path, mmap_mode="x")
+    with pytest.raises(ValueError, match="mode must be one of"):
+        np.load(path, mmap_mode="x")
+
+
+def test_savetxt_to_a_list_subclass_writer():
+    """An object with write() that is also a list stays the caller's object
+    (it was rebuilt as a plain list, which NumPy then refused)."""
+    class Writer(list):
+        def write(self, text):
+            self.extend(text.split(b"\n"))
+    w, want = Writer(), Writer()
+    a = np.array([[1, 2], [3, 4]])
+    np.savetxt(w, a)
+    numpy.savetxt(want, numpy.array([[1, 2], [3, 4]]))
+    assert w == (want if R == 0 else [])  # rank 0 writes
+    if R == 0:
+        numpy.testing.assert_array_equal(numpy.loadtxt(w), [[1, 2], [3, 4]])
 
 
 # ---- files the ranks see differently ----
@@ -459,9 +540,8 @@ def test_paths_and_file_objects(tmp):
     numpy.testing.assert_array_equal(numpy.load(str(p) + ".npy"), numpy.arange(6.0))
     numpy.testing.assert_array_equal(numpy.asarray(np.load(pathlib.Path(str(p) + ".npy"))), numpy.arange(6.0))
     numpy.testing.assert_array_equal(numpy.asarray(np.load(os.fsencode(str(p) + ".npy"))), numpy.arange(6.0))
-    with open(os.devnull, "rb") as f:
-        with pytest.raises(NotImplementedError, match="file name"):
-            np.load(f)
+    with open(str(p) + ".npy", "rb") as f:  # an open file: read by rank 0, scattered
+        numpy.testing.assert_array_equal(numpy.asarray(np.load(f)), numpy.arange(6.0))
 
 
 # ---- saving atomically ----

@@ -12,6 +12,8 @@ from . import _layout
 from ._dtypes import INTS as _INTS
 from ._engine import _KIND, _check_scalar_into, _pyscalar
 from ._ndarray import ndarray
+from ._npzfile import NpzFile
+from ._textio import _on_root
 
 _SUPPORTED = tuple(_KIND)
 
@@ -387,35 +389,73 @@ def meshgrid(*xi, indexing="xy"):
     return out
 
 
-def _npy_path(file, what):
-    """A file name (str, bytes or os.PathLike) as the C library takes it. A
-    file object is refused: every rank would hold its own, while the file is
-    read and written collectively by name."""
-    if hasattr(file, "write" if what == "save" else "read"):
-        raise NotImplementedError(f"maniple.numpy.{what} takes a file name, not a file object: every rank "
-                                  "reads and writes its own part of the named file")
-    return os.fsdecode(os.fspath(file))
+def _is_file_object(file, what):
+    return hasattr(file, "write" if what == "save" else "read")
 
 
 def save(file, arr, allow_pickle=True, fix_imports=True):
-    """numpy.save, collectively: every rank writes its part of the file,
-    which appears at its name only once complete (docs/python.md)."""
-    path = _npy_path(file, "save")
+    """numpy.save, collectively: every rank writes its part of the named
+    file, which appears at its name only once complete (docs/python.md). An
+    open file object is written by rank 0 only (the array gathered there),
+    as savez and savetxt write; load reads it back through rank 0 too."""
+    if _is_file_object(file, "save"):
+        return _on_root(_np.save, (file, asarray(arr)), {"allow_pickle": allow_pickle})
+    path = os.fsdecode(os.fspath(file))
     if not path.endswith(".npy"):
         path += ".npy"
     asarray(arr)._materialize().save_npy(path)
+
+
+def _is_zip(path):
+    """Whether rank 0 sees a zip archive at path (NumPy tells by the magic,
+    not the name); decided on rank 0 so that every rank takes one path."""
+    def probe():
+        try:
+            with open(path, "rb") as f:
+                return f.read(4) in (b"PK\x03\x04", b"PK\x05\x06")
+        except OSError:
+            return False  # the collective reader raises NumPy's error everywhere
+    return _on_root(probe, (), {})
 
 
 def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *, max_header_size=10000):
     """numpy.load of a .npy file, collectively: every rank reads its part.
     A file missing or unreadable on any rank raises the OSError NumPy would
     (FileNotFoundError, IsADirectoryError, PermissionError) on every rank; a
-    file that differs between ranks raises OSError saying how."""
-    if mmap_mode is not None:
-        raise NotImplementedError("maniple.numpy: load with mmap_mode is not implemented")
-    if max_header_size != 10000:
-        raise NotImplementedError("maniple.numpy.load reads headers of up to 10000 characters (NumPy's default "
-                                  "max_header_size), no other limit")
-    path = _npy_path(file, "load")
-    _init()
-    return ndarray(_core.load_npy(path))
+    file that differs between ranks raises OSError saying how. A .npz archive
+    and an open file object are read by rank 0 with NumPy and the arrays
+    scattered. mmap_mode 'r' gives a read-only array and 'c' a writable one,
+    both read into memory; 'r+' and 'w+' are refused, since writes through
+    them would have to reach the file."""
+    if mmap_mode not in (None, "r", "c", "r+", "w+"):
+        raise ValueError(f"mode must be one of ['r', 'c', 'r+', 'w+'] (got {mmap_mode!r})")
+    if mmap_mode in ("r+", "w+"):
+        raise NotImplementedError(f"maniple.numpy: load with mmap_mode={mmap_mode!r} is not implemented "
+                                  "(writes through the map would have to reach the file); 'r' and 'c' read "
+                                  "the file into memory")
+    kwargs = {"allow_pickle": allow_pickle, "fix_imports": fix_imports, "encoding": encoding,
+              "max_header_size": max_header_size}
+    if _is_file_object(file, "load"):
+        opened = []
+
+        def read():
+            r = _np.load(file, **kwargs)
+            if isinstance(r, _np.lib.npyio.NpzFile):
+                opened.append(r)  # kept open on rank 0, read member by member
+                return None
+            return r
+        a = _on_root(read, (), {})
+        if a is None:
+            return NpzFile(opened.pop, getattr(file, "name", repr(file)))
+    else:
+        path = os.fsdecode(os.fspath(file))
+        _init()
+        if _is_zip(path):
+            return NpzFile(lambda: _np.load(path, **kwargs), path)
+        if max_header_size != 10000:
+            raise NotImplementedError("maniple.numpy.load reads headers of up to 10000 characters (NumPy's "
+                                      "default max_header_size), no other limit")
+        a = ndarray(_core.load_npy(path))
+    if mmap_mode == "r" and isinstance(a, ndarray):
+        a.setflags(write=False)
+    return a
