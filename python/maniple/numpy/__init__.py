@@ -17,6 +17,7 @@ from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like,
 from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, array_equiv, clip,
                          count_nonzero, isclose, max, mean, min, prod, ravel, reshape, std, sum, var, where)
 from ._indexing import nonzero
+from ._index_tricks import c_, index_exp, mgrid, ogrid, r_, s_
 from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast_3d, block, broadcast_arrays,
                             broadcast_shapes, broadcast_to, column_stack, concatenate, delete, diag, diagflat, dsplit,
                             dstack, expand_dims, flip, fliplr, flipud, hsplit, hstack, insert, matrix_transpose,
