@@ -11,7 +11,7 @@ import numpy as _np
 
 from maniple import init as _init
 
-from . import fft, linalg, random, testing
+from . import fft, lib, linalg, random, testing
 from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like, eye, from_dlpack, full, full_like, identity,
                         linspace, load, meshgrid, ones, ones_like, save, zeros, zeros_like)
 from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, array_equiv, clip,
