@@ -4,6 +4,7 @@ mpiexec -n 1, 2, 3."""
 import numpy
 import pytest
 
+import maniple.numpy as mnp
 from xp import SHAPES, check, data
 
 DTYPES = ["float64", "float32", "int64", "int32", "bool"]
@@ -36,6 +37,24 @@ def test_creation_helpers():
     check(lambda xp: xp.meshgrid(xp.arange(3), xp.arange(4.0), indexing="ij"))
     check(lambda xp: xp.diag(xp.arange(4), -1))
     check(lambda xp: xp.diagflat(xp.asarray([[1, 2], [3, 4]])))
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("copy", [True, False])
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+def test_meshgrid_keywords(indexing, copy, sparse):
+    """sparse= keeps the 1-long axes, copy=False gives views; any count of
+    inputs, n-d inputs flattened, the result a tuple as in NumPy 2."""
+    x, y, z = data((5,), "float64"), data((2, 3), "int16"), data((4,), "complex64")
+    for args in [(x,), (x, y), (x, y, z), ()]:
+        got = check(lambda xp: xp.meshgrid(*[xp.asarray(a) for a in args], copy=copy, sparse=sparse,
+                                           indexing=indexing))
+        assert isinstance(got, tuple)
+    if copy:
+        a = mnp.asarray(x)
+        g = mnp.meshgrid(a, mnp.asarray(z), copy=True, sparse=sparse, indexing=indexing)
+        g[0][...] = 0  # a copy: the input keeps its values
+        numpy.testing.assert_array_equal(numpy.asarray(a), x)
 
 
 @pytest.mark.parametrize("shape", [s for s in SHAPES if len(s) >= 1])

@@ -88,6 +88,11 @@ False_, True_ = _np.False_, _np.True_
 typecodes, sctypeDict, ScalarType = _np.typecodes, _np.sctypeDict, _np.ScalarType
 dtypes, exceptions = _np.dtypes, _np.exceptions
 iterable = _np.iterable
+# scalar types of dtypes maniple arrays do not hold, for isinstance checks
+# and type tests in scripts; as a dtype each is refused with a TypeError
+longdouble, clongdouble, object_, str_, bytes_, void = (_np.longdouble, _np.clongdouble, _np.object_, _np.str_,
+                                                        _np.bytes_, _np.void)
+datetime64, timedelta64, character, flexible = _np.datetime64, _np.timedelta64, _np.character, _np.flexible
 __version__ = _np.__version__  # the NumPy API level it follows (scripts branch on it)
 
 # announced fallbacks for the NumPy names not defined above

@@ -370,23 +370,26 @@ def identity(n, dtype=None, *, like=None):
     return eye(n, dtype=dtype)
 
 
-def meshgrid(*xi, indexing="xy"):
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """numpy.meshgrid: each input flattened and laid along its own axis (the
+    first two swapped for 'xy'); sparse keeps those 1-long axes, otherwise
+    they are broadcast; copy=False gives views of the inputs (NumPy's
+    broadcast views, writes warning), copy=True new arrays. A tuple, as
+    NumPy 2 returns."""
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
-    xs = [asarray(x).ravel() if asarray(x).ndim != 1 else asarray(x) for x in xi]
-    n = len(xs)
-    shape = [x.size for x in xs]
-    if indexing == "xy" and n >= 2:
-        shape[0], shape[1] = shape[1], shape[0]
-    out = []
-    for i, x in enumerate(xs):
-        axis = i
-        if indexing == "xy" and n >= 2 and i < 2:
-            axis = 1 - i
-        key = tuple(slice(None) if d == axis else None for d in range(n))
-        # multiplying by one keeps every value (-0.0, inf, nan) exactly
-        out.append((x[key] * ones(tuple(shape), x._dtype)).copy())
-    return out
+    n = len(xi)
+    ones_ = (1,) * n
+    out = [asarray(x).reshape(ones_[:i] + (-1,) + ones_[i + 1:]) for i, x in enumerate(xi)]
+    if indexing == "xy" and n > 1:
+        out[0] = out[0].reshape((1, -1) + ones_[2:])
+        out[1] = out[1].reshape((-1, 1) + ones_[2:])
+    if not sparse:
+        from ._manipulation import broadcast_arrays
+        out = broadcast_arrays(*out)
+    if copy:
+        out = [x.copy() for x in out]
+    return tuple(out)
 
 
 def _is_file_object(file, what):
