@@ -335,6 +335,33 @@ def test_gradient_keeps_the_order_of_its_axes():
     check(lambda xp: xp.gradient(xp.asarray(f), 2.0, axis=(-1, 0)))
 
 
+_RNG = numpy.random.default_rng(1)
+_F = _RNG.standard_normal((7, 6))
+_X0, _X1 = numpy.cumsum(_RNG.random(7)), numpy.cumsum(_RNG.random(6))
+GRADIENTS = [((_F,), {}), ((_F, 0.5), {}), ((_F, _X0, _X1), {}), ((_F, _X0, 2.0), {}),
+             ((_F, _X0, _X1), {"edge_order": 2}), ((_F, numpy.arange(7), numpy.arange(6) * 3), {}),
+             ((_F, numpy.arange(7) * 2.0, numpy.float32(3)), {"edge_order": 2}),
+             ((_F.astype("float32"), _X0, _X1), {}), ((_F.astype("float32"), 2.0), {"edge_order": 2}),
+             ((numpy.arange(10) ** 2,), {}), ((_F, _X1), {"axis": 1}), ((_F, _X0), {"axis": -2, "edge_order": 2}),
+             ((_F + 1j * _F, _X0, _X1), {}), ((_F.astype("float16"), 0.5), {}), ((_F, 1, 2), {}),
+             ((numpy.arange(5, dtype="uint8"),), {})]
+
+
+@pytest.mark.parametrize("args,kw", GRADIENTS, ids=range(len(GRADIENTS)))
+def test_gradient_as_numpy(args, kw):
+    """Coordinate arrays (uneven spacing; even ones reduce to a scalar, as in
+    NumPy) and scalars, both edge orders: NumPy's formulas, so the same bits."""
+    def run(xp):
+        return xp.gradient(*[xp.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args], **kw)
+    check(run)
+
+
+@pytest.mark.parametrize("args,kw", [((_F, _X0[:-1], _X1), {}), ((_F, _F, _X1), {}), ((_F, 1, 2, 3), {}),
+                                     ((_F,), {"edge_order": 3}), ((numpy.arange(2.0),), {"edge_order": 2})])
+def test_gradient_errors_as_numpy(args, kw):
+    same_error(lambda xp: xp.gradient(*[xp.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args], **kw))
+
+
 def test_argmax_keepdims_and_out():
     x = data((3, 4), seed=4)
     check(lambda xp: xp.asarray(x).argmax(axis=0, keepdims=True))

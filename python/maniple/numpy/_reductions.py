@@ -5,7 +5,7 @@ import builtins
 
 import numpy as _np
 
-from ._creation import asarray, full
+from ._creation import asarray, empty, full
 from ._functions import (UFUNCS as _U, _NOVALUE, _axis, _axis_tuple, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
                          mean as _mean, min as _min, prod as _prod, sum as _sum, var as _var, where as _where)
 from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, INTEGER as _INTEGER
@@ -257,52 +257,92 @@ def ediff1d(ary, to_end=None, to_begin=None):
     return concatenate(parts) if len(parts) > 1 else d
 
 
+def _spacings(varargs, axes, shape):
+    """NumPy's reading of gradient's spacings: one per axis, each a scalar
+    or the differences of a 1-d coordinate array (a scalar again when they
+    are all equal)."""
+    n = len(varargs)
+    if n == 0:
+        return [1.0] * len(axes)
+    if n == 1 and _np.ndim(varargs[0]) == 0:
+        return list(varargs) * len(axes)
+    if n != len(axes):
+        raise TypeError("invalid number of arguments")
+    dx = list(varargs)
+    for i, d in enumerate(dx):
+        if _np.ndim(d) == 0:
+            continue
+        d = asarray(d)
+        if d.ndim != 1:
+            raise ValueError("distances must be either scalars or 1d")
+        if len(d) != shape[axes[i]]:
+            raise ValueError("when 1d, distances must match the length of the corresponding dimension")
+        if d._dtype in _INTEGER:
+            d = d.astype("float64")  # no modular arithmetic in the differences
+        diffx = diff(d)
+        dx[i] = diffx[0] if len(diffx) and bool((diffx == diffx[0]).all()) else diffx
+    return dx
+
+
 def gradient(f, *varargs, axis=None, edge_order=1):
-    """Second-order central differences inside, first- or second-order
-    one-sided at the edges, for uniform spacings (scalars)."""
-    from ._manipulation import concatenate
+    """numpy.gradient with NumPy's formulas (so the same roundings):
+    second-order central differences inside, first- or second-order
+    one-sided at the edges; uniform spacings (scalars) or 1-d coordinate
+    arrays per axis."""
     f = asarray(f)
     if f._dtype == "bool":
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
                         "operator, or the logical_xor function instead.")
-    axes = range(f.ndim) if axis is None else _axis_tuple(axis, f.ndim)  # in the order given, as NumPy
-    if len(varargs) not in (0, 1, len(axes)):
-        raise TypeError("invalid number of arguments")
-
-    def scalar(v):
-        return v.ndim == 0 if isinstance(v, ndarray) else _np.ndim(v) == 0
-    if not builtins.all(scalar(v) for v in varargs):
-        raise NotImplementedError("maniple.numpy: gradient with coordinate arrays is not implemented yet")
-    if len(varargs) == 0:
-        h = [1.0] * len(axes)
-    elif len(varargs) == 1:
-        h = [float(varargs[0])] * len(axes)
-    else:
-        h = [float(v) for v in varargs]
-    if edge_order not in (1, 2):
+    axes = tuple(range(f.ndim)) if axis is None else _axis_tuple(axis, f.ndim)  # in the order given, as NumPy
+    dx = _spacings(varargs, axes, f.shape)
+    if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
-    fdt = f._dtype if _is_float(f) else "float64"
-    out = []
-    for ax, dx in zip(axes, h):
-        n = f.shape[ax]
-        if n < edge_order + 1:
+    otype = f._dtype
+    if otype not in _INEXACT:
+        f, otype = f.astype("float64"), "float64"
+    out_all = []
+    for ax, h in zip(axes, dx):
+        if f.shape[ax] < edge_order + 1:
             raise ValueError("Shape of array too small to calculate a numerical gradient, at least (edge_order + 1) "
                              "elements are required.")
         pre = (slice(None),) * ax
-        x = f.astype(fdt) if fdt != f._dtype else f
 
-        def s(a, b):
-            return x[pre + (slice(a, b),)]
-        mid = (s(2, None) - s(None, -2)) / (2.0 * dx)
-        if edge_order == 1:
-            first = (s(1, 2) - s(0, 1)) / dx
-            last = (s(n - 1, n) - s(n - 2, n - 1)) / dx
+        def s(k):
+            return f[pre + (k,)]
+        out = empty(f.shape, otype)
+        uniform = _np.ndim(h) == 0
+        if uniform:
+            out[pre + (slice(1, -1),)] = (s(slice(2, None)) - s(slice(None, -2))) / (2. * h)
         else:
-            first = (-1.5 * s(0, 1) + 2.0 * s(1, 2) - 0.5 * s(2, 3)) / dx
-            last = (0.5 * s(n - 3, n - 2) - 2.0 * s(n - 2, n - 1) + 1.5 * s(n - 1, n)) / dx
-        g = concatenate([first.astype(fdt), mid.astype(fdt), last.astype(fdt)], axis=ax)
-        out.append(g)
-    return out[0] if len(out) == 1 else tuple(out)
+            dx1, dx2 = h[0:-1], h[1:]
+            a = -(dx2) / (dx1 * (dx1 + dx2))
+            b = (dx2 - dx1) / (dx1 * dx2)
+            c = dx1 / (dx2 * (dx1 + dx2))
+            along = tuple(-1 if d == ax else 1 for d in range(f.ndim))
+            a, b, c = a.reshape(along), b.reshape(along), c.reshape(along)
+            out[pre + (slice(1, -1),)] = a * s(slice(None, -2)) + b * s(slice(1, -1)) + c * s(slice(2, None))
+        if edge_order == 1:
+            out[pre + (0,)] = (s(1) - s(0)) / (h if uniform else h[0])
+            out[pre + (-1,)] = (s(-1) - s(-2)) / (h if uniform else h[-1])
+        else:
+            if uniform:
+                a, b, c = -1.5 / h, 2. / h, -0.5 / h
+            else:
+                dx1, dx2 = h[0], h[1]
+                a = -(2. * dx1 + dx2) / (dx1 * (dx1 + dx2))
+                b = (dx1 + dx2) / (dx1 * dx2)
+                c = - dx1 / (dx2 * (dx1 + dx2))
+            out[pre + (0,)] = a * s(0) + b * s(1) + c * s(2)
+            if uniform:
+                a, b, c = 0.5 / h, -2. / h, 1.5 / h
+            else:
+                dx1, dx2 = h[-2], h[-1]
+                a = (dx2) / (dx1 * (dx1 + dx2))
+                b = - (dx2 + dx1) / (dx1 * dx2)
+                c = (2. * dx2 + dx1) / (dx2 * (dx1 + dx2))
+            out[pre + (-1,)] = a * s(-3) + b * s(-2) + c * s(-1)
+        out_all.append(out)
+    return out_all[0] if len(out_all) == 1 else tuple(out_all)
 
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
