@@ -35,6 +35,32 @@ def test_bincount_edges():
     raises_like(lambda xp: xp.bincount(xp.asarray(X.reshape(5, 10))), ValueError)
 
 
+@pytest.mark.parametrize("x", [[], [1.0, 2.0], (1, 2), [True, False], [[1]], [3, 0, 3]], ids=str)
+def test_bincount_of_sequences(x):
+    """A sequence converts to intp as in NumPy: [] is empty, floats are
+    truncated with NumPy 2.1's DeprecationWarning, nested is an error."""
+    def run(xp):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = xp.bincount(x, minlength=2)
+        return r, [str(k.message) for k in w]
+    try:
+        want, wmsg = run(numpy)
+    except ValueError as e:
+        raises_like(lambda xp: xp.bincount(x), ValueError, str(e).split(".")[0])
+        return
+    got, gmsg = run(mnp)
+    assert gmsg == wmsg
+    check(lambda xp: want if xp is numpy else got)
+
+
+@pytest.mark.parametrize("dt", ["uint64", "uint32", "uint16"])
+def test_bincount_of_unsigned(dt):
+    """uint64 wraps to intp as NumPy casts it (2**63 becomes negative)."""
+    check(lambda xp: xp.bincount(xp.asarray(X.astype(dt))))
+    raises_like(lambda xp: xp.bincount(xp.asarray(numpy.array([2**63], "uint64"))), ValueError, "negative")
+
+
 @pytest.mark.parametrize("bins", [10, 7, 1, [-3, -1, 0, 0.5, 2, 3]])
 @pytest.mark.parametrize("data", ["float64", "float32", "int", "nan"])
 def test_histogram(bins, data):

@@ -8,10 +8,12 @@ min and max) and, for bins named by an estimator ('auto', 'fd', ...),
 NumPy's widths from distributed reductions; 'stone' is an announced
 fallback (NumPy on one rank)."""
 import operator
+import warnings
 
 import numpy as _np
 
 from ._creation import arange, asarray, zeros
+from ._ndarray import ndarray
 from ._root import everywhere as _host  # bins, range: NumPy's edge code takes them whole
 
 
@@ -36,11 +38,22 @@ def _add_at(n, idx, w):
 
 def bincount(x, weights=None, minlength=0):
     """numpy.bincount of non-negative integers (weighted: float64 sums)."""
+    if not isinstance(x, (ndarray, _np.ndarray)):
+        # a sequence converts to intp as NumPy converts it: floats truncated,
+        # with NumPy 2.1's deprecation warning; [] is an empty int array
+        v = _np.asarray(x)
+        if v.ndim > 1:
+            raise ValueError("setting an array element with a sequence. The requested array would exceed the "
+                             "maximum number of dimension of 1.")
+        if v.dtype.kind == "f" and v.size:
+            warnings.warn("Non-integer input passed to bincount. In a future version of NumPy, this will be an "
+                          "error. (Deprecated NumPy 2.1)", DeprecationWarning, stacklevel=2)
+        x = asarray(v.astype(_np.intp) if v.dtype.kind in "fb" or v.size == 0 else v)
     x = asarray(x)
     if x.ndim != 1:
         raise ValueError("object too deep for desired array" if x.ndim > 1 else "object of too small depth for "
                          "desired array")
-    if not _np.can_cast(x.dtype, _np.intp, "safe"):
+    if x.dtype != _np.uint64 and not _np.can_cast(x.dtype, _np.intp, "safe"):  # uint64 wraps, as in NumPy
         raise TypeError(f"Cannot cast array data from dtype('{x.dtype}') to dtype('int64') according to the rule "
                         "'safe'")
     minlength = operator.index(minlength)
