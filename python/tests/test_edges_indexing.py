@@ -186,3 +186,27 @@ def test_values_repeated_cyclically_over_many_elements():
         xp.put(c, xp.arange(0, 500, 3), [7.0, 8.0])
         return a, b, c, xp.resize(xp.asarray([1, 2, 3]), (30, 70)), xp.resize(xp.asarray([1, 2, 3]), (2,))
     check(run)
+
+
+_BOUNDS = [-8, -6, -5, -2, -1, 0, 1, 2, 4, 5, 6, 7, None]
+
+
+@pytest.mark.parametrize("step", [-7, -3, -2, -1, None, 1, 2, 3, 7])
+def test_every_slice_of_a_short_axis(step):
+    """Each start/stop around and beyond the axis: an empty slice with a
+    negative step from below the axis (a[-6:-6:-3] of 5) had read from the
+    last element on ([4, 1] for []). Reads, writes and a mixed advanced key."""
+    a, b = numpy.arange(5), numpy.arange(30).reshape(5, 6)
+
+    def run(xp):
+        x, y = xp.asarray(a), xp.asarray(b)
+        out = []
+        for start in _BOUNDS:
+            for stop in _BOUNDS:
+                sl = slice(start, stop, step)
+                out += [x[sl], y[1:, sl], y[xp.asarray([0, 2]), sl]]
+                z = y.copy()
+                z[sl, ::-2] = -1
+                out.append(z)
+        return out
+    check(run)

@@ -362,7 +362,9 @@ class ndarray:
             elif isinstance(k, slice):
                 n = self._shape[axis]
                 start, stop, step = k.indices(n)
-                if n == 0:  # every slice of an empty axis is empty
+                if len(range(start, stop, step)) == 0:
+                    # empty: k.indices gives start -1 for a negative step
+                    # from below the axis, which the core reads as the last element
                     start, stop, step = 0, 0, 1
                 elif step < 0 and stop < 0:
                     stop = None  # runs through element 0
