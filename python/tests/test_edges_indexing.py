@@ -188,7 +188,7 @@ def test_values_repeated_cyclically_over_many_elements():
     check(run)
 
 
-_BOUNDS = [-8, -6, -5, -2, -1, 0, 1, 2, 4, 5, 6, 7, None]
+_BOUNDS = [-7, -6, -5, -1, 0, 1, 4, 5, 6, None]
 
 
 @pytest.mark.parametrize("step", [-7, -3, -2, -1, None, 1, 2, 3, 7])
@@ -204,9 +204,11 @@ def test_every_slice_of_a_short_axis(step):
         for start in _BOUNDS:
             for stop in _BOUNDS:
                 sl = slice(start, stop, step)
-                out += [x[sl], y[1:, sl], y[xp.asarray([0, 2]), sl]]
-                z = y.copy()
-                z[sl, ::-2] = -1
-                out.append(z)
+                out += [x[sl], y[1:, sl]]
+                if stop in (-6, None):
+                    out.append(y[xp.asarray([0, 2]), sl])
+                    z = y.copy()
+                    z[sl, ::-2] = -1
+                    out.append(z)
         return out
     check(run)
