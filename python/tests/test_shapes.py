@@ -151,6 +151,26 @@ def test_user_functions_on_distributed_arrays():
     check(lambda xp: xp.apply_over_axes(xp.sum, xp.asarray(x), [0, 1]), rtol=1e-12)
 
 
+def _cond(xp, c):
+    if isinstance(c, numpy.ndarray):
+        return xp.asarray(c)
+    return [xp.asarray(k) if isinstance(k, numpy.ndarray) else k for k in c]
+
+
+_X9 = numpy.linspace(-2, 2, 9)
+PIECES = [([0, 0], numpy.array([True, False]), [1]), ([0, 0], numpy.array([1, 0]), [1]),
+          ([0, 0], [numpy.array([1, 0])], [1]), ([0, 0], [[False, True]], [lambda v: -1]),
+          (_X9, numpy.array([_X9 < 0, _X9 > 1]), [-1, 1]), (_X9, _X9 < 0, [lambda v: v * 2, 7]),
+          (_X9, [_X9 < -1, _X9 > 1], [0, 1, 0.5])]
+
+
+@pytest.mark.parametrize("x,conds,funcs", PIECES, ids=range(len(PIECES)))
+def test_piecewise_conditions_as_numpy(x, conds, funcs):
+    """Conditions are truth values: an int array [1, 0] had been used as an
+    index, giving [1, 1] for NumPy's [1, 0]; a 2-d array is one condition a row."""
+    check(lambda xp: xp.piecewise(xp.asarray(numpy.asarray(x)), _cond(xp, conds), funcs))
+
+
 def test_text_and_npz_files_through_rank_zero(tmp_path_factory):
     import maniple
     import maniple.numpy as mnp

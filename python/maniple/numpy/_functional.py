@@ -5,15 +5,16 @@ import numpy as _np
 from ._creation import asarray, zeros
 from ._functions import _axis
 from ._manipulation import stack
-from ._ndarray import _reshaped
+from ._ndarray import _reshaped, ndarray
 
 
 def piecewise(x, condlist, funclist, *args, **kw):
     x = asarray(x)
-    if not isinstance(condlist, (list, tuple)) or (len(condlist) and not isinstance(condlist[0], (list, tuple))
-                                                    and getattr(condlist[0], "ndim", 1) == 0):
+    # NumPy's reading: one condition unless the first item is itself a
+    # sequence; conditions are truth values (an int array is not an index)
+    if _np.isscalar(condlist) or (not isinstance(condlist[0], (list, ndarray, _np.ndarray)) and x.ndim != 0):
         condlist = [condlist]
-    conds = [asarray(c) for c in condlist]
+    conds = [asarray(c).astype(bool) for c in condlist]
     n = len(conds)
     if len(funclist) not in (n, n + 1):
         raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
