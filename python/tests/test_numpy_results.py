@@ -362,6 +362,14 @@ def test_gradient_errors_as_numpy(args, kw):
     same_error(lambda xp: xp.gradient(*[xp.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args], **kw))
 
 
+def test_diff_of_order_zero_is_its_argument():
+    x = [0, 1, 3]
+    assert mnp.diff(x, n=0) is x and numpy.diff(x, n=0) is x
+    a = mnp.asarray(x)
+    assert mnp.diff(a, n=0) is a
+    check(lambda xp: xp.diff(x, n=2))
+
+
 def test_argmax_keepdims_and_out():
     x = data((3, 4), seed=4)
     check(lambda xp: xp.asarray(x).argmax(axis=0, keepdims=True))

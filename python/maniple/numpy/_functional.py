@@ -80,6 +80,8 @@ class vectorize:
     call too). An exception pyfunc raises on any rank is raised on all."""
 
     def __init__(self, pyfunc=_np._NoValue, otypes=None, doc=None, excluded=None, cache=False, signature=None):
+        if pyfunc is not _np._NoValue and not callable(pyfunc):
+            raise TypeError("When used as a decorator, only accepts keyword arguments.")
         if signature is not None:
             raise NotImplementedError("maniple.numpy.vectorize: signature= (generalized ufuncs) is not implemented")
         self.pyfunc = pyfunc

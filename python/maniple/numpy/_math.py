@@ -244,7 +244,10 @@ def i0(x):
     of NumPy's in float64)."""
     if _scalars_only(x):
         return _np.i0(x)
-    return _unary("i0", asarray(x))
+    x = asarray(x)
+    if x.dtype.kind == "c":
+        raise TypeError("i0 not supported for complex values")
+    return _unary("i0", x)
 
 
 # ---- ufuncs with two outputs ----

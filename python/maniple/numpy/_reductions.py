@@ -209,9 +209,9 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):
     from ._manipulation import concatenate
-    a = asarray(a)
     if n == 0:
-        return a
+        return a  # the argument itself, as NumPy returns it
+    a = asarray(a)
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
     if a.ndim == 0:
