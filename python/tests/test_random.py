@@ -552,3 +552,9 @@ def test_bit_generators():
         assert isinstance(R.get_bit_generator(), R.PCG64)
     finally:
         R.set_bit_generator(old)
+
+
+def test_default_rng_takes_seed_by_keyword():
+    """NumPy's parameter name (it was seed_value here: a TypeError)."""
+    a = numpy.asarray(np.random.default_rng(seed=7).random(5))
+    numpy.testing.assert_array_equal(a, numpy.asarray(np.random.default_rng(7).random(5)))

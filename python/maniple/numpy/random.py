@@ -869,10 +869,10 @@ class Generator(_Stream):
 
 
 
-def default_rng(seed_value=None):
-    if isinstance(seed_value, Generator):  # NumPy returns the generator itself
-        return seed_value
-    return Generator(seed_value)
+def default_rng(seed=None):
+    if isinstance(seed, Generator):  # NumPy returns the generator itself
+        return seed
+    return Generator(seed)
 
 
 # ---- the global stream: numpy.random's functions, one RandomState's ----
