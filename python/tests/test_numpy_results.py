@@ -460,3 +460,41 @@ def test_repeat_with_a_count_per_element():
                lambda xp: xp.repeat(xp.asarray(x), [1, 2, 3]),
                lambda xp: xp.repeat(xp.asarray(x), [[1, 2, 3]], axis=0)]:
         same_error(fn)
+
+
+def _warned(fn):
+    import warnings
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        try:
+            fn()
+        except FloatingPointError as e:
+            return repr(e)
+    return [(k.category.__name__, str(k.message)) for k in ws]
+
+
+EMPTY_STATS = {
+    "mean_all": lambda xp: xp.mean(xp.asarray([])),
+    "mean_axis0": lambda xp: xp.mean(xp.zeros((0, 3)), axis=0),
+    "mean_axis1": lambda xp: xp.mean(xp.zeros((0, 3)), axis=1),
+    "mean_complex": lambda xp: xp.mean(xp.zeros((0, 3), "complex128"), axis=0),
+    "mean_list": lambda xp: xp.mean([]),
+    "var_all": lambda xp: xp.var(xp.asarray([])),
+    "var_ddof": lambda xp: xp.var(xp.asarray([1.0]), ddof=1),
+    "var_ddof_nonzero": lambda xp: xp.var(xp.asarray([1.0, 2.0]), ddof=2),
+    "var_axis0": lambda xp: xp.var(xp.zeros((0, 3)), axis=0),
+    "var_axis1": lambda xp: xp.var(xp.zeros((0, 3)), axis=1),
+    "var_axis_ddof": lambda xp: xp.var(xp.asarray([[1.0, 2.0], [1.0, 1.0]]), axis=1, ddof=2),
+    "std_all": lambda xp: xp.std(xp.asarray([])),
+    "std_keepdims": lambda xp: xp.std(xp.zeros((0, 2)), axis=0, keepdims=True),
+}
+
+
+@pytest.mark.parametrize("mode", ["warn", "ignore", "raise"])
+@pytest.mark.parametrize("name", sorted(EMPTY_STATS))
+def test_mean_and_var_over_nothing_warn_as_numpy(name, mode):
+    """'Mean of empty slice' and 'Degrees of freedom <= 0' (known from the
+    shapes), then the 0/0 or x/0 of the division under np.errstate."""
+    fn = EMPTY_STATS[name]
+    with numpy.errstate(invalid=mode, divide=mode):
+        assert _warned(lambda: fn(mnp)) == _warned(lambda: fn(numpy))

@@ -1,6 +1,7 @@
 """Universal functions, reductions and a few NumPy functions on ndarrays."""
 import builtins
 import operator
+import warnings
 
 import numpy as _np
 
@@ -394,6 +395,24 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
     return _reduce_iw("all", a, axis, None, out, keepdims, _NOVALUE, where)
 
 
+def _fp_event(kind, where):
+    """One floating-point event (kind: 'invalid' or 'divide') of a division
+    whose operands the shapes alone determine, handled as np.seterr says, as
+    NumPy's division would (every rank knows it alike: no collective)."""
+    mode = _np.geterr()[kind]
+    text = f"{'invalid value' if kind == 'invalid' else 'divide by zero'} encountered in {where}"
+    if mode == "raise":
+        raise FloatingPointError(text)
+    if mode != "ignore":
+        warnings.warn(text, RuntimeWarning, stacklevel=4)
+
+
+def _empty_division(result_shape, scalar):
+    """0/0 in each element of a mean or variance over nothing."""
+    if _np.prod(result_shape) > 0:
+        _fp_event("invalid", "scalar divide" if scalar else "divide")
+
+
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     a = asarray(a)
     _axes(axis, a.ndim, "mean")  # NumPy's errors for a bad axis, first
@@ -414,6 +433,9 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     n = 1
     for d in _axes(axis, a.ndim):
         n *= a.shape[d]
+    if n == 0:  # as NumPy: known from the shapes, so no collective is needed
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+        _empty_division(_np.shape(s), not isinstance(s, ndarray))
     r = s / n if n else s * _np.nan
     if isinstance(r, ndarray):
         return _with_out(r.astype(dtype or fdt), out)
@@ -431,7 +453,19 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     fdt = a._dtype if a._dtype in _INEXACT else "float64"
     dt = dtype or fdt
     x = a.astype(dt) if dt != a._dtype else a
-    m = globals()["mean"](x, axis=axis, keepdims=True) if mean is None else asarray(mean)
+    n = 1
+    for ax in _axes(axis, a.ndim):
+        n *= a.shape[ax]
+    if n - ddof <= 0:  # NumPy's warning, from the shapes alone
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+    if mean is None and n == 0:  # NumPy's inner mean divides 0 by 0 without its own warning
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            with _np.errstate(invalid="ignore"):
+                m = globals()["mean"](x, axis=axis, keepdims=True)
+        _empty_division(m.shape, False)
+    else:
+        m = globals()["mean"](x, axis=axis, keepdims=True) if mean is None else asarray(mean)
     d = x - m
     if dt in _COMPLEX:  # re^2 + im^2, real (as NumPy's (d * conj(d)).real)
         d = asarray(d)
@@ -440,10 +474,19 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
         ss = _reduce("sum", re * re + im * im, axis, None, None, keepdims)
     else:
         ss = _reduce("sum", d * d, axis, None, None, keepdims)
-    n = 1
-    for ax in _axes(axis, a.ndim):
-        n *= a.shape[ax]
     div = builtins.max(n - ddof, 0)
+    if not div:  # ss / 0: x/0 is a division by zero, 0/0 invalid (NumPy reports them in that order)
+        scalar = not isinstance(ss, ndarray)
+        if n == 0:
+            _empty_division(_np.shape(ss), scalar)
+        elif scalar:
+            if ss == ss:
+                _fp_event("invalid" if ss == 0 else "divide", "scalar divide")
+        elif ss.size:  # ddof >= n: a degenerate call, where a collective is acceptable
+            if bool(((ss != 0) & (ss == ss)).any()):
+                _fp_event("divide", "divide")
+            if bool((ss == 0).any()):
+                _fp_event("invalid", "divide")
     r = ss / div if div else ss * _np.nan
     if isinstance(r, ndarray):
         return _with_out(r.astype(dt), out)
