@@ -1,11 +1,13 @@
 """Creation and shape manipulation against NumPy over shapes (0-d, empty,
 smaller than the rank count, uneven splits) and dtypes, on every rank under
 mpiexec -n 1, 2, 3."""
+import re
+
 import numpy
 import pytest
 
 import maniple.numpy as mnp
-from xp import SHAPES, check, data
+from xp import SHAPES, check, data, raises_like
 
 DTYPES = ["float64", "float32", "int64", "int32", "bool"]
 
@@ -188,3 +190,36 @@ def test_text_and_npz_files_through_rank_zero(tmp_path_factory):
         with numpy.load(d + "/x.npz") as f:
             numpy.testing.assert_array_equal(f["a"], x)
             numpy.testing.assert_array_equal(f["b"], numpy.arange(3))
+
+
+def _reshape_sources(xp):
+    a = xp.arange(24)
+    return [a, a.reshape(4, 6), a.reshape(4, 6).T, a.reshape(4, 6)[:, ::2], a.reshape(2, 3, 4).transpose(1, 0, 2),
+            a.reshape(4, 6)[1:3], xp.asfortranarray(a.reshape(4, 6))]
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A"])
+@pytest.mark.parametrize("k", range(7))
+def test_reshape_copy_keyword(k, order):
+    """copy=False refuses exactly where NumPy's reshape would copy (its
+    strides rule), copy=True gives a new array; shape= by keyword."""
+    for shp in [(24,), (6, 4), (3, 2, 4), (-1,), (12, 2), (2, 2, 6), (4, 3), (2, 6), (12,)]:
+        try:
+            want = numpy.reshape(_reshape_sources(numpy)[k], shp, order=order, copy=False)
+        except ValueError as e:
+            raises_like(lambda xp: xp.reshape(_reshape_sources(xp)[k], shp, order=order, copy=False), ValueError,
+                        re.escape(str(e)))
+        else:
+            check(lambda xp: xp.reshape(_reshape_sources(xp)[k], shape=shp, order=order, copy=False)
+                  if xp is mnp else want)
+    src = _reshape_sources(mnp)[k]
+    r = mnp.reshape(src, (-1,), order=order, copy=True)
+    r[...] = -1
+    assert int(src.min()) >= 0  # a copy: the source is untouched
+
+
+def test_flags_compare_as_numpys():
+    a = mnp.arange(6.0).reshape(2, 3)
+    assert a.flags == mnp.arange(6.0).reshape(2, 3).flags
+    assert a.flags == numpy.arange(6.0).reshape(2, 3).flags
+    assert a.T.flags != a.flags

@@ -11,7 +11,7 @@ from ._creation import asarray, empty
 from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
 from . import _ufunc
 from ._engine import _NOTHING, _assign, _binary, _compile, _eval_shared, _has_cells, _scalar, _ternary, _unary
-from ._ndarray import ndarray, _check_power, _check_writable
+from ._ndarray import ndarray, _check_power, _check_writable, _f_order
 
 # ---- ufuncs (the names are NumPy's) ----
 _UNARY = ["negative", "positive", "absolute", "sqrt", "exp", "log", "log2", "log10", "expm1", "log1p", "sin",
@@ -568,8 +568,21 @@ def array_equiv(a1, a2):
 
 
 # ---- shape ----
-def reshape(a, newshape, order="C"):
-    return asarray(a).reshape(newshape, order=order)
+def reshape(a, /, shape, order="C", *, copy=None):
+    """NumPy 2's reshape: copy=True always copies, copy=False refuses to."""
+    a = asarray(a)
+    r = a.reshape(shape, order=order)
+    if copy:
+        return r.copy()
+    if copy is False and r.size:  # would NumPy's reshape copy? (its strides rule)
+        from . import _views
+        fort = _f_order(order, a, reshaping=True)
+        h = (a.T if fort else a)._materialize()
+        new = r.shape[::-1] if fort else r.shape
+        if _views.unit_axes_items(tuple(h.shape), new) is None and \
+                _views.nocopy_strides(tuple(h.shape), _views.strides(h), new) is None:
+            raise ValueError("Unable to avoid creating a copy while reshaping.")
+    return r
 
 
 def ravel(a, order="C"):

@@ -28,7 +28,7 @@ class ndarray:
     """A distributed array with NumPy's semantics."""
 
     __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "_n", "_cell", "_cost", "_big", "_ro",
-                 "_wb", "__weakref__")
+                 "_wb", "_np_view", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, arr):
@@ -588,6 +588,8 @@ class ndarray:
             return ndarray(a.reshape(shape))  # NumPy's ravel copies a non-contiguous array
         h, view = _views.reshape(a, shape, temporary)
         r = ndarray(h)
+        if view:
+            r._np_view = True  # NumPy's result is a view (flags.owndata False), whatever storage holds it
         ro = getattr(self, "_ro", False)
         if ro and view:
             r._ro = ro
@@ -990,6 +992,15 @@ class _Flags:
     def __init__(self, a):
         object.__setattr__(self, "_a", a)
 
+    _FIELDS = ("c_contiguous", "f_contiguous", "owndata", "writeable", "aligned", "writebackifcopy")
+
+    def __eq__(self, other):  # as NumPy's flags objects compare (with theirs too)
+        if not builtins.all(hasattr(other, f) for f in self._FIELDS):
+            return NotImplemented
+        return builtins.all(getattr(self, f) == getattr(other, f) for f in self._FIELDS)
+
+    __hash__ = None
+
     @property
     def c_contiguous(self):
         a = self._a  # (an empty array is contiguous either way, as NumPy says)
@@ -1006,7 +1017,10 @@ class _Flags:
     @property
     def owndata(self):
         a = self._a
-        return a._expr is not None or not a._materialize().is_view
+        if a._expr is not None:
+            return True
+        # a reshape that NumPy makes a view owns nothing, whatever storage maniple gave it
+        return not a._materialize().is_view and not getattr(a, "_np_view", False)
 
     @property
     def writeable(self):
