@@ -58,6 +58,21 @@ def test_isclose_int_extremes():
     check(lambda xp: xp.isclose(xp.asarray(x[::-1].copy()), xp.asarray(x)))
 
 
+_BELOW_ONE = float(1.0 - numpy.finfo("f8").eps)
+
+
+@pytest.mark.parametrize("x", [numpy.array(1, "float32"), numpy.array([1, 2], "float32"), numpy.array([1.0, 2.0]),
+                               numpy.array([1, 3], "int8"), numpy.array(1, "float16")], ids=str)
+@pytest.mark.parametrize("y", [2, 2.0, numpy.float64(2), numpy.array([2.0, 1.0], "float32")], ids=str)
+@pytest.mark.parametrize("rtol", [_BELOW_ONE / 2, 1e-5, numpy.float32(0.5)], ids=str)
+def test_isclose_keeps_python_scalars_weak(x, y, rtol):
+    """NEP 50: |b| of a Python scalar stays a Python scalar, so float32 data
+    compares in float32 (it had been float64: isclose(float32(1), 2,
+    rtol=0.4999...) was False, NumPy's True)."""
+    check(lambda xp: xp.isclose(xp.asarray(x), xp.asarray(y) if isinstance(y, numpy.ndarray) else y, atol=0,
+                                rtol=rtol))
+
+
 def test_isclose_tolerances_broadcast():
     x, y = data((3, 4), seed=3), data((3, 4), seed=4)
     rt = numpy.array([0.0, 0.5, 1.0, 2.0])

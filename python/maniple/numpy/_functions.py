@@ -536,7 +536,8 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         elif err == "print":
             print(msg)
     U = UFUNCS
-    result = U["logical_or"](U["logical_and"](U["less_equal"](U["absolute"](x - y), atol + rtol * U["absolute"](y)),
+    # the built-in abs, as NumPy's: a Python scalar stays weak (float32 data compares in float32)
+    result = U["logical_or"](U["logical_and"](U["less_equal"](builtins.abs(x - y), atol + rtol * builtins.abs(y)),
                                               U["isfinite"](y)), x == y)
     if equal_nan:
         result = U["logical_or"](result, U["logical_and"](U["isnan"](x), U["isnan"](y)))
