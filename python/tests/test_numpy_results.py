@@ -513,3 +513,51 @@ def test_mean_and_var_over_nothing_warn_as_numpy(name, mode):
     fn = EMPTY_STATS[name]
     with numpy.errstate(invalid=mode, divide=mode):
         assert _warned(lambda: fn(mnp)) == _warned(lambda: fn(numpy))
+
+
+def _dispatch_case(xp, case):
+    a = numpy.linspace(-1, 1, 7)
+    A = xp.asarray(a)
+    if case == "ndarray_clip_into_maniple":
+        o = xp.zeros(7)
+        a.clip(-0.5, 0.6, out=o)
+        return o
+    if case == "ndarray_clip_unsafe":
+        o = xp.zeros(7, "int32")
+        a.clip(-0.5, 0.6, out=o, casting="unsafe")
+        return o
+    if case == "ndarray_clip_same_kind":
+        a.clip(-0.5, 0.6, out=xp.zeros(7, "int32"))
+    if case == "clip_same_kind":
+        return xp.clip(A, -0.5, 0.6, out=xp.zeros(7, "int32"))
+    if case == "clip_where":
+        return xp.clip(A, -0.5, 0.6, out=xp.ones(7), where=A > 0)
+    if case == "clip_dtype":
+        return xp.clip(A, -0.5, 0.6, dtype="float32")
+    if case == "clip_bad_keyword":
+        return xp.clip(A, -0.5, 0.6, bogus=1)
+    if case == "numpy_add_where":
+        o = xp.zeros(7)
+        numpy.add(a, 1, out=o, where=a > 0)
+        return o
+    if case == "numpy_add_dtype":
+        return numpy.add(A, 1, dtype="float32")
+    if case == "numpy_multiply_where":
+        o = xp.ones(7)
+        numpy.multiply(A, 2, where=A > 0, out=o)
+        return o
+
+
+@pytest.mark.parametrize("case", ["ndarray_clip_into_maniple", "ndarray_clip_unsafe", "ndarray_clip_same_kind",
+                                  "clip_same_kind", "clip_where", "clip_dtype", "clip_bad_keyword",
+                                  "numpy_add_where", "numpy_add_dtype", "numpy_multiply_where"])
+def test_ufunc_keywords_through_numpys_dispatch(case):
+    """NumPy's ufuncs (and a NumPy array's clip) with a maniple operand or out
+    pass casting=/where=/dtype= on (they had returned NotImplemented: a
+    TypeError), and clip checks its out under same_kind as NumPy."""
+    try:
+        _dispatch_case(numpy, case)
+    except Exception as e:
+        same_error(lambda xp: _dispatch_case(xp, case))
+        return
+    check(lambda xp: _dispatch_case(xp, case))

@@ -29,6 +29,8 @@ def _cast_error(name, vdt, tdt):
     """NumPy's error (its exception type too) for a ufunc's result that out
     cannot take under 'same_kind'."""
     u = getattr(_np, name or "", None)
+    if not isinstance(u, _np.ufunc):  # clip: a function over the ufunc numpy._core.umath.clip
+        u = getattr(_np._core.umath, name or "", None)
     if isinstance(u, _np.ufunc):
         try:
             from numpy._core._exceptions import _UFuncOutputCastingError
@@ -175,9 +177,12 @@ def where(condition, x=_NOARG, y=_NOARG):
 _NOVALUE = object()
 
 
-def clip(a, a_min=_NOVALUE, a_max=_NOVALUE, out=None, *, min=_NOVALUE, max=_NOVALUE):
+def clip(a, a_min=_NOVALUE, a_max=_NOVALUE, out=None, *, min=_NOVALUE, max=_NOVALUE, **kwargs):
     """NumPy 2's clip: bounds positional or as min=/max=; a None bound is
-    no bound (maximum or minimum only)."""
+    no bound (maximum or minimum only); the ufunc keywords (casting=,
+    where=, dtype=) as NumPy's clip takes them."""
+    if kwargs:
+        return _ufunc_kw("clip", lambda x: clip(x, a_min, a_max, min=min, max=max), (a,), out, kwargs)
     if min is not _NOVALUE:
         if a_min is not _NOVALUE:
             raise ValueError("Passed more than one argument for the minimum (a_min and min)")
@@ -206,12 +211,12 @@ def clip(a, a_min=_NOVALUE, a_max=_NOVALUE, out=None, *, min=_NOVALUE, max=_NOVA
             hi = None
     if lo is None and hi is None:
         a = asarray(a)
-        return _with_out(a.astype(a._dtype), out)
+        return _with_out(a.astype(a._dtype), out, "clip")
     if lo is None:
-        return _with_out(_binary("minimum", a, hi), out)
+        return _with_out(_binary("minimum", a, hi), out, "clip")
     if hi is None:
-        return _with_out(_binary("maximum", a, lo), out)
-    return _with_out(_ternary("clip", a, lo, hi), out)
+        return _with_out(_binary("maximum", a, lo), out, "clip")
+    return _with_out(_ternary("clip", a, lo, hi), out, "clip")
 
 
 # ---- reductions ----

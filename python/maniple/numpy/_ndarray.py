@@ -303,12 +303,14 @@ class ndarray:
         name = {"divide": "true_divide", "abs": "absolute"}.get(ufunc.__name__, ufunc.__name__)
         fn = _functions.UFUNCS.get(name)
         out = kwargs.pop("out", None)
-        if fn is None and method == "__call__":  # an announced fallback, if maniple.numpy has one
+        if fn is None and method == "__call__":  # maniple.numpy's function of that name (clip, a fallback)
             import maniple.numpy as mnp
             impl = getattr(mnp, ufunc.__name__, None)
-            if getattr(impl, "_mn_kind", None) == "fallback":
+            if callable(impl) and not isinstance(impl, type):
+                if out is not None and ufunc.nout == 1:
+                    out = out[0]
                 return impl(*inputs, out=out, **kwargs)
-        if fn is None or (kwargs and method == "__call__"):
+        if fn is None:
             return NotImplemented
         if out is not None:  # NumPy passes a tuple of ufunc.nout entries; a NumPy
             # array there gets the whole result, as NumPy would write it
@@ -317,7 +319,7 @@ class ndarray:
             if ufunc.nout == 1:
                 out = out[0]
         if method == "__call__":
-            return fn(*inputs, out=out)
+            return fn(*inputs, out=out, **kwargs)  # where=, casting=, dtype= as maniple's ufuncs take them
         m = getattr(fn, method, None)  # reduce, accumulate, outer, at, reduceat
         if m is None:
             return NotImplemented
