@@ -4,6 +4,8 @@ arange with a float start or step and an integer dtype, integers to
 negative integer powers, insert and delete with boolean masks and the other
 index-taking functions with boolean and float indices. NumPy runs beside
 maniple in each test."""
+import warnings
+
 import numpy
 import pytest
 
@@ -561,3 +563,27 @@ def test_ufunc_keywords_through_numpys_dispatch(case):
         same_error(lambda xp: _dispatch_case(xp, case))
         return
     check(lambda xp: _dispatch_case(xp, case))
+
+
+_VX = numpy.random.default_rng(0).standard_normal((5, 6))
+_VM = numpy.random.default_rng(1).random((5, 6)) > 0.4
+_VM[0] = False  # a column or row with nothing chosen: NaN and NumPy's warning
+
+
+@pytest.mark.parametrize("kw", [{}, {"axis": 0}, {"axis": 1, "ddof": 1}, {"axis": 0, "keepdims": True},
+                                {"axis": (0, 1)}], ids=str)
+@pytest.mark.parametrize("f", ["var", "std"])
+@pytest.mark.parametrize("kind", ["float", "complex", "int"])
+def test_var_and_std_with_where(kind, f, kw):
+    """where= (it was NotImplementedError): the chosen elements' mean and
+    squared deviations, their count per slice less ddof, NumPy's warning."""
+    x = {"float": _VX, "complex": _VX + 1j * _VX[::-1], "int": (_VX * 3).astype(int)}[kind]
+    for wh in (_VM, _VM[0:1]):
+        def run(xp):
+            with warnings.catch_warnings(record=True) as ws:
+                warnings.simplefilter("always")
+                v = getattr(xp, f)(xp.asarray(x), where=xp.asarray(wh), **kw)
+            return v, [str(k.message) for k in ws if "Degrees" in str(k.message)]
+        (got, gw), (want, ww) = run(mnp), run(numpy)
+        assert gw == ww
+        check(lambda xp: got if xp is mnp else want, rtol=1e-12, atol=1e-15)

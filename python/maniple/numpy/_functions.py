@@ -449,8 +449,6 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, mean=None, correction=None):
     """Mean of squared deviations from the mean (two passes, as NumPy)."""
-    if where is not None:
-        raise NotImplementedError("maniple.numpy: var with where= is not implemented yet")
     if correction is not None:
         ddof = correction
     a = asarray(a)
@@ -458,6 +456,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     fdt = a._dtype if a._dtype in _INEXACT else "float64"
     dt = dtype or fdt
     x = a.astype(dt) if dt != a._dtype else a
+    if where is not None and where is not True:
+        return _var_where(x, axis, dt, out, ddof, keepdims, where, mean)
     n = 1
     for ax in _axes(axis, a.ndim):
         n *= a.shape[ax]
@@ -496,6 +496,37 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     if isinstance(r, ndarray):
         return _with_out(r.astype(dt), out)
     r = _scalar(r, dt)
+    return _with_out(asarray(r), out) if out is not None else r
+
+
+def _squares(d, dt):
+    """|d|^2 and its dtype (complex: re^2 + im^2, real, as NumPy's)."""
+    if dt in _COMPLEX:
+        d = asarray(d)
+        re, im = _unary("real", d), _unary("imag", d)
+        return re * re + im * im, re._dtype
+    return d * d, dt
+
+
+def _var_where(x, axis, dt, out, ddof, keepdims, where, mean_):
+    """var over the elements where= chooses: NumPy's counts per slice (the
+    'Degrees of freedom' warning needs one reduction of them here)."""
+    from ._manipulation import broadcast_to
+    w = broadcast_to(asarray(where), x.shape)
+    cnt = sum(w, axis, None, None, keepdims)
+    if bool(_np.any(ddof >= (cnt if not isinstance(cnt, ndarray) else cnt.min() if cnt.size else ddof + 1))):
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        m = mean(x, axis=axis, keepdims=True, where=w) if mean_ is None else asarray(mean_)
+    sq, rdt = _squares(x - m, dt)
+    ss = sum(sq, axis, None, None, keepdims, where=w)
+    div = UFUNCS["maximum"](cnt - ddof, 0)
+    with _np.errstate(invalid="ignore", divide="ignore"):
+        r = ss / div
+    if isinstance(r, ndarray):
+        return _with_out(r.astype(rdt), out)
+    r = _scalar(r, rdt)
     return _with_out(asarray(r), out) if out is not None else r
 
 
