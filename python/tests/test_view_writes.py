@@ -11,6 +11,7 @@ import pytest
 import maniple.numpy as mnp
 from maniple.numpy import _views
 from xp import check
+from test_numpy_args import same_error
 
 
 def grid(xp, shape=(6, 35)):
@@ -268,3 +269,56 @@ def test_reshape_argument_errors():
             x.reshape(4, -3)
         assert x.reshape(-2, 3).shape == (2, 3)  # any negative entry is the unknown one
         assert numpy.asarray(x).sum() == 0
+
+
+def _shape_case(xp, k):
+    x = xp.arange(12.0)
+    if k == 0:
+        x.shape = (3, 4)
+        return x
+    if k == 1:  # a view taken before keeps seeing writes made after
+        v = x[:5]
+        x.shape = (3, 4)
+        x[0, 0] = 99
+        x[2, 3] = -1
+        return x, v
+    if k == 2:
+        x.shape = (3, -1)
+        v = x[1]
+        v[0] = 7
+        return x, v
+    if k == 3:  # NumPy would copy: refused
+        y = x.reshape(3, 4).T
+        y.shape = (12,)
+    if k == 4:
+        x.shape = 12
+        x.shape = (2, 2, 3)
+        x[1] += 1
+        return x
+    if k == 5:
+        x.shape = (5, 2)
+    if k == 6:
+        y = x.reshape(3, 4)[:, ::2]
+        y.shape = (6,)
+    if k == 7:
+        y = x.reshape(3, 4)
+        y.shape = (4, 3)
+        y[0, 2] = 5
+        return x, y
+    if k == 8:
+        y = x.reshape(3, 4)[1:]
+        y.shape = (2, 2, 2)
+        y[...] = 0
+        return x, y
+
+
+@pytest.mark.parametrize("k", range(9))
+def test_shape_assignment(k):
+    """a.shape = s reshapes in place where NumPy's reshape is a view, and
+    writes still reach the storage; elsewhere NumPy's AttributeError."""
+    try:
+        _shape_case(numpy, k)
+    except Exception:
+        same_error(lambda xp: _shape_case(xp, k))
+        return
+    check(lambda xp: _shape_case(xp, k))

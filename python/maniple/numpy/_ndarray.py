@@ -53,6 +53,21 @@ class ndarray:
     def shape(self):
         return self._shape
 
+    @shape.setter
+    def shape(self, value):
+        """NumPy's in-place reshape: only where NumPy's reshape is a view
+        (the array then holds that view: writes still reach its storage)."""
+        shp = _new_shape(tuple(value) if isinstance(value, (tuple, list)) else (value,), self.size)
+        if shp == self._shape:
+            return
+        h = self._materialize()
+        if _views.unit_axes_items(self._shape, shp) is None and \
+                _views.nocopy_strides(self._shape, _views.strides(h), shp) is None:
+            raise AttributeError("Incompatible shape for in-place modification. Use `.reshape()` to make a copy with "
+                                 "the desired shape.")
+        r = self.reshape(shp)
+        self._arr, self._shape = r._arr, r._shape
+
     @property
     def ndim(self):
         return len(self._shape)
