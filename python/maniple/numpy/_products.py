@@ -351,7 +351,15 @@ def _interleaved(args):
     return spec, ops
 
 
-def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
+def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
+    if not operands:
+        raise ValueError("must specify the einstein sum subscripts string and at least one operand, or at least "
+                         "one operand and its corresponding subscripts list")
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got {casting!r})")
+    from ._creation import _order as _check_order
+    _check_order(order, "CFAK")
+    subscripts, operands = operands[0], operands[1:]
     if not isinstance(subscripts, str):
         subscripts, operands = _interleaved((subscripts,) + operands)
     ops = [asarray(o) for o in operands]
