@@ -296,3 +296,18 @@ def test_complex_arange():
                      ((7,), {"dtype": "complex64"}), ((1, 7, 1.5), {"dtype": "complex64"}),
                      ((-2 + 1j, 9 + 12j, 2 + 2j), {}), ((0, 10), {"dtype": "complex128"})]:
         check(lambda xp: xp.arange(*args, **kw))
+
+
+@pytest.mark.parametrize("part", ["real", "imag"])
+def test_parts_of_a_0d_complex_array(part):
+    """A 0-d array's part is a 0-d array (it raised AttributeError), and
+    writes through it reach the array."""
+    def run(xp):
+        y = xp.array(1 + 2j)
+        p = getattr(xp, part)(y)
+        out = [p.copy(), getattr(y, part).copy()]  # (NumPy's are views; maniple's copies written back)
+        q = getattr(y, part)
+        q[...] = 5
+        return out + [y]
+    got = check(run)
+    assert got[0].ndim == 0

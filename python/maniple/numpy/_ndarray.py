@@ -148,7 +148,11 @@ class ndarray:
     def _part(self, name):
         """A complex array's real or imaginary part: a copy (NumPy's is a
         view) whose item assignments are written back to the array."""
-        p = _unary(name, self)._materialize()
+        v = _unary(name, self)
+        if not isinstance(v, ndarray):  # a 0-d array's part is a 0-d array, as NumPy's
+            from ._creation import asarray
+            v = asarray(v)
+        p = v._materialize()
         r = ndarray(p)
         r._wb = (self, name, p)  # the storage, not r: no reference cycle
         return r
