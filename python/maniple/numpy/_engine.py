@@ -958,6 +958,20 @@ def _check_scalar_into(v, dtype):
         raise OverflowError(f"Python integer {v} out of bounds for {dtype}")
 
 
+def _part_into(dst, src, part):
+    """dst (a base handle) = the real or imaginary part of src's elements,
+    evaluated with no write hooks (a linked part following its array)."""
+    _front._core.evaluate(_compile(_operand(_unary(part, ndarray(src)))), dst)
+
+
+def _part_back(src, dst, part):
+    """src's real or imaginary part = dst's values, the other part kept,
+    with no write hooks (an array following its linked part)."""
+    s, d = ndarray(src), ndarray(dst)
+    v = _binary("complex", d, _unary("imag", s)) if part == "real" else _binary("complex", _unary("real", s), d)
+    _front._core.evaluate(_compile(_operand(v)), src)
+
+
 def _assign(target, value, same_kind=False):
     """target[...] = value, fused: pending readers of target's storage are
     evaluated first, except value itself (whose evaluation reads the old

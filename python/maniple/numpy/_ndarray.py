@@ -28,7 +28,7 @@ class ndarray:
     """A distributed array with NumPy's semantics."""
 
     __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "_n", "_cell", "_cost", "_big", "_ro",
-                 "_wb", "_np_view", "__weakref__")
+                 "_np_view", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, arr):
@@ -139,23 +139,22 @@ class ndarray:
 
     # a real array's .real is the array itself (as NumPy's view of a real
     # array, writes go through) and its .imag zeros that cannot be set; a
-    # complex array's parts are new arrays (NumPy's are views), and setting
-    # one writes the array
+    # complex array's parts behave as NumPy's views: each is storage of its
+    # own linked to the array (_views), so a write into either shows in the
+    # other, and setting one writes the array
     @property
     def real(self):
         return self._part("real") if self._dtype in _COMPLEX else self
 
     def _part(self, name):
-        """A complex array's real or imaginary part: a copy (NumPy's is a
-        view) whose item assignments are written back to the array."""
+        _collect.before_reshape()  # links live and die alike on every rank
         v = _unary(name, self)
         if not isinstance(v, ndarray):  # a 0-d array's part is a 0-d array, as NumPy's
             from ._creation import asarray
             v = asarray(v)
         p = v._materialize()
-        r = ndarray(p)
-        r._wb = (self, name, p)  # the storage, not r: no reference cycle
-        return r
+        _views.link(self._materialize(), p, _views.strides(self._arr), part=name)
+        return ndarray(p)
 
     @real.setter
     def real(self, value):
@@ -422,9 +421,6 @@ class ndarray:
         ro = getattr(self, "_ro", False)
         if ro:
             v._ro = ro
-        wb = getattr(self, "_wb", None)
-        if wb:
-            v._wb = wb
         return v
 
     def __setitem__(self, key, value):
@@ -435,9 +431,6 @@ class ndarray:
         a = self._materialize()
         target = a.index(self._items(key))
         _assign(target, value)
-        wb = getattr(self, "_wb", None)
-        if wb:  # a complex array's part (a copy): the write goes back to the array
-            setattr(wb[0], wb[1], ndarray(wb[2]))
 
     # ---- element-wise arithmetic ----
     def __add__(self, o): return _binary("add", self, o)

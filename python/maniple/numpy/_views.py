@@ -23,12 +23,13 @@ _refcount = sys.getrefcount
 
 
 class _Link:
-    __slots__ = ("src", "skey", "dst", "dkey", "strides")
+    __slots__ = ("src", "skey", "dst", "dkey", "strides", "part")
 
-    def __init__(self, src, dst, strides):
+    def __init__(self, src, dst, strides, part=None):
         self.src, self.skey = src, src.base  # src None: the source is gone
         self.dst, self.dkey = dst, dst.base
         self.strides = strides  # NumPy's strides of dst's axes over the root storage
+        self.part = part  # None: dst holds src's elements; "real"/"imag": that part of each
 
 
 def _cstrides(shape):
@@ -100,14 +101,15 @@ def unit_axes_items(shape, newshape):
     return items
 
 
-def link(src, dst, st):
-    """Make dst (a fresh base handle holding src's elements in another shape)
-    follow src and back; st: dst's strides over the root storage."""
+def link(src, dst, st, part=None):
+    """Make dst (a fresh base handle holding src's elements in another shape,
+    or the real or imaginary part of each) follow src and back; st: dst's
+    strides over the root storage."""
     for k in list(_links.get(src.base, ())):  # earlier results from the same source
         if _dead(k.dst):
             _unlink_dst(k)
     _prune()
-    k = _Link(src, dst, st)
+    k = _Link(src, dst, st, part)
     _links.setdefault(k.skey, []).append(k)
     _source[k.dkey] = k
     linked.add(k.skey)
@@ -176,6 +178,24 @@ def _prune():
     _pruned_at[0] = len(_source)
 
 
+def _forward(k):
+    """src's values into dst (a raw evaluation: no write hooks)."""
+    if k.part is None:
+        k.src.copy_flat(k.dst)
+    else:
+        from ._engine import _part_into
+        _part_into(k.dst, k.src, k.part)
+
+
+def _backward(k):
+    """dst's values into src: its elements, or the one part (the other kept)."""
+    if k.part is None:
+        k.dst.copy_flat(k.src)
+    else:
+        from ._engine import _part_back
+        _part_back(k.src, k.dst, k.part)
+
+
 def propagate(key, origin=None):
     """After a write into storage key: bring the storages linked to it up to
     date (not origin, where the write came from)."""
@@ -185,7 +205,7 @@ def propagate(key, origin=None):
             _unlink_dst(k)
         elif k.dkey != origin:
             _flush(k.dkey)  # pending readers of the result keep its old values
-            k.src.copy_flat(k.dst)
+            _forward(k)
             if k.dkey in linked:
                 propagate(k.dkey, key)
     k = _source.get(key)
@@ -194,7 +214,7 @@ def propagate(key, origin=None):
             _drop_src(k)
         else:
             _flush(k.skey)
-            k.dst.copy_flat(k.src)
+            _backward(k)
             if k.skey in linked:
                 propagate(k.skey, key)
     if key not in _links and key not in _source:
