@@ -587,3 +587,27 @@ def test_var_and_std_with_where(kind, f, kw):
         (got, gw), (want, ww) = run(mnp), run(numpy)
         assert gw == ww
         check(lambda xp: got if xp is mnp else want, rtol=1e-12, atol=1e-15)
+
+
+_VAR_DATA = [numpy.array([1.0, 2.0, 4.0]), numpy.array(1 + 2j), numpy.array([1 + 2j, 3 - 1j, numpy.nan]),
+             numpy.array([1, 5, 2]), numpy.array(3.0), numpy.array([[1.0, numpy.nan], [2.0, 3.0]], "float32")]
+_VAR_KW = [{}, {"ddof": 1}, {"correction": 1}, {"correction": 0.5}, {"ddof": 1, "correction": 1},
+           {"ddof": 0, "correction": 1}, {"ddof": 1, "correction": None}]
+
+
+@pytest.mark.parametrize("kw", _VAR_KW, ids=str)
+@pytest.mark.parametrize("k", range(len(_VAR_DATA)))
+@pytest.mark.parametrize("f", ["var", "std", "nanvar", "nanstd"])
+def test_var_correction_and_0d_complex(f, k, kw):
+    """correction= with ddof= is NumPy's ValueError (correction won), and the
+    variance of a 0-d complex array is real (it raised AttributeError)."""
+    def run(xp):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return getattr(xp, f)(xp.asarray(_VAR_DATA[k]), **kw)
+    try:
+        run(numpy)
+    except Exception:
+        same_error(run)
+        return
+    check(run, rtol=1e-6 if _VAR_DATA[k].dtype == numpy.float32 else 1e-14)

@@ -447,10 +447,18 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return _with_out(_scalar(r, dtype or fdt), out) if out is not None else _scalar(r, dtype or fdt)
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, mean=None, correction=None):
+def _ddof(ddof, correction):
+    """NumPy 2's correction=, the same as ddof= (both given: its ValueError)."""
+    if correction is _NOVALUE:
+        return ddof
+    if ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return correction
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, mean=None, correction=_NOVALUE):
     """Mean of squared deviations from the mean (two passes, as NumPy)."""
-    if correction is not None:
-        ddof = correction
+    ddof = _ddof(ddof, correction)
     a = asarray(a)
     _axes(axis, a.ndim, "mean")
     fdt = a._dtype if a._dtype in _INEXACT else "float64"
@@ -471,14 +479,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
         _empty_division(m.shape, False)
     else:
         m = globals()["mean"](x, axis=axis, keepdims=True) if mean is None else asarray(mean)
-    d = x - m
-    if dt in _COMPLEX:  # re^2 + im^2, real (as NumPy's (d * conj(d)).real)
-        d = asarray(d)
-        re, im = _unary("real", d), _unary("imag", d)
-        dt = re._dtype
-        ss = _reduce("sum", re * re + im * im, axis, None, None, keepdims)
-    else:
-        ss = _reduce("sum", d * d, axis, None, None, keepdims)
+    sq, dt = _squares(x - m, dt)
+    ss = _reduce("sum", sq, axis, None, None, keepdims)
     div = builtins.max(n - ddof, 0)
     if not div:  # ss / 0: x/0 is a division by zero, 0/0 invalid (NumPy reports them in that order)
         scalar = not isinstance(ss, ndarray)
@@ -504,8 +506,8 @@ def _squares(d, dt):
     if dt in _COMPLEX:
         d = asarray(d)
         re, im = _unary("real", d), _unary("imag", d)
-        return re * re + im * im, re._dtype
-    return d * d, dt
+        return asarray(re * re + im * im), "float32" if dt == "complex64" else "float64"
+    return asarray(d * d), dt
 
 
 def _var_where(x, axis, dt, out, ddof, keepdims, where, mean_):
@@ -530,7 +532,7 @@ def _var_where(x, axis, dt, out, ddof, keepdims, where, mean_):
     return _with_out(asarray(r), out) if out is not None else r
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, mean=None, correction=None):
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, mean=None, correction=_NOVALUE):
     v = var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
     r = UFUNCS["sqrt"](v)
     if isinstance(r, ndarray):

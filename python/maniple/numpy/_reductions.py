@@ -6,7 +6,7 @@ import builtins
 import numpy as _np
 
 from ._creation import asarray, empty, full
-from ._functions import (UFUNCS as _U, _NOVALUE, _axis, _axis_tuple, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
+from ._functions import (UFUNCS as _U, _NOVALUE, _ddof, _axis, _axis_tuple, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
                          mean as _mean, min as _min, prod as _prod, sum as _sum, var as _var, where as _where)
 from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, INTEGER as _INTEGER
 from ._engine import _scalar
@@ -129,13 +129,13 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return _with_out(_scalar(r, fdt), out) if out is not None else _scalar(r, fdt)
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+           correction=_NOVALUE):
+    ddof, correction = _ddof(ddof, correction), _NOVALUE
     a = _masked(a, where)
     if not _is_float(a):
         return _var(a, axis, dtype, out, ddof, keepdims, where=None if where is True else where, mean=mean,
                     correction=correction)
-    if correction is not None:
-        ddof = correction
     fdt = dtype or a._dtype
     x = a.astype(fdt) if fdt != a._dtype else a
     m = nanmean(x, axis, keepdims=True) if mean is None else asarray(mean)  # NumPy 2's precomputed mean
@@ -155,7 +155,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     return _with_out(_scalar(r, fdt), out) if out is not None else _scalar(r, fdt)
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+           correction=_NOVALUE):
     v = nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
     r = _U["sqrt"](v)
     if isinstance(r, ndarray):
