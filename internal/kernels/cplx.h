@@ -42,10 +42,14 @@ typedef struct { double re, im; } mn_c128;
   MN_HD static inline R mni_k_abs_##S(T a) { return F(hypot)(a.re, a.im); } \
   MN_HD static inline T mni_k_square_##S(T a) { return mni_k_mul_##S(a, a); } \
   MN_HD static inline T mni_k_reciprocal_##S(T a) { return mni_k_div_##S(mn_mk_##S(1, 0), a); } \
-  /* NumPy 2: z / |z|, and 0 for 0 */ \
+  /* NumPy 2: z / |z|, 0 for 0; an infinite part alone gives its unit \
+   * (inf + nan j: 1, as hypot(inf, nan) is inf), both infinite NaN */ \
   MN_HD static inline T mni_k_sign_##S(T a) { \
     R m = F(hypot)(a.re, a.im); \
     if (m != m) return mn_mk_##S((R)NAN, (R)NAN); \
+    if (isinf(m)) { \
+      if (isinf(a.re)) return isinf(a.im) ? mn_mk_##S((R)NAN, (R)NAN) : mn_mk_##S(a.re > 0 ? 1 : -1, 0); \
+      return mn_mk_##S(0, a.im > 0 ? 1 : -1); } \
     return m == 0 ? mn_mk_##S(0, 0) : mn_mk_##S(a.re / m, a.im / m); } \
   MN_HD static inline uint8_t mni_k_isnan_##S(T a) { return a.re != a.re || a.im != a.im; } \
   MN_HD static inline uint8_t mni_k_isinf_##S(T a) { return isinf(a.re) || isinf(a.im); } \
@@ -53,9 +57,12 @@ typedef struct { double re, im; } mn_c128;
   MN_HD static inline uint8_t mni_k_logical_not_##S(T a) { return a.re == 0 && a.im == 0; } \
   MN_HD static inline uint8_t mni_k_eq_##S(T a, T b) { return a.re == b.re && a.im == b.im; } \
   MN_HD static inline uint8_t mni_k_ne_##S(T a, T b) { return !(a.re == b.re && a.im == b.im); } \
-  /* NumPy orders complex numbers lexicographically */ \
-  MN_HD static inline uint8_t mni_k_lt_##S(T a, T b) { return a.re < b.re || (a.re == b.re && a.im < b.im); } \
-  MN_HD static inline uint8_t mni_k_le_##S(T a, T b) { return a.re < b.re || (a.re == b.re && a.im <= b.im); } \
+  /* NumPy orders complex numbers lexicographically; a NaN part on either \
+   * side makes an order comparison false */ \
+  MN_HD static inline uint8_t mni_k_lt_##S(T a, T b) { \
+    return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im < b.im); } \
+  MN_HD static inline uint8_t mni_k_le_##S(T a, T b) { \
+    return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im <= b.im); } \
   MN_HD static inline uint8_t mni_k_gt_##S(T a, T b) { return mni_k_lt_##S(b, a); } \
   MN_HD static inline uint8_t mni_k_ge_##S(T a, T b) { return mni_k_le_##S(b, a); } \
   MN_HD static inline T mni_k_maximum_##S(T a, T b) { \
@@ -78,6 +85,11 @@ typedef struct { double re, im; } mn_c128;
   /* the principal root, as C99's csqrt on finite values */ \
   MN_HD static inline T mni_k_sqrt_##S(T a) { \
     if (a.re == 0 && a.im == 0) return mn_mk_##S(0, a.im); \
+    /* C99's infinities: x + inf i gives inf + inf i (any x); +inf + y i \
+     * gives +inf + 0 i, -inf + y i gives 0 + inf i (y's signs) */ \
+    if (isinf(a.im)) return mn_mk_##S((R)INFINITY, a.im); \
+    if (isinf(a.re) && a.im == a.im) \
+      return a.re > 0 ? mn_mk_##S(a.re, F(copysign)((R)0, a.im)) : mn_mk_##S(0, F(copysign)((R)INFINITY, a.im)); \
     R t = F(sqrt)((F(fabs)(a.re) + F(hypot)(a.re, a.im)) / 2); \
     if (a.re >= 0) return mn_mk_##S(t, a.im / (2 * t)); \
     return mn_mk_##S(F(fabs)(a.im) / (2 * t), F(copysign)(t, a.im)); } \
@@ -139,16 +151,20 @@ typedef struct { double re, im; } mn_c128;
   /* clip as minimum(maximum(x, lo), hi), lexicographic and NaN-propagating */ \
   MN_HD static inline T mni_k_clip_##S(T x, T lo, T hi) { \
     return mni_k_minimum_##S(mni_k_maximum_##S(x, lo), hi); } \
-  /* a ** b: small integer powers by repeated products (as NumPy), else \
-   * exp(b log a); 0 ** b is 0 for a positive real b */ \
+  /* a ** b as NumPy: b = 0 gives 1; 0 ** b is 0 where b's real part is \
+   * positive, else NaN; powers 1, 2, 3 are a, a a, a a a (so infinite parts \
+   * stay), other small integers repeated products; else exp(b log a) */ \
   MN_HD static inline T mni_k_pow_##S(T a, T b) { \
-    if (b.im == 0 && b.re == F(floor)(b.re) && F(fabs)(b.re) <= 100) { \
+    if (b.re == 0 && b.im == 0) return mn_mk_##S(1, 0); \
+    if (a.re == 0 && a.im == 0) return b.re > 0 ? mn_mk_##S(0, 0) : mn_mk_##S((R)NAN, (R)NAN); \
+    if (b.im == 0 && b.re == F(floor)(b.re) && F(fabs)(b.re) < 100) { \
       int n = (int)b.re, k = n < 0 ? -n : n; \
+      if (n == 1) return a; \
+      if (n == 2) return mni_k_mul_##S(a, a); \
+      if (n == 3) return mni_k_mul_##S(mni_k_mul_##S(a, a), a); \
       T r = mn_mk_##S(1, 0), x = a; \
       while (k) { if (k & 1) r = mni_k_mul_##S(r, x); x = mni_k_mul_##S(x, x); k >>= 1; } \
       return n < 0 ? mni_k_div_##S(mn_mk_##S(1, 0), r) : r; } \
-    if (a.re == 0 && a.im == 0) \
-      return (b.re > 0 && b.im == 0) ? mn_mk_##S(0, 0) : mn_mk_##S((R)NAN, (R)NAN); \
     return mni_k_exp_##S(mni_k_mul_##S(b, mni_k_log_##S(a))); }
 MN_CPLX(c64, mn_c64, float, MN_F32)
 MN_CPLX(c128, mn_c128, double, MN_F64)

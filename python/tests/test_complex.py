@@ -389,3 +389,26 @@ def test_parts_are_views(k):
     out=r and writes into sub-views reach the array, and writes into the
     array show in parts taken before (they were copies: r += 1 was lost)."""
     check(lambda xp: _part_case(xp, k))
+
+
+_INF, _NAN = numpy.inf, numpy.nan
+_SPECIAL = numpy.array([complex(_INF, 0), complex(-_INF, 0), complex(0, _INF), complex(-0.0, -_INF), complex(_INF, 5),
+                        complex(2, _INF), complex(_INF, _INF), complex(_INF, _NAN), complex(_NAN, 1), 0j,
+                        complex(3, 4), complex(0, _NAN), complex(1, 0), complex(_NAN, 0), complex(1, 1), complex(-8, 6)])
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_special_values_as_numpy(dtype):
+    """NaN parts make order comparisons false (0+nanj < 1 was True), sign of
+    infinite parts is their unit, sqrt and small powers keep infinities as
+    C99 and NumPy do, 0 ** b is 0 only for Re b > 0."""
+    z = _SPECIAL.astype(dtype)
+    with numpy.errstate(all="ignore"):
+        for op in ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "maximum", "minimum",
+                   "fmax", "fmin"):
+            check(lambda xp: getattr(xp, op)(xp.asarray(z)[:, None], xp.asarray(z)[None, :]))
+        check(lambda xp: xp.sign(xp.asarray(z)))
+        check(lambda xp: xp.sqrt(xp.asarray(z[:10])))
+        for p in (0, 1, 2, 3, -1, 0.5, 1 + 4j, -1 + 0j, 2j):
+            zz = numpy.array([complex(0, _INF), complex(1, _INF), 1 + 2j, 0j], dtype)
+            check(lambda xp: xp.asarray(zz) ** p, rtol=1e-5 if dtype == "complex64" else 1e-13)
