@@ -14,6 +14,7 @@ import numpy
 import pytest
 
 import maniple.numpy as np
+from xp import check
 
 DTYPES = ["bool", "int32", "int64", "float32", "float64"]
 SHAPES = [(), (0,), (2,), (7, 5)]  # 0-d, empty, fewer elements than ranks, uneven split
@@ -450,3 +451,18 @@ def test_numpy2_names_and_scalars():
                            ("frexp", (12.0,)), ("nan_to_num", (numpy.nan,)), ("degrees", (numpy.pi,))):
             got, want = getattr(np, name)(*args), getattr(numpy, name)(*args)
             assert type(got) is type(want) and numpy.array_equal(got, want)
+
+
+@pytest.mark.parametrize("sdt", ["int64", "int32", "int8"])
+def test_signed_against_uint64_compare_exactly(sdt):
+    """NumPy 2 compares signed integers with uint64 exactly; through their
+    common type float64, 2**60 == 2**60 + 1 had been True."""
+    a = numpy.array([2 ** 60, -1, 5, 2 ** 63 - 1, -2 ** 63, 0]).astype(sdt)
+    b = numpy.array([2 ** 60 + 1, 2 ** 64 - 1, 5, 2 ** 63, 0, 0], "uint64")
+    for op in ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal"):
+        check(lambda xp: getattr(xp, op)(xp.asarray(a), xp.asarray(b)))
+        check(lambda xp: getattr(xp, op)(xp.asarray(b), xp.asarray(a)))
+        check(lambda xp: getattr(xp, op)(xp.asarray(a), b[3]))
+        check(lambda xp: getattr(xp, op)(b, xp.asarray(a)))
+    check(lambda xp: (xp.asarray(a) < xp.asarray(b), xp.asarray(b) >= xp.asarray(a), xp.asarray(a) == xp.asarray(b)))
+

@@ -833,6 +833,32 @@ def _ternary(name, x, y, z):
 _BIN = {}  # (name, dtype, shape, dtype or scalar type, shape) -> (dtype, shape)
 
 
+_FLIPPED = {"less": "greater", "less_equal": "greater_equal", "greater": "less", "greater_equal": "less_equal",
+            "equal": "equal", "not_equal": "not_equal"}
+_SIGNED = frozenset(("int8", "int16", "int32", "int64"))
+
+
+def _signed_vs_u64(name, x, y):
+    """A comparison of signed integers with uint64, exact as NumPy 2's
+    (their common type, float64, would round values above 2**53), or None
+    for any other operands."""
+    if name not in _FLIPPED:
+        return None
+    dx = x._dtype if type(x) is ndarray else str(getattr(x, "dtype", ""))
+    dy = y._dtype if type(y) is ndarray else str(getattr(y, "dtype", ""))
+    if dx == "uint64" and dy in _SIGNED:
+        x, y, name = y, x, _FLIPPED[name]
+    elif not (dy == "uint64" and dx in _SIGNED):
+        return None
+    from ._creation import asarray
+    x = asarray(x)
+    neg = _binary("less", x, 0)
+    same = _binary(name, x.astype("uint64"), y)  # where x >= 0, in uint64
+    if name in ("less", "less_equal", "not_equal"):
+        return _binary("logical_or", neg, same)
+    return _binary("logical_and", _unary("logical_not", neg), same)
+
+
 def _binary(name, x, y):
     """x (op) y, deferred: the common cases (arrays and Python floats and
     ints) without the general path's lists and loops. A maniple.sparse
@@ -847,9 +873,14 @@ def _binary(name, x, y):
             info = _BIN.get(key) or _bin_info(key, name, x, y, True)
             if 0 <= info[2] <= EAGER_MAX:
                 return _now(("bin", name, ("sc", x), ("in", y._arr)), info)
-        return _make(Binary, name, x, y)
+        r = _signed_vs_u64(name, x, y)
+        return _make(Binary, name, x, y) if r is None else r
     ty = type(y)
     if ty is ndarray:
+        if name in _FLIPPED and (x._dtype == "uint64") != (y._dtype == "uint64"):
+            r = _signed_vs_u64(name, x, y)
+            if r is not None:
+                return r
         key = (name, x._dtype, x._shape, y._dtype, y._shape)
     elif ty is float:
         key = (name, x._dtype, x._shape, float, None)
@@ -858,7 +889,8 @@ def _binary(name, x, y):
     elif getattr(ty, "_mn_sparse", False):
         return NotImplemented
     else:
-        return _make(Binary, name, x, y)
+        r = _signed_vs_u64(name, x, y)
+        return _make(Binary, name, x, y) if r is None else r
     info = _BIN.get(key)
     if info is None:  # at once only without a broadcast: one shape
         info = _bin_info(key, name, x, y, ty is not ndarray or x._shape == y._shape)
