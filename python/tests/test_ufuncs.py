@@ -466,3 +466,22 @@ def test_signed_against_uint64_compare_exactly(sdt):
         check(lambda xp: getattr(xp, op)(b, xp.asarray(a)))
     check(lambda xp: (xp.asarray(a) < xp.asarray(b), xp.asarray(b) >= xp.asarray(a), xp.asarray(a) == xp.asarray(b)))
 
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("p", [0.5, -1, 2, numpy.float64(0.5), numpy.float32(0.5), -0.5, 3])
+def test_power_fast_paths_as_numpy(dtype, p):
+    """x ** 0.5 is NumPy's sqrt and x ** -1 its reciprocal (-0.0 ** 0.5 is
+    -0.0, -inf ** 0.5 NaN, where pow gives 0 and inf); np.power with a
+    scalar 0.5 is sqrt in float32/float64 loops, pow otherwise."""
+    if dtype.startswith("complex"):
+        x = numpy.array([1 + 2j, 0j, -4 + 0j, 3 - 4j, complex(-0.0, 0)], dtype)
+    else:
+        x = numpy.array([-0.0, -numpy.inf, -4.0, 2.0, numpy.inf, 0.0, numpy.nan, 3.5], dtype)
+    tol = {"float16": 1e-3, "float32": 1e-6, "complex64": 1e-6}.get(dtype, 1e-14)
+    with numpy.errstate(all="ignore"):
+        got = check(lambda xp: xp.asarray(x) ** p, rtol=tol)
+        check(lambda xp: xp.power(xp.asarray(x), p), rtol=tol)
+    if not dtype.startswith("complex"):
+        with numpy.errstate(all="ignore"):
+            want = x ** p
+        numpy.testing.assert_array_equal(numpy.signbit(numpy.asarray(got)), numpy.signbit(want))

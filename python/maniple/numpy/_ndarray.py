@@ -16,7 +16,7 @@ import numpy as _np
 from maniple import _core
 
 from . import _collect, _engine, _layout, _views
-from ._dtypes import COMPLEX as _COMPLEX, INTS as _INTS
+from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, INTS as _INTS
 from ._engine import (_CAN_CAST_SAME_KIND, _INTEGER, _assign, _binary, _check_scalar_into, _flush, _prep, _pyscalar,
                       _scalar, _unary, _wrote)
 from ._engine import GROUP_MIN as _GROUP_MIN  # noqa: F401 (tests read it here)
@@ -447,6 +447,13 @@ class ndarray:
     def __rmod__(self, o): return _binary("remainder", o, self)
     def __pow__(self, o):
         t = type(o)
+        if (t is float or t is int) and (o == 0.5 or o == -1) and self._dtype in _INEXACT:
+            # NumPy's operator takes these Python exponents as sqrt and reciprocal (-0.0 ** 0.5 is -0.0)
+            return _unary("sqrt" if o == 0.5 else "reciprocal", self)
+        if isinstance(o, _np.floating) and o == 0.5:  # the power loop's rule (NumPy's scalars are strong)
+            dt = str(_np.result_type(self._dtype, o))
+            if dt in ("float32", "float64"):
+                return _unary("sqrt", self.astype(dt) if dt != self._dtype else self)
         if t is not float and (t is not int or o < 0):  # a scalar exponent: nothing to check
             _check_power(self, o)
         return _binary("power", self, o)
