@@ -39,3 +39,16 @@ def test_other_names_are_numpys():
     assert mt.assert_raises is numpy.testing.assert_raises
     assert mt.assert_warns is numpy.testing.assert_warns
     assert mnp.testing is mt
+
+
+def test_numpy_testings_other_names_are_there():
+    """Every name numpy.testing has (its private helpers too, which NumPy's
+    own test files import) is there; an unknown one is an AttributeError."""
+    import numpy.testing as nt
+    import maniple.numpy.testing as mt
+    from maniple.numpy.testing import _gen_alignment_data  # noqa: F401
+    for name in dir(nt):
+        assert getattr(mt, name) is not None
+    assert mt.suppress_warnings is nt.suppress_warnings
+    with pytest.raises(AttributeError, match="no_such_name"):
+        mt.no_such_name

@@ -26,3 +26,12 @@ def _gathering(fn):
 for _name in _COMPARING:
     globals()[_name] = _gathering(getattr(_nt, _name))
 del _name
+
+
+def __getattr__(name):
+    """numpy.testing's other names (its private helpers too, which NumPy's
+    own test files import), as numpy.testing has them."""
+    try:
+        return getattr(_nt, name)
+    except AttributeError:
+        raise AttributeError(f"module 'maniple.numpy.testing' has no attribute '{name}'") from None
