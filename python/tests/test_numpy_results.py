@@ -504,6 +504,15 @@ EMPTY_STATS = {
     "var_axis_ddof": lambda xp: xp.var(xp.asarray([[1.0, 2.0], [1.0, 1.0]]), axis=1, ddof=2),
     "std_all": lambda xp: xp.std(xp.asarray([])),
     "std_keepdims": lambda xp: xp.std(xp.zeros((0, 2)), axis=0, keepdims=True),
+    "median_all": lambda xp: xp.median(xp.asarray([])),
+    "median_axis0": lambda xp: xp.median(xp.zeros((0, 3)), axis=0),
+    "median_axis1": lambda xp: xp.median(xp.zeros((0, 3)), axis=1),
+    "nanmedian_all": lambda xp: xp.nanmedian(xp.asarray([])),
+    "average_all": lambda xp: xp.average(xp.asarray([])),
+    "nanmean_all": lambda xp: xp.nanmean(xp.asarray([])),
+    "nanmean_all_nan": lambda xp: xp.nanmean(xp.asarray([numpy.nan, numpy.nan])),
+    "nanvar_all": lambda xp: xp.nanvar(xp.asarray([])),
+    "nanvar_ddof": lambda xp: xp.nanvar(xp.asarray([1.0, numpy.nan]), ddof=1),
 }
 
 

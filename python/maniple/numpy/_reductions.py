@@ -2,6 +2,7 @@
 and differences (diff, ediff1d, gradient, trapezoid), all as fused
 expressions over the C reductions."""
 import builtins
+import warnings
 
 import numpy as _np
 
@@ -123,7 +124,10 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     fdt = dtype or a._dtype
     s = _sum(_nan_to(a, 0).astype(fdt), axis, None, None, keepdims)
     n = _count(a, axis, keepdims)
-    r = s / n
+    if not isinstance(n, ndarray) and n == 0:  # a scalar over nothing: NumPy's warning, no 0/0 one
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+    with _np.errstate(invalid="ignore", divide="ignore"):
+        r = s / n
     if isinstance(r, ndarray):
         return _with_out(r.astype(fdt), out)
     return _with_out(_scalar(r, fdt), out) if out is not None else _scalar(r, fdt)
@@ -138,7 +142,9 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
                     correction=correction)
     fdt = dtype or a._dtype
     x = a.astype(fdt) if fdt != a._dtype else a
-    m = nanmean(x, axis, keepdims=True) if mean is None else asarray(mean)  # NumPy 2's precomputed mean
+    with warnings.catch_warnings():  # NumPy's nanvar warns of its degrees of freedom alone
+        warnings.simplefilter("ignore", RuntimeWarning)
+        m = nanmean(x, axis, keepdims=True) if mean is None else asarray(mean)  # NumPy 2's precomputed mean
     d = _where(_U["isnan"](x), 0, x - m).astype(fdt)  # only the NaN inputs count as nothing
     if fdt in _COMPLEX:  # |d|^2 as NumPy: the real part of d * conj(d), in the real type
         fdt = "float32" if fdt == "complex64" else "float64"
@@ -148,6 +154,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     ss = _sum(d2, axis, None, None, keepdims)
     n = _count(a, axis, keepdims)
     div = n - ddof
+    if not isinstance(div, ndarray) and div <= 0:  # (for an axis result it would take a collective)
+        warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=2)
     r = _where(div > 0, ss / _where(div > 0, div, 1), _np.nan) if isinstance(div, ndarray) else \
         (ss / div if div > 0 else _np.nan)
     if isinstance(r, ndarray):

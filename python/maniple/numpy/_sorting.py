@@ -773,7 +773,10 @@ def _median(a, axis, out, keepdims, nan_aware):
     if n == 0:
         import warnings
         if m.size == 0 and builtins.all(d > 0 for i, d in enumerate(m.shape) if i != ax):
-            warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
+            warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+            if not nan_aware:  # median's mean then divides 0 by 0, as NumPy's
+                from ._functions import _fp_event
+                _fp_event("invalid", "scalar divide" if m.ndim == 1 else "divide")
         nan = complex(_np.nan, _np.nan) if fdt in _COMPLEX else _np.nan  # NumPy's mean of nothing
         r = full(m.shape[:ax] + m.shape[ax + 1:], nan, fdt)
         return _finish(_keep(r, a0, axes, keepdims), out)
