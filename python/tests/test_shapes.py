@@ -223,3 +223,11 @@ def test_flags_compare_as_numpys():
     assert a.flags == mnp.arange(6.0).reshape(2, 3).flags
     assert a.flags == numpy.arange(6.0).reshape(2, 3).flags
     assert a.T.flags != a.flags
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 1)], ids=str)
+def test_size_function(axis):
+    """np.size (it was missing): the element count or the axes' extents."""
+    x = data((3, 4))
+    assert mnp.size(mnp.asarray(x), axis) == numpy.size(x, axis)
+    assert mnp.size(x.tolist(), axis) == numpy.size(x, axis)

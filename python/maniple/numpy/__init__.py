@@ -36,7 +36,7 @@ from ._meta import (array2string, array_repr, array_str, asfortranarray, broadca
                     isscalar, issubdtype, long, longlong, may_share_memory, min_scalar_type, mintypecode, ndim,
                     ndindex, number, printoptions, promote_types, require, result_type, set_printoptions, setbufsize,
                     seterr,
-                    seterrcall, shape, signedinteger, single, typename)
+                    seterrcall, shape, signedinteger, single, size, typename)
 from ._functional import apply_along_axis, apply_over_axes, piecewise, vectorize
 from ._windows import bartlett, blackman, geomspace, hamming, hanning, kaiser, logspace, vander
 from ._signal import convolve, correlate, interp, polyval, unwrap

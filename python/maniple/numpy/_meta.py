@@ -60,6 +60,13 @@ def shape(a):
     return a.shape if isinstance(a, ndarray) else _np.shape(a)
 
 
+def size(a, axis=None):
+    """numpy.size: the element count, or the extents of the axes given."""
+    if not isinstance(a, ndarray):
+        return _np.size(a, axis)
+    return _np.size(_np.broadcast_to(_np.empty((), _np.int8), a.shape), axis)  # NumPy's axis rules, no data
+
+
 def isfortran(a):
     """NumPy's: Fortran-contiguous and not C-contiguous (a transposed view
     of a C-ordered array; a 1-d array is not Fortran)."""

@@ -408,10 +408,24 @@ def _order_strides(shape, order):
     return _cstrides(tuple(shape)) if order == "C" else _cstrides(tuple(shape)[::-1])[::-1]
 
 
+_INTP_MAX = _np.iinfo(_np.intp).max
+
+
+def _too_big(shape):
+    size = 1
+    for n in shape:
+        size *= n
+    return size > _INTP_MAX
+
+
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     dims = _shape_of(dims)
     if len(multi_index) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    if _too_big(dims):
+        raise ValueError("invalid dims: array size defined by dims is larger than the maximum possible size.")
+    if 0 in dims and builtins.any(_np.size(i) for i in multi_index):
+        raise ValueError("cannot unravel if shape has zero entries (is empty).")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
     scalar = builtins.all(_is_scalar(i) for i in multi_index)
     flat = _np.intp(0)
@@ -433,6 +447,14 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 
 def unravel_index(indices, shape, order="C"):
     shape = _shape_of(shape)
+    if isinstance(indices, (list, tuple)) and len(indices) == 0:
+        raise TypeError("indices must be integral: the provided empty sequence was inferred as float. Wrap it "
+                        "with 'np.array(indices, dtype=np.intp)'")
+    if isinstance(indices, (ndarray, _np.ndarray)) and indices.dtype.kind not in "iu":
+        raise TypeError("only int indices permitted")
+    if _too_big(shape):
+        raise ValueError("dimensions are too large; arrays and shapes with a total size greater than 'intp' are "
+                         "not supported.")
     strides = _order_strides(shape, order)
     if _is_scalar(indices):
         if isinstance(indices, ndarray):
