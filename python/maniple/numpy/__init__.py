@@ -11,7 +11,7 @@ import numpy as _np
 
 from maniple import init as _init
 
-from . import fft, lib, linalg, random, testing
+from . import emath, fft, lib, linalg, random, testing
 from ._creation import (arange, array, asarray, copy, copyto, empty, empty_like, eye, from_dlpack, full, full_like, identity,
                         linspace, load, meshgrid, ones, ones_like, save, zeros, zeros_like)
 from ._functions import (UFUNCS as _UFUNCS, all, allclose, amax, amin, any, argmax, argmin, array_equal, array_equiv, clip,
@@ -88,6 +88,7 @@ False_, True_ = _np.False_, _np.True_
 typecodes, sctypeDict, ScalarType = _np.typecodes, _np.sctypeDict, _np.ScalarType
 dtypes, exceptions = _np.dtypes, _np.exceptions
 iterable = _np.iterable
+polynomial = _np.polynomial  # NumPy's package: maniple arrays gathered through __array__ (docs/python.md)
 # scalar types of dtypes maniple arrays do not hold, for isinstance checks
 # and type tests in scripts; as a dtype each is refused with a TypeError
 longdouble, clongdouble, object_, str_, bytes_, void = (_np.longdouble, _np.clongdouble, _np.object_, _np.str_,
