@@ -116,6 +116,8 @@ REFUSED = {
     "ravel_zero_dim": lambda xp: xp.ravel_multi_index(xp.asarray(numpy.zeros((3, 1), numpy.intp)), (2, 1, 0),
                                                       mode="clip"),
     "size_bad_axis": lambda xp: xp.size(a(xp), 5),
+    "reshape_bool": lambda xp: a(xp).reshape(True, -1),
+    "reshape_bool_function": lambda xp: xp.reshape(a(xp), (True, -1)),
     "einsum_bad_order": lambda xp: xp.einsum("i", a(xp)[0], order="W"),
     "einsum_bad_casting": lambda xp: xp.einsum("ij->j", a(xp), casting="same_value"),
     "i0_complex": lambda xp: xp.i0(xp.asarray([1 + 1j])),

@@ -929,6 +929,8 @@ def _reshaped(a, shape):
 def _new_shape(shape, size):
     """shape (ints; one negative entry is the unknown one) checked against
     size, with NumPy's errors."""
+    if builtins.any(isinstance(s, (bool, _np.bool_)) for s in shape):
+        raise TypeError("an integer is required")  # NumPy's, for a bool
     shape = tuple(operator.index(s) for s in shape)  # NumPy's TypeError for a float
     unknown = [k for k, s in enumerate(shape) if s < 0]
     if len(unknown) > 1:
