@@ -450,7 +450,7 @@ def unravel_index(indices, shape, order="C"):
     if isinstance(indices, (list, tuple)) and len(indices) == 0:
         raise TypeError("indices must be integral: the provided empty sequence was inferred as float. Wrap it "
                         "with 'np.array(indices, dtype=np.intp)'")
-    if isinstance(indices, (ndarray, _np.ndarray)) and indices.dtype.kind not in "iu":
+    if isinstance(indices, (ndarray, _np.ndarray)) and indices.dtype.kind not in "iub":
         raise TypeError("only int indices permitted")
     if _too_big(shape):
         raise ValueError("dimensions are too large; arrays and shapes with a total size greater than 'intp' are "
