@@ -13,7 +13,7 @@ import warnings
 import numpy as _np
 
 from ._creation import arange, asarray, zeros
-from ._ndarray import ndarray
+from ._ndarray import _part_of, ndarray
 from ._root import everywhere as _host  # bins, range: NumPy's edge code takes them whole
 
 
@@ -207,8 +207,8 @@ def _weighted_counts(a, w, e):
     idx = where(keep, idx, 0)
     wdt = _np.dtype(w.dtype)
     if wdt.kind == "c":
-        re = _add_at(nb, idx, where(keep, w.real, 0))
-        im = _add_at(nb, idx, where(keep, w.imag, 0))
+        re = _add_at(nb, idx, where(keep, _part_of(w, "real"), 0))
+        im = _add_at(nb, idx, where(keep, _part_of(w, "imag"), 0))
         return (re + 1j * im).astype(wdt.name)
     n = _add_at(nb, idx, where(keep, w.astype("float64"), 0))
     return n if wdt == _np.float64 else n.astype(wdt.name)

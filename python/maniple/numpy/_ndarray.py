@@ -920,6 +920,20 @@ def _flat(a):
     return a if a.ndim == 1 else ndarray(a._materialize().reshape((a.size,)))
 
 
+def _part_of(x, name):
+    """x's real or imaginary part for maniple's own computations: a fused
+    expression, not the linked part `.real`/`.imag` give (only a part a
+    script holds must follow writes; that costs a copy and a link)."""
+    if not isinstance(x, ndarray):  # a 0-d operation's NumPy scalar
+        return getattr(x, name)
+    if x._dtype in _COMPLEX:
+        return _unary(name, x)
+    if name == "real":
+        return x
+    from ._creation import zeros
+    return zeros(x._shape, x._dtype)
+
+
 def _reshaped(a, shape):
     """a in another shape, as a new array (internal use: no warning)."""
     shape = tuple(shape)

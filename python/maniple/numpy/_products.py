@@ -12,7 +12,7 @@ from maniple import _core
 from ._creation import arange, asarray, empty
 from ._functions import _axis, sum as _sum
 from ._engine import _assign, _binary, _scalar
-from ._ndarray import ndarray, _flat
+from ._ndarray import ndarray, _flat, _part_of
 
 
 def _promote(a, b):
@@ -48,7 +48,7 @@ def _mm2(a, b, dt):
         return r
     if dt in ("complex64", "complex128"):  # four real products, as matmul (the C product is real)
         f = "float32" if dt == "complex64" else "float64"
-        ar, ai, br, bi = (x.astype(f) for x in (a.real, a.imag, b.real, b.imag))
+        ar, ai, br, bi = (_part_of(x, p).astype(f) for x in (a, b) for p in ("real", "imag"))
         r = _binary("complex", _mm2(ar, br, f) - _mm2(ai, bi, f), _mm2(ar, bi, f) + _mm2(ai, br, f)).astype(dt)
         r._materialize()
         return r
@@ -75,7 +75,7 @@ def matmul(a, b, out=None):
         # and brings back the value alone
         return _with_out((a * b).sum(dtype=dt), out)
     if dt in ("complex64", "complex128"):  # four real products, as (ar + i ai)(br + i bi) expands
-        ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+        ar, ai, br, bi = (_part_of(x, p) for x in (a, b) for p in ("real", "imag"))
         re = matmul(ar, br) - matmul(ai, bi)
         im = matmul(ar, bi) + matmul(ai, br)
         return _with_out(_binary("complex", re, im), out)

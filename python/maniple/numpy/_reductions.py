@@ -11,7 +11,7 @@ from ._functions import (UFUNCS as _U, _NOVALUE, _ddof, _axis, _axis_tuple, _wit
                          mean as _mean, min as _min, prod as _prod, sum as _sum, var as _var, where as _where)
 from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, INTEGER as _INTEGER
 from ._engine import _scalar
-from ._ndarray import ndarray, _flat
+from ._ndarray import ndarray, _flat, _part_of
 
 
 def _is_float(a):
@@ -148,7 +148,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     d = _where(_U["isnan"](x), 0, x - m).astype(fdt)  # only the NaN inputs count as nothing
     if fdt in _COMPLEX:  # |d|^2 as NumPy: the real part of d * conj(d), in the real type
         fdt = "float32" if fdt == "complex64" else "float64"
-        d2 = (d * _U["conjugate"](d)).real.astype(fdt)
+        d2 = _part_of(d * _U["conjugate"](d), "real").astype(fdt)
     else:
         d2 = d * d
     ss = _sum(d2, axis, None, None, keepdims)

@@ -9,6 +9,7 @@ import numpy as _np
 
 from ._creation import asarray, zeros, zeros_like
 from ._engine import _binary, _unary
+from ._ndarray import _part_of
 
 _TERMS = 16  # shifted slices summed per fused pass
 
@@ -138,9 +139,9 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     if cplx:  # each part as a real table, as NumPy's loop does
         lc = None if left is None else complex(left)
         rc = None if right is None else complex(right)
-        re = _interp(xf, xpf, fp.real.astype("float64"), None if lc is None else lc.real,
+        re = _interp(xf, xpf, _part_of(fp, "real").astype("float64"), None if lc is None else lc.real,
                      None if rc is None else rc.real)
-        im = _interp(xf, xpf, fp.imag.astype("float64"), None if lc is None else lc.imag,
+        im = _interp(xf, xpf, _part_of(fp, "imag").astype("float64"), None if lc is None else lc.imag,
                      None if rc is None else rc.imag)
         out = _binary("complex", re, im)
     else:

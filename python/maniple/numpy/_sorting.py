@@ -11,7 +11,7 @@ from ._functions import _axis, _axis_tuple, where as _where3, UFUNCS as _U
 from ._indexing import nonzero
 from ._dtypes import COMPLEX as _COMPLEX, FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
 from ._engine import _assign, _flush
-from ._ndarray import ndarray, _flat, _reshaped
+from ._ndarray import ndarray, _flat, _part_of, _reshaped
 
 
 def _complex_order(a, ax):
@@ -20,7 +20,7 @@ def _complex_order(a, ax):
     part (by their real parts), a NaN real part (by their imaginary parts),
     both NaN. Three stable sorts, least significant key first."""
     from ._select import take_along_axis
-    re, im = a.real, a.imag
+    re, im = _part_of(a, "real"), _part_of(a, "imag")
     nre, nim = _U["isnan"](re), _U["isnan"](im)
     group = nre.astype("int8") * 2 + nim.astype("int8")
     keys = [_where3(nim, 0.0, im), _where3(nre, 0.0, re), group]

@@ -7,6 +7,7 @@ import numpy as _np
 
 from ._creation import asarray
 from ._engine import _binary, _unary
+from ._ndarray import _part_of
 
 
 def _rows(a, dtype):
@@ -98,10 +99,10 @@ def corrcoef(x, y=None, rowvar=True, bias=_np._NoValue, ddof=_np._NoValue, *, dt
     from ._functions import clip
     from ._manipulation import diag
     d = diag(c)
-    s = _unary("sqrt", d.real)
+    s = _unary("sqrt", _part_of(d, "real"))
     with _np.errstate(divide="ignore", invalid="ignore"):
         c = c / s[:, None]
         c = c / s[None, :]
     if c.dtype in (_np.complex64, _np.complex128):
-        return _binary("complex", clip(c.real, -1, 1), clip(c.imag, -1, 1))
+        return _binary("complex", clip(_part_of(c, "real"), -1, 1), clip(_part_of(c, "imag"), -1, 1))
     return clip(c, -1, 1)

@@ -22,7 +22,7 @@ import numpy as _np
 
 from maniple import _core
 from ._creation import arange as _arange, asarray as _asarray, empty as _empty, zeros as _zeros
-from ._ndarray import ndarray as _ndarray
+from ._ndarray import _part_of, ndarray as _ndarray
 
 # a line count below the rank count and a length of at least this many
 # points goes four-step (shorter lines cost little on one rank)
@@ -130,7 +130,7 @@ def _four_step(name, x2, n, norm, odt):
         from ._manipulation import concatenate
         tail = h[:, 1:n - n // 2][:, ::-1].conj()
         full = concatenate([h, tail], axis=1) if n - n // 2 > 1 else h
-        return (_c2c(full, 1).real * _factor(norm, n, True)).astype(odt)
+        return (_part_of(_c2c(full, 1), "real") * _factor(norm, n, True)).astype(odt)
     x2 = _fit(x2, n).astype(cdt)
     r = _c2c(x2, 1 if name == "ifft" else -1)
     if name == "rfft":
