@@ -520,7 +520,8 @@ def _var_where(x, axis, dt, out, ddof, keepdims, where, mean_):
     from ._manipulation import broadcast_to
     w = broadcast_to(asarray(where), x.shape)
     cnt = sum(w, axis, None, None, keepdims)
-    if bool(_np.any(ddof >= (cnt if not isinstance(cnt, ndarray) else cnt.min() if cnt.size else ddof + 1))):
+    few = (bool(cnt.size) and ddof >= cnt.min()) if isinstance(cnt, ndarray) else ddof >= cnt
+    if few:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -620,10 +621,7 @@ def reshape(a, /, shape, order="C", *, copy=None):
     if copy is False and r.size:  # would NumPy's reshape copy? (its strides rule)
         from . import _views
         fort = _f_order(order, a, reshaping=True)
-        h = (a.T if fort else a)._materialize()
-        new = r.shape[::-1] if fort else r.shape
-        if _views.unit_axes_items(tuple(h.shape), new) is None and \
-                _views.nocopy_strides(tuple(h.shape), _views.strides(h), new) is None:
+        if not _views.numpy_view((a.T if fort else a)._materialize(), r.shape[::-1] if fort else r.shape):
             raise ValueError("Unable to avoid creating a copy while reshaping.")
     return r
 

@@ -60,9 +60,7 @@ class ndarray:
         shp = _new_shape(tuple(value) if isinstance(value, (tuple, list)) else (value,), self.size)
         if shp == self._shape:
             return
-        h = self._materialize()
-        if _views.unit_axes_items(self._shape, shp) is None and \
-                _views.nocopy_strides(self._shape, _views.strides(h), shp) is None:
+        if not _views.numpy_view(self._materialize(), shp):
             raise AttributeError("Incompatible shape for in-place modification. Use `.reshape()` to make a copy with "
                                  "the desired shape.")
         r = self.reshape(shp)

@@ -258,6 +258,13 @@ def contiguous(h):
     return True
 
 
+def numpy_view(h, shape):
+    """Whether NumPy's reshape of handle h to shape is a view (its strides
+    rule), so that reshape(copy=False) and `a.shape = s` may go ahead."""
+    return unit_axes_items(tuple(h.shape), shape) is not None or \
+        nocopy_strides(tuple(h.shape), strides(h), shape) is not None
+
+
 def reshape(h, shape, temporary):
     """Handle h's elements in another shape, with NumPy's view semantics: a
     view for axes of length 1 alone, a linked copy where NumPy's result is
