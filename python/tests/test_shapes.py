@@ -104,6 +104,15 @@ def test_split_stack_block_resize():
     check(lambda xp: xp.column_stack([xp.asarray(x[:, 0]), xp.asarray(x)]))
     check(lambda xp: xp.resize(xp.asarray(x), (5, 7)))
     check(lambda xp: xp.trim_zeros(xp.asarray(numpy.array([0, 0, 3, 0, 4, 0]))))
+    t = numpy.zeros((6, 7, 5))
+    t[1:4, 2:6, 1:3] = data((3, 4, 2), seed=9) + 2.0
+    for trim in ("fb", "f", "b"):
+        for axis in (None, 0, -2, (0, 2), ()):
+            check(lambda xp: xp.trim_zeros(xp.asarray(t), trim, axis=axis))
+    check(lambda xp: xp.trim_zeros(xp.zeros((3, 4)), axis=1))  # all zero: that axis empties
+    assert mnp.trim_zeros([0, 1, 2, 0]) == [1, 2]  # a list stays a list, as NumPy's
+    raises_like(lambda xp: xp.trim_zeros(xp.asarray(t), "fbx"), ValueError, "unexpected character")
+    raises_like(lambda xp: xp.trim_zeros(xp.asarray(t), axis=3), numpy.exceptions.AxisError, "axis 3 is out of bounds")
     check(lambda xp: xp.unstack(xp.asarray(x), axis=1))
     check(lambda xp: xp.insert(xp.asarray(x), [1, 1, 5], -1.0, axis=0))
     check(lambda xp: xp.broadcast_arrays(xp.asarray(x), xp.asarray(x[0])))

@@ -637,18 +637,28 @@ def rot90(m, k=1, axes=(0, 1)):
 
 
 def trim_zeros(filt, trim="fb", axis=None):
+    """NumPy's trim_zeros: one any-reduction per trimmed axis finds its first
+    and last nonzero index (NumPy's argwhere bounds, without the index list)."""
     from ._indexing import nonzero
     a = asarray(filt)
-    if set(trim.lower()) - {"f", "b"}:
+    trim = trim.lower()
+    if trim not in {"fb", "bf", "f", "b"}:
         raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
-    if a.ndim != 1:
-        raise NotImplementedError("maniple.numpy: trim_zeros of 1-d arrays only")
-    (nz,) = nonzero(a)
-    if nz.size == 0:
-        return a[:0]
-    lo = int(nz[0]) if "f" in trim.lower() else 0
-    hi = int(nz[-1]) + 1 if "b" in trim.lower() else a.size
-    return a[lo:hi]
+    axes = tuple(range(a.ndim)) if axis is None else _axis_tuple(axis, a.ndim, "axis")
+    if not axes:
+        return filt
+    sl = [slice(None)] * a.ndim
+    for ax in axes:
+        others = tuple(i for i in range(a.ndim) if i != ax)
+        (nz,) = nonzero(a.any(axis=others) if others else a)
+        if nz.size == 0:  # all zero: every trimmed axis empties, as NumPy's
+            sl = [slice(0, 0) if i in axes else slice(None) for i in range(a.ndim)]
+            break
+        sl[ax] = slice(int(nz[0]) if "f" in trim else None,
+                       int(nz[-1]) + 1 if "b" in trim else None)
+    if a.ndim == 1 and not isinstance(filt, ndarray):
+        return filt[sl[0]]  # NumPy keeps a list or tuple a list or tuple
+    return a[tuple(sl)]
 
 
 def unstack(x, /, *, axis=0):
