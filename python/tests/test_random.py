@@ -268,6 +268,30 @@ def test_integers_endpoint():
     assert set(numpy.unique(y)) == {-1, 0, 1}
 
 
+def test_integers_with_array_bounds():
+    """Bounds that broadcast (NumPy's Generator and randint take arrays):
+    each column stays in its own range and hits every value; a size that
+    the bounds cannot broadcast to, and low >= high anywhere, are NumPy's
+    ValueErrors"""
+    g = np.random.default_rng(11)
+    hi = numpy.array([1, 3, 7])
+    x = numpy.asarray(g.integers(numpy.array([0, 1, 2]), np.asarray(hi), size=(4000, 3)))
+    assert x.shape == (4000, 3) and x.dtype == numpy.int64
+    for j, (lo_j, hi_j) in enumerate(zip([0, 1, 2], hi)):
+        assert set(numpy.unique(x[:, j])) == set(range(lo_j, hi_j))
+    y = g.integers([0, 10], [2, 12])  # no size: the bounds' shape
+    assert y.shape == (2,) and 0 <= int(y[0]) < 2 and 10 <= int(y[1]) < 12
+    z = numpy.asarray(g.integers(0, [2, 4], size=(3, 2), endpoint=True))
+    assert z.max(axis=0).tolist() <= [2, 4] and z.min() >= 0
+    assert np.random.randint([0, 5], [1, 6]).tolist() == [0, 5]
+    with pytest.raises(ValueError, match="low >= high"):
+        g.integers(numpy.array([3, 1]), 2)
+    with pytest.raises(ValueError, match="shape mismatch"):
+        g.integers(0, [2, 3], size=(3,))
+    with pytest.raises(ValueError, match="high is out of bounds for uint8"):
+        g.integers(0, [2, 300], dtype="uint8")
+
+
 def test_integers_beyond_float64_range():
     """Bounds beyond 2**53 draw whole 64-bit words (float64 would give
     multiples of a power of two there, and could reach high): every value

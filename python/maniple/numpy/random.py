@@ -242,8 +242,10 @@ def _integers(st, low, high, size, dtype, name="randint"):
         raise TypeError(f"Unsupported dtype {dt!r} for {name}")
     if high is None:
         low, high = 0, low
-    low, high = int(low), int(high)  # NumPy truncates float bounds (NaN: its ValueError)
     info = (0, 1) if dt.kind == "b" else (_np.iinfo(dt).min, _np.iinfo(dt).max)
+    if _np.ndim(low) or _np.ndim(high):
+        return _array_integers(st, low, high, size, dt, info)
+    low, high = int(low), int(high)  # NumPy truncates float bounds (NaN: its ValueError)
     if low < info[0]:
         raise ValueError(f"low is out of bounds for {dt}")
     if high - 1 > info[1]:
@@ -258,6 +260,21 @@ def _integers(st, low, high, size, dtype, name="randint"):
 
 
 _EXACT = 2 ** 53
+
+
+def _array_integers(st, low, high, size, dt, info):
+    """Integers in [low, high) for bounds that broadcast (NumPy's Generator
+    takes arrays): one uniform draw scaled per element, floored, and kept
+    below high where rounding reached it."""
+    shape, (lo, hi), _ = _params(size, low, high)
+    lo, hi = _U["trunc"](lo), _U["trunc"](hi)  # NumPy truncates float bounds
+    _check(lo < info[0], f"low is out of bounds for {dt}")
+    _check(hi - 1 > info[1], f"high is out of bounds for {dt}")
+    _check(hi <= lo, "low >= high")
+    if bool(_any((_U["absolute"](lo) > _EXACT) | (_U["absolute"](hi) > _EXACT))):
+        raise NotImplementedError("maniple.numpy: integers with array bounds beyond 2**53 in magnitude")
+    r = _U["floor"](lo + _uniform01(shape, st) * (hi - lo))
+    return _U["minimum"](r, hi - 1).astype(dt)
 
 
 def _wide_integers(shape, st, low, n, dt):
@@ -804,7 +821,7 @@ class RandomState(_Stream):
 
     def randint(self, low, high=None, size=None, dtype="int64"):
         r = _integers(self._st, low, high, size, dtype)
-        return int(r.item()) if size is None else r
+        return int(r.item()) if size is None and r.ndim == 0 else r
 
     def random_integers(self, low, high=None, size=None):
         """Deprecated in NumPy: integers in [low, high] (high included),
@@ -857,9 +874,11 @@ class Generator(_Stream):
 
     def integers(self, low, high=None, size=None, dtype="int64", endpoint=False):
         if endpoint:  # [0, low] or [low, high]
-            low, high = (0, low + 1) if high is None else (low, high + 1)
+            def up(b):
+                return b + 1 if _np.ndim(b) == 0 else asarray(b) + 1
+            low, high = (0, up(low)) if high is None else (low, up(high))
         r = _integers(self._st, low, high, size, dtype, "integers")
-        return r.dtype.type(r.item()) if size is None else r
+        return r.dtype.type(r.item()) if size is None and r.ndim == 0 else r
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         if axis != 0:
