@@ -8,7 +8,7 @@ import numpy
 import pytest
 
 import maniple.numpy as mnp
-from xp import check, data
+from xp import check, data, raises_like
 from test_numpy_args import same_error
 
 X = data((3, 4), seed=1)
@@ -176,6 +176,13 @@ def test_printing_iteration_and_files(tmp_path):
     assert [tuple(map(float, t)) for t in b] == [tuple(map(float, t)) for t in nb]
     with pytest.raises(ValueError):
         mnp.broadcast(mnp.ones(3), mnp.ones(4))
+    for outer in (mnp.broadcast, numpy.broadcast):  # a broadcast argument counts its arrays
+        inner = outer(x, numpy.arange(4.0))
+        n = mnp.broadcast(inner, mnp.ones((2, 3, 1)))
+        assert (n.shape, n.numiter) == ((2, 3, 4), 3)
+    raises_like(lambda xp: xp.broadcast(1, x=1), ValueError, "keyword arguments not accepted")
+    raises_like(lambda xp: xp.broadcast(*[xp.ones(2)] * 65), ValueError, "at most 64 array objects")
+    assert mnp.broadcast(*[mnp.ones(2)] * 64).numiter == 64
     assert list(mnp.ndenumerate(mnp.asarray(x))) == list(numpy.ndenumerate(x))
     check(lambda xp: xp.fromstring("1 2 3.5", sep=" "))
     check(lambda xp: xp.fromstring("1,2,3", dtype=int, sep=","))

@@ -3,6 +3,7 @@ aliases, type queries that accept maniple arrays, print options (maniple
 prints through NumPy, so they apply), and creation from Python data that
 every rank holds alike (SPMD)."""
 import builtins
+import inspect as _inspect
 
 import numpy as _np
 
@@ -166,8 +167,16 @@ class broadcast:
     """numpy.broadcast: the broadcast shape of the arguments (no data
     moved); iterating it walks the elements of the arguments gathered."""
 
-    def __init__(self, *args):
-        self._args = args
+    def __init__(self, *arrays, **kwargs):
+        if kwargs:
+            raise ValueError("keyword arguments not accepted.")
+        args = []
+        for a in arrays:  # a broadcast argument stands for its arrays, as NumPy's
+            args.extend(a._args if isinstance(a, broadcast) else
+                        [i.base for i in a.iters] if isinstance(a, _np.broadcast) else [a])
+        if len(args) > 64:
+            raise ValueError("Need at least 0 and at most 64 array objects.")
+        self._args = tuple(args)
         self.shape = _np.broadcast_shapes(*[_np.shape(a) for a in args])
         self.nd = self.ndim = len(self.shape)
         self.size = int(_np.prod(self.shape, dtype=_np.int64))
@@ -187,7 +196,7 @@ class broadcast:
     def iters(self):
         return self._np().iters
 
-    def reset(self):
+    def reset(self, /):
         if self._it is not None:
             self._it.reset()
 
@@ -196,6 +205,10 @@ class broadcast:
 
     def __next__(self):
         return next(self._np())
+
+
+broadcast.__signature__ = _inspect.Signature(  # NumPy's: keywords are refused
+    [_inspect.Parameter("arrays", _inspect.Parameter.VAR_POSITIONAL)])
 
 
 class ndenumerate:
