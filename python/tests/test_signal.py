@@ -7,7 +7,7 @@ import numpy
 import pytest
 
 import maniple.numpy as mnp
-from xp import check
+from xp import check, raises_like
 
 R = numpy.random.default_rng(7)
 A = R.standard_normal(23)
@@ -35,6 +35,18 @@ def test_convolve_errors():
             xp.convolve(xp.asarray(A), xp.asarray(numpy.array([])))
         with pytest.raises(ValueError):
             xp.convolve(xp.asarray(A), xp.asarray(V), "middle")
+    # NumPy's integer modes 0, 1, 2 and its errors for other modes
+    for mode, name in ((0, "valid"), (1, "same"), (2, "full"), (numpy.int8(2), "full")):
+        check(lambda xp: xp.convolve(xp.asarray(A), xp.asarray(V), mode) - xp.convolve(xp.asarray(A), xp.asarray(V), name))
+        check(lambda xp: xp.correlate(xp.asarray(A), xp.asarray(V), mode=mode))
+    for f in ("convolve", "correlate"):
+        for mode, exc, msg in (("v", ValueError, "Use one of 'valid', 'same', or 'full'"),
+                               ("Same", ValueError, "Use one of"),
+                               (-1, ValueError, "integer convolve/correlate mode must be 0, 1, or 2"),
+                               (3, ValueError, "must be 0, 1, or 2"),
+                               (None, TypeError, "convolve/correlate mode not understood"),
+                               (True, TypeError, "mode not understood")):
+            raises_like(lambda xp: getattr(xp, f)(xp.asarray(A), xp.asarray(V), mode), exc, msg)
 
 
 def test_unwrap():

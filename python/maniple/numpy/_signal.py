@@ -23,10 +23,8 @@ def _slide(a, v, mode):
         lo, length = 0, n - m + 1
     elif mode == "same":
         lo, length = m // 2, n
-    elif mode == "full":
+    else:  # full (_mode checked it)
         lo, length = m - 1, n + m - 1
-    else:
-        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
     dt = str(_np.result_type(_np.dtype(a.dtype), _np.dtype(v.dtype)))
     vv = _np.asarray(v).astype(dt)  # the short sequence, on every rank
     rp = m - 1 + length - lo - n  # the last slice ends at m - 1 + length
@@ -55,9 +53,26 @@ def _prep(a, v, what):
     return a, v
 
 
+_MODES = ("valid", "same", "full")
+
+
+def _mode(mode):
+    """NumPy's mode: one of the three names, or its integer 0, 1, 2."""
+    if isinstance(mode, str):
+        if mode not in _MODES:
+            raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
+        return mode
+    if type(mode) is bool or not hasattr(mode, "__index__"):
+        raise TypeError("convolve/correlate mode not understood")
+    if not 0 <= operator.index(mode) <= 2:
+        raise ValueError("integer convolve/correlate mode must be 0, 1, or 2")
+    return _MODES[operator.index(mode)]
+
+
 def convolve(a, v, mode="full"):
     """numpy.convolve: the shorter sequence reversed and slid over the
     longer one."""
+    mode = _mode(mode)
     a, v = _prep(a, v, ("a", "v"))
     if v.shape[0] > a.shape[0]:
         a, v = v, a
@@ -68,6 +83,7 @@ def correlate(a, v, mode="valid"):
     """numpy.correlate: c[k] = sum_n a[n + k] conj(v[n]) (NumPy's
     correlate2: the sequences swapped, and the result reversed, where v is
     the longer one)."""
+    mode = _mode(mode)
     a, v = _prep(a, v, ("a", "v"))
     if v.shape[0] > a.shape[0]:  # correlate(a, v) = conj(reverse(correlate(v, a)))
         r = _slide(v, a.conj(), mode)[::-1]
