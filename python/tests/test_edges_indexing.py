@@ -1,5 +1,6 @@
 """Edge cases of advanced indexing and the selection functions against
 NumPy (found in review), on every rank under mpiexec -n 1, 2, 3."""
+import re
 import numpy
 import pytest
 
@@ -212,3 +213,26 @@ def test_every_slice_of_a_short_axis(step):
                     out.append(z)
         return out
     check(run)
+
+
+def test_float_slice_bounds_and_prepended_ones():
+    """A float slice bound is Python's TypeError, unless another index is
+    of a wrong type (then NumPy's IndexError wins, whatever the order); a
+    value with extra leading length-1 axes assigns as NumPy's does; a value
+    that does not fit an advanced index names both shapes as NumPy writes them"""
+    a = numpy.arange(12.0).reshape(3, 4)
+    raises_like(lambda xp: xp.asarray(a)[0.0:], TypeError, "slice indices must be integers")
+    raises_like(lambda xp: xp.asarray(a)[:, 1:2.5], TypeError, "slice indices must be integers")
+    raises_like(lambda xp: xp.asarray(a)[0.0:, 0.0], IndexError, "only integers, slices")
+    raises_like(lambda xp: xp.asarray(a)[0.0, 0.0:], IndexError, "only integers, slices")
+
+    def prepend(xp):
+        b = xp.zeros((3, 2))
+        b[...] = xp.asarray(data((1, 3, 2), seed=4))
+        b[1:] = xp.asarray(data((1, 1, 2, 2), seed=5))
+        b[[0, 2], :] = xp.asarray(data((1, 2, 2), seed=6))
+        return b
+    check(prepend)
+    raises_like(lambda xp: xp.zeros((3, 2)).__setitem__(Ellipsis, xp.ones((2, 3, 2))), ValueError, "could not broadcast")
+    raises_like(lambda xp: xp.zeros((5, 4, 6)).__setitem__(([0, 1, 2], slice(None), [0, 1, 2]), xp.ones((100, 100))),
+                ValueError, re.escape("value array of shape (100,100) could not be broadcast to indexing result of shape (3,4)"))

@@ -15,6 +15,11 @@ from ._engine import _assign, _compile, _flush, _wrote
 from ._ndarray import ndarray
 
 
+def _np_shape(shape):
+    """A shape as NumPy's C messages write it: (3,4), (3,)."""
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
 def _is_advanced(k):
     if isinstance(k, ndarray):
         return k.ndim > 0 or k._dtype == "bool"
@@ -238,8 +243,8 @@ def _fit_value(vals, shape):
         b = None
     extra = len(b) - len(shape) if b is not None else 0
     if b is None or b[extra:] != shape or builtins.any(d != 1 for d in b[:extra]):
-        raise ValueError(f"shape mismatch: value array of shape {vals.shape} could not be broadcast to "
-                         f"indexing result of shape {shape}")
+        raise ValueError(f"shape mismatch: value array of shape {_np_shape(vals.shape)} could not be "
+                         f"broadcast to indexing result of shape {_np_shape(shape)}")
     if vals.ndim > len(shape):
         from ._ndarray import _reshaped
         vals = _reshaped(vals, vals.shape[vals.ndim - len(shape):])

@@ -24,6 +24,18 @@ from ._engine import GROUP_MIN as _GROUP_MIN  # noqa: F401 (tests read it here)
 _refcount = sys.getrefcount
 
 
+def _lead_ones_dropped(value, ndim):
+    """NumPy's assignment drops a value's leading length-1 axes beyond the
+    target's (a[...] = ones((1, 3, 2)) into a (3, 2) array)."""
+    if not isinstance(value, (ndarray, _np.ndarray)) or value.ndim <= ndim:
+        return value
+    shape = value.shape
+    k = 0
+    while len(shape) - k > ndim and shape[k] == 1:
+        k += 1
+    return value.reshape(shape[k:]) if k else value
+
+
 class ndarray:
     """A distributed array with NumPy's semantics."""
 
@@ -369,7 +381,7 @@ class ndarray:
         if nreal > self.ndim:
             raise IndexError(f"too many indices for array: array is {self.ndim}-dimensional, "
                              f"but {nreal} were indexed")
-        items, axis = [], 0
+        items, axis, bad_slice = [], 0, None
         for k in key:
             if k is Ellipsis:
                 for _ in range(self.ndim - nreal):
@@ -379,7 +391,12 @@ class ndarray:
                 items.append(("n",))
             elif isinstance(k, slice):
                 n = self._shape[axis]
-                start, stop, step = k.indices(n)
+                try:
+                    start, stop, step = k.indices(n)
+                except TypeError as e:  # a float bound: NumPy's TypeError, after its IndexErrors
+                    bad_slice = bad_slice or e
+                    axis += 1
+                    continue
                 if len(range(start, stop, step)) == 0:
                     # empty: k.indices gives start -1 for a negative step
                     # from below the axis, which the core reads as the last element
@@ -400,6 +417,8 @@ class ndarray:
             else:
                 raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
                                  f"integer or boolean arrays are valid indices (got {type(k).__name__})")
+        if bad_slice is not None:
+            raise bad_slice
         return items
 
     def __getitem__(self, key):
@@ -428,7 +447,7 @@ class ndarray:
             return _indexing.setitem(self, key, value)
         a = self._materialize()
         target = a.index(self._items(key))
-        _assign(target, value)
+        _assign(target, _lead_ones_dropped(value, len(target.shape)))
 
     # ---- element-wise arithmetic ----
     def __add__(self, o): return _binary("add", self, o)
