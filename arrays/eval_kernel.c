@@ -24,8 +24,29 @@ static void strided_store(int64_t n, const char *src, size_t es, char *dst, int6
   for (int64_t i = 0; i < n; i++) memcpy(dst + i * st * (int64_t)es, src + (size_t)i * es, es);
 }
 
-/* Units u0 .. u1 (rows cut into blocks) of a cell, on one thread. */
-typedef struct { int nd; int64_t cnt[MN_MAXDIM], lo[MN_MAXDIM], L, nch; } cell_walk;
+/* Units u0 .. u1 (rows cut into blocks of blk) of a cell, on one thread. */
+typedef struct { int nd; int64_t cnt[MN_MAXDIM], lo[MN_MAXDIM], L, nch, blk; } cell_walk;
+enum { ROW_UNIT = 8192 };
+
+/* Whether the cell's units may be whole rows: only a fused sum of
+ * contiguous inputs, stored straight into a contiguous output, is computed
+ * (no node needs a BLK-sized slot); a stencil sweep then pays the block
+ * bookkeeping once a row, not once per BLK elements. */
+static int slotless(const prog *P, const cell *C, int nd) {
+  const mn_expr *e = P->e;
+  const mn_node *rn = &e->v[P->root];
+  if (P->reduce || P->nx || rn->kind != MN_N_BINARY || !P->lc[P->root].n || P->odt != rn->dtype ||
+      C->outst[nd - 1] != 1)
+    return 0;
+  for (int q = 0; q < P->lc[P->root].n; q++)
+    if (e->v[P->lc[P->root].term[q]].kind != MN_N_INPUT) return 0;
+  for (int k = 0; k < P->nlive; k++) {
+    int j = P->live[k];
+    if (j == P->root || e->v[j].kind == MN_N_SCALAR) continue;
+    if (e->v[j].kind != MN_N_INPUT || C->ost[P->opi[j]][nd - 1] != 1) return 0;
+  }
+  return 1;
+}
 
 static void run_units(const prog *P, const cell *C, const cell_walk *W, char *scr, mn_acc *acc, int64_t u0,
                       int64_t u1) {
@@ -36,7 +57,7 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
   char **val = (char **)scr;
   char *slots = scr + sizeof(char *) * (size_t)e->n;
   for (int64_t u = u0; u < u1; u++) {
-      int64_t row = u / nch, i0 = (u % nch) * BLK, len = L - i0 < BLK ? L - i0 : BLK;
+      int64_t row = u / nch, i0 = (u % nch) * W->blk, len = L - i0 < W->blk ? L - i0 : W->blk;
       int64_t idx[MN_MAXDIM], r = row;
       for (int d = nd - 2; d >= 0; d--) { idx[d] = r % cnt[d]; r /= cnt[d]; }
       idx[nd - 1] = i0;
@@ -132,7 +153,9 @@ void mn_eval_run_cell(const prog *P, const cell *C, char *scratch_all, size_t sc
   int64_t rows = 1;
   W.L = W.cnt[nd - 1];
   for (int d = 0; d < nd - 1; d++) rows *= W.cnt[d];
-  W.nch = (W.L + BLK - 1) / BLK;
+  /* whole rows up to ROW_UNIT elements: enough units remain for threads */
+  W.blk = slotless(P, C, nd) && W.L > BLK ? (W.L < ROW_UNIT ? W.L : ROW_UNIT) : BLK;
+  W.nch = (W.L + W.blk - 1) / W.blk;
   int64_t units = rows * W.nch, total = rows * W.L;
   if (units == 0) return;
   int nt = 1;
