@@ -8,9 +8,11 @@
 #include "fuse.h"
 
 enum { BLK = 512, MAXOPS = 40, MAXX = 16, MAXES = 16 /* complex128's bytes: the widest element */ };
-/* band_mode buffers: about this many bytes per band (cache-sized), and at
- * most this many when the backward reach forces taller bands */
-#define BAND_BYTES (256.0 * 1024)
+/* band_mode buffers: about this many bytes per band (a row or two of a
+ * large grid, so that the band, the rows it reads and the rows written back
+ * stay in L1/L2: 256 KiB bands ran 10% slower), and at most this many when
+ * the backward reach forces taller bands */
+#define BAND_BYTES (32.0 * 1024)
 #define BAND_MAX_BYTES (64.0 * 1024 * 1024)
 
 typedef struct {

@@ -34,6 +34,32 @@ def test_seed_stencil_views_written_through():
     numpy.testing.assert_allclose(A(avg), avgr, rtol=1e-13)
 
 
+@pytest.mark.parametrize("shape, dtype", [((9, 10002), "float64"), ((31, 603), "float64"), ((12, 5000), "float32"),
+                                          ((7, 9000), "float64"), ((40, 3), "float64")])
+def test_stencil_idiom_rows_of_every_length(shape, dtype):
+    """The idiom on rows longer than one evaluation block (512), than a
+    whole-row unit (8192) and than a 32 KiB band (one-row bands), and on a
+    few short rows: the in-place sweep (bands written back late) and the
+    same sum out of place give NumPy's values, float32 included"""
+    rng = numpy.random.default_rng(3)
+    g0 = rng.standard_normal((shape[0] + 2, shape[1] + 2)).astype(dtype)
+
+    def run(m):
+        grid = m.asarray(g0) if m is np else g0.copy()
+        c, n, e, w, s = grid[1:-1, 1:-1], grid[:-2, 1:-1], grid[1:-1, 2:], grid[1:-1, :-2], grid[2:, 1:-1]
+        other = m.zeros(shape, dtype=dtype)
+        for _ in range(3):
+            other[:] = 0.2 * (c + n + e + w + s)  # out of place
+            average = c + n + e + w + s
+            average = 0.2 * average
+            c[:] = average  # in place
+        return grid, other
+    (g, o), (gr, orf) = run(np), run(numpy)
+    tol = 1e-6 if dtype == "float32" else 1e-14  # the sums in NumPy's order; float32 computed so too
+    numpy.testing.assert_allclose(A(g), gr, rtol=tol, atol=tol)
+    numpy.testing.assert_allclose(A(o), orf, rtol=tol, atol=tol)
+
+
 def test_seed_float32_jacobi_with_swapped_buffers():
     rng = numpy.random.default_rng(1)
     blur = rng.integers(0, 255, (21, 17)).astype(numpy.float32)
