@@ -4,8 +4,16 @@
 #include <math.h>
 #include <string.h>
 
+/* AVX2 clones of the element-wise loops where the compiler and CPU have
+ * them (not FMA: a*b + c keeps its two roundings, as NumPy's) */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define K_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define K_CLONES
+#endif
+
 #define UNLOOP(E, N, S, TI, TO) \
-  static void u_##N##_##S(int64_t n, const void *a_, void *o_) { \
+  K_CLONES static void u_##N##_##S(int64_t n, const void *a_, void *o_) { \
     const TI *a = (const TI *)a_; TO *o = (TO *)o_; \
     for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i]); }
 MN_UNARY_LIST(UNLOOP)
@@ -13,7 +21,7 @@ MN_UNARY_LIST(UNLOOP)
 const mn_unary_fn mn_unary_table[MN_NUNARY][MN_NDTYPE] = {MN_UNARY_LIST(UNENTRY)};
 
 #define BINLOOP(E, N, S, TI, TO) \
-  static void b_##N##_##S(int64_t n, const void *a_, const void *b_, void *o_) { \
+  K_CLONES static void b_##N##_##S(int64_t n, const void *a_, const void *b_, void *o_) { \
     const TI *a = (const TI *)a_, *b = (const TI *)b_; TO *o = (TO *)o_; \
     for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i], b[i]); }
 MN_BINARY_LIST(BINLOOP)
@@ -21,7 +29,7 @@ MN_BINARY_LIST(BINLOOP)
 const mn_binary_fn mn_binary_table[MN_NBINARY][MN_NDTYPE] = {MN_BINARY_LIST(BINENTRY)};
 
 #define TERLOOP(E, N, S, TI, TO) \
-  static void t_##N##_##S(int64_t n, const void *a_, const void *b_, const void *c_, void *o_) { \
+  K_CLONES static void t_##N##_##S(int64_t n, const void *a_, const void *b_, const void *c_, void *o_) { \
     const TI *b = (const TI *)b_, *c = (const TI *)c_; TO *o = (TO *)o_; \
     TERN_FIRST_##N(TI) \
     for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i], b[i], c[i]); }
