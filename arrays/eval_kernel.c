@@ -68,12 +68,21 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
         size_t es = mn_eval_es(n->dtype);
         int last = j == P->root;
         char *dst = slot;
-        /* the root writes straight into a contiguous output of its dtype */
+        /* the root writes straight into a contiguous output of its dtype,
+         * an extra output's node into its (fresh, contiguous) array */
         if (last && !P->reduce && C->outst[nd - 1] == 1 && P->odt == n->dtype &&
             n->kind != MN_N_INPUT && n->kind != MN_N_SCALAR) {
           int64_t off = 0;
           for (int d = 0; d < nd; d++) off += idx[d] * C->outst[d];
           dst = C->out + off * (int64_t)es;
+        } else if (!last && n->kind != MN_N_INPUT && n->kind != MN_N_SCALAR) {
+          for (int x = 0; x < P->nx; x++)
+            if (P->xnode[x] == j && P->xst[x][nd - 1] == 1) {
+              int64_t off = 0;
+              for (int d = 0; d < nd; d++) off += idx[d] * P->xst[x][d];
+              dst = C->xout[x] + off * (int64_t)es;
+              break;
+            }
         }
         switch (n->kind) {
         case MN_N_INPUT: {
@@ -98,7 +107,7 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
           if (P->lc[j].n) {
             const void *tp[MN_LC_MAX];
             for (int q = 0; q < P->lc[j].n; q++) tp[q] = val[P->lc[j].term[q]];
-            mn_lincomb_run(n->ct, len, &P->lc[j], tp, dst, P->stream && dst != slot);
+            mn_lincomb_run(n->ct, len, &P->lc[j], tp, dst, P->stream && last && dst != slot);
           } else {
             mn_binary_table[n->op][n->ct](len, val[n->a], val[n->b], dst);
           }
@@ -115,6 +124,7 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
         int64_t off = 0;
         for (int d = 0; d < nd; d++) off += idx[d] * xs[d];
         char *o = C->xout[k] + off * (int64_t)xes;
+        if (val[P->xnode[k]] == o) continue; /* computed in place */
         if (xs[nd - 1] == 1) memcpy(o, val[P->xnode[k]], (size_t)len * xes);
         else strided_store(len, val[P->xnode[k]], xes, o, xs[nd - 1]);
       }
