@@ -33,7 +33,7 @@ def load(name):
 def host(x):
     """x as a NumPy array: CuPy's arrays refuse numpy.asarray (they copy
     with .get()); NumPy's and maniple's take it."""
-    if type(x).__module__.startswith("cupy"):
+    if type(x).__module__.split(".")[0] == "cupy":  # not cupynumeric's, which NumPy takes
         return x.get()
     import numpy
     return numpy.asarray(x)

@@ -1,10 +1,11 @@
 """The seed's heat stencil, unchanged but for the import (--backend numpy runs
-NumPy itself). Prints the result and the throughput."""
+NumPy itself, --backend cupynumeric the peer). Prints the result and the
+throughput."""
 import argparse
 import time
 
 parser = argparse.ArgumentParser()
-parser.add_argument("--backend", choices=["maniple", "numpy"], default="maniple")
+parser.add_argument("--backend", choices=["maniple", "numpy", "cupynumeric"], default="maniple")
 parser.add_argument("-N", type=int, default=1000)
 parser.add_argument("-I", type=int, default=100)
 args = parser.parse_args()
@@ -13,6 +14,9 @@ if args.backend == "maniple":
     import maniple
     import maniple.numpy as np
     rank, size = maniple.rank(), maniple.size()
+elif args.backend == "cupynumeric":  # the peer: one process, Legate's CPUs
+    import cupynumeric as np
+    rank, size = 0, 1
 else:
     import numpy as np
     rank, size = 0, 1

@@ -45,11 +45,22 @@ if ((${#need[@]})); then
 fi
 
 # `setup.sh bench`: cuPyNumeric, the peer, in its own venv (it pins its own
-# NumPy and Legate); the suite records why when it cannot run
+# NumPy and Legate), at the version whose CPU-only run is known here; the
+# suite records why when it cannot run
+CPN_VERSION=26.6.1
 if [ "${1:-}" = "bench" ] && [ ! -x .venv-cupynumeric/bin/python ]; then
-  echo "setup: creating .venv-cupynumeric (pip install nvidia-cupynumeric)"
+  echo "setup: creating .venv-cupynumeric (pip install nvidia-cupynumeric==$CPN_VERSION)"
   if "$PY" -m venv .venv-cupynumeric; then
-    .venv-cupynumeric/bin/pip install -q --disable-pip-version-check nvidia-cupynumeric ||
+    .venv-cupynumeric/bin/pip install -q --disable-pip-version-check "nvidia-cupynumeric==$CPN_VERSION" \
+      "legate==$CPN_VERSION" ||
       echo "setup: nvidia-cupynumeric did not install; the suite marks the peer 'not installed'"
   fi
+fi
+# the wheels link the CUDA driver even on CPUs: a stand-in that reports no
+# device lets them run where no driver is installed (tools/cuda_driver_stub.c)
+if [ "${1:-}" = "bench" ] && [ -x .venv-cupynumeric/bin/python ] &&
+  [ ! -e .venv-cupynumeric/cuda-stub/libcuda.so.1 -o tools/cuda_driver_stub.c -nt .venv-cupynumeric/cuda-stub/libcuda.so.1 ]; then
+  mkdir -p .venv-cupynumeric/cuda-stub
+  cc -O2 -shared -fPIC -Wl,-soname,libcuda.so.1 -o .venv-cupynumeric/cuda-stub/libcuda.so.1 tools/cuda_driver_stub.c -ldl
+  ln -sf libcuda.so.1 .venv-cupynumeric/cuda-stub/libcuda.so
 fi

@@ -104,8 +104,12 @@ def test_dry_run_outputs():
     recs = records.read_jsonl(os.path.join(out, "results.jsonl"))
     benches = {r["bench"] for r in recs}
     assert {"stream", "triad", "stencil5", "heat", "swe", "cavity", "spmv", "cg", "pingpong", "small_add",
-            "stencil_idiom"} <= benches
+            "stencil_idiom", "cg_arrays"} <= benches
     assert all(r["status"] == "dry run" for r in recs)
+    # cuPyNumeric, the peer, on 1 and 2 CPUs in every array-code benchmark
+    assert {(r["bench"], r["ranks"]) for r in recs if r["impl"] == "cupynumeric"} == {
+        (b, p) for b in ("heat", "swe", "cavity", "stencil_idiom", "cg_arrays") for p in (1, 2)}
+    assert len([r for r in recs if r["bench"] == "small_add"]) == 3  # maniple at 1 and 2 ranks, NumPy
     assert {(r["bench"], r["impl"]) for r in recs if r["impl"].endswith("/cuda")} == {
         (a, i + "/cuda") for a in ("heat", "swe", "cavity") for i in ("c", "maniple.numpy")}
     with open(os.path.join(out, "results.csv")) as f:
@@ -230,3 +234,33 @@ def test_counters_from_real_table():
     # one sweep reads the old grid and writes the new one: 16 B a point
     # (the boundary rows and columns are counted apart: within 5%)
     assert d["bytes_per_point"] == pytest.approx(16.0, rel=0.05)
+
+
+def test_cuda_driver_stub():
+    """tools/cuda_driver_stub.c, which lets cuPyNumeric's wheels run without
+    a GPU: built as setup.sh builds it, it answers as CUDA documents a
+    driver with no device (cuInit CUDA_ERROR_NO_DEVICE = 100, zero devices),
+    and cuGetProcAddress returns its own entry points by name and, for any
+    other name, a callable reporting no device (never NULL)"""
+    import ctypes
+    import shutil
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    d = tempfile.mkdtemp(prefix="mn_stub_")
+    so = os.path.join(d, "libcuda.so.1")
+    subprocess.run([cc, "-O2", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror", "-Wl,-soname,libcuda.so.1", "-o", so,
+                    os.path.join(ROOT, "tools", "cuda_driver_stub.c"), "-ldl"], check=True, timeout=120)
+    lib = ctypes.CDLL(so)
+    assert lib.cuInit(0) == 100
+    n, v = ctypes.c_int(-1), ctypes.c_int(0)
+    assert lib.cuDeviceGetCount(ctypes.byref(n)) == 0 and n.value == 0
+    assert lib.cuDriverGetVersion(ctypes.byref(v)) == 0 and v.value >= 12000
+    s = ctypes.c_char_p()
+    assert lib.cuGetErrorName(100, ctypes.byref(s)) == 0 and s.value == b"CUDA_ERROR_NO_DEVICE"
+    fn, found = ctypes.c_void_p(), ctypes.c_int(-1)
+    assert lib.cuGetProcAddress_v2(b"cuDeviceGetCount", ctypes.byref(fn), 12000, 0, ctypes.byref(found)) == 0
+    assert found.value == 0 and fn.value == ctypes.cast(lib.cuDeviceGetCount, ctypes.c_void_p).value
+    assert lib.cuGetProcAddress(b"cuMemAllocAsync", ctypes.byref(fn), 12000, 0) == 0 and fn.value
+    assert ctypes.CFUNCTYPE(ctypes.c_int)(fn.value)() == 100
+    assert lib.cuGetProcAddress(None, ctypes.byref(fn), 12000, 0) == 1  # CUDA_ERROR_INVALID_VALUE

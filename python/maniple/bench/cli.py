@@ -40,7 +40,7 @@ def probe_cupynumeric(cfg):
     if not os.path.exists(cfg.cpn):
         return f"not installed: {cfg.cpn} is absent ({CUPYNUMERIC_HINT})"
     out = subprocess.run(["timeout", "120", cfg.cpn, "-c", "import cupynumeric"], capture_output=True, text=True,
-                         env=dict(os.environ, LEGATE_CONFIG="--cpus 1"))
+                         env=dict(os.environ, **suite.cpn_env(cfg, 1)))
     if out.returncode:
         err = [ln for ln in out.stderr.strip().splitlines() if ln.strip()]
         return "cannot run here: " + (err[-1] if err else f"exit status {out.returncode}")
@@ -130,7 +130,7 @@ def execute(jobs, cfg, dry, ncores, progress, counted):
                 fail(j, errors[id(j)])
             else:
                 recs.append(records.record(j.bench, j.impl, j.ranks, ncores, j.scaling, j.size, j.unit, rates[id(j)],
-                                           bytes_per_unit=j.bytes_per_unit))
+                                           variant=j.variant, bytes_per_unit=j.bytes_per_unit))
     if dry:
         for r in recs:
             r["status"] = "dry run" if r["status"] == "ok" else r["status"]

@@ -6,6 +6,7 @@ import shutil
 import subprocess
 
 from . import records
+from .suite import IDIOM_SIZES
 
 
 def gpu_found():
@@ -52,6 +53,23 @@ def headlines(recs, ranks=(1, 2)):
             out.append((f"{app}: maniple.numpy / C, {p} rank(s)", ratio(m, c)))
             if app == "heat" and c:
                 out.append((f"heat: C fraction of STREAM, {p} rank(s)", c["fraction_of_stream"]))
+        for app in ("heat", "swe", "cavity"):
+            out.append((f"{app}: maniple.numpy / cuPyNumeric ({p} CPU), {p} rank(s)",
+                        ratio(find(recs, app, "maniple.numpy", p, s), find(recs, app, "cupynumeric", p))))
+        for n in IDIOM_SIZES:  # issue 19's goals: >= 0.9 of the fused C loop, >= 7x NumPy
+            v = f"N={n}"
+            m = find(recs, "stencil_idiom", "maniple.numpy", p, variant=v)
+            out.append((f"stencil idiom {v}: maniple.numpy / fused C loop, {p} rank(s)",
+                        ratio(m, find(recs, "stencil_idiom", "fused_c", p, variant=v))))
+            out.append((f"stencil idiom {v}: maniple.numpy / NumPy(1 process), {p} rank(s)",
+                        ratio(m, find(recs, "stencil_idiom", "numpy", 1, variant=v))))
+            out.append((f"stencil idiom {v}: maniple.numpy / cuPyNumeric ({p} CPU), {p} rank(s)",
+                        ratio(m, find(recs, "stencil_idiom", "cupynumeric", p, variant=v))))
+        ca = find(recs, "cg_arrays", "maniple.numpy", p)
+        out.append((f"cg as array code: maniple.numpy / NumPy(1 process), {p} rank(s)",
+                    ratio(ca, find(recs, "cg_arrays", "numpy", 1))))
+        out.append((f"cg as array code: maniple.numpy / cuPyNumeric ({p} CPU), {p} rank(s)",
+                    ratio(ca, find(recs, "cg_arrays", "cupynumeric", p))))
         sa = find(recs, "small_add", "maniple.numpy", p)
         out.append((f"c = a + b on 1000 elements: maniple.numpy / NumPy, {p} rank(s)",
                     ratio(sa, find(recs, "small_add", "numpy", 1))))

@@ -21,6 +21,8 @@ BYTES = {"heat": 16.0, "swe": 2 * 7 * 8.0, "stream": 24.0, "triad": 24.0, "stenc
 
 # suffix of the GPU column's implementations ("c/cuda", "maniple.numpy/cuda")
 GPU = "/cuda"
+# the seeds' stencil idiom's grid sides (issue 19's goals are stated at both)
+IDIOM_SIZES = (2000, 4000)
 
 
 def cavity_bytes(nit):
@@ -75,6 +77,20 @@ class Config:
         return os.path.join(self.build, *parts)
 
 
+def cpn_env(cfg, cpus):
+    """cuPyNumeric on `cpus` CPUs and no GPU: Legate configured by hand
+    (its automatic configuration wants more cores than 2), and the wheels'
+    CUDA driver dependency met by tools/cuda_driver_stub.c where setup.sh
+    built it (a driver that reports no device)."""
+    env = {"LEGATE_AUTO_CONFIG": "0",
+           "LEGATE_CONFIG": f"--cpus {cpus} --gpus 0 --omps 0 --utility 1 --sysmem 4000 "
+                            "--logging gpu=none,threads=error"}
+    stub = os.path.join(os.path.dirname(os.path.dirname(cfg.cpn)), "cuda-stub")
+    if os.path.isdir(stub):
+        env["LD_LIBRARY_PATH"] = stub + (":" + os.environ["LD_LIBRARY_PATH"] if os.environ.get("LD_LIBRARY_PATH") else "")
+    return env
+
+
 def _weak(n1, p):
     """Side of a square grid with p times the points of n1 x n1."""
     return int(round(n1 * math.sqrt(p)))
@@ -91,9 +107,9 @@ def app_jobs(cfg, name, n1, c_args, py_args, unit, bpu, c_oversub, py_oversub):
         impl_cpu = impl[:-len(GPU)] if on_gpu else impl
         if impl_cpu == "c":
             cmd, env, launcher = [cfg.exe("apps", name), *c_args(n)], {}, "mpi"
-        elif impl == "cupynumeric":
+        elif impl == "cupynumeric":  # one process on p of Legate's CPUs
             cmd = [cfg.cpn, script, *py_args(n), "--backend", "cupynumeric"]
-            env, launcher = {"LEGATE_CONFIG": "--cpus 1"}, "plain"
+            env, launcher = cpn_env(cfg, p), "plain"
         else:
             backend = "maniple" if impl_cpu == "maniple.numpy" else "numpy"
             cmd, env, launcher = [cfg.python, script, *py_args(n), "--backend", backend], cfg.pyenv, "mpi"
@@ -112,7 +128,8 @@ def app_jobs(cfg, name, n1, c_args, py_args, unit, bpu, c_oversub, py_oversub):
             if p in cfg.ranks:
                 add(impl, p, "strong", n1)
     add("numpy", 1, "serial", n1)
-    add("cupynumeric", 1, "serial", n1)
+    for p in cfg.ranks:
+        add("cupynumeric", p, "serial" if p == 1 else "strong", n1)
     if cfg.gpu:  # the same programs, unchanged, on the CUDA backend
         add("c" + GPU, 1, "serial", n1)
         add("maniple.numpy" + GPU, 1, "serial", n1)
@@ -147,12 +164,30 @@ def plan(cfg):
     args = lambda n: ["--nx", str(n), "--ny", str(n), "--nt", str(ct), "--nit", str(nit), "--dt", f"{dt:.3g}"]
     jobs += app_jobs(cfg, "cavity", cn, args, args, "points/s", cavity_bytes(nit), c_oversub=[], py_oversub=[])
     # the per-call cost on small arrays (c = a + b on 1000 elements) and the
-    # seeds' stencil idiom, maniple.numpy beside NumPy (bench_numpy.py)
-    nn, nreps = (500, 5) if q else (1000, 5)
+    # seeds' stencil idiom, maniple.numpy beside NumPy and the fused C loop
+    # (bench_numpy.py) at issue 19's sizes; cuPyNumeric on 1 and 2 CPUs
+    sizes, nreps = ((500,), 5) if q else (IDIOM_SIZES, 7)
+    for nn in sizes:
+        for p in cfg.ranks:
+            jobs.append(Job("numpy", "bench_numpy", p, "strong", nn * nn, "points/s",
+                            [cfg.python, os.path.join("benchmarks", "bench_numpy.py"), str(nn), "10", str(nreps),
+                             cfg.build], kind="program", env=cfg.pyenv, variant=f"N={nn}"))
+        for p in cfg.ranks:
+            jobs.append(Job("stencil_idiom", "cupynumeric", p, "serial" if p == 1 else "strong", nn * nn, "points/s",
+                            [cfg.cpn, os.path.join("benchmarks", "demo_stencil.py"), "-N", str(nn), "-I", "10",
+                             "--backend", "cupynumeric"], variant=f"N={nn}", env=cpn_env(cfg, p), launcher="plain",
+                            group=f"stencil_idiom N={nn}"))
+    # CG written as array code (cg_arrays.py): NumPy, maniple.numpy and
+    # cuPyNumeric run the same script
+    g, its = (600, 20) if q else (2000, 50)
+    cga = [os.path.join("benchmarks", "cg_arrays.py"), "-G", str(g), "--its", str(its), "--backend"]
+    jobs.append(Job("cg_arrays", "numpy", 1, "serial", g * g, "row-iterations/s", [cfg.python, *cga, "numpy"],
+                    launcher="plain", group="cg_arrays"))
     for p in cfg.ranks:
-        jobs.append(Job("numpy", "bench_numpy", p, "strong", nn * nn, "points/s",
-                        [cfg.python, os.path.join("benchmarks", "bench_numpy.py"), str(nn), "10", str(nreps),
-                         cfg.build], kind="program", env=cfg.pyenv))
+        jobs.append(Job("cg_arrays", "maniple.numpy", p, "serial" if p == 1 else "strong", g * g, "row-iterations/s",
+                        [cfg.python, *cga, "maniple"], env=cfg.pyenv, group="cg_arrays"))
+        jobs.append(Job("cg_arrays", "cupynumeric", p, "serial" if p == 1 else "strong", g * g, "row-iterations/s",
+                        [cfg.cpn, *cga, "cupynumeric"], env=cpn_env(cfg, p), launcher="plain", group="cg_arrays"))
     # SpMV (equal and METIS partitions, SciPy on rank 0) and CG + Jacobi
     # beside PETSc and SciPy: strong scaling on a G x G Poisson matrix
     g, sreps = (600, 7) if q else (2000, 15)
@@ -262,8 +297,11 @@ def from_numpy(job, lines, ncores):
             impl = {"c_fused_sweep": "fused_c"}.get(d["impl"], d["impl"])
             rates = [pts / d["iter_max_s"], pts / d["iter_median_s"], pts / d["iter_min_s"]]
             r = records.record("stencil_idiom", impl, d["ranks"], ncores, "serial" if impl == "numpy" else "strong",
-                               pts, "points/s", rates, bytes_per_unit=16.0, seconds=d["iter_median_s"])
+                               pts, "points/s", rates, variant=job.variant, bytes_per_unit=16.0,
+                               seconds=d["iter_median_s"])
         elif d["bench"] == "small_add_1000":
+            if job.cmd[2] not in ("500", str(IDIOM_SIZES[0])):
+                continue  # every size's run measures it: one record is kept
             r = records.record("small_add", "maniple.numpy", d["ranks"], ncores, "strong", 1000, "elements/s",
                                [1000 / (d["us_per_op"] * 1e-6)], seconds=d["us_per_op"] * 1e-6)
             r["runs"] = reps
