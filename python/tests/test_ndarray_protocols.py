@@ -257,10 +257,36 @@ def test_view_as_another_dtype_of_the_same_size(src, to):
     assert mnp.asarray(x).view(mnp.ndarray).shape == x.shape
 
 
+@pytest.mark.parametrize("src,to,shape", [("float64", "int32", (5, 6)), ("float64", "uint8", (7, 3)),
+                                          ("int8", "int64", (3, 16)), ("uint8", "float32", (9, 4)),
+                                          ("complex128", "float64", (4, 5)), ("float32", "complex64", (6, 2)),
+                                          ("int16", "float64", (44,)), ("float64", "float16", (23,)),
+                                          ("complex64", "int8", (2, 3, 2))])
+def test_view_as_another_item_size(src, to, shape):
+    """NumPy's reinterpretation with another item size: the last axis
+    rescaled (complex as pairs of floats, bytes as wider integers), on
+    arrays whose new elements would straddle the ranks' default split and on
+    a view whose last axis is contiguous; the same values at any rank count"""
+    x = data(shape, "float64", seed=33)
+    x = (x * 1e3).astype(src) if numpy.dtype(src).kind in "iu" else (x + 1j * x[::-1] if "complex" in src else x)
+    x = numpy.ascontiguousarray(x.astype(src))
+    check(lambda xp: xp.asarray(x).view(to))
+    if len(shape) > 1 and shape[0] > 2:
+        check(lambda xp: xp.asarray(x)[1:3].view(to))  # the last axis still contiguous
+    check(lambda xp: (xp.asarray(x) * 1).view(to))  # a pending expression
+
+
 def test_view_refusals():
     a = mnp.asarray(data((3, 4), seed=32))
-    with pytest.raises(NotImplementedError, match="same item size"):
-        a.view("int32")
+    raises_like(lambda xp: xp.asarray(data((3, 3), seed=32)).view("complex128"), ValueError,
+                "its size must be a divisor of the total size in bytes of the last axis")
+    raises_like(lambda xp: xp.asarray(data((3, 4), seed=32))[:, ::2].view("int32"), ValueError,
+                "the last axis must be contiguous")
+    raises_like(lambda xp: xp.asarray(data((3, 4), seed=32)).T.view("int32"), ValueError,
+                "the last axis must be contiguous")
+    raises_like(lambda xp: xp.asarray(numpy.float64(2.5)).view("int32"), ValueError,
+                "0d array is only supported if the itemsize is unchanged")
+    check(lambda xp: xp.asarray(data((3, 4), seed=32)).T[:, :1].view("int8"))  # a last axis of one element
     with pytest.raises(NotImplementedError, match="ndarray subclass"):
         a.view(numpy.ndarray)
     with pytest.raises(TypeError, match="does not support dtype"):

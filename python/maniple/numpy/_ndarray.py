@@ -853,9 +853,9 @@ class ndarray:
 
     def view(self, dtype=None, type=None):
         """A view (dtype and type None, this dtype, or maniple's ndarray); the
-        elements' bits read as another dtype of the same item size (NumPy's
-        reinterpretation, each rank on its own elements) as a read-only copy,
-        since writes through it could not reach this array."""
+        elements' bits read as another dtype (NumPy's reinterpretation and
+        its rules for another item size: the last axis rescaled) as a
+        read-only copy, since writes through it could not reach this array."""
         if isinstance(dtype, builtins.type) and issubclass(dtype, (_np.ndarray, ndarray)):
             dtype, type = None, dtype  # NumPy's a.view(SomeArrayType)
         if type is not None and not issubclass(type, ndarray):
@@ -866,13 +866,25 @@ class ndarray:
             return ndarray(self._materialize().index([("s", None, None, None)] * self.ndim))
         from ._creation import _dt
         _dt(nd)  # a supported dtype, or the one message naming it
-        if nd.itemsize != _np.dtype(self._dtype).itemsize:
-            raise NotImplementedError(f"maniple.numpy: view as {nd} from {self._dtype}: only a dtype of the same "
-                                      "item size is supported (its elements would span ranks)")
         from maniple import _core
+        old = _np.dtype(self._dtype).itemsize
+        shape = self._shape
+        if nd.itemsize != old:  # NumPy's checks, then the last axis rescaled
+            if not shape:
+                raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
+            if self._expr is None and shape[-1] != 1 and _views.strides(self._materialize())[-1] != 1:
+                raise ValueError("To change to a dtype of a different size, the last axis must be contiguous")
+            if shape[-1] * old % nd.itemsize:
+                raise ValueError("When changing to a larger dtype, its size must be a divisor of the total size in "
+                                 "bytes of the last axis of the array.")
+            shape = shape[:-1] + (shape[-1] * old // nd.itemsize,)
         flat = self.reshape(self.size).astype(self._dtype, copy=True)._materialize()
-        loc = _np.frombuffer(flat.local_values()[1], dtype=self._dtype).view(nd)
-        r = _reshaped(ndarray(_core.concat_local(nd.name, loc.tobytes())), self._shape)
+        # each rank reinterprets whole new elements: its share of the flat
+        # copy in groups of the elements one new element spans
+        from maniple.sparse import _dist
+        g = max(1, nd.itemsize // old)
+        loc = _np.frombuffer(flat.split_local(_dist.split(self.size // g)[1] * g), dtype=self._dtype).view(nd)
+        r = _reshaped(ndarray(_core.concat_local(nd.name, loc.tobytes())), shape)
         r._ro = True
         return r
 
