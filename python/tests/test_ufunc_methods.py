@@ -206,15 +206,36 @@ def test_outer():
 
 
 # ---- reduceat ----
-def test_reduceat_is_the_announced_fallback():
+@pytest.mark.parametrize("op", ["add", "multiply", "maximum", "minimum", "logical_or", "bitwise_xor"])
+@pytest.mark.parametrize("shape,idx,axis", [((50,), [0, 7, 8, 30], 0), ((50,), [3, 49], 0), ((41,), [0], 0),
+                                            ((7, 9), [0, 2, 5], 1), ((7, 9), [1, 4], 0), ((3, 4, 10), [2, 3, 9], -1),
+                                            ((23, 3), [0, 1, 2], 1), ((5, 6), [4], 0)])
+def test_reduceat_native(op, shape, idx, axis):
+    """Strictly increasing indices run on every rank with no warning (each
+    rank reduces whole segments with NumPy's own reduceat, so the values are
+    NumPy's bit for bit, float sums included), along any axis; the elements
+    before the first index of each row belong to no segment"""
+    kind = "bool" if op == "logical_or" else "int64" if op == "bitwise_xor" else "float64"
+    x = data(shape, kind, seed=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # not the fallback
+        check(lambda xp: getattr(xp, op).reduceat(xp.asarray(x), idx, axis=axis), rtol=0, atol=0)
+        check(lambda xp: getattr(numpy, op).reduceat(xp.asarray(x), numpy.array(idx), axis=axis), rtol=0, atol=0)
+    check(lambda xp: xp.add.reduceat(xp.asarray(data((30,), "int8", seed=5)), [0, 10], dtype="int16"))
+    check(lambda xp: xp.add.reduceat(xp.asarray(data((30,), "bool", seed=6)), [0, 10]))  # NumPy's int result
+
+
+def test_reduceat_unsorted_indices_are_the_announced_fallback():
     _fresh("add.reduceat")
     with pytest.warns(UserWarning, match="numpy.add.reduceat"):
         got = mnp.add.reduceat(mnp.arange(8), [0, 4, 1, 5])
     compare(got, numpy.add.reduceat(numpy.arange(8), [0, 4, 1, 5]))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        check(lambda xp: numpy.maximum.reduceat(xp.asarray(X), [0, 2], axis=1))
+        check(lambda xp: numpy.maximum.reduceat(xp.asarray(X), [2, 0], axis=1))
     same_error(lambda xp: xp.sqrt.reduceat(xp.asarray(X), [0]))
+    same_error(lambda xp: xp.add.reduceat(xp.asarray(X), [0, 5], axis=1))
+    same_error(lambda xp: xp.add.reduceat(xp.asarray(X), [-1], axis=1))
 
 
 # ---- at ----

@@ -105,6 +105,10 @@ class ufunc:
         if isinstance(out, tuple):
             out = out[0] if len(out) == 1 else out
         np_out = out if isinstance(out, _np.ndarray) else None
+        if out is None:
+            r = _reduceat(self, array, indices, axis, dtype)
+            if r is not None:
+                return r
         r = self._fallback("reduceat", array, indices, axis=axis, dtype=dtype,
                            out=None if np_out is not None else out)
         return _with_out_np(r, np_out, self.__name__)
@@ -203,6 +207,63 @@ def _at(uf, a, indices, b):
         put(flat, idx, asarray(r).astype(a._dtype))
     if nd:
         _assign(a._materialize(), _reshaped(flat, a.shape))
+
+
+def _reduceat(uf, array, indices, axis, dtype):
+    """ufunc.reduceat with strictly increasing indices, on every rank: the
+    array as rows along axis (C order, flat), each rank given whole segments
+    (its share of the flat elements moved to the nearest segment start)
+    and reducing them with NumPy's own reduceat, so each value is NumPy's
+    bit for bit. None where this does not apply (unsorted or empty indices,
+    0-d, nothing to reduce): NumPy on one rank then."""
+    from maniple import _core
+    from maniple.sparse import _dist
+    from ._creation import asarray
+    from ._functions import _axis
+    from ._ndarray import ndarray, _reshaped
+    a = asarray(array)
+    idx = _np.asarray(indices.__array__() if isinstance(indices, ndarray) else indices)
+    if a.ndim == 0 or idx.ndim != 1 or idx.size == 0 or idx.dtype.kind not in "iu" or a.size == 0:
+        return None
+    ax = _axis(axis, a.ndim)
+    L = a.shape[ax]
+    bad = idx[(idx < 0) | (idx >= L)]
+    if bad.size:
+        raise IndexError(f"index {int(bad[0])} out-of-bounds in {uf.__name__}.reduceat [0, {L})")
+    idx = idx.astype(_np.int64)
+    if idx.size > 1 and not (_np.diff(idx) > 0).all():
+        return None
+    rdt = uf._np.reduceat(_np.zeros(1, a.dtype), [0], dtype=dtype).dtype
+    moved = a if ax == a.ndim - 1 else a.swapaxes(ax, -1)
+    flat = moved.reshape(moved.size).astype(a.dtype, copy=True)._materialize()
+    n, R, m = moved.size, moved.size // L, idx.size
+
+    def snap(t):  # the first segment start at or after flat position t (a row's end if none in its row)
+        if t >= n:
+            return n
+        r, j = divmod(t, L)
+        i = int(_np.searchsorted(idx, j))
+        return r * L + int(idx[i]) if i < m else (r + 1) * L
+
+    k, p = _dist.rank(), _dist.size()
+    lo = 0 if k == 0 else snap(_dist.split(n, k, p)[0])
+    hi = n if k == p - 1 else snap(_dist.split(n, k + 1, p)[0])
+    chunk = _np.frombuffer(flat.split_local(hi - lo), dtype=a.dtype)
+    # the segment starts in [lo, hi), and each row's end where its last
+    # segment stops short of the next row's first start (outputs dropped)
+    rows = _np.arange(lo // L, (hi - 1) // L + 1 if hi > lo else lo // L, dtype=_np.int64)
+    starts = (rows[:, None] * L + idx[None, :]).ravel()
+    keep = (starts >= lo) & (starts < hi)
+    cuts = (rows + 1) * L if idx[0] > 0 else _np.empty(0, _np.int64)
+    cuts = cuts[(cuts > lo) & (cuts < hi)]
+    pos = _np.concatenate([starts[keep], cuts]) - lo
+    real = _np.concatenate([_np.ones(int(keep.sum()), bool), _np.zeros(cuts.size, bool)])
+    order = _np.argsort(pos, kind="stable")
+    pos, real = pos[order], real[order]
+    res = uf._np.reduceat(chunk, pos, dtype=dtype)[real] if pos.size else _np.empty(0, rdt)
+    r = _reshaped(ndarray(_core.concat_local(_np.dtype(rdt).name, res.astype(rdt).tobytes())),
+                  moved.shape[:-1] + (m,))
+    return r if ax == a.ndim - 1 else r.swapaxes(ax, -1)
 
 
 def _fallback_at(self, a, indices, b):
