@@ -55,10 +55,10 @@ void mn_eval_cell_xouts(const prog *P, cell *C, const int64_t *Rlo) {
  * glibc's memcpy takes `rep movsb` at these sizes, which ran the copy at
  * half this speed on the AMD EPYC of the benchmarks (so GCC must not turn
  * the loop back into a memcpy call). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("avx2", "default"), optimize("no-tree-loop-distribute-patterns")))
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
 #endif
-static void row_copy8(int64_t n, const int64_t *restrict a, int64_t *restrict b) {
+MN_CLONES static void row_copy8(int64_t n, const int64_t *restrict a, int64_t *restrict b) {
   for (int64_t i = 0; i < n; i++) b[i] = a[i];
 }
 

@@ -1,19 +1,12 @@
 /* CPU block kernels generated from the shared bodies in kernels/ops.h. */
+#include "mn_impl.h" /* MN_CLONES */
 #include "kernels/ops.h"
 #include "kernels/table.h"
 #include <math.h>
 #include <string.h>
 
-/* AVX2 clones of the element-wise loops where the compiler and CPU have
- * them (not FMA: a*b + c keeps its two roundings, as NumPy's) */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define K_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define K_CLONES
-#endif
-
 #define UNLOOP(E, N, S, TI, TO) \
-  K_CLONES static void u_##N##_##S(int64_t n, const void *a_, void *o_) { \
+  MN_CLONES static void u_##N##_##S(int64_t n, const void *a_, void *o_) { \
     const TI *a = (const TI *)a_; TO *o = (TO *)o_; \
     for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i]); }
 MN_UNARY_LIST(UNLOOP)
@@ -21,7 +14,7 @@ MN_UNARY_LIST(UNLOOP)
 const mn_unary_fn mn_unary_table[MN_NUNARY][MN_NDTYPE] = {MN_UNARY_LIST(UNENTRY)};
 
 #define BINLOOP(E, N, S, TI, TO) \
-  K_CLONES static void b_##N##_##S(int64_t n, const void *a_, const void *b_, void *o_) { \
+  MN_CLONES static void b_##N##_##S(int64_t n, const void *a_, const void *b_, void *o_) { \
     const TI *a = (const TI *)a_, *b = (const TI *)b_; TO *o = (TO *)o_; \
     for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i], b[i]); }
 MN_BINARY_LIST(BINLOOP)
@@ -29,7 +22,7 @@ MN_BINARY_LIST(BINLOOP)
 const mn_binary_fn mn_binary_table[MN_NBINARY][MN_NDTYPE] = {MN_BINARY_LIST(BINENTRY)};
 
 #define TERLOOP(E, N, S, TI, TO) \
-  K_CLONES static void t_##N##_##S(int64_t n, const void *a_, const void *b_, const void *c_, void *o_) { \
+  MN_CLONES static void t_##N##_##S(int64_t n, const void *a_, const void *b_, const void *c_, void *o_) { \
     const TI *b = (const TI *)b_, *c = (const TI *)c_; TO *o = (TO *)o_; \
     TERN_FIRST_##N(TI) \
     for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i], b[i], c[i]); }
@@ -152,17 +145,11 @@ const mn_reduce_fn mn_reduce_table[MN_NREDUCE][MN_NDTYPE] = {
   RED_ROW(b) RED_ROW(i8) RED_ROW(i16) RED_ROW(i32) RED_ROW(i64) RED_ROW(u8) RED_ROW(u16) RED_ROW(u32) RED_ROW(u64)
   RED_ROW(f32) RED_ROW(f64) RED_ROW(h) RED_CROW(c64) RED_CROW(c128)};
 
-/* ---- fused linear combinations (see fuse.h) ---- */
+/* ---- fused linear combinations (see fuse.h); AVX2 clones, as they are
+ * compute-bound at two lanes ---- */
 #include "fuse.h"
-/* AVX2 clones where the compiler and CPU have them: the fused sums are
- * compute-bound at two lanes */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define LC_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define LC_CLONES
-#endif
 #define LC_K(T, K) \
-  LC_CLONES static void lc_##T##_##K(int64_t n, const double *cd, const void *const *pv, int post_op, double postd, \
+  MN_CLONES static void lc_##T##_##K(int64_t n, const double *cd, const void *const *pv, int post_op, double postd, \
                                      void *o_) { \
     const T *p[K]; T c[K]; T *o = (T *)o_; T post = (T)postd; \
     for (int j = 0; j < K; j++) { p[j] = (const T *)pv[j]; c[j] = (T)cd[j]; } \
@@ -173,7 +160,7 @@ const mn_reduce_fn mn_reduce_table[MN_NREDUCE][MN_NDTYPE] = {
     else { for (int64_t i = 0; i < n; i++) { T acc = c[0] * p[0][i]; \
         for (int j = 1; j < K; j++) { acc = acc + c[j] * p[j][i]; } o[i] = acc; } } } \
   /* all coefficients 1: the same sums without the exact multiplications */ \
-  LC_CLONES static void lcs_##T##_##K(int64_t n, const double *cd, const void *const *pv, int post_op, double postd, \
+  MN_CLONES static void lcs_##T##_##K(int64_t n, const double *cd, const void *const *pv, int post_op, double postd, \
                                       void *o_) { \
     const T *p[K]; T *o = (T *)o_; T post = (T)postd; (void)cd; \
     for (int j = 0; j < K; j++) p[j] = (const T *)pv[j]; \

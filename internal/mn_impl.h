@@ -69,6 +69,14 @@ static inline void mn_dense_strides(int nd, const int64_t *cnt, int64_t *st) {
   int64_t s = 1;
   for (int d = nd - 1; d >= 0; d--) { st[d] = s; s *= cnt[d]; }
 }
+/* AVX2 clones of a CPU loop (GCC target_clones, chosen at load time)
+ * where the compiler and CPU have them; not under ASan. No FMA, so a*b + c
+ * keeps its two roundings, as NumPy's */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define MN_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define MN_CLONES
+#endif
 /* FNV-1a over n bytes, continuing from h (start at MN_HASH0): ranks holding
  * equal bytes get equal hashes, for agreeing on settings and arguments */
 #define MN_HASH0 1469598103934665603ULL
