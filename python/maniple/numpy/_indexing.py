@@ -12,12 +12,7 @@ from maniple import _core
 
 from ._dtypes import INTEGER as _INTEGER
 from ._engine import _assign, _compile, _flush, _wrote
-from ._ndarray import ndarray
-
-
-def _np_shape(shape):
-    """A shape as NumPy's C messages write it: (3,4), (3,)."""
-    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+from ._ndarray import _np_shape, ndarray
 
 
 def _is_advanced(k):
@@ -117,7 +112,7 @@ def _flat_index(v, adv, orig_axes):
     try:
         bshape = _np.broadcast_shapes(*[a.shape for a in arrs])
     except ValueError:
-        shapes = " ".join("(" + ",".join(str(n) for n in a.shape) + ("," if a.ndim == 1 else "") + ")" for a in arrs)
+        shapes = " ".join(_np_shape(a.shape) for a in arrs)
         raise IndexError(f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}") \
             from None
     axes = [ax for ax, _ in adv]

@@ -24,6 +24,11 @@ from ._engine import GROUP_MIN as _GROUP_MIN  # noqa: F401 (tests read it here)
 _refcount = sys.getrefcount
 
 
+def _np_shape(shape):
+    """A shape as NumPy's C messages write it: (3,4), (3,)."""
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
 def _lead_ones_dropped(value, ndim):
     """NumPy's assignment drops a value's leading length-1 axes beyond the
     target's (a[...] = ones((1, 3, 2)) into a (3, 2) array)."""
@@ -985,8 +990,7 @@ def _new_shape(shape, size):
             raise ValueError(f"cannot reshape array of size {size} into shape ({text})")
         shape = tuple(size // known if s < 0 else s for s in shape)
     elif known != size:
-        text = ",".join(str(s) for s in shape) + ("," if len(shape) == 1 else "")
-        raise ValueError(f"cannot reshape array of size {size} into shape ({text})")
+        raise ValueError(f"cannot reshape array of size {size} into shape {_np_shape(shape)}")
     return shape
 
 

@@ -236,7 +236,7 @@ def _reduceat(uf, array, indices, axis, dtype):
     rdt = uf._np.reduceat(_np.zeros(1, a.dtype), [0], dtype=dtype).dtype
     moved = a if ax == a.ndim - 1 else a.swapaxes(ax, -1)
     flat = moved.reshape(moved.size).astype(a.dtype, copy=True)._materialize()
-    n, R, m = moved.size, moved.size // L, idx.size
+    n, m = moved.size, idx.size
 
     def snap(t):  # the first segment start at or after flat position t (a row's end if none in its row)
         if t >= n:
