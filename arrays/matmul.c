@@ -84,6 +84,61 @@ static void gemm(mn_dtype t, int64_t m, int64_t n, int64_t k, const char *A, int
   }
 }
 
+#ifdef MANIPLE_HAVE_CBLAS
+/* C (m x n, dense) = A B through BLAS with each of A and B read in place:
+ * element strides (rows, columns) with one of them 1, so neither is copied;
+ * one column or one row of the result is a gemv. 0 when BLAS cannot take it. */
+static int blas_strided(mn_dtype t, int64_t m, int64_t n, int64_t k, const char *A, const int64_t sa[2],
+                        const char *B, const int64_t sb[2], char *C) {
+  if (t != MN_FLOAT64 && t != MN_FLOAT32) return 0;
+  const int64_t LIM = 1LL << 31;
+  if (m >= LIM || n >= LIM || k >= LIM || m == 0 || n == 0 || k == 0) return 0;
+  /* a matrix (r x c) is row-major with ld when its column stride is 1, else
+   * column-major (transposed) with ld its column stride when its row stride is 1 */
+#define LAYOUT(s, r, c, tr, ld)                                                         \
+  int tr, ld;                                                                           \
+  if (s[1] == 1 && (r == 1 || (s[0] >= c && s[0] < LIM))) { tr = 0; ld = (int)(r == 1 ? c : s[0]); } \
+  else if (s[0] == 1 && (c == 1 || (s[1] >= r && s[1] < LIM))) { tr = 1; ld = (int)(c == 1 ? r : s[1]); } \
+  else return 0;
+  LAYOUT(sa, m, k, ta, lda)
+  LAYOUT(sb, k, n, tb, ldb)
+#undef LAYOUT
+  CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
+  if (lda < 1) lda = 1;
+  if (ldb < 1) ldb = 1;
+  if (n == 1) { /* C[:, 0] = A b: b's elements are sb[0] apart */
+    int inc = (int)sb[0];
+    if (sb[0] < 1 || sb[0] >= LIM) return 0;
+    if (t == MN_FLOAT64)
+      cblas_dgemv(CblasRowMajor, TA, ta ? (int)k : (int)m, ta ? (int)m : (int)k, 1.0, (const double *)A, lda,
+                  (const double *)B, k > 1 ? inc : 1, 0.0, (double *)C, 1);
+    else
+      cblas_sgemv(CblasRowMajor, TA, ta ? (int)k : (int)m, ta ? (int)m : (int)k, 1.0f, (const float *)A, lda,
+                  (const float *)B, k > 1 ? inc : 1, 0.0f, (float *)C, 1);
+    return 1;
+  }
+  if (m == 1) { /* C[0, :] = B^T a: a's elements are sa[1] apart */
+    int inc = (int)sa[1];
+    if (sa[1] < 1 || sa[1] >= LIM) return 0;
+    CBLAS_TRANSPOSE TBt = tb ? CblasNoTrans : CblasTrans;
+    if (t == MN_FLOAT64)
+      cblas_dgemv(CblasRowMajor, TBt, tb ? (int)n : (int)k, tb ? (int)k : (int)n, 1.0, (const double *)B, ldb,
+                  (const double *)A, k > 1 ? inc : 1, 0.0, (double *)C, 1);
+    else
+      cblas_sgemv(CblasRowMajor, TBt, tb ? (int)n : (int)k, tb ? (int)k : (int)n, 1.0f, (const float *)B, ldb,
+                  (const float *)A, k > 1 ? inc : 1, 0.0f, (float *)C, 1);
+    return 1;
+  }
+  if (t == MN_FLOAT64)
+    cblas_dgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0, (const double *)A, lda, (const double *)B, ldb,
+                0.0, (double *)C, (int)n);
+  else
+    cblas_sgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0f, (const float *)A, lda, (const float *)B, ldb,
+                0.0f, (float *)C, (int)n);
+  return 1;
+}
+#endif
+
 /* The big operand's block on one side (dev: the device's), read only: its
  * origin, and its strides seen as a matrix (st) */
 static const char *block_of(const mn_array *big, int dev, int64_t st[2]) {
@@ -141,6 +196,51 @@ static int gemm_dev(const mn_array *big, int rep_a, const int64_t *blo, const in
   if (bd) ops->dev_free(bd, bb);
   if (pd) ops->dev_free(pd, pb);
   return err;
+}
+
+/* Does each rank's block of big need only the part of small that rank
+ * owns (error . X with both split by rows)? Then small is not gathered:
+ * each rank puts its own part in place. Every rank decides alike, from the
+ * layouts alone. */
+static int small_is_local(const mn_array *big, const mn_array *small, int rep_a, int64_t m, int64_t n) {
+  for (int q = 0; q < big->ctx->size; q++) {
+    int64_t blo[2], bcnt[2], slo[2], scnt[2], nlo[2], ncnt[2];
+    if (!box2(big, !rep_a, q, blo, bcnt)) continue;
+    if (rep_a) { nlo[0] = 0; ncnt[0] = m; nlo[1] = blo[0]; ncnt[1] = bcnt[0]; }
+    else { nlo[0] = blo[1]; ncnt[0] = bcnt[1]; nlo[1] = 0; ncnt[1] = n; }
+    if (!box2(small, rep_a, q, slo, scnt) || slo[0] != nlo[0] || slo[1] != nlo[1] || scnt[0] != ncnt[0] ||
+        scnt[1] != ncnt[1])
+      return 0;
+  }
+  return 1;
+}
+
+/* This rank's part of x at its place in full (x's global shape, dense) */
+static void put_own(const mn_array *x, char *full) {
+  mn_local l;
+  mn_array_local_read(x, 0, &l);
+  int nd = x->map.ndim;
+  if (!l.data || !mn_box_size(nd, l.count)) return;
+  int64_t ds[MN_MAXDIM], off = 0;
+  mn_dense_strides(nd, x->map.shape, ds);
+  for (int d = 0; d < nd; d++) off += l.lo[d] * ds[d];
+  size_t es = mn_dtype_size(x->dtype);
+  mn_strided_copy(nd, l.count, es, l.data, l.stride, full + off * (int64_t)es, ds);
+}
+
+/* Is every rank's partial product exactly its own block of R? */
+static int partials_owned(const mn_array *big, const mn_array *R, int rep_a, int r_row, int64_t m, int64_t n) {
+  for (int q = 0; q < big->ctx->size; q++) {
+    int64_t qlo[2], qcnt[2], pl[2], pc[2], rl[2], rc[2];
+    int qb = box2(big, !rep_a, q, qlo, qcnt);
+    if (rep_a) { pl[0] = 0; pc[0] = m; pl[1] = qlo[1]; pc[1] = qb ? qcnt[1] : 0; }
+    else { pl[0] = qlo[0]; pc[0] = qb ? qcnt[0] : 0; pl[1] = 0; pc[1] = n; }
+    int rh = box2(R, r_row, q, rl, rc);
+    int pe = pc[0] * pc[1] == 0, re = !rh;
+    if (pe != re) return 0;
+    if (!pe && (pl[0] != rl[0] || pl[1] != rl[1] || pc[0] != rc[0] || pc[1] != rc[1])) return 0;
+  }
+  return 1;
 }
 
 static void add_into(mn_dtype t, char *dst, const char *src, int64_t n) {
@@ -219,17 +319,31 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   int64_t ns = mn_array_size(small), blo[2], bcnt[2], plo[2], pcnt[2];
   char *full = mn_malloc((size_t)(ns ? ns : 1) * es);
   MN_CALLG(err, mn_agree(ctx, full ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld elements to replicate", (long long)ns)), done);
-  MN_CALLG(err, mn_array_allgather(small, full), done);
+  if (small_is_local(big, small, rep_a, m, n)) put_own(small, full);
+  else MN_CALLG(err, mn_array_allgather(small, full), done);
   /* my block of the big operand, dense */
   int have = box2(big, !rep_a, me, blo, bcnt);
   int64_t nb = have ? bcnt[0] * bcnt[1] : 0;
-  char *bd = mn_malloc((size_t)(nb ? nb : 1) * es);
+  char *bd = NULL; /* the block copied dense, where BLAS cannot read it in place */
   /* my partial product covers rows plo.. (all columns) or columns (all rows) */
   if (rep_a) { plo[0] = 0; pcnt[0] = m; plo[1] = blo[1]; pcnt[1] = have ? bcnt[1] : 0; }
   else { plo[0] = blo[0]; pcnt[0] = have ? bcnt[0] : 0; plo[1] = 0; pcnt[1] = n; }
   int64_t np = pcnt[0] * pcnt[1];
-  char *part = mn_calloc((size_t)(np ? np : 1) * es);
-  if (!err && (!bd || !part)) err = MN_ERR(MN_ERR_MEM, "cannot allocate the local product (%lld elements)", (long long)np);
+  int r_row = a->map.ndim == 1 && b->map.ndim == 2; /* out (n,) is one row */
+  /* each rank's partial product exactly its block of R (X w with X and the
+   * result split by rows alike): no exchange, and the product goes straight
+   * into R's storage where that is dense */
+  int own_parts = partials_owned(big, R, rep_a, r_row, m, n);
+  char *rdata = NULL;
+  if (own_parts && np) {
+    mn_local rl;
+    int64_t ds[2] = {pcnt[1], 1};
+    mn_array_local_in(R, 0, &rl);
+    if (R->map.ndim == 2 && rl.stride[0] == ds[0] && rl.stride[1] == 1) rdata = rl.data;
+    if (R->map.ndim == 1 && rl.stride[0] == 1) rdata = rl.data;
+  }
+  char *part = rdata ? rdata : mn_calloc((size_t)(np ? np : 1) * es);
+  if (!err && !part) err = MN_ERR(MN_ERR_MEM, "cannot allocate the local product (%lld elements)", (long long)np);
   err = mn_agree(ctx, err);
   /* where the big operand's values are, for floats cuBLAS multiplies */
   int dev = have && ctx->ops->gemm && (t == MN_FLOAT32 || t == MN_FLOAT64) && mn_buf_device_ok(big->buf) &&
@@ -239,8 +353,22 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   } else if (!err && have) {
     int64_t st[2], dst[2] = {bcnt[1], 1};
     const char *src = block_of(big, 0, st);
-    mn_strided_copy(2, bcnt, es, src, st, bd, dst);
-    if (rep_a) /* (m x kr) = A[:, k0:k1], times my rows k0..k1 of B */
+    int done_blas = 0;
+#ifdef MANIPLE_HAVE_CBLAS
+    int64_t sf[2];
+    if (rep_a) { /* full A (m x k) dense, from column blo[0]; my block of B in place */
+      sf[0] = k; sf[1] = 1;
+      done_blas = blas_strided(t, m, bcnt[1], bcnt[0], full + blo[0] * (int64_t)es, sf, src, st, part);
+    } else { /* my block of A in place; rows blo[1].. of the full B (k x n) dense */
+      sf[0] = n; sf[1] = 1;
+      done_blas = blas_strided(t, bcnt[0], n, bcnt[1], src, st, full + blo[1] * n * (int64_t)es, sf, part);
+    }
+#endif
+    if (!done_blas && !(bd = mn_malloc((size_t)(nb ? nb : 1) * es)))
+      err = MN_ERR(MN_ERR_MEM, "cannot allocate a copy of the local block (%lld elements)", (long long)nb);
+    if (!done_blas && bd) mn_strided_copy(2, bcnt, es, src, st, bd, dst);
+    if (done_blas || err) {
+    } else if (rep_a) /* (m x kr) = A[:, k0:k1], times my rows k0..k1 of B */
       gemm(t, m, bcnt[1], bcnt[0], full + blo[0] * (int64_t)es, k, bd, bcnt[1], part);
     else /* my block of A times B[k0:k1, :] */
       gemm(t, bcnt[0], n, bcnt[1], bd, bcnt[1], full + blo[1] * n * (int64_t)es, n, part);
@@ -248,9 +376,14 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   mn_free(bd);
   mn_free(full);
   full = NULL;
+  if (own_parts) {
+    if (!err && np && !rdata) mn_local_store(R, part);
+    if (!rdata) mn_free(part);
+    if (!err && R != out) err = mn_array_copy(R, out);
+    goto done;
+  }
   /* partials to the owners of R, summed there in rank order */
   int64_t rlo[2], rcnt[2];
-  int r_row = a->map.ndim == 1 && b->map.ndim == 2; /* out (n,) is one row */
   int rhave = box2(R, r_row, me, rlo, rcnt);
   int64_t nr = rhave ? rcnt[0] * rcnt[1] : 0;
   char *res = mn_calloc((size_t)(nr ? nr : 1) * es), **rb = calloc((size_t)P, sizeof(char *));
