@@ -69,6 +69,24 @@ int mn_as_base(const mn_array *a, mn_dtype t, const mn_array *like, mn_array **b
   return MN_SUCCESS;
 }
 
+int mn_rows_split(const mn_array *x, int64_t *start) {
+  int P = x->ctx->size, nd = x->map.ndim;
+  int64_t row = 1, next = 0;
+  if (nd == 0) return 0;
+  for (int d = 1; d < nd; d++) row *= x->map.shape[d];
+  for (int q = 0; q < P; q++) {
+    int64_t lo[MN_MAXDIM], c[MN_MAXDIM];
+    int have = mn_map_owned_box(&x->map, x->buf->lay, q, lo, c) && mn_box_size(nd, c) > 0;
+    for (int d = 1; have && d < nd; d++)
+      if (lo[d] != 0 || c[d] != x->map.shape[d]) return 0;
+    if (have && lo[0] * row != next) return 0;
+    start[q] = next;
+    next += have ? c[0] * row : 0;
+  }
+  start[P] = next;
+  return next == mn_array_size(x); /* else replicated or partial: not a split */
+}
+
 /* Dense copy of this rank's part of a base array (count in *n). */
 char *mn_local_dense(const mn_array *a, int64_t *n) {
   mn_local l;

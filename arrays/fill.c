@@ -4,6 +4,7 @@
 #include "spmd.h"
 #include "kernels/fill.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SAME_(T) ((int)MNI_FT_##T == (int)MN_##T)
@@ -168,9 +169,52 @@ int mn_array_gather(const mn_array *a, int root, void *buf) {
   return MN_SUCCESS;
 }
 
+/* Allgather in one MPI_Allgatherv where each rank owns whole rows of the
+ * first axis, in rank order (a row-block split: the solvers' vectors, A's
+ * rows): its part is then one run of the flat index, copied straight to
+ * its place in buf. 1 when done, 0 for other layouts (or over 2 GiB). */
+static int allgather_rows(const mn_array *a, void *buf, int *err) {
+  mn_ctx *ctx = a->ctx;
+  int P = ctx->size;
+  size_t es = mn_dtype_size(a->dtype);
+  int64_t total = mn_array_size(a);
+  if (total * (int64_t)es >= (1LL << 31)) return 0;
+  int64_t *start = malloc(sizeof(int64_t) * (size_t)(P + 1));
+  int *cnt = malloc(sizeof(int) * 2 * (size_t)P), *dsp = cnt ? cnt + P : NULL;
+  if (!start || !cnt || !mn_rows_split(a, start)) { free(start); free(cnt); return 0; }
+  for (int q = 0; q < P; q++) {
+    cnt[q] = (int)((start[q + 1] - start[q]) * (int64_t)es);
+    dsp[q] = (int)(start[q] * (int64_t)es);
+  }
+  free(start);
+  void *scratch = NULL; /* a NULL buf here alone: the others still get their values, no hang */
+  if (!buf && total) {
+    buf = scratch = malloc((size_t)total * es);
+    *err = MN_ERR(MN_ERR_ARG, "allgather buffer is NULL");
+    if (!scratch) *err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes", (long long)(total * (int64_t)es));
+  }
+  if (cnt[ctx->rank] && buf) {
+    mn_local l;
+    mn_array_local_read(a, 0, &l);
+    int64_t ds[MN_MAXDIM];
+    mn_dense_strides(a->map.ndim, l.count, ds);
+    mn_strided_copy(a->map.ndim, l.count, es, l.data, l.stride, (char *)buf + dsp[ctx->rank], ds);
+  }
+  if (MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, buf, cnt, dsp, MPI_BYTE, ctx->comm) != MPI_SUCCESS)
+    *err = MN_ERR(MN_ERR_MPI, "MPI_Allgatherv failed");
+  free(scratch);
+  free(cnt);
+  return 1;
+}
+
 int mn_array_allgather(const mn_array *a, void *buf) {
   MN_CHECK(a, MN_ERR_ARG, "NULL array");
   MN_SPMD(a ? a->ctx : NULL, "mn_array_allgather", mn_spmd_array(S, "a", a));
+  int err = 0;
+  if (allgather_rows(a, buf, &err)) {
+    if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+    return MN_SUCCESS;
+  }
   MN_CALL(mn_array_gather(a, 0, buf));
   int64_t bytes = mn_array_size(a) * (int64_t)mn_dtype_size(a->dtype);
   for (int64_t off = 0; off < bytes; off += 1 << 30) { /* MPI counts are ints */

@@ -17,19 +17,47 @@ static int check_bounds(mn_ctx *ctx, const int64_t *ix, int64_t n, int64_t size)
   return mn_agree(ctx, err);
 }
 
+/* The owner of flat index f under a row split (start: mn_rows_split's) */
+static int row_owner(const int64_t *start, int P, int64_t f) {
+  int lo = 0, hi = P - 1; /* the last q with start[q] <= f, skipping empty ranks */
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (start[mid] <= f) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo; /* (an empty rank's start equals the next one's: never the last) */
+}
+
 /* Owner rank of each index; per-owner counts; order[k] = position of
- * index k when packed by owner (stable within an owner). */
-static void bucket(const mn_array *x, const int64_t *ix, int64_t n, int *own, int64_t *cnt, int64_t *order) {
+ * index k when packed by owner (stable within an owner). start: x's row
+ * split (owners by search), or NULL (by the layout, element by element). */
+static void bucket(const mn_array *x, const int64_t *start, const int64_t *ix, int64_t n, int *own, int64_t *cnt,
+                   int64_t *order) {
   int P = x->ctx->size;
   int64_t g[MN_MAXDIM], *pos = cnt + P;
   memset(cnt, 0, sizeof(int64_t) * 2 * (size_t)P);
   for (int64_t k = 0; k < n; k++) {
-    mn_flat_to_base(x, ix[k], g);
-    own[k] = mn_layout_owner(x->buf->lay, g);
+    if (start) own[k] = row_owner(start, P, ix[k]);
+    else {
+      mn_flat_to_base(x, ix[k], g);
+      own[k] = mn_layout_owner(x->buf->lay, g);
+    }
     cnt[own[k]]++;
   }
   mn_prefix(P, cnt, pos);
   for (int64_t k = 0; k < n; k++) order[k] = pos[own[k]]++;
+}
+
+/* out[k] = the element at flat index ix[k] - first of the dense block d */
+static void gather_run(const char *d, int64_t first, const int64_t *ix, int64_t n, size_t es, char *out) {
+  switch (es) { /* fixed sizes: one load and store each, not a memcpy call */
+  case 8: for (int64_t k = 0; k < n; k++) memcpy(out + 8 * k, d + 8 * (ix[k] - first), 8); break;
+  case 4: for (int64_t k = 0; k < n; k++) memcpy(out + 4 * k, d + 4 * (ix[k] - first), 4); break;
+  case 2: for (int64_t k = 0; k < n; k++) memcpy(out + 2 * k, d + 2 * (ix[k] - first), 2); break;
+  case 1: for (int64_t k = 0; k < n; k++) out[k] = d[ix[k] - first]; break;
+  default:
+    for (int64_t k = 0; k < n; k++) memcpy(out + (int64_t)es * k, d + (int64_t)es * (ix[k] - first), es);
+  }
 }
 
 static int check_args(const mn_array *x, const mn_array *idx, const mn_array *other, const char *what) {
@@ -70,8 +98,27 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   if (!ix || !cnt || !order || !rcnt || !own || !req || !val) err = MN_ERR(MN_ERR_MEM, "cannot allocate take buffers for %lld indices", (long long)n);
   err = mn_agree(ctx, err);
   if (!err) err = check_bounds(ctx, ix, n, mn_array_size(x));
+  /* a row split: owners by search, and my elements read straight from my
+   * dense block (one rank: no exchange at all) */
+  int64_t *start = err ? NULL : malloc(sizeof(int64_t) * (size_t)(P + 1));
+  if (start && !mn_rows_split(x, start)) { free(start); start = NULL; }
+  mn_local xl = {0};
+  int direct = 0;
+  if (start) {
+    int64_t ds[MN_MAXDIM];
+    mn_array_local_read(x, 0, &xl);
+    mn_dense_strides(x->map.ndim, xl.count, ds);
+    direct = !xl.data || !memcmp(ds, xl.stride, sizeof(int64_t) * (size_t)x->map.ndim);
+  }
+  if (!err && start && direct && P == 1) {
+    gather_run(xl.data, 0, ix, n, es, val);
+    mn_local_store(O, val);
+    if (O != out) err = mn_array_copy(O, out);
+    free(start);
+    goto cleanup;
+  }
   if (!err) {
-    bucket(x, ix, n, own, cnt, order);
+    bucket(x, start, ix, n, own, cnt, order);
     for (int64_t k = 0; k < n; k++) ((int64_t *)req)[order[k]] = ix[k];
     for (int q = 0; q < P; q++) cnt[q] *= 8;
     err = mn_exchange(ctx, req, cnt, &rreq, rcnt, rcnt + P);
@@ -82,10 +129,12 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     err = mn_agree(ctx, ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld answers", (long long)m));
     if (!err) {
       mn_buf_host(x->buf, 0);
-      for (int64_t k = 0; k < m; k++) {
-        mn_flat_to_base(x, ((int64_t *)rreq)[k], g);
-        memcpy(ans + k * (int64_t)es, mn_buf_ptr(x->buf, g), es);
-      }
+      if (start && direct) gather_run(xl.data, start[ctx->rank], (const int64_t *)rreq, m, es, ans);
+      else
+        for (int64_t k = 0; k < m; k++) {
+          mn_flat_to_base(x, ((int64_t *)rreq)[k], g);
+          memcpy(ans + k * (int64_t)es, mn_buf_ptr(x->buf, g), es);
+        }
       for (int q = 0; q < P; q++) rcnt[q] = rcnt[q] / 8 * (int64_t)es;
       int64_t *gcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
       err = mn_agree(ctx, gcnt ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate counts"));
@@ -99,6 +148,8 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     mn_local_store(O, val);
     if (O != out) err = mn_array_copy(O, out);
   }
+  free(start);
+cleanup:
   mn_free(ix); free(cnt); free(order); free(rcnt); free(own); mn_free(req); mn_free(val); mn_free(rreq); mn_free(rval);
 done:
   if (own_i) mn_array_destroy(&I);
@@ -139,8 +190,24 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
     err = MN_ERR(MN_ERR_MEM, "cannot allocate put buffers for %lld indices", (long long)n);
   err = mn_agree(ctx, err);
   if (!err) err = check_bounds(ctx, ix, n, mn_array_size(x));
+  /* a row split: owners by search, my elements written straight into my
+   * dense block (p0: its first element) */
+  int64_t *start = err ? NULL : malloc(sizeof(int64_t) * (size_t)(P + 1));
+  if (start && !mn_rows_split(x, start)) { free(start); start = NULL; }
+  char *p0 = NULL;
+  if (start) {
+    mn_local l;
+    int64_t ds[MN_MAXDIM];
+    mn_array_local_in(x, 0, &l);
+    mn_dense_strides(x->map.ndim, l.count, ds);
+    if (l.data && !memcmp(ds, l.stride, sizeof(int64_t) * (size_t)x->map.ndim)) p0 = l.data;
+  }
+  if (!err && p0 && P == 1) { /* in index order: the last of a repeated index wins, as NumPy */
+    for (int64_t k = 0; k < n; k++) memcpy(p0 + ix[k] * (int64_t)es, vals + k * (int64_t)es, es);
+    goto cleanup;
+  }
   if (!err) { /* records (flat index, value), packed by owner in my order */
-    bucket(x, ix, n, own, cnt, order);
+    bucket(x, start, ix, n, own, cnt, order);
     for (int64_t k = 0; k < n; k++) {
       char *r = rec + order[k] * (int64_t)rs;
       memcpy(r, &ix[k], 8);
@@ -155,10 +222,15 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
     for (int64_t k = 0; k < m; k++) {
       const char *r = rrec + k * (int64_t)rs;
       memcpy(&f, r, 8);
-      mn_flat_to_base(x, f, g);
-      memcpy(mn_buf_ptr(x->buf, g), r + 8, es);
+      if (p0) memcpy(p0 + (f - start[ctx->rank]) * (int64_t)es, r + 8, es);
+      else {
+        mn_flat_to_base(x, f, g);
+        memcpy(mn_buf_ptr(x->buf, g), r + 8, es);
+      }
     }
   }
+cleanup:
+  free(start);
   mn_free(ix); free(cnt); mn_free(vals); mn_free(rec); mn_free(rrec); free(order); free(rcnt); free(own);
 done:
   if (own_i) mn_array_destroy(&I);

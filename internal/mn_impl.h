@@ -327,6 +327,10 @@ static inline char *mn_buf_ptr(const mn_buf *b, const int64_t *g) {
  * rank owns. Returns 0 (and zero counts) when empty. */
 int mn_map_owned_box(const mn_map *m, const mn_layout *lay, int rank,
                      int64_t *lo, int64_t *cnt);
+/* Does each rank own whole rows of x's first axis, in rank order (a
+ * row-block split)? Then rank q owns the run start[q] .. start[q+1] - 1 of
+ * x's flat (C-order) index; start has size + 1 entries. 0 otherwise. */
+int mn_rows_split(const struct mn_array_s *x, int64_t *start);
 /* Ranks owning any element of the image of the iteration box (lo, cnt)
  * under m, in increasing order (ranks holds at least the context size);
  * returns their number. Only ranks whose blocks meet the box are listed,
