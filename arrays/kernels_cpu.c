@@ -61,23 +61,45 @@ void mn_acc_merge(mn_reduce_op op, mn_dtype t, mn_acc *a, const mn_acc *b) {
   mni_acc_merge((int)op, mni_ft_kind((int)t), a, b);
 }
 
-/* K: the accumulator kind (MNI_K_*): floats sum in double, integers in
- * uint64 (wrapping as NumPy's int64 and uint64 sums) */
+static inline double pw_id(double v) { return v; }
+static inline double pw_sq(double v) { return v * v; }
+/* F(x[0]) + ... + F(x[n-1]) in double, pairwise as NumPy sums: blocks of
+ * up to 128 summed in 8 interleaved partial sums, halves added. The 8
+ * independent chains run at the adder's throughput, not its latency, and
+ * the rounding error grows with log n, not n. */
+#define PW_SUM(S, T, NAME, F) \
+  static inline double pw_##NAME##_##S(const T *x, int64_t n) { \
+    if (n < 8) { double s = 0; for (int64_t i = 0; i < n; i++) s += F((double)MN_LD_##S(x[i])); return s; } \
+    if (n <= 128) { \
+      double r[8]; \
+      for (int j = 0; j < 8; j++) r[j] = F((double)MN_LD_##S(x[j])); \
+      int64_t i = 8; \
+      for (; i + 8 <= n; i += 8) \
+        for (int j = 0; j < 8; j++) r[j] += F((double)MN_LD_##S(x[i + j])); \
+      double s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])); \
+      for (; i < n; i++) s += F((double)MN_LD_##S(x[i])); \
+      return s; } \
+    int64_t h = n / 2; \
+    h -= h % 8; \
+    return pw_##NAME##_##S(x, h) + pw_##NAME##_##S(x + h, n - h); }
+/* K: the accumulator kind (MNI_K_*): floats sum in double (pairwise),
+ * integers in uint64 (wrapping as NumPy's int64 and uint64 sums) */
 #define RED_SUMS(S, T, K) \
   enum { ISF_##S = K == MNI_K_FLT, UNS_##S = K == MNI_K_UINT }; \
+  PW_SUM(S, T, sum, pw_id) PW_SUM(S, T, sumsq, pw_sq) PW_SUM(S, T, sumabs, fabs) \
   static void r_sum_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; (void)f0; \
-    if (ISF_##S) { double s = 0; for (int64_t i = 0; i < n; i++) s += (double)MN_LD_##S(x[i]); acc->f += s; } \
+    if (ISF_##S) acc->f += pw_sum_##S(x, n); \
     else { uint64_t s = 0; for (int64_t i = 0; i < n; i++) s += (uint64_t)(int64_t)x[i]; acc->i = (int64_t)((uint64_t)acc->i + s); } \
     acc->has += n; } \
   static void r_sumsq_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; (void)f0; \
-    if (ISF_##S) { double s = 0; for (int64_t i = 0; i < n; i++) s += (double)MN_LD_##S(x[i]) * (double)MN_LD_##S(x[i]); acc->f += s; } \
+    if (ISF_##S) acc->f += pw_sumsq_##S(x, n); \
     else { uint64_t s = 0; for (int64_t i = 0; i < n; i++) s += (uint64_t)(int64_t)x[i] * (uint64_t)(int64_t)x[i]; acc->i = (int64_t)((uint64_t)acc->i + s); } \
     acc->has += n; } \
   static void r_sumabs_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; (void)f0; \
-    if (ISF_##S) { double s = 0; for (int64_t i = 0; i < n; i++) s += fabs((double)MN_LD_##S(x[i])); acc->f += s; } \
+    if (ISF_##S) acc->f += pw_sumabs_##S(x, n); \
     else { uint64_t s = 0; for (int64_t i = 0; i < n; i++) { int64_t v = (int64_t)x[i]; s += v < 0 && !UNS_##S ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; } acc->i = (int64_t)((uint64_t)acc->i + s); } \
     acc->has += n; } \
   static void r_prod_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
@@ -98,9 +120,24 @@ void mn_acc_merge(mn_reduce_op op, mn_dtype t, mn_acc *a, const mn_acc *b) {
   static void r_##NAME##_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
     const T *x = (const T *)x_; \
     for (int64_t i = 0; i < n; i++) mni_acc_push(OP, K, acc, ISF_##S ? (double)MN_LD_##S(x[i]) : 0, ISF_##S ? 0 : (int64_t)x[i], 0, f0 + i); }
+/* min and max without the index: the extreme in a register, a NaN noted
+ * on the side (it wins, as NumPy's), then one push */
+#define RED_MM(S, T, K, NAME, OP, CMP) \
+  static void r_##NAME##_##S(int64_t n, const void *x_, int64_t f0, mn_acc *acc) { \
+    const T *x = (const T *)x_; \
+    if (n <= 0) return; \
+    if (ISF_##S) { \
+      double m = (double)MN_LD_##S(x[0]); int nan = m != m; \
+      for (int64_t i = 1; i < n; i++) { double v = (double)MN_LD_##S(x[i]); nan |= v != v; m = v CMP m ? v : m; } \
+      mni_acc_push(OP, K, acc, nan ? (double)NAN : m, 0, 0, f0); } \
+    else { \
+      T m = x[0]; \
+      for (int64_t i = 1; i < n; i++) m = x[i] CMP m ? x[i] : m; \
+      mni_acc_push(OP, K, acc, 0, (int64_t)m, 0, f0); } \
+    acc->has += n - 1; }
 #define RED_MAXABS(S, T, K) RED_EXT(S, T, K, maxabs, MN_RED_MAXABS)
-#define RED_ALL(S, T, K) RED_SUMS(S, T, K) RED_EXT(S, T, K, min, MN_RED_MIN) \
-  RED_EXT(S, T, K, max, MN_RED_MAX) RED_EXT(S, T, K, argmin, MN_RED_ARGMIN) \
+#define RED_ALL(S, T, K) RED_SUMS(S, T, K) RED_MM(S, T, K, min, MN_RED_MIN, <) \
+  RED_MM(S, T, K, max, MN_RED_MAX, >) RED_EXT(S, T, K, argmin, MN_RED_ARGMIN) \
   RED_EXT(S, T, K, argmax, MN_RED_ARGMAX) RED_MAXABS(S, T, K)
 RED_ALL(b, mn_b, MNI_K_INT) RED_ALL(i8, int8_t, MNI_K_INT) RED_ALL(i16, int16_t, MNI_K_INT)
 RED_ALL(i32, int32_t, MNI_K_INT) RED_ALL(i64, int64_t, MNI_K_INT) RED_ALL(u8, uint8_t, MNI_K_UINT)
