@@ -60,6 +60,21 @@ static void gather_run(const char *d, int64_t first, const int64_t *ix, int64_t 
   }
 }
 
+/* This rank's part of a base array, dense: its storage when that is dense
+ * already, else a copy (*copy, to mn_free). */
+static char *local_read_dense(const mn_array *a, int64_t *n, char **copy) {
+  mn_local l;
+  int64_t ds[MN_MAXDIM];
+  mn_array_local_read(a, 0, &l);
+  mn_dense_strides(a->map.ndim, l.count, ds);
+  *copy = NULL;
+  if (l.data && !memcmp(ds, l.stride, sizeof(int64_t) * (size_t)a->map.ndim)) {
+    *n = mn_box_size(a->map.ndim, l.count);
+    return l.data;
+  }
+  return *copy = mn_local_dense(a, n);
+}
+
 static int check_args(const mn_array *x, const mn_array *idx, const mn_array *other, const char *what) {
   MN_CHECK(x && idx && other, MN_ERR_ARG, "NULL array");
   MN_CHECK(x->ctx == idx->ctx && x->ctx == other->ctx, MN_ERR_ARG, "arrays belong to different contexts");
@@ -91,7 +106,8 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   }
   MN_CALLG(err, mn_as_base(idx, MN_INT64, O, &I, &own_i), done);
   int64_t n = 0;
-  int64_t *ix = (int64_t *)mn_local_dense(I, &n), *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
+  int64_t *ix_copy = NULL, *ix = (int64_t *)local_read_dense(I, &n, (char **)&ix_copy);
+  int64_t *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
   int64_t *order = malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *rcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
   int *own = malloc(sizeof(int) * (size_t)(n ? n : 1));
   char *req = mn_malloc((size_t)(n ? n : 1) * 8), *val = mn_malloc((size_t)(n ? n : 1) * es), *rreq = NULL, *rval = NULL;
@@ -110,9 +126,14 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     mn_dense_strides(x->map.ndim, xl.count, ds);
     direct = !xl.data || !memcmp(ds, xl.stride, sizeof(int64_t) * (size_t)x->map.ndim);
   }
-  if (!err && start && direct && P == 1) {
-    gather_run(xl.data, 0, ix, n, es, val);
-    mn_local_store(O, val);
+  if (!err && start && direct && P == 1) { /* into O's storage where that is dense */
+    mn_local ol;
+    int64_t ds[MN_MAXDIM];
+    mn_array_local_in(O, 0, &ol);
+    mn_dense_strides(O->map.ndim, ol.count, ds);
+    int dense = ol.data && !memcmp(ds, ol.stride, sizeof(int64_t) * (size_t)O->map.ndim);
+    gather_run(xl.data, 0, ix, n, es, dense ? ol.data : val);
+    if (!dense) mn_local_store(O, val);
     if (O != out) err = mn_array_copy(O, out);
     free(start);
     goto cleanup;
@@ -150,7 +171,7 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   }
   free(start);
 cleanup:
-  mn_free(ix); free(cnt); free(order); free(rcnt); free(own); mn_free(req); mn_free(val); mn_free(rreq); mn_free(rval);
+  mn_free(ix_copy); free(cnt); free(order); free(rcnt); free(own); mn_free(req); mn_free(val); mn_free(rreq); mn_free(rval);
 done:
   if (own_i) mn_array_destroy(&I);
   if (own_o) mn_array_destroy(&O);
@@ -235,6 +256,139 @@ cleanup:
 done:
   if (own_i) mn_array_destroy(&I);
   if (own_v) mn_array_destroy(&V);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  return MN_SUCCESS;
+}
+
+/* Rows of x to this rank's rows of out (both split by rows, dense here):
+ * gi holds every index (wrapped), xs/os the row splits in elements. */
+static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *xs, const int64_t *os, mn_array *out) {
+  mn_ctx *ctx = x->ctx;
+  int P = ctx->size, me = ctx->rank, err = 0;
+  int64_t row = 1;
+  for (int d = 1; d < x->map.ndim; d++) row *= x->map.shape[d];
+  size_t rb = (size_t)row * mn_dtype_size(x->dtype);
+  mn_local xl, ol;
+  mn_array_local_read(x, 0, &xl);
+  mn_array_local_in(out, 0, &ol);
+  int64_t r0 = row ? os[me] / row : 0, nr = row ? (os[me + 1] - os[me]) / row : 0;
+  char *od = ol.data;
+  const char *xd = xl.data;
+  if (P == 1) {
+    for (int64_t r = 0; r < nr; r++) memcpy(od + r * (int64_t)rb, xd + gi[r] * (int64_t)rb, rb);
+    return MN_SUCCESS;
+  }
+  /* requests (row numbers) packed by owner, answered with the rows */
+  int64_t *cnt = calloc(4 * (size_t)P, sizeof(int64_t)), *pos = cnt + P, *rcnt = cnt + 2 * (size_t)P;
+  int64_t *order = malloc(sizeof(int64_t) * (size_t)(nr ? nr : 1)), *req = malloc(sizeof(int64_t) * (size_t)(nr ? nr : 1));
+  int *own = malloc(sizeof(int) * (size_t)(nr ? nr : 1));
+  char *rreq = NULL, *ans = NULL, *rans = NULL;
+  if (!cnt || !order || !req || !own) err = MN_ERR(MN_ERR_MEM, "cannot allocate row requests for %lld rows", (long long)nr);
+  err = mn_agree(ctx, err);
+  if (!err) {
+    for (int64_t r = 0; r < nr; r++) {
+      own[r] = row_owner(xs, P, gi[r0 + r] * row);
+      cnt[own[r]]++;
+    }
+    mn_prefix(P, cnt, pos);
+    for (int64_t r = 0; r < nr; r++) { order[r] = pos[own[r]]++; req[order[r]] = gi[r0 + r]; }
+    for (int q = 0; q < P; q++) cnt[q] *= 8;
+    err = mn_exchange(ctx, (const char *)req, cnt, &rreq, rcnt, rcnt + P);
+  }
+  if (!err) {
+    int64_t m = mn_prefix(P, rcnt, rcnt + P) / 8, first = row ? xs[me] / row : 0;
+    ans = mn_malloc(rb * (size_t)(m ? m : 1));
+    err = mn_agree(ctx, ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld rows", (long long)m));
+    if (!err) {
+      for (int64_t k = 0; k < m; k++) memcpy(ans + k * (int64_t)rb, xd + (((int64_t *)rreq)[k] - first) * (int64_t)rb, rb);
+      for (int q = 0; q < P; q++) rcnt[q] = rcnt[q] / 8 * (int64_t)rb;
+      int64_t *gcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
+      err = mn_agree(ctx, gcnt ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate counts"));
+      if (!err) err = mn_exchange(ctx, ans, rcnt, &rans, gcnt, gcnt + P);
+      free(gcnt);
+    }
+  }
+  if (!err)
+    for (int64_t r = 0; r < nr; r++) memcpy(od + r * (int64_t)rb, rans + order[r] * (int64_t)rb, rb);
+  free(cnt); free(order); free(req); free(own); mn_free(rreq); mn_free(ans); mn_free(rans);
+  return err;
+}
+
+static int dense_here(const mn_array *a) {
+  mn_local l;
+  int64_t ds[MN_MAXDIM];
+  mn_array_local_read(a, 0, &l);
+  mn_dense_strides(a->map.ndim, l.count, ds);
+  return !l.data || !memcmp(ds, l.stride, sizeof(int64_t) * (size_t)a->map.ndim);
+}
+
+int mn_array_take_rows(const mn_array *x, const mn_array *idx, mn_array *out) {
+  MN_SPMD(x ? x->ctx : NULL, "mn_array_take_rows", mn_spmd_array(S, "x", x), mn_spmd_array(S, "idx", idx),
+          mn_spmd_array(S, "out", out));
+  MN_CHECK(x && idx && out, MN_ERR_ARG, "NULL array");
+  MN_CHECK(x->ctx == idx->ctx && x->ctx == out->ctx, MN_ERR_ARG, "arrays belong to different contexts");
+  MN_CHECK(mn_is_int(idx->dtype), MN_ERR_DTYPE, "indices must be integers, got dtype %s", mn_dtype_name(idx->dtype));
+  MN_CHECK(idx->map.ndim == 1, MN_ERR_SHAPE, "take_rows takes a 1-d index array, got %d-d", idx->map.ndim);
+  MN_CHECK(x->map.ndim >= 1, MN_ERR_SHAPE, "take_rows needs an array of at least 1 dimension, got 0-d");
+  MN_CHECK(out->dtype == x->dtype, MN_ERR_DTYPE, "take_rows: out has dtype %s, x %s", mn_dtype_name(out->dtype),
+           mn_dtype_name(x->dtype));
+  int same = out->map.ndim == x->map.ndim && out->map.shape[0] == idx->map.shape[0];
+  for (int d = 1; same && d < x->map.ndim; d++) same = out->map.shape[d] == x->map.shape[d];
+  if (!same) {
+    char so[128], sx[128];
+    mn_shape_str(out->map.ndim, out->map.shape, so, sizeof so);
+    mn_shape_str(x->map.ndim, x->map.shape, sx, sizeof sx);
+    return MN_ERR(MN_ERR_SHAPE, "take_rows: out has shape %s, not (%lld,) + %s[1:]", so,
+                  (long long)idx->map.shape[0], sx);
+  }
+  mn_ctx *ctx = x->ctx;
+  int P = ctx->size, err = 0;
+  int64_t m = idx->map.shape[0], n0 = x->map.shape[0];
+  /* every index on every rank (one row number per output row: small beside the rows) */
+  mn_array *I = NULL;
+  int own_i = 0;
+  MN_CALL(mn_as_base(idx, MN_INT64, NULL, &I, &own_i));
+  int64_t *gi = malloc(sizeof(int64_t) * (size_t)(m ? m : 1)), *xs = malloc(sizeof(int64_t) * 2 * (size_t)(P + 1));
+  if (!gi || !xs) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld indices", (long long)m);
+  err = mn_agree(ctx, err);
+  if (!err) err = mn_array_allgather(I, gi);
+  for (int64_t k = 0; k < m && !err; k++) {
+    if (gi[k] < -n0 || gi[k] >= n0)
+      err = MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (long long)gi[k],
+                   (long long)n0);
+    else if (gi[k] < 0) gi[k] += n0;
+  }
+  if (!err) {
+    int64_t *os = xs + P + 1;
+    int split = mn_rows_split(x, xs) && mn_rows_split(out, os);
+    int ok = split && dense_here(x) && dense_here(out), all = ok;
+    if (split && P > 1) mn_allreduce(ctx, &ok, &all, 1, MPI_INT, MPI_MIN); /* (halos: the same everywhere) */
+    if (all) err = take_rows_split(x, gi, xs, os, out);
+    else { /* flat indices of out's elements, then the element take */
+      mn_array *F = NULL;
+      err = mn_array_create_like(out, MN_INT64, &F);
+      if (!err) {
+        mn_local fl;
+        int64_t row = 1, i[MN_MAXDIM] = {0}, off = 0;
+        for (int d = 1; d < x->map.ndim; d++) row *= x->map.shape[d];
+        mn_array_local_in(F, 0, &fl);
+        int nd = out->map.ndim;
+        int64_t cs[MN_MAXDIM], total = fl.data ? mn_box_size(nd, fl.count) : 0;
+        mn_dense_strides(nd, out->map.shape, cs);
+        for (int64_t k = 0; k < total; k++) {
+          int64_t f = gi[fl.lo[0] + i[0]] * row;
+          for (int d = 1; d < nd; d++) f += (fl.lo[d] + i[d]) * cs[d];
+          ((int64_t *)fl.data)[off] = f;
+          off = mn_box_step(nd, fl.count, fl.stride, i, off);
+        }
+        err = mn_array_take(x, F, out);
+      }
+      mn_array_destroy(&F);
+    }
+  }
+  free(gi);
+  free(xs);
+  if (own_i) mn_array_destroy(&I);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }

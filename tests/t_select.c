@@ -1,5 +1,5 @@
-/* take, put, compress and concat_local against serial loops: random index
- * sets with repeats, views as sources and targets, int32 indices, sizes
+/* take, put, take_rows, compress and concat_local against serial loops:
+ * random index sets with repeats, views as sources and targets, int32 indices, sizes
  * smaller than the rank count, empty arrays, and an out-of-bounds index
  * rejected on every rank with the target unchanged. */
 #include "mn_test.h"
@@ -45,6 +45,53 @@ static void check_take_put(mn_ctx *ctx, int64_t n, int64_t m, mn_dtype it, uint6
   mn_array_destroy(&x); mn_array_destroy(&idx); mn_array_destroy(&out); mn_array_destroy(&v);
 }
 
+/* take_rows of an r x c array (halo h; from rows 1.. when view) by m
+ * random row indices, some negative, against the serial loop */
+static void check_take_rows(mn_ctx *ctx, int64_t r, int64_t c, int64_t m, int h, int view, uint64_t seed) {
+  int64_t xs[] = {r, c}, os[] = {m, c};
+  mn_array *x = NULL, *src = NULL, *idx = NULL, *out = NULL;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 2, xs, h, &x));
+  mt_set(x, f);
+  src = x;
+  int64_t nr = r, off = 0;
+  if (view) {
+    mn_index sv[] = {mn_slice(1, MN_NONE, 1), mn_all()};
+    T_OK(mn_array_index(x, 2, sv, &src));
+    nr = r - 1;
+    off = 1;
+  }
+  T_OK(mn_array_create(ctx, MN_INT64, 1, &m, 0, &idx));
+  int64_t *ix = malloc(sizeof(int64_t) * (size_t)(m ? m : 1));
+  for (int64_t k = 0; k < m; k++) ix[k] = (int64_t)(lcg(&seed) % (uint64_t)(2 * nr)) - nr; /* [-nr, nr) */
+  set_idx(idx, ix);
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 2, os, 0, &out));
+  T_OK(mn_array_take_rows(src, idx, out));
+  double *o = mt_all(out);
+  for (int64_t k = 0; k < m * c; k++) {
+    int64_t i = ix[k / c] < 0 ? ix[k / c] + nr : ix[k / c];
+    double want = f((i + off) * c + k % c);
+    if (o[k] != want) {
+      T_CHECK(0, "take_rows %lldx%lld h=%d view=%d: out.flat[%lld] = %g, expected %g", (long long)r, (long long)c, h,
+              view, (long long)k, o[k], want);
+      break;
+    }
+  }
+  free(o);
+  /* an index past the end: NumPy's message, on every rank */
+  if (m) {
+    ix[m - 1] = nr;
+    set_idx(idx, ix);
+    int rc = mn_array_take_rows(src, idx, out);
+    T_CHECK(rc == MN_ERR_INDEX, "take_rows out of bounds returned %s", mn_err_name(rc));
+    char want[96];
+    snprintf(want, sizeof want, "index %lld is out of bounds for axis 0 with size %lld", (long long)nr, (long long)nr);
+    T_CHECK(strstr(mn_ctx_errmsg(ctx), want) != NULL, "message: %s", mn_ctx_errmsg(ctx));
+  }
+  free(ix);
+  if (src != x) mn_array_destroy(&src);
+  mn_array_destroy(&x); mn_array_destroy(&idx); mn_array_destroy(&out);
+}
+
 static double ff(int64_t k) { return (double)((k * 7) % 5 == 0); }
 
 int main(int argc, char **argv) {
@@ -53,6 +100,26 @@ int main(int argc, char **argv) {
   check_take_put(ctx, 3, 40, MN_INT32, 2);   /* many repeats */
   check_take_put(ctx, 2, 1, MN_INT64, 3);    /* smaller than the rank count */
   check_take_put(ctx, 5, 0, MN_INT64, 4);    /* no indices */
+  check_take_rows(ctx, 50, 7, 33, 0, 0, 5);  /* rows split alike: rows move whole */
+  check_take_rows(ctx, 50, 7, 33, 1, 0, 6);  /* a halo: flat indices */
+  check_take_rows(ctx, 40, 3, 61, 0, 1, 7);  /* a view from row 1 */
+  check_take_rows(ctx, 3, 5, 2, 0, 0, 8);    /* fewer rows than ranks */
+  check_take_rows(ctx, 6, 4, 0, 0, 0, 9);    /* no indices */
+  {
+    int64_t s2[] = {4, 3}, s3[] = {2, 3}, two = 2;
+    mn_array *a = NULL, *ii = NULL, *o32 = NULL, *o2 = NULL;
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 2, s2, 0, &a));
+    T_OK(mn_array_create(ctx, MN_INT64, 1, &two, 0, &ii));
+    T_OK(mn_array_create(ctx, MN_FLOAT32, 2, s3, 0, &o32));
+    int rc = mn_array_take_rows(a, ii, o32);
+    T_CHECK(rc == MN_ERR_DTYPE, "take_rows into another dtype returned %s", mn_err_name(rc));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 2, s2, 0, &o2));
+    rc = mn_array_take_rows(a, ii, o2);
+    T_CHECK(rc == MN_ERR_SHAPE, "take_rows into a wrong shape returned %s", mn_err_name(rc));
+    T_CHECK(strstr(mn_ctx_errmsg(ctx), "out has shape (4, 3), not (2,) + (4, 3)[1:]") != NULL, "message: %s",
+            mn_ctx_errmsg(ctx));
+    mn_array_destroy(&a); mn_array_destroy(&ii); mn_array_destroy(&o32); mn_array_destroy(&o2);
+  }
 
   /* take from a strided 2-d view into a 2-d index array, into a view */
   int64_t gs[] = {9, 8}, is[] = {3, 4};

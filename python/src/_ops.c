@@ -13,6 +13,15 @@ static PyObject *py_take(PyObject *m, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+static PyObject *py_take_rows(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x, *idx, *out;
+  if (!PyArg_ParseTuple(args, "O!O!O!", &ArrayType, &x, &ArrayType, &idx, &ArrayType, &out)) return NULL;
+  int rc = mn_array_take_rows(arr(x), arr(idx), arr(out));
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
 static PyObject *py_put(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *x, *idx, *v;
@@ -108,6 +117,7 @@ static PyObject *py_matmul(PyObject *m, PyObject *args) {
 
 static PyMethodDef ops_functions[] = {
   {"take", py_take, METH_VARARGS, "take(x, idx, out): out[k] = x.flat[idx[k]]."},
+  {"take_rows", py_take_rows, METH_VARARGS, "take_rows(x, idx, out): out[k, ...] = x[idx[k], ...] (idx 1-d)."},
   {"put", py_put, METH_VARARGS, "put(x, idx, v): x.flat[idx[k]] = v[k] (the last repeat wins)."},
   {"compress", py_compress, METH_VARARGS, "compress(x, mask) -> 1-d Array of x[mask]."},
   {"concat_local", py_concat_local, METH_VARARGS, "concat_local(dtype, buffer) -> 1-d Array of every rank's values."},

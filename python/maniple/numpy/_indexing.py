@@ -104,6 +104,18 @@ def _expand(x, key):
     return out
 
 
+def _check_bounds(a, n, axis):
+    """NumPy's IndexError for an index of a outside [-n, n) on axis; a's
+    smallest index (0 when empty)."""
+    if a._expr is not None:  # computed once (and kept: rng.integers' result, say), not per read below
+        a._materialize()
+    lo, hi = (int(a.min()), int(a.max())) if a.size else (0, 0)
+    if a.size and (lo < -n or hi >= n):
+        bad = hi if hi >= n else lo
+        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+    return lo
+
+
 def _flat_index(v, adv, orig_axes):
     """Per result element, the flat index into view v: (result shape, node)."""
     from ._creation import arange
@@ -129,18 +141,17 @@ def _flat_index(v, adv, orig_axes):
     for d in range(v.ndim - 1, -1, -1):
         strides[d] = s
         s *= v.shape[d]
-    flat = 0
+    flat = None
     for ax, a in adv:
         n = v.shape[ax]
-        lo, hi = (int(a.min()), int(a.max())) if a.size else (0, 0)
-        if a.size and (lo < -n or hi >= n):
-            bad = hi if hi >= n else lo
-            raise IndexError(f"index {bad} is out of bounds for axis {orig_axes[ax]} with size {n}")
-        a = a.astype("int64")
+        lo = _check_bounds(a, n, orig_axes[ax])
+        a = a.astype("int64", copy=False)
         if lo < 0:
             a = where(a < 0, a + n, a)
         key = (None,) * len(lead) + (None,) * (nb - a.ndim) + (slice(None),) * a.ndim + (None,) * len(trail)
-        flat = flat + a[key] * strides[ax] if strides[ax] != 1 else flat + a[key]
+        term = a if len(key) == a.ndim else a[key]  # (v[idx] on 1-d v: the indices themselves)
+        term = term * strides[ax] if strides[ax] != 1 else term
+        flat = term if flat is None else flat + term
     for pos, d in enumerate(lead + trail):
         at = pos if pos < len(lead) else pos + nb
         key = tuple(slice(None) if i == at else None for i in range(nd))
@@ -189,6 +200,8 @@ def _split(x, key):
 def _index_array(shape, flat):
     """The flat indices as a concrete int64 array of the result's shape."""
     from ._creation import empty
+    if flat._expr is None and flat._dtype == "int64" and flat._shape == tuple(shape) and not flat._arr.is_view:
+        return flat._arr  # (read only: take and put do not write their indices)
     idx = empty(shape, "int64")
     _assign(idx._arr, flat)
     return idx._arr
@@ -199,6 +212,13 @@ def getitem(x, key):
     if isinstance(key, ndarray) and key._dtype == "bool" and key.shape == x.shape and x.ndim > 0:
         return ndarray(_core.compress(x._materialize(), key._materialize()))
     v, adv, orig = _split(x, key)
+    if len(adv) == 1 and adv[0][0] == 0 and adv[0][1].ndim == 1 and v.ndim >= 2:  # M[idx]: whole rows
+        a = adv[0][1]
+        _check_bounds(a, v.shape[0], orig[0])
+        out = empty((a.shape[0],) + tuple(v.shape[1:]), x._dtype)
+        if out.size:
+            _core.take_rows(v._materialize(), a.astype("int64", copy=False)._materialize(), out._arr)
+        return out
     shape, flat = _flat_index(v, adv, orig)
     out = empty(shape, x._dtype)
     if out.size:
