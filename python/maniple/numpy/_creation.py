@@ -18,12 +18,21 @@ from ._textio import _on_root
 _SUPPORTED = tuple(_KIND)
 
 
+_DT = {}  # dtype arguments already parsed (str(numpy.dtype) costs microseconds a call)
+
+
 def _dt(dtype, default="float64"):
     if dtype is None:
         return default
+    try:
+        return _DT[dtype]
+    except (KeyError, TypeError):  # new, or unhashable
+        pass
     d = str(_np.dtype(dtype))
     if d not in _SUPPORTED:
         raise TypeError(f"maniple.numpy does not support dtype '{d}' (supported: {', '.join(_SUPPORTED)})")
+    if isinstance(dtype, (str, type, _np.dtype)) and len(_DT) < 256:
+        _DT[dtype] = d
     return d
 
 

@@ -859,12 +859,18 @@ def _signed_vs_u64(name, x, y):
     return _binary("logical_and", _unary("logical_not", neg), same)
 
 
+_F64 = _np.float64
+_F64_SAME = frozenset(("float64", "complex128"))  # dtypes a float64 scalar promotes as a weak float does
+
+
 def _binary(name, x, y):
     """x (op) y, deferred: the common cases (arrays and Python floats and
     ints) without the general path's lists and loops. A maniple.sparse
     operand gets NotImplemented, so that its reflected operator runs."""
     if type(x) is not ndarray:
         tx = type(x)
+        if tx is _F64 and type(y) is ndarray and y._dtype in _F64_SAME:
+            x, tx = float(x), float
         if getattr(tx, "_mn_sparse", False):
             return NotImplemented
         if type(y) is ndarray and y._expr is None and (tx is float or tx is int and not _weak_out(x, y)) \
@@ -876,6 +882,8 @@ def _binary(name, x, y):
         r = _signed_vs_u64(name, x, y)
         return _make(Binary, name, x, y) if r is None else r
     ty = type(y)
+    if ty is _F64 and x._dtype in _F64_SAME:  # a float64 scalar acts as a Python float here
+        y, ty = float(y), float
     if ty is ndarray:
         if name in _FLIPPED and (x._dtype == "uint64") != (y._dtype == "uint64"):
             r = _signed_vs_u64(name, x, y)

@@ -90,7 +90,7 @@ def _ufunc_kw(name, f, args, out, kw):
     if dtype is not None:
         dt = _dt(dtype)
         for i, x in enumerate(xs):
-            if isinstance(x, (bool, int, float, complex)):
+            if type(x) in (bool, int, float, complex):  # (not NumPy's float64, a float subclass)
                 continue  # weak: it takes the loop's dtype
             x = asarray(x)
             if not _np.can_cast(x._dtype, dt, casting):
@@ -297,7 +297,7 @@ _NO_IDENTITY = {"max": "zero-size array to reduction operation maximum which has
 def _reduce(op, a, axis=None, dtype=None, out=None, keepdims=False):
     a = asarray(a)
     if dtype is not None:
-        a = a.astype(dtype)
+        a = a.astype(dtype, copy=False)  # (read only here)
     if op in ("argmin", "argmax") and axis is not None:
         axis = operator.index(axis)  # one axis only: NumPy's TypeError for a tuple
     axes = _axes(axis, a.ndim)

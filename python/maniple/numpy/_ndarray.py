@@ -21,6 +21,9 @@ from ._engine import (_CAN_CAST_SAME_KIND, _INTEGER, _assign, _binary, _check_sc
                       _scalar, _unary, _wrote)
 from ._engine import GROUP_MIN as _GROUP_MIN  # noqa: F401 (tests read it here)
 
+# NumPy float64 scalar (op) array: the operators that go straight to _binary
+_SCALAR_OPS = {_np.add: "add", _np.subtract: "subtract", _np.multiply: "multiply", _np.true_divide: "true_divide"}
+
 _refcount = sys.getrefcount
 
 
@@ -332,6 +335,11 @@ class ndarray:
     # maniple arrays run in maniple (natively, gathered or as an announced
     # fallback), or fail; they never run silently on a gathered copy
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if not kwargs and method == "__call__" and len(inputs) == 2:  # a NumPy float64 scalar's operator
+            name = _SCALAR_OPS.get(ufunc)
+            x, y = inputs
+            if name and type(x) is _np.float64 and type(y) is ndarray and y._dtype in ("float64", "complex128"):
+                return _engine._binary(name, float(x), y)
         from . import _functions
         name = {"divide": "true_divide", "abs": "absolute"}.get(ufunc.__name__, ufunc.__name__)
         fn = _functions.UFUNCS.get(name)
@@ -582,6 +590,8 @@ class ndarray:
 
     # ---- methods ----
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        if not copy and dtype.__class__ is str and dtype == self._dtype and order == "K":
+            return self  # (the callers' common case, before any import or check)
         from ._creation import _dt, _order
         dt = _dt(dtype)  # the one supported-dtype check and message
         _order(order, "CFAK")

@@ -11,12 +11,20 @@ from maniple import _core
 
 from ._creation import arange, asarray, empty
 from ._functions import _axis, sum as _sum
-from ._engine import _assign, _binary, _scalar
+from ._engine import Binary, _assign, _binary, _compile, _scalar
 from ._ndarray import ndarray, _flat, _part_of
+
+_FLOATS = ("float64", "float32")
+
+
+_RESULT = {}  # (dtype, dtype) -> NumPy's result dtype name
 
 
 def _promote(a, b):
-    dt = str(_np.result_type(_np.dtype(a._dtype), _np.dtype(b._dtype)))
+    key = (a._dtype, b._dtype)
+    dt = _RESULT.get(key)
+    if dt is None:
+        dt = _RESULT[key] = str(_np.result_type(_np.dtype(a._dtype), _np.dtype(b._dtype)))
     return a.astype(dt, copy=False), b.astype(dt, copy=False), dt
 
 
@@ -59,6 +67,8 @@ def _mm2(a, b, dt):
 
 
 def matmul(a, b, out=None):
+    if out is None and _vectors(a, b):
+        return _dot_vectors(a, b)
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with "
@@ -101,7 +111,21 @@ def matmul(a, b, out=None):
     return _with_out(r, out)
 
 
+def _dot_vectors(a, b):
+    """a . b for two concrete 1-d arrays of one float dtype and length (the
+    CG loop's dots): the product and its sum in one fused reduction, on any
+    number of ranks, without the general path's checks; NumPy's scalar."""
+    return _scalar(_core.reduce(_compile(Binary("multiply", a._node(), b._node())), "sum"), a._dtype)
+
+
+def _vectors(a, b):
+    return (type(a) is ndarray and type(b) is ndarray and a._expr is None and b._expr is None and
+            len(a._shape) == 1 and a._shape == b._shape and a._dtype == b._dtype and a._dtype in _FLOATS)
+
+
 def dot(a, b, out=None):
+    if out is None and _vectors(a, b):
+        return _dot_vectors(a, b)
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         return _with_out(_scalar0(a * b) if out is None else a * b, out, "dot", True)
