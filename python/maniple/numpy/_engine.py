@@ -958,7 +958,9 @@ def _cast(x, dtype):
     _complex_warn(x._dtype, dtype)
     expr = Cast(_node_of(x), dtype)
     r = ndarray.__new__(ndarray)
-    r._arr, r._expr, r._shape, r._dtype, r._cell, r._cost = None, expr, x._shape, dtype, None, 1
+    # the cost of what it casts too, so that a costly value behind a cast is kept once computed
+    r._arr, r._expr, r._shape, r._dtype, r._cell = None, expr, x._shape, dtype, None
+    r._cost = 1 + (x._cost if x._expr is not None else 0)
     r._big = math.prod(r._shape) >= GROUP_MIN
     r._bases, r._n = tuple(_bases(expr)), _count(expr)
     _register(r)
