@@ -420,7 +420,13 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
             r = tensordot(a, b, axes=([ta.index(c) for c in common], [tb.index(c) for c in common]))
             rt = "".join(c for c in ta if c not in common) + "".join(c for c in tb if c not in common)
             return _einsum_out(_scalar0(_order(r, rt, target)), out, casting, len(ops), optimize)
-    # general: broadcast product over every letter, then sums
+    r = _contract(pairs, target) if len(pairs) > 2 else _broadcast_sum(pairs, target)
+    return _einsum_out(_scalar0(r), out, casting, len(ops), optimize)
+
+
+def _broadcast_sum(pairs, target):
+    """The general contraction: the product of the operands broadcast over
+    every letter, then the sums."""
     letters = "".join(dict.fromkeys(c for _, t in pairs for c in t))
     prod = None
     for o, t in pairs:
@@ -436,7 +442,32 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     r = _order(r, rt, target)
     if isinstance(r, ndarray) and r._expr is not None:
         r = r.copy()
-    return _einsum_out(_scalar0(r), out, casting, len(ops), optimize)
+    return r
+
+
+def _contract(pairs, target):
+    """Three or more operands (array, subscripts) contracted two at a time,
+    each contraction a two-operand einsum (tensordot where it is one), in
+    the order of NumPy's greedy path: "ij,jk,k->i" as A @ (B @ c), not a
+    3-d product. Each intermediate keeps the letters still needed."""
+    stand = [_np.broadcast_to(_np.zeros((), o._dtype), o.shape) for o, _ in pairs]
+    path = _np.einsum_path(",".join(t for _, t in pairs) + "->" + target, *stand, optimize="greedy")[0]
+    ops, terms = [o for o, _ in pairs], [t for _, t in pairs]
+    for con in path[1:]:
+        con = sorted(con, reverse=True)
+        ts, xs = [terms.pop(i) for i in con], [ops.pop(i) for i in con]
+        rest = "".join(terms) + target
+        keep = "".join(dict.fromkeys(c for t in ts for c in t if c in rest))
+        # two at a time through einsum (tensordot); more (i,i,i->i) broadcast
+        ops.append(einsum(",".join(ts) + "->" + keep, *xs) if len(xs) == 2 else
+                   _broadcast_sum(list(zip(xs, ts)), keep))
+        terms.append(keep)
+    r = ops[0]
+    if terms[0] != target:
+        r = einsum(terms[0] + "->" + target, r)
+    if not isinstance(r, ndarray):
+        return r
+    return r.copy() if r._expr is not None or r._arr.is_view else r
 
 
 def _einsum_out(r, out, casting, nops, optimize):
