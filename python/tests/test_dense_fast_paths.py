@@ -143,3 +143,16 @@ def test_take_out_of_bounds_names_the_index():
     with pytest.raises(IndexError, match="index -11 is out of bounds"):
         v[mnp.asarray([-11])] = 1.0
     assert numpy.array_equal(numpy.asarray(v), numpy.arange(10.0))  # nothing written
+
+
+@pytest.mark.parametrize("sub,shapes", [
+    ("ij,jk,k->i", [(9, 7), (7, 5), (5,)]), ("ij,jk,kl->il", [(6, 4), (4, 5), (5, 3)]),
+    ("ij,jk,kl->", [(6, 4), (4, 5), (5, 3)]), ("i,i,i->i", [(8,), (8,), (8,)]), ("i,i,i->", [(8,), (8,), (8,)]),
+    ("ij,ij,ij->j", [(5, 4)] * 3), ("ij,k,jk->ki", [(6, 4), (3,), (4, 3)]), ("...j,jk,k", [(2, 3, 4), (4, 5), (5,)]),
+    ("ij,j,j,jk->ik", [(5, 4), (4,), (4,), (4, 3)]), ("ii,i,i->", [(4, 4), (4,), (4,)]),
+    ("ij,jk,k->i", [(0, 7), (7, 5), (5,)]), ("ab,bc,cd,de->ae", [(3, 4), (4, 5), (5, 6), (6, 2)])])
+@pytest.mark.parametrize("dtype", ["float64", "int64", "complex128"])
+def test_einsum_many_operands(sub, shapes, dtype):
+    """Three or more operands contracted pairwise in NumPy's greedy order."""
+    ops = [data(s, dtype, seed=30 + i) for i, s in enumerate(shapes)]
+    check(lambda xp: xp.einsum(sub, *[xp.asarray(o) for o in ops]), rtol=1e-12, atol=1e-9)
