@@ -6,7 +6,7 @@ import shutil
 import subprocess
 
 from . import records
-from .suite import IDIOM_SIZES
+from .suite import DENSE_LA, IDIOM_SIZES
 
 
 def gpu_found():
@@ -70,6 +70,12 @@ def headlines(recs, ranks=(1, 2)):
                     ratio(ca, find(recs, "cg_arrays", "numpy", 1))))
         out.append((f"cg as array code: maniple.numpy / cuPyNumeric ({p} CPU), {p} rank(s)",
                     ratio(ca, find(recs, "cg_arrays", "cupynumeric", p))))
+        for w, _ in DENSE_LA:  # issue 22's goals: cg <= NumPy's time (1 rank), <= 0.6 of it (2); others >= 1x, 1.6x
+            d = find(recs, f"dense_{w}", "maniple.numpy", p)
+            out.append((f"dense {w}: maniple.numpy / NumPy(1 process), {p} rank(s)",
+                        ratio(d, find(recs, f"dense_{w}", "numpy", 1))))
+            out.append((f"dense {w}: maniple.numpy / cuPyNumeric ({p} CPU), {p} rank(s)",
+                        ratio(d, find(recs, f"dense_{w}", "cupynumeric", p))))
         sa = find(recs, "small_add", "maniple.numpy", p)
         out.append((f"c = a + b on 1000 elements: maniple.numpy / NumPy, {p} rank(s)",
                     ratio(sa, find(recs, "small_add", "numpy", 1))))

@@ -23,6 +23,8 @@ BYTES = {"heat": 16.0, "swe": 2 * 7 * 8.0, "stream": 24.0, "triad": 24.0, "stenc
 GPU = "/cuda"
 # the seeds' stencil idiom's grid sides (issue 19's goals are stated at both)
 IDIOM_SIZES = (2000, 4000)
+# dense_la.py workloads and their sizes (matrix order; samples for the regressions)
+DENSE_LA = (("cg", 2000), ("jacobi", 2000), ("linreg", 100000), ("logreg", 100000))
 
 
 def cavity_bytes(nit):
@@ -188,6 +190,21 @@ def plan(cfg):
                         [cfg.python, *cga, "maniple"], env=cfg.pyenv, group="cg_arrays"))
         jobs.append(Job("cg_arrays", "cupynumeric", p, "serial" if p == 1 else "strong", g * g, "row-iterations/s",
                         [cfg.cpn, *cga, "cupynumeric"], env=cpn_env(cfg, p), launcher="plain", group="cg_arrays"))
+    # dense linear algebra as scripts write it (dense_la.py: the seeds' CG
+    # loop, cuPyNumeric's jacobi, linreg and logreg), every package's BLAS
+    # on one core
+    blas1 = {"OPENBLAS_NUM_THREADS": "1"}  # (OMP_NUM_THREADS: launch.MPI_ENV)
+    for w, n in DENSE_LA:
+        n, its = (n // 4, 20) if q else (n, 50)
+        dla = [os.path.join("benchmarks", "dense_la.py"), w, "-n", str(n), "--its", str(its), "--backend"]
+        jobs.append(Job(f"dense_{w}", "numpy", 1, "serial", n, "row-iterations/s", [cfg.python, *dla, "numpy"],
+                        env=blas1, launcher="plain", group=f"dense_{w}"))
+        for p in cfg.ranks:
+            sc = "serial" if p == 1 else "strong"
+            jobs.append(Job(f"dense_{w}", "maniple.numpy", p, sc, n, "row-iterations/s", [cfg.python, *dla, "maniple"],
+                            env=dict(cfg.pyenv, **blas1), group=f"dense_{w}"))
+            jobs.append(Job(f"dense_{w}", "cupynumeric", p, sc, n, "row-iterations/s", [cfg.cpn, *dla, "cupynumeric"],
+                            env=dict(cpn_env(cfg, p), **blas1), launcher="plain", group=f"dense_{w}"))
     # SpMV (equal and METIS partitions, SciPy on rank 0) and CG + Jacobi
     # beside PETSc and SciPy: strong scaling on a G x G Poisson matrix
     g, sreps = (600, 7) if q else (2000, 15)
