@@ -319,8 +319,8 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   int64_t ns = mn_array_size(small), blo[2], bcnt[2], plo[2], pcnt[2];
   char *full = mn_malloc((size_t)(ns ? ns : 1) * es);
   MN_CALLG(err, mn_agree(ctx, full ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld elements to replicate", (long long)ns)), done);
-  if (small_is_local(big, small, rep_a, m, n)) put_own(small, full);
-  else MN_CALLG(err, mn_array_allgather(small, full), done);
+  int local = small_is_local(big, small, rep_a, m, n); /* else every rank gets all of small */
+  if (!local) MN_CALLG(err, mn_array_allgather(small, full), done);
   /* my block of the big operand, dense */
   int have = box2(big, !rep_a, me, blo, bcnt);
   int64_t nb = have ? bcnt[0] * bcnt[1] : 0;
@@ -349,6 +349,7 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   int dev = have && ctx->ops->gemm && (t == MN_FLOAT32 || t == MN_FLOAT64) && mn_buf_device_ok(big->buf) &&
             (big->buf->valid & MN_VALID_DEV);
   if (!err && dev) {
+    if (local) put_own(small, full);
     err = gemm_dev(big, rep_a, blo, bcnt, full, ns, m, k, n, part, np);
   } else if (!err && have) {
     int64_t st[2], dst[2] = {bcnt[1], 1};
@@ -356,14 +357,25 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
     int done_blas = 0;
 #ifdef MANIPLE_HAVE_CBLAS
     int64_t sf[2];
-    if (rep_a) { /* full A (m x k) dense, from column blo[0]; my block of B in place */
-      sf[0] = k; sf[1] = 1;
-      done_blas = blas_strided(t, m, bcnt[1], bcnt[0], full + blo[0] * (int64_t)es, sf, src, st, part);
-    } else { /* my block of A in place; rows blo[1].. of the full B (k x n) dense */
-      sf[0] = n; sf[1] = 1;
-      done_blas = blas_strided(t, bcnt[0], n, bcnt[1], src, st, full + blo[1] * n * (int64_t)es, sf, part);
+    const char *sp;
+    if (local) { /* my own part of small, read in place */
+      mn_local sl;
+      mn_array_local_read(small, 0, &sl);
+      sp = sl.data;
+      if (small->map.ndim == 2) { sf[0] = sl.stride[0]; sf[1] = sl.stride[1]; }
+      else if (rep_a) { sf[0] = bcnt[0]; sf[1] = sl.stride[0]; } /* one row */
+      else { sf[0] = sl.stride[0]; sf[1] = 1; }                   /* one column */
+    } else if (rep_a) { /* full A (m x k) dense, from column blo[0] */
+      sp = full + blo[0] * (int64_t)es; sf[0] = k; sf[1] = 1;
+    } else { /* rows blo[1].. of the full B (k x n) dense */
+      sp = full + blo[1] * n * (int64_t)es; sf[0] = n; sf[1] = 1;
     }
+    if (rep_a) /* A's columns k0..k1 times my block of B, in place */
+      done_blas = blas_strided(t, m, bcnt[1], bcnt[0], sp, sf, src, st, part);
+    else /* my block of A, in place, times B's rows k0..k1 */
+      done_blas = blas_strided(t, bcnt[0], n, bcnt[1], src, st, sp, sf, part);
 #endif
+    if (!done_blas && local) put_own(small, full);
     if (!done_blas && !(bd = mn_malloc((size_t)(nb ? nb : 1) * es)))
       err = MN_ERR(MN_ERR_MEM, "cannot allocate a copy of the local block (%lld elements)", (long long)nb);
     if (!done_blas && bd) mn_strided_copy(2, bcnt, es, src, st, bd, dst);
