@@ -156,3 +156,13 @@ def test_einsum_many_operands(sub, shapes, dtype):
     """Three or more operands contracted pairwise in NumPy's greedy order."""
     ops = [data(s, dtype, seed=30 + i) for i, s in enumerate(shapes)]
     check(lambda xp: xp.einsum(sub, *[xp.asarray(o) for o in ops]), rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("sub,sa,sb", [("ij,ij->", (7, 5), (7, 5)), ("ij,ij->i", (7, 5), (7, 5)),
+                                       ("ij,ji->", (7, 5), (5, 7)), ("ij,ij->ij", (7, 5), (7, 5)),
+                                       ("i,i->", (9,), (9,)), ("ij,ij->j", (0, 5), (0, 5))])
+@pytest.mark.parametrize("dtype", ["float64", "int32", "bool"])
+def test_einsum_same_letters(sub, sa, sb, dtype):
+    """Both operands with the same letters: one fused product and sum."""
+    a, b = data(sa, dtype, seed=40), data(sb, dtype, seed=41)
+    check(lambda xp: xp.einsum(sub, xp.asarray(a), xp.asarray(b)), rtol=1e-12)

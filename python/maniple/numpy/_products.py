@@ -407,7 +407,9 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     if len(pairs) == 2:
         (a, ta), (b, tb) = pairs
         common = [c for c in ta if c in tb]
-        if not (set(ta) & set(tb) & set(target)) and builtins.all(sizes[c] == a.shape[ta.index(c)] ==
+        # (the same letters on both: a fused product and sum, "ij,ij->" or
+        # "ij,ij->i", beats reshaping both for a product with nothing free)
+        if set(ta) != set(tb) and not (set(ta) & set(tb) & set(target)) and builtins.all(sizes[c] == a.shape[ta.index(c)] ==
                                                                    b.shape[tb.index(c)] for c in common):
             summed_a = [c for c in ta if c not in target and c not in tb]
             summed_b = [c for c in tb if c not in target and c not in ta]
