@@ -166,3 +166,15 @@ def test_einsum_same_letters(sub, sa, sb, dtype):
     """Both operands with the same letters: one fused product and sum."""
     a, b = data(sa, dtype, seed=40), data(sb, dtype, seed=41)
     check(lambda xp: xp.einsum(sub, xp.asarray(a), xp.asarray(b)), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("shape,axis", [((40, 30), 0), ((40, 30), 1), ((6, 7, 8), 1), ((6, 7, 8), 2), ((6, 7, 8), 0),
+                                        ((1, 9), 0), ((9, 1), 1), ((5, 0), 0)])
+def test_axis_sums(dtype, shape, axis):
+    """Float sums along an axis, each line in index order (a NaN spreads)."""
+    a = data(shape, dtype, seed=50, nan=True)
+    tol = dict(rtol=1e-6) if dtype == "float32" else dict(rtol=1e-13)
+    check(lambda xp: xp.asarray(a).sum(axis=axis), **tol)
+    check(lambda xp: xp.asarray(a).mean(axis=axis), **tol)
+    check(lambda xp: xp.asarray(numpy.abs(numpy.nan_to_num(a)) + 0.1)[..., ::-1].sum(axis=axis), **tol)  # a view
