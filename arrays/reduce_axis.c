@@ -104,19 +104,17 @@ static int axis_launch(mn_reduce_op op, const mn_array *x, int axis, const int64
  * cell's line added in index order from its first element, as the general
  * loop below and the device do (the same bits), but a row of inner cells at
  * a time instead of a push per element. 0: not this case. */
-static int dense_float_sum(mn_reduce_op op, const mn_array *x, int axis, const int64_t *xcnt, mn_acc *part) {
+static int dense_float_sum(mn_reduce_op op, const mn_array *x, int axis, const int64_t *xlo, const int64_t *xcnt,
+                           mn_acc *part) {
   int nd = x->map.ndim;
   if (op != MN_RED_SUM || (x->dtype != MN_FLOAT64 && x->dtype != MN_FLOAT32)) return 0;
-  int64_t st[MN_MAXDIM], ds[MN_MAXDIM], O = 1, A = xcnt[axis], I = 1;
+  int64_t st[MN_MAXDIM], O = 1, A = xcnt[axis], I = 1;
   mn_map_strides(&x->map, x->buf, st);
-  mn_dense_strides(nd, xcnt, ds);
-  if (memcmp(st, ds, sizeof(int64_t) * (size_t)nd) || A == 0) return 0;
+  if (!mn_strides_dense(nd, xcnt, st) || A == 0) return 0;
   for (int d = 0; d < axis; d++) O *= xcnt[d];
   for (int d = axis + 1; d < nd; d++) I *= xcnt[d];
   mn_buf_host(x->buf, 0);
-  int64_t lo[MN_MAXDIM] = {0};
-  mn_map_owned_box(&x->map, x->buf->lay, x->ctx->rank, lo, ds);
-  const char *base = mn_map_ptr(&x->map, x->buf, lo);
+  const char *base = mn_map_ptr(&x->map, x->buf, xlo);
   if (I == 1) { /* the last axis: each line contiguous, one running sum */
     for (int64_t o = 0; o < O; o++) {
       double f;
@@ -203,7 +201,7 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
   if (!part) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld reduction partials", (long long)np);
   for (int64_t k = 0; !err && k < np; k++) mn_acc_init(op, t, &part[k]);
   if (have && !err && dev) err = axis_launch(op, x, axis, xlo, xcnt, part, NULL, NULL);
-  else if (have && !err && dense_float_sum(op, x, axis, xcnt, part)) {
+  else if (have && !err && dense_float_sum(op, x, axis, xlo, xcnt, part)) {
   } else if (have && !err) {
     int64_t xst[MN_MAXDIM], n = mn_box_size(nd, xcnt);
     mn_map_strides(&x->map, x->buf, xst);

@@ -64,11 +64,9 @@ static void gather_run(const char *d, int64_t first, const int64_t *ix, int64_t 
  * already, else a copy (*copy, to mn_free). */
 static char *local_read_dense(const mn_array *a, int64_t *n, char **copy) {
   mn_local l;
-  int64_t ds[MN_MAXDIM];
   mn_array_local_read(a, 0, &l);
-  mn_dense_strides(a->map.ndim, l.count, ds);
   *copy = NULL;
-  if (l.data && !memcmp(ds, l.stride, sizeof(int64_t) * (size_t)a->map.ndim)) {
+  if (l.data && mn_strides_dense(a->map.ndim, l.count, l.stride)) {
     *n = mn_box_size(a->map.ndim, l.count);
     return l.data;
   }
@@ -121,17 +119,13 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   mn_local xl = {0};
   int direct = 0;
   if (start) {
-    int64_t ds[MN_MAXDIM];
     mn_array_local_read(x, 0, &xl);
-    mn_dense_strides(x->map.ndim, xl.count, ds);
-    direct = !xl.data || !memcmp(ds, xl.stride, sizeof(int64_t) * (size_t)x->map.ndim);
+    direct = !xl.data || mn_strides_dense(x->map.ndim, xl.count, xl.stride);
   }
   if (!err && start && direct && P == 1) { /* into O's storage where that is dense */
     mn_local ol;
-    int64_t ds[MN_MAXDIM];
     mn_array_local_in(O, 0, &ol);
-    mn_dense_strides(O->map.ndim, ol.count, ds);
-    int dense = ol.data && !memcmp(ds, ol.stride, sizeof(int64_t) * (size_t)O->map.ndim);
+    int dense = ol.data && mn_strides_dense(O->map.ndim, ol.count, ol.stride);
     gather_run(xl.data, 0, ix, n, es, dense ? ol.data : val);
     if (!dense) mn_local_store(O, val);
     if (O != out) err = mn_array_copy(O, out);
@@ -218,10 +212,8 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
   char *p0 = NULL;
   if (start) {
     mn_local l;
-    int64_t ds[MN_MAXDIM];
     mn_array_local_in(x, 0, &l);
-    mn_dense_strides(x->map.ndim, l.count, ds);
-    if (l.data && !memcmp(ds, l.stride, sizeof(int64_t) * (size_t)x->map.ndim)) p0 = l.data;
+    if (l.data && mn_strides_dense(x->map.ndim, l.count, l.stride)) p0 = l.data;
   }
   if (!err && p0 && P == 1) { /* in index order: the last of a repeated index wins, as NumPy */
     for (int64_t k = 0; k < n; k++) memcpy(p0 + ix[k] * (int64_t)es, vals + k * (int64_t)es, es);
@@ -316,10 +308,8 @@ static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *
 
 static int dense_here(const mn_array *a) {
   mn_local l;
-  int64_t ds[MN_MAXDIM];
   mn_array_local_read(a, 0, &l);
-  mn_dense_strides(a->map.ndim, l.count, ds);
-  return !l.data || !memcmp(ds, l.stride, sizeof(int64_t) * (size_t)a->map.ndim);
+  return !l.data || mn_strides_dense(a->map.ndim, l.count, l.stride);
 }
 
 int mn_array_take_rows(const mn_array *x, const mn_array *idx, mn_array *out) {

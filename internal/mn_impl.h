@@ -69,6 +69,16 @@ static inline void mn_dense_strides(int nd, const int64_t *cnt, int64_t *st) {
   int64_t s = 1;
   for (int d = nd - 1; d >= 0; d--) { st[d] = s; s *= cnt[d]; }
 }
+/* Are st exactly the dense C-order strides of extents cnt (a local block
+ * that BLAS, memcpy or a flat index can address directly)? */
+static inline int mn_strides_dense(int nd, const int64_t *cnt, const int64_t *st) {
+  int64_t s = 1;
+  for (int d = nd - 1; d >= 0; d--) {
+    if (st[d] != s) return 0;
+    s *= cnt[d];
+  }
+  return 1;
+}
 /* AVX2 clones of a CPU loop (GCC target_clones, chosen at load time)
  * where the compiler and CPU have them; not under ASan. No FMA, so a*b + c
  * keeps its two roundings, as NumPy's */
