@@ -228,13 +228,22 @@ static void put_own(const mn_array *x, char *full) {
   mn_strided_copy(nd, l.count, es, l.data, l.stride, full + off * (int64_t)es, ds);
 }
 
+/* Rank q's block of big (blo, bcnt; 0 when it has none) and the box of the
+ * (m x n) result its partial product covers (lo, cnt): columns blo[1]..
+ * of all m rows (rep_a: big is b), else rows blo[0].. of all n columns. */
+static int partial_box(const mn_array *big, int rep_a, int q, int64_t m, int64_t n, int64_t *blo, int64_t *bcnt,
+                       int64_t *lo, int64_t *cnt) {
+  int have = box2(big, !rep_a, q, blo, bcnt);
+  if (rep_a) { lo[0] = 0; cnt[0] = m; lo[1] = blo[1]; cnt[1] = have ? bcnt[1] : 0; }
+  else { lo[0] = blo[0]; cnt[0] = have ? bcnt[0] : 0; lo[1] = 0; cnt[1] = n; }
+  return have;
+}
+
 /* Is every rank's partial product exactly its own block of R? */
 static int partials_owned(const mn_array *big, const mn_array *R, int rep_a, int r_row, int64_t m, int64_t n) {
   for (int q = 0; q < big->ctx->size; q++) {
     int64_t qlo[2], qcnt[2], pl[2], pc[2], rl[2], rc[2];
-    int qb = box2(big, !rep_a, q, qlo, qcnt);
-    if (rep_a) { pl[0] = 0; pc[0] = m; pl[1] = qlo[1]; pc[1] = qb ? qcnt[1] : 0; }
-    else { pl[0] = qlo[0]; pc[0] = qb ? qcnt[0] : 0; pl[1] = 0; pc[1] = n; }
+    partial_box(big, rep_a, q, m, n, qlo, qcnt, pl, pc);
     int rh = box2(R, r_row, q, rl, rc);
     int pe = pc[0] * pc[1] == 0, re = !rh;
     if (pe != re) return 0;
@@ -322,12 +331,10 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   int local = small_is_local(big, small, rep_a, m, n); /* else every rank gets all of small */
   if (!local) MN_CALLG(err, mn_array_allgather(small, full), done);
   /* my block of the big operand, dense */
-  int have = box2(big, !rep_a, me, blo, bcnt);
+  /* my partial product covers rows plo.. (all columns) or columns (all rows) */
+  int have = partial_box(big, rep_a, me, m, n, blo, bcnt, plo, pcnt);
   int64_t nb = have ? bcnt[0] * bcnt[1] : 0;
   char *bd = NULL; /* the block copied dense, where BLAS cannot read it in place */
-  /* my partial product covers rows plo.. (all columns) or columns (all rows) */
-  if (rep_a) { plo[0] = 0; pcnt[0] = m; plo[1] = blo[1]; pcnt[1] = have ? bcnt[1] : 0; }
-  else { plo[0] = blo[0]; pcnt[0] = have ? bcnt[0] : 0; plo[1] = 0; pcnt[1] = n; }
   int64_t np = pcnt[0] * pcnt[1];
   int r_row = a->map.ndim == 1 && b->map.ndim == 2; /* out (n,) is one row */
   /* each rank's partial product exactly its block of R (X w with X and the
@@ -337,10 +344,8 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   char *rdata = NULL;
   if (own_parts && np) {
     mn_local rl;
-    int64_t ds[2] = {pcnt[1], 1};
     mn_array_local_in(R, 0, &rl);
-    if (R->map.ndim == 2 && rl.stride[0] == ds[0] && rl.stride[1] == 1) rdata = rl.data;
-    if (R->map.ndim == 1 && rl.stride[0] == 1) rdata = rl.data;
+    if (mn_strides_dense(R->map.ndim, rl.count, rl.stride)) rdata = rl.data;
   }
   char *part = rdata ? rdata : mn_calloc((size_t)(np ? np : 1) * es);
   if (!err && !part) err = MN_ERR(MN_ERR_MEM, "cannot allocate the local product (%lld elements)", (long long)np);
@@ -406,10 +411,8 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   for (int q = 0; q < P && !err; q++) {
     int64_t qlo[2], qcnt[2], lo[2], c[2];
     /* what q sends me: q's partial box meets my block of R */
-    int qb = box2(big, !rep_a, q, qlo, qcnt);
     int64_t pl[2], pc[2];
-    if (rep_a) { pl[0] = 0; pc[0] = m; pl[1] = qlo[1]; pc[1] = qb ? qcnt[1] : 0; }
-    else { pl[0] = qlo[0]; pc[0] = qb ? qcnt[0] : 0; pl[1] = 0; pc[1] = n; }
+    int qb = partial_box(big, rep_a, q, m, n, qlo, qcnt, pl, pc);
     if (rhave && qb && mn_box_intersect(2, rlo, rcnt, pl, pc, lo, c)) {
       rb[q] = mn_malloc((size_t)(c[0] * c[1]) * es);
       if (!rb[q]) { err = MN_ERR(MN_ERR_MEM, "cannot allocate a partials buffer"); break; }
