@@ -335,11 +335,11 @@ class ndarray:
     # maniple arrays run in maniple (natively, gathered or as an announced
     # fallback), or fail; they never run silently on a gathered copy
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        if not kwargs and method == "__call__" and len(inputs) == 2:  # a NumPy float64 scalar's operator
-            name = _SCALAR_OPS.get(ufunc)
+        if not kwargs and method == "__call__" and len(inputs) == 2:  # a NumPy float64 scalar's operator:
+            name = _SCALAR_OPS.get(ufunc)  # the ufunc's own call, less the dispatch (_binary weighs the scalar)
             x, y = inputs
-            if name and type(x) is _np.float64 and type(y) is ndarray and y._dtype in ("float64", "complex128"):
-                return _engine._binary(name, float(x), y)
+            if name and type(x) is _np.float64 and type(y) is ndarray:
+                return _engine._binary(name, x, y)
         from . import _functions
         name = {"divide": "true_divide", "abs": "absolute"}.get(ufunc.__name__, ufunc.__name__)
         fn = _functions.UFUNCS.get(name)
