@@ -19,7 +19,7 @@ static _Thread_local int errbuf_rank; /* lowest failing rank at the last agreeme
 static const char *const err_names[MN_ERR_COUNT] = {
   "MN_SUCCESS", "MN_ERR_ARG", "MN_ERR_SHAPE", "MN_ERR_DTYPE", "MN_ERR_INDEX",
   "MN_ERR_MEM", "MN_ERR_MPI", "MN_ERR_IO", "MN_ERR_FORMAT", "MN_ERR_BACKEND",
-  "MN_ERR_CUDA", "MN_ERR_NOTIMPL"};
+  "MN_ERR_CUDA", "MN_ERR_NOTIMPL", "MN_ERR_LINALG"};
 
 const char *mn_err_name(int code) {
   return (code >= 0 && code < MN_ERR_COUNT) ? err_names[code] : "MN_ERR_UNKNOWN";

@@ -34,6 +34,7 @@ typedef enum {
   MN_ERR_BACKEND,  /* backend unavailable (e.g. no CUDA device) */
   MN_ERR_CUDA,     /* a CUDA runtime, cuBLAS or cuSPARSE call failed */
   MN_ERR_NOTIMPL,  /* valid request that this build does not implement */
+  MN_ERR_LINALG,   /* the matrix is singular or not positive definite */
   MN_ERR_COUNT
 } mn_err;
 

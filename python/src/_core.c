@@ -25,6 +25,14 @@ PyObject *raise_mn(int code) {
   case MN_ERR_NOTIMPL: type = PyExc_NotImplementedError; break;
   default: break;
   }
+  PyObject *owned = NULL;
+  if (code == MN_ERR_LINALG) { /* numpy.linalg.LinAlgError, as NumPy raises */
+    PyObject *np_linalg = PyImport_ImportModule("numpy.linalg");
+    owned = np_linalg ? PyObject_GetAttrString(np_linalg, "LinAlgError") : NULL;
+    Py_XDECREF(np_linalg);
+    PyErr_Clear();
+    if (owned) type = owned;
+  }
   const char *path = NULL;
   int rank = -1, e = code == MN_ERR_IO ? mn_err_errno(&path, &rank) : 0;
   if (e) { /* OSError(errno, text, path): Python picks FileNotFoundError, IsADirectoryError, ... */
@@ -47,6 +55,7 @@ PyObject *raise_mn(int code) {
     PyErr_SetObject(type, text);
     Py_DECREF(text);
   }
+  Py_XDECREF(owned);
   return NULL;
 }
 
