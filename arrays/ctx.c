@@ -87,6 +87,10 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
   if (!err && v && *v && strcmp(v, "0") && strcmp(v, "1"))
     err = MN_ERR(MN_ERR_ARG, "MANIPLE_CHECKS=%.64s: expected 0 or 1", v);
   c->checks = v && !strcmp(v, "1");
+  /* replicating a smaller operand above 64 MiB costs each rank more memory
+   * than moving both to the grid; the same value on every rank (SPMD) */
+  const char *sm = getenv("MANIPLE_SUMMA_MIN_BYTES");
+  c->summa_min_bytes = sm && *sm ? strtoll(sm, NULL, 10) : (int64_t)64 << 20;
   c->backend = backend;
   c->ops = mn_backend_table(backend);
   if (!err && backend == MN_BACKEND_CUDA) {

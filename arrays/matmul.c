@@ -10,6 +10,9 @@
 #ifdef MANIPLE_HAVE_CBLAS
 #include <cblas.h>
 #endif
+#ifdef MANIPLE_HAVE_SCALAPACK
+#include "scalapack.h"
+#endif
 
 /* The box (lo, cnt) that rank p owns of x seen as a matrix (a 1-d x is one
  * row when as_row, else one column; a 0-d x is 1 x 1). */
@@ -311,6 +314,9 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   MN_SPMD(a ? a->ctx : NULL, "mn_array_matmul", mn_spmd_array(S, "a", a), mn_spmd_array(S, "b", b),
           mn_spmd_array(S, "out", out));
   MN_CALL(check(a, b, out));
+#ifdef MANIPLE_HAVE_SCALAPACK
+  if (mn_matmul_grid_wanted(a, b)) return mn_matmul_grid(a, b, out);
+#endif
   mn_ctx *ctx = a->ctx;
   int P = ctx->size, me = ctx->rank, err = 0, own_r = 0;
   mn_dtype t = a->dtype;

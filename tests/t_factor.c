@@ -1,12 +1,17 @@
+#define _POSIX_C_SOURCE 200809L /* setenv */
 /* Dense factorisations (ScaLAPACK) against serial loops in this file:
  * Cholesky-Banachiewicz, Gaussian elimination with partial pivoting, and
  * modified Gram-Schmidt, for float32, float64, complex64 and complex128;
  * sizes from 1 x 1 to several 64 x 64 blocks per rank; a default array, a
  * transposed view (column split) and an array with a halo as inputs; a
  * wide and a tall QR; and the errors (shape, dtype, not positive definite,
- * singular) on every rank. Also the block-cyclic round trip alone. */
+ * singular) on every rank. Also the block-cyclic round trip alone, and
+ * matmul on the grid (p?gemm) against a triple loop. */
 #include "mn_test.h"
 #include "block_cyclic.h"
+#ifdef MT_HAVE_SCALAPACK
+#include "scalapack.h"
+#endif
 #include <complex.h>
 #include <maniple/mn_linalg.h>
 
@@ -251,6 +256,29 @@ static void test_round_trip(mn_ctx *ctx, int64_t m, int64_t n, int64_t nb, int64
   mn_bc_free(&g);
 }
 
+#ifdef MT_HAVE_SCALAPACK
+/* matmul on the grid (MANIPLE_SUMMA_MIN_BYTES=0 here) against a serial
+ * triple loop, with a transposed operand and a cast into out */
+static void test_matmul_grid(mn_ctx *ctx, mn_dtype t, int64_t m, int64_t k, int64_t n, int kind, mn_dtype ot) {
+  cplx *A = malloc(sizeof(cplx) * (size_t)(m * k)), *B = malloc(sizeof(cplx) * (size_t)(k * n));
+  cplx *C = calloc((size_t)(m * n), sizeof(cplx));
+  for (int64_t i = 0; i < m * k; i++) A[i] = entry(i / k, i % k, 5, t);
+  for (int64_t i = 0; i < k * n; i++) B[i] = entry(i / n, i % n, 6, t);
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t p = 0; p < k; p++)
+      for (int64_t j = 0; j < n; j++) C[i * n + j] += A[i * k + p] * B[p * n + j];
+  mn_array *ka, *kb, *a = matrix(ctx, t, m, k, A, kind, &ka), *b = matrix(ctx, t, k, n, B, 0, &kb), *c = NULL;
+  T_OK(mn_array_create(ctx, ot, 2, (int64_t[]){m, n}, 0, &c));
+  T_CHECK(mn_matmul_grid_wanted(a, b) == (mn_ctx_size(ctx) > 1), "matmul of %s on the grid: not taken",
+          mn_dtype_name(t));
+  T_OK(mn_array_matmul(a, b, c));
+  cplx *got = values(c);
+  close_to("matmul on the grid", ot, got, C, m * n, (double)k);
+  free(got); free(A); free(B); free(C);
+  mn_array_destroy(&a); mn_array_destroy(&b); mn_array_destroy(&c); mn_array_destroy(&ka); mn_array_destroy(&kb);
+}
+#endif
+
 static void test_errors(mn_ctx *ctx) {
   mn_array *a = NULL, *b = NULL, *x = NULL, *keep = NULL;
   T_OK(mn_array_create(ctx, MN_FLOAT64, 2, (int64_t[]){4, 3}, 0, &a));
@@ -283,6 +311,7 @@ static void test_errors(mn_ctx *ctx) {
 }
 
 int main(int argc, char **argv) {
+  setenv("MANIPLE_SUMMA_MIN_BYTES", "0", 1); /* every 2-d float product on the grid */
   mn_ctx *ctx = mt_init(argc, argv);
   test_round_trip(ctx, 13, 9, 2, 0, 0, 0);
   test_round_trip(ctx, 13, 9, 4, 3, 5, 1);
@@ -303,6 +332,11 @@ int main(int argc, char **argv) {
     test_qr(ctx, t, 70, 140, 0);
     test_qr(ctx, t, 1, 5, 0);
   }
+  for (int q = 0; q < 2; q++) { /* (matmul has no complex kernel) */
+    test_matmul_grid(ctx, ts[q], 70, 130, 90, q + 1, ts[q]);
+    test_matmul_grid(ctx, ts[q], 1, 5, 3, 0, ts[q]);
+  }
+  test_matmul_grid(ctx, MN_FLOAT64, 100, 30, 70, 2, MN_FLOAT32);
   test_errors(ctx);
 #else
   mn_array *a = NULL, *l = NULL;
