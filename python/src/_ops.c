@@ -115,6 +115,34 @@ static PyObject *py_matmul(PyObject *m, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* the dense factorisations (ScaLAPACK over every rank): new Arrays */
+static PyObject *py_factor(PyObject *m, PyObject *args) {
+  (void)m;
+  const char *what;
+  PyObject *a, *b = Py_None;
+  if (!PyArg_ParseTuple(args, "sO!|O", &what, &ArrayType, &a, &b)) return NULL;
+  mn_array *x = NULL, *y = NULL;
+  int rc, two = 0;
+  if (!strcmp(what, "cholesky")) rc = mn_array_cholesky(arr(a), &x);
+  else if (!strcmp(what, "inv")) rc = mn_array_inv(arr(a), &x);
+  else if (!strcmp(what, "qr")) rc = mn_array_qr(arr(a), &x, &y), two = 1;
+  else if (!strcmp(what, "qr_r")) rc = mn_array_qr(arr(a), NULL, &x);
+  else if (!strcmp(what, "solve") && PyObject_TypeCheck(b, &ArrayType)) rc = mn_array_solve(arr(a), arr(b), &x);
+  else {
+    PyErr_Format(PyExc_ValueError, "factor: unknown request '%s'", what);
+    return NULL;
+  }
+  if (rc) return raise_mn(rc);
+  if (!two) return wrap(x);
+  PyObject *q = wrap(x), *r = q ? wrap(y) : NULL;
+  if (!r) {
+    Py_XDECREF(q);
+    if (!q) mn_array_destroy(&y);
+    return NULL;
+  }
+  return Py_BuildValue("(NN)", q, r);
+}
+
 static PyMethodDef ops_functions[] = {
   {"take", py_take, METH_VARARGS, "take(x, idx, out): out[k] = x.flat[idx[k]]."},
   {"take_rows", py_take_rows, METH_VARARGS, "take_rows(x, idx, out): out[k, ...] = x[idx[k], ...] (idx 1-d)."},
@@ -125,6 +153,8 @@ static PyMethodDef ops_functions[] = {
   {"searchsorted", py_searchsorted, METH_VARARGS, "searchsorted(a, v, right, out)."},
   {"scan", py_scan, METH_VARARGS, "scan('sum'|'prod', x, axis, out): cumulative along axis."},
   {"matmul", py_matmul, METH_VARARGS, "matmul(a, b, out) for 1-d and 2-d operands."},
+  {"factor", py_factor, METH_VARARGS,
+   "factor('cholesky'|'inv'|'qr'|'qr_r'|'solve', a[, b]) -> Array, or (q, r) for 'qr', on every rank."},
   {NULL, NULL, 0, NULL}};
 
 int mnpy_ops_init(PyObject *m) { return PyModule_AddFunctions(m, ops_functions); }

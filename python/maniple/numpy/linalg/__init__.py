@@ -27,7 +27,7 @@ from .._ndarray import ndarray, _scalar
 
 LinAlgError = _np.linalg.LinAlgError
 
-_GATHERED = ["solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "eig", "eigvals", "svd",
+_GATHERED = ["det", "slogdet", "eigh", "eigvalsh", "eig", "eigvals", "svd",
              "svdvals", "lstsq", "pinv", "matrix_rank", "cond", "tensorinv", "tensorsolve"]
 
 
@@ -48,6 +48,7 @@ def _gathered(name):
 for _name in _GATHERED:
     globals()[_name] = _gathered(_name)
 del _name
+from ._factor import cholesky, inv, qr, solve  # noqa: E402  (on every rank for large matrices)
 
 
 # ---- norms (native) ----

@@ -1,0 +1,98 @@
+"""Dense factorisations on every rank: cholesky, solve, inv and qr of large
+matrices run through ScaLAPACK in the C library (block-cyclic over all
+ranks); small ones, one-rank runs and the cases below go to NumPy's LAPACK on
+one rank (gathered), which is faster there. The crossover, DISTRIBUTED_MIN,
+was measured at 2 ranks (docs/python.md)."""
+import numpy as _np
+
+from maniple import _core
+
+from .. import _root
+from .._ndarray import ndarray
+
+DISTRIBUTED_MIN = 1000  # the smaller side of the matrix from which all ranks take part
+_FLOATS = ("float32", "float64", "complex64", "complex128")
+_state = {"native": None}  # None: not tried yet; False: this build has no ScaLAPACK
+
+
+def _dtype(*xs):
+    """NumPy's linalg result dtype for these inputs, or None where NumPy
+    itself should answer (float16, objects, strings)."""
+    dts = [x.dtype for x in xs]
+    if any(d.kind not in "biufc" or d == _np.float16 for d in dts):
+        return None
+    if any(d.kind == "c" for d in dts):
+        return "complex64" if all(d in (_np.float32, _np.complex64) for d in dts) else "complex128"
+    return "float32" if all(d == _np.float32 for d in dts) else "float64"
+
+
+def _use(*xs, side):
+    """Run on every rank? Needs maniple arrays, several ranks, a large matrix
+    and a dtype LAPACK takes."""
+    if _state["native"] is False or _core.size() == 1 or side < DISTRIBUTED_MIN:
+        return None
+    if not all(isinstance(x, ndarray) for x in xs):
+        return None
+    return _dtype(*xs)
+
+
+def _call(what, *xs):
+    try:
+        r = _core.factor(what, *[x._materialize() for x in xs])
+    except NotImplementedError:  # no ScaLAPACK in this build: gathered from now on
+        _state["native"] = False
+        return None
+    _state["native"] = True
+    return r
+
+
+def _square(a):
+    return isinstance(a, ndarray) and a.ndim == 2 and a.shape[0] == a.shape[1]
+
+
+def cholesky(a, /, *, upper=False):
+    dt = _use(a, side=a.shape[0] if _square(a) else 0)
+    r = _call("cholesky", a.astype(dt, copy=False)) if dt else None
+    if r is None:
+        return _root.call(_np.linalg.cholesky, (a,), {"upper": upper})
+    L = ndarray(r)
+    if not upper:
+        return L
+    return L.T.conj() if dt.startswith("complex") else L.T
+
+
+def solve(a, b):
+    fits = _square(a) and isinstance(b, ndarray) and b.ndim in (1, 2) and b.shape[0] == a.shape[0]
+    dt = _use(a, b, side=a.shape[0] if fits else 0)
+    r = _call("solve", a.astype(dt, copy=False), b.astype(dt, copy=False)) if dt else None
+    if r is None:
+        return _root.call(_np.linalg.solve, (a, b), {})
+    return ndarray(r)
+
+
+def inv(a):
+    dt = _use(a, side=a.shape[0] if _square(a) else 0)
+    r = _call("inv", a.astype(dt, copy=False)) if dt else None
+    if r is None:
+        return _root.call(_np.linalg.inv, (a,), {})
+    return ndarray(r)
+
+
+def qr(a, mode="reduced"):
+    fits = isinstance(a, ndarray) and a.ndim == 2 and mode in ("reduced", "r")
+    dt = _use(a, side=min(a.shape) if fits else 0)
+    r = _call("qr" if mode == "reduced" else "qr_r", a.astype(dt, copy=False)) if dt else None
+    if r is None:
+        return _root.call(_np.linalg.qr, (a,), {"mode": mode})
+    if mode == "r":
+        return ndarray(r)
+    return _np.linalg._linalg.QRResult(ndarray(r[0]), ndarray(r[1]))
+
+
+for _f, _np_f in ((cholesky, _np.linalg.cholesky), (solve, _np.linalg.solve), (inv, _np.linalg.inv),
+                  (qr, _np.linalg.qr)):
+    _f.__doc__ = (f"numpy.linalg.{_f.__name__}: on every rank (ScaLAPACK) for matrices of at least "
+                  f"{DISTRIBUTED_MIN} rows and columns at 2 or more ranks, else NumPy's LAPACK on one rank."
+                  f"\n\n{_np_f.__doc__ or ''}")
+    _f.__wrapped__ = _np_f
+del _f, _np_f

@@ -1,0 +1,122 @@
+"""The factorisations that run on every rank (ScaLAPACK: cholesky, solve,
+inv, qr) against numpy.linalg, under mpiexec -n 1, 2, 3. DISTRIBUTED_MIN is
+lowered so that small matrices take the distributed path, and NumPy on one
+rank (the gathered path) is made to fail, so a silent fallback cannot pass."""
+import numpy
+import pytest
+
+import maniple.numpy as np
+from maniple import _core
+from maniple.numpy import _root
+from maniple.numpy.linalg import _factor
+
+la = np.linalg
+DTYPES = ["int32", "int64", "float32", "float64", "complex64", "complex128"]
+multi = _core.size() > 1
+
+
+@pytest.fixture(autouse=True)
+def distributed(monkeypatch):
+    monkeypatch.setattr(_factor, "DISTRIBUTED_MIN", 1)
+    if multi:
+        def refuse(*args, **kwargs):
+            raise AssertionError("gathered to one rank instead of running on every rank")
+        monkeypatch.setattr(_root, "call", refuse)
+
+
+def tol(dtype):
+    return 1e-3 if numpy.dtype(dtype) in (numpy.float32, numpy.complex64) else 1e-10
+
+
+def matrix(shape, dtype, seed):
+    rng = numpy.random.default_rng(seed)
+    if numpy.dtype(dtype).kind in "iu":
+        return rng.integers(-5, 6, shape).astype(dtype)
+    m = rng.standard_normal(shape)
+    if numpy.dtype(dtype).kind == "c":
+        m = m + 1j * rng.standard_normal(shape)
+    return m.astype(dtype)
+
+
+def hpd(n, dtype, seed=0):
+    m = matrix((n, n), dtype, seed).astype(numpy.result_type(dtype, numpy.float32))
+    return (m @ m.conj().T + n * numpy.eye(n)).astype(dtype)
+
+
+def check(got, want, dtype):
+    assert isinstance(got, np.ndarray), type(got)
+    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, got.dtype, want.shape, want.dtype)
+    numpy.testing.assert_allclose(numpy.asarray(got), want, rtol=tol(dtype), atol=tol(dtype) * 10)
+
+
+def layouts(a):
+    """a as a default maniple array, a transposed view (split by columns) and
+    a strided view"""
+    t = np.asarray(numpy.ascontiguousarray(a.T)).T
+    big = numpy.zeros((a.shape[0] * 2, a.shape[1]), a.dtype)
+    big[::2] = a
+    return [np.asarray(a), t, np.asarray(big)[::2]]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 7, 70])
+def test_cholesky(dtype, n):
+    s = hpd(n, dtype)
+    for a in layouts(s):
+        check(la.cholesky(a), numpy.linalg.cholesky(s), dtype)
+        check(la.cholesky(a, upper=True), numpy.linalg.cholesky(s, upper=True), dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 7, 70])
+def test_solve_and_inv(dtype, n):
+    a = matrix((n, n), dtype, 1) + 12 * numpy.eye(n, dtype=dtype)
+    b1, b2 = matrix((n,), dtype, 2), matrix((n, 3), dtype, 3)
+    for x in layouts(a):
+        check(la.solve(x, np.asarray(b1)), numpy.linalg.solve(a, b1), dtype)
+        check(la.solve(x, np.asarray(b2)), numpy.linalg.solve(a, b2), dtype)
+        check(la.inv(x), numpy.linalg.inv(a), dtype)
+    # mixed dtypes: NumPy's common type
+    check(la.solve(np.asarray(a), np.asarray(b1.real.astype("float32"))), numpy.linalg.solve(a, b1.real.astype("float32")),
+          "float32" if dtype == "float32" else dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(1, 1), (1, 5), (60, 20), (20, 60), (65, 65)])
+def test_qr(dtype, shape):
+    a = matrix(shape, dtype, 4)
+    q0, r0 = numpy.linalg.qr(a)
+    for x in layouts(a):
+        res = la.qr(x)
+        assert type(res).__name__ == "QRResult"
+        q, r = res
+        # LAPACK's signs: the same Householder reflections, so NumPy's own
+        check(q, q0, dtype)
+        check(r, r0, dtype)
+        check(la.qr(x, mode="r"), numpy.linalg.qr(a, mode="r"), dtype)
+
+
+def test_errors_on_every_rank():
+    with pytest.raises(numpy.linalg.LinAlgError, match="^Matrix is not positive definite$"):
+        la.cholesky(np.asarray(numpy.diag([1.0, 2.0, -1.0, 4.0])))
+    with pytest.raises(numpy.linalg.LinAlgError, match="^Singular matrix$"):
+        la.solve(np.asarray(numpy.diag([1.0, 0.0, 2.0])), np.ones(3))
+    with pytest.raises(numpy.linalg.LinAlgError, match="^Singular matrix$"):
+        la.inv(np.asarray(numpy.diag([1.0, 2.0, 0.0])))
+    assert float(np.sum(np.ones(7))) == 7.0  # every rank still in step
+
+
+def test_large_default_uses_every_rank(monkeypatch):
+    """At the default threshold, a large matrix takes the distributed path
+    (several ranks) and a small one NumPy's (gathered)."""
+    monkeypatch.undo()
+    n = _factor.DISTRIBUTED_MIN
+    s = hpd(n, "float64")
+    called = []
+    real = _root.call
+    monkeypatch.setattr(_root, "call", lambda *a, **k: called.append(1) or real(*a, **k))
+    check(la.cholesky(np.asarray(s)), numpy.linalg.cholesky(s), "float64")
+    assert bool(called) == (not multi)
+    called.clear()
+    check(la.cholesky(np.asarray(s[:10, :10])), numpy.linalg.cholesky(s[:10, :10]), "float64")
+    assert called
