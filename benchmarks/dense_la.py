@@ -1,10 +1,11 @@
 """Dense linear algebra as scripts write it (issue 22): the seeds' CG loop
-on a dense SPD matrix, and Jacobi, linear and logistic regression as
-cuPyNumeric's example programs write them. The same code runs on NumPy,
+on a dense SPD matrix, Jacobi, linear and logistic regression as
+cuPyNumeric's example programs write them, and the dense factorisations
+(cholesky, solve, qr of an n x n matrix: one per iteration). The same code runs on NumPy,
 maniple.numpy (under mpiexec) and cuPyNumeric; set OPENBLAS_NUM_THREADS=1 so
 every package's BLAS runs on one core.
 
-    python benchmarks/dense_la.py cg|jacobi|linreg|logreg --backend numpy|maniple|cupynumeric [-n N] [--its K]
+    python benchmarks/dense_la.py cg|jacobi|linreg|logreg|cholesky|solve|qr --backend numpy|maniple|cupynumeric [-n N] [--its K]
 
 Prints a check value (the same for every backend up to rounding),
 'time: X ms/iteration' (the timed iterations' mean, up to a value read
@@ -19,18 +20,24 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import backend  # noqa: E402  (apps/backend.py: the array module by name)
 
 p = argparse.ArgumentParser()
-p.add_argument("workload", choices=["cg", "jacobi", "linreg", "logreg"])
+FACTOR = ("cholesky", "solve", "qr")
+p.add_argument("workload", choices=["cg", "jacobi", "linreg", "logreg", *FACTOR])
 p.add_argument("--backend", choices=["numpy", "maniple", "cupynumeric"], default="numpy")
-p.add_argument("-n", type=int, default=None, help="matrix order (cg, jacobi) or samples (linreg, logreg)")
+p.add_argument("-n", type=int, default=None, help="matrix order (cg, jacobi, factorisations) or samples (linreg, logreg)")
 p.add_argument("-f", type=int, default=32, help="features (linreg, logreg)")
-p.add_argument("--its", type=int, default=50, help="timed iterations (after 3 untimed)")
+p.add_argument("--its", type=int, default=50, help="timed iterations (after 3 untimed; 1 for the factorisations)")
 args = p.parse_args()
 np, rank, size = backend.load(args.backend)
 w = args.workload
-n = args.n or (2000 if w in ("cg", "jacobi") else 100000)
+n = args.n or (2000 if w in ("cg", "jacobi") else 4000 if w in FACTOR else 100000)
 
 # inputs from a formula of the index, so every package sees the same numbers
-if w in ("cg", "jacobi"):
+if w in FACTOR:  # symmetric and diagonally dominant: positive definite
+    i = np.arange(n, dtype=np.float64)
+    M = np.sin(np.outer(i + 1.0, i + 2.0) * 1e-3)
+    A = 0.5 * (M + M.T) + n * np.eye(n)
+    b = np.cos(i * 0.01)
+elif w in ("cg", "jacobi"):
     i = np.arange(n, dtype=np.float64)
     M = np.sin(np.outer(i + 1.0, i + 2.0) * 1e-3)
     if w == "cg":  # SPD, condition number about 500: far from converged after 50 iterations
@@ -89,10 +96,19 @@ def logreg_step(s):
     s["w"] += 1e-5 * gradient
 
 
-setup = {"cg": cg_setup, "jacobi": jacobi_setup, "linreg": reg_setup, "logreg": reg_setup}[w]
-step = {"cg": cg_step, "jacobi": jacobi_step, "linreg": linreg_step, "logreg": logreg_step}[w]
+def factor_step(s):  # the result's last row (a value read back depends on all of it)
+    if w == "cholesky":
+        s["x"] = np.linalg.cholesky(A)[n - 1]
+    elif w == "solve":
+        s["x"] = np.linalg.solve(A, b)
+    else:
+        s["x"] = np.abs(np.diagonal(np.linalg.qr(A)[1]))
+
+
+setup = {"cg": cg_setup, "jacobi": jacobi_setup, "linreg": reg_setup, "logreg": reg_setup}.get(w, dict)
+step = {"cg": cg_step, "jacobi": jacobi_step, "linreg": linreg_step, "logreg": logreg_step}.get(w, factor_step)
 s = setup()
-for _ in range(3):
+for _ in range(1 if w in FACTOR else 3):
     step(s)
 v = s["x"] if "x" in s else s["w"]
 float(v.sum())  # (cuPyNumeric runs ahead of the script: wait for the warm-up)

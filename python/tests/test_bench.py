@@ -104,12 +104,13 @@ def test_dry_run_outputs():
     recs = records.read_jsonl(os.path.join(out, "results.jsonl"))
     benches = {r["bench"] for r in recs}
     assert {"stream", "triad", "stencil5", "heat", "swe", "cavity", "spmv", "cg", "pingpong", "small_add",
-            "stencil_idiom", "cg_arrays", "dense_cg", "dense_jacobi", "dense_linreg", "dense_logreg"} <= benches
+            "stencil_idiom", "cg_arrays", "dense_cg", "dense_jacobi", "dense_linreg", "dense_logreg",
+            "dense_cholesky", "dense_solve", "dense_qr"} <= benches
     assert all(r["status"] == "dry run" for r in recs)
     # cuPyNumeric, the peer, on 1 and 2 CPUs in every array-code benchmark
     assert {(r["bench"], r["ranks"]) for r in recs if r["impl"] == "cupynumeric"} == {
         (b, p) for b in ("heat", "swe", "cavity", "stencil_idiom", "cg_arrays", "dense_cg", "dense_jacobi",
-                         "dense_linreg", "dense_logreg") for p in (1, 2)}
+                         "dense_linreg", "dense_logreg", "dense_cholesky", "dense_solve", "dense_qr") for p in (1, 2)}
     assert len([r for r in recs if r["bench"] == "small_add"]) == 3  # maniple at 1 and 2 ranks, NumPy
     assert {(r["bench"], r["impl"]) for r in recs if r["impl"].endswith("/cuda")} == {
         (a, i + "/cuda") for a in ("heat", "swe", "cavity") for i in ("c", "maniple.numpy")}

@@ -146,7 +146,8 @@ def main(argv=None):
     p.add_argument("--quick", action="store_true", help="small sizes: the whole suite in about 3 minutes")
     p.add_argument("--dry-run", action="store_true", help="run nothing: made-up outputs through every later step")
     p.add_argument("--only", help="comma-separated benches: core, pingpong, heat, swe, cavity, numpy, "
-                   "cg_arrays, dense_cg, dense_jacobi, dense_linreg, dense_logreg, spmv, cg, counters (--list shows them)")
+                   "cg_arrays, dense_cg, dense_jacobi, dense_linreg, dense_logreg, dense_cholesky, dense_solve, dense_qr, spmv, cg, "
+                   "counters (--list shows them)")
     p.add_argument("--ranks", default="1,2", help="rank counts measured as speed (default 1,2)")
     p.add_argument("--oversub", default="4,8", help="oversubscribed rank counts: communication overhead only")
     p.add_argument("--runs", type=int, default=5, help="launches per app job (median, min, max); at least 5")

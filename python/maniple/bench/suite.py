@@ -24,7 +24,9 @@ GPU = "/cuda"
 # the seeds' stencil idiom's grid sides (issue 19's goals are stated at both)
 IDIOM_SIZES = (2000, 4000)
 # dense_la.py workloads and their sizes (matrix order; samples for the regressions)
-DENSE_LA = (("cg", 2000), ("jacobi", 2000), ("linreg", 100000), ("logreg", 100000))
+DENSE_LA = (("cg", 2000), ("jacobi", 2000), ("linreg", 100000), ("logreg", 100000),
+            ("cholesky", 4000), ("solve", 4000), ("qr", 4000))
+DENSE_FACTOR = ("cholesky", "solve", "qr")  # one factorisation per iteration
 
 
 def cavity_bytes(nit):
@@ -196,6 +198,8 @@ def plan(cfg):
     blas1 = {"OPENBLAS_NUM_THREADS": "1"}  # (OMP_NUM_THREADS: launch.MPI_ENV)
     for w, n in DENSE_LA:
         n, its = (n // 4, 20) if q else (n, 50)
+        if w in DENSE_FACTOR:
+            its = 3
         dla = [os.path.join("benchmarks", "dense_la.py"), w, "-n", str(n), "--its", str(its), "--backend"]
         jobs.append(Job(f"dense_{w}", "numpy", 1, "serial", n, "row-iterations/s", [cfg.python, *dla, "numpy"],
                         env=blas1, launcher="plain", group=f"dense_{w}"))
