@@ -21,6 +21,11 @@ MN_EXTERN int mn_array_sort(const mn_array *x, int axis, mn_array **sorted, mn_a
  * (numpy.searchsorted): before equal elements, or after them when right.
  * a and v must have the same dtype. */
 MN_EXTERN int mn_array_searchsorted(const mn_array *a, const mn_array *v, int right, mn_array *out);
+/* vals[i] = the element at position pos[i] of x's values sorted (all of
+ * them, flattened), on every rank, without sorting (numpy.partition's
+ * kth elements): a radix selection with one small allreduce per 8 key
+ * bits. vals holds npos elements of x's dtype; not complex. */
+MN_EXTERN int mn_array_order_stats(const mn_array *x, int npos, const int64_t *pos, void *vals);
 
 #ifdef __cplusplus
 }
