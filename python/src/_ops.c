@@ -115,6 +115,35 @@ static PyObject *py_matmul(PyObject *m, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* order_stats(x, positions) -> bytes: the elements at those positions of
+ * x's sorted values (x's dtype), on every rank */
+static PyObject *py_order_stats(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x, *seq;
+  if (!PyArg_ParseTuple(args, "O!O", &ArrayType, &x, &seq)) return NULL;
+  PyObject *fast = PySequence_Fast(seq, "order_stats: positions must be a sequence");
+  if (!fast) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  int64_t *pos = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+  size_t es = mn_dtype_size(mn_array_dtype(arr(x)));
+  PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(es * (size_t)n));
+  for (Py_ssize_t i = 0; pos && out && i < n && !PyErr_Occurred(); i++)
+    pos[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
+  Py_DECREF(fast);
+  if (!pos || !out || PyErr_Occurred()) {
+    free(pos);
+    Py_XDECREF(out);
+    return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+  }
+  int rc = mn_array_order_stats(arr(x), (int)n, pos, PyBytes_AS_STRING(out));
+  free(pos);
+  if (rc) {
+    Py_DECREF(out);
+    return raise_mn(rc);
+  }
+  return out;
+}
+
 /* the dense factorisations (ScaLAPACK over every rank): new Arrays */
 static PyObject *py_factor(PyObject *m, PyObject *args) {
   (void)m;
@@ -153,6 +182,8 @@ static PyMethodDef ops_functions[] = {
   {"searchsorted", py_searchsorted, METH_VARARGS, "searchsorted(a, v, right, out)."},
   {"scan", py_scan, METH_VARARGS, "scan('sum'|'prod', x, axis, out): cumulative along axis."},
   {"matmul", py_matmul, METH_VARARGS, "matmul(a, b, out) for 1-d and 2-d operands."},
+  {"order_stats", py_order_stats, METH_VARARGS,
+   "order_stats(x, positions) -> bytes of the elements at those positions of x's sorted values."},
   {"factor", py_factor, METH_VARARGS,
    "factor('cholesky'|'inv'|'qr'|'qr_r'|'solve', a[, b]) -> Array, or (q, r) for 'qr', on every rank."},
   {NULL, NULL, 0, NULL}};

@@ -235,3 +235,24 @@ def test_intersect1d_with_indices():
     check(lambda xp: xp.intersect1d(xp.asarray([4, 1, 3, 8]), xp.asarray([3, 1, 8, 0]), assume_unique=True,
                                     return_indices=True))
     check(lambda xp: xp.intersect1d(xp.asarray([4]), xp.asarray(numpy.array([], "int64")), return_indices=True))
+
+
+@pytest.mark.filterwarnings("ignore:invalid value")
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int16", "uint8"])
+def test_order_statistics_of_large_arrays_are_selected(dtype):
+    """Whole-array medians and quantiles of more elements than the selection
+    gathers at once (mn_array_order_stats' radix passes), with duplicates,
+    and a NaN, -0.0 and infinities in the floats."""
+    rng = numpy.random.default_rng(21)
+    x = (rng.standard_normal(150_001) * 40).astype(dtype)
+    if dtype.startswith("float"):
+        x[7], x[8], x[9] = -0.0, numpy.inf, -numpy.inf
+    for a in (x, x.reshape(1, -1)[:, ::3]):
+        check(lambda xp: xp.median(xp.asarray(a)))
+        check(lambda xp: xp.quantile(xp.asarray(a), [0.0, 0.1, 0.5, 0.731, 1.0]), rtol=1e-6)
+        check(lambda xp: xp.percentile(xp.asarray(a), 33.3, method="nearest"))
+        check(lambda xp: xp.quantile(xp.asarray(a), 0.9, method="median_unbiased"), rtol=1e-6)
+    if dtype.startswith("float"):
+        x[1234] = numpy.nan
+        check(lambda xp: xp.median(xp.asarray(x)))
+        check(lambda xp: xp.quantile(xp.asarray(x), [0.2, 0.5]))

@@ -642,7 +642,10 @@ def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
             raise NotImplementedError("maniple.numpy: nan-quantiles of an empty slice with several q")
         r = full(m.shape[:ax] + m.shape[ax + 1:], _np.nan, rdt if rdt in _FLOATS else "float64")
         return _finish(_keep(r, a0, axes, keepdims), out)
-    s = sort(m, axis=ax)
+    if m.ndim == 1 and not nan_aware:  # a few elements of the sorted values: selected, not sorted
+        s = _Picked(m, _positions(m.shape[0], qa, method))
+    else:
+        s = sort(m, axis=ax)
     outs = _quantile_sorted(s, ax, qa, method, nan_aware, rdt)
     res = []
     for r in outs:
@@ -650,6 +653,36 @@ def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
         res.append(_keep(r, a0, axes, keepdims))
     r = res[0] if qa.ndim == 0 else _stack_q(res, a0, axes, keepdims, rdt)
     return _finish(r, out)
+
+
+def _positions(n, qa, method):
+    """The positions of the sorted values _quantile_sorted reads for the
+    quantiles qa of n values (with no NaN counting), and the last."""
+    pos = {n - 1}
+    for qq in _np.atleast_1d(qa):
+        if method in _BY_POSITIONS:
+            lo, hi, _g = _hf_positions(method, float(n), float(qq))
+            pos.update((int(lo), int(hi)))
+        else:
+            lo = int(_np.floor(float(n - 1) * float(qq)))
+            pos.update((lo, builtins.min(lo + 1, n - 1)))
+    return sorted(p for p in pos if 0 <= p < n)
+
+
+class _Picked:
+    """The sorted 1-d array as _quantile_sorted reads it (its shape, dtype
+    and single elements by slice), holding only the positions it reads:
+    selected in C without sorting (mn_array_order_stats)."""
+    ndim = 1
+
+    def __init__(self, m, pos):
+        self.shape, self._dtype = m.shape, m._dtype
+        vals = _np.frombuffer(_core.order_stats(m._materialize(), pos), dtype=m._dtype)
+        self._at = dict(zip(pos, vals))
+
+    def __getitem__(self, key):
+        sl = key[-1]
+        return asarray(_np.asarray([self._at[sl.start]], dtype=self._dtype))
 
 
 def _stack_q(res, a0, axes, keepdims, dtype):
@@ -780,7 +813,10 @@ def _median(a, axis, out, keepdims, nan_aware):
         nan = complex(_np.nan, _np.nan) if fdt in _COMPLEX else _np.nan  # NumPy's mean of nothing
         r = full(m.shape[:ax] + m.shape[ax + 1:], nan, fdt)
         return _finish(_keep(r, a0, axes, keepdims), out)
-    s = sort(m, axis=ax)
+    if m.ndim == 1 and not nan_aware and m._dtype not in _COMPLEX:  # selected, not sorted
+        s = _Picked(m, sorted({(n - 1) // 2, n // 2, n - 1}))
+    else:
+        s = sort(m, axis=ax)
     key = (slice(None),) * ax
     if nan_aware and fdt == s._dtype:
         cnt = _U["logical_not"](_U["isnan"](s)).sum(axis=ax, keepdims=True)
