@@ -56,7 +56,7 @@ int mn_array_cholesky(const mn_array *a, mn_array **l) {
   MN_CALL(square(a, "cholesky"));
   int64_t n = a->map.shape[0];
   mn_sl_grid G;
-  MN_CALL(mn_sl_open(&G, a->ctx, a->dtype, n, n, "cholesky"));
+  MN_CALL(mn_sl_open(&G, a->ctx, a->dtype, n, n, "cholesky", 1));
   int desc[9], info = 0, ni = (int)n, err;
   char *loc = mn_sl_local(&G.g, G.es);
   err = mn_agree(a->ctx, loc ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate this rank's blocks of a %lld x %lld matrix",
@@ -82,7 +82,7 @@ static int lu(const mn_array *a, mn_sl_grid *G, char **loc, int **ipiv, int *des
   int ni = (int)n, info = 0;
   *loc = NULL;
   *ipiv = NULL;
-  MN_CALL(mn_sl_open(G, a->ctx, a->dtype, n, n, "solve and inv"));
+  MN_CALL(mn_sl_open(G, a->ctx, a->dtype, n, n, "solve and inv", 0));
   *loc = mn_sl_local(&G->g, G->es);
   *ipiv = malloc(sizeof(int) * (size_t)(G->g.ln + G->g.nb));
   int err = mn_agree(a->ctx, *loc && *ipiv ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate this rank's blocks of a "
@@ -180,7 +180,7 @@ int mn_array_qr(const mn_array *a, mn_array **q, mn_array **r) {
   if (a->map.ndim != 2) return MN_ERR(MN_ERR_SHAPE, "qr takes a 2-d matrix, not %d-d", a->map.ndim);
   int64_t m = a->map.shape[0], n = a->map.shape[1], k = m < n ? m : n;
   mn_sl_grid G;
-  MN_CALL(mn_sl_open(&G, a->ctx, a->dtype, m, n, "qr"));
+  MN_CALL(mn_sl_open(&G, a->ctx, a->dtype, m, n, "qr", 0));
   int desc[9], info = 0, mi = (int)m, ni = (int)n, kk = (int)k, lw;
   char *loc = mn_sl_local(&G.g, G.es), *tau = mn_malloc((size_t)(G.g.ln + G.g.nb) * G.es), *work = NULL;
   int err = mn_agree(a->ctx, loc && tau ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate this rank's blocks of a "

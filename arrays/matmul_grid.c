@@ -26,7 +26,7 @@ int mn_matmul_grid(const mn_array *a, const mn_array *b, mn_array *out) {
   mn_bc ga = {0}, gb = {0};
   char *la = NULL, *lb = NULL, *lc = NULL;
   mn_array *c = NULL;
-  MN_CALL(mn_sl_open(&G, ctx, a->dtype, m, n, "matmul"));
+  MN_CALL(mn_sl_open(&G, ctx, a->dtype, m, n, "matmul", 0));
   int err = mn_bc_init(&ga, ctx, m, k, G.g.nb, G.g.pr, G.g.pc, G.g.rank_of);
   if (!err) err = mn_bc_init(&gb, ctx, k, n, G.g.nb, G.g.pr, G.g.pc, G.g.rank_of);
   if (!err) {

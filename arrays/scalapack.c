@@ -43,7 +43,7 @@ void mn_sl_close(mn_sl_grid *G) {
   G->ctxt = G->sys = -1;
 }
 
-int mn_sl_open(mn_sl_grid *G, mn_ctx *ctx, mn_dtype t, int64_t m, int64_t n, const char *what) {
+int mn_sl_open(mn_sl_grid *G, mn_ctx *ctx, mn_dtype t, int64_t m, int64_t n, const char *what, int tall) {
   int P = ctx->size, pc = 1, err = MN_SUCCESS;
   memset(G, 0, sizeof *G);
   G->ctxt = G->sys = -1;
@@ -56,6 +56,11 @@ int mn_sl_open(mn_sl_grid *G, mn_ctx *ctx, mn_dtype t, int64_t m, int64_t n, con
   for (int d = 1; d * d <= P; d++)
     if (P % d == 0) pc = d;
   int pr = P / pc;
+  if (tall) { /* ScaLAPACK's grid the taller way */
+    int s = pr;
+    pr = pc;
+    pc = s;
+  }
   /* ScaLAPACK's grid is the transpose's: its rows are our grid columns */
   G->sys = Csys2blacs_handle(ctx->comm);
   G->ctxt = G->sys; /* in: the system context; out: the grid's */

@@ -49,8 +49,10 @@ typedef struct {
 } mn_sl_grid;
 
 /* for matrices of dtype t (float32/64, complex64/128; else MN_ERR_DTYPE
- * naming what) */
-int mn_sl_open(mn_sl_grid *G, mn_ctx *ctx, mn_dtype t, int64_t m, int64_t n, const char *what);
+ * naming what). ScaLAPACK's grid has at most as many rows as columns, or
+ * at least as many with tall (Cholesky: 1.6x faster at 2 ranks, n = 4000;
+ * QR 10% slower). */
+int mn_sl_open(mn_sl_grid *G, mn_ctx *ctx, mn_dtype t, int64_t m, int64_t n, const char *what, int tall);
 void mn_sl_close(mn_sl_grid *G); /* idempotent */
 /* ScaLAPACK's descriptor of the transpose (n x m, column-major) of g's
  * matrix, on G's BLACS grid */

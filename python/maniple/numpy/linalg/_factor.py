@@ -10,7 +10,7 @@ from maniple import _core
 from .. import _root
 from .._ndarray import ndarray
 
-DISTRIBUTED_MIN = 1000  # the smaller side of the matrix from which all ranks take part
+DISTRIBUTED_MIN = 512  # the smaller side of the matrix from which all ranks take part
 _FLOATS = ("float32", "float64", "complex64", "complex128")
 _state = {"native": None}  # None: not tried yet; False: this build has no ScaLAPACK
 
