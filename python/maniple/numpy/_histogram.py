@@ -1,6 +1,7 @@
-"""bincount, histogram and histogram_bin_edges: counts from a distributed
-sort and searchsorted of the bin edges (NumPy's cumulative-histogram
-method), so they are exact and the same at any rank count. Weighted ones
+"""bincount, histogram and histogram_bin_edges: each rank counts its own
+elements (NumPy's bincount and histogram on its part, between the global
+edges) and the counts are summed over the ranks, so they are exact and the
+same at any rank count. Weighted ones
 add each rank's weights into their bins' owners (the sparse assembly,
 which sums repeated indices in the input's order, as NumPy's bincount
 does). The edges are NumPy's, made from the data's range (a distributed
@@ -12,7 +13,7 @@ import warnings
 
 import numpy as _np
 
-from ._creation import arange, asarray, zeros
+from ._creation import asarray, zeros
 from ._ndarray import _part_of, ndarray
 from ._root import everywhere as _host  # bins, range: NumPy's edge code takes them whole
 
@@ -34,6 +35,18 @@ def _add_at(n, idx, w):
     arrays of one length) into n bins, in the input's order"""
     from maniple.sparse import _dist
     return _dist.vector(n, _mine(idx, "int64"), _mine(w, "float64"), "float64")
+
+
+def _summed(local):
+    """Every rank's counts (1-d NumPy int64 arrays of one length) summed
+    over the ranks, as a distributed array: exact, so the same at any rank
+    count."""
+    from maniple import _core
+    from ._ndarray import _reshaped
+    if _core.size() == 1:
+        return asarray(local)
+    every = ndarray(_core.concat_local("int64", _np.ascontiguousarray(local, dtype=_np.int64).tobytes()))
+    return _reshaped(every, (_core.size(), local.shape[0])).sum(axis=0)
 
 
 def bincount(x, weights=None, minlength=0):
@@ -59,8 +72,6 @@ def bincount(x, weights=None, minlength=0):
     minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
-    from ._reductions import diff
-    from ._sorting import searchsorted, sort
     if weights is not None:
         w = asarray(weights)
         if not _np.can_cast(w.dtype, _np.float64, "safe"):
@@ -77,8 +88,7 @@ def bincount(x, weights=None, minlength=0):
     n = max(hi + 1, minlength)
     if weights is not None:
         return _add_at(n, xi, w)
-    cum = searchsorted(sort(xi), arange(n + 1, dtype="int64"), side="left")
-    return diff(cum)
+    return _summed(_np.bincount(_mine(xi, "int64"), minlength=n))  # each rank counts its part
 
 
 def _ptp(x):
@@ -230,14 +240,17 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
             db = _np.diff(e).astype(float)
             return n / asarray(db) / n.sum(), asarray(e)
         return n, asarray(e)
-    from ._manipulation import concatenate
-    from ._reductions import diff
-    from ._sorting import searchsorted, sort
     edges = asarray(e)
-    ct = str(_np.result_type(a.dtype, e.dtype))  # searchsorted compares in the common type
-    sa, ev = sort(a.astype(ct)), edges.astype(ct)
-    cum = concatenate((searchsorted(sa, ev[:-1], side="left"), searchsorted(sa, ev[-1:], side="right")))
-    n = diff(cum)
+    if a.dtype.kind in "biuf":  # each rank counts its part between NumPy's edges
+        n = _summed(_np.histogram(_mine(a, a.dtype), e)[0])
+    else:
+        from ._manipulation import concatenate
+        from ._reductions import diff
+        from ._sorting import searchsorted, sort
+        ct = str(_np.result_type(a.dtype, e.dtype))  # searchsorted compares in the common type
+        sa, ev = sort(a.astype(ct)), edges.astype(ct)
+        cum = concatenate((searchsorted(sa, ev[:-1], side="left"), searchsorted(sa, ev[-1:], side="right")))
+        n = diff(cum)
     if density:
         db = _np.diff(e).astype(float)
         return n / asarray(db) / n.sum(), edges
