@@ -122,4 +122,4 @@ if rank == 0:
     print(f"dense_la {w} n={n}, {args.its} iterations, {args.backend} on {size} process(es)")
     print(f"check: {check:.12e}")
     print(f"time: {t * 1e3:.4f} ms/iteration")
-    print(f"throughput: {n / t / 1e6:.4f} M row-iterations/s")
+    print(f"throughput: {n / t / 1e6:.6g} M row-iterations/s")
