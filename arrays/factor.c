@@ -155,7 +155,7 @@ int mn_array_inv(const mn_array *a, mn_array **x) {
     G.f.getri(&ni, loc, &MN_SL_ONE, &MN_SL_ONE, desc, ipiv, wq, &MN_SL_QUERY, &iq, &MN_SL_QUERY, &info);
     lw = mn_sl_work_size(&G, wq);
     liw = iq > 1 ? iq : 1;
-    work = mn_malloc((size_t)lw * G.es);
+    work = mn_malloc((size_t)lw * G.es + MN_SL_PAD);
     iwork = malloc(sizeof(int) * (size_t)liw);
     err = mn_agree(a->ctx, work && iwork ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate getri's workspace"));
     if (!err) {
@@ -182,7 +182,7 @@ int mn_array_qr(const mn_array *a, mn_array **q, mn_array **r) {
   mn_sl_grid G;
   MN_CALL(mn_sl_open(&G, a->ctx, a->dtype, m, n, "qr", 0));
   int desc[9], info = 0, mi = (int)m, ni = (int)n, kk = (int)k, lw;
-  char *loc = mn_sl_local(&G.g, G.es), *tau = mn_malloc((size_t)(G.g.ln + G.g.nb) * G.es), *work = NULL;
+  char *loc = mn_sl_local(&G.g, G.es), *tau = mn_malloc((size_t)(G.g.ln + G.g.nb) * G.es + MN_SL_PAD), *work = NULL;
   int err = mn_agree(a->ctx, loc && tau ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate this rank's blocks of a "
                                                       "%lld x %lld matrix", (long long)m, (long long)n));
   if (!err) err = mn_bc_from_array(&G.g, a, 0, 0, loc);
@@ -192,7 +192,7 @@ int mn_array_qr(const mn_array *a, mn_array **q, mn_array **r) {
     G.f.gelqf(&ni, &mi, loc, &MN_SL_ONE, &MN_SL_ONE, desc, tau, wq, &MN_SL_QUERY, &info);
     if (q) G.f.orglq(&kk, &mi, &kk, loc, &MN_SL_ONE, &MN_SL_ONE, desc, tau, wq2, &MN_SL_QUERY, &info);
     lw = mn_sl_work_size(&G, wq) > mn_sl_work_size(&G, wq2) ? mn_sl_work_size(&G, wq) : mn_sl_work_size(&G, wq2);
-    work = mn_malloc((size_t)lw * G.es);
+    work = mn_malloc((size_t)lw * G.es + MN_SL_PAD);
     err = mn_agree(a->ctx, work ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate gelqf's workspace"));
     if (!err) {
       G.f.gelqf(&ni, &mi, loc, &MN_SL_ONE, &MN_SL_ONE, desc, tau, work, &lw, &info);

@@ -86,7 +86,7 @@ void mn_sl_desc(const mn_bc *g, const mn_sl_grid *G, int *desc) {
 
 char *mn_sl_local(const mn_bc *g, size_t es) {
   size_t n = (size_t)(g->lm * g->ln);
-  return mn_calloc((n ? n : 1) * es);
+  return mn_calloc(n * es + MN_SL_PAD);
 }
 
 int mn_sl_work_size(const mn_sl_grid *G, const void *w) {

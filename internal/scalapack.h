@@ -57,6 +57,11 @@ void mn_sl_close(mn_sl_grid *G); /* idempotent */
 /* ScaLAPACK's descriptor of the transpose (n x m, column-major) of g's
  * matrix, on G's BLACS grid */
 void mn_sl_desc(const mn_bc *g, const mn_sl_grid *G, int *desc);
+/* Bytes added to every buffer ScaLAPACK reads: OpenBLAS's zgemv_n (Zen
+ * kernel, inside pzlarf of a complex QR at 3 ranks) loaded past the end of
+ * the local matrix, a SEGV under ASan's tightly packed heap (t_factor_np3;
+ * padding the matrix alone cured it). */
+#define MN_SL_PAD 4096
 /* zeroed local storage of g's matrix (mn_free), NULL when out of memory */
 char *mn_sl_local(const mn_bc *g, size_t es);
 /* the workspace size a query wrote into w[0] */
