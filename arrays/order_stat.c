@@ -37,6 +37,16 @@ static int find(const uint64_t *u, int n, uint64_t p) {
   return -1;
 }
 
+/* The distinct values of pre (n of them) into u, sorted; returns how many. */
+static int distinct(const uint64_t *pre, int n, uint64_t *u) {
+  int nu = 0;
+  memcpy(u, pre, sizeof(uint64_t) * (size_t)n);
+  qsort(u, (size_t)n, sizeof(uint64_t), cmp_u64);
+  for (int i = 0; i < n; i++)
+    if (!nu || u[nu - 1] != u[i]) u[nu++] = u[i];
+  return nu;
+}
+
 /* The elements in play: all of this rank's (c == NULL: their keys, and
  * the values dense at x) or the copied list c. */
 typedef struct {
@@ -82,21 +92,16 @@ int mn_array_order_stats(const mn_array *x, int npos, const int64_t *pos, void *
   P.keys = mn_malloc(sizeof(uint64_t) * (size_t)(P.n + 1));
   for (int64_t i = 0; P.keys && P.x && i < P.n; i++) P.keys[i] = mni_sort_key((int)x->dtype, P.x + i * (int64_t)P.es);
   /* per target: key prefix (the top depth bits) and the elements below it */
+  /* u: the distinct prefixes (nu of them, sorted), un: the next round's */
   uint64_t *pre = calloc((size_t)npos, sizeof(uint64_t)), *u = malloc(sizeof(uint64_t) * (size_t)npos);
+  uint64_t *un = malloc(sizeof(uint64_t) * (size_t)npos);
   int64_t *below = calloc((size_t)npos, sizeof(int64_t)), *hist = NULL, *ghist = NULL;
   cand *all = NULL;
-  int err = pre && u && below && P.keys && (P.x || !P.n) ? 0 :
+  int err = pre && u && un && below && P.keys && (P.x || !P.n) ? 0 :
             MN_ERR(MN_ERR_MEM, "cannot allocate %d order statistics of %lld elements", npos, (long long)P.n);
-  int depth = 0, nu = 0;
+  int depth = 0, nu = err ? 0 : distinct(pre, npos, u);
   int64_t total = N; /* elements in play, over all ranks */
-  while (!err) {
-    /* the distinct prefixes, sorted */
-    memcpy(u, pre, sizeof(uint64_t) * (size_t)npos);
-    qsort(u, (size_t)npos, sizeof(uint64_t), cmp_u64);
-    nu = 0;
-    for (int i = 0; i < npos; i++)
-      if (!nu || u[nu - 1] != u[i]) u[nu++] = u[i];
-    if (total <= CUT || depth == 64) break;
+  while (!err && total > CUT && depth < 64) {
     free(hist);
     hist = calloc((size_t)nu * 512, sizeof(int64_t));
     if (!hist) { err = MN_ERR(MN_ERR_MEM, "cannot allocate a histogram of %d prefixes", nu); break; }
@@ -123,29 +128,27 @@ int mn_array_order_stats(const mn_array *x, int npos, const int64_t *pos, void *
       while (below[i] + h[d] <= pos[i]) below[i] += h[d++];
       pre[i] = (pre[i] << 8) | (uint64_t)d;
     }
-    depth += 8;
-    /* what stays in play: the targets' new prefixes */
+    /* what stays in play: the elements under the targets' new prefixes */
+    int nn = distinct(pre, npos, un);
     int64_t mine = 0;
     total = 0;
-    for (int i = 0; i < npos; i++) {
-      int fresh = 1; /* count each new prefix once */
-      for (int k = 0; k < i; k++) fresh = fresh && pre[k] != pre[i];
-      if (!fresh) continue;
-      int j = find(u, nu, pre[i] >> 8);
-      total += ghist[j * 256 + (pre[i] & 255)];
-      mine += hist[j * 256 + (pre[i] & 255)];
+    for (int j = 0; j < nn; j++) {
+      int64_t at = find(u, nu, un[j] >> 8) * 256 + (int64_t)(un[j] & 255);
+      total += ghist[at];
+      mine += hist[at];
     }
+    uint64_t *t = u;
+    u = un;
+    un = t;
+    nu = nn;
+    depth += 8;
     if (2 * mine <= P.n || total <= CUT || depth == 64) { /* copy out what stays */
-      uint64_t *nw = malloc(sizeof(uint64_t) * (size_t)npos);
       cand *c = mn_malloc(sizeof(cand) * (size_t)(mine ? mine : 1));
-      if (!nw || !c) { free(nw); mn_free(c); err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld candidates", (long long)mine); break; }
-      memcpy(nw, pre, sizeof(uint64_t) * (size_t)npos);
-      qsort(nw, (size_t)npos, sizeof(uint64_t), cmp_u64);
+      if (!c) { err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld candidates", (long long)mine); break; }
       int64_t k = 0;
       FOR_EACH(&P, key, raw, {
-        if (find(nw, npos, key >> (64 - depth)) >= 0) { c[k].key = key; c[k].raw = raw; k++; }
+        if (find(u, nu, key >> (64 - depth)) >= 0) { c[k].key = key; c[k].raw = raw; k++; }
       });
-      free(nw);
       mn_free(P.c);
       mn_free(P.keys);
       P.keys = NULL;
@@ -202,6 +205,7 @@ int mn_array_order_stats(const mn_array *x, int npos, const int64_t *pos, void *
   mn_free(copy);
   free(pre);
   free(u);
+  free(un);
   free(below);
   free(hist);
   return err ? mn_trace(err, __FILE__, __LINE__, __func__) : MN_SUCCESS;
