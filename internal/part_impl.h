@@ -37,6 +37,11 @@ int mn_metis_available(void);
  * on none (NULL where nlocal = 0 is fine). */
 int mn_metis_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_w, int *part, int64_t *key);
 
+/* The same from PT-Scotch, the graph left distributed (key: the part's
+ * vertices on lower ranks first, then breadth first over local edges). */
+int mn_ptscotch_available(void);
+int mn_ptscotch_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_w, int *part, int64_t *key);
+
 /* Edge cut, ghosts and imbalance of g under the ownership that the equal
  * split of the new numbering gives (vwgt NULL: weights 1). */
 int mn_partition_measure(mn_ctx *ctx, const mn_graph *g, const int64_t *new_of_old, const int64_t *vwgt,

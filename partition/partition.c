@@ -9,9 +9,8 @@
 static int check_local(mn_ctx *ctx, mn_part_kind kind, int64_t n, int64_t nlocal, const int64_t *rowptr,
                        const int64_t *adj, const int64_t *vwgt) {
   int P = ctx->size, me = ctx->rank;
-  MN_CHECK(kind == MN_PART_EQUAL || kind == MN_PART_METIS, MN_ERR_ARG,
-           "partition kind %d is neither MN_PART_EQUAL (0) nor MN_PART_METIS (1)", (int)kind);
   if (kind == MN_PART_METIS) MN_CALL(mn_metis_available());
+  if (kind == MN_PART_PTSCOTCH) MN_CALL(mn_ptscotch_available());
   MN_CHECK(n >= 0, MN_ERR_ARG, "the graph has n = %lld vertices, a negative count", (long long)n);
   int64_t want = mn_split_size(n, P, me);
   MN_CHECK(nlocal == want, MN_ERR_ARG,
@@ -140,28 +139,50 @@ static int build(mn_partition *p, const mn_graph *g, const int *part, const int6
   return MN_SUCCESS;
 }
 
+/* MN_PART_GRAPH as the partitioner it stands for (the same on every rank
+ * where n and the environment agree, which check_collective verifies). */
+static mn_part_kind resolve(mn_ctx *ctx, mn_part_kind kind, int64_t n) {
+  if (kind != MN_PART_GRAPH) return kind;
+  int metis = 0, scotch = 0;
+#ifdef MANIPLE_HAVE_METIS
+  metis = 1;
+#endif
+#ifdef MANIPLE_HAVE_PTSCOTCH
+  scotch = 1;
+#endif
+  if (!metis && !scotch) return MN_PART_METIS; /* rejected with METIS's message */
+  int serial = ctx->size == 1 || n <= ctx->part_serial_max;
+  return (serial && metis) || !scotch ? MN_PART_METIS : MN_PART_PTSCOTCH;
+}
+
 int mn_partition_create(mn_ctx *ctx, mn_part_kind kind, int64_t n, int64_t nlocal, const int64_t *rowptr,
                         const int64_t *adj, const int64_t *vwgt, mn_partition **p) {
   MN_CHECK(ctx && p, MN_ERR_ARG, "NULL context or output pointer");
   *p = NULL;
   MN_SPMD(ctx, "mn_partition_create", mn_spmd_int(S, "kind", kind), mn_spmd_int(S, "n", n));
   int has_w = 0, err = 0;
+  MN_CHECK(kind >= MN_PART_EQUAL && kind <= MN_PART_GRAPH, MN_ERR_ARG,
+           "partition kind %d is none of MN_PART_EQUAL (0), MN_PART_METIS (1), MN_PART_PTSCOTCH (2) and "
+           "MN_PART_GRAPH (3)", (int)kind);
+  kind = resolve(ctx, kind, n);
   MN_CALL(mn_agree(ctx, check_local(ctx, kind, n, nlocal, rowptr, adj, vwgt)));
   MN_CALL(check_collective(ctx, kind, n, nlocal, vwgt, &has_w));
   mn_partition *r = calloc(1, sizeof *r);
   size_t sz = sizeof(int64_t) * (size_t)(nlocal ? nlocal : 1);
-  int *part = kind == MN_PART_METIS ? malloc(sizeof(int) * (size_t)(nlocal ? nlocal : 1)) : NULL;
-  int64_t *key = kind == MN_PART_METIS ? malloc(sizeof(int64_t) * (size_t)(nlocal ? nlocal : 1)) : NULL;
+  int graph = kind != MN_PART_EQUAL;
+  int *part = graph ? malloc(sizeof(int) * (size_t)(nlocal ? nlocal : 1)) : NULL;
+  int64_t *key = graph ? malloc(sizeof(int64_t) * (size_t)(nlocal ? nlocal : 1)) : NULL;
   if (r) {
     *r = (mn_partition){ctx, kind, n, mn_split_start(n, ctx->size, ctx->rank), nlocal,
                         mn_malloc(sz), mn_malloc(sz), mn_malloc(sz), mn_malloc(sz), {0}};
   }
-  if (!r || !r->new_of_old || !r->old_of_new || !r->recv_new || !r->recv_old || (kind == MN_PART_METIS && (!part || !key)))
+  if (!r || !r->new_of_old || !r->old_of_new || !r->recv_new || !r->recv_old || (graph && (!part || !key)))
     err = MN_ERR(MN_ERR_MEM, "cannot allocate a partition of %lld local vertices", (long long)nlocal);
   err = mn_agree(ctx, err);
   mn_graph g = {0};
   if (!err) err = mn_graph_symmetrize(ctx, n, nlocal, rowptr, adj, &g);
-  if (!err && part) err = mn_metis_parts(ctx, &g, has_w ? vwgt : NULL, has_w, part, key);
+  if (!err && kind == MN_PART_METIS) err = mn_metis_parts(ctx, &g, has_w ? vwgt : NULL, has_w, part, key);
+  if (!err && kind == MN_PART_PTSCOTCH) err = mn_ptscotch_parts(ctx, &g, has_w ? vwgt : NULL, has_w, part, key);
   if (!err) err = build(r, &g, part, key, has_w ? vwgt : NULL);
   mn_graph_free(&g);
   free(part);

@@ -1,10 +1,12 @@
 /* Partitions of a randomly renumbered 2-d mesh against serial recounts:
- * the permutations are inverse, MN_PART_EQUAL is the identity, METIS cuts
- * the ghost volume at least 5x at 4 ranks, the quality figures equal a
+ * the permutations are inverse, MN_PART_EQUAL is the identity, METIS and
+ * PT-Scotch cut the ghost volume at least 5x at 4 ranks (PT-Scotch within
+ * 20% of METIS), MN_PART_GRAPH picks between them by size, the quality figures equal a
  * serial count from the gathered permutation, vectors move there and back
  * exactly (views, other layouts and dtypes, in place). Also asymmetric
  * input, isolated vertices, weights, n below the rank count, n = 0, and bad
  * input rejected on every rank. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "mn_test.h"
 
 static uint64_t lcg(uint64_t *s) { *s = *s * 6364136223846793005ULL + 1442695040888963407ULL; return *s >> 33; }
@@ -190,6 +192,18 @@ static void check_move(mn_ctx *ctx, const mn_partition *p, const int64_t *nw, in
   mn_array_destroy(&x); mn_array_destroy(&y); mn_array_destroy(&z);
 }
 
+/* Whether this build has the partitioner (tests/CMakeLists.txt says). */
+static int built(mn_part_kind kind) {
+  int metis = 0, scotch = 0;
+#ifdef MT_HAVE_METIS
+  metis = 1;
+#endif
+#ifdef MT_HAVE_PTSCOTCH
+  scotch = 1;
+#endif
+  return kind == MN_PART_METIS ? metis : kind == MN_PART_PTSCOTCH ? scotch : kind == MN_PART_GRAPH ? metis || scotch : 1;
+}
+
 /* A partition of g, checked against the serial count; returns the new
  * index of every vertex (caller frees) or NULL when the kind is missing. */
 static int64_t *check_part(mn_ctx *ctx, const graph *g, mn_part_kind kind, int half, const int64_t *w, const char *what,
@@ -200,13 +214,12 @@ static int64_t *check_part(mn_ctx *ctx, const graph *g, mn_part_kind kind, int h
   mn_partition *p = NULL;
   int e = mn_partition_create(ctx, kind, n, nl, rp, adj, w ? w + mn_split_start(n, P, r) : NULL, &p);
   free(rp); free(adj);
-#ifndef MT_HAVE_METIS
-  if (kind == MN_PART_METIS) {
-    T_CHECK(e == MN_ERR_NOTIMPL && strstr(mn_ctx_errmsg(ctx), "without METIS"), "%s: without METIS got %s: %s", what,
-            mn_err_name(e), mn_ctx_errmsg(ctx));
+  if (!built(kind)) {
+    const char *why = kind == MN_PART_METIS ? "without METIS" : "without PT-Scotch";
+    T_CHECK(e == MN_ERR_NOTIMPL && strstr(mn_ctx_errmsg(ctx), why), "%s: %s got %s: %s", what, why, mn_err_name(e),
+            mn_ctx_errmsg(ctx));
     return NULL;
   }
-#endif
   T_CHECK(e == 0, "%s: mn_partition_create returned %s\n%s", what, mn_err_name(e), mn_ctx_errmsg(ctx));
   if (e) return NULL;
   int64_t *nw = gather(ctx, mn_partition_new_of_old(p), n), *od = gather(ctx, mn_partition_old_of_new(p), n);
@@ -243,14 +256,12 @@ static void check_errors(mn_ctx *ctx, const graph *g) {
   int64_t *rp, *adj, nl, n = g->n;
   mn_partition *p = NULL;
   rows(ctx, g, 0, &rp, &adj, &nl);
-  for (int kind = 0; kind < 2; kind++) {
+  for (int kind = 0; kind <= MN_PART_GRAPH; kind++) {
     int64_t keep = adj[0];
     if (r == P - 1) adj[0] = n + 3;
     int e = mn_partition_create(ctx, (mn_part_kind)kind, n, nl, rp, adj, NULL, &p);
     adj[0] = keep;
-#ifndef MT_HAVE_METIS
-    if (kind == MN_PART_METIS) continue;
-#endif
+    if (!built((mn_part_kind)kind)) continue;
     char want[64];
     snprintf(want, sizeof want, "= %lld", (long long)n + 3);
     T_CHECK(e == MN_ERR_INDEX && p == NULL && strstr(mn_ctx_errmsg(ctx), want),
@@ -273,53 +284,123 @@ static void check_errors(mn_ctx *ctx, const graph *g) {
   free(rp); free(adj);
 }
 
-int main(int argc, char **argv) {
-  mn_ctx *ctx = mt_init(argc, argv);
+/* The checks of one graph partitioner on the shuffled mesh g; qm: its
+ * quality there. */
+static void check_kind(mn_ctx *ctx, const graph *g, mn_part_kind kind, const char *name, mn_partition_quality *qm) {
   int P = mn_ctx_size(ctx);
-  graph g = mesh(40, 40, 0, 12345);
-  mn_partition_quality qe, qm = {0};
-  int64_t *eq = check_part(ctx, &g, MN_PART_EQUAL, 0, NULL, "equal, shuffled 40x40", &qe);
-  int64_t *me = check_part(ctx, &g, MN_PART_METIS, 0, NULL, "METIS, shuffled 40x40", &qm);
+  char what[96];
+  mn_partition_quality qe;
+  int64_t *eq = check_part(ctx, g, MN_PART_EQUAL, 0, NULL, "equal, shuffled mesh", &qe);
+  snprintf(what, sizeof what, "%s, shuffled mesh", name);
+  int64_t *me = check_part(ctx, g, kind, 0, NULL, what, qm);
   if (me) {
-    T_CHECK(qm.imbalance <= 1.1, "METIS imbalance %g above 1.1", qm.imbalance);
-    T_CHECK(P == 1 || qm.ghost_total < qe.ghost_total, "METIS ghosts %lld not below equal's %lld",
-            (long long)qm.ghost_total, (long long)qe.ghost_total);
-    T_CHECK(P != 4 || 5 * qm.ghost_total <= qe.ghost_total, "4 ranks: METIS ghosts %lld, equal %lld: less than 5x fewer",
-            (long long)qm.ghost_total, (long long)qe.ghost_total);
+    T_CHECK(qm->imbalance <= 1.1, "%s imbalance %g above 1.1", name, qm->imbalance);
+    T_CHECK(P == 1 || qm->ghost_total < qe.ghost_total, "%s ghosts %lld not below equal's %lld", name,
+            (long long)qm->ghost_total, (long long)qe.ghost_total);
+    T_CHECK(P != 4 || 5 * qm->ghost_total <= qe.ghost_total, "4 ranks: %s ghosts %lld, equal %lld: less than 5x fewer",
+            name, (long long)qm->ghost_total, (long long)qe.ghost_total);
     /* one-way edges, repeats and self loops symmetrise to the same graph */
-    int64_t *h = check_part(ctx, &g, MN_PART_METIS, 1, NULL, "METIS, half edges with repeats and loops", NULL);
-    for (int64_t i = 0; h && i < g.n; i++)
+    snprintf(what, sizeof what, "%s, half edges with repeats and loops", name);
+    int64_t *h = check_part(ctx, g, kind, 1, NULL, what, NULL);
+    for (int64_t i = 0; h && i < g->n; i++)
       if (h[i] != me[i]) {
-        T_CHECK(0, "symmetrised input: vertex %lld goes to %lld, not %lld", (long long)i, (long long)h[i],
+        T_CHECK(0, "%s, symmetrised input: vertex %lld goes to %lld, not %lld", name, (long long)i, (long long)h[i],
                 (long long)me[i]);
+        break;
+      }
+    free(h);
+    /* the same graph, the same parts: PT-Scotch's seed is fixed */
+    snprintf(what, sizeof what, "%s, again", name);
+    h = check_part(ctx, g, kind, 0, NULL, what, NULL);
+    for (int64_t i = 0; h && i < g->n; i++)
+      if (h[i] != me[i]) {
+        T_CHECK(0, "%s, run twice: vertex %lld goes to %lld, then %lld", name, (long long)i, (long long)me[i],
+                (long long)h[i]);
         break;
       }
     free(h);
   }
   free(eq); free(me);
-  free(check_part(ctx, &g, MN_PART_EQUAL, 1, NULL, "equal, half edges", NULL));
-  int64_t *w = malloc(sizeof(int64_t) * (size_t)g.n);
-  for (int64_t i = 0; i < g.n; i++) w[i] = 1 + (i * 7) % 5;
-  free(check_part(ctx, &g, MN_PART_METIS, 0, w, "METIS, weighted", NULL));
-  free(check_part(ctx, &g, MN_PART_EQUAL, 0, w, "equal, weighted", NULL));
-  memset(w, 0, sizeof(int64_t) * (size_t)g.n);
-  free(check_part(ctx, &g, MN_PART_METIS, 0, w, "METIS, zero weights", NULL));
+  int64_t *w = malloc(sizeof(int64_t) * (size_t)g->n);
+  for (int64_t i = 0; i < g->n; i++) w[i] = 1 + (i * 7) % 5;
+  snprintf(what, sizeof what, "%s, weighted", name);
+  free(check_part(ctx, g, kind, 0, w, what, NULL));
+  memset(w, 0, sizeof(int64_t) * (size_t)g->n);
+  snprintf(what, sizeof what, "%s, zero weights", name);
+  free(check_part(ctx, g, kind, 0, w, what, NULL));
   free(w);
-  check_errors(ctx, &g);
-  graph_free(&g);
-
   graph iso = mesh(12, 10, 30, 777); /* 30 isolated vertices */
-  free(check_part(ctx, &iso, MN_PART_METIS, 0, NULL, "METIS, isolated vertices", NULL));
-  free(check_part(ctx, &iso, MN_PART_EQUAL, 0, NULL, "equal, isolated vertices", NULL));
+  snprintf(what, sizeof what, "%s, isolated vertices", name);
+  free(check_part(ctx, &iso, kind, 0, NULL, what, NULL));
   graph_free(&iso);
   for (int64_t n = 0; n <= 5; n++) { /* n below, at and above the rank count */
     graph pg = path(n);
+    snprintf(what, sizeof what, "%s, path of %lld", name, (long long)n);
+    free(check_part(ctx, &pg, kind, 0, NULL, what, NULL));
+    graph_free(&pg);
+  }
+}
+
+int main(int argc, char **argv) {
+  mn_ctx *ctx = mt_init(argc, argv);
+  int P = mn_ctx_size(ctx);
+  graph g = mesh(40, 40, 0, 12345);
+  free(check_part(ctx, &g, MN_PART_EQUAL, 1, NULL, "equal, half edges", NULL));
+  int64_t *w = malloc(sizeof(int64_t) * (size_t)g.n);
+  for (int64_t i = 0; i < g.n; i++) w[i] = 1 + (i * 7) % 5;
+  free(check_part(ctx, &g, MN_PART_EQUAL, 0, w, "equal, weighted", NULL));
+  free(w);
+  mn_partition_quality qm = {0}, qs = {0}, qg = {0};
+  check_kind(ctx, &g, MN_PART_METIS, "METIS", &qm);
+  check_kind(ctx, &g, MN_PART_PTSCOTCH, "PT-Scotch", &qs);
+  check_kind(ctx, &g, MN_PART_GRAPH, "MN_PART_GRAPH", &qg);
+  check_errors(ctx, &g);
+  graph_free(&g);
+  graph iso = mesh(12, 10, 30, 777);
+  free(check_part(ctx, &iso, MN_PART_EQUAL, 0, NULL, "equal, isolated vertices", NULL));
+  graph_free(&iso);
+  for (int64_t n = 0; n <= 5; n++) {
+    graph pg = path(n);
     char what[64];
-    snprintf(what, sizeof what, "METIS, path of %lld", (long long)n);
-    free(check_part(ctx, &pg, MN_PART_METIS, 0, NULL, what, NULL));
     snprintf(what, sizeof what, "equal, path of %lld", (long long)n);
     free(check_part(ctx, &pg, MN_PART_EQUAL, 0, NULL, what, NULL));
     graph_free(&pg);
+  }
+  /* PT-Scotch's ghost volume within 20% of METIS's (the issue's bar) on a
+   * larger shuffled mesh; MN_PART_GRAPH picks METIS at this size, and
+   * PT-Scotch when MANIPLE_PART_SERIAL_MAX is below it */
+  if (built(MN_PART_METIS) && built(MN_PART_PTSCOTCH)) {
+    graph big = mesh(120, 100, 0, 4242);
+    mn_partition_quality bm, bs, bg;
+    int64_t *a = check_part(ctx, &big, MN_PART_METIS, 0, NULL, "METIS, 120x100", &bm);
+    int64_t *b = check_part(ctx, &big, MN_PART_PTSCOTCH, 0, NULL, "PT-Scotch, 120x100", &bs);
+    int64_t *c = check_part(ctx, &big, MN_PART_GRAPH, 0, NULL, "MN_PART_GRAPH, 120x100", &bg);
+    if (mn_ctx_rank(ctx) == 0)
+      printf("120x100 shuffled mesh, %d ranks: ghosts METIS %lld, PT-Scotch %lld; imbalance %.3f, %.3f\n", P,
+             (long long)bm.ghost_total, (long long)bs.ghost_total, bm.imbalance, bs.imbalance);
+    T_CHECK(10 * bs.ghost_total <= 12 * bm.ghost_total, "%d ranks: PT-Scotch ghosts %lld, over 1.2x METIS's %lld", P,
+            (long long)bs.ghost_total, (long long)bm.ghost_total);
+    for (int64_t i = 0; a && c && i < big.n; i++)
+      if (a[i] != c[i]) {
+        T_CHECK(0, "MN_PART_GRAPH at 12000 vertices: vertex %lld goes to %lld, METIS's %lld", (long long)i,
+                (long long)c[i], (long long)a[i]);
+        break;
+      }
+    free(a); free(c);
+    setenv("MANIPLE_PART_SERIAL_MAX", "1000", 1);
+    mn_ctx *c2 = NULL;
+    T_OK(mn_ctx_create(mn_ctx_comm(ctx), MN_BACKEND_DEFAULT, &c2));
+    c = check_part(c2, &big, MN_PART_GRAPH, 0, NULL, "MN_PART_GRAPH above MANIPLE_PART_SERIAL_MAX", NULL);
+    for (int64_t i = 0; b && c && i < big.n && P > 1; i++)
+      if (b[i] != c[i]) {
+        T_CHECK(0, "MN_PART_GRAPH above MANIPLE_PART_SERIAL_MAX: vertex %lld goes to %lld, PT-Scotch's %lld",
+                (long long)i, (long long)c[i], (long long)b[i]);
+        break;
+      }
+    free(b); free(c);
+    mn_ctx_destroy(&c2);
+    unsetenv("MANIPLE_PART_SERIAL_MAX");
+    graph_free(&big);
   }
   return mt_finish(&ctx);
 }

@@ -72,7 +72,7 @@ static PyTypeObject PartType = {
   .tp_basicsize = sizeof(PartObject),
   .tp_dealloc = (destructor)Part_dealloc,
   .tp_flags = Py_TPFLAGS_DEFAULT,
-  .tp_doc = "A renumbering of a matrix's rows (equal or METIS).",
+  .tp_doc = "A renumbering of a matrix's rows (equal, METIS or PT-Scotch).",
   .tp_methods = Part_methods,
 };
 static mn_csr *csr(PyObject *o) { return ((CsrObject *)o)->A; }
@@ -300,7 +300,12 @@ static PyObject *Csr_partition(CsrObject *self, PyObject *kind) {
   mn_part_kind pk;
   if (!strcmp(k, "equal")) pk = MN_PART_EQUAL;
   else if (!strcmp(k, "metis")) pk = MN_PART_METIS;
-  else { PyErr_Format(PyExc_ValueError, "partition must be 'equal' or 'metis', not '%s'", k); return NULL; }
+  else if (!strcmp(k, "ptscotch")) pk = MN_PART_PTSCOTCH;
+  else if (!strcmp(k, "graph")) pk = MN_PART_GRAPH;
+  else {
+    PyErr_Format(PyExc_ValueError, "partition must be 'graph', 'metis', 'ptscotch' or 'equal', not '%s'", k);
+    return NULL;
+  }
   mn_partition *p = NULL;
   int rc;
   rc = mn_csr_partition(self->A, pk, &p);
@@ -357,7 +362,7 @@ static PyObject *py_read_mtx(PyObject *m, PyObject *args) {
 
 static PyMethodDef Csr_methods[] = {
   {"write_mtx", (PyCFunction)Csr_write_mtx, METH_VARARGS, "write_mtx(path, field, symmetric): Matrix Market."},
-  {"partition", (PyCFunction)Csr_partition, METH_O, "partition('equal' | 'metis') -> Partition of A's graph."},
+  {"partition", (PyCFunction)Csr_partition, METH_O, "partition('graph' | 'metis' | 'ptscotch' | 'equal') -> Partition of A's graph."},
   {"permute", (PyCFunction)Csr_permute, METH_O, "permute(Partition) -> A renumbered."},
   {"local_rows", (PyCFunction)Csr_local_rows, METH_NOARGS, "(first row, rows, stored entries) of this rank."},
   {"ghosts", (PyCFunction)Csr_ghosts, METH_NOARGS, "(ghost columns, messages, bytes) of one product."},

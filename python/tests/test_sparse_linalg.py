@@ -115,7 +115,7 @@ def test_numpy_and_scipy_inputs(method):
     nt.assert_allclose(numpy.asarray(x), xs, rtol=0, atol=1e-6 * numpy.abs(xs).max())
 
 
-@pytest.mark.parametrize("partition", ["metis", "equal"])
+@pytest.mark.parametrize("partition", ["metis", "ptscotch", "graph", "equal"])
 @pytest.mark.parametrize("method", ["cg", "bicgstab", "gmres"])
 def test_renumbered_matrix(partition, method):
     """partition= solves in the renumbered copy: x comes back in the
@@ -424,7 +424,7 @@ def test_sparse_preconditioner_runs_in_c(method, monkeypatch):
         mine(A, mb, M=ssp.eye_array(4))
 
 
-@pytest.mark.parametrize("partition", ["metis", "equal"])
+@pytest.mark.parametrize("partition", ["metis", "ptscotch", "equal"])
 def test_sparse_preconditioner_renumbered(partition):
     """A sparse M follows A's renumbering: the same x as without it."""
     S = poisson2d(9)

@@ -386,7 +386,7 @@ def test_argmax_argmin_maximum_minimum(shape, density):
     raises_like(lambda sp, xp: A(sp).maximum(sp.csr_array((shape[0] + 1, shape[1]))), ValueError)
 
 
-@pytest.mark.parametrize("kind", ["equal", "metis"])
+@pytest.mark.parametrize("kind", ["equal", "metis", "ptscotch", "graph"])
 @pytest.mark.parametrize("fmt", ["csr_array", "csr_matrix", "coo_array", "csc_array"])
 def test_products_of_partitioned_matrices_are_in_the_users_numbering(kind, fmt):
     """partition= renumbers the matrix behind the scenes; A @ x and A.dot(x)

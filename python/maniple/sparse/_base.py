@@ -19,6 +19,9 @@ from . import _dist
 from ._build import _is_scipy_sparse, _isintlike, build
 from ._local import _result_dtype, from_local_rows, local_coo, local_rows, map_values, sum_dtype, value_dtype
 
+# the partitioners of partition= (maniple's keyword; _partition.py)
+PARTITIONS = ("graph", "metis", "ptscotch", "equal")
+
 
 _CLASSES = {}  # (format, is_array) -> class
 
@@ -46,16 +49,17 @@ class _spbase:
     __slots__ = ("_A", "maxprint", "_part", "_Ap", "_cast")
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False, *, maxprint=None, partition=None):
-        """partition="equal" or "metis" (maniple's own keyword; square
-        matrices): products with vectors run on a copy renumbered by that
+        """partition="graph", "metis", "ptscotch" or "equal" (maniple's own
+        keyword; square matrices; "graph" is METIS up to about a million
+        rows, PT-Scotch above: docs/python.md): products with vectors run on a copy renumbered by that
         partition of the matrix's graph, the vectors moved to the new
         numbering and back, so results come in the user's numbering."""
         self._A = build(arg1, shape, dtype, copy, self._format, not self._is_array)
         self.maxprint = 50 if maxprint is None else maxprint
         self._part = self._Ap = self._cast = None
         if partition is not None:
-            if partition not in ("equal", "metis"):
-                raise ValueError(f"partition must be 'equal' or 'metis', not {partition!r}")
+            if partition not in PARTITIONS:
+                raise ValueError(f"partition must be 'graph', 'metis', 'ptscotch' or 'equal', not {partition!r}")
             if self._A.shape[0] != self._A.shape[1]:
                 raise ValueError(f"partition needs a square matrix, not shape {tuple(self._A.shape)}")
             self._part = self._A.partition(partition)

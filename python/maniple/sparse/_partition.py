@@ -40,8 +40,11 @@ class Partition:
         return dict(self._p.quality())
 
 
-def partition(A, kind="metis"):
-    """The partition of square A's symmetrised graph ("equal" or "metis")."""
+def partition(A, kind="graph"):
+    """The partition of square A's symmetrised graph: "graph" (METIS up to
+    MANIPLE_PART_SERIAL_MAX rows, default 2**20, or at one rank; PT-Scotch
+    above, on every rank), "metis" (gathered on rank 0), "ptscotch" (where
+    the rows lie) or "equal" (the identity)."""
     _need("partition")
     if not isinstance(A, _spbase):
         raise TypeError("partition needs a maniple sparse matrix")

@@ -6,7 +6,7 @@ system (A, b or x0 complex) goes to cg, bicgstab and gmres written over
 maniple vectors (_isolve_complex), and minres refuses it.
 
 A maniple sparse matrix goes to the C solver as it is (with partition=
-"metis" or "equal", its renumbered copy, b and x moved there and back).
+"graph", "metis", "ptscotch" or "equal", its renumbered copy, b and x moved there and back).
 A SciPy sparse matrix is made a maniple one first (every rank must pass
 the same). Anything else goes through aslinearoperator and is called back.
 
