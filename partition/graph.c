@@ -9,6 +9,14 @@ static int cmp_i64(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+int64_t mn_sort_unique(int64_t *v, int64_t n) {
+  qsort(v, (size_t)n, sizeof(int64_t), cmp_i64);
+  int64_t w = 0;
+  for (int64_t k = 0; k < n; k++)
+    if (k == 0 || v[k] != v[k - 1]) v[w++] = v[k];
+  return w;
+}
+
 void mn_graph_free(mn_graph *g) {
   mn_free(g->rowptr);
   mn_free(g->adj);
@@ -93,5 +101,40 @@ int mn_graph_symmetrize(mn_ctx *ctx, int64_t n, int64_t nlocal, const int64_t *r
   free(cnt);
   mn_free(rb);
   if (err) { mn_graph_free(g); return mn_trace(err, __FILE__, __LINE__, __func__); }
+  return MN_SUCCESS;
+}
+
+/* out[e] = val of neighbour adj[e]: local ones read here, remote ones
+ * asked of their owners once each, with two all-to-alls. */
+int mn_graph_neighbour_values(mn_ctx *ctx, const mn_graph *g, const int64_t *val, int64_t *out) {
+  int P = ctx->size, err = 0;
+  int64_t n = g->n, lo = g->start, hi = g->start + g->nlocal, m = g->rowptr[g->nlocal], nr = 0;
+  int64_t *rq = mn_malloc(sizeof(int64_t) * (size_t)(m ? m : 1)), *cnt = calloc(6 * (size_t)P, sizeof(int64_t));
+  char *rb = NULL, *ab = NULL;
+  if (!rq || !cnt) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld neighbour requests", (long long)m);
+  err = mn_agree(ctx, err);
+  if (!err) {
+    for (int64_t e = 0; e < m; e++)
+      if (g->adj[e] < lo || g->adj[e] >= hi) rq[nr++] = g->adj[e];
+    nr = mn_sort_unique(rq, nr); /* sorted, hence grouped by owner in rank order */
+    for (int64_t k = 0; k < nr; k++) cnt[mn_split_owner(n, P, rq[k])] += 8;
+    err = mn_exchange(ctx, (char *)rq, cnt, &rb, cnt + P, cnt + 2 * P);
+  }
+  if (!err) { /* answer in the order asked; the answers retrace the requests */
+    int64_t na = mn_prefix(P, cnt + P, cnt + 2 * P) / 8, *a = (int64_t *)rb;
+    for (int64_t k = 0; k < na; k++) a[k] = val[a[k] - lo];
+    err = mn_exchange(ctx, rb, cnt + P, &ab, cnt + 3 * P, cnt + 4 * P);
+  }
+  if (!err) {
+    const int64_t *ans = (const int64_t *)ab;
+    for (int64_t e = 0; e < m; e++) {
+      int64_t v = g->adj[e];
+      if (v >= lo && v < hi) { out[e] = val[v - lo]; continue; }
+      const int64_t *f = bsearch(&v, rq, (size_t)nr, sizeof(int64_t), cmp_i64);
+      out[e] = ans[f - rq];
+    }
+  }
+  mn_free(rq); free(cnt); mn_free(rb); mn_free(ab);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }

@@ -1,7 +1,7 @@
 /* The METIS step: the symmetrised graph is gathered on rank 0 (one record
  * per rank through mn_exchange, which splits large messages),
  * METIS_PartGraphKway cuts it into as many parts as ranks, and each rank
- * gets back the parts of its vertices. Rank 0 holds the whole graph
+ * gets back the parts of its vertices (ordered within them by order.c). Rank 0 holds the whole graph
  * meanwhile: this is where the method stops scaling (docs/design.md). */
 #include "part_impl.h"
 #include <stdlib.h>
@@ -36,49 +36,7 @@ static const char *status_name(int s) {
 
 /* Rank 0: METIS's arrays from the record of each rank q (int64 at
  * rec + off[q]): degrees, weights (has_w), then neighbours. */
-/* Within each part, vertices in breadth-first order from those touching a
- * lower part (else from the part's first vertex): neighbours get close new
- * indices (x's entries come from cache in the product), and the part's
- * last vertices, which an oversized part hands to the next rank's block,
- * are those farthest from the lower parts. key[v] = v's place in its part. */
-static int order_parts(int P, int64_t n, const idx_t *xadj, const idx_t *adj, const idx_t *part, idx_t *key) {
-  int64_t *start = calloc((size_t)P + 1, sizeof(int64_t)), *byp = malloc(sizeof(int64_t) * (size_t)(n + 1));
-  int64_t *queue = malloc(sizeof(int64_t) * (size_t)(n + 1)), *fill = calloc((size_t)P, sizeof(int64_t));
-  if (!start || !byp || !queue || !fill) {
-    free(start); free(byp); free(queue); free(fill);
-    return MN_ERR(MN_ERR_MEM, "cannot order %lld vertices", (long long)n);
-  }
-  for (int64_t v = 0; v < n; v++) start[part[v] + 1]++;
-  for (int q = 0; q < P; q++) start[q + 1] += start[q];
-  for (int64_t v = 0; v < n; v++) byp[start[part[v]] + fill[part[v]]++] = v; /* by part, old order within */
-  for (int64_t v = 0; v < n; v++) key[v] = -1;
-  for (int q = 0; q < P; q++) {
-    int64_t head = 0, tail = 0, placed = 0;
-    for (int64_t t = start[q]; t < start[q + 1]; t++) { /* seeds: touching a lower part */
-      int64_t v = byp[t];
-      for (idx_t e = xadj[v]; e < xadj[v + 1]; e++)
-        if (part[adj[e]] < q) { key[v] = (idx_t)placed++; queue[tail++] = v; break; }
-    }
-    for (int64_t t = start[q];; ) {
-      while (head < tail) {
-        int64_t v = queue[head++];
-        for (idx_t e = xadj[v]; e < xadj[v + 1]; e++) {
-          int64_t u = adj[e];
-          if (part[u] == q && key[u] < 0) { key[u] = (idx_t)placed++; queue[tail++] = u; }
-        }
-      }
-      while (t < start[q + 1] && key[byp[t]] >= 0) t++;
-      if (t == start[q + 1]) break;
-      key[byp[t]] = (idx_t)placed++; /* the next unreached piece */
-      queue[tail++] = byp[t];
-    }
-  }
-  free(start); free(byp); free(queue); free(fill);
-  return MN_SUCCESS;
-}
-
-static int run(int P, int64_t n, int64_t m, int has_w, const int64_t *rec, const int64_t *off, idx_t *part,
-               idx_t *key) {
+static int run(int P, int64_t n, int64_t m, int has_w, const int64_t *rec, const int64_t *off, idx_t *part) {
   idx_t *xadj = malloc(sizeof(idx_t) * (size_t)(n + 1)), *adjncy = malloc(sizeof(idx_t) * (size_t)(m ? m : 1));
   idx_t *w = has_w ? malloc(sizeof(idx_t) * (size_t)n) : NULL;
   if (!xadj || !adjncy || (has_w && !w)) {
@@ -101,14 +59,7 @@ static int run(int P, int64_t n, int64_t m, int has_w, const int64_t *rec, const
   opt[METIS_OPTION_NUMBERING] = 0;
   opt[METIS_OPTION_SEED] = MN_METIS_SEED;
   int st = METIS_PartGraphKway(&nv, &ncon, xadj, adjncy, w, NULL, NULL, &np, NULL, NULL, opt, &cut, part);
-  int err = 0;
-  if (st == METIS_OK) {
-    int bad = 0;
-    for (int64_t i = 0; i < n; i++) bad |= part[i] < 0 || part[i] >= P;
-    if (!bad) err = order_parts(P, n, xadj, adjncy, part, key);
-  }
   free(xadj); free(adjncy); free(w);
-  if (err) return err;
   if (st != METIS_OK)
     return MN_ERR(st == METIS_ERROR_INPUT ? MN_ERR_ARG : st == METIS_ERROR_MEMORY ? MN_ERR_MEM : MN_ERR_BACKEND,
                   "METIS_PartGraphKway (%lld vertices, %lld edge entries, %d parts) returned %s (%d)",
@@ -132,8 +83,7 @@ static int64_t *pack(const mn_graph *g, const int64_t *vwgt, int has_w, int64_t 
   return r;
 }
 
-static int gather_partition_scatter(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_w, int *part,
-                                    int64_t *key) {
+static int gather_partition_scatter(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_w, int *part) {
   int P = ctx->size, err = 0;
   int64_t n = g->n, len = 0, *cnt = calloc(4 * (size_t)P, sizeof(int64_t)), *rec = pack(g, vwgt, has_w, &len);
   idx_t *all = NULL;
@@ -144,60 +94,35 @@ static int gather_partition_scatter(mn_ctx *ctx, const mn_graph *g, const int64_
     cnt[0] = 8 * len;
     err = mn_exchange(ctx, (char *)rec, cnt, &rb, cnt + 2 * P, cnt + 3 * P);
   }
+  mn_free(rec);
+  rec = NULL;
   if (!err && ctx->rank == 0) {
     int64_t total = mn_prefix(P, cnt + 2 * P, cnt + 3 * P) / 8;
     for (int q = 0; q < P; q++) cnt[3 * P + q] /= 8;
-    idx_t *pk = malloc(sizeof(idx_t) * 2 * (size_t)n); /* parts, then places in the parts */
-    all = malloc(sizeof(idx_t) * 2 * (size_t)n);
-    if (!all || !pk) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld parts on rank 0", (long long)n);
-    else err = run(P, n, total - n * (1 + has_w), has_w, (const int64_t *)rb, cnt + 3 * P, pk, pk + n);
-    for (int64_t i = 0; !err && i < n; i++) { /* (part, place) per vertex, for the scatter */
-      all[2 * i] = pk[i];
-      all[2 * i + 1] = pk[n + i];
-    }
-    free(pk);
+    all = malloc(sizeof(idx_t) * (size_t)n);
+    if (!all) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld parts on rank 0", (long long)n);
+    else err = run(P, n, total - n * (1 + has_w), has_w, (const int64_t *)rb, cnt + 3 * P, all);
   }
+  mn_free(rb);
+  rb = NULL;
   err = mn_agree(ctx, err);
   if (!err) { /* rank 0 sends each rank the parts of its block */
-    for (int q = 0; q < P; q++) cnt[q] = ctx->rank == 0 ? mn_split_size(n, P, q) * 2 * (int64_t)sizeof(idx_t) : 0;
+    for (int q = 0; q < P; q++) cnt[q] = ctx->rank == 0 ? mn_split_size(n, P, q) * (int64_t)sizeof(idx_t) : 0;
     err = mn_exchange(ctx, all ? (char *)all : (char *)cnt, cnt, &pb, cnt + 2 * P, cnt + 3 * P);
   }
-  if (!err)
-    for (int64_t k = 0; k < g->nlocal; k++) {
-      part[k] = (int)((const idx_t *)pb)[2 * k];
-      key[k] = (int64_t)((const idx_t *)pb)[2 * k + 1];
-    }
-  free(cnt); mn_free(rec); mn_free(rb); mn_free(pb); free(all);
+  for (int64_t k = 0; !err && k < g->nlocal; k++) part[k] = (int)((const idx_t *)pb)[k];
+  free(cnt); mn_free(pb); free(all);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
 #endif
 
-int mn_metis_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_w, int *part, int64_t *key) {
+int mn_metis_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_w, int *part) {
   int P = ctx->size;
   /* METIS fails on one part or no vertices; with no more vertices than
    * parts every vertex is a part of its own */
   if (P == 1 || g->n <= P) {
-    for (int64_t k = 0; k < g->nlocal; k++) {
-      part[k] = P == 1 ? 0 : (int)(g->start + k);
-      key[k] = P == 1 ? g->start + k : 0;
-    }
-#ifdef MANIPLE_HAVE_METIS
-    /* one part: still breadth first, for locality, where METIS's idx_t
-     * holds the counts (else the numbering stays as it is) */
-    if (P == 1 && g->n > 1 && g->n < IDX_MAX && g->rowptr[g->n] < IDX_MAX) {
-      int64_t n = g->n, m = g->rowptr[n];
-      idx_t *xadj = malloc(sizeof(idx_t) * (size_t)(n + 1)), *adj = malloc(sizeof(idx_t) * (size_t)(m + 1));
-      idx_t *pt = calloc((size_t)n, sizeof(idx_t)), *kk = malloc(sizeof(idx_t) * (size_t)n);
-      int err = xadj && adj && pt && kk ? 0 : MN_ERR(MN_ERR_MEM, "cannot order %lld vertices", (long long)n);
-      for (int64_t i = 0; !err && i <= n; i++) xadj[i] = (idx_t)g->rowptr[i];
-      for (int64_t e = 0; !err && e < m; e++) adj[e] = (idx_t)g->adj[e];
-      if (!err) err = order_parts(1, n, xadj, adj, pt, kk);
-      for (int64_t i = 0; !err && i < n; i++) key[i] = kk[i];
-      free(xadj); free(adj); free(pt); free(kk);
-      if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
-    }
-#endif
+    for (int64_t k = 0; k < g->nlocal; k++) part[k] = P == 1 ? 0 : (int)(g->start + k);
     return MN_SUCCESS;
   }
 #ifdef MANIPLE_HAVE_METIS
@@ -211,7 +136,7 @@ int mn_metis_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_
   /* weights all zero say nothing about balance (and make METIS print
    * failed bisections): balance vertex counts then */
   if (tot[1] == 0) has_w = 0;
-  MN_CALL(gather_partition_scatter(ctx, g, vwgt, has_w, part, key));
+  MN_CALL(gather_partition_scatter(ctx, g, vwgt, has_w, part));
   return MN_SUCCESS;
 #else
   (void)vwgt; (void)has_w;

@@ -181,8 +181,9 @@ int mn_partition_create(mn_ctx *ctx, mn_part_kind kind, int64_t n, int64_t nloca
   err = mn_agree(ctx, err);
   mn_graph g = {0};
   if (!err) err = mn_graph_symmetrize(ctx, n, nlocal, rowptr, adj, &g);
-  if (!err && kind == MN_PART_METIS) err = mn_metis_parts(ctx, &g, has_w ? vwgt : NULL, has_w, part, key);
-  if (!err && kind == MN_PART_PTSCOTCH) err = mn_ptscotch_parts(ctx, &g, has_w ? vwgt : NULL, has_w, part, key);
+  if (!err && kind == MN_PART_METIS) err = mn_metis_parts(ctx, &g, has_w ? vwgt : NULL, has_w, part);
+  if (!err && kind == MN_PART_PTSCOTCH) err = mn_ptscotch_parts(ctx, &g, has_w ? vwgt : NULL, has_w, part);
+  if (!err && graph) err = mn_part_order(ctx, &g, part, key);
   if (!err) err = build(r, &g, part, key, has_w ? vwgt : NULL);
   mn_graph_free(&g);
   free(part);

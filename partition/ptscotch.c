@@ -1,8 +1,8 @@
 /* The PT-Scotch step: the symmetrised graph stays distributed (each rank
  * passes its own rows, which PT-Scotch reads in place: its 64-bit build's
- * SCOTCH_Num is int64_t), SCOTCH_dgraphPart cuts it into as many parts as
- * ranks, and each rank orders its vertices within their parts. No rank
- * ever holds more than its rows and PT-Scotch's working share of them. */
+ * SCOTCH_Num is int64_t) and SCOTCH_dgraphPart cuts it into as many parts
+ * as ranks (ordered within them by order.c). No rank holds more than its
+ * rows and PT-Scotch's working share (measured: docs/design.md). */
 #include "part_impl.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,51 +22,13 @@ int mn_ptscotch_available(void) {
 }
 
 #ifdef MANIPLE_HAVE_PTSCOTCH
-/* Place of each local vertex within its part: the part's vertices on lower
- * ranks come first (an exclusive scan of the per-part counts), then this
- * rank's, breadth first over its local edges, so that neighbours get close
- * new indices. */
-static int place_in_parts(mn_ctx *ctx, const mn_graph *g, const int *part, int64_t *key) {
-  int P = ctx->size;
-  int64_t nl = g->nlocal, lo = g->start;
-  int64_t *cnt = calloc(3 * (size_t)P, sizeof(int64_t)), *byp = malloc(sizeof(int64_t) * (size_t)(nl + 1));
-  int64_t *queue = malloc(sizeof(int64_t) * (size_t)(nl + 1));
-  unsigned char *seen = calloc((size_t)nl + 1, 1);
-  int err = mn_agree(ctx, cnt && byp && queue && seen ? 0 : MN_ERR(MN_ERR_MEM, "cannot order %lld vertices", (long long)nl));
-  if (err) {
-    free(cnt); free(byp); free(queue); free(seen);
-    return mn_trace(err, __FILE__, __LINE__, __func__);
-  }
-  int64_t *before = cnt + P, *first = cnt + 2 * P; /* part's vertices on lower ranks; its start in byp */
-  for (int64_t k = 0; k < nl; k++) cnt[part[k]]++;
-  int rc = MPI_Exscan(cnt, before, P, MPI_INT64_T, MPI_SUM, ctx->comm);
-  if (ctx->rank == 0) memset(before, 0, sizeof(int64_t) * (size_t)P); /* Exscan leaves rank 0's undefined */
-  for (int64_t s = 0, q = 0; q < P; q++) { first[q] = s; s += cnt[q]; }
-  for (int64_t k = 0; k < nl; k++) byp[first[part[k]]++] = k; /* by part, old order within */
-  for (int64_t k = 0, placed = 0, head = 0, tail = 0; k < nl; k++) {
-    int64_t v = byp[k];
-    if (k == 0 || part[v] != part[byp[k - 1]]) placed = 0;
-    if (seen[v]) continue;
-    seen[v] = 1;
-    queue[tail++] = v;
-    while (head < tail) {
-      int64_t u = queue[head++];
-      key[u] = before[part[u]] + placed++;
-      for (int64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++) {
-        int64_t w = g->adj[e] - lo;
-        if (w >= 0 && w < nl && !seen[w] && part[w] == part[u]) { seen[w] = 1; queue[tail++] = w; }
-      }
-    }
-  }
-  free(cnt); free(byp); free(queue); free(seen);
-  MN_CHECK(rc == MPI_SUCCESS, MN_ERR_MPI, "MPI_Exscan of the part counts failed");
-  return MN_SUCCESS;
-}
-
 /* fixed, so that a graph gets the same parts on every run */
 #define MN_SCOTCH_SEED 20240611
-/* the load imbalance PT-Scotch may leave: the renumbering cuts the parts
- * into equal blocks, so every vertex over the mean moves to a neighbour */
+/* the load imbalance PT-Scotch may leave, enforced (SCOTCH_STRATBALANCE):
+ * the renumbering cuts the parts into equal blocks, so every vertex over
+ * the mean spills into a neighbouring block. On the shuffled 512 x 512
+ * Laplacian this gave ghosts within 0.93-1.15x of METIS's at 2-32 ranks,
+ * where SCOTCH_STRATQUALITY gave up to 1.28x (docs/design.md) */
 #define MN_SCOTCH_IMBALANCE 0.01
 
 static int run(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int *part) {
@@ -95,7 +57,7 @@ static int run(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int *part) {
     if (!st) st = SCOTCH_dgraphInit(&bound, ctx->comm);
     if (!st) bnd = 1, st = SCOTCH_contextBindDgraph(&sctx, &grf, &bound);
   }
-  if (!st && ++step) st = SCOTCH_stratDgraphMapBuild(&strat, SCOTCH_STRATQUALITY, P, P, MN_SCOTCH_IMBALANCE);
+  if (!st && ++step) st = SCOTCH_stratDgraphMapBuild(&strat, SCOTCH_STRATBALANCE, P, P, MN_SCOTCH_IMBALANCE);
   if (!st && ++step) st = SCOTCH_dgraphPart(&bound, P, &strat, pt);
   static const char *what[] = {"SCOTCH_dgraphInit", "SCOTCH_dgraphBuild", "setting up a SCOTCH_Context",
                                "SCOTCH_stratDgraphMapBuild", "SCOTCH_dgraphPart"};
@@ -118,14 +80,14 @@ static int run(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int *part) {
 }
 #endif
 
-int mn_ptscotch_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_w, int *part, int64_t *key) {
+int mn_ptscotch_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int has_w, int *part) {
   int P = ctx->size;
+#ifdef MANIPLE_HAVE_PTSCOTCH
   /* with no more vertices than parts every vertex is a part of its own */
   if (g->n <= P && P > 1) {
-    for (int64_t k = 0; k < g->nlocal; k++) { part[k] = (int)(g->start + k); key[k] = 0; }
+    for (int64_t k = 0; k < g->nlocal; k++) part[k] = (int)(g->start + k);
     return MN_SUCCESS;
   }
-#ifdef MANIPLE_HAVE_PTSCOTCH
   if (P > 1) {
     /* the total weight must fit SCOTCH_Num; weights all zero say nothing
      * about balance: balance vertex counts then */
@@ -138,10 +100,9 @@ int mn_ptscotch_parts(mn_ctx *ctx, const mn_graph *g, const int64_t *vwgt, int h
   } else {
     for (int64_t k = 0; k < g->nlocal; k++) part[k] = 0;
   }
-  MN_CALL(place_in_parts(ctx, g, part, key));
   return MN_SUCCESS;
 #else
-  (void)vwgt; (void)has_w; (void)part; (void)key;
+  (void)P; (void)g; (void)vwgt; (void)has_w; (void)part;
   return mn_ptscotch_available();
 #endif
 }

@@ -4,55 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_i64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
-}
-
-/* Sort and drop repeats; returns the new count. */
-static int64_t sort_unique(int64_t *v, int64_t n) {
-  qsort(v, (size_t)n, sizeof(int64_t), cmp_i64);
-  int64_t w = 0;
-  for (int64_t k = 0; k < n; k++)
-    if (k == 0 || v[k] != v[k - 1]) v[w++] = v[k];
-  return w;
-}
-
-/* New index of every neighbour entry: local ones read here, remote ones
- * asked of their (old) owners once each, with two all-to-alls. */
-static int neighbour_new(mn_ctx *ctx, const mn_graph *g, const int64_t *new_of_old, int64_t *nnew) {
-  int P = ctx->size, err = 0;
-  int64_t n = g->n, lo = g->start, hi = g->start + g->nlocal, m = g->rowptr[g->nlocal], nr = 0;
-  int64_t *rq = mn_malloc(sizeof(int64_t) * (size_t)(m ? m : 1)), *cnt = calloc(6 * (size_t)P, sizeof(int64_t));
-  char *rb = NULL, *ab = NULL;
-  if (!rq || !cnt) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld neighbour requests", (long long)m);
-  err = mn_agree(ctx, err);
-  if (!err) {
-    for (int64_t e = 0; e < m; e++)
-      if (g->adj[e] < lo || g->adj[e] >= hi) rq[nr++] = g->adj[e];
-    nr = sort_unique(rq, nr); /* sorted, hence grouped by owner in rank order */
-    for (int64_t k = 0; k < nr; k++) cnt[mn_split_owner(n, P, rq[k])] += 8;
-    err = mn_exchange(ctx, (char *)rq, cnt, &rb, cnt + P, cnt + 2 * P);
-  }
-  if (!err) { /* answer in the order asked; the answers retrace the requests */
-    int64_t na = mn_prefix(P, cnt + P, cnt + 2 * P) / 8, *a = (int64_t *)rb;
-    for (int64_t k = 0; k < na; k++) a[k] = new_of_old[a[k] - lo];
-    err = mn_exchange(ctx, rb, cnt + P, &ab, cnt + 3 * P, cnt + 4 * P);
-  }
-  if (!err) {
-    const int64_t *ans = (const int64_t *)ab;
-    for (int64_t e = 0; e < m; e++) {
-      int64_t v = g->adj[e];
-      if (v >= lo && v < hi) { nnew[e] = new_of_old[v - lo]; continue; }
-      const int64_t *f = bsearch(&v, rq, (size_t)nr, sizeof(int64_t), cmp_i64);
-      nnew[e] = ans[f - rq];
-    }
-  }
-  mn_free(rq); free(cnt); mn_free(rb); mn_free(ab);
-  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
-  return MN_SUCCESS;
-}
-
 /* Ghosts of each rank R: neighbours of R's new vertices owned elsewhere.
  * Each rank sends R the distinct ones it sees; R counts the union. */
 static int count_ghosts(mn_ctx *ctx, const mn_graph *g, const int64_t *new_of_old, const int64_t *nnew,
@@ -78,7 +29,7 @@ static int count_ghosts(mn_ctx *ctx, const mn_graph *g, const int64_t *new_of_ol
     }
     int64_t w = 0, s = 0; /* each owner's list made unique, compacted in place */
     for (int q = 0; q < P; q++) {
-      int64_t u = sort_unique(pk + s, cnt[q]);
+      int64_t u = mn_sort_unique(pk + s, cnt[q]);
       memmove(pk + w, pk + s, sizeof(int64_t) * (size_t)u);
       s += cnt[q];
       w += u;
@@ -86,7 +37,7 @@ static int count_ghosts(mn_ctx *ctx, const mn_graph *g, const int64_t *new_of_ol
     }
     err = mn_exchange(ctx, (char *)pk, cnt, &rb, cnt + 2 * P, cnt + 3 * P);
   }
-  if (!err) *ghosts = sort_unique((int64_t *)rb, mn_prefix(P, cnt + 2 * P, cnt + 3 * P) / 8);
+  if (!err) *ghosts = mn_sort_unique((int64_t *)rb, mn_prefix(P, cnt + 2 * P, cnt + 3 * P) / 8);
   mn_free(pk); free(cnt); mn_free(rb);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
@@ -99,7 +50,7 @@ int mn_partition_measure(mn_ctx *ctx, const mn_graph *g, const int64_t *new_of_o
   int64_t *nnew = mn_malloc(sizeof(int64_t) * (size_t)(m ? m : 1)), *w = calloc((size_t)P, sizeof(int64_t));
   if (!nnew || !w) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld neighbour indices", (long long)m);
   err = mn_agree(ctx, err);
-  if (!err) err = neighbour_new(ctx, g, new_of_old, nnew);
+  if (!err) err = mn_graph_neighbour_values(ctx, g, new_of_old, nnew);
   if (!err) err = count_ghosts(ctx, g, new_of_old, nnew, &ghosts);
   if (!err) { /* each undirected edge once, from its lower old end */
     for (int64_t k = 0; k < g->nlocal; k++) {
