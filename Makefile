@@ -8,7 +8,7 @@ ASAN ?= build-asan
 FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: all setup build build-asan demo test test-c test-emulated test-asan bench fuzz clean
+.PHONY: all setup build build-asan demo test test-c test-emulated test-asan test-scale bench fuzz clean
 
 all: build
 
@@ -29,17 +29,22 @@ demo: build
 	@benchmarks/run_demo.sh $(BUILD)
 
 test-c: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE scale
 
 # the same suite on the emulated device (docs/design.md): host code that
 # touches device memory faults there
 test-emulated: build
-	cd $(BUILD) && MANIPLE_BACKEND=emulated ctest --output-on-failure -j $(JOBS) -LE "cuda|install|fuzz|nvrtc"
+	cd $(BUILD) && MANIPLE_BACKEND=emulated ctest --output-on-failure -j $(JOBS) -LE "cuda|install|fuzz|nvrtc|scale"
 
 test-asan: build-asan
-	cd $(ASAN) && ctest --output-on-failure -j $(JOBS) -LE cuda
+	cd $(ASAN) && ctest --output-on-failure -j $(JOBS) -LE "cuda|scale"
 
 test: test-c test-emulated test-asan
+
+# the scale tests at 16, 32 and 64 ranks (oversubscribed; tests/scale.cmake):
+# about 15 minutes on 2 cores
+test-scale: build
+	cd $(BUILD) && ctest --output-on-failure -L scale
 
 # the benchmark suite (python -m maniple.bench) also needs its peers (PETSc,
 # cuPyNumeric); CMake then finds PETSc. make bench BENCH_ARGS=--quick: ~3 min
