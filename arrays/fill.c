@@ -109,16 +109,12 @@ int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *value) {
   MN_SPMD(a ? a->ctx : NULL, "mn_array_get", mn_spmd_array(S, "a", a), mn_spmd_shape(S, "index", a->map.ndim, idx));
   int err = mn_agree(a->ctx, check_index(a, idx, value));
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
-  int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
-  int owner = -1;
-  /* the owner of one element: the rank whose owned box contains it */
-  for (int q = 0; q < a->ctx->size && owner < 0; q++) {
-    if (!mn_map_owned_box(&a->map, a->buf->lay, q, lo, cnt)) continue;
-    int in = 1;
-    for (int d = 0; d < a->map.ndim && in; d++) in = idx[d] >= lo[d] && idx[d] < lo[d] + cnt[d];
-    if (in) owner = q;
-  }
-  MN_CHECK(owner >= 0, MN_ERR_INDEX, "internal: element has no owner");
+  /* the owner of one element, from the layout's split in O(ndim) (a box
+   * of one element meets one block); a search over the ranks was O(P) */
+  int64_t one[MN_MAXDIM];
+  for (int d = 0; d < a->map.ndim; d++) one[d] = 1;
+  int owner = -1, n = mn_map_box_owners(&a->map, a->buf->lay, idx, one, &owner);
+  MN_CHECK(n == 1 && owner >= 0, MN_ERR_INDEX, "internal: element has %d owners", n);
   struct { double f, g; int64_t i; } v = {0, 0, 0}; /* g: a complex value's imaginary part */
   if (owner == a->ctx->rank) {
     char p[16]; /* the element alone, from whichever copy holds it */

@@ -27,8 +27,17 @@ int mn_mpi_post(int send, char *buf, int64_t bytes, int peer, int tag, mn_ctx *c
   return MN_SUCCESS;
 }
 
+/* The message tables down to the messages there are: builders size them
+ * for every rank (P of 240 bytes each), and a plan is kept for long. */
+static mn_msg *shrink(mn_msg *m, int n) {
+  mn_msg *r = realloc(m, sizeof(mn_msg) * (size_t)(n ? n : 1));
+  return r ? r : m; /* a failed shrink keeps the larger table */
+}
+
 int mn_plan_alloc(mn_plan *p) {
   int64_t so = 0, ro = 0;
+  p->sends = shrink(p->sends, p->nsend);
+  p->recvs = shrink(p->recvs, p->nrecv);
   for (int i = 0; i < p->nsend; i++) { p->sends[i].off = so; so += p->sends[i].count; }
   for (int i = 0; i < p->nrecv; i++) { p->recvs[i].off = ro; ro += p->recvs[i].count; }
   p->send_total = so;

@@ -253,7 +253,8 @@ done:
 }
 
 /* Rows of x to this rank's rows of out (both split by rows, dense here):
- * gi holds every index (wrapped), xs/os the row splits in elements. */
+ * gi holds the indices of this rank's rows of out (wrapped), xs/os the
+ * row splits in elements. */
 static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *xs, const int64_t *os, mn_array *out) {
   mn_ctx *ctx = x->ctx;
   int P = ctx->size, me = ctx->rank, err = 0;
@@ -263,7 +264,7 @@ static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *
   mn_local xl, ol;
   mn_array_local_read(x, 0, &xl);
   mn_array_local_in(out, 0, &ol);
-  int64_t r0 = row ? os[me] / row : 0, nr = row ? (os[me + 1] - os[me]) / row : 0;
+  int64_t nr = row ? (os[me + 1] - os[me]) / row : 0;
   char *od = ol.data;
   const char *xd = xl.data;
   if (P == 1) {
@@ -279,11 +280,11 @@ static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *
   err = mn_agree(ctx, err);
   if (!err) {
     for (int64_t r = 0; r < nr; r++) {
-      own[r] = row_owner(xs, P, gi[r0 + r] * row);
+      own[r] = row_owner(xs, P, gi[r] * row);
       cnt[own[r]]++;
     }
     mn_prefix(P, cnt, pos);
-    for (int64_t r = 0; r < nr; r++) { order[r] = pos[own[r]]++; req[order[r]] = gi[r0 + r]; }
+    for (int64_t r = 0; r < nr; r++) { order[r] = pos[own[r]]++; req[order[r]] = gi[r]; }
     for (int q = 0; q < P; q++) cnt[q] *= 8;
     err = mn_exchange(ctx, (const char *)req, cnt, &rreq, rcnt, rcnt + P);
   }
@@ -332,35 +333,39 @@ int mn_array_take_rows(const mn_array *x, const mn_array *idx, mn_array *out) {
                   (long long)idx->map.shape[0], sx);
   }
   mn_ctx *ctx = x->ctx;
-  int P = ctx->size, err = 0;
-  int64_t m = idx->map.shape[0], n0 = x->map.shape[0];
-  /* every index on every rank (one row number per output row: small beside the rows) */
+  int P = ctx->size, me = ctx->rank, err = 0;
+  int64_t m = idx->map.shape[0], n0 = x->map.shape[0], row = 1;
+  for (int d = 1; d < x->map.ndim; d++) row *= x->map.shape[d];
   mn_array *I = NULL;
   int own_i = 0;
   MN_CALL(mn_as_base(idx, MN_INT64, NULL, &I, &own_i));
-  int64_t *gi = malloc(sizeof(int64_t) * (size_t)(m ? m : 1)), *xs = malloc(sizeof(int64_t) * 2 * (size_t)(P + 1));
-  if (!gi || !xs) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld indices", (long long)m);
-  err = mn_agree(ctx, err);
-  if (!err) err = mn_array_allgather(I, gi);
-  for (int64_t k = 0; k < m && !err; k++) {
+  int64_t *xs = malloc(sizeof(int64_t) * 2 * (size_t)(P + 1)), *os = xs ? xs + P + 1 : NULL, *gi = NULL, ng = m;
+  err = mn_agree(ctx, xs ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d row starts", P));
+  int split = !err && row > 0 && mn_rows_split(x, xs) && mn_rows_split(out, os);
+  int ok = split && dense_here(x) && dense_here(out), all = ok;
+  if (!err && split && P > 1) mn_allreduce(ctx, &ok, &all, 1, MPI_INT, MPI_MIN); /* (halos: the same everywhere) */
+  /* the indices of this rank's rows of out, in rank order, when out is
+   * split by rows (O(m / P) each); else every index on every rank */
+  if (!err && all) ng = (os[me + 1] - os[me]) / row;
+  if (!err) gi = malloc(sizeof(int64_t) * (size_t)(ng ? ng : 1));
+  if (!err) err = mn_agree(ctx, gi ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld indices", (long long)ng));
+  if (!err) err = all ? mn_array_split_local(I, ng, gi) : mn_array_allgather(I, gi);
+  int bad = 0;
+  for (int64_t k = 0; k < ng && !err && !bad; k++) {
     if (gi[k] < -n0 || gi[k] >= n0)
-      err = MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (long long)gi[k],
+      bad = MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (long long)gi[k],
                    (long long)n0);
     else if (gi[k] < 0) gi[k] += n0;
   }
+  if (!err) err = all ? mn_agree(ctx, bad) : bad; /* each rank checked its own indices */
   if (!err) {
-    int64_t *os = xs + P + 1;
-    int split = mn_rows_split(x, xs) && mn_rows_split(out, os);
-    int ok = split && dense_here(x) && dense_here(out), all = ok;
-    if (split && P > 1) mn_allreduce(ctx, &ok, &all, 1, MPI_INT, MPI_MIN); /* (halos: the same everywhere) */
     if (all) err = take_rows_split(x, gi, xs, os, out);
     else { /* flat indices of out's elements, then the element take */
       mn_array *F = NULL;
       err = mn_array_create_like(out, MN_INT64, &F);
       if (!err) {
         mn_local fl;
-        int64_t row = 1, i[MN_MAXDIM] = {0}, off = 0;
-        for (int d = 1; d < x->map.ndim; d++) row *= x->map.shape[d];
+        int64_t i[MN_MAXDIM] = {0}, off = 0;
         mn_array_local_in(F, 0, &fl);
         int nd = out->map.ndim;
         int64_t cs[MN_MAXDIM], total = fl.data ? mn_box_size(nd, fl.count) : 0;

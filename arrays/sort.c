@@ -15,6 +15,7 @@
 typedef struct { uint64_t key; int64_t idx; uint64_t val; } rec;
 
 static int rec_lt(const rec *a, const rec *b) { return a->key < b->key || (a->key == b->key && a->idx < b->idx); }
+static int rec_cmp(const void *a, const void *b) { return rec_lt(a, b) ? -1 : rec_lt(b, a); }
 
 /* Stable sort by key (records arrive in index order, so ties stay
  * ordered by index). tmp holds n records. Passes over a byte that every
@@ -157,10 +158,13 @@ static int emit(mn_ctx *ctx, mn_dtype t, const rec *r, int64_t n, mn_array **sor
 
 /* Splitters from regular samples of every rank's sorted records; sends
  * each record to the rank of its splitter interval; returns the received
- * records sorted. */
+ * records sorted. Every rank holds all samples: 4 per rank, at most 2^20 in
+ * all (24 MB, from 512 ranks up), so that memory stops growing as P^2. */
 static int sample_exchange(mn_ctx *ctx, rec *r, int64_t n, rec **out, int64_t *nout) {
   int P = ctx->size, err = 0;
-  int s = (int)(n < 4 * P ? n : 4 * P), *sc = malloc(sizeof(int) * 2 * (size_t)P);
+  int64_t cap = 4 * (int64_t)P < ((int64_t)1 << 20) / P ? 4 * (int64_t)P : ((int64_t)1 << 20) / P;
+  if (cap < 1) cap = 1;
+  int s = (int)(n < cap ? n : cap), *sc = malloc(sizeof(int) * 2 * (size_t)P);
   uint64_t *mine = malloc(sizeof(uint64_t) * 2 * (size_t)(s ? s : 1));
   int64_t *cnt = malloc(sizeof(int64_t) * 4 * (size_t)P);
   MN_CALL(mn_agree(ctx, sc && mine && cnt ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate sort samples")));
@@ -173,21 +177,15 @@ static int sample_exchange(mn_ctx *ctx, rec *r, int64_t n, rec **out, int64_t *n
   MPI_Allgather(&s2, 1, MPI_INT, sc, 1, MPI_INT, ctx->comm);
   int S = 0;
   for (int q = 0; q < P; q++) { sc[P + q] = S; S += sc[q]; }
-  rec *all = malloc(sizeof(rec) * (size_t)(S / 2 + 1)), *tmp = malloc(sizeof(rec) * (size_t)(S / 2 + 1));
+  rec *all = malloc(sizeof(rec) * (size_t)(S / 2 + 1));
   uint64_t *raw = malloc(sizeof(uint64_t) * (size_t)(S + 1));
-  err = mn_agree(ctx, all && tmp && raw ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d samples", S / 2));
+  err = mn_agree(ctx, all && raw ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d samples", S / 2));
   if (!err) {
     MPI_Allgatherv(mine, s2, MPI_UINT64_T, raw, sc, sc + P, MPI_UINT64_T, ctx->comm);
     S /= 2;
     for (int i = 0; i < S; i++) { all[i].key = raw[2 * i]; all[i].idx = (int64_t)raw[2 * i + 1]; all[i].val = 0; }
-    /* samples by (key, index): sort by index, then stably by key */
-    for (int i = 1; i < S; i++) {
-      rec x = all[i];
-      int j = i;
-      for (; j > 0 && x.idx < all[j - 1].idx; j--) all[j] = all[j - 1];
-      all[j] = x;
-    }
-    radix(all, tmp, S);
+    /* samples by (key, index); an insertion sort here was O(P^3) */
+    qsort(all, (size_t)S, sizeof(rec), rec_cmp);
     /* records of rank q: from the first at or after splitter q-1 */
     int64_t *pos = cnt + 2 * P;
     pos[0] = 0;
@@ -219,7 +217,7 @@ static int sample_exchange(mn_ctx *ctx, rec *r, int64_t n, rec **out, int64_t *n
       else { *out = (rec *)rb; *nout = m; }
     }
   }
-  free(sc); free(mine); free(cnt); free(all); free(tmp); free(raw);
+  free(sc); free(mine); free(cnt); free(all); free(raw);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
