@@ -3,7 +3,8 @@
  * METIS and by PT-Scotch, renumbered, multiplied and solved by CG, with no
  * array of the global size on any rank but METIS's own. Checks: y = A x
  * against the stencil evaluated pointwise, CG against the exact solution,
- * the partitions' quality against the equal split. Reports each rank's
+ * the partitions' quality against the equal split (5x fewer ghosts) and
+ * PT-Scotch's against METIS's (within 1.2x). Reports each rank's
  * peak resident memory over each partitioner's setup (partition + permute)
  * from /proc/self/status (less MPI's shared-memory segments, reported
  * apart), so runs at several rank counts show how it falls.
@@ -133,6 +134,7 @@ int main(int argc, char **argv) {
     free(sb); free(rb); free(rq);
   }
   static const char *name[] = {"", "METIS", "PT-Scotch"};
+  int64_t ghosts[3] = {-1, -1, -1};
   for (int kind = MN_PART_METIS; kind <= MN_PART_PTSCOTCH; kind++) {
     mn_partition *p = NULL;
     mn_csr *B = NULL;
@@ -162,6 +164,7 @@ int main(int argc, char **argv) {
              "(MPI's shared memory grew up to %.1f MB more); ghosts %lld (equal split %lld), imbalance %.3f\n",
              name[kind], (long long)N, P, mem[0], mx[0], -mx[1], mx[2], (long long)gh, (long long)gh_equal,
              q.imbalance);
+    ghosts[kind] = gh;
     T_CHECK(P == 1 || 5 * gh <= gh_equal, "%s: %lld ghosts, not 5x fewer than the equal split's %lld", name[kind],
             (long long)gh, (long long)gh_equal);
     /* y = A x through the renumbered copy, back in the shuffled numbering */
@@ -199,6 +202,10 @@ int main(int argc, char **argv) {
     mn_csr_destroy(&B);
     mn_partition_destroy(&p);
   }
+  /* the distributed partitioner's ghost volume within 20% of METIS's */
+  if (ghosts[1] >= 0 && ghosts[2] >= 0)
+    T_CHECK(10 * ghosts[2] <= 12 * ghosts[1], "PT-Scotch ghosts %lld, over 1.2x METIS's %lld", (long long)ghosts[2],
+            (long long)ghosts[1]);
   mn_array_destroy(&x); mn_array_destroy(&y);
   mn_csr_destroy(&A);
   return mt_finish(&ctx);
