@@ -91,6 +91,9 @@ int mn_ctx_create(MPI_Comm comm, mn_backend backend, mn_ctx **ctx) {
    * than moving both to the grid; the same value on every rank (SPMD) */
   const char *sm = getenv("MANIPLE_SUMMA_MIN_BYTES");
   c->summa_min_bytes = sm && *sm ? strtoll(sm, NULL, 10) : (int64_t)64 << 20;
+  /* every partial on every rank costs O(P) per reduction: a tree above 64 */
+  const char *ag = getenv("MANIPLE_ACC_GATHER_MAX");
+  c->acc_gather_max = ag && *ag ? atoi(ag) : 64;
   /* METIS's rank-0 copy of a graph this size is ~100 MB: above it, PT-Scotch */
   const char *ps = getenv("MANIPLE_PART_SERIAL_MAX");
   c->part_serial_max = ps && *ps ? strtoll(ps, NULL, 10) : (int64_t)1 << 20;

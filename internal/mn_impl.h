@@ -149,6 +149,7 @@ struct mn_ctx_s {
   mn_log *log;          /* the profiling log while recording, else NULL */
   mn_log *logst;        /* its storage, kept while recording is off */
   int checks;           /* MANIPLE_CHECKS: compare collective calls' arguments (spmd.h) */
+  int acc_gather_max;    /* whole-array reductions: partials gathered up to this many ranks, a tree above: MANIPLE_ACC_GATHER_MAX */
   int64_t part_serial_max; /* MN_PART_GRAPH: METIS up to this many vertices: MANIPLE_PART_SERIAL_MAX */
   int64_t summa_min_bytes; /* matmul on the grid (p?gemm) from this smaller operand up: MANIPLE_SUMMA_MIN_BYTES */
   int mpi_dev;          /* MPI takes device buffers (CUDA-aware): plans skip the host staging */
