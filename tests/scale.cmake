@@ -33,12 +33,13 @@ if(TARGET poisson)
   mn_scale_test(scale_poisson $<TARGET_FILE:poisson> --dim 2 --n 63)
 endif()
 # maniple.numpy: the seeds' scripts (the stencil idiom among them) against
-# NumPy, and maniple.sparse products and solves through both partitioners
+# NumPy, and maniple.sparse products and solves through both partitioners;
+# whole-array reductions take MPI's tree from 16 ranks up (the default is 64)
 if(TARGET _core)
   mn_scale_test(scale_python ${Python_EXECUTABLE} -m pytest -q --color=no -p no:cacheprovider
     -o faulthandler_timeout=600 -o faulthandler_exit_on_timeout=true
     ${CMAKE_SOURCE_DIR}/python/tests/test_seed_scripts.py
     ${CMAKE_SOURCE_DIR}/python/tests/test_sparse_ops.py::test_products_of_partitioned_matrices_are_in_the_users_numbering
     ${CMAKE_SOURCE_DIR}/python/tests/test_sparse_linalg.py::test_renumbered_matrix
-    ENV "PYTHONPATH=${CMAKE_BINARY_DIR}/python;PYTHONDONTWRITEBYTECODE=1")
+    ENV "PYTHONPATH=${CMAKE_BINARY_DIR}/python;PYTHONDONTWRITEBYTECODE=1;MANIPLE_ACC_GATHER_MAX=16")
 endif()
