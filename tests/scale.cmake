@@ -1,17 +1,20 @@
 # Scale tests: label `scale`, run by `make test-scale` (not by `make test`),
 # at 16, 32 and 64 ranks, oversubscribed, on small problems; each checks its
-# result against a serial reference or an exact solution. s_setup also
-# reports each rank's peak memory over the partitioners' setup at a fixed
-# global size (docs/design.md quotes it). Included from the top level, after
+# result against a serial reference or an exact solution, and prints its
+# ranks' peak resident memory (scale_run.sh, GNU time). s_setup also
+# reports each rank's peak memory over the partitioners' setup alone at a
+# fixed global size (docs/design.md quotes it). Included from the top level, after
 # the tests, apps and Python directories whose programs it runs.
 set(MN_SCALE_RANKS 16 32 64 CACHE STRING "Rank counts the scale tests run at")
 set(MN_SCALE_TIMEOUT 900)
+find_program(MN_GNU_TIME time PATHS /usr/bin NO_DEFAULT_PATH)
 function(mn_scale_test name)
   cmake_parse_arguments(T "" "" "ENV" ${ARGN})
   foreach(np ${MN_SCALE_RANKS})
+    # each rank under GNU time: its peak resident memory, summarised
     add_test(NAME ${name}_np${np}
-      COMMAND ${MN_TIMEOUT} -k 5 ${MN_SCALE_TIMEOUT} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np}
-              ${MPIEXEC_PREFLAGS} ${T_UNPARSED_ARGUMENTS} ${MPIEXEC_POSTFLAGS})
+      COMMAND ${MN_TIMEOUT} -k 5 ${MN_SCALE_TIMEOUT} bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/scale_run.sh ${MN_GNU_TIME}
+              ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS} -- ${T_UNPARSED_ARGUMENTS})
     # the ranks share every core: one such test at a time
     set_tests_properties(${name}_np${np} PROPERTIES TIMEOUT ${MN_SCALE_TIMEOUT} RUN_SERIAL TRUE LABELS scale
       ENVIRONMENT "${MN_TEST_ENV};OMP_NUM_THREADS=1;OPENBLAS_NUM_THREADS=1;${T_ENV}")

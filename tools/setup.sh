@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-debs=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libmetis-dev libptscotch-dev libopenblas-dev libscalapack-openmpi-dev python3-venv python3-dev)
+debs=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libmetis-dev libptscotch-dev libopenblas-dev libscalapack-openmpi-dev python3-venv python3-dev time)
 # `setup.sh bench`: also the peers the benchmarks compare with (PETSc)
 if [ "${1:-}" = "bench" ]; then
   debs+=(petsc-dev)
