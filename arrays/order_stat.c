@@ -101,10 +101,15 @@ int mn_array_order_stats(const mn_array *x, int npos, const int64_t *pos, void *
             MN_ERR(MN_ERR_MEM, "cannot allocate %d order statistics of %lld elements", npos, (long long)P.n);
   int depth = 0, nu = err ? 0 : distinct(pre, npos, u);
   int64_t total = N; /* elements in play, over all ranks */
-  while (!err && total > CUT && depth < 64) {
+  /* total and depth are global, so every rank runs the same rounds; an
+   * allocation failed on one rank is agreed at the top of the next round
+   * (or after the last), so no rank waits in a histogram's allreduce */
+  while (total > CUT && depth < 64) {
     free(hist);
-    hist = calloc((size_t)nu * 512, sizeof(int64_t));
-    if (!hist) { err = MN_ERR(MN_ERR_MEM, "cannot allocate a histogram of %d prefixes", nu); break; }
+    hist = err ? NULL : calloc((size_t)nu * 512, sizeof(int64_t));
+    if (!err && !hist) err = MN_ERR(MN_ERR_MEM, "cannot allocate a histogram of %d prefixes", nu);
+    err = mn_agree(ctx, err);
+    if (err) break;
     ghist = hist + (size_t)nu * 256;
     int shift = 56 - depth;
     if (nu == 1 && !P.c) { /* one prefix over the keys: the common case, a tight loop */
@@ -144,7 +149,7 @@ int mn_array_order_stats(const mn_array *x, int npos, const int64_t *pos, void *
     depth += 8;
     if (2 * mine <= P.n || total <= CUT || depth == 64) { /* copy out what stays */
       cand *c = mn_malloc(sizeof(cand) * (size_t)(mine ? mine : 1));
-      if (!c) { err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld candidates", (long long)mine); break; }
+      if (!c) { err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld candidates", (long long)mine); continue; }
       int64_t k = 0;
       FOR_EACH(&P, key, raw, {
         if (find(u, nu, key >> (64 - depth)) >= 0) { c[k].key = key; c[k].raw = raw; k++; }
