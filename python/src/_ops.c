@@ -156,8 +156,13 @@ static PyObject *py_factor(PyObject *m, PyObject *args) {
   else if (!strcmp(what, "inv")) rc = mn_array_inv(arr(a), &x);
   else if (!strcmp(what, "qr")) rc = mn_array_qr(arr(a), &x, &y), two = 1;
   else if (!strcmp(what, "qr_r")) rc = mn_array_qr(arr(a), NULL, &x);
-  else if (!strcmp(what, "solve") && PyObject_TypeCheck(b, &ArrayType)) rc = mn_array_solve(arr(a), arr(b), &x);
-  else {
+  else if (!strcmp(what, "solve")) {
+    if (!PyObject_TypeCheck(b, &ArrayType)) {
+      PyErr_Format(PyExc_TypeError, "factor('solve', a, b): b must be a maniple array, not %s", Py_TYPE(b)->tp_name);
+      return NULL;
+    }
+    rc = mn_array_solve(arr(a), arr(b), &x);
+  } else {
     PyErr_Format(PyExc_ValueError, "factor: unknown request '%s'", what);
     return NULL;
   }
