@@ -24,29 +24,34 @@ static int out_on_device(const mn_array *out) {
   return mn_buf_device_ok(b) && (mn_array_whole_storage(out) || (b->valid & MN_VALID_DEV));
 }
 
-static int meets(int nd, const int64_t *alo, const int64_t *acnt, const int64_t *blo, const int64_t *bcnt) {
+/* Ranks whose blocks of x meet the lines along axis over out's box (olo,
+ * ocnt): those that send this rank partials, in rank order (ranks holds P
+ * entries). Only they are visited, so a reduction costs O(neighbours). */
+static int senders(const mn_array *x, int axis, const int64_t *olo, const int64_t *ocnt, int *ranks) {
+  int nd = x->map.ndim;
   int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM];
-  return mn_box_intersect(nd, alo, acnt, blo, bcnt, lo, cnt);
+  for (int d = 0, k = 0; d < nd; d++) {
+    if (d == axis) { lo[d] = 0; cnt[d] = x->map.shape[d]; }
+    else { lo[d] = olo[k]; cnt[d] = ocnt[k]; k++; }
+  }
+  return mn_map_box_owners(&x->map, x->buf->lay, lo, cnt, ranks);
 }
 
 /* Does this rank's part of out take partials from no other rank, and its
  * partials (plo, pcnt: all of that part) go to no other? */
 static int alone(const mn_array *x, const mn_array *out, int axis, const int64_t *plo, const int64_t *pcnt,
                  const int64_t *olo, const int64_t *ocnt) {
-  int nd = x->map.ndim, P = x->ctx->size, me = x->ctx->rank;
+  int nd = x->map.ndim, P = x->ctx->size, me = x->ctx->rank, ok = 1;
   for (int d = 0; d < nd - 1; d++)
     if (plo[d] != olo[d] || pcnt[d] != ocnt[d]) return 0;
-  for (int q = 0; q < P; q++) {
-    int64_t a[MN_MAXDIM], c[MN_MAXDIM], qlo[MN_MAXDIM], qcnt[MN_MAXDIM];
-    if (q == me) continue;
-    if (mn_map_owned_box(&x->map, x->buf->lay, q, a, c)) {
-      proj(nd, axis, a, qlo);
-      proj(nd, axis, c, qcnt);
-      if (meets(nd - 1, olo, ocnt, qlo, qcnt)) return 0;
-    }
-    if (mn_map_owned_box(&out->map, out->buf->lay, q, qlo, qcnt) && meets(nd - 1, plo, pcnt, qlo, qcnt)) return 0;
-  }
-  return 1;
+  int *r = malloc(sizeof(int) * (size_t)P);
+  if (!r) return 0; /* then the general path */
+  int n = senders(x, axis, olo, ocnt, r);
+  for (int i = 0; i < n && ok; i++) ok = r[i] == me;
+  n = ok ? mn_map_box_owners(&out->map, out->buf->lay, plo, pcnt, r) : 0;
+  for (int i = 0; i < n && ok; i++) ok = r[i] == me;
+  free(r);
+  return ok;
 }
 
 /* The device kernel over this rank's block of x (at xlo, xcnt): the cells'
@@ -229,7 +234,23 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
     err = MN_ERR(MN_ERR_MEM, "cannot allocate reduction buffers");
   int64_t pst[MN_MAXDIM];
   mn_dense_strides(ond, pcnt, pst);
-  for (int q = 0; q < P && !err; q++) {
+  /* the ranks to visit: senders of partials for my part of out, and owners
+   * of out where my partials go, merged in rank order */
+  int *cr = err ? NULL : malloc(sizeof(int) * 3 * (size_t)P), nr = 0, ns = 0, nv = 0;
+  if (!err && !cr) err = MN_ERR(MN_ERR_MEM, "cannot allocate %d ranks", P);
+  if (!err) {
+    int *cs = cr + P, *visit = cr + 2 * P;
+    nr = haveo ? senders(x, axis, olo, ocnt, cr) : 0;
+    ns = have ? mn_map_box_owners(&out->map, out->buf->lay, plo, pcnt, cs) : 0;
+    for (int i = 0, j = 0; i < nr || j < ns;) {
+      int q = j == ns || (i < nr && cr[i] <= cs[j]) ? cr[i] : cs[j];
+      if (i < nr && cr[i] == q) i++;
+      if (j < ns && cs[j] == q) j++;
+      visit[nv++] = q;
+    }
+  }
+  for (int v = 0; v < nv && !err; v++) {
+    int q = cr[2 * P + v];
     int64_t lo[MN_MAXDIM], cnt[MN_MAXDIM], qlo[MN_MAXDIM], qcnt[MN_MAXDIM], a[MN_MAXDIM], c[MN_MAXDIM];
     /* receive q's partials for my part of out */
     if (haveo && mn_map_owned_box(&x->map, x->buf->lay, q, a, c)) {
@@ -315,6 +336,7 @@ static int reduce_axis(mn_reduce_op op, const mn_array *x, int axis, mn_array *o
   free(ssz);
   free(res);
   free(part);
+  free(cr);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
