@@ -23,10 +23,10 @@ static int pick(mn_dtype t, mn_sl_routines *f) {
   (*f = (mn_sl_routines){.potrf = P##potrf_, .getrf = P##getrf_, .getrs = P##getrs_, .getri = P##getri_,   \
                          .gelqf = P##gelqf_, .orglq = P##Q##lq_, .gemm = P##gemm_, .single = S})
   switch (t) {
-  case MN_FLOAT32: SET(ps, org, 1); break;
-  case MN_FLOAT64: SET(pd, org, 0); break;
-  case MN_COMPLEX64: SET(pc, ung, 1); break;
-  case MN_COMPLEX128: SET(pz, ung, 0); break;
+  case MN_FLOAT32: SET(ps, org, 1); f->syev = pssyev_; f->gesvd = psgesvd_; break;
+  case MN_FLOAT64: SET(pd, org, 0); f->syev = pdsyev_; f->gesvd = pdgesvd_; break;
+  case MN_COMPLEX64: SET(pc, ung, 1); f->heevd = pcheevd_; f->cgesvd = pcgesvd_; f->cplx = 1; break;
+  case MN_COMPLEX128: SET(pz, ung, 0); f->heevd = pzheevd_; f->cgesvd = pzgesvd_; f->cplx = 1; break;
   default: return 0;
   }
 #undef SET

@@ -27,6 +27,26 @@ MN_SL_DECL(pd, org)
 MN_SL_DECL(pc, ung)
 MN_SL_DECL(pz, ung)
 
+/* eigenvalues and singular values: the complex routines take real
+ * workspace too (rwork), so these are declared one by one */
+#define MN_SL_EV(p)                                                                                                 \
+  void p##syev_(const char *, const char *, const int *, void *, const int *, const int *, const int *, void *,     \
+                void *, const int *, const int *, const int *, void *, const int *, int *, size_t, size_t);        \
+  void p##gesvd_(const char *, const char *, const int *, const int *, void *, const int *, const int *,            \
+                 const int *, void *, void *, const int *, const int *, const int *, void *, const int *,          \
+                 const int *, const int *, void *, const int *, int *, size_t, size_t);
+#define MN_SL_EVC(p)                                                                                                \
+  void p##heevd_(const char *, const char *, const int *, void *, const int *, const int *, const int *, void *,    \
+                 void *, const int *, const int *, const int *, void *, const int *, void *, const int *, int *,   \
+                 const int *, int *, size_t, size_t);                                                                \
+  void p##gesvd_(const char *, const char *, const int *, const int *, void *, const int *, const int *,            \
+                 const int *, void *, void *, const int *, const int *, const int *, void *, const int *,          \
+                 const int *, const int *, void *, const int *, void *, int *, size_t, size_t);
+MN_SL_EV(ps)
+MN_SL_EV(pd)
+MN_SL_EVC(pc)
+MN_SL_EVC(pz)
+
 typedef struct {
   __typeof__(pdpotrf_) *potrf;
   __typeof__(pdgetrf_) *getrf;
@@ -35,7 +55,12 @@ typedef struct {
   __typeof__(pdgelqf_) *gelqf;
   __typeof__(pdorglq_) *orglq; /* unglq for complex */
   __typeof__(pdgemm_) *gemm;
+  __typeof__(pdsyev_) *syev;   /* real dtypes (p?syevd's p?lasrt rejected its LWORK on 1 x 3 grids) */
+  __typeof__(pdgesvd_) *gesvd;
+  __typeof__(pzheevd_) *heevd; /* complex dtypes */
+  __typeof__(pzgesvd_) *cgesvd;
   int single;                  /* work sizes come back as float */
+  int cplx;                    /* heevd and cgesvd, not syevd and gesvd */
   double one[2], zero[2];      /* 1 and 0 of the dtype, as gemm reads them */
 } mn_sl_routines;
 

@@ -5,8 +5,10 @@
  * sizes from 1 x 1 to several 64 x 64 blocks per rank; a default array, a
  * transposed view (column split) and an array with a halo as inputs; a
  * wide and a tall QR; and the errors (shape, dtype, not positive definite,
- * singular) on every rank. Also the block-cyclic round trip alone, and
- * matmul on the grid (p?gemm) against a triple loop. */
+ * singular) on every rank. eigh and svd are checked by their defining
+ * identities (residuals, orthonormality, trace and Frobenius norm, order).
+ * Also the block-cyclic round trip alone, and matmul on the grid (p?gemm)
+ * against a triple loop. */
 #include "mn_test.h"
 #include "block_cyclic.h"
 #ifdef MT_HAVE_SCALAPACK
@@ -226,6 +228,111 @@ static void test_qr(mn_ctx *ctx, mn_dtype t, int64_t m, int64_t n, int kind) {
   free(A); free(Q); free(R);
 }
 
+/* max |X^H X - I| over a r x c matrix's columns (gram of columns) */
+static double orth_err(const cplx *X, int64_t r, int64_t c, int rows) {
+  double worst = 0;
+  for (int64_t a = 0; a < (rows ? r : c); a++)
+    for (int64_t b = 0; b < (rows ? r : c); b++) {
+      cplx d = 0;
+      for (int64_t i = 0; i < (rows ? c : r); i++)
+        d += rows ? X[a * c + i] * conj(X[b * c + i]) : conj(X[i * c + a]) * X[i * c + b];
+      double e = cabs(d - (a == b ? 1.0 : 0.0));
+      if (!(e <= worst)) worst = e;
+    }
+  return worst;
+}
+
+/* eigh: H v = v w for the Hermitian H whose lower (or upper) triangle a
+ * holds (junk in the other), v orthonormal, w ascending, and the trace and
+ * Frobenius norm of H equal to sum w and sum w^2 */
+static void test_eigh(mn_ctx *ctx, mn_dtype t, int64_t n, int kind, int lower) {
+  cplx *A = malloc(sizeof(cplx) * (size_t)(n * n)), *H = malloc(sizeof(cplx) * (size_t)(n * n));
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j <= i; j++) {
+      cplx h = entry(i, j, 5, t) + (i == j ? conj(entry(i, j, 5, t)) : 0);
+      H[i * n + j] = h;
+      H[j * n + i] = conj(h);
+    }
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < n; j++)
+      A[i * n + j] = (lower ? j <= i : j >= i) ? H[i * n + j] : entry(i, j, 9, t);
+  mn_array *keep, *a = matrix(ctx, t, n, n, A, kind, &keep), *w = NULL, *v = NULL, *w2 = NULL;
+  T_OK(mn_array_eigh(a, lower, &w, &v));
+  T_OK(mn_array_eigh(a, lower, &w2, NULL));
+  mn_dtype rt = t == MN_FLOAT32 || t == MN_COMPLEX64 ? MN_FLOAT32 : MN_FLOAT64;
+  if (w && v && w2) {
+    T_CHECK(mn_array_dtype(w) == rt && mn_array_dtype(v) == t, "eigh %s: dtypes %s, %s", mn_dtype_name(t),
+            mn_dtype_name(mn_array_dtype(w)), mn_dtype_name(mn_array_dtype(v)));
+    cplx *gw = values(w), *gv = values(v), *gw2 = values(w2), *R = malloc(sizeof(cplx) * (size_t)(n * n));
+    double tr = 0, fro = 0, sw = 0, sw2 = 0;
+    for (int64_t i = 0; i < n; i++) {
+      tr += creal(H[i * n + i]);
+      sw += creal(gw[i]);
+      sw2 += creal(gw[i]) * creal(gw[i]);
+      T_CHECK(i == 0 || creal(gw[i - 1]) <= creal(gw[i]), "eigh %s: w not ascending at %lld", mn_dtype_name(t),
+              (long long)i);
+      for (int64_t j = 0; j < n; j++) {
+        fro += creal(H[i * n + j] * conj(H[i * n + j]));
+        cplx d = 0;
+        for (int64_t k = 0; k < n; k++) d += H[i * n + k] * gv[k * n + j];
+        R[i * n + j] = d - gv[i * n + j] * creal(gw[j]);
+      }
+    }
+    cplx zero = 0;
+    double scale = 10 * (double)n;
+    for (int64_t k = 0; k < n * n; k++) close_to("eigh residual H v - v w", t, &R[k], &zero, 1, scale);
+    T_CHECK(orth_err(gv, n, n, 0) <= tol_of(t) * scale, "eigh %s: v not orthonormal (%.3g)", mn_dtype_name(t),
+            orth_err(gv, n, n, 0));
+    T_CHECK(fabs(tr - sw) <= tol_of(t) * scale * (1 + fabs(tr)), "eigh %s: trace %g, sum of w %g", mn_dtype_name(t),
+            tr, sw);
+    T_CHECK(fabs(fro - sw2) <= tol_of(t) * scale * fro, "eigh %s: |H|_F^2 %g, sum of w^2 %g", mn_dtype_name(t), fro,
+            sw2);
+    close_to("eigh values only", t, gw2, gw, n, 10);
+    free(gw); free(gv); free(gw2); free(R);
+  }
+  mn_array_destroy(&w); mn_array_destroy(&v); mn_array_destroy(&w2); mn_array_destroy(&a); mn_array_destroy(&keep);
+  free(A); free(H);
+}
+
+/* svd: u diag(s) vt = a, u and vt orthonormal, s descending and >= 0,
+ * the values alone the same */
+static void test_svd(mn_ctx *ctx, mn_dtype t, int64_t m, int64_t n, int kind) {
+  int64_t k = m < n ? m : n;
+  cplx *A = malloc(sizeof(cplx) * (size_t)(m * n + 1));
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < n; j++) A[i * n + j] = entry(i, j, 6, t);
+  mn_array *keep, *a = matrix(ctx, t, m, n, A, kind, &keep), *u = NULL, *s = NULL, *vt = NULL, *s2 = NULL;
+  T_OK(mn_array_svd(a, &u, &s, &vt));
+  T_OK(mn_array_svd(a, NULL, &s2, NULL));
+  if (u && s && vt && s2) {
+    const int64_t *us = mn_array_shape(u), *vs = mn_array_shape(vt);
+    T_CHECK(us[0] == m && us[1] == k && vs[0] == k && vs[1] == n && mn_array_size(s) == k,
+            "svd: shapes (%lld, %lld) (%lld) (%lld, %lld)", (long long)us[0], (long long)us[1],
+            (long long)mn_array_size(s), (long long)vs[0], (long long)vs[1]);
+    cplx *gu = values(u), *gs = values(s), *gv = values(vt), *gs2 = values(s2);
+    cplx *B = malloc(sizeof(cplx) * (size_t)(m * n + 1));
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++) {
+        cplx d = 0;
+        for (int64_t c = 0; c < k; c++) d += gu[i * k + c] * creal(gs[c]) * gv[c * n + j];
+        B[i * n + j] = d;
+      }
+    for (int64_t c = 0; c < k; c++)
+      T_CHECK(creal(gs[c]) >= 0 && (c == 0 || creal(gs[c]) <= creal(gs[c - 1])), "svd %s: s not descending at %lld",
+              mn_dtype_name(t), (long long)c);
+    double scale = 10 * (double)(m > n ? m : n);
+    close_to("svd u s vt", t, B, A, m * n, scale);
+    T_CHECK(orth_err(gu, m, k, 0) <= tol_of(t) * scale && orth_err(gv, k, n, 1) <= tol_of(t) * scale,
+            "svd %s: u or vt not orthonormal (%.3g, %.3g)", mn_dtype_name(t), orth_err(gu, m, k, 0),
+            orth_err(gv, k, n, 1));
+    close_to("svd values only", t, gs2, gs, k, 10);
+    free(gu); free(gs); free(gv); free(gs2); free(B);
+  }
+  mn_array_destroy(&u); mn_array_destroy(&s); mn_array_destroy(&vt); mn_array_destroy(&s2);
+  mn_array_destroy(&a); mn_array_destroy(&keep);
+  free(A);
+}
+
 /* an array into a block-cyclic grid and back, at a window offset */
 static void test_round_trip(mn_ctx *ctx, int64_t m, int64_t n, int64_t nb, int64_t r0, int64_t c0, int kind) {
   int P = mn_ctx_size(ctx), pc = P % 2 ? 1 : 2, *rank_of = malloc(sizeof(int) * (size_t)P);
@@ -331,6 +438,14 @@ int main(int argc, char **argv) {
     test_solve(ctx, t, 130, 0, 0, 1, 1);
     test_qr(ctx, t, 70, 140, 0);
     test_qr(ctx, t, 1, 5, 0);
+    test_eigh(ctx, t, 90, q % 3, 1);
+    test_eigh(ctx, t, 70, 0, 0);
+    test_eigh(ctx, t, 1, 0, 1);
+    test_eigh(ctx, t, 7, 0, 1); /* one block: the other ranks hold none */
+    test_svd(ctx, t, 100, 70, q % 3);
+    test_svd(ctx, t, 50, 90, 0);
+    test_svd(ctx, t, 1, 4, 0);
+    test_svd(ctx, t, 7, 5, 0);
   }
   for (int q = 0; q < 2; q++) { /* (matmul has no complex kernel) */
     test_matmul_grid(ctx, ts[q], 70, 130, 90, q + 1, ts[q]);

@@ -33,6 +33,15 @@ MN_EXTERN int mn_array_inv(const mn_array *a, mn_array **x);
  * triangular, k = min(m, n) (numpy.linalg.qr's 'reduced'); q may be NULL
  * when only r is wanted. */
 MN_EXTERN int mn_array_qr(const mn_array *a, mn_array **q, mn_array **r);
+/* Eigenvalues of a symmetric or Hermitian n x n matrix, ascending, in w
+ * (1-d, real: float32 for float32 and complex64, else float64) and, v not
+ * NULL, its orthonormal eigenvectors as the columns of v, reading a's lower
+ * (lower = 1) or upper triangle only (numpy.linalg.eigh's UPLO). */
+MN_EXTERN int mn_array_eigh(const mn_array *a, int lower, mn_array **w, mn_array **v);
+/* Singular values of a m x n matrix, descending, in s (1-d, real as for
+ * eigh) and, u and vt not NULL, a = u diag(s) vt with u m x k and vt k x n,
+ * k = min(m, n) (numpy.linalg.svd with full_matrices=False). */
+MN_EXTERN int mn_array_svd(const mn_array *a, mn_array **u, mn_array **s, mn_array **vt);
 
 #ifdef __cplusplus
 }

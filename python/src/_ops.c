@@ -150,9 +150,25 @@ static PyObject *py_factor(PyObject *m, PyObject *args) {
   const char *what;
   PyObject *a, *b = Py_None;
   if (!PyArg_ParseTuple(args, "sO!|O", &what, &ArrayType, &a, &b)) return NULL;
-  mn_array *x = NULL, *y = NULL;
+  mn_array *x = NULL, *y = NULL, *z = NULL;
   int rc, two = 0;
+  if (!strcmp(what, "svd")) { /* (u, s, vt) */
+    rc = mn_array_svd(arr(a), &x, &y, &z);
+    if (rc) return raise_mn(rc);
+    PyObject *u = wrap(x), *sv = u ? wrap(y) : NULL, *v = sv ? wrap(z) : NULL;
+    if (!v) {
+      Py_XDECREF(u);
+      Py_XDECREF(sv);
+      if (!u) mn_array_destroy(&y);
+      if (!sv) mn_array_destroy(&z);
+      return NULL;
+    }
+    return Py_BuildValue("(NNN)", u, sv, v);
+  }
   if (!strcmp(what, "cholesky")) rc = mn_array_cholesky(arr(a), &x);
+  else if (!strcmp(what, "eigh_L") || !strcmp(what, "eigh_U")) rc = mn_array_eigh(arr(a), what[5] == 'L', &x, &y), two = 1;
+  else if (!strcmp(what, "eigvalsh_L") || !strcmp(what, "eigvalsh_U")) rc = mn_array_eigh(arr(a), what[9] == 'L', &x, NULL);
+  else if (!strcmp(what, "svdvals")) rc = mn_array_svd(arr(a), NULL, &x, NULL);
   else if (!strcmp(what, "inv")) rc = mn_array_inv(arr(a), &x);
   else if (!strcmp(what, "qr")) rc = mn_array_qr(arr(a), &x, &y), two = 1;
   else if (!strcmp(what, "qr_r")) rc = mn_array_qr(arr(a), NULL, &x);

@@ -1,5 +1,5 @@
 """The factorisations that run on every rank (ScaLAPACK: cholesky, solve,
-inv, qr) against numpy.linalg, under mpiexec -n 1, 2, 3. DISTRIBUTED_MIN is
+inv, qr, eigh, eigvalsh, svd, svdvals) against numpy.linalg, under mpiexec -n 1, 2, 3. DISTRIBUTED_MIN is
 lowered so that small matrices take the distributed path, and NumPy on one
 rank (the gathered path) is made to fail, so a silent fallback cannot pass."""
 import numpy
@@ -18,6 +18,7 @@ multi = _core.size() > 1
 @pytest.fixture(autouse=True)
 def distributed(monkeypatch):
     monkeypatch.setattr(_factor, "DISTRIBUTED_MIN", 1)
+    monkeypatch.setattr(_factor, "VECTORS_MIN", 1)
     if multi:
         def refuse(*args, **kwargs):
             raise AssertionError("gathered to one rank instead of running on every rank")
@@ -96,6 +97,54 @@ def test_qr(dtype, shape):
         check(la.qr(x, mode="r"), numpy.linalg.qr(a, mode="r"), dtype)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 7, 70])
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_eigh(dtype, n, uplo):
+    """NumPy's eigenvalues; eigenvectors (unique up to a unit factor each)
+    through the residual of the Hermitian matrix NumPy reads, whose other
+    triangle holds junk here"""
+    m = matrix((n, n), dtype, 6)
+    h = m + m.conj().T
+    a = h.copy()
+    a[numpy.triu_indices(n, 1) if uplo == "L" else numpy.tril_indices(n, -1)] = 9
+    w0, v0 = numpy.linalg.eigh(a, UPLO=uplo)
+    for x in layouts(a):
+        res = la.eigh(x, UPLO=uplo)
+        assert type(res).__name__ == "EighResult"
+        w, v = res
+        check(w, w0, dtype)
+        V = numpy.asarray(v)
+        assert isinstance(v, np.ndarray) and V.shape == v0.shape and V.dtype == v0.dtype
+        numpy.testing.assert_allclose(h @ V, V * w0, atol=tol(dtype) * 100 * (1 + abs(w0).max()))
+        numpy.testing.assert_allclose(V.conj().T @ V, numpy.eye(n), atol=tol(dtype) * 100)
+        check(la.eigvalsh(x, UPLO=uplo), numpy.linalg.eigvalsh(a, UPLO=uplo), dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(1, 1), (1, 5), (60, 20), (20, 60), (65, 65)])
+def test_svd(dtype, shape):
+    """NumPy's singular values; u s vh rebuilds a with orthonormal u and vh
+    (the factors are unique up to a unit factor per singular value)"""
+    a = matrix(shape, dtype, 7)
+    s0 = numpy.linalg.svd(a, compute_uv=False)
+    k = min(shape)
+    for x in layouts(a):
+        res = la.svd(x, full_matrices=False)
+        assert type(res).__name__ == "SVDResult"
+        u, s, vh = res
+        check(s, s0, dtype)
+        U, VH = numpy.asarray(u), numpy.asarray(vh)
+        assert U.shape == (shape[0], k) and VH.shape == (k, shape[1]) and U.dtype == VH.dtype
+        assert U.dtype == numpy.linalg.svd(a)[0].dtype
+        numpy.testing.assert_allclose((U * s0) @ VH, a, atol=tol(dtype) * 100 * (1 + s0.max()))
+        numpy.testing.assert_allclose(U.conj().T @ U, numpy.eye(k), atol=tol(dtype) * 100)
+        check(la.svd(x, compute_uv=False), s0, dtype)
+        check(la.svdvals(x), s0, dtype)
+        if shape[0] == shape[1]:  # complete factors are the reduced ones
+            assert la.svd(x).U.shape == (k, k)
+
+
 def test_errors_on_every_rank():
     with pytest.raises(numpy.linalg.LinAlgError, match="^Matrix is not positive definite$"):
         la.cholesky(np.asarray(numpy.diag([1.0, 2.0, -1.0, 4.0])))
@@ -103,6 +152,8 @@ def test_errors_on_every_rank():
         la.solve(np.asarray(numpy.diag([1.0, 0.0, 2.0])), np.ones(3))
     with pytest.raises(numpy.linalg.LinAlgError, match="^Singular matrix$"):
         la.inv(np.asarray(numpy.diag([1.0, 2.0, 0.0])))
+    with pytest.raises(numpy.linalg.LinAlgError, match="Last 2 dimensions of the array must be square"):
+        la.eigh(np.ones((3, 4)))
     assert float(np.sum(np.ones(7))) == 7.0  # every rank still in step
 
 

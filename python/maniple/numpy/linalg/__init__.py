@@ -3,9 +3,11 @@
 Norms are native: fused reductions over the distributed array (vector norms
 of any order along any axes, and the matrix norms 'fro', 1, -1, inf, -inf).
 
-The factorizations and solvers (solve, inv, det, slogdet, cholesky, qr, eig,
-eigh, eigvals, eigvalsh, svd, svdvals, lstsq, pinv, matrix_rank, cond,
-tensorinv, tensorsolve, and the matrix norms 2, -2 and 'nuc') are gathered:
+cholesky, solve, inv, qr, eigh, eigvalsh, svd and svdvals run on every rank
+(ScaLAPACK) for matrices of at least 512 rows and columns at 2 or more
+ranks (_factor.py). The other factorizations and solvers (det, slogdet, eig,
+eigvals, lstsq, pinv, matrix_rank, cond, tensorinv, tensorsolve, the matrix
+norms 2, -2 and 'nuc') and the small cases are gathered:
 the matrix is gathered to one rank, NumPy's LAPACK runs there, and the
 results come back to every rank (arrays scattered into maniple arrays,
 scalars broadcast). NumPy's errors, LinAlgError included, are raised on every
@@ -27,8 +29,8 @@ from .._ndarray import ndarray, _scalar
 
 LinAlgError = _np.linalg.LinAlgError
 
-_GATHERED = ["det", "slogdet", "eigh", "eigvalsh", "eig", "eigvals", "svd",
-             "svdvals", "lstsq", "pinv", "matrix_rank", "cond", "tensorinv", "tensorsolve"]
+_GATHERED = ["det", "slogdet", "eig", "eigvals", "lstsq", "pinv", "matrix_rank", "cond", "tensorinv",
+             "tensorsolve"]
 
 
 def _gathered(name):
@@ -48,7 +50,7 @@ def _gathered(name):
 for _name in _GATHERED:
     globals()[_name] = _gathered(_name)
 del _name
-from ._factor import cholesky, inv, qr, solve  # noqa: E402  (on every rank for large matrices)
+from ._factor import cholesky, eigh, eigvalsh, inv, qr, solve, svd, svdvals  # noqa: E402  (every rank, large)
 
 
 # ---- norms (native) ----

@@ -1,5 +1,5 @@
-"""Dense factorisations on every rank: cholesky, solve, inv and qr of large
-matrices run through ScaLAPACK in the C library (block-cyclic over all
+"""Dense factorisations on every rank: cholesky, solve, inv, qr, eigh,
+eigvalsh, svd and svdvals of large matrices run through ScaLAPACK in the C library (block-cyclic over all
 ranks); small ones, one-rank runs and the cases below go to NumPy's LAPACK on
 one rank (gathered), which is faster there. The crossover, DISTRIBUTED_MIN,
 was measured at 2 ranks (docs/python.md)."""
@@ -11,6 +11,10 @@ from .. import _root
 from .._ndarray import ndarray
 
 DISTRIBUTED_MIN = 512  # the smaller side of the matrix from which all ranks take part
+# eigenvectors and singular vectors: ScaLAPACK's p?syev and p?gesvd took
+# 3.0x and 2.5x NumPy's one-rank time at n = 2000 on 2 ranks, so they run
+# on every rank only where one rank's memory is the limit (a 512 MB matrix)
+VECTORS_MIN = 8192
 _FLOATS = ("float32", "float64", "complex64", "complex128")
 _state = {"native": None}  # None: not tried yet; False: this build has no ScaLAPACK
 
@@ -26,10 +30,11 @@ def _dtype(*xs):
     return "float32" if all(d == _np.float32 for d in dts) else "float64"
 
 
-def _use(*xs, side):
+def _use(*xs, side, least=None):
     """Run on every rank? Needs maniple arrays, several ranks, a large matrix
-    and a dtype LAPACK takes."""
-    if _state["native"] is False or _core.size() == 1 or side < DISTRIBUTED_MIN:
+    (least rows and columns, DISTRIBUTED_MIN by default) and a dtype LAPACK
+    takes."""
+    if _state["native"] is False or _core.size() == 1 or side < (DISTRIBUTED_MIN if least is None else least):
         return None
     if not all(isinstance(x, ndarray) for x in xs):
         return None
@@ -89,10 +94,64 @@ def qr(a, mode="reduced"):
     return _np.linalg._linalg.QRResult(ndarray(r[0]), ndarray(r[1]))
 
 
+def _uplo(UPLO):
+    u = str(UPLO).upper()
+    return u if u in ("L", "U") else None
+
+
+def _need_square(a):
+    """NumPy's error for a matrix that is not square, raised on every rank
+    without gathering it"""
+    if isinstance(a, ndarray) and a.ndim >= 2 and a.shape[-1] != a.shape[-2]:
+        raise _np.linalg.LinAlgError("Last 2 dimensions of the array must be square")
+
+
+def eigh(a, UPLO="L"):
+    _need_square(a)
+    dt = _use(a, side=a.shape[0] if _square(a) else 0, least=max(VECTORS_MIN, DISTRIBUTED_MIN)) if _uplo(UPLO) else None
+    r = _call("eigh_" + _uplo(UPLO), a.astype(dt, copy=False)) if dt else None
+    if r is None:
+        return _root.call(_np.linalg.eigh, (a,), {"UPLO": UPLO})
+    return _np.linalg._linalg.EighResult(ndarray(r[0]), ndarray(r[1]))
+
+
+def eigvalsh(a, UPLO="L"):
+    _need_square(a)
+    dt = _use(a, side=a.shape[0] if _square(a) else 0) if _uplo(UPLO) else None
+    r = _call("eigvalsh_" + _uplo(UPLO), a.astype(dt, copy=False)) if dt else None
+    if r is None:
+        return _root.call(_np.linalg.eigvalsh, (a,), {"UPLO": UPLO})
+    return ndarray(r)
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    # ScaLAPACK gives the reduced factors: complete ones only for a square a
+    fits = (isinstance(a, ndarray) and a.ndim == 2 and not hermitian
+            and (not compute_uv or not full_matrices or a.shape[0] == a.shape[1]))
+    least = max(VECTORS_MIN, DISTRIBUTED_MIN) if compute_uv else None
+    dt = _use(a, side=min(a.shape) if fits else 0, least=least)
+    r = _call("svd" if compute_uv else "svdvals", a.astype(dt, copy=False)) if dt else None
+    if r is None:
+        return _root.call(_np.linalg.svd, (a,), {"full_matrices": full_matrices, "compute_uv": compute_uv,
+                                                 "hermitian": hermitian})
+    if not compute_uv:
+        return ndarray(r)
+    return _np.linalg._linalg.SVDResult(ndarray(r[0]), ndarray(r[1]), ndarray(r[2]))
+
+
+def svdvals(x, /):
+    return svd(x, compute_uv=False) if isinstance(x, ndarray) and x.ndim == 2 else _root.call(
+        _np.linalg.svdvals, (x,), {})
+
+
 for _f, _np_f in ((cholesky, _np.linalg.cholesky), (solve, _np.linalg.solve), (inv, _np.linalg.inv),
-                  (qr, _np.linalg.qr)):
+                  (qr, _np.linalg.qr), (eigh, _np.linalg.eigh), (eigvalsh, _np.linalg.eigvalsh),
+                  (svd, _np.linalg.svd), (svdvals, _np.linalg.svdvals)):
+    _least = VECTORS_MIN if _f in (eigh, svd) else DISTRIBUTED_MIN
     _f.__doc__ = (f"numpy.linalg.{_f.__name__}: on every rank (ScaLAPACK) for matrices of at least "
-                  f"{DISTRIBUTED_MIN} rows and columns at 2 or more ranks, else NumPy's LAPACK on one rank."
+                  f"{_least} rows and columns at 2 or more ranks"
+                  + (f" ({DISTRIBUTED_MIN} with compute_uv=False)" if _f is svd else "")
+                  + ", else NumPy's LAPACK on one rank."
                   f"\n\n{_np_f.__doc__ or ''}")
     _f.__wrapped__ = _np_f
-del _f, _np_f
+del _f, _np_f, _least
