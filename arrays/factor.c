@@ -35,25 +35,9 @@ static int zero_triangle(mn_array *x, int upper) {
   return MN_SUCCESS;
 }
 
-static int square(const mn_array *a, const char *what) {
-  if (a->map.ndim != 2 || a->map.shape[0] != a->map.shape[1])
-    return MN_ERR(MN_ERR_SHAPE, "%s takes a square 2-d matrix, not one of %d dimension(s) and shape (%lld, %lld)",
-                  what, a->map.ndim, (long long)(a->map.ndim ? a->map.shape[0] : 0),
-                  (long long)(a->map.ndim > 1 ? a->map.shape[1] : 1));
-  return MN_SUCCESS;
-}
-
-/* ScaLAPACK's info, agreed: <0 is our bug (an argument), >0 the matrix */
-static int status(mn_ctx *ctx, int info, const char *routine, const char *singular) {
-  int err = MN_SUCCESS;
-  if (info < 0) err = MN_ERR(MN_ERR_ARG, "%s rejected its argument %d", routine, -info);
-  else if (info > 0) err = MN_ERR(MN_ERR_LINALG, "%s", singular);
-  return mn_agree(ctx, err);
-}
-
 int mn_array_cholesky(const mn_array *a, mn_array **l) {
   *l = NULL;
-  MN_CALL(square(a, "cholesky"));
+  MN_CALL(mn_sl_square(a, "cholesky"));
   int64_t n = a->map.shape[0];
   mn_sl_grid G;
   MN_CALL(mn_sl_open(&G, a->ctx, a->dtype, n, n, "cholesky", 1));
@@ -65,7 +49,7 @@ int mn_array_cholesky(const mn_array *a, mn_array **l) {
   if (!err && n) {
     mn_sl_desc(&G.g, &G, desc);
     G.f.potrf("U", &ni, loc, &MN_SL_ONE, &MN_SL_ONE, desc, &info, 1);
-    err = status(a->ctx, info, "potrf", "Matrix is not positive definite");
+    err = mn_sl_status(a->ctx, info, "potrf", "Matrix is not positive definite");
   }
   if (!err) err = mn_array_create_empty(a->ctx, a->dtype, 2, a->map.shape, l);
   if (!err) err = mn_bc_to_array(&G.g, loc, 0, 0, *l);
@@ -91,14 +75,14 @@ static int lu(const mn_array *a, mn_sl_grid *G, char **loc, int **ipiv, int *des
   mn_sl_desc(&G->g, G, desc);
   if (!err && n) {
     G->f.getrf(&ni, &ni, *loc, &MN_SL_ONE, &MN_SL_ONE, desc, *ipiv, &info);
-    err = status(a->ctx, info, "getrf", "Singular matrix");
+    err = mn_sl_status(a->ctx, info, "getrf", "Singular matrix");
   }
   return err ? mn_trace(err, __FILE__, __LINE__, __func__) : MN_SUCCESS;
 }
 
 int mn_array_solve(const mn_array *a, const mn_array *b, mn_array **x) {
   *x = NULL;
-  MN_CALL(square(a, "solve"));
+  MN_CALL(mn_sl_square(a, "solve"));
   int64_t n = a->map.shape[0], k = b->map.ndim == 2 ? b->map.shape[1] : 1;
   if ((b->map.ndim != 1 && b->map.ndim != 2) || b->map.shape[0] != n)
     return MN_ERR(MN_ERR_SHAPE, "solve: b of %d dimension(s) and %lld rows does not match a %lld x %lld matrix",
@@ -127,7 +111,7 @@ int mn_array_solve(const mn_array *a, const mn_array *b, mn_array **x) {
   if (!err && n && k) {
     mn_sl_desc(&H, &G, dh);
     G.f.getrs("T", &ni, &ki, loc, &MN_SL_ONE, &MN_SL_ONE, desc, ipiv, rhs, &MN_SL_ONE, &MN_SL_ONE, dh, &info, 1);
-    err = status(a->ctx, info, "getrs", "Singular matrix");
+    err = mn_sl_status(a->ctx, info, "getrs", "Singular matrix");
   }
   if (!err) err = mn_bc_to_array(&H, rhs, 0, 0, xt ? xt : *x);
   mn_array_destroy(&bt);
@@ -143,7 +127,7 @@ int mn_array_solve(const mn_array *a, const mn_array *b, mn_array **x) {
 
 int mn_array_inv(const mn_array *a, mn_array **x) {
   *x = NULL;
-  MN_CALL(square(a, "inv"));
+  MN_CALL(mn_sl_square(a, "inv"));
   int64_t n = a->map.shape[0];
   mn_sl_grid G;
   char *loc = NULL, *work = NULL;
@@ -160,7 +144,7 @@ int mn_array_inv(const mn_array *a, mn_array **x) {
     err = mn_agree(a->ctx, work && iwork ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate getri's workspace"));
     if (!err) {
       G.f.getri(&ni, loc, &MN_SL_ONE, &MN_SL_ONE, desc, ipiv, work, &lw, iwork, &liw, &info);
-      err = status(a->ctx, info, "getri", "Singular matrix");
+      err = mn_sl_status(a->ctx, info, "getri", "Singular matrix");
     }
   }
   if (!err) err = mn_array_create_empty(a->ctx, a->dtype, 2, a->map.shape, x);
@@ -196,7 +180,7 @@ int mn_array_qr(const mn_array *a, mn_array **q, mn_array **r) {
     err = mn_agree(a->ctx, work ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate gelqf's workspace"));
     if (!err) {
       G.f.gelqf(&ni, &mi, loc, &MN_SL_ONE, &MN_SL_ONE, desc, tau, work, &lw, &info);
-      err = status(a->ctx, info, "gelqf", "QR factorisation failed");
+      err = mn_sl_status(a->ctx, info, "gelqf", "QR factorisation failed");
     }
   }
   if (!err) err = mn_array_create_empty(a->ctx, a->dtype, 2, (int64_t[]){k, n}, r);
@@ -204,7 +188,7 @@ int mn_array_qr(const mn_array *a, mn_array **q, mn_array **r) {
   if (!err) err = zero_triangle(*r, 0);
   if (!err && q && k) {
     G.f.orglq(&kk, &mi, &kk, loc, &MN_SL_ONE, &MN_SL_ONE, desc, tau, work, &lw, &info);
-    err = status(a->ctx, info, "orglq", "QR factorisation failed");
+    err = mn_sl_status(a->ctx, info, "orglq", "QR factorisation failed");
   }
   if (!err && q) err = mn_array_create_empty(a->ctx, a->dtype, 2, (int64_t[]){m, k}, q);
   if (!err && q) err = mn_bc_to_array(&G.g, loc, 0, 0, *q);

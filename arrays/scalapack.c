@@ -89,6 +89,21 @@ char *mn_sl_local(const mn_bc *g, size_t es) {
   return mn_calloc(n * es + MN_SL_PAD);
 }
 
+int mn_sl_square(const mn_array *a, const char *what) {
+  if (a->map.ndim != 2 || a->map.shape[0] != a->map.shape[1])
+    return MN_ERR(MN_ERR_SHAPE, "%s takes a square 2-d matrix, not one of %d dimension(s) and shape (%lld, %lld)",
+                  what, a->map.ndim, (long long)(a->map.ndim ? a->map.shape[0] : 0),
+                  (long long)(a->map.ndim > 1 ? a->map.shape[1] : 1));
+  return MN_SUCCESS;
+}
+
+int mn_sl_status(mn_ctx *ctx, int info, const char *routine, const char *failed) {
+  int err = MN_SUCCESS;
+  if (info < 0) err = MN_ERR(MN_ERR_ARG, "%s rejected its argument %d", routine, -info);
+  else if (info > 0) err = MN_ERR(MN_ERR_LINALG, "%s", failed);
+  return mn_agree(ctx, err);
+}
+
 int mn_sl_work_size(const mn_sl_grid *G, const void *w) {
   double s = G->f.single ? (double)*(const float *)w : *(const double *)w;
   return s < 1 ? 1 : (int)s + 1;

@@ -28,14 +28,6 @@ int mn_array_svd(const mn_array *a, mn_array **u, mn_array **s, mn_array **vt) {
 #else
 #include "scalapack.h"
 
-/* ScaLAPACK's info, agreed: <0 is our bug (an argument), >0 the matrix */
-static int status(mn_ctx *ctx, int info, const char *routine, const char *failed) {
-  int err = MN_SUCCESS;
-  if (info < 0) err = MN_ERR(MN_ERR_ARG, "%s rejected its argument %d", routine, -info);
-  else if (info > 0) err = MN_ERR(MN_ERR_LINALG, "%s", failed);
-  return mn_agree(ctx, err);
-}
-
 /* A new 1-d array of the n real values in vals (the same on every rank). */
 static int real_values(mn_ctx *ctx, mn_dtype rt, int64_t n, const char *vals, mn_array **out) {
   MN_CALL(mn_array_create_empty(ctx, rt, 1, &n, out));
@@ -59,10 +51,7 @@ static void conj_local(char *p, int64_t n, int single) {
 int mn_array_eigh(const mn_array *a, int lower, mn_array **w, mn_array **v) {
   *w = NULL;
   if (v) *v = NULL;
-  if (a->map.ndim != 2 || a->map.shape[0] != a->map.shape[1])
-    return MN_ERR(MN_ERR_SHAPE, "eigh takes a square 2-d matrix, not one of %d dimension(s) and shape (%lld, %lld)",
-                  a->map.ndim, (long long)(a->map.ndim ? a->map.shape[0] : 0),
-                  (long long)(a->map.ndim > 1 ? a->map.shape[1] : 1));
+  MN_CALL(mn_sl_square(a, "eigh"));
   int64_t n = a->map.shape[0];
   mn_ctx *ctx = a->ctx;
   mn_sl_grid G;
@@ -110,7 +99,7 @@ int mn_array_eigh(const mn_array *a, int lower, mn_array **w, mn_array **v) {
     else if (!err)
       G.f.syev(jobz, uplo, &ni, loc, &MN_SL_ONE, &MN_SL_ONE, desc, vals, z, &MN_SL_ONE, &MN_SL_ONE, desc, work, &lw,
                &info, 1, 1);
-    if (!err) err = status(ctx, info, G.f.cplx ? "heevd" : "syev", "Eigenvalues did not converge");
+    if (!err) err = mn_sl_status(ctx, info, G.f.cplx ? "heevd" : "syev", "Eigenvalues did not converge");
     /* W is "global output", but p?syev left other values on ranks that
      * hold no block of a matrix smaller than one block: grid cell (0, 0)'s */
     if (!err) err = MPI_Bcast(vals, (int)n, rt == MN_FLOAT32 ? MPI_FLOAT : MPI_DOUBLE, G.g.rank_of[0], ctx->comm)
@@ -188,7 +177,7 @@ int mn_array_svd(const mn_array *a, mn_array **u, mn_array **s, mn_array **vt) {
     else if (!err)
       G.f.gesvd(job, job, &ni, &mi, loc, &MN_SL_ONE, &MN_SL_ONE, desc, vals, pu, &MN_SL_ONE, &MN_SL_ONE, dv, pv,
                 &MN_SL_ONE, &MN_SL_ONE, du, work, &lw, &info, 1, 1);
-    if (!err) err = status(ctx, info, "gesvd", "SVD did not converge");
+    if (!err) err = mn_sl_status(ctx, info, "gesvd", "SVD did not converge");
     if (!err) err = MPI_Bcast(vals, (int)k, rt == MN_FLOAT32 ? MPI_FLOAT : MPI_DOUBLE, G.g.rank_of[0], ctx->comm)
                           == MPI_SUCCESS ? 0 : MN_ERR(MN_ERR_MPI, "MPI_Bcast of singular values failed");
   }

@@ -89,6 +89,11 @@ void mn_sl_desc(const mn_bc *g, const mn_sl_grid *G, int *desc);
 #define MN_SL_PAD 4096
 /* zeroed local storage of g's matrix (mn_free), NULL when out of memory */
 char *mn_sl_local(const mn_bc *g, size_t es);
+/* MN_ERR_SHAPE naming what unless a is a square 2-d matrix (no communication) */
+int mn_sl_square(const mn_array *a, const char *what);
+/* ScaLAPACK's info, agreed over a's ranks: < 0 is our bug (an argument,
+ * MN_ERR_ARG naming routine), > 0 the matrix (MN_ERR_LINALG: failed) */
+int mn_sl_status(mn_ctx *ctx, int info, const char *routine, const char *failed);
 /* the workspace size a query wrote into w[0] */
 int mn_sl_work_size(const mn_sl_grid *G, const void *w);
 extern const int MN_SL_ONE, MN_SL_ZERO, MN_SL_QUERY;
