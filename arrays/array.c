@@ -413,6 +413,11 @@ void mn_array_view_axes(const mn_array *a, int *base_axis, int64_t *step) {
     step[k] = a->map.bax[k] >= 0 ? a->map.step[k] : 0;
   }
 }
+void mn_array_view_origin(const mn_array *a, int64_t *base_index) {
+  for (int b = 0; b < a->map.bndim; b++) base_index[b] = a->map.fixed[b];
+  for (int k = 0; k < a->map.ndim; k++)
+    if (a->map.bax[k] >= 0) base_index[a->map.bax[k]] = a->map.start[k];
+}
 int mn_array_halo_width(const mn_array *a) { return a->buf->halo; }
 
 /* pin: 1 pins (mn_array_local), 0 marks the side written, -1 only reads */

@@ -98,6 +98,18 @@ int main(int argc, char **argv) {
   mn_array_view_axes(hv, bax, st);
   T_CHECK(bax[0] == 0 && bax[1] == 1 && st[0] == 1 && st[1] == 2, "view axes (%d, %d), steps (%lld, %lld)", bax[0],
           bax[1], (long long)st[0], (long long)st[1]);
+  /* h[2, 5::-2]: first element at base index (2, 5), base axis 1 walked backwards */
+  mn_index rowrev[] = {mn_at(2), mn_slice(5, MN_NONE, -2)};
+  mn_array *rv = NULL;
+  T_OK(mn_array_index(h, 2, rowrev, &rv));
+  int64_t org[2] = {-1, -1};
+  mn_array_view_origin(rv, org);
+  mn_array_view_axes(rv, bax, st);
+  T_CHECK(org[0] == 2 && org[1] == 5 && bax[0] == 1 && st[0] == -2, "h[2, 5::-2]: origin (%lld, %lld), axis %d step %lld",
+          (long long)org[0], (long long)org[1], bax[0], (long long)st[0]);
+  mn_array_view_origin(hv, org);
+  T_CHECK(org[0] == 0 && org[1] == 0, "hv origin (%lld, %lld)", (long long)org[0], (long long)org[1]);
+  mn_array_destroy(&rv);
   T_CHECK(mn_array_share_count(h) == 2 && mn_array_share_count(s7) == 1, "share counts %d and %d",
           mn_array_share_count(h), mn_array_share_count(s7));
   mn_array_destroy(&s7);

@@ -85,6 +85,9 @@ MN_EXTERN uintptr_t mn_array_base_key(const mn_array *a);
  * strides of a over a C-ordered base are step[k] times the base's C-order
  * stride of base_axis[k]. */
 MN_EXTERN void mn_array_view_axes(const mn_array *a, int *base_axis, int64_t *step);
+/* The base index (one per base axis) of a's first element: with
+ * mn_array_view_axes, where every element of a lies in its base. */
+MN_EXTERN void mn_array_view_origin(const mn_array *a, int64_t *base_index);
 /* Handles sharing a's storage, a included (1: no other view of it). */
 MN_EXTERN int mn_array_share_count(const mn_array *a);
 /* Layout of the base array. */

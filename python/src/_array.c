@@ -42,6 +42,13 @@ static PyObject *Array_view_axes(ArrayObject *self, void *c) {
   mn_layout *lay = mn_array_layout(self->a);
   return Py_BuildValue("(NNN)", b, st, shape_tuple(mn_layout_ndim(lay), mn_layout_shape(lay)));
 }
+/* base index of the first element, one per base axis */
+static PyObject *Array_view_origin(ArrayObject *self, void *c) {
+  (void)c;
+  int64_t org[MN_MAXDIM];
+  mn_array_view_origin(self->a, org);
+  return shape_tuple(mn_layout_ndim(mn_array_layout(self->a)), org);
+}
 static PyObject *Array_share_count(ArrayObject *self, void *c) {
   (void)c;
   return PyLong_FromLong(mn_array_share_count(self->a));
@@ -289,6 +296,7 @@ static PyGetSetDef Array_getset[] = {
   {"is_view", (getter)Array_is_view, NULL, "whether this is a view", NULL},
   {"base", (getter)Array_base, NULL, "key of the storage shared with views", NULL},
   {"view_axes", (getter)Array_view_axes, NULL, "(base axis per axis, step per axis, base shape)", NULL},
+  {"view_origin", (getter)Array_view_origin, NULL, "base index of the first element", NULL},
   {"share_count", (getter)Array_share_count, NULL, "handles sharing the storage, this one included", NULL},
   {NULL, NULL, NULL, NULL, NULL}};
 

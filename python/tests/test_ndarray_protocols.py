@@ -291,3 +291,57 @@ def test_view_refusals():
         a.view(numpy.ndarray)
     with pytest.raises(TypeError, match="does not support dtype"):
         a.view("V8")
+
+
+def _overlap_cases(m):
+    a = m.arange(24.0).reshape(4, 6)
+    c = (m.arange(12.0) + 1j).reshape(3, 4)
+    v = a[1:, ::2]
+    return [(a, a), (a, a[1:]), (a[:2], a[2:]), (a[:, ::2], a[:, 1::2]), (a[:, ::2], a[1:, 2::2]), (a.T, a[3]),
+            (a.reshape(6, 4), a[0, :2]), (a.reshape(6, 4)[1:], a[0]), (a.ravel()[::5], a[1, 4:]),
+            (c.real, c.imag), (c.real, c), (c.imag[1], c[1, :2]), (c.real[::2], c.imag[1]), (v, v.T),
+            (v[::-1], a[0]), (v[::-1], a[3, 4:]), (a, m.arange(3.0)), (a, a + 1), (a[:0], a),
+            (a[2], a.reshape(24)[12:18]), (a.reshape(2, 12)[1], a[1]), (a[None, 1], a[1, None]), (a, [1.0])]
+
+
+def test_shares_memory_as_numpy():
+    """Views, reshapes NumPy makes views and complex parts overlap where
+    NumPy's do, element for element (shares_memory) and by bounds
+    (may_share_memory); fresh results and other arrays never."""
+    for k, ((x, y), (p, q)) in enumerate(zip(_overlap_cases(numpy), _overlap_cases(mnp))):
+        for fn in ("shares_memory", "may_share_memory"):
+            want, got = getattr(numpy, fn)(x, y), getattr(mnp, fn)(p, q)
+            assert type(got) is bool and got == want, (k, fn, got, want)
+    x = numpy.arange(5)
+    assert mnp.shares_memory(x, x[1:]) and not mnp.shares_memory(mnp.arange(5), x)
+    with pytest.raises(numpy.exceptions.TooHardError):
+        a = mnp.zeros((30, 30, 30))
+        mnp.shares_memory(a[:, ::7, ::5], a[::3, ::2, 1::11], max_work=1)
+
+
+def test_base_is_the_owner():
+    a = mnp.arange(12.0)
+    assert a.base is None and (a + 1).base is None and a.copy().base is None
+    b = a.reshape(3, 4)
+    for v in (a[1:], a[1:][::2], b, b.T, b[1], b[:, 1:].T[0], b.view(), mnp.broadcast_to(a, (2, 12))):
+        assert v.base is a and not v.flags.owndata
+    c = mnp.arange(4.0) + 1j
+    assert c.real.base is c and c.imag[1:].base is c
+    numpy.testing.assert_array_equal(numpy.asarray(b[1].base), numpy.arange(12.0))
+
+
+def test_base_does_not_keep_a_linked_source():
+    """A reshape held in storage of its own names its source weakly: the
+    link (and the copying after writes) ends with the source."""
+    from maniple.numpy import _views
+    a = mnp.arange(12.0)
+    b = a.reshape(3, 4)  # storage of its own, linked, where the ranks' blocks differ
+    linked = b._arr.base != a._arr.base
+    assert b.base is a
+    del a
+    _views._prune()
+    assert b.base is None or not linked
+    if linked:
+        assert b._arr.base not in _views._source or _views._source[b._arr.base].src is None
+    b[0, 0] = 5.0
+    assert float(b[0, 0]) == 5.0

@@ -33,7 +33,7 @@ from ._meta import (array2string, array_repr, array_str, asfortranarray, broadca
                     short, ubyte, uint, uintc, uintp, ulong, ulonglong, unsignedinteger, ushort, can_cast, common_type, double, errstate, finfo, floating, format_float_positional,
                     format_float_scientific, frombuffer, fromfunction, fromiter, generic, get_include, get_printoptions,
                     getbufsize, geterr, geterrcall, iinfo, inexact, int_, intc, integer, intp, isdtype, isfortran,
-                    isscalar, issubdtype, long, longlong, may_share_memory, min_scalar_type, mintypecode, ndim,
+                    isscalar, issubdtype, long, longlong, may_share_memory, min_scalar_type, mintypecode, ndim, shares_memory,
                     ndindex, number, printoptions, promote_types, require, result_type, set_printoptions, setbufsize,
                     seterr,
                     seterrcall, shape, signedinteger, single, size, typename)

@@ -376,7 +376,8 @@ def broadcast_to(array, shape, subok=False):
     except ValueError:
         raise ValueError(f"operands could not be broadcast together with remapped shapes [original->remapped]: "
                          f"{a.shape} and requested shape {shape}") from None
-    v = ndarray(a._materialize().broadcast_to(shape))
+    from ._ndarray import _view_of
+    v = _view_of(a, a._materialize().broadcast_to(shape))
     v._ro = True  # as NumPy's: writing would change several elements at once
     return v
 

@@ -7,6 +7,7 @@ import inspect as _inspect
 
 import numpy as _np
 
+from . import _views
 from ._creation import _dt, asarray
 from ._dtypes import FLOATS as _FLOATS
 from ._ndarray import ndarray
@@ -75,13 +76,44 @@ def isfortran(a):
     return bool(f.f_contiguous and not f.c_contiguous)
 
 
+class _Extent:
+    """A NumPy array interface at a made-up address (never read): where a
+    maniple array's elements lie in its root storage, for NumPy's overlap
+    solver."""
+
+    def __init__(self, a):
+        root, off, st = _views.memory(a._arr)
+        self.root = root
+        self.__array_interface__ = {"shape": a.shape, "typestr": _np.dtype(a._dtype).str, "version": 3,
+                                    "data": ((1 << 40) + off, False), "strides": st}
+
+
+def _overlap(a, b, np_fn, max_work):
+    if not isinstance(a, ndarray) and not isinstance(b, ndarray):
+        return np_fn(a, b) if max_work is None else np_fn(a, b, max_work=max_work)
+    if not (isinstance(a, ndarray) and isinstance(b, ndarray)) or not a.size or not b.size:
+        return False  # a maniple array and anything else: other memory
+    if a._expr is not None or b._expr is not None:
+        return a is b  # a pending result gets fresh storage of its own
+    ea, eb = _Extent(a), _Extent(b)
+    if ea.root != eb.root:
+        return False
+    xa, xb = _np.asarray(ea), _np.asarray(eb)
+    return builtins.bool(np_fn(xa, xb) if max_work is None else np_fn(xa, xb, max_work=max_work))
+
+
+def shares_memory(a, b, max_work=None):
+    """NumPy's shares_memory: whether some element of a lies where one of b
+    does (views, reshapes that NumPy makes views and complex parts share
+    their source's memory, as in NumPy), decided by NumPy's own solver over
+    where the elements lie: no data is read and nothing is sent."""
+    return _overlap(a, b, _np.shares_memory, max_work)
+
+
 def may_share_memory(a, b, max_work=None):
-    """True when a and b are views of one storage (conservative, as NumPy's)."""
-    if isinstance(a, ndarray) and isinstance(b, ndarray):
-        ka = a._arr.base if a._expr is None else None
-        kb = b._arr.base if b._expr is None else None
-        return ka is not None and ka == kb
-    return False
+    """NumPy's may_share_memory: whether the memory bounds of a and b
+    overlap (max_work as NumPy's)."""
+    return _overlap(a, b, _np.may_share_memory, max_work)
 
 
 def astype(x, dtype, /, *, copy=True, device=None):

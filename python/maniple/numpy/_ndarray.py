@@ -10,6 +10,7 @@ import builtins
 import math
 import operator
 import sys
+import weakref
 
 import numpy as _np
 
@@ -44,11 +45,25 @@ def _lead_ones_dropped(value, ndim):
     return value.reshape(shape[k:]) if k else value
 
 
+def _view_of(src, h, linked=False):
+    """h, a view of src's memory, as an array whose base is src's owner.
+    linked: h is storage of its own kept in step with src's (_views), which
+    the base holds weakly, so that the link still ends with its source."""
+    b = getattr(src, "_np_base", None)
+    if type(b) is weakref.ref:
+        b = b()
+    if b is None:
+        b = src
+    r = ndarray(h)
+    r._np_base = weakref.ref(b) if linked else b
+    return r
+
+
 class ndarray:
     """A distributed array with NumPy's semantics."""
 
     __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "_n", "_cell", "_cost", "_big", "_ro",
-                 "_np_view", "__weakref__")
+                 "_np_base", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, arr):
@@ -89,6 +104,14 @@ class ndarray:
     @property
     def ndim(self):
         return len(self._shape)
+
+    @property
+    def base(self):
+        """The array whose memory this view's elements lie in, None for an
+        array that owns its memory (NumPy's: the first owner up a chain of
+        views)."""
+        b = getattr(self, "_np_base", None)
+        return b() if type(b) is weakref.ref else b
 
     @property
     def size(self):
@@ -172,7 +195,7 @@ class ndarray:
             v = asarray(v)
         p = v._materialize()
         _views.link(self._materialize(), p, _views.strides(self._arr), part=name)
-        return ndarray(p)
+        return _view_of(self, p, linked=True)
 
     @real.setter
     def real(self, value):
@@ -445,7 +468,7 @@ class ndarray:
         if _indexing.is_advanced_key(key):
             return _indexing.getitem(self, key)
         a = self._materialize()
-        v = ndarray(a.index(self._items(key)))
+        v = _view_of(self, a.index(self._items(key)))
         if v.ndim == 0:  # NumPy returns a scalar for a single element
             return _scalar(v._arr.get(()), v._dtype)
         ro = getattr(self, "_ro", False)
@@ -640,9 +663,9 @@ class ndarray:
         if ravel and not _views.contiguous(a):
             return ndarray(a.reshape(shape))  # NumPy's ravel copies a non-contiguous array
         h, view = _views.reshape(a, shape, temporary)
-        r = ndarray(h)
-        if view:
-            r._np_view = True  # NumPy's result is a view (flags.owndata False), whatever storage holds it
+        # NumPy's result is a view (owndata False, its base this array's),
+        # whatever storage holds it
+        r = _view_of(self, h, linked=h.base != a.base) if view else ndarray(h)
         ro = getattr(self, "_ro", False)
         if ro and view:
             r._ro = ro
@@ -682,7 +705,7 @@ class ndarray:
             if len(set(axes)) != n:
                 raise ValueError("repeated axis in transpose")
         a = self._materialize()
-        return ndarray(a.transpose(tuple(axes) if axes else None))
+        return _view_of(self, a.transpose(tuple(axes) if axes else None))
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
         from . import _functions
@@ -878,7 +901,7 @@ class ndarray:
                                       "a NumPy ndarray subclass (np.asarray(a).view(...) gathers it)")
         nd = None if dtype is None else _np.dtype(dtype)
         if nd is None or nd == _np.dtype(self._dtype):
-            return ndarray(self._materialize().index([("s", None, None, None)] * self.ndim))
+            return _view_of(self, self._materialize().index([("s", None, None, None)] * self.ndim))
         from ._creation import _dt
         _dt(nd)  # a supported dtype, or the one message naming it
         from maniple import _core
@@ -1100,7 +1123,7 @@ class _Flags:
         if a._expr is not None:
             return True
         # a reshape that NumPy makes a view owns nothing, whatever storage maniple gave it
-        return not a._materialize().is_view and not getattr(a, "_np_view", False)
+        return getattr(a, "_np_base", None) is None and not a._materialize().is_view
 
     @property
     def writeable(self):

@@ -16,6 +16,8 @@ nobody else (share counts and reference counts), so a reshaped temporary
 """
 import sys
 
+import numpy as _np
+
 _links = {}   # source storage key -> [Link] made from it
 _source = {}  # result storage key -> its Link
 linked = set()  # every key in either map: writes into these propagate
@@ -47,6 +49,24 @@ def strides(h):
     link = _source.get(h.base)
     bs = link.strides if link is not None else _cstrides(bshape)
     return tuple(s * bs[b] if b >= 0 else 0 for b, s in zip(bax, step))
+
+
+def memory(h):
+    """(root key, byte offset, byte strides) of handle h's elements in its
+    root storage (the storage a chain of linked reshapes and complex parts
+    started from): where NumPy would have them, for overlap questions."""
+    bax, step, bshape = h.view_axes
+    org, isz = h.view_origin, _np.dtype(h.dtype).itemsize
+    link = _source.get(h.base)
+    if link is None or link.src is None:
+        root, off, bst = h.base, 0, [s * isz for s in _cstrides(bshape)]
+    else:  # element 0 of the linked storage is the source's first element (or its part)
+        root, off, _ = memory(link.src)
+        risz = _np.dtype(link.src.dtype).itemsize
+        off += isz if link.part == "imag" else 0
+        bst = [s * risz for s in link.strides]
+    off += sum(i * s for i, s in zip(org, bst))
+    return root, off, tuple(bst[b] * s if b >= 0 else 0 for b, s in zip(bax, step))
 
 
 def nocopy_strides(shape, st, newshape):
