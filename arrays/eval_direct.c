@@ -6,6 +6,7 @@
  * set-up. Large blocks take the general path (threads, streaming stores). */
 #include "eval_impl.h"
 #include "kernels/table.h"
+#include <fenv.h>
 
 enum { DIRECT_MAX = 1 << 15 }; /* local elements: past this, threads pay */
 
@@ -50,6 +51,7 @@ int mn_eval_direct(const mn_expr *e, int node, mn_array *out, int64_t *mem) {
     if (in[k]) p[k] = mn_buf_host(in[k]->buf, 0);
     else mn_eval_scalar_fill(&e->v[args[k]], BLK, sc[k]);
   }
+  int had = mn_eval_quiet(n) ? fetestexcept(FE_INVALID) : 1;
   for (int64_t i = 0; i < len; i += BLK) {
     int64_t m = len - i < BLK ? len - i : BLK;
     const char *a = in[0] ? p[0] + i * (int64_t)ces : sc[0];
@@ -61,6 +63,7 @@ int mn_eval_direct(const mn_expr *e, int node, mn_array *out, int64_t *mem) {
       mn_binary_table[n->op][n->ct](m, a, b, dst);
     }
   }
+  if (!had && fetestexcept(FE_INVALID)) feclearexcept(FE_INVALID);
   *mem += len * (int64_t)(oes + (in[0] ? ces : 0) + (in[1] ? ces : 0));
   return 1;
 }

@@ -5,6 +5,7 @@
 #include "kernels/table.h"
 #include "fuse.h"
 #include "stream.h"
+#include <fenv.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -84,6 +85,8 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
               break;
             }
         }
+        int had = 1;
+        if (n->kind >= MN_N_UNARY && mn_eval_quiet(n)) had = fetestexcept(FE_INVALID);
         switch (n->kind) {
         case MN_N_INPUT: {
           int oi = P->opi[j];
@@ -116,6 +119,7 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
           mn_ternary_table[n->op][n->ct](len, val[n->a], val[n->b], val[n->c], dst);
           break;
         }
+        if (!had && fetestexcept(FE_INVALID)) feclearexcept(FE_INVALID);
         val[j] = dst;
       }
       for (int k = 0; k < P->nx; k++) {
@@ -133,7 +137,10 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
       if (P->reduce) {
         int64_t flat0 = 0;
         for (int d = 0; d < P->nd; d++) flat0 += (lo[d] + idx[d]) * P->cstride[d];
+        int had = (P->rop != MN_RED_MIN && P->rop != MN_RED_MAX && P->rop != MN_RED_ARGMIN && P->rop != MN_RED_ARGMAX) ||
+                  fetestexcept(FE_INVALID);
         mn_reduce_table[P->rop][rn->dtype](len, v, flat0, acc);
+        if (!had && fetestexcept(FE_INVALID)) feclearexcept(FE_INVALID); /* min, max: comparisons */
         continue;
       }
       int64_t off = 0;
@@ -177,6 +184,9 @@ void mn_eval_run_cell(const prog *P, const cell *C, char *scratch_all, size_t sc
     run_units(P, C, &W, scratch_all, accs ? &accs[0] : NULL, 0, units);
     return;
   }
+  /* the workers' floating-point exceptions end up in the caller's
+   * environment, as a serial loop's would (front ends report them) */
+  int fe = 0;
 #pragma omp parallel num_threads(nt)
   {
     int tid = 0, n = 1;
@@ -184,7 +194,14 @@ void mn_eval_run_cell(const prog *P, const cell *C, char *scratch_all, size_t sc
     tid = omp_get_thread_num();
     n = omp_get_num_threads();
 #endif
+    if (tid) feclearexcept(FE_ALL_EXCEPT);
     run_units(P, C, &W, scratch_all + (size_t)tid * scratch_per, accs ? &accs[tid] : NULL, units * tid / n,
               units * (tid + 1) / n);
+    int f = tid ? fetestexcept(FE_ALL_EXCEPT) : 0;
+    if (f) {
+#pragma omp atomic
+      fe |= f;
+    }
   }
+  if (fe) feraiseexcept(fe);
 }

@@ -149,4 +149,20 @@ int mn_eval_device_reduce(prog *P, const mn_map *am, const mn_layout *alay, mn_a
 /* the emulated backend's launch, and CUDA's (arrays/cuda/jit.cu) */
 int mni_emu_eval(const mn_eval_launch *L);
 int mni_cuda_eval(const mn_eval_launch *L);
+/* Operations that raise no floating-point exception for a NaN operand in
+ * NumPy (comparisons, min/max, clip, sign, the NaN and infinity tests):
+ * their kernels compare with the signalling predicates C compilers
+ * vectorise to, so an invalid they raise is dropped. */
+static inline int mn_eval_quiet(const mn_node *n) {
+  switch (n->kind) {
+  case MN_N_BINARY:
+    return (n->op >= MN_OP_MAXIMUM && n->op <= MN_OP_GE) || n->op == MN_OP_HEAVISIDE || n->op == MN_OP_NEXTAFTER;
+  case MN_N_TERNARY: return n->op == MN_OP_CLIP;
+  case MN_N_UNARY:
+    return n->op == MN_OP_SIGN || n->op == MN_OP_ISNAN || n->op == MN_OP_ISINF || n->op == MN_OP_ISFINITE ||
+           n->op == MN_OP_SIGNBIT;
+  default: return 0;
+  }
+}
+
 #endif

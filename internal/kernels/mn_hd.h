@@ -6,4 +6,12 @@
 #else
 #define MN_HD
 #endif
+/* An integer division by zero raises divide-by-zero on the host, as
+ * NumPy's integer loops do (a GPU has no floating-point flags). */
+#ifdef __CUDACC__
+#define MN_RAISE_DIVZERO() ((void)0)
+#else
+#include <fenv.h>
+#define MN_RAISE_DIVZERO() ((void)feraiseexcept(FE_DIVBYZERO))
+#endif
 #endif

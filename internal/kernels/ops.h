@@ -177,13 +177,14 @@ MN_HD static inline mn_b mni_k_mul_b(mn_b a, mn_b b) { return a & b; }
 /* Python/NumPy floor division and remainder: sign of the divisor */
 #define MN_INTDIV(S, T, U) \
   MN_HD static inline T mni_k_floordiv_##S(T a, T b) { \
-    if (b == 0) return 0; \
+    if (b == 0) { MN_RAISE_DIVZERO(); return 0; } \
     if (b == -1) return (T)((U)0 - (U)a); \
     T q = a / b; \
     if ((a % b != 0) && ((a < 0) != (b < 0))) q--; \
     return q; } \
   MN_HD static inline T mni_k_mod_##S(T a, T b) { \
-    if (b == 0 || b == -1) return 0; \
+    if (b == 0) { MN_RAISE_DIVZERO(); return 0; } \
+    if (b == -1) return 0; \
     T r = a % b; \
     if (r != 0 && ((r < 0) != (b < 0))) r += b; \
     return r; } \
@@ -194,23 +195,30 @@ MN_HD static inline mn_b mni_k_mul_b(mn_b a, mn_b b) { return a & b; }
     return (T)r; }
 MN_SINTS(MN_INTDIV)
 #define MN_UINTDIV(S, T, U) \
-  MN_HD static inline T mni_k_floordiv_##S(T a, T b) { return b == 0 ? 0 : (T)(a / b); } \
-  MN_HD static inline T mni_k_mod_##S(T a, T b) { return b == 0 ? 0 : (T)(a % b); } \
+  MN_HD static inline T mni_k_floordiv_##S(T a, T b) { \
+    if (b == 0) { MN_RAISE_DIVZERO(); return 0; } \
+    return (T)(a / b); } \
+  MN_HD static inline T mni_k_mod_##S(T a, T b) { \
+    if (b == 0) { MN_RAISE_DIVZERO(); return 0; } \
+    return (T)(a % b); } \
   MN_HD static inline T mni_k_pow_##S(T a, T b) { \
     U r = 1, x = (U)a; \
     while (b) { if (b & 1) r *= x; x *= x; b >>= 1; } \
     return (T)r; }
 MN_UINTS(MN_UINTDIV)
+/* signs read by copysign and NaN tested first: a NaN operand raises no
+ * invalid (NumPy's remainder and floor_divide raise none for one) */
 #define MN_FLTDIV(S, T, F) \
   MN_HD static inline T mni_k_mod_##S(T a, T b) { \
     T r = F(fmod)(a, b); \
-    if (r != 0) { if ((r < 0) != (b < 0)) r += b; } \
+    if (r != 0) { if ((F(copysign)((T)1, r) < 0) != (F(copysign)((T)1, b) < 0)) r += b; } \
     else r = F(copysign)((T)0, b); /* a zero takes the divisor's sign */ \
     return r; } \
   MN_HD static inline T mni_k_floordiv_##S(T a, T b) { /* as npy_divmod */ \
     if (b == 0) return a / b; \
     T m = F(fmod)(a, b), d = (a - m) / b; \
-    if (m != 0 && ((b < 0) != (m < 0))) d -= 1; \
+    if (d != d) return d; \
+    if (m != 0 && ((F(copysign)((T)1, b) < 0) != (F(copysign)((T)1, m) < 0))) d -= 1; \
     if (d == 0) return F(copysign)((T)0, a / b); \
     T f = F(floor)(d); \
     return (d - f > (T)0.5) ? f + 1 : f; } \

@@ -352,7 +352,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_DECREF(m);
     return NULL;
   }
-  if (mnpy_array_init(m) < 0 || mnpy_expr_init(m) < 0 || mnpy_ops_init(m) < 0 || mnpy_transfer_init(m) < 0 ||
+  if (mnpy_array_init(m) < 0 || mnpy_expr_init(m) < 0 || mnpy_fpe_init(m) < 0 || mnpy_ops_init(m) < 0 || mnpy_transfer_init(m) < 0 ||
       mnpy_log_init(m) < 0 || mnpy_sparse_init(m) < 0 || mnpy_solver_init(m) < 0) {
     Py_DECREF(m);
     return NULL;

@@ -58,6 +58,13 @@ int mnpy_expr_init(PyObject *m);
 int mnpy_ops_init(PyObject *m);
 int mnpy_transfer_init(PyObject *m);
 int mnpy_log_init(PyObject *m);
+int mnpy_fpe_init(PyObject *m);
+/* Around an element-wise pass (_fpe.c): begin clears this thread's
+ * floating-point exceptions; end reports those raised as NumPy's errstate
+ * says (what: the program, for the operation's name), -1 with a Python
+ * error set when that raises. */
+void mnpy_fpe_begin(void);
+int mnpy_fpe_end(PyObject *what, int reducing);
 /* The sparse types and functions (_sparse.c). */
 int mnpy_sparse_init(PyObject *m);
 /* The matrix of a _core.Csr, or NULL when o is not one. */

@@ -180,9 +180,11 @@ static PyObject *py_eval_tree(PyObject *m, PyObject *args) {
   mn_array *out = NULL;
   rc = mn_array_create_empty(g_ctx, t, nd, sh, &out); /* every element is written */
   /* the entry a shared pass takes too: MANIPLE_CHECKS compares them alike */
+  mnpy_fpe_begin();
   if (!rc) rc = mn_expr_eval_extra(e, root, out, 0, NULL, NULL);
   mn_expr_destroy(&e);
   if (rc) { mn_array_destroy(&out); return raise_mn(rc); }
+  if (mnpy_fpe_end(tree, 0) < 0) { mn_array_destroy(&out); return NULL; }
   return wrap(out);
 }
 
@@ -229,9 +231,11 @@ static PyObject *py_evaluate(PyObject *m, PyObject *args) {
   int root, rc, nx = 0, xnode[XMAX];
   mn_array *xout[XMAX];
   if (!build_extras(program, extras, rootix, &e, &root, &nx, xnode, xout)) return NULL;
+  mnpy_fpe_begin();
   rc = mn_expr_eval_extra(e, root, arr(out), nx, xnode, xout);
   mn_expr_destroy(&e);
   if (rc) return raise_mn(rc);
+  if (mnpy_fpe_end(program, 0) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -248,9 +252,11 @@ static PyObject *py_reduce(PyObject *m, PyObject *args) {
   mn_array *xout[XMAX];
   mn_scalar s;
   if (!build_extras(program, extras, rootix, &e, &root, &nx, xnode, xout)) return NULL;
+  mnpy_fpe_begin();
   rc = mn_expr_reduce_extra(e, root, (mn_reduce_op)op, &s, nx, xnode, xout);
   mn_expr_destroy(&e);
   if (rc) return raise_mn(rc);
+  if (mnpy_fpe_end(program, 1) < 0) return NULL;
   return from_scalar(s);
 }
 
@@ -261,8 +267,10 @@ static PyObject *py_reduce_axis(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OO!iO!", &opname, &ArrayType, &x, &axis, &ArrayType, &out)) return NULL;
   int op, rc;
   if (!op_of(opname, MN_NREDUCE, mnpy_rname, "reduction", &op)) return NULL;
+  mnpy_fpe_begin();
   rc = mn_array_reduce_axis((mn_reduce_op)op, arr(x), axis, arr(out));
   if (rc) return raise_mn(rc);
+  if (mnpy_fpe_end(Py_None, 1) < 0) return NULL;
   Py_RETURN_NONE;
 }
 

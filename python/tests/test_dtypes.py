@@ -31,7 +31,10 @@ def quiet(fn):
     def run(xp):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's overflow warnings
-            return fn(xp)
+            r = fn(xp)
+            if isinstance(r, mnp.ndarray):
+                r._materialize()  # maniple warns when it computes
+            return r
     return run
 
 

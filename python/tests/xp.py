@@ -1,9 +1,12 @@
 """Run a test body once with NumPy and once with maniple.numpy and compare
 the results (maniple results are gathered with numpy.asarray)."""
+import warnings
+
 import numpy
 import numpy.testing as nt
 
 import maniple.numpy as mnp
+from maniple import _core
 
 SHAPES = [(), (0,), (2,), (7,), (7, 5), (3, 4, 5), (1, 6), (4, 0)]
 
@@ -53,11 +56,33 @@ def compare(got, want, rtol=0.0, atol=0.0, dtype=True):
     assert got == want or (got != got and want != want), (got, want)
 
 
-def check(fn, rtol=0.0, atol=0.0, dtype=True):
-    """fn(xp) with both modules; the results must agree."""
-    want = fn(numpy)
-    got = fn(mnp)
-    compare(got, want, rtol, atol, dtype)
+def fpe_kinds(caught):
+    """The floating-point exceptions NumPy-style warnings name ("divide by
+    zero", "overflow", "underflow", "invalid value")."""
+    kinds = set()
+    for w in caught:
+        m = str(w.message)
+        if issubclass(w.category, RuntimeWarning) and " encountered in " in m:
+            kinds.add(m.split(" encountered in ")[0])
+    return kinds
+
+
+def check(fn, rtol=0.0, atol=0.0, dtype=True, fpe=True):
+    """fn(xp) with both modules; the results must agree, and so must the
+    floating-point exceptions each reports (at one rank; at more, each
+    rank's are among NumPy's: a rank reports its own elements')."""
+    with warnings.catch_warnings(record=True) as ww:
+        warnings.simplefilter("always")
+        want = fn(numpy)
+    with warnings.catch_warnings(record=True) as wg:
+        warnings.simplefilter("always")
+        got = fn(mnp)
+        compare(got, want, rtol, atol, dtype)
+    for w in ww + wg:  # for the caller's filters and pytest.warns, as if not caught here
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if fpe:
+        g, w = fpe_kinds(wg), fpe_kinds(ww)
+        assert g == w if _core.size() == 1 else g <= w, f"floating-point warnings {sorted(g)}, NumPy's {sorted(w)}"
     return got
 
 

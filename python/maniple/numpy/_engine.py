@@ -26,7 +26,7 @@ import numpy as _np
 
 from maniple import _core
 
-from . import _collect, _views
+from . import _collect, _fpe, _views
 from ._dtypes import CAN_CAST_SAME_KIND as _CAN_CAST_SAME_KIND, INT_RANGE as _INT_RANGE, INTEGER as _INTEGER
 from ._dtypes import FLOATS as _FLOATS, KIND as _KIND
 
@@ -57,6 +57,7 @@ ndarray = None  # the front end's class, bound by _ndarray (_bind): results are 
 _front = None
 
 _ref = weakref.ref
+_fpe_var, _fpe_epoch = _fpe._var, _fpe._epoch
 _tuple = tuple.__new__
 _item = operator.itemgetter
 
@@ -241,6 +242,18 @@ def _flush(key, keep=None):
                 _evaluate(a)
     if keep is not None and keep._expr is not None:
         _readers[key] = [_ref(keep)]
+
+
+def _evaluate_all():
+    """Every pending array computed (the rank's calls alike: every rank
+    holds the same pending arrays, in the same registration order)."""
+    seen = set()
+    for lst in list(_readers.values()):
+        for r in lst:
+            a = r()
+            if a is not None and a._expr is not None and id(a) not in seen:
+                seen.add(id(a))
+                _evaluate(a)
 
 
 def _many_ranks():
@@ -790,6 +803,8 @@ def _now(tree, info):
     """tree (one op over concrete operands) computed at once into a new
     concrete ndarray; info: the result's (dtype, shape, ...) from _BIN."""
     dtype, shape = info[0], info[1]
+    if _fpe_var.get() is not _fpe_epoch[0]:
+        _fpe._switch()
     r = ndarray.__new__(ndarray)
     r._arr, r._expr, r._shape, r._dtype, r._bases, r._n, r._cell, r._cost, r._big = \
         _front._core.eval_tree(tree, shape, dtype), None, shape, dtype, (), 1, None, 1, False
@@ -809,6 +824,8 @@ def _pending(expr, shape, dtype, bases, n, cost, scalar_0d=True):
     """The new pending array of expr (its n nodes of total cost read the
     storage in bases); a 0-d result (scalar_0d) is computed to a NumPy
     scalar, as a ufunc's is in NumPy."""
+    if _fpe_var.get() is not _fpe_epoch[0]:  # other errstate settings: the work before runs first
+        _fpe._switch()
     r = ndarray.__new__(ndarray)
     r._arr, r._expr, r._shape, r._dtype, r._bases, r._n = None, expr, shape, dtype, tuple(bases), n
     r._cell, r._cost = None, cost
