@@ -32,8 +32,9 @@ def quiet(fn):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's overflow warnings
             r = fn(xp)
-            if isinstance(r, mnp.ndarray):
-                r._materialize()  # maniple warns when it computes
+            for a in r if isinstance(r, (tuple, list)) else (r,):
+                if isinstance(a, mnp.ndarray):
+                    a._materialize()  # maniple warns when it computes
             return r
     return run
 
