@@ -2,6 +2,7 @@
 np.errstate / seterr / seterrcall honoured, the settings where a line ran
 applying to it even when maniple computes it later, and 'raise' decided
 alike on every rank."""
+import gc
 import warnings
 
 import numpy
@@ -60,6 +61,45 @@ def test_errstate_settings_of_the_line_apply():
         r = a / z  # recorded under the defaults ...
         with mnp.errstate(divide="ignore"):
             numpy.asarray(r)  # ... and warned though computed under 'ignore'
+
+
+def test_garbage_is_never_computed():
+    """A pending array that only a reference cycle holds dies at each rank's
+    own garbage collection: a change of settings computes nothing, so every
+    rank makes the same calls (MANIPLE_CHECKS compares them)."""
+    n = 5000 * _core.size()  # (past MANIPLE_EAGER_MAX: deferred)
+    a, z = mnp.ones(n), mnp.zeros(n)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        gc.disable()
+        try:
+            cycle = [a / z]
+            cycle.append(cycle)
+            del cycle
+            if _core.rank() == 0:
+                gc.collect()  # dead here, alive on the other ranks
+            with mnp.errstate(divide="ignore"):
+                b = (a + 1.0) * 2.0
+            c = b - 1.0
+        finally:
+            gc.enable()
+        numpy.testing.assert_array_equal(numpy.asarray(c), numpy.full(n, 3.0))
+    assert [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)] == []
+
+
+def test_raise_comes_at_its_line():
+    """Under 'raise' an operation is computed at once: the error comes
+    where NumPy's does, and a pending value from before is computed under
+    its own settings first."""
+    n = 5000 * _core.size()  # (past MANIPLE_EAGER_MAX: deferred)
+    a, z = mnp.arange(1.0, n + 1.0), mnp.zeros(n)
+    before = a * 2.0  # pending, under the defaults
+    with mnp.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError, match="divide by zero encountered in divide"):
+            a / z
+        before /= 4.0  # a pending value updated in place
+        after = before + 1.0
+    numpy.testing.assert_array_equal(numpy.asarray(after), numpy.arange(1.0, n + 1.0) / 2.0 + 1.0)
 
 
 def test_raise_on_every_rank():

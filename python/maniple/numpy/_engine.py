@@ -57,7 +57,7 @@ ndarray = None  # the front end's class, bound by _ndarray (_bind): results are 
 _front = None
 
 _ref = weakref.ref
-_fpe_var, _fpe_epoch = _fpe._var, _fpe._epoch
+_fpe_var, _fpe_epoch, _fpe_current = _fpe._var, _fpe._epoch, _fpe.current
 _tuple = tuple.__new__
 _item = operator.itemgetter
 
@@ -244,18 +244,6 @@ def _flush(key, keep=None):
         _readers[key] = [_ref(keep)]
 
 
-def _evaluate_all():
-    """Every pending array computed (the rank's calls alike: every rank
-    holds the same pending arrays, in the same registration order)."""
-    seen = set()
-    for lst in list(_readers.values()):
-        for r in lst:
-            a = r()
-            if a is not None and a._expr is not None and id(a) not in seen:
-                seen.add(id(a))
-                _evaluate(a)
-
-
 def _many_ranks():
     if not _MANY:
         _MANY.append((_core.size() > 1, _core.backend() != "cpu"))
@@ -420,11 +408,16 @@ def _cells_in(expr, acc):
 
 # ---- evaluation ----
 def _evaluate(a):
-    """Compute pending array a: its values become a._arr."""
-    if a._big and _has_cells(a._expr):
-        if _eval_shared(a._expr, a._shape, a, _core.empty(a._shape, a._dtype)) is not _NOTHING:
-            return
-    a._arr = _front._core.eval_tree(a._expr, a._shape, a._dtype)
+    """Compute pending array a: its values become a._arr (its passes
+    report under the errstate settings where it was recorded)."""
+    old = _fpe.use(a._fe)
+    try:
+        if a._big and _has_cells(a._expr):
+            if _eval_shared(a._expr, a._shape, a, _core.empty(a._shape, a._dtype)) is not _NOTHING:
+                return
+        a._arr = _front._core.eval_tree(a._expr, a._shape, a._dtype)
+    finally:
+        _fpe.use(old)
     a._expr, a._bases = None, ()
     if a._cell is not None:  # consumers now read the values
         _resolve(a._cell, a._arr)
@@ -432,8 +425,9 @@ def _evaluate(a):
 
 def _node_of(a):
     """ndarray a as an expression node (concrete arrays are leaves)."""
+    fe = _fpe_epoch[1] if _fpe_var.get() is _fpe_epoch[0] else _fpe_current()  # (the pass's settings)
     if a._expr is not None:
-        if a._n > MAX_NODES:
+        if a._n > MAX_NODES or a._fe is not fe:  # (recorded under other errstate settings: its own pass)
             _evaluate(a)
         else:
             return _share(a)
@@ -535,13 +529,14 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
     if not cells:
         return _NOTHING
     anc_ok = me is not None  # a fresh result: an array computed from it may share the pass
+    fe = _fpe._active[0]  # the pass reports under the root's errstate mode: stores of that mode only
     stores, live = [], []
     for r in _recent:  # siblings: live, pending, same shape, sharing a value
         y = r()
         if y is None or y._expr is None:
             continue
         live.append(r)
-        if y is self_ or y._shape != shape or len(stores) >= XMAX or \
+        if y is self_ or y._shape != shape or len(stores) >= XMAX or y._fe is not fe or \
                 (y._cell is not None and id(y._cell) in cells):
             continue
         yc = {}
@@ -563,7 +558,7 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
     for c in cand:  # values a live array holds: computed once, here
         o = c.owner()
         if o is None or o is self_ or o._cell is not c or o._expr is None or o._shape != shape or \
-                o._cost < SHARE_COST or id(o) in sid:
+                o._cost < SHARE_COST or id(o) in sid or o._fe is not fe:
             continue
         held.append(o)
     if many:
@@ -804,7 +799,7 @@ def _now(tree, info):
     concrete ndarray; info: the result's (dtype, shape, ...) from _BIN."""
     dtype, shape = info[0], info[1]
     if _fpe_var.get() is not _fpe_epoch[0]:
-        _fpe._switch()
+        _fpe_current()
     r = ndarray.__new__(ndarray)
     r._arr, r._expr, r._shape, r._dtype, r._bases, r._n, r._cell, r._cost, r._big = \
         _front._core.eval_tree(tree, shape, dtype), None, shape, dtype, (), 1, None, 1, False
@@ -824,15 +819,18 @@ def _pending(expr, shape, dtype, bases, n, cost, scalar_0d=True):
     """The new pending array of expr (its n nodes of total cost read the
     storage in bases); a 0-d result (scalar_0d) is computed to a NumPy
     scalar, as a ufunc's is in NumPy."""
-    if _fpe_var.get() is not _fpe_epoch[0]:  # other errstate settings: the work before runs first
-        _fpe._switch()
+    fe = _fpe_epoch[1] if _fpe_var.get() is _fpe_epoch[0] else _fpe_current()
     r = ndarray.__new__(ndarray)
     r._arr, r._expr, r._shape, r._dtype, r._bases, r._n = None, expr, shape, dtype, tuple(bases), n
-    r._cell, r._cost = None, cost
+    r._cell, r._cost, r._fe = None, cost, fe
     if not shape and scalar_0d:
         r._big = False
         return _scalar(r._materialize().get(()), dtype)
     r._big = big = math.prod(shape) >= GROUP_MIN
+    if "raise" in fe[0]:  # NumPy's error comes at its line: computed at once
+        r._big = False
+        _evaluate(r)
+        return r
     if big:
         _recent.append(_ref(r))
     _register(r)
@@ -977,9 +975,14 @@ def _cast(x, dtype):
     r = ndarray.__new__(ndarray)
     # the cost of what it casts too, so that a costly value behind a cast is kept once computed
     r._arr, r._expr, r._shape, r._dtype, r._cell = None, expr, x._shape, dtype, None
+    r._fe = _fpe_epoch[1] if _fpe_var.get() is _fpe_epoch[0] else _fpe_current()
     r._cost = 1 + (x._cost if x._expr is not None else 0)
     r._big = math.prod(r._shape) >= GROUP_MIN
     r._bases, r._n = tuple(_bases(expr)), _count(expr)
+    if "raise" in r._fe[0]:  # at once, as in _pending
+        r._big = False
+        _evaluate(r)
+        return r
     _register(r)
     return r
 
@@ -987,7 +990,10 @@ def _cast(x, dtype):
 def _take_over(a, r):
     """Pending a becomes pending r (a op= b while nobody else holds a's
     value); a's earlier consumers keep the value before."""
-    a._expr, a._bases, a._n, a._cost = r._expr, r._bases, r._n, r._cost
+    if r._expr is None:  # r computed at once (errstate 'raise'): its values
+        a._arr, a._expr, a._bases, a._n, a._cost, a._cell = r._arr, None, (), 1, 1, None
+        return
+    a._expr, a._bases, a._n, a._cost, a._fe = r._expr, r._bases, r._n, r._cost, r._fe
     a._cell = None
     _register(a)
 

@@ -3,16 +3,19 @@ seterrcall). The C side calls report() after an element-wise pass that
 raised divide-by-zero, overflow, underflow or invalid on this rank.
 
 Deferred operations are reported under the settings in force where their
-line ran: the settings are an epoch; when an operation (or a reduction)
-starts under other settings than the pending work was recorded under, that
-work is computed first and reported under its own (sync), so fusion spans
-an epoch and nothing leaks across a `with np.errstate(...)` boundary.
+line ran: each pending array records its mode (the settings as a tuple,
+one object per errstate value), a pass that computes it reports under that
+mode, and an operation under other settings computes such an operand first
+instead of fusing it. Nothing is computed because settings changed: which
+pending arrays are still alive depends on each rank's garbage collection,
+and every rank must compute the same ones.
 
 Warnings, prints, logs and calls are each rank's own: a rank reports what
 its elements raised, so at one rank they are NumPy's. 'raise' is decided
-alike on every rank: while some exception is set to raise, every pass ors
-the ranks' exceptions (one allreduce per pass, paid only then). The CUDA
-backend raises no floating-point exceptions (as CuPy's)."""
+alike on every rank: under it each operation is computed at once (so the
+error comes at its line, as NumPy's) and every pass ors the ranks'
+exceptions (one allreduce per pass, paid only then). The CUDA backend
+raises no floating-point exceptions (as CuPy's)."""
 import contextlib
 import os
 import sys
@@ -46,24 +49,40 @@ _CAN = {
         "square", "cosh", "sinh", "ldexp", "hypot", "reciprocal", "divmod", "logaddexp", "logaddexp2", "cast"},
 }
 _NUMPY_NAME = {"true_divide": "divide"}
-_epoch = [None, None]  # the errstate value pending work was recorded under, and its (geterr(), geterrcall())
+_epoch = [None, None]  # the errstate value last seen and its mode ((divide, over, under, invalid), call)
+_modes = {}  # errstate value -> its mode: settings back in force are the same mode again
+_active = [None]  # the mode passes report under now: the current one, or an evaluated array's
+_HOOKED = os.environ.get("MANIPLE_BACKEND", "cpu") in ("", "cpu")
 
 
-def sync():
-    """Before an operation runs or is recorded: if the settings changed since
-    the pending work was recorded, compute that work (reported under its
-    settings) and start an epoch under the new ones."""
-    if _var.get() is not _epoch[0]:
-        _switch()
+def _mode_of(v):
+    m = _modes.get(v)
+    if m is None:
+        if len(_modes) > 64:
+            _modes.clear()
+        e = _np.geterr()
+        m = _modes[v] = ((e["divide"], e["over"], e["under"], e["invalid"]), _np.geterrcall())
+    return m
 
 
-def _switch():
-    from . import _engine
-    _epoch[0] = _var.get()  # (what the pending work's passes record is of the new epoch)
-    _engine._evaluate_all()  # reported under the old settings, still in _epoch[1]
-    mode = (_np.geterr(), _np.geterrcall())
-    _epoch[1] = mode
-    _core.set_fpe_hook(report, "raise" in mode[0].values())
+def current():
+    """The mode of the settings in force (the one passes report under from
+    now, outside an array's own evaluation)."""
+    v = _var.get()
+    if v is not _epoch[0]:
+        _epoch[0], _epoch[1] = v, _mode_of(v)
+        use(_epoch[1])
+    return _epoch[1]
+
+
+def use(m):
+    """Passes report under mode m from now; returns the mode before."""
+    old = _active[0]
+    if m is not old:
+        _active[0] = m
+        if _HOOKED and (old is None or ("raise" in m[0]) != ("raise" in old[0])):
+            _core.set_fpe_hook(report, "raise" in m[0])
+    return old
 
 
 def _ops(what, acc):
@@ -115,14 +134,14 @@ def muted(bits):
 
 
 def report(bits, what, reducing):
-    err, call = _epoch[1]
-    if "raise" in err.values():
+    err, call = _active[0]
+    if "raise" in err:
         bits = _core.agree_fpe(bits)  # every rank raises alike, or none does
     bits &= ~_muted[0]
-    for key, bit, words in _KINDS:
-        if not bits & bit or err[key] == "ignore":
+    for i, (_key, bit, words) in enumerate(_KINDS):
+        how = err[i]
+        if not bits & bit or how == "ignore":
             continue
-        how = err[key]
         msg = f"{words} encountered in {_name(what, bit, reducing)}"
         if how == "warn":
             warnings.warn(msg, RuntimeWarning, stacklevel=2)
@@ -136,8 +155,6 @@ def report(bits, what, reducing):
             call.write(f"Warning: {msg}\n")
 
 
-_epoch[0], _epoch[1] = _var.get(), (_np.geterr(), _np.geterrcall())
 # a device backend's kernels raise none (the emulated device runs them on
 # the host, as the CUDA path would, and reports none either)
-if os.environ.get("MANIPLE_BACKEND", "cpu") in ("", "cpu"):
-    _core.set_fpe_hook(report, "raise" in _epoch[1][0].values())
+current()

@@ -9,7 +9,7 @@ from maniple import _core
 
 from ._creation import asarray, empty
 from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
-from . import _ufunc
+from . import _fpe, _ufunc
 from ._engine import _NOTHING, _assign, _binary, _compile, _eval_shared, _has_cells, _scalar, _ternary, _unary
 from ._ndarray import ndarray, _check_power, _check_writable, _f_order
 
@@ -319,6 +319,7 @@ def _reduce(op, a, axis=None, dtype=None, out=None, keepdims=False):
             v = asarray(_np.full((1,) * a.ndim, v, dtype=rdt))
         return _with_out(v, out) if out is not None else v
     r = a
+    _fpe.current()  # (the passes' settings)
     for ax in reversed(axes):  # one axis at a time, from the last
         shape = r.shape[:ax] + r.shape[ax + 1:]
         t = empty(shape, rdt)

@@ -63,7 +63,7 @@ class ndarray:
     """A distributed array with NumPy's semantics."""
 
     __slots__ = ("_arr", "_expr", "_shape", "_dtype", "_bases", "_n", "_cell", "_cost", "_big", "_ro",
-                 "_np_base", "__weakref__")
+                 "_np_base", "_fe", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, arr):
