@@ -21,9 +21,10 @@ from ._index_tricks import c_, index_exp, mgrid, ogrid, r_, s_
 from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast_3d, block, broadcast_arrays,
                             broadcast_shapes, broadcast_to, column_stack, concatenate, delete, diag, diagflat, dsplit,
                             dstack, expand_dims, flip, fliplr, flipud, hsplit, hstack, insert, matrix_transpose,
-                            moveaxis, pad, repeat,
+                            moveaxis, repeat,
                             resize, roll, rollaxis, rot90, row_stack, split, squeeze, stack, swapaxes, tile, transpose,
                             trim_zeros, unstack, vsplit, vstack)
+from ._pad import pad
 from ._math import (angle, around, bitwise_count, conj, conjugate, fix, i0, imag, iscomplex, iscomplexobj, isneginf,
                     isposinf, isreal, isrealobj, nan_to_num, packbits, real, real_if_close, round, sinc,
                     unpackbits)

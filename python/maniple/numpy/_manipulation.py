@@ -1,6 +1,6 @@
 """Shape manipulation built on views and copies into views (no new C code):
 concatenate, stack, hstack, vstack, split, flip, squeeze, expand_dims,
-swapaxes, moveaxis-free transpose, roll, pad (constant), atleast_1d/2d."""
+swapaxes, moveaxis-free transpose, roll, atleast_1d/2d."""
 import builtins
 import operator
 
@@ -211,25 +211,6 @@ def roll(a, shift, axis=None):
     return concatenate([a[pre + (slice(n - s, None),)], a[pre + (slice(0, n - s),)]], axis=ax)
 
 
-def pad(a, pad_width, mode="constant", constant_values=0):
-    if mode != "constant":
-        raise NotImplementedError(f"maniple.numpy: pad mode '{mode}' is not implemented yet (only 'constant')")
-    a = asarray(a)
-    pw = _np.asarray(pad_width)
-    if pw.dtype.kind != "i":
-        raise TypeError("`pad_width` must be of integral type.")
-    pw = _np.broadcast_to(pw.astype(_np.int64), (a.ndim, 2))
-    if (pw < 0).any():
-        raise ValueError("index can't contain negative values")
-    shape = tuple(int(s + lo + hi) for s, (lo, hi) in zip(a.shape, pw))
-    out = empty(shape, a._dtype)
-    if constant_values != 0:
-        out.fill(constant_values)
-    key = tuple(slice(int(lo), int(lo) + s) for s, (lo, _) in zip(a.shape, pw))
-    _assign(out._materialize().index(out._items(key)), a)
-    return out
-
-
 def _ones_like_dtype(shape, dtype):
     from ._creation import ones
     return ones(shape, dtype)
@@ -308,6 +289,7 @@ def diag(v, k=0):
     k = operator.index(k)
     n, s = v.size, builtins.abs(k)
     m = n + s
+    from ._pad import pad
     vp = pad(v, (0, s))  # D[i, i+k] = v[i] (by row) or D[i+s, i] = v[i] (by column)
     r, c = arange(m)[:, None], arange(m)[None, :]
     if k >= 0:

@@ -10,6 +10,7 @@ import numpy as _np
 from ._creation import asarray, zeros, zeros_like
 from ._engine import _binary, _unary
 from ._ndarray import _part_of
+from ._pad import pad
 
 _TERMS = 16  # shifted slices summed per fused pass
 
@@ -17,7 +18,6 @@ _TERMS = 16  # shifted slices summed per fused pass
 def _slide(a, v, mode):
     """NumPy's multiarray.correlate(a, v, mode) for len(v) <= len(a):
     r[k] = sum_j a[k + j - pad] v[j], zeros outside a."""
-    from ._manipulation import pad
     n, m = a.shape[0], v.shape[0]
     if mode == "valid":
         lo, length = 0, n - m + 1
