@@ -59,6 +59,20 @@ def _view_of(src, h, linked=False):
     return r
 
 
+_CoreArray = _core.Array
+
+
+def _from_shape(self, shape, dtype, buffer, offset, strides, order):
+    if buffer is not None or strides is not None or offset:
+        raise NotImplementedError("maniple.numpy.ndarray: buffer=, offset= and strides= are not supported "
+                                  "(a distributed array owns its memory); use asarray(numpy.ndarray(...))")
+    from ._creation import empty
+    made = empty(shape, float if dtype is None else dtype, "C" if order is None else order)
+    for k in ndarray.__slots__[:-1]:
+        if hasattr(made, k):
+            setattr(self, k, getattr(made, k))
+
+
 class ndarray:
     """A distributed array with NumPy's semantics."""
 
@@ -66,9 +80,13 @@ class ndarray:
                  "_np_base", "_fe", "__weakref__")
     __array_priority__ = 100
 
-    def __init__(self, arr):
+    def __init__(self, arr, dtype=None, buffer=None, offset=0, strides=None, order=None):
         """A concrete array on arr (a maniple._core.Array); pending arrays
-        are made by the engine."""
+        are made by the engine. NumPy's form, ndarray(shape, dtype=float,
+        order='C'), makes an uninitialised array as empty() does."""
+        if type(arr) is not _CoreArray:
+            _from_shape(self, arr, dtype, buffer, offset, strides, order)
+            return
         self._arr, self._expr, self._cell, self._cost = arr, None, None, 1
         self._shape, self._dtype, self._bases, self._n = tuple(arr.shape), arr.dtype, (), 1
         self._big = False
