@@ -272,6 +272,7 @@ static PyMethodDef Array_methods[] = {
   {"allgather", (PyCFunction)Array_allgather, METH_NOARGS, "Whole array as C-order bytes on every rank."},
   {"gather_root", (PyCFunction)Array_gather_root, METH_VARARGS, "gather_root(root=0): C-order bytes on root, None elsewhere."},
   {"local_values", (PyCFunction)Array_local_values, METH_NOARGS, "local_values() -> (first index, bytes) of a 1-d array's own elements."},
+  {"local_any", (PyCFunction)Array_local_any, METH_NOARGS, "local_any() -> whether this rank owns a true element of a bool array (no message)."},
   {"split_local", (PyCFunction)Array_split_local, METH_O, "split_local(n) -> bytes: this rank's next n elements of a 1-d array, in rank order (collective; concat_local's inverse)."},
   {"scatter_root", (PyCFunction)Array_scatter_root, METH_VARARGS,
    "scatter_root(buffer_or_None, root=0): fill from root's whole C-order buffer."},

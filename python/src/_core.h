@@ -38,6 +38,7 @@ PyObject *shape_tuple(int nd, const int64_t *shape);
 PyObject *Array_gather_root(ArrayObject *self, PyObject *args);
 PyObject *Array_scatter_root(ArrayObject *self, PyObject *args);
 PyObject *Array_local_values(ArrayObject *self, PyObject *u);
+PyObject *Array_local_any(ArrayObject *self, PyObject *u);
 PyObject *Array_split_local(ArrayObject *self, PyObject *arg);
 /* Sharing the memory of a one-rank array (_interop.c): local_block(device)
  * and a DLPack capsule. */

@@ -122,6 +122,26 @@ PyObject *Array_local_values(ArrayObject *self, PyObject *u) {
   return Py_BuildValue("(LN)", (long long)(n ? l.lo[0] : 0), b);
 }
 
+/* local_any() -> whether any element of a bool array that this rank owns
+ * is true (no message: a rank's own warnings, as its floating-point ones) */
+PyObject *Array_local_any(ArrayObject *self, PyObject *u) {
+  (void)u;
+  if (mn_array_dtype(self->a) != MN_BOOL) return PyErr_Format(PyExc_TypeError, "local_any of a bool array");
+  mn_local l;
+  int rc = mn_array_local_host(self->a, &l);
+  if (rc) return raise_mn(rc);
+  int64_t total = l.data ? 1 : 0;
+  for (int d = 0; d < l.ndim; d++) total *= l.count[d];
+  int64_t idx[MN_MAXDIM] = {0};
+  for (int64_t k = 0; k < total; k++) { /* the box in C order, any strides */
+    int64_t off = 0;
+    for (int d = 0; d < l.ndim; d++) off += idx[d] * l.stride[d];
+    if (((const unsigned char *)l.data)[off]) Py_RETURN_TRUE;
+    for (int d = l.ndim - 1; d >= 0 && ++idx[d] == l.count[d]; d--) idx[d] = 0;
+  }
+  Py_RETURN_FALSE;
+}
+
 PyObject *Array_split_local(ArrayObject *self, PyObject *arg) {
   /* a failure here (a bad count, no memory) still joins the collective
    * call with a refused count, so every rank raises and none waits */

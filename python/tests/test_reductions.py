@@ -5,6 +5,7 @@ import warnings
 import numpy
 import pytest
 
+import maniple.numpy as mnp
 from xp import SHAPES, check, data, raises_like
 
 
@@ -60,6 +61,33 @@ def test_nan_reductions(fn):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             check(lambda xp: getattr(xp, fn)(xp.asarray(y), axis=0))
+
+
+_SLICE_WARNINGS = ("All-NaN slice encountered", "Mean of empty slice", "Degrees of freedom <= 0 for slice.")
+
+
+@pytest.mark.parametrize("fn", ["nanmax", "nanmin", "nanmean", "nanvar", "nanstd", "nanmedian", "nanquantile",
+                                "nanpercentile"])
+def test_nan_reductions_warn_of_their_slices(fn):
+    """NumPy's warnings for all-NaN slices, along an axis too: a rank warns
+    of the slices it holds, with no message between ranks (here every rank
+    holds some, along either axis)."""
+    from maniple import _core
+    x = numpy.full((4, 3 * _core.size()), numpy.nan)
+    x[0, 0] = 1.5  # the only number: row 0 and column 0 are the only slices with one
+    q = (0.3,) if "quantile" in fn else (30.0,) if "percentile" in fn else ()
+
+    def said(xp, axis):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = getattr(xp, fn)(xp.asarray(x), *q, axis=axis)
+            numpy.asarray(r)
+        return {str(m.message) for m in w if str(m.message) in _SLICE_WARNINGS}, numpy.asarray(r)
+    for axis in (None, 0, 1):
+        (got, gr), (want, wr) = said(mnp, axis), said(numpy, axis)
+        numpy.testing.assert_allclose(gr, wr, rtol=1e-12, equal_nan=True)
+        assert want or axis is None, (fn, axis)  # (as a whole, not all NaN)
+        assert got == want, (fn, axis, got, want)
 
 
 def _complex_with_nans():

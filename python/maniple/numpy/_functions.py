@@ -417,6 +417,17 @@ def _fp_event(kind, where):
         warnings.warn(text, RuntimeWarning, stacklevel=4)
 
 
+def _warn_where(mask, text, stacklevel=3):
+    """NumPy's warning about some slices of a reduction (an all-NaN slice,
+    no degrees of freedom) when mask, the flag of each slice, is true
+    somewhere: a rank warns of the slices it holds (no message), as it
+    does of its elements' floating-point exceptions; a scalar mask is
+    every rank's."""
+    hit = mask._materialize().local_any() if isinstance(mask, ndarray) else bool(mask)
+    if hit:
+        warnings.warn(text, RuntimeWarning, stacklevel=stacklevel)
+
+
 def _empty_division(result_shape, scalar):
     """0/0 in each element of a mean or variance over nothing."""
     if _np.prod(result_shape) > 0:

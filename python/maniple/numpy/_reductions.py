@@ -7,7 +7,7 @@ import warnings
 import numpy as _np
 
 from ._creation import asarray, empty, full
-from ._functions import (UFUNCS as _U, _NOVALUE, _ddof, _axis, _axis_tuple, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
+from ._functions import (UFUNCS as _U, _NOVALUE, _ddof, _warn_where, _axis, _axis_tuple, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
                          mean as _mean, min as _min, prod as _prod, sum as _sum, var as _var, where as _where)
 from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, INTEGER as _INTEGER
 from ._engine import _scalar
@@ -59,8 +59,8 @@ def _all_nan_warn(name):
 def _nan_extreme(a, axis, out, keepdims, sign, name, initial=_NOVALUE, where=True):
     """nanmax (sign -1) or nanmin (+1): the extreme of the non-NaN elements;
     an all-NaN slice gives its first element, as NumPy's fmax/fmin reduce
-    (for complex, the NaN with its other part), with NumPy's warning where
-    the result is a scalar (an axis result would need a collective to know)."""
+    (for complex, the NaN with its other part), with NumPy's warning (for
+    an axis result, on the ranks holding an all-NaN slice)."""
     a = asarray(a)
     ext = _max if sign < 0 else _min
     if where is not True and initial is _NOVALUE:
@@ -71,6 +71,7 @@ def _nan_extreme(a, axis, out, keepdims, sign, name, initial=_NOVALUE, where=Tru
     r = ext(_nan_to(a, _beyond(a, sign)), axis, None, keepdims)
     if isinstance(r, ndarray):
         allnan = _U["logical_not"](_U["logical_not"](_U["isnan"](a)).any(axis=axis, keepdims=keepdims))
+        _warn_where(allnan, "All-NaN slice encountered", 4)
         first = _np.nan
         if a._dtype in _COMPLEX and type(axis) is int:
             ax = _axis(axis, a.ndim)
@@ -124,8 +125,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     fdt = dtype or a._dtype
     s = _sum(_nan_to(a, 0).astype(fdt), axis, None, None, keepdims)
     n = _count(a, axis, keepdims)
-    if not isinstance(n, ndarray) and n == 0:  # a scalar over nothing: NumPy's warning, no 0/0 one
-        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+    _warn_where(n == 0, "Mean of empty slice")  # NumPy's warning, no 0/0 one
     with _np.errstate(invalid="ignore", divide="ignore"):
         r = s / n
     if isinstance(r, ndarray):
@@ -154,8 +154,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     ss = _sum(d2, axis, None, None, keepdims)
     n = _count(a, axis, keepdims)
     div = n - ddof
-    if not isinstance(div, ndarray) and div <= 0:  # (for an axis result it would take a collective)
-        warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=2)
+    _warn_where(div <= 0, "Degrees of freedom <= 0 for slice.")
     r = _where(div > 0, ss / _where(div > 0, div, 1), _np.nan) if isinstance(div, ndarray) else \
         (ss / div if div > 0 else _np.nan)
     if isinstance(r, ndarray):

@@ -7,7 +7,7 @@ import numpy as _np
 from maniple import _core
 
 from ._creation import arange, asarray, empty, full
-from ._functions import _axis, _axis_tuple, where as _where3, UFUNCS as _U
+from ._functions import _axis, _axis_tuple, _warn_where, where as _where3, UFUNCS as _U
 from ._indexing import nonzero
 from ._dtypes import COMPLEX as _COMPLEX, FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
 from ._engine import _assign, _flush
@@ -525,6 +525,7 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
         cnt = _U["logical_not"](_U["isnan"](s)).sum(axis=ax, keepdims=True) if fdt == s._dtype else \
             full(s.shape[:ax] + (1,) + s.shape[ax + 1:], n, "int64")
         last = (cnt - 1).astype("float64")
+        _warn_where(cnt == 0, "All-NaN slice encountered", 5)
     else:
         cnt = None
         last = float(n - 1)
@@ -820,6 +821,7 @@ def _median(a, axis, out, keepdims, nan_aware):
     key = (slice(None),) * ax
     if nan_aware and fdt == s._dtype:
         cnt = _U["logical_not"](_U["isnan"](s)).sum(axis=ax, keepdims=True)
+        _warn_where(cnt == 0, "All-NaN slice encountered", 4)
         lo = ((cnt - 1) // 2).clip(0, n - 1)
         hi = (cnt // 2).clip(0, n - 1)
         x0, x1 = take_along_axis(s, lo, ax).astype(fdt), take_along_axis(s, hi, ax).astype(fdt)
