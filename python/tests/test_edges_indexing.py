@@ -55,6 +55,26 @@ def test_index_arrays_that_do_not_broadcast_raise_index_error():
                 IndexError, "shape mismatch")
 
 
+def test_along_axis_none_takes_one_dimension():
+    """NumPy 2: with axis=None the indices address the flattened array, in
+    one dimension (it was a silent flat take of 2-d indices)."""
+    x = data((7, 5))
+    idx = numpy.asarray([[0, 3], [34, 1]])
+    raises_like(lambda xp: xp.take_along_axis(xp.asarray(x), xp.asarray(idx), axis=None), ValueError,
+                "when axis=None, `indices` must have a single dimension")
+    raises_like(lambda xp: xp.put_along_axis(xp.asarray(x), xp.asarray(idx), 1.0, axis=None), ValueError,
+                "when axis=None, `indices` must have a single dimension")
+    raises_like(lambda xp: xp.take_along_axis(xp.asarray(x), xp.asarray([1.0, 2.0]), axis=None), IndexError,
+                "must be an integer array")
+    check(lambda xp: xp.take_along_axis(xp.asarray(x), xp.asarray(idx[1]), axis=None))
+
+    def put(xp):
+        a = xp.asarray(x)
+        xp.put_along_axis(a, xp.asarray(idx[1]), -2.0, axis=None)
+        return a
+    check(put)
+
+
 def test_assignment_values_checked_when_nothing_is_selected():
     x = data((7, 5))
 

@@ -240,3 +240,17 @@ def test_size_function(axis):
     x = data((3, 4))
     assert mnp.size(mnp.asarray(x), axis) == numpy.size(x, axis)
     assert mnp.size(x.tolist(), axis) == numpy.size(x, axis)
+
+
+def test_f_order_kept_by_eye_delete_insert():
+    """eye(order='F') and delete/insert of an F-ordered array give F-ordered
+    results, as NumPy's (the values as ever)."""
+    x = numpy.asfortranarray(data((4, 6)))
+
+    def run(xp):
+        a = xp.asarray(x) if xp is numpy else xp.asarray(x).copy(order="F")
+        outs = [xp.eye(4, 3, k=-1, order="F"), xp.delete(a, slice(1, 3), axis=1), xp.delete(a, 2, axis=0),
+                xp.insert(a, 1, 7.0, axis=1)]
+        return [(o, o.flags.f_contiguous, o.flags.c_contiguous) for o in outs]
+    check(run)
+    raises_like(lambda xp: xp.eye(3, order="K"), ValueError, "only 'C' or 'F' order is permitted")

@@ -370,9 +370,11 @@ def eye(N, M=None, k=0, dtype=None, order="C", *, device=None, like=None):
     N, M = _shape((N, M))  # NumPy's zeros((N, M)) and its errors
     if not k >= M:
         k = operator.index(k)
+    _order(order, "CF")
     r = arange(N)[:, None]
     c = arange(M)[None, :]
-    return ((c - r) == k).astype(_dt(dtype))
+    e = ((c - r) == k).astype(_dt(dtype))
+    return e.copy(order="F") if order in ("F", "f") else e
 
 
 def identity(n, dtype=None, *, like=None):

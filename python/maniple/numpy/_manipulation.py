@@ -475,6 +475,13 @@ def append(arr, values, axis=None):
     return concatenate([arr, values], axis=axis)
 
 
+def _in_order_of(arr, r):
+    """r laid out as arr when arr is F-ordered (NumPy's delete and insert
+    make their result in its order)."""
+    f = arr.flags
+    return r.copy(order="F") if f.f_contiguous and not f.c_contiguous and r.ndim > 1 else r
+
+
 def delete(arr, obj, axis=None):
     """NumPy 2's delete: an integer (or a size-1 integer array) deletes one
     slab, a boolean array of the axis' length the slabs where it is True,
@@ -489,7 +496,7 @@ def delete(arr, obj, axis=None):
     if isinstance(obj, slice):
         keep = _np.ones(n, dtype=bool)
         keep[obj] = False
-        return compress(keep, arr, axis=ax)
+        return _in_order_of(arr, compress(keep, arr, axis=ax))
     single = isinstance(obj, (int, _np.integer)) and not isinstance(obj, bool)
     if not single:
         was_array = isinstance(obj, (_np.ndarray, ndarray))
@@ -503,7 +510,8 @@ def delete(arr, obj, axis=None):
             raise IndexError(f"index {obj} is out of bounds for axis {ax} with size {n}")
         obj = int(obj) % n
         pre = (slice(None),) * ax
-        return concatenate([arr[pre + (slice(None, obj),)], arr[pre + (slice(obj + 1, None),)]], axis=ax)
+        return _in_order_of(arr, concatenate([arr[pre + (slice(None, obj),)], arr[pre + (slice(obj + 1, None),)]],
+                                             axis=ax))
     if obj.dtype == bool:
         if obj.shape != (n,):
             raise ValueError("boolean array argument obj to delete must be one dimensional and match the axis "
@@ -549,7 +557,8 @@ def insert(arr, obj, values, axis=None):
         shape = list(arr.shape)
         shape[ax] = vals.shape[ax]
         v = broadcast_to(vals, tuple(shape))
-        return concatenate([arr[pre + (slice(None, index),)], v, arr[pre + (slice(index, None),)]], axis=ax)
+        return _in_order_of(arr, concatenate([arr[pre + (slice(None, index),)], v, arr[pre + (slice(index, None),)]],
+                                             axis=ax))
     if indices.size == 0 and not isinstance(obj, (_np.ndarray, ndarray)):
         indices = indices.astype(_np.intp)
     indices[indices < 0] += n
@@ -566,14 +575,14 @@ def insert(arr, obj, values, axis=None):
         new = empty(tuple(shape), arr._dtype)
         new[pre + (indices,)] = v
         new[pre + (old,)] = arr
-        return new
+        return _in_order_of(arr, new)
     pieces, prev = [], 0
     for j, k in enumerate(order):  # the old slabs before each new one, then it
         p = int(indices[k]) - j
         pieces += [arr[pre + (slice(prev, p),)], v[pre + (slice(int(k), int(k) + 1),)]]
         prev = p
     pieces.append(arr[pre + (slice(prev, None),)])
-    return concatenate(pieces, axis=ax)
+    return _in_order_of(arr, concatenate(pieces, axis=ax))
 
 
 def resize(a, new_shape):

@@ -246,10 +246,18 @@ def _along_axis_key(arr, indices, axis):
     return tuple(key), idx
 
 
+def _along_flat(indices):
+    """NumPy 2's rule for axis=None: the indices of the flattened array,
+    in one dimension."""
+    if _np.ndim(indices) != 1:
+        raise ValueError("when axis=None, `indices` must have a single dimension.")
+
+
 def take_along_axis(arr, indices, axis=-1):
     arr = asarray(arr)
     if axis is None:
-        return take(arr, indices)
+        _along_flat(indices)
+        arr, axis = arr.ravel(), 0
     key, _ = _along_axis_key(arr, indices, axis)
     return arr[key]
 
@@ -259,6 +267,8 @@ def put_along_axis(arr, indices, values, axis):
     if isinstance(arr, ndarray):
         _check_writable(arr)
     if axis is None:
+        _along_flat(indices)
+        _along_axis_key(asarray(arr).ravel(), indices, 0)  # (NumPy's index checks)
         return put(arr, indices, values)
     key, _ = _along_axis_key(arr, indices, axis)
     arr[key] = values
