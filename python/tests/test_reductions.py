@@ -143,6 +143,14 @@ def test_nan_reductions_take_where_and_initial(fn):
         raises_like(lambda xp: getattr(xp, fn)(xp.asarray(x), where=xp.asarray(w)), ValueError, "initial")
 
 
+def test_nanargmax_of_nothing_raises_as_argmax():
+    for shape, axis in (((0,), None), ((0, 3), 0), ((3, 0), 1)):
+        for fn in ("nanargmax", "nanargmin"):
+            raises_like(lambda xp: getattr(xp, fn)(xp.zeros(shape), axis=axis), ValueError,
+                        f"attempt to get {fn[3:]} of an empty sequence")
+    check(lambda xp: xp.nanargmax(xp.zeros((0, 3)), axis=1))
+
+
 def test_nanargmax_all_nan_raises():
     y = numpy.full((3,), numpy.nan)
     raises_like(lambda xp: xp.nanargmax(xp.asarray(y)), ValueError, "All-NaN")

@@ -93,7 +93,7 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=_NOVALUE, where=True)
 
 def _nan_arg(a, axis, fill, fn, name, keepdims=False):
     a = asarray(a)
-    if _is_float(a):
+    if _is_float(a) and (a.size if axis is None else a.shape[_axis(axis, a.ndim)]):  # (nothing: argmax's error)
         nan = _U["isnan"](a)
         if (axis is None and bool(nan.all())) or (axis is not None and bool(nan.all(axis=axis).any())):
             raise ValueError("All-NaN slice encountered")
