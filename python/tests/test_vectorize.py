@@ -67,8 +67,23 @@ def test_vectorize_edges_and_errors():
         mnp.vectorize(bad)(mnp.arange(10))
     with pytest.raises(TypeError, match="maniple arrays hold"):
         mnp.vectorize(str)(mnp.arange(3))
-    with pytest.raises(NotImplementedError, match="signature"):
-        mnp.vectorize(f, signature="(n)->()")
+    for xp in (numpy, mnp):
+        with pytest.raises(ValueError, match="not a valid gufunc signature"):
+            xp.vectorize(f, signature="(n)->(n")
+        with pytest.raises(TypeError, match="wrong number of positional arguments"):
+            xp.vectorize(numpy.sum, signature="(n),(n)->()")(xp.ones(3))
+
+
+def test_vectorize_with_a_signature():
+    """Generalized ufuncs: the loop dimensions broadcast, the core ones
+    whole (the gathered arguments, NumPy's vectorize on every rank)."""
+    a = numpy.arange(60.0).reshape(5, 3, 4)
+    v = numpy.arange(4.0) - 1.5
+    both(lambda m, x: m @ x, a, v, wrap=(0, 1), signature="(m,n),(n)->(m)")
+    both(numpy.mean, a, wrap=(0,), signature="(n)->()")
+    both(lambda x: (x.min(), x.max()), a, wrap=(0,), signature="(n)->(),()")
+    both(lambda x, k: numpy.convolve(x, k), a[0], numpy.ones(2), wrap=(0,), signature="(n),(k)->(p)")
+    both(numpy.sort, a, wrap=(0,), signature="(n)->(n)", otypes=[numpy.float32])
 
 
 def test_vectorize_errors_that_do_not_pickle():

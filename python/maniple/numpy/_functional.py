@@ -77,24 +77,29 @@ class vectorize:
     vectorize on its part, so in C order within it) and the results are
     joined back in rank order. The output types are otypes, else those of
     one call on the first elements, made on every rank (NumPy makes that
-    call too). An exception pyfunc raises on any rank is raised on all."""
+    call too). An exception pyfunc raises on any rank is raised on all.
+    With a signature (a generalized ufunc), every rank runs NumPy's
+    vectorize on the gathered arguments, and the results are distributed:
+    a core dimension may span the ranks."""
 
     def __init__(self, pyfunc=_np._NoValue, otypes=None, doc=None, excluded=None, cache=False, signature=None):
         if pyfunc is not _np._NoValue and not callable(pyfunc):
             raise TypeError("When used as a decorator, only accepts keyword arguments.")
-        if signature is not None:
-            raise NotImplementedError("maniple.numpy.vectorize: signature= (generalized ufuncs) is not implemented")
         self.pyfunc = pyfunc
         self.otypes = None if otypes is None else [_np.dtype(t) for t in otypes]
         self.excluded = set(excluded or ())
         self.cache = cache
-        self.signature = None
+        self.signature = signature
+        if signature is not None:  # NumPy's parse, and its errors, now
+            _np.vectorize(lambda *a: None, signature=signature)
         self.__doc__ = doc if doc is not None else getattr(pyfunc, "__doc__", None)
 
     def __call__(self, *args, **kwargs):
         if self.pyfunc is _np._NoValue:  # the decorator form: vectorize(otypes=...)(f)
             self.pyfunc = args[0]
             return self
+        if self.signature is not None:
+            return self._gathered(args, kwargs)
         pos = [i for i in range(len(args)) if i not in self.excluded]
         names = [k for k in kwargs if k not in self.excluded]
         from ._manipulation import broadcast_arrays
@@ -153,6 +158,17 @@ class vectorize:
                 o = o[:0]
             res.append(_reshaped(ndarray(_core.concat_local(t.name, o.tobytes())), shape))
         return tuple(res) if multi else res[0]
+
+
+def _gathered_call(self, args, kwargs):
+    from ._root import everywhere
+    f = _np.vectorize(self.pyfunc, otypes=self.otypes, excluded=self.excluded, cache=self.cache,
+                      signature=self.signature)
+    r = f(*everywhere(list(args)), **everywhere(dict(kwargs)))
+    return tuple(asarray(x) for x in r) if isinstance(r, tuple) else asarray(r)
+
+
+vectorize._gathered = _gathered_call
 
 
 def _portable(err):
