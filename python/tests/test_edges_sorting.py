@@ -33,6 +33,24 @@ def test_quantile_result_dtypes_follow_numpy(fn):
 
 
 @pytest.mark.parametrize("fn", ["quantile", "nanquantile", "percentile", "nanpercentile"])
+def test_quantiles_of_a_q_of_several_dimensions(fn):
+    """The result's first axes are q's shape (it was NotImplementedError)."""
+    s = 100 if "perc" in fn else 1
+    x = data((6, 5), seed=9, nan=fn.startswith("nan"))
+    q = numpy.asarray([[0.1, 0.5], [0.9, 0.25], [1.0, 0.0]]) * s
+    for axis in (None, 0, 1):
+        check(lambda xp: getattr(xp, fn)(xp.asarray(x), q, axis=axis), rtol=1e-12)
+    check(lambda xp: getattr(xp, fn)(xp.asarray(x), q, axis=1, keepdims=True, method="nearest"))
+
+    def into(xp):
+        out = xp.zeros((3, 2, 5))
+        r = getattr(xp, fn)(xp.asarray(x), q, axis=0, out=out)
+        return r is out, out
+    check(into, rtol=1e-12)
+    raises_like(lambda xp: getattr(xp, fn)(xp.asarray(x), q * 3), ValueError, "must be in the range")
+
+
+@pytest.mark.parametrize("fn", ["quantile", "nanquantile", "percentile", "nanpercentile"])
 def test_quantile_bad_arguments_raise_as_numpy(fn):
     s = 100 if "perc" in fn else 1
     x = data((7, 5), seed=8)

@@ -604,12 +604,11 @@ def _quantile_hf(s, ax, n, qq, method, cnt, last, fdt, rdt, nan_aware):
 
 
 def _q_values(q, scale):
-    """q (percentiles: divided by 100) as NumPy, checked: 0-d or 1-d, in [0, 1]"""
+    """q (percentiles: divided by 100) as NumPy, checked: in [0, 1] (0-d or
+    1-d here: _q_nd flattens the others)"""
     if isinstance(q, ndarray):
         q = q.__array__()
     qn = _np.asanyarray(q) if scale == 1.0 else _np.true_divide(q, scale)
-    if qn.ndim > 1:
-        raise NotImplementedError("maniple.numpy: quantiles with a q of more than one dimension")
     if qn.dtype.kind not in "biuf" or not bool(((qn >= 0) & (qn <= 1)).all()):
         raise ValueError("Quantiles must be in the range [0, 1]" if scale == 1.0 else
                          "Percentiles must be in the range [0, 100]")
@@ -769,8 +768,22 @@ def _weighted_quantile(a, q, axis, out, method, keepdims, weights, scale, nan_aw
     return _finish(r, out)
 
 
+def _q_nd(fn, a, q, out, axis, method, keepdims, weights, interpolation):
+    """fn for a q of more than one dimension: its values flattened, the
+    results' first axis shaped as q (NumPy's result: q's shape first)."""
+    qa = _np.asarray(q.__array__() if isinstance(q, ndarray) else q)
+    r = fn(a, qa.reshape(-1), axis, None, False, method, keepdims, weights=weights, interpolation=interpolation)
+    return _finish(_reshaped(asarray(r), qa.shape + tuple(r.shape[1:])), out)
+
+
+def _one_q_axis(q):
+    return _np.ndim(q.__array__() if isinstance(q, ndarray) else q) <= 1
+
+
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
              interpolation=None):
+    if not _one_q_axis(q):
+        return _q_nd(quantile, a, q, out, axis, method, keepdims, weights, interpolation)
     if weights is not None:
         return _weighted_quantile(a, q, axis, out, interpolation or method, keepdims, weights, 1.0)
     return _quantile(a, q, axis, out, interpolation or method, keepdims, False)
@@ -778,6 +791,8 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
                interpolation=None):
+    if not _one_q_axis(q):
+        return _q_nd(percentile, a, q, out, axis, method, keepdims, weights, interpolation)
     if weights is not None:
         return _weighted_quantile(a, q, axis, out, interpolation or method, keepdims, weights, 100.0)
     return _quantile(a, q, axis, out, interpolation or method, keepdims, False, scale=100.0)
@@ -785,6 +800,8 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                 weights=None, interpolation=None):
+    if not _one_q_axis(q):
+        return _q_nd(nanquantile, a, q, out, axis, method, keepdims, weights, interpolation)
     if weights is not None:
         return _weighted_quantile(a, q, axis, out, interpolation or method, keepdims, weights, 1.0, True)
     return _quantile(a, q, axis, out, interpolation or method, keepdims, True)
@@ -792,6 +809,8 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                   weights=None, interpolation=None):
+    if not _one_q_axis(q):
+        return _q_nd(nanpercentile, a, q, out, axis, method, keepdims, weights, interpolation)
     if weights is not None:
         return _weighted_quantile(a, q, axis, out, interpolation or method, keepdims, weights, 100.0, True)
     return _quantile(a, q, axis, out, interpolation or method, keepdims, True, scale=100.0)
