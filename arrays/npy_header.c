@@ -652,6 +652,10 @@ static int one_element(const char *r, const char *e) {
  * plain_descr's, a type number as one character (NumPy's legacy spelling),
  * and numpy's comma strings of one item whose repeats make one element
  * ("1f8", "<(1,)f8 "). */
+/* what descr_dtype reads, for the messages */
+#define NPY_DTYPES \
+  "bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128"
+
 static int descr_dtype(const char *s) {
   size_t len = strlen(s);
   if (len == 1) {
@@ -826,8 +830,8 @@ int mn_npy_parse_header(const char *path, const char *text, size_t len, int majo
   if (d->kind != K_STR) {
     span(d->from, d->to, vs, sizeof vs);
     if (d->kind == K_LIST || d->kind == K_TUPLE)
-      err = MN_ERR(MN_ERR_DTYPE, "'%s': structured or subarray dtype %s not supported (bool, int32, int64, "
-                   "float32, float64)", path, vs);
+      err = MN_ERR(MN_ERR_DTYPE, "'%s': structured or subarray dtype %s not supported (" NPY_DTYPES ")", path,
+                   vs);
     else
       err = MN_ERR(MN_ERR_FORMAT, "'%s': the .npy header's descr %s is not a valid dtype descriptor: %s", path,
                    vs, q);
@@ -839,8 +843,7 @@ int mn_npy_parse_header(const char *path, const char *text, size_t len, int majo
   h->dtype = d->sother ? -1 : descr_dtype(ds);
   if (h->dtype < 0) {
     span(d->from, d->to, vs, sizeof vs);
-    err = MN_ERR(MN_ERR_DTYPE, "'%s': dtype %s not supported (bool, int32, int64, float32, float64, "
-                 "little-endian)", path, vs);
+    err = MN_ERR(MN_ERR_DTYPE, "'%s': dtype %s not supported (" NPY_DTYPES ", little-endian)", path, vs);
     goto done;
   }
   span(sh->from, sh->to, vs, sizeof vs);

@@ -409,6 +409,22 @@ def test_same_file_on_every_rank_loads(tmp):
         numpy.testing.assert_array_equal(numpy.asarray(np.load("a.npy")), x)
 
 
+def test_other_byte_order(tmp):
+    """Arrays of another machine's byte order: asarray takes their values;
+    a big-endian .npy file is refused on every rank, naming what is read."""
+    x = numpy.arange(35.0).reshape(7, 5).astype(">f8")
+    a = np.asarray(x)
+    assert a.dtype == numpy.float64
+    numpy.testing.assert_array_equal(numpy.asarray(a), x)
+    numpy.testing.assert_array_equal(numpy.asarray(np.asarray(numpy.arange(9).astype(">i2"))), numpy.arange(9))
+    with own_directory(tmp, "endian"):
+        numpy.save("b.npy", x)
+        barrier()
+        with pytest.raises(TypeError, match=r"'b.npy': dtype '>f8' not supported \(bool, int8, .*complex128, "
+                                            r"little-endian\)"):
+            np.load("b.npy")
+
+
 @pytest.mark.parametrize("what", ["shape", "dtype", "size"])
 def test_file_differing_between_ranks(what, tmp):
     last = R == P - 1

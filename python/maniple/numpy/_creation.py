@@ -28,7 +28,10 @@ def _dt(dtype, default="float64"):
         return _DT[dtype]
     except (KeyError, TypeError):  # new, or unhashable
         pass
-    d = str(_np.dtype(dtype))
+    nd = _np.dtype(dtype)
+    if not nd.isnative:  # a byte order of another machine ('>f8', from a file): the values, in this one's
+        nd = nd.newbyteorder("=")
+    d = str(nd)
     if d not in _SUPPORTED:
         raise TypeError(f"maniple.numpy does not support dtype '{d}' (supported: {', '.join(_SUPPORTED)})")
     if isinstance(dtype, (str, type, _np.dtype)) and len(_DT) < 256:
@@ -278,7 +281,7 @@ def asarray(x, dtype=None, order=None, *, device=None, copy=None, like=None):
         raise TypeError(f"maniple.numpy does not support dtype '{y.dtype}'")
     d = _dt(y.dtype)
     a = empty(y.shape, d)
-    a._arr.set_global(_np.ascontiguousarray(y))
+    a._arr.set_global(_np.ascontiguousarray(y, dtype=d))
     return a
 
 
