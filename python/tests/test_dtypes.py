@@ -263,4 +263,10 @@ def test_packbits_unpackbits(shape, axis, bitorder):
 def test_packbits_errors():
     raises_like(lambda xp: xp.packbits(xp.asarray(numpy.ones(3))), TypeError, "integer or boolean")
     raises_like(lambda xp: xp.unpackbits(xp.asarray(numpy.ones(3, "int16"))), TypeError, "unsigned byte")
-    raises_like(lambda xp: xp.packbits(xp.asarray(numpy.ones(3, bool)), bitorder="middle"), ValueError, "order")
+    raises_like(lambda xp: xp.packbits(xp.asarray(numpy.ones(3, bool)), bitorder="middle"), ValueError,
+                "'order' must begin with 'l' or 'b'")
+    raises_like(lambda xp: xp.unpackbits(xp.asarray(numpy.ones(3, "uint8")), bitorder=10), TypeError,
+                r"unpack\(\) argument 4 must be str, not int")
+    raises_like(lambda xp: xp.unpackbits(xp.asarray(numpy.ones((1, 4), "uint8")), axis=0, count=-9), ValueError,
+                "-count larger than number of elements")  # (it gave an empty result)
+    check(lambda xp: xp.unpackbits(xp.asarray(numpy.arange(5, dtype="uint8")), count=-40, bitorder="lit"))

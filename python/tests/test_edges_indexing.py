@@ -113,6 +113,14 @@ def test_selection_functions_return_numpy_scalars_for_scalar_input():
     check(lambda xp: xp.unravel_index(xp.asarray(3), (7, 5)))
 
 
+def test_ravel_multi_index_takes_integer_coordinates():
+    for mi in (([1.5], [2]), (1.0, 2), ([], []), ([], ["abc"])):
+        raises_like(lambda xp: xp.ravel_multi_index(mi, (3, 3)), TypeError, "indices")
+    check(lambda xp: xp.ravel_multi_index(([True], [1]), (3, 3)))
+    check(lambda xp: xp.ravel_multi_index((xp.asarray(numpy.zeros(0, bool)), xp.asarray(numpy.zeros(0, int))),
+                                          (3, 3)))
+
+
 def test_empty_index_lists_are_integer():
     x = data((7, 5), seed=1)
     check(lambda xp: xp.take(xp.asarray(x), []))

@@ -254,3 +254,9 @@ def test_f_order_kept_by_eye_delete_insert():
         return [(o, o.flags.f_contiguous, o.flags.c_contiguous) for o in outs]
     check(run)
     raises_like(lambda xp: xp.eye(3, order="K"), ValueError, "only 'C' or 'F' order is permitted")
+
+
+def test_stacking_refuses_a_generator():
+    for fn in ("stack", "vstack", "hstack", "dstack", "column_stack"):
+        raises_like(lambda xp: getattr(xp, fn)(xp.ones(2) for _ in range(2)), TypeError,
+                    'must be passed as a "sequence" type')

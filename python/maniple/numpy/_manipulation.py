@@ -416,13 +416,13 @@ def dsplit(ary, indices_or_sections):
 
 
 def dstack(tup):
-    arrs = [atleast_3d(a) for a in tup]
+    arrs = [atleast_3d(a) for a in _sequence(tup, "stack")]
     return concatenate(arrs, axis=2)
 
 
 def column_stack(tup):
     arrs = []
-    for a in tup:
+    for a in _sequence(tup, "stack"):
         a = asarray(a)
         arrs.append(_reshaped(a, (1, 1)) if a.ndim == 0 else (a[:, None] if a.ndim == 1 else a))
     return concatenate(arrs, axis=1)

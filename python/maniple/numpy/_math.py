@@ -317,11 +317,15 @@ def _bit_axis(a, axis):
     return moveaxis(a, ax, -1), lambda r: moveaxis(r, -1, ax)
 
 
-def _bitorder(bitorder):
-    if bitorder not in ("big", "little"):
-        raise ValueError("'order' must be either 'little' or 'big'")
+def _bitorder(bitorder, call):
+    """The bit weights of NumPy's bitorder: a str whose first letter is 'l'
+    (little) or 'b' (big)."""
+    if not isinstance(bitorder, str):
+        raise TypeError(f"{call} must be str, not {'None' if bitorder is None else type(bitorder).__name__}")
+    if bitorder[:1] not in ("l", "b"):
+        raise ValueError("'order' must begin with 'l' or 'b'")
     w = [1 << k for k in range(8)]
-    return w[::-1] if bitorder == "big" else w
+    return w[::-1] if bitorder[0] == "b" else w
 
 
 def packbits(a, /, axis=None, bitorder="big"):
@@ -331,7 +335,7 @@ def packbits(a, /, axis=None, bitorder="big"):
     a = asarray(a)
     if a._dtype not in ("bool",) + _INT:
         raise TypeError("Expected an input array of integer or boolean data type")
-    w = asarray(_np.asarray(_bitorder(bitorder), "uint8"))
+    w = asarray(_np.asarray(_bitorder(bitorder, "pack() argument 3"), "uint8"))
     b, back = _bit_axis(a, axis)
     n = b.shape[-1]
     m = -(-n // 8)
@@ -349,13 +353,15 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     a = asarray(a)
     if a._dtype != "uint8":
         raise TypeError("Expected an input array of unsigned byte data type")
-    shifts = asarray(_np.asarray([w.bit_length() - 1 for w in _bitorder(bitorder)], "uint8"))
+    shifts = asarray(_np.asarray([w.bit_length() - 1 for w in _bitorder(bitorder, "unpack() argument 4")], "uint8"))
     b, back = _bit_axis(a, axis)
     n8 = 8 * b.shape[-1]
     r = ((b[..., None] >> shifts) & 1).reshape(b.shape[:-1] + (n8,))
     if count is not None:
         count = operator.index(count)
-        k = count if count >= 0 else max(n8 + count, 0)
+        if -count > n8:
+            raise ValueError("-count larger than number of elements")
+        k = count if count >= 0 else n8 + count
         if k <= n8:
             r = r[..., :k]
         else:

@@ -436,6 +436,12 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         raise ValueError("invalid dims: array size defined by dims is larger than the maximum possible size.")
     if 0 in dims and builtins.any(_np.size(i) for i in multi_index):
         raise ValueError("cannot unravel if shape has zero entries (is empty).")
+    for i in multi_index:  # NumPy's integer (or bool) coordinates
+        if isinstance(i, (list, tuple)) and len(i) == 0:
+            raise TypeError("indices must be integral: the provided empty sequence was inferred as float. Wrap it "
+                            "with 'np.array(indices, dtype=np.intp)'")
+        if (_np.dtype(i._dtype) if isinstance(i, ndarray) else _np.asarray(i).dtype).kind not in "iub":
+            raise TypeError("only int indices permitted")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
     scalar = builtins.all(_is_scalar(i) for i in multi_index)
     flat = _np.intp(0)
