@@ -264,3 +264,28 @@ def test_float_slice_bounds_and_prepended_ones():
     raises_like(lambda xp: xp.zeros((3, 2)).__setitem__(Ellipsis, xp.ones((2, 3, 2))), ValueError, "could not broadcast")
     raises_like(lambda xp: xp.zeros((5, 4, 6)).__setitem__(([0, 1, 2], slice(None), [0, 1, 2]), xp.ones((100, 100))),
                 ValueError, re.escape("value array of shape (100,100) could not be broadcast to indexing result of shape (3,4)"))
+
+
+def test_flat_iterator_index_rules():
+    """NumPy 2.4's: one index, no None, no list of bools (a bool array is a
+    mask), no 0-d assignment; these were read as other indices."""
+    x = data((3, 3), "int64")
+    for key in (None, (1, 2), [True, True]):
+        raises_like(lambda xp: xp.asarray(x).flat[key], IndexError, "")
+
+        def put(xp):
+            xp.asarray(x).flat[key] = 5
+        raises_like(put, IndexError, "")
+
+    def zero_d(xp):
+        xp.asarray(x).flat[()] = 5
+    raises_like(zero_d, IndexError, "0-D index")
+    for key in ((), (1,), [True, 1], Ellipsis, slice(2, 5), numpy.asarray([True, False] * 4 + [True])):
+        check(lambda xp: xp.asarray(x).flat[key])
+
+        def put(xp):
+            a = xp.asarray(x)
+            a.flat[key] = -1
+            return a
+        if not (isinstance(key, tuple) and not key):
+            check(put)

@@ -952,6 +952,27 @@ class ndarray:
         raise NotImplementedError("maniple.numpy: in-place resize is not supported (use numpy.resize)")
 
 
+def _flat_key(key, assigning):
+    """NumPy 2.4's index rules for a flat iterator: one index; no None, no
+    list of bools (a bool array is a mask)."""
+    if isinstance(key, tuple):
+        if len(key) > 1:
+            raise IndexError(f"too many indices for flat iterator: flat iterator is 1-dimensional, but {len(key)} "
+                             "were indexed")
+        if not key:
+            if assigning:
+                raise IndexError("Assigning to a flat iterator with a 0-D index is not supported")
+            return Ellipsis
+        key = key[0]
+    if key is None:
+        raise IndexError("only integers, slices (`:`), ellipsis (`...`) and integer or boolean arrays are valid "
+                         "indices")
+    if isinstance(key, list) and key and all(isinstance(k, (bool, _np.bool_)) for k in key):
+        raise IndexError("boolean indices for iterators are not supported because of previous behavior that was "
+                         "confusing (valid boolean indices are expected to work in the future)")
+    return key
+
+
 class flatiter:
     """a.flat: iteration and indexing over the elements in C order."""
 
@@ -969,10 +990,13 @@ class flatiter:
         return self.base.__array__(dtype).ravel()
 
     def __getitem__(self, key):
-        return _flat(self.base)[key]
+        return _flat(self.base)[_flat_key(key, False)]
 
     def __setitem__(self, key, value):
         from . import _select
+        key = _flat_key(key, True)
+        if key is Ellipsis:
+            key = slice(None)
         if isinstance(key, slice):
             from ._creation import arange
             idx = arange(*key.indices(self.base.size))
