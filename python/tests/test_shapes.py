@@ -260,3 +260,21 @@ def test_stacking_refuses_a_generator():
     for fn in ("stack", "vstack", "hstack", "dstack", "column_stack"):
         raises_like(lambda xp: getattr(xp, fn)(xp.ones(2) for _ in range(2)), TypeError,
                     'must be passed as a "sequence" type')
+
+
+def test_spaces_between_arrays():
+    """linspace, logspace (an array base too) and geomspace with array end
+    points: the samples along a new axis, NumPy's values exactly."""
+    rng = numpy.random.default_rng(3)
+    s, e = rng.random(3) * 10 - 5, rng.random((2, 3)) * 10
+    for kw in ({}, {"axis": 1}, {"axis": -1, "endpoint": False}, {"num": 5, "dtype": int}, {"num": 1}, {"num": 0}):
+        check(lambda xp: xp.linspace(xp.asarray(s), xp.asarray(e), **kw))
+    check(lambda xp: xp.linspace(0, xp.asarray(e), 7))
+    check(lambda xp: xp.linspace(xp.asarray(s.astype("float32")), 1, 4))
+    check(lambda xp: xp.linspace(xp.zeros(3), xp.zeros(3), 4))  # zero steps: k / div * delta
+    check(lambda xp: xp.linspace(xp.asarray(s), xp.asarray(e), 5, retstep=True))
+    for base in (numpy.array([2.0, 10.0]), numpy.array([[2.0], [3.0]])):
+        for axis in (0, 1, -1):
+            check(lambda xp: xp.logspace(0, xp.asarray([1.0, 2.0]), 4, base=xp.asarray(base), axis=axis),
+                  rtol=1e-15)
+    check(lambda xp: xp.geomspace(xp.asarray([1, -1j]), xp.asarray([1000, -1000j]), 4), rtol=1e-15)

@@ -240,7 +240,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     if _np.ndim(start) or _np.ndim(stop):
-        raise NotImplementedError("maniple.numpy: linspace with array start or stop is not implemented yet")
+        return _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis)
     if axis not in (0, -1):
         raise _np.exceptions.AxisError(axis, 1)
     div = (num - 1) if endpoint else num
@@ -266,6 +266,41 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
             y = UFUNCS["floor"](y)
         a = y.astype(out_dt) if y._dtype != out_dt or y._expr is not None else y
     return (a, step) if retstep else a
+
+
+def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis):
+    """linspace between arrays: the samples along a new axis (first, then
+    moved to axis), NumPy's arithmetic in the inexact type of start and stop
+    (k * step + start, or k / div * delta where some step is zero)."""
+    from ._manipulation import moveaxis
+    from ._functions import UFUNCS
+
+    def typed(x):  # an array's dtype, a Python scalar as NumPy's weak one
+        return _np.dtype(x._dtype) if isinstance(x, ndarray) else x if isinstance(x, (int, float, complex)) else \
+            _np.asarray(x).dtype
+    dt = _np.result_type(typed(start), typed(stop), 1.0)
+    dts = _dt(dt)
+    start, stop = asarray(start).astype(dts), asarray(stop).astype(dts)
+    delta = stop - start
+    div = (num - 1) if endpoint else num
+    y = arange(0, num, dtype=dts).reshape((-1,) + (1,) * delta.ndim)
+    if div > 0:
+        step = delta / div
+        y = y / div * delta if bool((step == 0).any()) else y * step
+    else:
+        step = _np.nan
+        y = y * delta
+    y = y + start
+    if endpoint and num > 1:
+        y = y.copy()
+        y[-1, ...] = stop
+    if axis != 0:
+        y = moveaxis(y, 0, axis)
+    out_dt = dts if dtype is None else _dt(dtype)
+    if out_dt in _INTS:
+        y = UFUNCS["floor"](y)
+    y = y.astype(out_dt) if y._dtype != out_dt or y._expr is not None else y
+    return (y, step) if retstep else y
 
 
 def asarray(x, dtype=None, order=None, *, device=None, copy=None, like=None):

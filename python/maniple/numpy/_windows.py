@@ -12,20 +12,33 @@ from ._engine import _binary, _unary
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    """numpy.logspace: base ** linspace(start, stop)."""
+    """numpy.logspace: base ** linspace(start, stop); an array base is
+    broadcast with start and stop, and takes the samples' axis too."""
     if _np.ndim(base):
-        raise NotImplementedError("maniple.numpy: logspace with an array base is not implemented yet")
+        from ._manipulation import broadcast_shapes, expand_dims
+        nd = len(broadcast_shapes(_np.shape(start), _np.shape(stop), _np.shape(base)))
+        start, stop, base = (_reshaped_to(x, nd) for x in (start, stop, base))
+        y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
+        r = _binary("power", expand_dims(base, axis), y)
+        return r if dtype is None else r.astype(_dt(dtype))
     y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
     r = _binary("power", base, y)
     return r if dtype is None else r.astype(_dt(dtype))
+
+
+def _reshaped_to(x, nd):
+    """x with leading axes of length 1 up to nd (NumPy's ndmin)."""
+    x = asarray(x)
+    return x.reshape((1,) * (nd - x.ndim) + x.shape) if x.ndim < nd else x
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     """numpy.geomspace: logspace between the logarithms of |start| and
     |stop| (signs, and complex directions, factored out), its end points
     set exactly."""
-    if _np.ndim(start) or _np.ndim(stop):
-        raise NotImplementedError("maniple.numpy: geomspace with array start or stop is not implemented yet")
+    if _np.ndim(start) or _np.ndim(stop):  # (end points of a few values): NumPy's, on every rank
+        from ._root import everywhere
+        return asarray(_np.geomspace(everywhere(start), everywhere(stop), num, endpoint, dtype, axis))
     if start == 0 or stop == 0:
         raise ValueError("Geometric sequence cannot include zero")
     dt = _np.result_type(_np.asanyarray(start), _np.asanyarray(stop), float(num), _np.zeros((), dtype))
