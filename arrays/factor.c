@@ -17,7 +17,11 @@ int mn_array_cholesky(const mn_array *a, mn_array **l) { (void)a; (void)l; retur
 int mn_array_solve(const mn_array *a, const mn_array *b, mn_array **x) { (void)a; (void)b; (void)x; return absent(); }
 int mn_array_inv(const mn_array *a, mn_array **x) { (void)a; (void)x; return absent(); }
 int mn_array_qr(const mn_array *a, mn_array **q, mn_array **r) { (void)a; (void)q; (void)r; return absent(); }
+int mn_array_slogdet(const mn_array *a, double sign[2], double *logabsdet) {
+  (void)a; (void)sign; (void)logabsdet; return absent();
+}
 #else
+#include <math.h>
 #include "scalapack.h"
 
 /* Zero the strictly upper (upper = 1) or lower triangle of x's local part. */
@@ -60,8 +64,9 @@ int mn_array_cholesky(const mn_array *a, mn_array **l) {
   return MN_SUCCESS;
 }
 
-/* getrf of a's matrix into G and loc, pivots in *ipiv */
-static int lu(const mn_array *a, mn_sl_grid *G, char **loc, int **ipiv, int *desc) {
+/* getrf of a's matrix into G and loc, pivots in *ipiv; *singular (when not
+ * NULL) is set for an exactly singular matrix, which is then no error */
+static int lu(const mn_array *a, mn_sl_grid *G, char **loc, int **ipiv, int *desc, int *singular) {
   int64_t n = a->map.shape[0];
   int ni = (int)n, info = 0;
   *loc = NULL;
@@ -75,7 +80,8 @@ static int lu(const mn_array *a, mn_sl_grid *G, char **loc, int **ipiv, int *des
   mn_sl_desc(&G->g, G, desc);
   if (!err && n) {
     G->f.getrf(&ni, &ni, *loc, &MN_SL_ONE, &MN_SL_ONE, desc, *ipiv, &info);
-    err = mn_sl_status(a->ctx, info, "getrf", "Singular matrix");
+    if (singular) *singular = info > 0; /* (info is the same on every rank) */
+    err = mn_sl_status(a->ctx, singular && info > 0 ? 0 : info, "getrf", "Singular matrix");
   }
   return err ? mn_trace(err, __FILE__, __LINE__, __func__) : MN_SUCCESS;
 }
@@ -96,7 +102,7 @@ int mn_array_solve(const mn_array *a, const mn_array *b, mn_array **x) {
   char *loc = NULL, *rhs = NULL;
   int *ipiv = NULL, desc[9], dh[9], info = 0, ni = (int)n, ki = (int)k;
   mn_array *bt = NULL, *xt = NULL;
-  int err = lu(a, &G, &loc, &ipiv, desc);
+  int err = lu(a, &G, &loc, &ipiv, desc, NULL);
   /* the right-hand sides, column-major n x k: stored as the rows of b^T,
    * on the same cells as A */
   if (!err && b->map.ndim == 2) err = mn_array_transpose((mn_array *)b, (int[]){1, 0}, &bt);
@@ -132,7 +138,7 @@ int mn_array_inv(const mn_array *a, mn_array **x) {
   mn_sl_grid G;
   char *loc = NULL, *work = NULL;
   int *ipiv = NULL, *iwork = NULL, desc[9], info = 0, ni = (int)n;
-  int err = lu(a, &G, &loc, &ipiv, desc);
+  int err = lu(a, &G, &loc, &ipiv, desc, NULL);
   if (!err && n) { /* getri of B: inv(B) = inv(A)^T, which row-major storage reads as inv(A) */
     double wq[2] = {0, 0};
     int iq = 0, lw, liw;
@@ -155,6 +161,80 @@ int mn_array_inv(const mn_array *a, mn_array **x) {
   free(iwork);
   mn_sl_close(&G);
   if (err) { mn_array_destroy(x); return mn_trace(err, __FILE__, __LINE__, __func__); }
+  return MN_SUCCESS;
+}
+
+/* One rank's share of slogdet: its diagonal elements of U and its pivots */
+typedef struct {
+  double logsum, negatives, swaps, zeros, re, im; /* re, im: the product of the complex phases */
+} share;
+
+static share diagonal_share(const mn_sl_grid *G, const char *loc, const int *ipiv, mn_dtype t) {
+  const mn_bc *g = &G->g;
+  share s = {0, 0, 0, 0, 1, 0};
+  int cplx = t == MN_COMPLEX64 || t == MN_COMPLEX128, single = t == MN_FLOAT32 || t == MN_COMPLEX64;
+  for (int64_t li = 0; loc && li < g->lm; li++) {
+    int64_t gi = ((li / g->nb) * g->pr + g->myr) * g->nb + li % g->nb;
+    for (int64_t lj = 0; lj < g->ln; lj++) { /* the diagonal: row gi, column gi */
+      int64_t gj = ((lj / g->nb) * g->pc + g->myc) * g->nb + lj % g->nb;
+      if (gj != gi) continue;
+      const char *e = loc + (size_t)(li * g->ln + lj) * G->es;
+      double re = single ? ((const float *)e)[0] : ((const double *)e)[0];
+      double im = cplx ? (single ? ((const float *)e)[1] : ((const double *)e)[1]) : 0.0;
+      double m = cplx ? hypot(re, im) : fabs(re);
+      if (m == 0) { s.zeros += 1; continue; }
+      s.logsum += log(m);
+      if (!cplx) s.negatives += re < 0;
+      else { /* the phase times re/m + i im/m, as NumPy's running product */
+        double pr = s.re * (re / m) - s.im * (im / m), pi = s.re * (im / m) + s.im * (re / m);
+        s.re = pr, s.im = pi;
+      }
+    }
+  }
+  /* the pivots of B's rows, which are A's columns: held by every grid row,
+   * counted by the first */
+  for (int64_t lj = 0; ipiv && g->myr == 0 && lj < g->ln; lj++) {
+    int64_t gj = ((lj / g->nb) * g->pc + g->myc) * g->nb + lj % g->nb;
+    s.swaps += ipiv[lj] != gj + 1;
+  }
+  return s;
+}
+
+int mn_array_slogdet(const mn_array *a, double sign[2], double *logabsdet) {
+  MN_CALL(mn_sl_square(a, "slogdet"));
+  int64_t n = a->map.shape[0];
+  mn_sl_grid G;
+  char *loc = NULL;
+  int *ipiv = NULL, desc[9], singular = 0, size = 1;
+  int err = lu(a, &G, &loc, &ipiv, desc, &singular);
+  share all = {0, 0, 0, 0, 1, 0}, *each = NULL;
+  if (!err && n) { /* every rank's share, combined in rank order on each: the same result everywhere */
+    share mine = diagonal_share(&G, loc, ipiv, a->dtype);
+    MPI_Comm_size(a->ctx->comm, &size);
+    each = malloc(sizeof(share) * (size_t)size);
+    err = mn_agree(a->ctx, each ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d shares", size));
+    if (!err && MPI_Allgather(&mine, 6, MPI_DOUBLE, each, 6, MPI_DOUBLE, a->ctx->comm) != MPI_SUCCESS)
+      err = MN_ERR(MN_ERR_MPI, "slogdet: MPI_Allgather failed");
+    for (int r = 0; !err && r < size; r++) {
+      double pr = all.re * each[r].re - all.im * each[r].im, pi = all.re * each[r].im + all.im * each[r].re;
+      all.logsum += each[r].logsum, all.negatives += each[r].negatives, all.swaps += each[r].swaps;
+      all.zeros += each[r].zeros, all.re = pr, all.im = pi;
+    }
+  }
+  free(each);
+  mn_free(loc);
+  free(ipiv);
+  mn_sl_close(&G);
+  if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
+  if (singular || all.zeros > 0) { /* NumPy's: sign 0, log|det| -inf */
+    sign[0] = sign[1] = 0;
+    *logabsdet = -INFINITY;
+    return MN_SUCCESS;
+  }
+  double flip = fmod(all.negatives + all.swaps, 2.0) ? -1.0 : 1.0;
+  sign[0] = flip * all.re;
+  sign[1] = flip * all.im;
+  *logabsdet = all.logsum;
   return MN_SUCCESS;
 }
 

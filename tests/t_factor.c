@@ -175,6 +175,51 @@ static void test_solve(mn_ctx *ctx, mn_dtype t, int64_t n, int64_t k, int vec, i
   free(A); free(A2); free(B); free(X);
 }
 
+/* slogdet against Gaussian elimination with partial pivoting here; a
+ * singular matrix (its last column zero: exactly singular in any
+ * elimination) gives sign 0 and -inf */
+static void test_slogdet(mn_ctx *ctx, mn_dtype t, int64_t n, int kind, int singular) {
+  cplx *A = malloc(sizeof(cplx) * (size_t)(n * n)), *U = malloc(sizeof(cplx) * (size_t)(n * n));
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < n; j++) A[i * n + j] = entry(i, j, 4, t) + (i == j ? 1.0 : 0.0);
+  if (singular)
+    for (int64_t i = 0; i < n; i++) A[i * n + n - 1] = 0;
+  memcpy(U, A, sizeof(cplx) * (size_t)(n * n));
+  cplx sign = 1;
+  double logsum = 0;
+  for (int64_t c = 0; c < n; c++) { /* U in place, the swaps' and the diagonal's signs */
+    int64_t p = c;
+    for (int64_t i = c + 1; i < n; i++)
+      if (cabs(U[i * n + c]) > cabs(U[p * n + c])) p = i;
+    if (p != c) {
+      sign = -sign;
+      for (int64_t j = 0; j < n; j++) { cplx x = U[c * n + j]; U[c * n + j] = U[p * n + j]; U[p * n + j] = x; }
+    }
+    cplx d = U[c * n + c];
+    if (cabs(d) == 0) { sign = 0; logsum = -INFINITY; break; }
+    sign *= d / cabs(d);
+    logsum += log(cabs(d));
+    for (int64_t i = c + 1; i < n; i++) {
+      cplx f = U[i * n + c] / d;
+      for (int64_t j = c; j < n; j++) U[i * n + j] -= f * U[c * n + j];
+    }
+  }
+  mn_array *keep, *a = matrix(ctx, t, n, n, A, kind, &keep);
+  double sg[2], ld;
+  T_OK(mn_array_slogdet(a, sg, &ld));
+  double tol = tol_of(t) * 10 * (double)n;
+  if (singular) {
+    T_CHECK(sg[0] == 0 && sg[1] == 0 && isinf(ld) && ld < 0, "slogdet %s singular: sign %g%+gi, log %g",
+            mn_dtype_name(t), sg[0], sg[1], ld);
+  } else {
+    T_CHECK(cabs(sg[0] + sg[1] * I - sign) <= tol && fabs(ld - logsum) <= tol * (1 + fabs(logsum)),
+            "slogdet %s n=%lld: sign %g%+gi, log %.12g; expected %g%+gi, %.12g", mn_dtype_name(t), (long long)n,
+            sg[0], sg[1], ld, creal(sign), cimag(sign), logsum);
+  }
+  mn_array_destroy(&a); mn_array_destroy(&keep);
+  free(A); free(U);
+}
+
 static void test_qr(mn_ctx *ctx, mn_dtype t, int64_t m, int64_t n, int kind) {
   int64_t k = m < n ? m : n;
   cplx *A = malloc(sizeof(cplx) * (size_t)(m * n)), *Q = calloc((size_t)(m * k), sizeof(cplx));
@@ -436,6 +481,10 @@ int main(int argc, char **argv) {
     test_cholesky(ctx, t, 7, 0);
     test_solve(ctx, t, 7, 1, 1, 0, 0);
     test_solve(ctx, t, 130, 0, 0, 1, 1);
+    test_slogdet(ctx, t, 140, q % 3, 0); /* several 64-row blocks: swaps across ranks */
+    test_slogdet(ctx, t, 7, 0, 0);
+    test_slogdet(ctx, t, 1, 0, 0);
+    test_slogdet(ctx, t, 90, 0, 1);
     test_qr(ctx, t, 70, 140, 0);
     test_qr(ctx, t, 1, 5, 0);
     test_eigh(ctx, t, 90, q % 3, 1);

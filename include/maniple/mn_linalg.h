@@ -29,6 +29,11 @@ MN_EXTERN int mn_array_cholesky(const mn_array *a, mn_array **l);
  * pivoting). */
 MN_EXTERN int mn_array_solve(const mn_array *a, const mn_array *b, mn_array **x);
 MN_EXTERN int mn_array_inv(const mn_array *a, mn_array **x);
+/* numpy.linalg.slogdet of a n x n matrix: sign (real: +-1 in sign[0];
+ * complex: the unit sign[0] + i sign[1]) and log |det a|, from its LU
+ * factors; a singular matrix gives sign 0 and -inf (no error). The same
+ * values on every rank. */
+MN_EXTERN int mn_array_slogdet(const mn_array *a, double sign[2], double *logabsdet);
 /* a = q r for a m x n: q m x k with orthonormal columns, r k x n upper
  * triangular, k = min(m, n) (numpy.linalg.qr's 'reduced'); q may be NULL
  * when only r is wanted. */

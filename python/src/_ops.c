@@ -165,6 +165,12 @@ static PyObject *py_factor(PyObject *m, PyObject *args) {
     }
     return Py_BuildValue("(NNN)", u, sv, v);
   }
+  if (!strcmp(what, "slogdet")) { /* (sign real, sign imaginary, log |det|) */
+    double sg[2], ld;
+    rc = mn_array_slogdet(arr(a), sg, &ld);
+    if (rc) return raise_mn(rc);
+    return Py_BuildValue("(ddd)", sg[0], sg[1], ld);
+  }
   if (!strcmp(what, "cholesky")) rc = mn_array_cholesky(arr(a), &x);
   else if (!strcmp(what, "eigh_L") || !strcmp(what, "eigh_U")) rc = mn_array_eigh(arr(a), what[5] == 'L', &x, &y), two = 1;
   else if (!strcmp(what, "eigvalsh_L") || !strcmp(what, "eigvalsh_U")) rc = mn_array_eigh(arr(a), what[9] == 'L', &x, NULL);
@@ -206,7 +212,8 @@ static PyMethodDef ops_functions[] = {
   {"order_stats", py_order_stats, METH_VARARGS,
    "order_stats(x, positions) -> bytes of the elements at those positions of x's sorted values."},
   {"factor", py_factor, METH_VARARGS,
-   "factor('cholesky'|'inv'|'qr'|'qr_r'|'solve', a[, b]) -> Array, or (q, r) for 'qr', on every rank."},
+   "factor('cholesky'|'inv'|'qr'|'qr_r'|'solve', a[, b]) -> Array, or (q, r) for 'qr', on every rank; "
+   "factor('slogdet', a) -> (sign real, sign imaginary, log |det|)."},
   {NULL, NULL, 0, NULL}};
 
 int mnpy_ops_init(PyObject *m) { return PyModule_AddFunctions(m, ops_functions); }

@@ -1,5 +1,5 @@
 """The factorisations that run on every rank (ScaLAPACK: cholesky, solve,
-inv, qr, eigh, eigvalsh, svd, svdvals) against numpy.linalg, under mpiexec -n 1, 2, 3. DISTRIBUTED_MIN is
+inv, det, slogdet, qr, eigh, eigvalsh, svd, svdvals) against numpy.linalg, under mpiexec -n 1, 2, 3. DISTRIBUTED_MIN is
 lowered so that small matrices take the distributed path, and NumPy on one
 rank (the gathered path) is made to fail, so a silent fallback cannot pass."""
 import numpy
@@ -80,6 +80,37 @@ def test_solve_and_inv(dtype, n):
     # mixed dtypes: NumPy's common type
     check(la.solve(np.asarray(a), np.asarray(b1.real.astype("float32"))), numpy.linalg.solve(a, b1.real.astype("float32")),
           "float32" if dtype == "float32" else dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 7, 70, 130])
+def test_det_and_slogdet(dtype, n):
+    """From the LU factors on every rank: the signs of U's diagonal and of
+    the row swaps, and the sum of its logarithms (in another order than
+    LAPACK's sum on one rank: a rounding apart)."""
+    a = matrix((n, n), dtype, 4) + 2 * numpy.eye(n, dtype=dtype)
+    want = numpy.linalg.slogdet(a)
+    rt = 1e-4 if numpy.dtype(dtype) in (numpy.float32, numpy.complex64) else 1e-11
+    for x in layouts(a):
+        sign, logabs = la.slogdet(x)
+        assert type(sign) is type(want.sign) and type(logabs) is type(want.logabsdet), (type(sign), type(logabs))
+        numpy.testing.assert_allclose(sign, want.sign, rtol=rt, atol=rt)
+        numpy.testing.assert_allclose(logabs, want.logabsdet, rtol=rt, atol=rt)
+        d = la.det(x)
+        assert type(d) is type(numpy.linalg.det(a))
+        numpy.testing.assert_allclose(d, numpy.linalg.det(a), rtol=rt * max(1, abs(want.logabsdet)))
+    s = a.copy()
+    s[:, -1] = s[:, 0]  # singular: NumPy's sign 0, -inf, det 0 (no error)
+    if n > 1:
+        z = numpy.zeros((n, n), dtype)
+        for m in (s, z):
+            w = numpy.linalg.slogdet(m)
+            g = la.slogdet(np.asarray(m))
+            if w.sign == 0:  # (s may come out nearly singular instead: then compare values)
+                assert g.sign == 0 and g.logabsdet == -numpy.inf, (g, w)
+                assert la.det(np.asarray(m)) == 0
+        sw = numpy.eye(n, dtype=dtype)[::-1]  # a permutation: the swaps' sign alone
+        numpy.testing.assert_allclose(la.det(np.asarray(sw)), numpy.linalg.det(sw), atol=1e-6)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -3,9 +3,9 @@
 Norms are native: fused reductions over the distributed array (vector norms
 of any order along any axes, and the matrix norms 'fro', 1, -1, inf, -inf).
 
-cholesky, solve, inv, qr, eigh, eigvalsh, svd and svdvals run on every rank
-(ScaLAPACK) for matrices of at least 512 rows and columns at 2 or more
-ranks (_factor.py). The other factorizations and solvers (det, slogdet, eig,
+cholesky, solve, inv, det, slogdet, qr, eigh, eigvalsh, svd and svdvals run
+on every rank (ScaLAPACK) for matrices of at least 512 rows and columns at 2
+or more ranks (_factor.py). The other factorizations and solvers (eig,
 eigvals, lstsq, pinv, matrix_rank, cond, tensorinv, tensorsolve, the matrix
 norms 2, -2 and 'nuc') and the small cases are gathered:
 the matrix is gathered to one rank, NumPy's LAPACK runs there, and the
@@ -29,7 +29,7 @@ from .._ndarray import ndarray, _scalar
 
 LinAlgError = _np.linalg.LinAlgError
 
-_GATHERED = ["det", "slogdet", "eig", "eigvals", "lstsq", "pinv", "matrix_rank", "cond", "tensorinv",
+_GATHERED = ["eig", "eigvals", "lstsq", "pinv", "matrix_rank", "cond", "tensorinv",
              "tensorsolve"]
 
 
@@ -50,7 +50,7 @@ def _gathered(name):
 for _name in _GATHERED:
     globals()[_name] = _gathered(_name)
 del _name
-from ._factor import cholesky, eigh, eigvalsh, inv, qr, solve, svd, svdvals  # noqa: E402  (every rank, large)
+from ._factor import cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve, svd, svdvals  # noqa: E402 (every rank)
 
 
 # ---- norms (native) ----

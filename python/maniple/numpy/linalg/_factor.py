@@ -1,5 +1,5 @@
-"""Dense factorisations on every rank: cholesky, solve, inv, qr, eigh,
-eigvalsh, svd and svdvals of large matrices run through ScaLAPACK in the C library (block-cyclic over all
+"""Dense factorisations on every rank: cholesky, solve, inv, det, slogdet,
+qr, eigh, eigvalsh, svd and svdvals of large matrices run through ScaLAPACK in the C library (block-cyclic over all
 ranks); small ones, one-rank runs and the cases below go to NumPy's LAPACK on
 one rank (gathered), which is faster there. The crossover, DISTRIBUTED_MIN,
 was measured at 2 ranks (docs/python.md)."""
@@ -92,6 +92,33 @@ def qr(a, mode="reduced"):
     if mode == "r":
         return ndarray(r)
     return _np.linalg._linalg.QRResult(ndarray(r[0]), ndarray(r[1]))
+
+
+def _slogdet_parts(a):
+    """(sign, log |det|) as NumPy's scalars, from the LU factors on every
+    rank, or None where the gathered path answers."""
+    dt = _use(a, side=a.shape[0] if _square(a) else 0)
+    r = _call("slogdet", a.astype(dt, copy=False)) if dt else None
+    if r is None:
+        return None
+    real = _np.float32 if dt in ("float32", "complex64") else _np.float64
+    sign = _np.dtype(dt).type(complex(r[0], r[1]) if dt.startswith("complex") else r[0])
+    return sign, real(r[2])
+
+
+def slogdet(a):
+    r = _slogdet_parts(a)
+    if r is None:
+        return _root.call(_np.linalg.slogdet, (a,), {})
+    return _np.linalg._linalg.SlogdetResult(*r)
+
+
+def det(a):
+    """NumPy's det: sign * exp(log |det|)."""
+    r = _slogdet_parts(a)
+    if r is None:
+        return _root.call(_np.linalg.det, (a,), {})
+    return r[0] * _np.exp(r[1])
 
 
 def _uplo(UPLO):
