@@ -83,6 +83,36 @@ def test_solve_and_inv(dtype, n):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(9, 9), (70, 7), (140, 66), (130, 1)])
+def test_lstsq_of_full_column_rank(dtype, shape):
+    """x from the QR factors, the residuals from b - a x, rank and singular
+    values from svdvals: NumPy's gelsd's answers, a rounding apart."""
+    a = matrix(shape, dtype, 5)
+    for b in (matrix(shape[:1], dtype, 6), matrix((shape[0], 3), dtype, 7)):
+        want = numpy.linalg.lstsq(a, b)
+        for x in layouts(a):
+            got = la.lstsq(x, np.asarray(b))
+            assert type(got[2]) is type(want[2]) and got[2] == want[2], (got[2], want[2])
+            for g, w in zip((got[0], got[1], got[3]), (want[0], want[1], want[3])):
+                check(g, w, dtype)
+
+
+def test_lstsq_rank_deficient_or_wide_is_numpys(monkeypatch):
+    """The minimum-norm answers are NumPy's gelsd's, gathered."""
+    monkeypatch.undo()
+    monkeypatch.setattr(_factor, "DISTRIBUTED_MIN", 1)
+    a = matrix((30, 6), "float64", 8)
+    a[:, 5] = a[:, 0]  # rank 5
+    b = matrix((30,), "float64", 9)
+    for m in (a, a[:5].copy()):
+        want = numpy.linalg.lstsq(m, b[:m.shape[0]])
+        got = la.lstsq(np.asarray(m), np.asarray(b[:m.shape[0]]))
+        assert got[2] == want[2]
+        for g, w in zip((got[0], got[1], got[3]), (want[0], want[1], want[3])):
+            numpy.testing.assert_allclose(numpy.asarray(g), w, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("n", [1, 7, 70, 130])
 def test_det_and_slogdet(dtype, n):
     """From the LU factors on every rank: the signs of U's diagonal and of

@@ -3,11 +3,12 @@
 Norms are native: fused reductions over the distributed array (vector norms
 of any order along any axes, and the matrix norms 'fro', 1, -1, inf, -inf).
 
-cholesky, solve, inv, det, slogdet, qr, eigh, eigvalsh, svd and svdvals run
-on every rank (ScaLAPACK) for matrices of at least 512 rows and columns at 2
-or more ranks (_factor.py). The other factorizations and solvers (eig,
-eigvals, lstsq, pinv, matrix_rank, cond, tensorinv, tensorsolve, the matrix
-norms 2, -2 and 'nuc') and the small cases are gathered:
+cholesky, solve, inv, det, slogdet, lstsq (full column rank), qr, eigh,
+eigvalsh, svd and svdvals run on every rank (ScaLAPACK) for matrices of at
+least 512 rows and columns at 2 or more ranks (_factor.py). The other
+factorizations and solvers (eig, eigvals, lstsq of a rank-deficient or wide
+matrix, pinv, matrix_rank, cond, tensorinv, tensorsolve, the matrix norms
+2, -2 and 'nuc') and the small cases are gathered:
 the matrix is gathered to one rank, NumPy's LAPACK runs there, and the
 results come back to every rank (arrays scattered into maniple arrays,
 scalars broadcast). NumPy's errors, LinAlgError included, are raised on every
@@ -29,7 +30,7 @@ from .._ndarray import ndarray, _scalar
 
 LinAlgError = _np.linalg.LinAlgError
 
-_GATHERED = ["eig", "eigvals", "lstsq", "pinv", "matrix_rank", "cond", "tensorinv",
+_GATHERED = ["eig", "eigvals", "pinv", "matrix_rank", "cond", "tensorinv",
              "tensorsolve"]
 
 
@@ -50,7 +51,7 @@ def _gathered(name):
 for _name in _GATHERED:
     globals()[_name] = _gathered(_name)
 del _name
-from ._factor import cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve, svd, svdvals  # noqa: E402 (every rank)
+from ._factor import cholesky, det, eigh, eigvalsh, inv, lstsq, qr, slogdet, solve, svd, svdvals  # noqa: E402
 
 
 # ---- norms (native) ----

@@ -1,5 +1,5 @@
 """Dense factorisations on every rank: cholesky, solve, inv, det, slogdet,
-qr, eigh, eigvalsh, svd and svdvals of large matrices run through ScaLAPACK in the C library (block-cyclic over all
+lstsq (full column rank), qr, eigh, eigvalsh, svd and svdvals of large matrices run through ScaLAPACK in the C library (block-cyclic over all
 ranks); small ones, one-rank runs and the cases below go to NumPy's LAPACK on
 one rank (gathered), which is faster there. The crossover, DISTRIBUTED_MIN,
 was measured at 2 ranks (docs/python.md)."""
@@ -169,6 +169,38 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
 def svdvals(x, /):
     return svd(x, compute_uv=False) if isinstance(x, ndarray) and x.ndim == 2 else _root.call(
         _np.linalg.svdvals, (x,), {})
+
+
+def lstsq(a, b, rcond=None):
+    """NumPy's lstsq. On every rank, for a tall or square matrix of full
+    column rank (the rank counted from its singular values, as NumPy's):
+    x from its QR factors (x = r^-1 q^H b), the residuals' squared norms
+    from b - a x. A rank-deficient or wide matrix, whose answer is the
+    minimum-norm one, is gathered (NumPy's SVD-based gelsd)."""
+    fits = (isinstance(a, ndarray) and a.ndim == 2 and isinstance(b, ndarray) and b.ndim in (1, 2)
+            and b.shape[0] == a.shape[0] and a.shape[0] >= a.shape[1] >= 1 and (b.ndim == 1 or b.shape[1] >= 1))
+    dt = _use(a, b, side=a.shape[1] if fits else 0)
+    s = svd(a.astype(dt, copy=False), compute_uv=False) if dt else None
+    if s is not None:
+        m, n = a.shape
+        cut = (_np.finfo(s.dtype).eps * max(m, n) if rcond is None else rcond) * float(s.max())
+        rank = int((s > cut).sum())
+        if rank == n:
+            from .._products import matmul
+            q, r = qr(a.astype(dt, copy=False))
+            x = solve(r, matmul(q.T.conj() if dt.startswith("complex") else q.T, b.astype(dt, copy=False)))
+            if m > n:
+                d = b.astype(dt, copy=False) - matmul(a.astype(dt, copy=False), x)
+                d2 = (d.real * d.real + d.imag * d.imag) if dt.startswith("complex") else d * d
+                res = d2.sum(axis=0)
+                if b.ndim == 1:  # (a scalar sum: NumPy's residuals are then of shape (1,))
+                    from .._creation import asarray
+                    res = asarray(_np.asarray(res).reshape(1))
+            else:
+                from .._creation import empty
+                res = empty((0,), s.dtype)
+            return x, res, _np.int32(rank), s
+    return _root.call(_np.linalg.lstsq, (a, b), {"rcond": rcond})
 
 
 for _f, _np_f in ((cholesky, _np.linalg.cholesky), (solve, _np.linalg.solve), (inv, _np.linalg.inv),
