@@ -97,6 +97,37 @@ def test_lstsq_of_full_column_rank(dtype, shape):
                 check(g, w, dtype)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_rank_cond_and_spectral_norms(dtype):
+    """From the singular values (svdvals on every rank) and, for cond's
+    other orders, the inverse: NumPy's values and types, and a singular
+    matrix's infinite condition number."""
+    a = matrix((70, 70), dtype, 10)
+    z = a.copy()
+    z[:, 3] = 0  # exactly singular
+    for m in (a, z, matrix((90, 40), dtype, 11), matrix((40, 90), dtype, 12)):
+        x = np.asarray(m)
+        for kw in ({}, {"tol": 0.5}, {"rtol": 0.05}):
+            got, want = la.matrix_rank(x, **kw), numpy.linalg.matrix_rank(m, **kw)
+            assert got == want and type(got) is type(want), (kw, got, want)
+        for o in (2, -2, "nuc"):
+            got, want = la.norm(x, o), numpy.linalg.norm(m, o)
+            assert type(got) is type(want)  # (the smallest of a singular matrix: rounding, near 0)
+            numpy.testing.assert_allclose(got, want, rtol=tol(dtype), atol=tol(dtype) * numpy.linalg.norm(m, 2))
+        square = m.shape[0] == m.shape[1]
+        for p in ((None, 2, -2, "fro", 1, -1, numpy.inf, -numpy.inf) if square else (None, 2, -2)):
+            got, want = la.cond(x, p), numpy.linalg.cond(m, p)
+            assert type(got) is type(want), (p, type(got), type(want))
+            if p == -2 and want < 1e-12:  # singular: 0, or as small in rounding
+                assert got < 1e-6, (p, got, want)
+            elif numpy.isinf(want) or want > 1e12:  # singular: infinite, or as large in rounding
+                assert numpy.isinf(got) or got > 1e6, (p, got, want)
+            else:
+                numpy.testing.assert_allclose(got, want, rtol=1e-3 if tol(dtype) > 1e-6 else 1e-8)
+    h = hpd(70, dtype)
+    assert la.matrix_rank(np.asarray(h), hermitian=True) == numpy.linalg.matrix_rank(h, hermitian=True)
+
+
 def test_lstsq_rank_deficient_or_wide_is_numpys(monkeypatch):
     """The minimum-norm answers are NumPy's gelsd's, gathered."""
     monkeypatch.undo()

@@ -7,8 +7,9 @@ cholesky, solve, inv, det, slogdet, lstsq (full column rank), qr, eigh,
 eigvalsh, svd and svdvals run on every rank (ScaLAPACK) for matrices of at
 least 512 rows and columns at 2 or more ranks (_factor.py). The other
 factorizations and solvers (eig, eigvals, lstsq of a rank-deficient or wide
-matrix, pinv, matrix_rank, cond, tensorinv, tensorsolve, the matrix norms
-2, -2 and 'nuc') and the small cases are gathered:
+matrix, pinv, tensorinv, tensorsolve) and the small cases are gathered;
+matrix_rank, cond and the matrix norms 2, -2 and 'nuc' read the singular
+values of svdvals (on every rank when large):
 the matrix is gathered to one rank, NumPy's LAPACK runs there, and the
 results come back to every rank (arrays scattered into maniple arrays,
 scalars broadcast). NumPy's errors, LinAlgError included, are raised on every
@@ -30,7 +31,7 @@ from .._ndarray import ndarray, _scalar
 
 LinAlgError = _np.linalg.LinAlgError
 
-_GATHERED = ["eig", "eigvals", "pinv", "matrix_rank", "cond", "tensorinv",
+_GATHERED = ["eig", "eigvals", "pinv", "tensorinv",
              "tensorsolve"]
 
 
@@ -137,9 +138,13 @@ def _matrix(x, ord, row, col, keepdims, src=None):
     if row == col:
         raise ValueError("Duplicate axes given.")
     dt = x._dtype
-    if ord in (2, -2, "nuc"):  # singular values: gathered to one rank
-        return _root.call(_np.linalg.norm, (x if src is None else src,),
-                          {"ord": ord, "axis": (row, col), "keepdims": keepdims})
+    if ord in (2, -2, "nuc"):  # from the singular values (svdvals: on every rank when large)
+        m = x if src is None else src
+        if m.ndim != 2 or m.size == 0:
+            return _root.call(_np.linalg.norm, (m,), {"ord": ord, "axis": (row, col), "keepdims": keepdims})
+        sv = svdvals(m)  # (those of the transpose are the same)
+        r = _cast(sv.max() if ord == 2 else sv.min() if ord == -2 else sv.sum(), dt)
+        return _keep(r, 2, (0, 1), dt) if keepdims else r
     if ord in (None, "fro", "f"):
         r = _U["sqrt"](_reduce(_sum, x * x, (row, col), True))
     elif ord in (1, -1, _inf, -_inf):
@@ -195,6 +200,40 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     src = asarray(x)
     x = _float(src)
     return _matrix(x, ord, _axis(-2, x.ndim), _axis(-1, x.ndim), keepdims, src)
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    """numpy.linalg.matrix_rank: the singular values above the tolerance
+    (svdvals, or |eigvalsh| for hermitian: on every rank when large)."""
+    if not isinstance(A, ndarray) or A.ndim != 2 or A.size == 0:
+        return _root.call(_np.linalg.matrix_rank, (A,), {"tol": tol, "hermitian": hermitian, "rtol": rtol})
+    sv = abs(eigvalsh(A)) if hermitian else svdvals(A)
+    if tol is None:
+        rtol = max(A.shape) * _np.finfo(sv.dtype).eps if rtol is None else rtol
+        tol = sv.max() * rtol
+    return _np.intp(int((sv > tol).sum()))
+
+
+def cond(x, p=None):
+    """numpy.linalg.cond of a matrix: the ratio of its extreme singular
+    values (p None, 2, -2), else norm(x, p) * norm(inv(x), p), infinite
+    for a singular matrix, as NumPy's."""
+    if not isinstance(x, ndarray) or x.ndim != 2 or x.size == 0 or (p not in (None, 2, -2) and x.shape[0] != x.shape[1]):
+        return _root.call(_np.linalg.cond, (x,), {"p": p})
+    with _np.errstate(all="ignore"):
+        if p in (None, 2, -2):
+            sv = svdvals(x)
+            hi, lo = sv.max(), sv.min()
+            r = hi / lo if p != -2 else lo / hi
+        else:
+            try:
+                r = norm(x, p) * norm(inv(x), p)
+            except LinAlgError:  # singular: NumPy's inverse is infinite there
+                r = _np.inf
+            r = _np.float32(r) if x._dtype in ("float32", "complex64") else _np.float64(r)
+    if _np.isnan(r) and not bool(_U["isnan"](x).any()):
+        r = type(r)(_np.inf)
+    return r
 
 
 # ---- products (native) ----
