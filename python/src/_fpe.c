@@ -11,7 +11,11 @@
 static PyObject *g_hook; /* report(bits, what, reducing) */
 static int g_agree;      /* some exception is set to raise: every rank reports every pass */
 
-void mnpy_fpe_begin(void) { feclearexcept(FPE_ALL); }
+/* (clearing rewrites the x87 and SSE environments, reading them is cheaper:
+ * most passes begin with nothing raised) */
+void mnpy_fpe_begin(void) {
+  if (fetestexcept(FPE_ALL)) feclearexcept(FPE_ALL);
+}
 
 int mnpy_fpe_end(PyObject *what, int reducing) {
   int f = fetestexcept(FPE_ALL);
