@@ -7,14 +7,28 @@
 #include <string.h>
 
 /* Bounds check of n indices against size, agreed over the context. */
-static int check_bounds(mn_ctx *ctx, const int64_t *ix, int64_t n, int64_t size) {
-  int err = 0;
-  for (int64_t k = 0; k < n; k++)
-    if (ix[k] < 0 || ix[k] >= size) {
-      err = MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for size %lld", (long long)ix[k], (long long)size);
+/* NumPy's flat-index rule: [-size, size), a negative index counting from
+ * the end. *wrapped is ix, or (some index negative) a new copy of it with
+ * those counted from the start, for the caller to free (NULL: none). */
+static int check_bounds(mn_ctx *ctx, const int64_t *ix, int64_t n, int64_t size, int64_t **wrapped) {
+  int err = 0, neg = 0;
+  *wrapped = NULL;
+  for (int64_t k = 0; k < n; k++) {
+    neg |= ix[k] < 0;
+    if (ix[k] < -size || ix[k] >= size) {
+      err = MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (long long)ix[k],
+                   (long long)size);
       break;
     }
-  return mn_agree(ctx, err);
+  }
+  if (!err && neg) {
+    *wrapped = malloc(sizeof(int64_t) * (size_t)n);
+    if (!*wrapped) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld indices", (long long)n);
+    for (int64_t k = 0; !err && k < n; k++) (*wrapped)[k] = ix[k] < 0 ? ix[k] + size : ix[k];
+  }
+  err = mn_agree(ctx, err);
+  if (err) { free(*wrapped); *wrapped = NULL; }
+  return err;
 }
 
 /* The owner of flat index f under a row split (start: mn_rows_split's) */
@@ -46,6 +60,18 @@ static void bucket(const mn_array *x, const int64_t *start, const int64_t *ix, i
   }
   mn_prefix(P, cnt, pos);
   for (int64_t k = 0; k < n; k++) order[k] = pos[own[k]]++;
+}
+
+/* the element at flat index ix[k] of the dense block d = vals[k], in k
+ * order (a repeated index keeps its last value, as NumPy's put) */
+static void scatter_run(char *d, const int64_t *ix, int64_t n, size_t es, const char *vals) {
+  switch (es) { /* fixed sizes: one load and store each, not a memcpy call */
+  case 8: for (int64_t k = 0; k < n; k++) memcpy(d + 8 * ix[k], vals + 8 * k, 8); break;
+  case 4: for (int64_t k = 0; k < n; k++) memcpy(d + 4 * ix[k], vals + 4 * k, 4); break;
+  case 2: for (int64_t k = 0; k < n; k++) memcpy(d + 2 * ix[k], vals + 2 * k, 2); break;
+  case 1: for (int64_t k = 0; k < n; k++) d[ix[k]] = vals[k]; break;
+  default: for (int64_t k = 0; k < n; k++) memcpy(d + (int64_t)es * ix[k], vals + (int64_t)es * k, es);
+  }
 }
 
 /* out[k] = the element at flat index ix[k] - first of the dense block d */
@@ -111,7 +137,9 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   char *req = mn_malloc((size_t)(n ? n : 1) * 8), *val = mn_malloc((size_t)(n ? n : 1) * es), *rreq = NULL, *rval = NULL;
   if (!ix || !cnt || !order || !rcnt || !own || !req || !val) err = MN_ERR(MN_ERR_MEM, "cannot allocate take buffers for %lld indices", (long long)n);
   err = mn_agree(ctx, err);
-  if (!err) err = check_bounds(ctx, ix, n, mn_array_size(x));
+  int64_t *wrap = NULL;
+  if (!err) err = check_bounds(ctx, ix, n, mn_array_size(x), &wrap);
+  if (wrap) ix = wrap;
   /* a row split: owners by search, and my elements read straight from my
    * dense block (one rank: no exchange at all) */
   int64_t *start = err ? NULL : malloc(sizeof(int64_t) * (size_t)(P + 1));
@@ -165,7 +193,7 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   }
   free(start);
 cleanup:
-  mn_free(ix_copy); free(cnt); free(order); free(rcnt); free(own); mn_free(req); mn_free(val); mn_free(rreq); mn_free(rval);
+  mn_free(ix_copy); free(wrap); free(cnt); free(order); free(rcnt); free(own); mn_free(req); mn_free(val); mn_free(rreq); mn_free(rval);
 done:
   if (own_i) mn_array_destroy(&I);
   if (own_o) mn_array_destroy(&O);
@@ -204,7 +232,9 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
   if (!ix || !cnt || !vals || !rec || !order || !rcnt || !own)
     err = MN_ERR(MN_ERR_MEM, "cannot allocate put buffers for %lld indices", (long long)n);
   err = mn_agree(ctx, err);
-  if (!err) err = check_bounds(ctx, ix, n, mn_array_size(x));
+  int64_t *wrap = NULL, *ix0 = ix;
+  if (!err) err = check_bounds(ctx, ix, n, mn_array_size(x), &wrap);
+  if (wrap) ix = wrap;
   /* a row split: owners by search, my elements written straight into my
    * dense block (p0: its first element) */
   int64_t *start = err ? NULL : malloc(sizeof(int64_t) * (size_t)(P + 1));
@@ -216,7 +246,7 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
     if (l.data && mn_strides_dense(x->map.ndim, l.count, l.stride)) p0 = l.data;
   }
   if (!err && p0 && P == 1) { /* in index order: the last of a repeated index wins, as NumPy */
-    for (int64_t k = 0; k < n; k++) memcpy(p0 + ix[k] * (int64_t)es, vals + k * (int64_t)es, es);
+    scatter_run(p0, ix, n, es, vals);
     goto cleanup;
   }
   if (!err) { /* records (flat index, value), packed by owner in my order */
@@ -244,7 +274,7 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
   }
 cleanup:
   free(start);
-  mn_free(ix); free(cnt); mn_free(vals); mn_free(rec); mn_free(rrec); free(order); free(rcnt); free(own);
+  mn_free(ix0); free(wrap); free(cnt); mn_free(vals); mn_free(rec); mn_free(rrec); free(order); free(rcnt); free(own);
 done:
   if (own_i) mn_array_destroy(&I);
   if (own_v) mn_array_destroy(&V);

@@ -160,12 +160,41 @@ int main(int argc, char **argv) {
   set_idx(idx, ix);
   int rc = mn_array_put(v, idx, vals);
   T_CHECK(rc == MN_ERR_INDEX, "out-of-bounds put returned %s", mn_err_name(rc));
-  T_CHECK(strstr(mn_ctx_errmsg(ctx), "index 12 is out of bounds for size 12") != NULL, "message: %s", mn_ctx_errmsg(ctx));
+  T_CHECK(strstr(mn_ctx_errmsg(ctx), "index 12 is out of bounds for axis 0 with size 12") != NULL, "message: %s",
+          mn_ctx_errmsg(ctx));
   got = mt_all(g);
   for (int k = 0; k < 72; k++) T_CHECK(got[k] == ref[k], "failed put changed g.flat[%d]", k);
-  free(got); free(ref);
+  free(got);
   rc = mn_array_take(v, idx, ov);
   T_CHECK(rc == MN_ERR_INDEX, "out-of-bounds take returned %s", mn_err_name(rc));
+  ix[5] = -13;
+  set_idx(idx, ix);
+  rc = mn_array_take(v, idx, ov);
+  T_CHECK(rc == MN_ERR_INDEX && strstr(mn_ctx_errmsg(ctx), "index -13 is out of bounds for axis 0 with size 12"),
+          "take of index -13 of 12 returned %s: %s", mn_err_name(rc), mn_ctx_errmsg(ctx));
+  /* negative indices count from the end, as NumPy's: -12 is 0, -1 is 11 */
+  for (int k = 0; k < 12; k++) ix[k] = k % 2 ? -1 - (k * 5) % 12 : (k * 5) % 12;
+  set_idx(idx, ix);
+  T_OK(mn_array_take(v, idx, ov));
+  got = mt_all(o);
+  for (int r = 1; r < 6; r += 2)
+    for (int c = 0; c < 4; c++) {
+      int64_t fl = ix[(r / 2) * 4 + c];
+      fl = fl < 0 ? fl + 12 : fl;
+      double want = (float)ref[(1 + 2 * (fl / 3)) * 8 + 7 - 3 * (fl % 3)]; /* (g after the put above) */
+      T_CHECK(got[r * 4 + c] == want, "take of negative indices: o[%d][%d] = %g, expected %g", r, c, got[r * 4 + c],
+              want);
+    }
+  free(got);
+  T_OK(mn_array_put(v, idx, vals));
+  for (int k = 0; k < 12; k++) {
+    int64_t fl = ix[k] < 0 ? ix[k] + 12 : ix[k];
+    ref[(1 + 2 * (fl / 3)) * 8 + 7 - 3 * (fl % 3)] = (int32_t)f(k);
+  }
+  got = mt_all(g);
+  for (int k = 0; k < 72; k++) T_CHECK(got[k] == ref[k], "put of negative indices: g.flat[%d] = %g, expected %g", k,
+                                        got[k], ref[k]);
+  free(got); free(ref);
   rc = mn_array_take(v, g, ov);
   T_CHECK(rc == MN_ERR_DTYPE, "float indices returned %s", mn_err_name(rc));
 

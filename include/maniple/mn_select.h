@@ -12,8 +12,9 @@ extern "C" {
 #endif
 
 /* out[k] = x.flat[idx[k]] for every element k of idx (integer dtype);
- * out has idx's shape (any layout; cast to out's dtype). An index outside
- * [0, size of x) is MN_ERR_INDEX naming it, on every rank. */
+ * out has idx's shape (any layout; cast to out's dtype). A negative index
+ * counts from the end, as NumPy's; one outside [-size, size) of x is
+ * MN_ERR_INDEX naming it, on every rank. */
 MN_EXTERN int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out);
 /* out[k, ...] = x[idx[k], ...]: whole rows (the first axis) of x for each
  * element of the 1-d integer array idx (negative indices count from the
@@ -22,8 +23,8 @@ MN_EXTERN int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *ou
  * memcpy on one rank); otherwise it is mn_array_take of the flat indices.
  * An index outside [-n, n) is MN_ERR_INDEX naming it and axis 0. */
 MN_EXTERN int mn_array_take_rows(const mn_array *x, const mn_array *idx, mn_array *out);
-/* x.flat[idx[k]] = v[k] (v has idx's shape; cast to x's dtype). Where an
- * index repeats, the value that comes last in C order of a 1-d idx wins,
+/* x.flat[idx[k]] = v[k] (v has idx's shape; cast to x's dtype; indices as
+ * mn_array_take's). Where an index repeats, the value that comes last in C order of a 1-d idx wins,
  * as in NumPy. x may be a view (written through). */
 MN_EXTERN int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v);
 /* New 1-d array of the elements of x where mask (same shape, bool) is

@@ -105,15 +105,18 @@ def _expand(x, key):
 
 
 def _check_bounds(a, n, axis):
-    """NumPy's IndexError for an index of a outside [-n, n) on axis; a's
-    smallest index (0 when empty)."""
+    """NumPy's IndexError for an index of a outside [-n, n) on axis; -1 when
+    some index is negative, else 0. One fused reduction: the largest of
+    (negative) + 2 (out of bounds) over the indices."""
     if a._expr is not None:  # computed once (and kept: rng.integers' result, say), not per read below
         a._materialize()
-    lo, hi = (int(a.min()), int(a.max())) if a.size else (0, 0)
-    if a.size and (lo < -n or hi >= n):
-        bad = hi if hi >= n else lo
-        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
-    return lo
+    if not a.size:
+        return 0
+    code = int(((a < 0).astype("int8") + 2 * ((a >= n) | (a < -n)).astype("int8")).max())
+    if code >= 2:  # (the error's own path: the offending index for the message)
+        lo, hi = int(a.min()), int(a.max())
+        raise IndexError(f"index {hi if hi >= n else lo} is out of bounds for axis {axis} with size {n}")
+    return -code
 
 
 def _flat_index(v, adv, orig_axes):
@@ -142,9 +145,13 @@ def _flat_index(v, adv, orig_axes):
         strides[d] = s
         s *= v.shape[d]
     flat = None
+    # one index array into a 1-d array's axis 0: the flat indices themselves,
+    # which take and put check (negative ones counted from the end) in C,
+    # with NumPy's message: no reduction here
+    alone = len(adv) == 1 and v.ndim == 1 and orig_axes[0] == 0
     for ax, a in adv:
         n = v.shape[ax]
-        lo = _check_bounds(a, n, orig_axes[ax])
+        lo = 0 if alone else _check_bounds(a, n, orig_axes[ax])
         a = a.astype("int64", copy=False)
         if lo < 0:
             a = where(a < 0, a + n, a)
@@ -241,7 +248,12 @@ def setitem(x, key, value):
     if not builtins.all(s > 0 for s in shape):
         return
     full = empty(shape, x._dtype)
-    _assign(full._arr, vals)
+    if isinstance(value, (bool, int, float, complex, _np.generic)):  # one value: a fill (NumPy's checks first)
+        from ._engine import _check_scalar_into
+        _check_scalar_into(value, x._dtype)
+        full._arr.fill(value)
+    else:
+        _assign(full._arr, vals)
     idx = _index_array(shape, flat)
     target = v._materialize()
     _flush(target.base)
