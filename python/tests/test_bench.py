@@ -105,7 +105,7 @@ def test_dry_run_outputs():
     benches = {r["bench"] for r in recs}
     assert {"stream", "triad", "stencil5", "heat", "swe", "cavity", "spmv", "cg", "pingpong", "small_add",
             "stencil_idiom", "cg_arrays", "dense_cg", "dense_jacobi", "dense_linreg", "dense_logreg",
-            "dense_cholesky", "dense_solve", "dense_qr"} <= benches
+            "dense_cholesky", "dense_solve", "dense_qr", "select"} <= benches
     assert all(r["status"] == "dry run" for r in recs)
     # cuPyNumeric, the peer, on 1 and 2 CPUs in every array-code benchmark
     assert {(r["bench"], r["ranks"]) for r in recs if r["impl"] == "cupynumeric"} == {

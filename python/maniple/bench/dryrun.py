@@ -40,6 +40,13 @@ def output(job):
         out.append(dict(bench="small_add_1000", impl="maniple.numpy", ranks=job.ranks, us_per_op=5.0,
                         numpy_us_per_op=1.0, ratio_to_numpy=5.0))
         return "".join(json.dumps(d) + "\n" for d in out)
+    if job.bench == "select":
+        out = [dict(bench="stream_triad", impl="c_loop", ranks=job.ranks, GBps=20.0)]
+        for case in ("einsum ij,j->i", "a[idx] 1-d"):
+            for impl, t in (("maniple.numpy", 2e-4 / job.ranks), ("numpy", 1e-4)):
+                out.append(dict(bench="select", case=case, impl=impl, ranks=job.ranks if impl != "numpy" else 1,
+                                work=1000, median_s=t, min_s=0.9 * t, max_s=1.2 * t, reps=3))
+        return "".join(json.dumps(d) + "\n" for d in out)
     if job.bench == "pingpong":
         return "".join(json.dumps(dict(bench="pingpong", bytes=b, median_s=t, min_s=0.9 * t, max_s=1.5 * t, reps=7))
                        + "\n" for b, t in ((8, 1e-6), (1 << 22, 5e-4)))

@@ -79,6 +79,10 @@ def headlines(recs, ranks=(1, 2)):
             if w in DENSE_FACTOR and p > 1:  # goal: faster at 2 ranks than at 1
                 out.append((f"dense {w}: maniple.numpy {p} ranks / 1 rank",
                             ratio(d, find(recs, f"dense_{w}", "maniple.numpy", 1))))
+        for case in sorted({r["variant"] for r in recs if r["bench"] == "select" and r["impl"] == "maniple.numpy"}):
+            out.append((f"{case}: maniple.numpy / NumPy(1 process), {p} rank(s)",  # issue 22: einsum >= 1/2, indexing >= 1/3
+                        ratio(find(recs, "select", "maniple.numpy", p, variant=case),
+                              find(recs, "select", "numpy", 1, variant=case))))
         sa = find(recs, "small_add", "maniple.numpy", p)
         out.append((f"c = a + b on 1000 elements: maniple.numpy / NumPy, {p} rank(s)",
                     ratio(sa, find(recs, "small_add", "numpy", 1))))

@@ -211,6 +211,11 @@ def plan(cfg):
                 jobs.append(Job(f"dense_{w}", "cupynumeric", p, sc, n, "row-iterations/s",
                                 [cfg.cpn, *dla, "cupynumeric"], env=dict(cpn_env(cfg, p), **blas1), launcher="plain",
                                 group=f"dense_{w}"))
+    # einsum and fancy indexing (bench_select.py), maniple.numpy beside NumPy
+    for p in cfg.ranks:
+        jobs.append(Job("select", "bench_select", p, "strong", 1, "calls/s",
+                        [cfg.python, os.path.join("benchmarks", "bench_select.py"), "3" if q else "7", cfg.build],
+                        kind="program", env=dict(cfg.pyenv, **blas1)))
     # SpMV (equal and METIS partitions, SciPy on rank 0) and CG + Jacobi
     # beside PETSc and SciPy: strong scaling on a G x G Poisson matrix
     g, sreps = (600, 7) if q else (2000, 15)
@@ -340,6 +345,22 @@ def from_numpy(job, lines, ncores):
     return out
 
 
+def from_select(job, lines, ncores):
+    """bench_select.py: each case's calls per second, maniple.numpy beside
+    NumPy (kept from the 1-rank run), the case as the variant."""
+    out = []
+    gb = next((d["GBps"] for d in lines if d["bench"] == "stream_triad"), None)
+    for d in lines:
+        if d["bench"] != "select" or (d["impl"] == "numpy" and job.ranks > 1):
+            continue
+        r = records.record("select", d["impl"], d["ranks"], ncores, "serial" if d["impl"] == "numpy" else "strong",
+                           1, "calls/s", [1 / d["max_s"], 1 / d["median_s"], 1 / d["min_s"]], variant=d["case"],
+                           seconds=d["median_s"])
+        r["runs"], r["stream_GBps"] = d["reps"], gb  # (the triad of the same run)
+        out.append(r)
+    return out
+
+
 def from_pingpong(job, lines, ncores):
     """One-way message time as a rate: messages/s for 8 B, bytes/s for 4 MiB."""
     out = []
@@ -377,4 +398,6 @@ def records_of(job, text, ncores):
         return from_pingpong(job, lines, ncores)
     if job.bench == "numpy":
         return from_numpy(job, lines, ncores)
+    if job.bench == "select":
+        return from_select(job, lines, ncores)
     return from_cg(job, lines, ncores)
