@@ -74,6 +74,18 @@ def test_vectorize_edges_and_errors():
             xp.vectorize(numpy.sum, signature="(n),(n)->()")(xp.ones(3))
 
 
+def test_vectorize_attributes_as_numpy():
+    """otypes may be set after construction (a string of type characters);
+    the object carries the function's name."""
+    def double(x):
+        return 2 * x
+    f, g = mnp.vectorize(double), numpy.vectorize(double)
+    f.otypes = g.otypes = "i"
+    same(f(mnp.arange(5)), g(numpy.arange(5)))
+    assert f.__name__ == g.__name__ == "double"
+    same(f(mnp.zeros((0, 5), dtype=int)), g(numpy.zeros((0, 5), dtype=int)))
+
+
 def test_vectorize_with_a_signature():
     """Generalized ufuncs: the loop dimensions broadcast, the core ones
     whole (the gathered arguments, NumPy's vectorize on every rank)."""

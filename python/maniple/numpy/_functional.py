@@ -86,7 +86,8 @@ class vectorize:
         if pyfunc is not _np._NoValue and not callable(pyfunc):
             raise TypeError("When used as a decorator, only accepts keyword arguments.")
         self.pyfunc = pyfunc
-        self.otypes = None if otypes is None else [_np.dtype(t) for t in otypes]
+        self.otypes = otypes
+        self.__name__ = getattr(pyfunc, "__name__", "vectorize")
         self.excluded = set(excluded or ())
         self.cache = cache
         self.signature = signature
@@ -94,9 +95,18 @@ class vectorize:
             _np.vectorize(lambda *a: None, signature=signature)
         self.__doc__ = doc if doc is not None else getattr(pyfunc, "__doc__", None)
 
+    @property
+    def otypes(self):
+        return self._otypes
+
+    @otypes.setter
+    def otypes(self, otypes):  # (NumPy's: a string of type characters or a list of dtypes, settable later)
+        self._otypes = None if otypes is None else [_np.dtype(t) for t in otypes]
+
     def __call__(self, *args, **kwargs):
         if self.pyfunc is _np._NoValue:  # the decorator form: vectorize(otypes=...)(f)
             self.pyfunc = args[0]
+            self.__name__ = getattr(self.pyfunc, "__name__", "vectorize")
             return self
         if self.signature is not None:
             return self._gathered(args, kwargs)
