@@ -11,18 +11,38 @@
 #include <omp.h>
 #endif
 
-static void strided_load(int64_t n, const char *src, int64_t st, size_t es, char *dst) {
-  if (st == 0) {
-    for (int64_t i = 0; i < n; i++) memcpy(dst + (size_t)i * es, src, es);
-  } else if (es == 8) {
-    for (int64_t i = 0; i < n; i++) memcpy(dst + i * 8, src + i * st * 8, 8);
-  } else {
-    for (int64_t i = 0; i < n; i++) memcpy(dst + (size_t)i * es, src + i * st * (int64_t)es, es);
+/* Copies of n elements of es bytes with element strides; each size its own
+ * loop of fixed-size copies (a load and a store each: a memcpy call per
+ * element costed a broadcast operand, stride 0, 9x its pass) */
+#define MN_STRIDED(E)                                                                                              \
+  case E:                                                                                                          \
+    for (int64_t i = 0; i < n; i++) memcpy(dst + i * dst_st * E, src + i * src_st * E, E);                         \
+    break;
+static void strided_copy(int64_t n, const char *src, int64_t src_st, size_t es, char *dst, int64_t dst_st) {
+  if (src_st == 0 && dst_st == 1 && es == 8) { /* one value over the block: loaded once */
+    uint64_t v;
+    memcpy(&v, src, 8);
+    for (int64_t i = 0; i < n; i++) memcpy(dst + i * 8, &v, 8);
+    return;
   }
+  switch (es) {
+    MN_STRIDED(1)
+    MN_STRIDED(2)
+    MN_STRIDED(4)
+    MN_STRIDED(8)
+    MN_STRIDED(16)
+  default:
+    for (int64_t i = 0; i < n; i++) memcpy(dst + i * dst_st * (int64_t)es, src + i * src_st * (int64_t)es, es);
+  }
+}
+#undef MN_STRIDED
+
+static void strided_load(int64_t n, const char *src, int64_t st, size_t es, char *dst) {
+  strided_copy(n, src, st, es, dst, 1);
 }
 
 static void strided_store(int64_t n, const char *src, size_t es, char *dst, int64_t st) {
-  for (int64_t i = 0; i < n; i++) memcpy(dst + i * st * (int64_t)es, src + (size_t)i * es, es);
+  strided_copy(n, src, 1, es, dst, st);
 }
 
 /* Units u0 .. u1 (rows cut into blocks of blk) of a cell, on one thread. */

@@ -270,3 +270,15 @@ def test_packbits_errors():
     raises_like(lambda xp: xp.unpackbits(xp.asarray(numpy.ones((1, 4), "uint8")), axis=0, count=-9), ValueError,
                 "-count larger than number of elements")  # (it gave an empty result)
     check(lambda xp: xp.unpackbits(xp.asarray(numpy.arange(5, dtype="uint8")), count=-40, bitorder="lit"))
+
+
+@pytest.mark.parametrize("dt", ALL)
+def test_broadcast_along_the_last_axis(dt):
+    """An operand repeated along the innermost axis (a column, a 0-d array:
+    stride 0 there) for every element size, 1 to 16 bytes."""
+    x, y = data((9, 7), dt, seed=4), data((9, 1), dt, seed=5)
+    z = numpy.asarray(data((), dt, seed=6))
+    check(quiet(lambda xp: xp.maximum(xp.asarray(x), xp.asarray(y))))
+    check(quiet(lambda xp: xp.where(xp.asarray(x) == xp.asarray(x), xp.asarray(y), xp.asarray(z))))
+    check(quiet(lambda xp: xp.broadcast_to(xp.asarray(y), (9, 7)).copy()))
+    check(quiet(lambda xp: xp.asarray(x)[:, ::-2] * xp.asarray(z)), rtol=1e-3 if dt == "float16" else 0.0)
