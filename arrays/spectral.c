@@ -81,10 +81,16 @@ int mn_array_eigh(const mn_array *a, int lower, mn_array **w, mn_array **v) {
                &MN_SL_QUERY, &info, 1, 1);
     }
     /* heevd: its documented minimums as a floor (p?stedc and p?lasrt
-     * inside take more than the query says on some grids) */
+     * inside take more than the query says on some grids). The documented
+     * minimum counts grid cell (0, 0)'s rows and columns (NP0, MQ0), the
+     * most any rank holds: a rank's own counts fall short of it on the
+     * smaller cells (a 90 x 90 matrix on 2 x 2: 26 rows against 64) */
     int64_t npnq = G.g.lm * G.g.ln, nb = G.g.nb, np = G.g.ln > G.g.lm ? G.g.ln : G.g.lm;
-    int64_t lmin = G.f.cplx ? n + (2 * np + nb) * nb : 1, lrmin = 1 + 9 * n + 3 * npnq + np * (nb + np);
-    int64_t limin = 7 * n + 8 * (int64_t)G.g.pr + 2;
+    int pmin = G.g.pr < G.g.pc ? G.g.pr : G.g.pc, pmax = G.g.pr > G.g.pc ? G.g.pr : G.g.pc;
+    int64_t np0 = mn_bc_local(n > nb ? n : nb, nb, 0, pmin); /* (cell 0 of the coarser side: the most) */
+    if (np0 < np) np0 = np;
+    int64_t lmin = G.f.cplx ? n + (2 * np0 + nb) * nb : 1, lrmin = 1 + 9 * n + 3 * npnq + np0 * (nb + np0);
+    int64_t limin = 7 * n + 8 * (int64_t)pmax + 2;
     lw = mn_sl_work_size(&G, wq);
     if (lw < lmin) lw = (int)lmin;
     if (G.f.cplx && lrw < lrmin) lrw = (int)lrmin;
