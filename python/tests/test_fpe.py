@@ -141,3 +141,23 @@ def test_call_and_log():
         numpy.asarray(mnp.asarray([1e308, 1.0, 1.0]) * 10.0)
     want = ["Warning: overflow encountered in multiply\n"]
     assert Log.text == want if _core.rank() == 0 else Log.text in ([], want)  # the rank holding 1e308
+
+
+def test_shape_known_events_follow_the_settings():
+    """A mean or variance of nothing is 0/0, known from the shapes alone:
+    'call' calls, 'raise' raises, as NumPy's division does."""
+    for xp in (numpy, mnp):
+        got = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with xp.errstate(invalid="call", call=lambda kind, flags: got.append((kind, flags))):
+                numpy.asarray(xp.mean(xp.zeros((0, 3)), axis=0))
+                xp.var(xp.zeros(0))
+        if xp is numpy:
+            want = got
+    assert got == want and got, (got, want)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with mnp.errstate(invalid="raise"):
+            with pytest.raises(FloatingPointError, match="invalid value encountered in scalar divide"):
+                mnp.mean(mnp.zeros(0))

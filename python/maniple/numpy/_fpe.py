@@ -133,6 +133,21 @@ def muted(bits):
         _muted[0] = old
 
 
+def _handle(how, words, msg, bits, call, stacklevel):
+    """One exception handled as its setting says (how: 'warn', 'raise',
+    'call', 'print' or 'log'; stacklevel: the warning's, from the caller)."""
+    if how == "warn":
+        warnings.warn(msg, RuntimeWarning, stacklevel=stacklevel + 1)
+    elif how == "raise":
+        raise FloatingPointError(msg)
+    elif how == "call":
+        call(words, bits)
+    elif how == "print":
+        print(f"Warning: {msg}", file=sys.stderr)
+    elif how == "log":
+        call.write(f"Warning: {msg}\n")
+
+
 def report(bits, what, reducing):
     err, call = _active[0]
     if "raise" in err:
@@ -142,17 +157,18 @@ def report(bits, what, reducing):
         how = err[i]
         if not bits & bit or how == "ignore":
             continue
-        msg = f"{words} encountered in {_name(what, bit, reducing)}"
-        if how == "warn":
-            warnings.warn(msg, RuntimeWarning, stacklevel=2)
-        elif how == "raise":
-            raise FloatingPointError(msg)
-        elif how == "call":
-            call(words, bits)
-        elif how == "print":
-            print(f"Warning: {msg}", file=sys.stderr)
-        elif how == "log":
-            call.write(f"Warning: {msg}\n")
+        _handle(how, words, f"{words} encountered in {_name(what, bit, reducing)}", bits, call, 2)
+
+
+def event(key, where, stacklevel=2):
+    """One exception ('divide', 'invalid', ...) that maniple knows of
+    without a pass (a division whose operands the shapes alone determine),
+    handled as the settings in force say: every rank knows it alike."""
+    err, call = _mode_of(_var.get())
+    i = next(k for k, kind in enumerate(_KINDS) if kind[0] == key)
+    _key, bit, words = _KINDS[i]
+    if err[i] != "ignore":
+        _handle(err[i], words, f"{words} encountered in {where}", bit, call, stacklevel + 1)
 
 
 # a device backend's kernels raise none (the emulated device runs them on

@@ -409,12 +409,7 @@ def _fp_event(kind, where):
     """One floating-point event (kind: 'invalid' or 'divide') of a division
     whose operands the shapes alone determine, handled as np.seterr says, as
     NumPy's division would (every rank knows it alike: no collective)."""
-    mode = _np.geterr()[kind]
-    text = f"{'invalid value' if kind == 'invalid' else 'divide by zero'} encountered in {where}"
-    if mode == "raise":
-        raise FloatingPointError(text)
-    if mode != "ignore":
-        warnings.warn(text, RuntimeWarning, stacklevel=4)
+    _fpe.event(kind, where, stacklevel=4)
 
 
 def _warn_where(mask, text, stacklevel=3):
