@@ -840,12 +840,13 @@ def _median(a, axis, out, keepdims, nan_aware):
     key = (slice(None),) * ax
     if nan_aware and fdt == s._dtype:
         cnt = _U["logical_not"](_U["isnan"](s)).sum(axis=ax, keepdims=True)
-        _warn_where(cnt == 0, "All-NaN slice encountered", 4)
+        none = cnt == 0
+        _warn_where(none, "All-NaN slice encountered", 4)
         lo = ((cnt - 1) // 2).clip(0, n - 1)
         hi = (cnt // 2).clip(0, n - 1)
         x0, x1 = take_along_axis(s, lo, ax).astype(fdt), take_along_axis(s, hi, ax).astype(fdt)
         r = _where3(lo == hi, x0, (x0 + x1) / 2)
-        r = _where3(cnt == 0, _np.nan, r)
+        r = _where3(none, _np.nan, r)
     else:
         x0 = s[key + (slice((n - 1) // 2, (n - 1) // 2 + 1),)].astype(fdt)
         x1 = s[key + (slice(n // 2, n // 2 + 1),)].astype(fdt)

@@ -180,17 +180,20 @@ def lstsq(a, b, rcond=None):
     fits = (isinstance(a, ndarray) and a.ndim == 2 and isinstance(b, ndarray) and b.ndim in (1, 2)
             and b.shape[0] == a.shape[0] and a.shape[0] >= a.shape[1] >= 1 and (b.ndim == 1 or b.shape[1] >= 1))
     dt = _use(a, b, side=a.shape[1] if fits else 0)
-    s = svd(a.astype(dt, copy=False), compute_uv=False) if dt else None
+    if dt:  # cast once: the factorisations and the residuals read these values
+        a_, b_ = a.astype(dt, copy=False), b.astype(dt, copy=False)
+        a_._materialize(), b_._materialize()
+    s = svd(a_, compute_uv=False) if dt else None
     if s is not None:
         m, n = a.shape
         cut = (_np.finfo(s.dtype).eps * max(m, n) if rcond is None else rcond) * float(s.max())
         rank = int((s > cut).sum())
         if rank == n:
             from .._products import matmul
-            q, r = qr(a.astype(dt, copy=False))
-            x = solve(r, matmul(q.T.conj() if dt.startswith("complex") else q.T, b.astype(dt, copy=False)))
+            q, r = qr(a_)
+            x = solve(r, matmul(q.T.conj() if dt.startswith("complex") else q.T, b_))
             if m > n:
-                d = b.astype(dt, copy=False) - matmul(a.astype(dt, copy=False), x)
+                d = b_ - matmul(a_, x)
                 d2 = (d.real * d.real + d.imag * d.imag) if dt.startswith("complex") else d * d
                 res = d2.sum(axis=0)
                 if b.ndim == 1:  # (a scalar sum: NumPy's residuals are then of shape (1,))
