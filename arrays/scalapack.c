@@ -85,8 +85,8 @@ void mn_sl_desc(const mn_bc *g, const mn_sl_grid *G, int *desc) {
 }
 
 char *mn_sl_local(const mn_bc *g, size_t es) {
-  size_t n = (size_t)(g->lm * g->ln);
-  return mn_calloc(n * es + MN_SL_PAD);
+  size_t n = (size_t)(g->lm * g->ln), lld = (size_t)(g->ln > 1 ? g->ln : 1);
+  return mn_calloc((n + lld) * es + MN_SL_PAD); /* (a column of room: scalapack.h) */
 }
 
 int mn_sl_square(const mn_array *a, const char *what) {

@@ -82,12 +82,16 @@ void mn_sl_close(mn_sl_grid *G); /* idempotent */
 /* ScaLAPACK's descriptor of the transpose (n x m, column-major) of g's
  * matrix, on G's BLACS grid */
 void mn_sl_desc(const mn_bc *g, const mn_sl_grid *G, int *desc);
-/* Bytes added to every buffer ScaLAPACK reads: OpenBLAS's zgemv_n (Zen
- * kernel, inside pzlarf of a complex QR at 3 ranks) loaded past the end of
- * the local matrix, a SEGV under ASan's tightly packed heap (t_factor_np3;
- * padding the matrix alone cured it). */
+/* Bytes added to every buffer ScaLAPACK reads: OpenBLAS 0.3.21's cgemv_n
+ * and zgemv_n (Debian 12; upstream OpenMathLib/OpenBLAS#4013) read past the
+ * end of the local matrix and one stride past the end of x (x[n * incx];
+ * inside p?larft incx is a local matrix's LLD): a SEGV under ASan's
+ * tightly packed heap, and possible past a large mmap'd buffer. mn_sl_local adds
+ * a local column (LLD elements) of room too; tests/blas_pad.c pads
+ * PBLAS's own buffers in the sanitizer builds. */
 #define MN_SL_PAD 4096
-/* zeroed local storage of g's matrix (mn_free), NULL when out of memory */
+/* zeroed local storage of g's matrix, with room past its end (mn_free);
+ * NULL when out of memory */
 char *mn_sl_local(const mn_bc *g, size_t es);
 /* MN_ERR_SHAPE naming what unless a is a square 2-d matrix (no communication) */
 int mn_sl_square(const mn_array *a, const char *what);

@@ -483,6 +483,10 @@ int main(int argc, char **argv) {
     test_solve(ctx, t, 130, 0, 0, 1, 1);
     test_qr(ctx, t, 70, 140, 0);
     test_qr(ctx, t, 1, 5, 0);
+    test_slogdet(ctx, t, 140, q % 3, 0); /* several 64-row blocks: swaps across ranks */
+    test_slogdet(ctx, t, 7, 0, 0);
+    test_slogdet(ctx, t, 1, 0, 0);
+    test_slogdet(ctx, t, 90, 0, 1);
     test_eigh(ctx, t, 90, q % 3, 1);
     test_eigh(ctx, t, 70, 0, 0);
     test_eigh(ctx, t, 1, 0, 1);
@@ -491,15 +495,6 @@ int main(int argc, char **argv) {
     test_svd(ctx, t, 50, 90, 0);
     test_svd(ctx, t, 1, 4, 0);
     test_svd(ctx, t, 7, 5, 0);
-  }
-  /* after eigh: one more factorisation before p?heevd (an inv of 1 x 1
-   * does it too) made its complex 70 x 70 case at 4 ranks read outside its
-   * memory inside OpenBLAS's ?gemv under ASan (not reproduced without it) */
-  for (int q = 0; q < 4; q++) {
-    test_slogdet(ctx, ts[q], 140, q % 3, 0); /* several 64-row blocks: swaps across ranks */
-    test_slogdet(ctx, ts[q], 7, 0, 0);
-    test_slogdet(ctx, ts[q], 1, 0, 0);
-    test_slogdet(ctx, ts[q], 90, 0, 1);
   }
   for (int q = 0; q < 2; q++) { /* (matmul has no complex kernel) */
     test_matmul_grid(ctx, ts[q], 70, 130, 90, q + 1, ts[q]);
