@@ -10,11 +10,12 @@ below (_arr None until it is computed); the engine keeps its other slots
 (_shape, _dtype, _bases, _n, _cell, _cost, _big) up to date.
 
 Small arrays compute a costly value at its second consumer. Large ones
-(GROUP_MIN elements) decide when evaluated: the pass also stores every
-costly value that a live array still holds, and computes every live
-pending array of the same shape that shares a value with it (Fw, Fn, Ft of
-one flux), so that each value is computed once and no full-size temporary
-is written that NumPy would not.
+(GROUP_MIN elements) decide when evaluated: the pass also computes every
+live pending array of the same shape that shares a value with it and that
+no other such array reads (Fw, Fn, Ft of one flux), and stores a costly
+value that a live array holds at its second pass (_note_inlined): a value
+is computed at most twice, and no full-size temporary is written that
+NumPy would not.
 """
 import math
 import operator
@@ -30,7 +31,7 @@ from . import _collect, _fpe, _views
 from ._dtypes import CAN_CAST_SAME_KIND as _CAN_CAST_SAME_KIND, INT_RANGE as _INT_RANGE, INTEGER as _INTEGER
 from ._dtypes import FLOATS as _FLOATS, KIND as _KIND
 
-MAX_NODES = 48  # past this an operand is materialised, bounding loops' trees
+MAX_NODES = 96  # past this an operand is materialised, bounding loops' trees
 SHARE_COST = 2  # cost (below) from which a shared value is computed once
 # elements from which values are shared at evaluation (MANIPLE_GROUP_MIN:
 # tests set 1 to run every array through that path)
@@ -447,6 +448,10 @@ def _share(x):
 
 
 _recent = []  # weak references to large pending arrays: the candidates to share a pass
+# id -> weak reference of the cells an earlier pass computed without
+# storing them (_eval_shared): a value live arrays hold is stored at its
+# second pass, not its first
+_inlined = {}
 _NOTHING = object()
 _MANY = []  # [more than one rank], once known
 
@@ -530,7 +535,7 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
         return _NOTHING
     anc_ok = me is not None  # a fresh result: an array computed from it may share the pass
     fe = _fpe._active[0]  # the pass reports under the root's errstate mode: stores of that mode only
-    stores, live = [], []
+    stores, live, inner = [], [], {}
     for r in _recent:  # siblings: live, pending, same shape, sharing a value
         y = r()
         if y is None or y._expr is None:
@@ -545,7 +550,10 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
             continue
         if any(k in cells for k in yc):
             stores.append(y)
+            inner.update(yc)
     _recent[:] = live
+    # a sibling another one reads is stored at its second pass (_note_inlined)
+    stores = [y for y in stores if y._cell is None or id(y._cell) not in inner or _seen(y._cell)]
     if not many:  # (with more ranks a sibling may be alive here alone: its values are not followed)
         for y in stores:
             _cells_in(y._expr, cells)
@@ -555,10 +563,10 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
     # with more ranks, the root's first XMAX cells whatever their owners'
     # state: a cut that an array alive on some ranks alone cannot move
     cand = list(cells.values())[:XMAX] if many else cells.values()
-    for c in cand:  # values a live array holds: computed once, here
+    for c in cand:  # values a live array holds, computed by an earlier pass too: computed once more, here
         o = c.owner()
         if o is None or o is self_ or o._cell is not c or o._expr is None or o._shape != shape or \
-                o._cost < SHARE_COST or id(o) in sid or o._fe is not fe:
+                o._cost < SHARE_COST or id(o) in sid or o._fe is not fe or not _seen(c):
             continue
         held.append(o)
     if many:
@@ -575,6 +583,7 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
         arrs = [x for x, k in zip(arrs, keep) if k]
     # this rank's choice: unchecked
     arrs = [x if x is not None else _core.empty(y._shape, y._dtype, True) for y, x in zip(stores, arrs)]
+    _note_inlined(cells, stores)
     if not stores and not many:  # (with more ranks the root's program all the same, whatever is stored)
         return _NOTHING
     prog, memo = [], {}
@@ -595,6 +604,26 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
         if me._cell is not None:
             _resolve(me._cell, out)
     return result
+
+
+def _seen(c):
+    r = _inlined.get(id(c))
+    return r is not None and r() is c
+
+
+def _note_inlined(cells, stores):
+    """Record the cells this pass computes without storing. A value that
+    live arrays hold is stored at its second pass: storing it at its first
+    writes a full array that, as with a function's temporaries, nobody may
+    read again (swe's fluxes: 13 of a pass's 16 stores), while a loop that
+    reads it again computes it at most twice."""
+    if len(_inlined) > 4096:
+        for k in [k for k, r in _inlined.items() if r() is None]:
+            del _inlined[k]
+    done = {id(y._cell) for y in stores if y._cell is not None}
+    for k, c in cells.items():
+        if k not in done:
+            _inlined[k] = _ref(c)
 
 
 def _many_ok(expr, stores, fresh, ref, reducing, device):
