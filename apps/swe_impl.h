@@ -23,8 +23,11 @@ struct swe_s {
   int64_t rs;               /* row stride of the state blocks */
   double *q[NV], *q1[NV];   /* at my cell (0, 0) */
   double *bed, *bfx, *bfy;  /* cells, west faces, south faces, with 2 ghosts */
-  double *recx, *recy;      /* face values of cells along x, along y */
-  double *fx[NV], *fy[NV], *rhs[NV];
+  /* row buffers of the rows' sweep (swe_scheme.c's rhs): face values
+   * (each component's apart) and fluxes of one row along x, of a ring of
+   * two rows along y; a row's face speeds */
+  double *recx, *recy, *fx[NV], *fy[NV], *spd;
+  double *rhs[NV];
   double t, mass0;
   long steps;
   /* the expressions' path: state, stage and beds on (ny + 4) x (nx + 4)

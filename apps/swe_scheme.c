@@ -99,19 +99,45 @@ static inline void recon(double th, double ql, double qc, double qr, double *plu
   *minus = qc - 0.5 * sl;
 }
 
-/* Face values of one cell: w (with KP's correction at faces where it would
- * fall below the bed), normal and tangential discharge. d = stride to the
- * next cell along the axis; bm, bp = bed at the cell's minus and plus faces. */
-static inline void recon_cell(const swe *s, double *const *q, int64_t o, int64_t d, int nrm, double bm, double bp,
-                              double *r) {
-  double wc = q[0][o], wp, wm;
-  recon(s->theta, q[0][o - d], wc, q[0][o + d], &wp, &wm);
-  int lowp = wp < bp, lowm = wm < bm;
-  r[0] = lowp ? bp : (lowm ? 2.0 * wc - bm : wp);
-  r[1] = lowp ? 2.0 * wc - bp : (lowm ? bm : wm);
-  const double *qn = q[nrm], *qt = q[3 - nrm];
-  recon(s->theta, qn[o - d], qn[o], qn[o + d], &r[2], &r[3]);
-  recon(s->theta, qt[o - d], qt[o], qt[o + d], &r[4], &r[5]);
+/* GCC vectorises the row loops below (sqrt, divisions and the selects
+ * included) where they are compiled for AVX-512 or AVX2: target clones,
+ * chosen at load time. No FMA (-ffp-contract=off: apps/CMakeLists.txt), so
+ * every value keeps the rounding apps/swe.py's has. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define SWE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define SWE_CLONES
+#endif
+
+/* Face values of n cells along a row, plus and minus (each stored apart,
+ * so that the loops vectorise): w, with KP's correction at faces where it
+ * would fall below the bed (bm, bp: the bed at each cell's minus and plus
+ * faces), and a discharge q. d = stride to the next cell along the axis.
+ * (Two loops: GCC vectorised neither clone of the one loop that did both.) */
+SWE_CLONES static void recon_w_row(int64_t n, int64_t d, double th, const double *w, const double *restrict bm,
+                                   const double *restrict bp, double *restrict r0, double *restrict r1) {
+  for (int64_t i = 0; i < n; i++) {
+    double wc = w[i], wp, wm, b0 = bm[i], b1 = bp[i];
+    recon(th, w[i - d], wc, w[i + d], &wp, &wm);
+    /* (every value made, then selected: the loop vectorises) */
+    double cp = 2.0 * wc - b1, cm = 2.0 * wc - b0;
+    double p0 = wm < b0 ? cm : wp, p1 = wm < b0 ? b0 : wm;
+    r0[i] = wp < b1 ? b1 : p0;
+    r1[i] = wp < b1 ? cp : p1;
+  }
+}
+
+SWE_CLONES static void recon_q_row(int64_t n, int64_t d, double th, const double *q, double *restrict rp,
+                                   double *restrict rm) {
+  for (int64_t i = 0; i < n; i++) recon(th, q[i - d], q[i], q[i + d], &rp[i], &rm[i]);
+}
+
+/* w's, the normal discharge's and the tangential one's face values (r) */
+static void recon_row(int64_t n, int64_t d, double th, const double *w, const double *qn, const double *qt,
+                      const double *bm, const double *bp, double *const r[NREC]) {
+  recon_w_row(n, d, th, w, bm, bp, r[0], r[1]);
+  recon_q_row(n, d, th, qn, r[2], r[3]);
+  recon_q_row(n, d, th, qt, r[4], r[5]);
 }
 
 static inline double velocity(double h, double q, double eps) {
@@ -119,68 +145,136 @@ static inline double velocity(double h, double q, double eps) {
   return sqrt(2.0) * h * q / sqrt(h4 + mx(h4, eps));
 }
 
-/* Central-upwind flux between the plus values of cell L and the minus values
- * of cell R over a face of bed b; returns the larger one-sided speed. */
-static inline double face_flux(const double *L, const double *R, double b, double eps, double *f0, double *f1,
-                               double *f2) {
+/* Central-upwind fluxes over n faces: between the plus values (wL, nL, tL)
+ * of the cell before each face and the minus values (wR, nR, tR) of the
+ * cell after it, over a face of bed b; spd: the larger one-sided speed. */
+SWE_CLONES static void flux_row(int64_t n, const double *restrict wL_, const double *restrict wR_,
+                                const double *restrict nL, const double *restrict nR, const double *restrict tL_,
+                                const double *restrict tR_, const double *restrict b, double eps,
+                                double *restrict f0, double *restrict f1, double *restrict f2,
+                                double *restrict spd) {
   const double G = SWE_G;
-  double wL = L[0], wR = R[1];
-  double hL = mx(wL - b, 0.0), hR = mx(wR - b, 0.0);
-  double uL = velocity(hL, L[2], eps), uR = velocity(hR, R[3], eps);
-  double vL = velocity(hL, L[4], eps), vR = velocity(hR, R[5], eps);
-  double qL = hL * uL, qR = hR * uR, tL = hL * vL, tR = hR * vR;
-  double cL = sqrt(G * hL), cR = sqrt(G * hR);
-  double ap = mx(mx(uR + cR, uL + cL), 0.0);
-  double am = mn(mn(uR - cR, uL - cL), 0.0);
-  double inv = 1.0 / mx(ap - am, TINY);
-  double diff = ap * am * inv;
-  *f0 = (ap * qL - am * qR) * inv + diff * (wR - wL);
-  *f1 = (ap * (qL * uL + 0.5 * G * hL * hL) - am * (qR * uR + 0.5 * G * hR * hR)) * inv + diff * (qR - qL);
-  *f2 = (ap * (qL * vL) - am * (qR * vR)) * inv + diff * (tR - tL);
-  return mx(ap, -am);
+  for (int64_t i = 0; i < n; i++) {
+    double wL = wL_[i], wR = wR_[i];
+    double hL = mx(wL - b[i], 0.0), hR = mx(wR - b[i], 0.0);
+    double uL = velocity(hL, nL[i], eps), uR = velocity(hR, nR[i], eps);
+    double vL = velocity(hL, tL_[i], eps), vR = velocity(hR, tR_[i], eps);
+    double qL = hL * uL, qR = hR * uR, tL = hL * vL, tR = hR * vR;
+    double cL = sqrt(G * hL), cR = sqrt(G * hR);
+    double ap = mx(mx(uR + cR, uL + cL), 0.0);
+    double am = mn(mn(uR - cR, uL - cL), 0.0);
+    double inv = 1.0 / mx(ap - am, TINY);
+    double diff = ap * am * inv;
+    f0[i] = (ap * qL - am * qR) * inv + diff * (wR - wL);
+    f1[i] = (ap * (qL * uL + 0.5 * G * hL * hL) - am * (qR * uR + 0.5 * G * hR * hR)) * inv + diff * (qR - qL);
+    f2[i] = (ap * (qL * vL) - am * (qR * vR)) * inv + diff * (tR - tL);
+    spd[i] = mx(ap, -am);
+  }
 }
 
-/* dU/dt on my cells into s->rhs, and the global largest speeds along x, y. */
+/* dU/dt of one row of n cells from its x-face fluxes (fx at the cells'
+ * west faces, one more at the end), y-face fluxes (fy at the south faces,
+ * fn at the north ones), depth from w and the bed, and the bed's
+ * differences across each cell. */
+SWE_CLONES static void rhs_row(int64_t n, double dx, double dy, const double *restrict w,
+                               const double *restrict bed, const double *restrict bx, const double *restrict by,
+                               const double *restrict byn, const double *const fx[3], const double *const fs[3],
+                               const double *const fn[3], double *restrict l0, double *restrict l1,
+                               double *restrict l2) {
+  const double G = SWE_G;
+  const double *restrict x0 = fx[0], *restrict x1 = fx[1], *restrict x2 = fx[2];
+  const double *restrict s0 = fs[0], *restrict s1 = fs[1], *restrict s2 = fs[2];
+  const double *restrict n0 = fn[0], *restrict n1 = fn[1], *restrict n2 = fn[2];
+  for (int64_t i = 0; i < n; i++) {
+    double h = w[i] - bed[i];
+    double dBx = bx[i + 1] - bx[i], dBy = byn[i] - by[i];
+    l0[i] = -(x0[i + 1] - x0[i]) / dx - (n0[i] - s0[i]) / dy;
+    l1[i] = -(x1[i + 1] - x1[i]) / dx - (n1[i] - s1[i]) / dy - G * h * dBx / dx;
+    l2[i] = -(x2[i + 1] - x2[i]) / dx - (n2[i] - s2[i]) / dy - G * h * dBy / dy;
+  }
+}
+
+/* The y-face values of cell row j (-1..n0) into ring slot (j + 1) & 1 */
+static void recon_y(swe *s, double **q, int64_t j) {
+  const int64_t n1 = s->n[1], m = 2 * n1, c = j * s->rs;
+  double *r = s->recy + ((j + 1) & 1) * n1;
+  double *rk[NREC] = {r, r + m, r + 2 * m, r + 3 * m, r + 4 * m, r + 5 * m};
+  recon_row(n1, s->rs, s->theta, q[0] + c, q[2] + c, q[1] + c, &BFY(s, j, 0), &BFY(s, j + 1, 0), rk);
+}
+
+/* The fluxes of w, hv, hu over y-face row f (between cell rows f - 1 and
+ * f, ring slots f & 1 and (f + 1) & 1) into fy's slot f & 1; returns the
+ * largest speed */
+static double flux_y(swe *s, int64_t f, double sp) {
+  const int64_t n1 = s->n[1], m = 2 * n1, oL = (f & 1) * n1, oR = ((f + 1) & 1) * n1;
+  const double *r = s->recy;
+  double *spd = s->spd;
+  flux_row(n1, r + oL, r + m + oR, r + 2 * m + oL, r + 3 * m + oR, r + 4 * m + oL, r + 5 * m + oR, &BFY(s, f, 0),
+           s->eps, s->fy[0] + oL, s->fy[2] + oL, s->fy[1] + oL, spd);
+  for (int64_t i = 0; i < n1; i++) sp = mx(sp, spd[i]);
+  return sp;
+}
+
+/* dU/dt on my cells into s->rhs, and the global largest speeds along x, y.
+ * One sweep over the rows: row j's x-faces, the y-faces above it and its
+ * dU/dt, so that the face values and fluxes live in row buffers (a ring
+ * of two rows along y) that stay in cache; only the state, the beds and
+ * dU/dt pass through memory. */
 static int rhs(swe *s, double **q, mn_plan **p, double *ax, double *ay) {
   MN_CALL(fill_ghosts(s, q, p));
-  const int64_t n0 = s->n[0], n1 = s->n[1], rs = s->rs;
-  double sp[2] = {0.0, 0.0};
-  for (int64_t j = 0; j < n0; j++) { /* along x: cells -1..n1, faces 0..n1 */
-    double *rec = s->recx + j * (n1 + 2) * NREC;
-    for (int64_t i = -1; i <= n1; i++)
-      recon_cell(s, q, j * rs + i, 1, 1, BFX(s, j, i), BFX(s, j, i + 1), rec + (i + 1) * NREC);
-    for (int64_t f = 0; f <= n1; f++) {
-      int64_t o = j * (n1 + 1) + f;
-      double a = face_flux(rec + f * NREC, rec + (f + 1) * NREC, BFX(s, j, f), s->eps, &s->fx[0][o], &s->fx[1][o],
-                           &s->fx[2][o]);
-      sp[0] = mx(sp[0], a);
-    }
+  const int64_t n0 = s->n[0], n1 = s->n[1], rs = s->rs, m = n1 + 2;
+  double sp[2] = {0.0, 0.0}, *spd = s->spd, *r = s->recx;
+  double *rk[NREC] = {r, r + m, r + 2 * m, r + 3 * m, r + 4 * m, r + 5 * m};
+  if (n0 > 0) {
+    recon_y(s, q, -1);
+    recon_y(s, q, 0);
+    sp[1] = flux_y(s, 0, sp[1]);
   }
-  for (int64_t j = -1; j <= n0; j++) /* along y: cells -1..n0 */
-    for (int64_t i = 0; i < n1; i++)
-      recon_cell(s, q, j * rs + i, rs, 2, BFY(s, j, i), BFY(s, j + 1, i), s->recy + ((j + 1) * n1 + i) * NREC);
-  for (int64_t f = 0; f <= n0; f++) /* faces 0..n0: fluxes of w, hv, hu */
-    for (int64_t i = 0; i < n1; i++) {
-      int64_t o = f * n1 + i;
-      double a = face_flux(s->recy + o * NREC, s->recy + (o + n1) * NREC, BFY(s, f, i), s->eps, &s->fy[0][o],
-                           &s->fy[2][o], &s->fy[1][o]);
-      sp[1] = mx(sp[1], a);
-    }
+  for (int64_t j = 0; j < n0; j++) {
+    recon_y(s, q, j + 1); /* the y-faces above row j */
+    sp[1] = flux_y(s, j + 1, sp[1]);
+    int64_t c = j * rs - 1; /* along x: cells -1..n1, faces 0..n1 */
+    recon_row(m, 1, s->theta, q[0] + c, q[1] + c, q[2] + c, &BFX(s, j, -1), &BFX(s, j, 0), rk);
+    flux_row(n1 + 1, r, r + m + 1, r + 2 * m, r + 3 * m + 1, r + 4 * m, r + 5 * m + 1, &BFX(s, j, 0), s->eps,
+             s->fx[0], s->fx[1], s->fx[2], spd);
+    for (int64_t f = 0; f <= n1; f++) sp[0] = mx(sp[0], spd[f]);
+    int64_t oS = (j & 1) * n1, oN = ((j + 1) & 1) * n1, o = j * n1;
+    const double *fx[3] = {s->fx[0], s->fx[1], s->fx[2]};
+    const double *fs[3] = {s->fy[0] + oS, s->fy[1] + oS, s->fy[2] + oS};
+    const double *fn[3] = {s->fy[0] + oN, s->fy[1] + oN, s->fy[2] + oN};
+    rhs_row(n1, s->dx, s->dy, q[0] + j * rs, &BED(s, j, 0), &BFX(s, j, 0), &BFY(s, j, 0), &BFY(s, j + 1, 0), fx, fs,
+            fn, s->rhs[0] + o, s->rhs[1] + o, s->rhs[2] + o);
+  }
   double gsp[2];
   MPI_Allreduce(sp, gsp, 2, MPI_DOUBLE, MPI_MAX, mn_ctx_comm(s->ctx));
   *ax = gsp[0];
   *ay = gsp[1];
-  const double G = SWE_G, dx = s->dx, dy = s->dy;
-  for (int64_t j = 0; j < n0; j++)
-    for (int64_t i = 0; i < n1; i++) {
-      int64_t c = j * n1 + i, e = j * (n1 + 1) + i, nn = (j + 1) * n1 + i;
-      double h = q[0][j * rs + i] - BED(s, j, i);
-      double dBx = BFX(s, j, i + 1) - BFX(s, j, i), dBy = BFY(s, j + 1, i) - BFY(s, j, i);
-      s->rhs[0][c] = -(s->fx[0][e + 1] - s->fx[0][e]) / dx - (s->fy[0][nn] - s->fy[0][c]) / dy;
-      s->rhs[1][c] = -(s->fx[1][e + 1] - s->fx[1][e]) / dx - (s->fy[1][nn] - s->fy[1][c]) / dy - G * h * dBx / dx;
-      s->rhs[2][c] = -(s->fx[2][e + 1] - s->fx[2][e]) / dx - (s->fy[2][nn] - s->fy[2][c]) / dy - G * h * dBy / dy;
-    }
   return MN_SUCCESS;
+}
+
+/* SSP-RK2 over a row of n cells, from dU/dt l: stage 1, q1 = q + dt l;
+ * stage 2, q = q/2 + (q1 + dt l)/2. w no lower than the bed: round-off
+ * must not leave a negative depth. */
+SWE_CLONES static void stage1_row(int64_t n, double dt, const double *restrict q0, const double *restrict qa,
+                                  const double *restrict qb, const double *restrict l0, const double *restrict la,
+                                  const double *restrict lb, const double *restrict bed, double *restrict o0,
+                                  double *restrict oa, double *restrict ob) {
+  for (int64_t i = 0; i < n; i++) {
+    o0[i] = mx(q0[i] + dt * l0[i], bed[i]);
+    oa[i] = qa[i] + dt * la[i];
+    ob[i] = qb[i] + dt * lb[i];
+  }
+}
+
+SWE_CLONES static void stage2_row(int64_t n, double dt, double *restrict q0, double *restrict qa,
+                                  double *restrict qb, const double *restrict p0, const double *restrict pa,
+                                  const double *restrict pb, const double *restrict l0, const double *restrict la,
+                                  const double *restrict lb, const double *restrict bed) {
+  for (int64_t i = 0; i < n; i++) {
+    q0[i] = mx(0.5 * q0[i] + 0.5 * (p0[i] + dt * l0[i]), bed[i]);
+    qa[i] = 0.5 * qa[i] + 0.5 * (pa[i] + dt * la[i]);
+    qb[i] = 0.5 * qb[i] + 0.5 * (pb[i] + dt * lb[i]);
+  }
 }
 
 static int advance(swe *s, double dt, double *taken) {
@@ -209,21 +303,17 @@ int swe_step(swe *s, double cfl, double dt, double t_end, double *taken) {
   }
   const int64_t n0 = s->n[0], n1 = s->n[1], rs = s->rs;
   double **q = s->q, **q1 = s->q1, **L = s->rhs;
-  for (int64_t j = 0; j < n0; j++) /* max(w, B): round-off must not leave a negative depth */
-    for (int64_t i = 0; i < n1; i++) {
-      int64_t o = j * rs + i, c = j * n1 + i;
-      q1[0][o] = mx(q[0][o] + dt * L[0][c], BED(s, j, i));
-      q1[1][o] = q[1][o] + dt * L[1][c];
-      q1[2][o] = q[2][o] + dt * L[2][c];
-    }
+  for (int64_t j = 0; j < n0; j++) {
+    int64_t o = j * rs, c = j * n1;
+    stage1_row(n1, dt, q[0] + o, q[1] + o, q[2] + o, L[0] + c, L[1] + c, L[2] + c, &BED(s, j, 0), q1[0] + o,
+               q1[1] + o, q1[2] + o);
+  }
   MN_CALL(rhs(s, s->q1, s->p1, &ax, &ay));
-  for (int64_t j = 0; j < n0; j++)
-    for (int64_t i = 0; i < n1; i++) {
-      int64_t o = j * rs + i, c = j * n1 + i;
-      q[0][o] = mx(0.5 * q[0][o] + 0.5 * (q1[0][o] + dt * L[0][c]), BED(s, j, i));
-      q[1][o] = 0.5 * q[1][o] + 0.5 * (q1[1][o] + dt * L[1][c]);
-      q[2][o] = 0.5 * q[2][o] + 0.5 * (q1[2][o] + dt * L[2][c]);
-    }
+  for (int64_t j = 0; j < n0; j++) {
+    int64_t o = j * rs, c = j * n1;
+    stage2_row(n1, dt, q[0] + o, q[1] + o, q[2] + o, q1[0] + o, q1[1] + o, q1[2] + o, L[0] + c, L[1] + c,
+               L[2] + c, &BED(s, j, 0));
+  }
   return advance(s, dt, taken);
 }
 
@@ -369,12 +459,13 @@ static int alloc_local(swe *s) {
   s->bed = malloc(sizeof(double) * (size_t)((n0 + 4) * (n1 + 4)));
   s->bfx = malloc(sizeof(double) * (size_t)((n0 + 4) * (n1 + 5)));
   s->bfy = malloc(sizeof(double) * (size_t)((n0 + 5) * (n1 + 4)));
-  s->recx = malloc(sizeof(double) * NREC * (size_t)(n0 * (n1 + 2)));
-  s->recy = malloc(sizeof(double) * NREC * (size_t)((n0 + 2) * n1));
-  int ok = s->bed && s->bfx && s->bfy && s->recx && s->recy;
+  s->recx = malloc(sizeof(double) * NREC * (size_t)(n1 + 2)); /* one row */
+  s->recy = malloc(sizeof(double) * NREC * (size_t)(2 * n1)); /* a ring of two rows */
+  s->spd = malloc(sizeof(double) * (size_t)(n1 + 1));
+  int ok = s->bed && s->bfx && s->bfy && s->recx && s->recy && s->spd;
   for (int v = 0; v < NV; v++) {
-    s->fx[v] = malloc(sizeof(double) * (size_t)(n0 * (n1 + 1)));
-    s->fy[v] = malloc(sizeof(double) * (size_t)((n0 + 1) * n1));
+    s->fx[v] = malloc(sizeof(double) * (size_t)(n1 + 1)); /* one row */
+    s->fy[v] = malloc(sizeof(double) * (size_t)(2 * n1)); /* a ring of two */
     s->rhs[v] = malloc(sizeof(double) * cells);
     ok = ok && s->fx[v] && s->fy[v] && s->rhs[v];
   }
@@ -453,6 +544,7 @@ int swe_destroy(swe **sp) {
   free(s->bfy);
   free(s->recx);
   free(s->recy);
+  free(s->spd);
   free(s);
   *sp = NULL;
   return MN_SUCCESS;
