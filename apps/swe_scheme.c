@@ -194,6 +194,18 @@ SWE_CLONES static void rhs_row(int64_t n, double dx, double dy, const double *re
   }
 }
 
+/* max(m, x[0..n-1]), in 8 lanes (vectorised; the same value in any order
+ * for numbers) */
+SWE_CLONES static double row_max(int64_t n, const double *restrict x, double m) {
+  double p[8] = {m, m, m, m, m, m, m, m};
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int k = 0; k < 8; k++) p[k] = mx(p[k], x[i + k]);
+  for (; i < n; i++) p[0] = mx(p[0], x[i]);
+  for (int k = 1; k < 8; k++) p[0] = mx(p[0], p[k]);
+  return p[0];
+}
+
 /* The y-face values of cell row j (-1..n0) into ring slot (j + 1) & 1 */
 static void recon_y(swe *s, double **q, int64_t j) {
   const int64_t n1 = s->n[1], m = 2 * n1, c = j * s->rs;
@@ -211,8 +223,7 @@ static double flux_y(swe *s, int64_t f, double sp) {
   double *spd = s->spd;
   flux_row(n1, r + oL, r + m + oR, r + 2 * m + oL, r + 3 * m + oR, r + 4 * m + oL, r + 5 * m + oR, &BFY(s, f, 0),
            s->eps, s->fy[0] + oL, s->fy[2] + oL, s->fy[1] + oL, spd);
-  for (int64_t i = 0; i < n1; i++) sp = mx(sp, spd[i]);
-  return sp;
+  return row_max(n1, spd, sp);
 }
 
 /* dU/dt on my cells into s->rhs, and the global largest speeds along x, y.
@@ -237,7 +248,7 @@ static int rhs(swe *s, double **q, mn_plan **p, double *ax, double *ay) {
     recon_row(m, 1, s->theta, q[0] + c, q[1] + c, q[2] + c, &BFX(s, j, -1), &BFX(s, j, 0), rk);
     flux_row(n1 + 1, r, r + m + 1, r + 2 * m, r + 3 * m + 1, r + 4 * m, r + 5 * m + 1, &BFX(s, j, 0), s->eps,
              s->fx[0], s->fx[1], s->fx[2], spd);
-    for (int64_t f = 0; f <= n1; f++) sp[0] = mx(sp[0], spd[f]);
+    sp[0] = row_max(n1 + 1, spd, sp[0]);
     int64_t oS = (j & 1) * n1, oN = ((j + 1) & 1) * n1, o = j * n1;
     const double *fx[3] = {s->fx[0], s->fx[1], s->fx[2]};
     const double *fs[3] = {s->fy[0] + oS, s->fy[1] + oS, s->fy[2] + oS};

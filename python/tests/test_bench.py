@@ -112,6 +112,7 @@ def test_dry_run_outputs():
         (b, p) for b in ("heat", "swe", "cavity", "stencil_idiom", "cg_arrays", "dense_cg", "dense_jacobi",
                          "dense_linreg", "dense_logreg", "dense_cholesky", "dense_solve") for p in (1, 2)}
     assert len([r for r in recs if r["bench"] == "small_add"]) == 3  # maniple at 1 and 2 ranks, NumPy
+    assert [r["ranks"] for r in recs if (r["bench"], r["impl"]) == ("swe", "op_mix_roof")] == [1]
     assert {(r["bench"], r["impl"]) for r in recs if r["impl"].endswith("/cuda")} == {
         (a, i + "/cuda") for a in ("heat", "swe", "cavity") for i in ("c", "maniple.numpy")}
     with open(os.path.join(out, "results.csv")) as f:
@@ -121,6 +122,7 @@ def test_dry_run_outputs():
     with open(os.path.join(out, "meta.json")) as f:
         meta = json.load(f)
     assert meta["dry_run"] and meta["headlines"]
+    assert meta["headlines"]["swe: C / its op-mix roof (benchmarks/swe_roof.py), 1 rank"] > 0
     progs = {"heat", "swe", "cavity", "heat_c", "cg"}
     assert set(meta["counters"]) == progs | {k + "@device" for k in progs}  # the CPU path and the emulated device's
     assert all("error" not in c for c in meta["counters"].values()), meta["counters"]
@@ -202,6 +204,30 @@ def test_parsers_on_real_output():
     assert sum(r["variant"] == "reference" for r in recs) == 1
     with pytest.raises(RuntimeError, match="throughput"):
         suite.rate_from_app("no figures here")
+
+
+def test_swe_roof_on_real_output():
+    """The C swe's op-mix roof: measured class times, the counts, and a
+    rate that is the slower of the two classes of units."""
+    heat = apptools.c_program("MANIPLE_HEAT_EXE")
+    if heat is None:
+        pytest.skip("MANIPLE_HEAT_EXE not set (the C apps are not built)")
+    build = os.path.dirname(os.path.dirname(heat))
+    if not os.path.exists(os.path.join(build, "benchmarks", "libmn_roof.so")):
+        pytest.skip("the roof library is not built")
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "swe_roof.py"), build, "2"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    d = json.loads(run.stdout.splitlines()[-1])
+    assert d["counts"] == dict(sqrt=24, div=36, other=637)
+    cell = max(24 * d["sqrt_ns"] + 36 * d["div_ns"], 637 * d["op_ns"])
+    assert d["cell_ns"] == pytest.approx(cell) and d["rates"][-1] == pytest.approx(1e9 / cell)
+    assert all(0 < d[k] < 100 for k in ("sqrt_ns", "div_ns", "op_ns"))
+    job = suite.Job("swe_roof", "op_mix_roof", 1, "serial", 1, "cells/s", [], kind="program")
+    (r,) = suite.records_of(job, run.stdout, 2)
+    records.check(r)
+    assert (r["bench"], r["impl"], r["runs"]) == ("swe", "op_mix_roof", 2)
+    assert r["median"] == pytest.approx(sorted(d["rates"])[0] / 2 + sorted(d["rates"])[1] / 2)
 
 
 def test_counters_per_step():

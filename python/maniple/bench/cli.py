@@ -145,7 +145,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m maniple.bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="small sizes: the whole suite in about 3 minutes")
     p.add_argument("--dry-run", action="store_true", help="run nothing: made-up outputs through every later step")
-    p.add_argument("--only", help="comma-separated benches: core, pingpong, heat, swe, cavity, numpy, "
+    p.add_argument("--only", help="comma-separated benches: core, pingpong, heat, swe, swe_roof, cavity, numpy, "
                    "cg_arrays, dense_cg, dense_jacobi, dense_linreg, dense_logreg, dense_cholesky, dense_solve, dense_qr, spmv, cg, "
                    "counters (--list shows them)")
     p.add_argument("--ranks", default="1,2", help="rank counts measured as speed (default 1,2)")

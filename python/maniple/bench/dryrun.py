@@ -47,6 +47,9 @@ def output(job):
                 out.append(dict(bench="select", case=case, impl=impl, ranks=job.ranks if impl != "numpy" else 1,
                                 work=1000, median_s=t, min_s=0.9 * t, max_s=1.2 * t, reps=3))
         return "".join(json.dumps(d) + "\n" for d in out)
+    if job.bench == "swe_roof":
+        return json.dumps(dict(bench="swe_roof", rates=[1e8, 1.1e8, 0.9e8], counts=dict(sqrt=24, div=36, other=637),
+                               sqrt_ns=0.2, div_ns=0.1, op_ns=0.01, cell_ns=10.0)) + "\n"
     if job.bench == "pingpong":
         return "".join(json.dumps(dict(bench="pingpong", bytes=b, median_s=t, min_s=0.9 * t, max_s=1.5 * t, reps=7))
                        + "\n" for b, t in ((8, 1e-6), (1 << 22, 5e-4)))

@@ -53,6 +53,9 @@ def headlines(recs, ranks=(1, 2)):
             out.append((f"{app}: maniple.numpy / C, {p} rank(s)", ratio(m, c)))
             if app == "heat" and c:
                 out.append((f"heat: C fraction of STREAM, {p} rank(s)", c["fraction_of_stream"]))
+            if app == "swe" and p == 1:  # issue 19: the C swe at least 0.5 of its op-mix roof
+                out.append(("swe: C / its op-mix roof (benchmarks/swe_roof.py), 1 rank",
+                            ratio(c, find(recs, "swe", "op_mix_roof", 1))))
         for app in ("heat", "swe", "cavity"):
             out.append((f"{app}: maniple.numpy / cuPyNumeric ({p} CPU), {p} rank(s)",
                         ratio(find(recs, app, "maniple.numpy", p, s), find(recs, app, "cupynumeric", p))))

@@ -162,6 +162,10 @@ def plan(cfg):
     sn, st = (192, 4) if q else (512, 10)
     args = lambda n: ["--case", "dambreak2d", "--nx", str(n), "--ny", str(n), "--steps", str(st)]
     jobs += app_jobs(cfg, "swe", sn, args, args, "cells/s", BYTES["swe"], c_oversub=[], py_oversub=[])
+    # the C swe's op-mix roof: its arithmetic at this core's measured vector throughput
+    jobs.append(Job("swe_roof", "op_mix_roof", 1, "serial", 1, "cells/s",
+                    [cfg.python, os.path.join("benchmarks", "swe_roof.py"), cfg.build, "3" if q else "7"],
+                    kind="program", env=cfg.pyenv))
     cn, ct, nit = (160, 4, 20) if q else (512, 10, 50)
     # dt well inside the viscous limit nu dt / dx^2 < 1/4 on the largest grid
     dt = 0.05 * (2.0 / _weak(cn, max(allr))) ** 2 / 0.1
@@ -375,6 +379,15 @@ def from_pingpong(job, lines, ncores):
     return out
 
 
+def from_swe_roof(job, lines, ncores):
+    """The op-mix roof as a rate (cell updates/s) beside the swe records;
+    the note keeps what it was made of."""
+    d = lines[-1]
+    note = "ns: sqrt {:.3g}, div {:.3g}, other op {:.3g}; counts {}".format(d["sqrt_ns"], d["div_ns"], d["op_ns"],
+                                                                          d["counts"])
+    return [records.record("swe", "op_mix_roof", 1, ncores, "serial", 1, "cells/s", d["rates"], note=note)]
+
+
 def from_cg(job, lines, ncores):
     d = lines[-1]
     its = d["iterations"]
@@ -396,6 +409,8 @@ def records_of(job, text, ncores):
         return from_spmv(job, lines, ncores)
     if job.bench == "pingpong":
         return from_pingpong(job, lines, ncores)
+    if job.bench == "swe_roof":
+        return from_swe_roof(job, lines, ncores)
     if job.bench == "numpy":
         return from_numpy(job, lines, ncores)
     if job.bench == "select":
