@@ -1,12 +1,12 @@
 /* CPU block kernels generated from the shared bodies in kernels/ops.h. */
-#include "mn_impl.h" /* MN_CLONES */
+#include "mn_impl.h" /* MN_CLONES, MN_CLONES_WIDE */
 #include "kernels/ops.h"
 #include "kernels/table.h"
 #include <math.h>
 #include <string.h>
 
 #define UNLOOP(E, N, S, TI, TO) \
-  MN_CLONES static void u_##N##_##S(int64_t n, const void *a_, void *o_) { \
+  MN_CLONES_WIDE static void u_##N##_##S(int64_t n, const void *a_, void *o_) { \
     const TI *a = (const TI *)a_; TO *o = (TO *)o_; \
     for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i]); }
 MN_UNARY_LIST(UNLOOP)
@@ -14,7 +14,7 @@ MN_UNARY_LIST(UNLOOP)
 const mn_unary_fn mn_unary_table[MN_NUNARY][MN_NDTYPE] = {MN_UNARY_LIST(UNENTRY)};
 
 #define BINLOOP(E, N, S, TI, TO) \
-  MN_CLONES static void b_##N##_##S(int64_t n, const void *a_, const void *b_, void *o_) { \
+  MN_CLONES_WIDE static void b_##N##_##S(int64_t n, const void *a_, const void *b_, void *o_) { \
     const TI *a = (const TI *)a_, *b = (const TI *)b_; TO *o = (TO *)o_; \
     for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i], b[i]); }
 MN_BINARY_LIST(BINLOOP)
@@ -22,7 +22,7 @@ MN_BINARY_LIST(BINLOOP)
 const mn_binary_fn mn_binary_table[MN_NBINARY][MN_NDTYPE] = {MN_BINARY_LIST(BINENTRY)};
 
 #define TERLOOP(E, N, S, TI, TO) \
-  MN_CLONES static void t_##N##_##S(int64_t n, const void *a_, const void *b_, const void *c_, void *o_) { \
+  MN_CLONES_WIDE static void t_##N##_##S(int64_t n, const void *a_, const void *b_, const void *c_, void *o_) { \
     const TI *b = (const TI *)b_, *c = (const TI *)c_; TO *o = (TO *)o_; \
     TERN_FIRST_##N(TI) \
     for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i], b[i], c[i]); }

@@ -42,9 +42,9 @@ static void emit(mn_ctx *ctx, const char *bench, const char *impl, int64_t work,
   fflush(stdout);
 }
 
-/* The roofs get the same AVX-512 and AVX2 clones as maniple's fused kernels. */
+/* The roofs get the same AVX2 clones as maniple's fused linear combinations. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define CLONES
 #endif

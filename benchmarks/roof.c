@@ -6,9 +6,11 @@
 #include <stdint.h>
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define CLONES __attribute__((target_clones("avx2", "default")))
+#define CLONES_WIDE __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define CLONES
+#define CLONES_WIDE
 #endif
 
 CLONES void mn_roof_stencil(int64_t rows, int64_t cols, const double *x, double *y) {
@@ -27,8 +29,9 @@ CLONES void mn_roof_triad(int64_t n, double *a, const double *b, const double *c
  * through one class of operation, reps passes between x and y (each pass
  * reads the last one's values, so none can be skipped): square roots,
  * divisions, multiplications and additions (11 on each value loaded). The vector throughput this
- * CPU gives each, on the AVX-512 or AVX2 clone as the C swe's loops. */
-CLONES void mn_roof_sqrt(int64_t n, int64_t reps, double *x, double *y) {
+ * CPU gives each, on the AVX-512 or AVX2 clone as the C swe's loops (the
+ * stencil and triad roofs keep AVX2: maniple's linear combinations do). */
+CLONES_WIDE void mn_roof_sqrt(int64_t n, int64_t reps, double *x, double *y) {
   for (int64_t r = 0; r < reps; r++) {
     const double *s = r & 1 ? y : x;
     double *d = r & 1 ? x : y;
@@ -36,7 +39,7 @@ CLONES void mn_roof_sqrt(int64_t n, int64_t reps, double *x, double *y) {
   }
 }
 
-CLONES void mn_roof_div(int64_t n, int64_t reps, const double *a, double *x, double *y) {
+CLONES_WIDE void mn_roof_div(int64_t n, int64_t reps, const double *a, double *x, double *y) {
   for (int64_t r = 0; r < reps; r++) {
     const double *s = r & 1 ? y : x;
     double *d = r & 1 ? x : y;
@@ -44,7 +47,7 @@ CLONES void mn_roof_div(int64_t n, int64_t reps, const double *a, double *x, dou
   }
 }
 
-CLONES void mn_roof_muladd(int64_t n, int64_t reps, double *x, double *y) {
+CLONES_WIDE void mn_roof_muladd(int64_t n, int64_t reps, double *x, double *y) {
   for (int64_t r = 0; r < reps; r++) {
     const double *s = r & 1 ? y : x;
     double *d = r & 1 ? x : y;

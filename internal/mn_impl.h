@@ -79,15 +79,21 @@ static inline int mn_strides_dense(int nd, const int64_t *cnt, const int64_t *st
   }
   return 1;
 }
-/* AVX-512 and AVX2 clones of a CPU loop (GCC target_clones, chosen at
- * load time) where the compiler and CPU have them; not under ASan. No FMA
+/* AVX2 clones of a CPU loop (GCC target_clones, chosen at load time)
+ * where the compiler and CPU have them; not under ASan. No FMA
  * (-ffp-contract=off: CMakeLists.txt), so a*b + c keeps its two roundings,
- * as NumPy's. AVX-512 doubles the vector sqrt and divide throughput where
- * the CPU has 512-bit units (Zen 5 here), which bounds the swe fluxes */
+ * as NumPy's. MN_CLONES_WIDE adds an AVX-512 clone, for the per-operation
+ * kernels: it doubles the vector sqrt and divide throughput where the CPU
+ * has 512-bit units (Zen 5 here: swe's fluxes), but made the 5-point
+ * linear combinations over rows that start mid-line slower (the seeds'
+ * stencil idiom at N=4000: 11.4 -> 16 ms a step), so the linear
+ * combinations and copies keep AVX2. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define MN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define MN_CLONES __attribute__((target_clones("avx2", "default")))
+#define MN_CLONES_WIDE __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define MN_CLONES
+#define MN_CLONES_WIDE
 #endif
 /* FNV-1a over n bytes, continuing from h (start at MN_HASH0): ranks holding
  * equal bytes get equal hashes, for agreeing on settings and arguments */
