@@ -246,20 +246,21 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     x1, x2 = _axis(axis1, a.ndim, prefix="axis1"), _axis(axis2, a.ndim, prefix="axis2")
     if x1 == x2:
         raise ValueError("axis1 and axis2 cannot be the same")
-    m = moveaxis(a, [x1, x2], [a.ndim - 2, a.ndim - 1])
+    m = a if (x1, x2) == (a.ndim - 2, a.ndim - 1) else moveaxis(a, [x1, x2], [a.ndim - 2, a.ndim - 1])
     n1, n2 = m.shape[-2], m.shape[-1]
     k = offset
     length = builtins.max(0, builtins.min(n1 - builtins.max(-k, 0), n2 - builtins.max(k, 0)))
-    i = arange(length)
     r0, c0 = builtins.max(-k, 0), builtins.max(k, 0)
     if length == 0:
         r = empty(m.shape[:-2] + (0,), a._dtype)
-    elif m.ndim == 2:  # the flat indices i * (n2 + 1) + first, in range by construction: one take, no checks
+    elif m.ndim == 2:  # the flat indices first + i * (n2 + 1), in range by construction: one take, no checks
         from maniple import _core
-        flat = (i.astype("int64") * (n2 + 1) + (r0 * n2 + c0)).astype("int64")
+        flat = empty((length,), "int64")
+        flat._arr.arange(float(r0 * n2 + c0), float(n2 + 1))  # (exact: a matrix has under 2^53 elements)
         r = empty((length,), a._dtype)
-        _core.take(m._materialize(), flat._materialize(), r._arr)
+        _core.take(m._materialize(), flat._arr, r._arr)
     else:
+        i = arange(length)
         r = m[..., i + r0, i + c0] if (r0 or c0) else m[..., i, i]
     r._ro = True  # NumPy's diagonal is a read-only view (this is a copy: writes would be lost)
     return r
