@@ -206,11 +206,16 @@ SWE_CLONES static double row_max(int64_t n, const double *restrict x, double m) 
   return p[0];
 }
 
+/* The NREC components of a row buffer r whose components lie m apart */
+static void components(double *r, int64_t m, double *rk[NREC]) {
+  for (int k = 0; k < NREC; k++) rk[k] = r + k * m;
+}
+
 /* The y-face values of cell row j (-1..n0) into ring slot (j + 1) & 1 */
 static void recon_y(swe *s, double **q, int64_t j) {
-  const int64_t n1 = s->n[1], m = 2 * n1, c = j * s->rs;
-  double *r = s->recy + ((j + 1) & 1) * n1;
-  double *rk[NREC] = {r, r + m, r + 2 * m, r + 3 * m, r + 4 * m, r + 5 * m};
+  const int64_t n1 = s->n[1], c = j * s->rs;
+  double *rk[NREC];
+  components(s->recy + ((j + 1) & 1) * n1, 2 * n1, rk);
   recon_row(n1, s->rs, s->theta, q[0] + c, q[2] + c, q[1] + c, &BFY(s, j, 0), &BFY(s, j + 1, 0), rk);
 }
 
@@ -234,8 +239,8 @@ static double flux_y(swe *s, int64_t f, double sp) {
 static int rhs(swe *s, double **q, mn_plan **p, double *ax, double *ay) {
   MN_CALL(fill_ghosts(s, q, p));
   const int64_t n0 = s->n[0], n1 = s->n[1], rs = s->rs, m = n1 + 2;
-  double sp[2] = {0.0, 0.0}, *spd = s->spd, *r = s->recx;
-  double *rk[NREC] = {r, r + m, r + 2 * m, r + 3 * m, r + 4 * m, r + 5 * m};
+  double sp[2] = {0.0, 0.0}, *spd = s->spd, *r = s->recx, *rk[NREC];
+  components(r, m, rk);
   if (n0 > 0) {
     recon_y(s, q, -1);
     recon_y(s, q, 0);

@@ -28,9 +28,10 @@ CLONES void mn_roof_triad(int64_t n, double *a, const double *b, const double *c
 /* The op-mix roof of swe (benchmarks/swe_roof.py): n elements in cache
  * through one class of operation, reps passes between x and y (each pass
  * reads the last one's values, so none can be skipped): square roots,
- * divisions, multiplications and additions (11 on each value loaded). The vector throughput this
- * CPU gives each, on the AVX-512 or AVX2 clone as the C swe's loops (the
- * stencil and triad roofs keep AVX2: maniple's linear combinations do). */
+ * divisions, multiplications and additions (11 on each value loaded). The
+ * vector throughput this CPU gives each, on the AVX-512 or AVX2 clone as
+ * the C swe's loops (the stencil and triad roofs keep AVX2: maniple's
+ * linear combinations do). */
 CLONES_WIDE void mn_roof_sqrt(int64_t n, int64_t reps, double *x, double *y) {
   for (int64_t r = 0; r < reps; r++) {
     const double *s = r & 1 ? y : x;

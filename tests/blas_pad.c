@@ -5,7 +5,8 @@
  * ASan's tightly packed heap can end at an unmapped page: a SEGV that came
  * and went with the allocations before it. These wrappers, which ScaLAPACK
  * binds to ahead of OpenBLAS's, hand the real routine padded copies of
- * A, x and y. Under glibc's malloc the extra read lands in the next chunk's header. */
+ * A, x and y. Under glibc's malloc the extra read lands in the next
+ * chunk's header. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
@@ -33,10 +34,11 @@ static void unpack(void *p, const char *q, int k, int inc, size_t es) {
 /* The kernels read one stride past the end of x (x[n * incx] at a stride
  * of 70 inside pzlarft): x and y go packed, at a stride of +-1, and A with
  * a column's room past its end */
-static void padded(const char *name, size_t es, const char *tr, const int *m, const int *n, const void *alpha,
-                   const void *a, const int *lda, const void *x, const int *incx, const void *beta, void *y,
-                   const int *incy, size_t len) {
-  gemv_fn *real = (gemv_fn *)dlsym(RTLD_NEXT, name);
+static void padded(const char *name, gemv_fn **real_p, size_t es, const char *tr, const int *m, const int *n,
+                   const void *alpha, const void *a, const int *lda, const void *x, const int *incx,
+                   const void *beta, void *y, const int *incy, size_t len) {
+  if (!*real_p) *real_p = (gemv_fn *)dlsym(RTLD_NEXT, name); /* (looked up once) */
+  gemv_fn *real = *real_p;
   if (!real) {
     fprintf(stderr, "blas_pad: no %s after the test's own\n", name);
     abort();
@@ -54,10 +56,12 @@ static void padded(const char *name, size_t es, const char *tr, const int *m, co
 
 void cgemv_(const char *tr, const int *m, const int *n, const void *alpha, const void *a, const int *lda,
             const void *x, const int *incx, const void *beta, void *y, const int *incy, size_t len) {
-  padded("cgemv_", 8, tr, m, n, alpha, a, lda, x, incx, beta, y, incy, len);
+  static gemv_fn *real;
+  padded("cgemv_", &real, 8, tr, m, n, alpha, a, lda, x, incx, beta, y, incy, len);
 }
 
 void zgemv_(const char *tr, const int *m, const int *n, const void *alpha, const void *a, const int *lda,
             const void *x, const int *incx, const void *beta, void *y, const int *incy, size_t len) {
-  padded("zgemv_", 16, tr, m, n, alpha, a, lda, x, incx, beta, y, incy, len);
+  static gemv_fn *real;
+  padded("zgemv_", &real, 16, tr, m, n, alpha, a, lda, x, incx, beta, y, incy, len);
 }
