@@ -3,8 +3,20 @@
  * values (take) or write the values sent with them (put). */
 #include "exchange.h"
 #include "spmd.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The least and greatest of n indices (0 and 0 when n is 0) */
+MN_CLONES static void index_range(const int64_t *restrict ix, int64_t n, int64_t *lo, int64_t *hi) {
+  int64_t l = 0, h = 0;
+  for (int64_t k = 0; k < n; k++) {
+    l = ix[k] < l ? ix[k] : l;
+    h = ix[k] > h ? ix[k] : h;
+  }
+  *lo = l;
+  *hi = h;
+}
 
 /* Bounds check of n indices against size, agreed over the context. */
 /* NumPy's flat-index rule: [-size, size), a negative index counting from
@@ -13,8 +25,10 @@
 static int check_bounds(mn_ctx *ctx, const int64_t *ix, int64_t n, int64_t size, int64_t **wrapped) {
   int err = 0, neg = 0;
   *wrapped = NULL;
-  for (int64_t k = 0; k < n; k++) {
-    neg |= ix[k] < 0;
+  int64_t lo, hi; /* one vectorised pass; the offender is looked for only when there is one */
+  index_range(ix, n, &lo, &hi);
+  neg = lo < 0;
+  for (int64_t k = 0; (lo < -size || hi >= size) && k < n; k++) {
     if (ix[k] < -size || ix[k] >= size) {
       err = MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (long long)ix[k],
                    (long long)size);
@@ -42,24 +56,63 @@ static int row_owner(const int64_t *start, int P, int64_t f) {
   return lo; /* (an empty rank's start equals the next one's: never the last) */
 }
 
+/* Owners and per-owner counts under a row split of few ranks: an index's
+ * owner is the count of later starts at or below it. Vectorised passes
+ * (AVX2 compares 64-bit integers), no branch on random indices. */
+MN_CLONES static void owners_few(const int64_t *start, int P, const int64_t *restrict ix, int64_t n,
+                                 int64_t *restrict own, int64_t *cnt) {
+  int64_t s1 = start[1];
+  for (int64_t k = 0; k < n; k++) own[k] = ix[k] >= s1;
+  for (int q = 2; q < P; q++) {
+    int64_t s = start[q];
+    for (int64_t k = 0; k < n; k++) own[k] += ix[k] >= s;
+  }
+  for (int q = 0; q < P; q++) {
+    int64_t c = 0;
+    for (int64_t k = 0; k < n; k++) c += own[k] == q;
+    cnt[q] = c;
+  }
+}
+
 /* Owner rank of each index; per-owner counts; order[k] = position of
- * index k when packed by owner (stable within an owner). start: x's row
+ * index k when packed by owner (stable within an owner), the owners in
+ * rank order; with self_last this rank's own indices go last, so that
+ * with this rank's count taken as 0 they never pass through the
+ * exchange. start: x's row
  * split (owners by search), or NULL (by the layout, element by element). */
-static void bucket(const mn_array *x, const int64_t *start, const int64_t *ix, int64_t n, int *own, int64_t *cnt,
-                   int64_t *order) {
+static void bucket(const mn_array *x, const int64_t *start, const int64_t *restrict ix, int64_t n,
+                   int64_t *restrict own, int64_t *cnt, int64_t *restrict order, int self_last) {
   int P = x->ctx->size;
   int64_t g[MN_MAXDIM], *pos = cnt + P;
   memset(cnt, 0, sizeof(int64_t) * 2 * (size_t)P);
-  for (int64_t k = 0; k < n; k++) {
-    if (start) own[k] = row_owner(start, P, ix[k]);
-    else {
+  int small = start && P <= 16;
+  if (small) owners_few(start, P, ix, n, own, cnt);
+  else if (start)
+    for (int64_t k = 0; k < n; k++) own[k] = row_owner(start, P, ix[k]);
+  else
+    for (int64_t k = 0; k < n; k++) {
       mn_flat_to_base(x, ix[k], g);
       own[k] = mn_layout_owner(x->buf->lay, g);
     }
-    cnt[own[k]]++;
+  if (!small)
+    for (int64_t k = 0; k < n; k++) cnt[own[k]]++;
+  int me = self_last ? x->ctx->rank : P; /* P: none last */
+  if (me == P) mn_prefix(P, cnt, pos);
+  else {
+    int64_t mine = cnt[me];
+    cnt[me] = 0;
+    pos[me] = mn_prefix(P, cnt, pos);
+    cnt[me] = mine;
   }
-  mn_prefix(P, cnt, pos);
-  for (int64_t k = 0; k < n; k++) order[k] = pos[own[k]]++;
+  if (P == 2) { /* one counter in a register (pos[own[k]]++ waits on the store before it) */
+    int64_t ones = 0, p0 = pos[0], p1 = pos[1];
+    for (int64_t k = 0; k < n; k++) {
+      int64_t o = own[k], m = -o; /* selected by mask: a branch would mispredict on random owners */
+      order[k] = ((p1 + ones) & m) | ((p0 + k - ones) & ~m);
+      ones += o;
+    }
+  } else
+    for (int64_t k = 0; k < n; k++) order[k] = pos[own[k]]++;
 }
 
 /* the element at flat index ix[k] of the dense block d = vals[k], in k
@@ -85,6 +138,69 @@ static void gather_run(const char *d, int64_t first, const int64_t *ix, int64_t 
     for (int64_t k = 0; k < n; k++) memcpy(out + (int64_t)es * k, d + (int64_t)es * (ix[k] - first), es);
   }
 }
+
+/* Records (flat index, value) of 8 + es bytes: index k's goes to slot
+ * order[k] (pack), and each record's value to the dense block d starting
+ * at flat index first (scatter, in record order). Fixed sizes: one load
+ * and store each, not a memcpy call per element. */
+#define MN_PACK(ES)                                                                    \
+  for (int64_t k = 0; k < n; k++) {                                                    \
+    char *r = rec + order[k] * (8 + (ES));                                             \
+    memcpy(r, &ix[k], 8);                                                              \
+    memcpy(r + 8, vals + k * (ES), (ES));                                              \
+  }
+static void pack_records(char *rec, const int64_t *order, const int64_t *ix, const char *vals, int64_t n, size_t es) {
+  switch (es) {
+  case 8: MN_PACK(8) break;
+  case 4: MN_PACK(4) break;
+  case 2: MN_PACK(2) break;
+  case 1: MN_PACK(1) break;
+  case 16: MN_PACK(16) break;
+  default: MN_PACK((int64_t)es)
+  }
+}
+#undef MN_PACK
+#define MN_SCATTER(ES)                                                                 \
+  for (int64_t k = 0; k < m; k++) {                                                    \
+    const char *r = rec + k * (8 + (ES));                                              \
+    int64_t f;                                                                         \
+    memcpy(&f, r, 8);                                                                  \
+    memcpy(d + (f - first) * (ES), r + 8, (ES));                                       \
+  }
+static void scatter_records(char *d, int64_t first, const char *rec, int64_t m, size_t es) {
+  switch (es) {
+  case 8: MN_SCATTER(8) break;
+  case 4: MN_SCATTER(4) break;
+  case 2: MN_SCATTER(2) break;
+  case 1: MN_SCATTER(1) break;
+  case 16: MN_SCATTER(16) break;
+  default: MN_SCATTER((int64_t)es)
+  }
+}
+#undef MN_SCATTER
+
+/* out[k] = index k's element: from my block d (flat index first at its
+ * start) when I own it, else the answer at order[k] of rval. The source
+ * is chosen without a branch (owners of random indices are random). */
+#define MN_UNPACK(ES)                                                                  \
+  for (int64_t k = 0; k < n; k++) {                                                    \
+    int64_t m = -(int64_t)(own[k] == me); /* masks: gcc makes ?: a branch here */      \
+    const char *b = (const char *)(((uintptr_t)d & (uintptr_t)m) | ((uintptr_t)rval & ~(uintptr_t)m)); \
+    int64_t at = ((ix[k] - first) & m) | (order[k] & ~m);                              \
+    memcpy(out + k * (ES), b + at * (ES), (ES));                                       \
+  }
+static void unpack_take(char *out, const int64_t *own, int me, const int64_t *ix, int64_t first, const char *d,
+                        const int64_t *order, const char *rval, int64_t n, size_t es) {
+  switch (es) {
+  case 8: MN_UNPACK(8) break;
+  case 4: MN_UNPACK(4) break;
+  case 2: MN_UNPACK(2) break;
+  case 1: MN_UNPACK(1) break;
+  case 16: MN_UNPACK(16) break;
+  default: MN_UNPACK((int64_t)es)
+  }
+}
+#undef MN_UNPACK
 
 /* This rank's part of a base array, dense: its storage when that is dense
  * already, else a copy (*copy, to mn_free). */
@@ -133,7 +249,7 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   int64_t *ix_copy = NULL, *ix = (int64_t *)local_read_dense(I, &n, (char **)&ix_copy);
   int64_t *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
   int64_t *order = malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *rcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
-  int *own = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  int64_t *own = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
   char *req = mn_malloc((size_t)(n ? n : 1) * 8), *val = mn_malloc((size_t)(n ? n : 1) * es), *rreq = NULL, *rval = NULL;
   if (!ix || !cnt || !order || !rcnt || !own || !req || !val) err = MN_ERR(MN_ERR_MEM, "cannot allocate take buffers for %lld indices", (long long)n);
   err = mn_agree(ctx, err);
@@ -160,9 +276,12 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     free(start);
     goto cleanup;
   }
+  /* direct: my own elements are read straight from my block, never sent */
+  int me = ctx->rank, mine = start && direct;
   if (!err) {
-    bucket(x, start, ix, n, own, cnt, order);
+    bucket(x, start, ix, n, own, cnt, order, mine);
     for (int64_t k = 0; k < n; k++) ((int64_t *)req)[order[k]] = ix[k];
+    if (mine) cnt[me] = 0;
     for (int q = 0; q < P; q++) cnt[q] *= 8;
     err = mn_exchange(ctx, req, cnt, &rreq, rcnt, rcnt + P);
   }
@@ -186,9 +305,14 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     }
     mn_free(ans);
   }
-  if (!err) {
-    for (int64_t k = 0; k < n; k++) memcpy(val + k * (int64_t)es, rval + order[k] * (int64_t)es, es);
-    mn_local_store(O, val);
+  if (!err) { /* into O's storage where that is dense (and not x's) */
+    mn_local ol;
+    mn_array_local_in(O, 0, &ol);
+    int dense = ol.data && O->buf != x->buf && mn_strides_dense(O->map.ndim, ol.count, ol.stride);
+    char *dst = dense ? ol.data : val;
+    if (mine) unpack_take(dst, own, me, ix, start[me], xl.data, order, rval, n, es);
+    else gather_run(rval, 0, order, n, es, dst);
+    if (!dense) mn_local_store(O, val);
     if (O != out) err = mn_array_copy(O, out);
   }
   free(start);
@@ -228,7 +352,7 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
   int64_t *ix = (int64_t *)mn_local_dense(I, &n), *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
   char *vals = mn_local_dense(V, &nv), *rec = mn_malloc((size_t)(n ? n : 1) * rs), *rrec = NULL;
   int64_t *order = malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *rcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
-  int *own = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  int64_t *own = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
   if (!ix || !cnt || !vals || !rec || !order || !rcnt || !own)
     err = MN_ERR(MN_ERR_MEM, "cannot allocate put buffers for %lld indices", (long long)n);
   err = mn_agree(ctx, err);
@@ -249,12 +373,16 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
     scatter_run(p0, ix, n, es, vals);
     goto cleanup;
   }
+  /* p0: my own records stay here (packed last, never sent) */
+  int me = ctx->rank;
+  int64_t mine = 0, mine_at = 0;
   if (!err) { /* records (flat index, value), packed by owner in my order */
-    bucket(x, start, ix, n, own, cnt, order);
-    for (int64_t k = 0; k < n; k++) {
-      char *r = rec + order[k] * (int64_t)rs;
-      memcpy(r, &ix[k], 8);
-      memcpy(r + 8, vals + k * (int64_t)es, es);
+    bucket(x, start, ix, n, own, cnt, order, p0 != NULL);
+    pack_records(rec, order, ix, vals, n, es);
+    if (p0) {
+      mine = cnt[me];
+      mine_at = n - mine;
+      cnt[me] = 0;
     }
     for (int q = 0; q < P; q++) cnt[q] *= (int64_t)rs;
     err = mn_exchange(ctx, rec, cnt, &rrec, rcnt, rcnt + P);
@@ -262,15 +390,18 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
   if (!err) { /* senders in rank order, each in its own order: the last wins */
     int64_t m = mn_prefix(P, rcnt, rcnt + P) / (int64_t)rs, g[MN_MAXDIM], f;
     mn_buf_host(x->buf, 1);
-    for (int64_t k = 0; k < m; k++) {
-      const char *r = rrec + k * (int64_t)rs;
-      memcpy(&f, r, 8);
-      if (p0) memcpy(p0 + (f - start[ctx->rank]) * (int64_t)es, r + 8, es);
-      else {
+    if (p0) { /* lower ranks' records, mine, then higher ranks' */
+      int64_t below = rcnt[P + me] / (int64_t)rs, first = start[me];
+      scatter_records(p0, first, rrec, below, es);
+      scatter_records(p0, first, rec + mine_at * (int64_t)rs, mine, es);
+      scatter_records(p0, first, rrec + below * (int64_t)rs, m - below, es);
+    } else
+      for (int64_t k = 0; k < m; k++) {
+        const char *r = rrec + k * (int64_t)rs;
+        memcpy(&f, r, 8);
         mn_flat_to_base(x, f, g);
         memcpy(mn_buf_ptr(x->buf, g), r + 8, es);
       }
-    }
   }
 cleanup:
   free(start);
@@ -301,25 +432,25 @@ static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *
     for (int64_t r = 0; r < nr; r++) memcpy(od + r * (int64_t)rb, xd + gi[r] * (int64_t)rb, rb);
     return MN_SUCCESS;
   }
-  /* requests (row numbers) packed by owner, answered with the rows */
-  int64_t *cnt = calloc(4 * (size_t)P, sizeof(int64_t)), *pos = cnt + P, *rcnt = cnt + 2 * (size_t)P;
+  /* requests (row numbers) packed by owner, answered with the rows; my
+   * own rows are copied here, never sent */
+  int64_t *cnt = calloc(4 * (size_t)P, sizeof(int64_t)), *rcnt = cnt ? cnt + 2 * (size_t)P : NULL;
   int64_t *order = malloc(sizeof(int64_t) * (size_t)(nr ? nr : 1)), *req = malloc(sizeof(int64_t) * (size_t)(nr ? nr : 1));
-  int *own = malloc(sizeof(int) * (size_t)(nr ? nr : 1));
+  int64_t *own = malloc(sizeof(int64_t) * (size_t)(nr ? nr : 1)), *fi = malloc(sizeof(int64_t) * (size_t)(nr ? nr : 1));
   char *rreq = NULL, *ans = NULL, *rans = NULL;
-  if (!cnt || !order || !req || !own) err = MN_ERR(MN_ERR_MEM, "cannot allocate row requests for %lld rows", (long long)nr);
+  if (!cnt || !order || !req || !own || !fi) err = MN_ERR(MN_ERR_MEM, "cannot allocate row requests for %lld rows", (long long)nr);
   err = mn_agree(ctx, err);
+  int64_t first = row ? xs[me] / row : 0;
   if (!err) {
-    for (int64_t r = 0; r < nr; r++) {
-      own[r] = row_owner(xs, P, gi[r] * row);
-      cnt[own[r]]++;
-    }
-    mn_prefix(P, cnt, pos);
-    for (int64_t r = 0; r < nr; r++) { order[r] = pos[own[r]]++; req[order[r]] = gi[r]; }
+    for (int64_t r = 0; r < nr; r++) fi[r] = gi[r] * row; /* a row's first element owns it */
+    bucket(x, xs, fi, nr, own, cnt, order, 1);
+    for (int64_t r = 0; r < nr; r++) req[order[r]] = gi[r];
+    cnt[me] = 0;
     for (int q = 0; q < P; q++) cnt[q] *= 8;
     err = mn_exchange(ctx, (const char *)req, cnt, &rreq, rcnt, rcnt + P);
   }
   if (!err) {
-    int64_t m = mn_prefix(P, rcnt, rcnt + P) / 8, first = row ? xs[me] / row : 0;
+    int64_t m = mn_prefix(P, rcnt, rcnt + P) / 8;
     ans = mn_malloc(rb * (size_t)(m ? m : 1));
     err = mn_agree(ctx, ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld rows", (long long)m));
     if (!err) {
@@ -332,7 +463,13 @@ static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *
     }
   }
   if (!err)
-    for (int64_t r = 0; r < nr; r++) memcpy(od + r * (int64_t)rb, rans + order[r] * (int64_t)rb, rb);
+    for (int64_t r = 0; r < nr; r++) {
+      int64_t mk = -(int64_t)(own[r] == me); /* masks, as in unpack_take */
+      const char *b = (const char *)(((uintptr_t)xd & (uintptr_t)mk) | ((uintptr_t)rans & ~(uintptr_t)mk));
+      const char *src = b + (((gi[r] - first) & mk) | (order[r] & ~mk)) * (int64_t)rb;
+      memcpy(od + r * (int64_t)rb, src, rb);
+    }
+  free(fi);
   free(cnt); free(order); free(req); free(own); mn_free(rreq); mn_free(ans); mn_free(rans);
   return err;
 }
