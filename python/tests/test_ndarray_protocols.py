@@ -117,6 +117,11 @@ def test_flags_setflags_device():
         got = (a.flags["C_CONTIGUOUS"], a.flags.f_contiguous, a.flags.owndata, v.flags.c_contiguous,
                v.flags.owndata, a[0].flags.f_contiguous, a.flags.writeable, a.device, e.flags.f_contiguous,
                e[:, ::2].flags.c_contiguous, e.T.flags.c_contiguous, xp.zeros((3, 0, 2))[:, :, ::2].flags.f_contiguous)
+        # NumPy's combined flags, as attributes and keys, on C, F, neither and read-only arrays
+        ro = xp.broadcast_to(xp.arange(3.0), (2, 3))
+        for b in (a, a.T, v, v.T, a[0], ro):
+            got += tuple(getattr(b.flags, f) for f in ("fnc", "forc", "behaved", "carray", "farray"))
+            got += tuple(b.flags[k] for k in ("FNC", "FORC", "B", "CA", "FA"))
         if xp is numpy:
             want = got
         else:

@@ -1132,7 +1132,9 @@ class _Flags:
     the array's view over its storage (maniple lays blocks out in C order)."""
     _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
              "F": "f_contiguous", "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable", "W": "writeable",
-             "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy", "X": "writebackifcopy"}
+             "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy", "X": "writebackifcopy",
+             "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved", "B": "behaved", "CARRAY": "carray",
+             "CA": "carray", "FARRAY": "farray", "FA": "farray"}
 
     def __init__(self, a):
         object.__setattr__(self, "_a", a)
@@ -1172,6 +1174,27 @@ class _Flags:
         return not getattr(self._a, "_ro", False)
 
     aligned, writebackifcopy = True, False
+
+    # NumPy's combined flags
+    @property
+    def fnc(self):
+        return self.f_contiguous and not self.c_contiguous
+
+    @property
+    def forc(self):
+        return self.f_contiguous or self.c_contiguous
+
+    @property
+    def behaved(self):
+        return self.aligned and self.writeable
+
+    @property
+    def carray(self):
+        return self.behaved and self.c_contiguous
+
+    @property
+    def farray(self):  # NumPy tests any of the three bits, not all (so: not C-contiguous, aligned as ours are)
+        return (self.aligned or self.writeable or self.f_contiguous) and not self.c_contiguous
 
     def __setattr__(self, name, value):
         if name == "writeable":
