@@ -120,6 +120,13 @@ def test_gathered_coefficient_functions():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no fallback announcement
         mnp.polydiv(mnp.asarray(u), v)
+    # a poly1d on either side gives maniple's poly1d quotient and remainder
+    for a, b in (([1.0, 2, 3], mnp.poly1d([1.0, 2, 3])), (mnp.poly1d(u), list(v))):
+        got = mnp.polydiv(a, b)
+        want = numpy.polydiv(numpy.poly1d(a), numpy.poly1d(b))
+        for g, w in zip(got, want):
+            assert isinstance(g, mnp.poly1d)
+            numpy.testing.assert_allclose(g.coeffs, w.coeffs, rtol=1e-14)
 
 
 def test_poly1d_from_a_fit_evaluates_on_the_distributed_array():

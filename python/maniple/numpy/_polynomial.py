@@ -155,8 +155,8 @@ def _gathered(name):
         kwargs = {k: _np.asarray(v) if isinstance(v, ndarray) else v for k, v in kwargs.items()}
         r = np_func(*args, **kwargs)
         if isinstance(r, tuple):
-            return tuple(asarray(x) if isinstance(x, _np.ndarray) else x for x in r)
-        return asarray(r) if isinstance(r, _np.ndarray) else r
+            return tuple(asarray(x) if isinstance(x, _np.ndarray) else _as_ours(x) for x in r)
+        return asarray(r) if isinstance(r, _np.ndarray) else _as_ours(r)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = (f"numpy.{name} on coefficient-sized arrays: gathered to every rank, computed there by NumPy "
                  "alike, the result a maniple array.")
