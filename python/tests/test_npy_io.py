@@ -310,6 +310,7 @@ def test_npz_loads_as_numpy(compressed, tmp):
         (numpy.savez_compressed if compressed else numpy.savez)(path, **want)
     bcast(None)
     with np.load(path) as z:
+        assert isinstance(z, np.lib.npyio.NpzFile)  # the class scripts check for, as numpy.lib.npyio's
         assert z.files == sorted(want) and list(z) == sorted(want) and len(z) == 3
         assert "a" in z and "a.npy" in z and "zz" not in z
         for k, w in want.items():
