@@ -55,6 +55,20 @@ def test_index_arrays_that_do_not_broadcast_raise_index_error():
                 IndexError, "shape mismatch")
 
 
+def test_index_arrays_broadcasting_too_large_raise_value_error():
+    """They broadcast, but to more elements than an index holds: NumPy's
+    ValueError, for reading and writing, and the array unchanged."""
+    import maniple.numpy as mnp
+    i = numpy.zeros(7132, int)  # 7132**5 > 2**63
+    for xp in (numpy, mnp):
+        a = xp.ones((3,) * 5)
+        with pytest.raises(ValueError, match="too large"):
+            a[xp.ix_(i, i, i, i, i)]
+        with pytest.raises(ValueError, match="too large"):
+            a[xp.ix_(i, i, i, i, i)] = 0
+        assert float(a.sum()) == 243.0
+
+
 def test_along_axis_none_takes_one_dimension():
     """NumPy 2: with axis=None the indices address the flattened array, in
     one dimension (it was a silent flat take of 2-d indices)."""

@@ -126,7 +126,10 @@ def _flat_index(v, adv, orig_axes):
     arrs = [a for _, a in adv]
     try:
         bshape = _np.broadcast_shapes(*[a.shape for a in arrs])
-    except ValueError:
+    except ValueError as e:
+        if "too large" in str(e):  # they broadcast, to more elements than an index holds: NumPy's ValueError
+            raise ValueError("iterator is too large: the indexing arrays broadcast to more than 2**63 "
+                             "elements") from None
         shapes = " ".join(_np_shape(a.shape) for a in arrs)
         raise IndexError(f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}") \
             from None
