@@ -219,6 +219,42 @@ def test_broadcast_arrays_write_warns_as_numpy():
     check(f)
 
 
+def test_broadcast_arrays_flags_as_numpy():
+    """NumPy 2's transition: a broadcast result reads writeable with a
+    FutureWarning and warns once on a write; an input that needs no
+    broadcasting gives an ordinary writeable view (writes go through),
+    a read-only input stays read-only, and nothing to broadcast returns
+    the arrays themselves."""
+    def f(xp):
+        x, y = xp.zeros(3), xp.arange(6.0).reshape(2, 3)
+        a, b = xp.broadcast_arrays(x, y)
+        with pytest.warns(FutureWarning):
+            assert a.flags.writeable
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert b.flags.writeable
+            b[1, 2] = 50.0  # y's element, no warning
+        with pytest.warns(DeprecationWarning):
+            a[0, 1] = 5.0
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # the write cleared it
+            assert a.flags.writeable
+            a[0, 2] = 7.0
+        c, _ = xp.broadcast_arrays(x, y)
+        c.flags.writeable = True  # setting it clears the warning too
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert c.flags.writeable
+        r = xp.arange(3.0)
+        r.flags.writeable = False
+        _, d = xp.broadcast_arrays(y, r)
+        assert not d.flags.writeable
+        p, q = xp.broadcast_arrays(x, r)
+        assert p is x and q is r
+        return x, y
+    check(f)
+
+
 def test_other_dtypes():
     for dt in ("int32", "int64", "float32", "bool"):
         def f(xp):

@@ -367,10 +367,20 @@ def broadcast_to(array, shape, subok=False):
 def broadcast_arrays(*args, subok=False):
     arrs = [asarray(a) for a in args]
     shape = _np.broadcast_shapes(*[a.shape for a in arrs])
-    out = tuple(broadcast_to(a, shape) for a in arrs)
-    for v in out:  # NumPy 2 still lets these be written, with a DeprecationWarning
-        v._ro = "warn"
-    return out
+    if builtins.all(a.shape == shape for a in arrs):  # nothing to broadcast: the arrays themselves, as NumPy
+        return tuple(arrs)
+    out = []
+    for a in arrs:
+        v = broadcast_to(a, shape)
+        ro = getattr(a, "_ro", False)
+        if ro and ro != "warn":
+            pass  # a read-only input stays so
+        elif a.shape == shape:
+            v._ro = False  # not broadcast: an ordinary view
+        else:
+            v._ro = "warn"  # NumPy 2 still lets these be written, with a DeprecationWarning
+        out.append(v)
+    return tuple(out)
 
 
 def array_split(ary, indices_or_sections, axis=0):

@@ -168,7 +168,7 @@ class ndarray:
             return
         ro = getattr(self, "_ro", False)
         if write:
-            if ro and ro != "set":
+            if ro and ro not in ("set", "warn"):  # (True: views NumPy makes read-only itself)
                 raise ValueError("cannot set WRITEABLE flag to True of this array")
             self._ro = False
         else:
@@ -1171,7 +1171,13 @@ class _Flags:
 
     @property
     def writeable(self):
-        return not getattr(self._a, "_ro", False)
+        ro = getattr(self._a, "_ro", False)
+        if ro == "warn":  # broadcast_arrays' broadcast results, as NumPy 2 reports them
+            import warnings
+            warnings.warn("future versions will not create a writeable array from broadcast_array. Set the "
+                          "writable flag explicitly to avoid this warning.", FutureWarning, stacklevel=2)
+            return True
+        return not ro
 
     aligned, writebackifcopy = True, False
 
@@ -1222,6 +1228,7 @@ def _check_writable(a):
         warnings.warn("Numpy has detected that you (may be) writing to an array with\noverlapping memory from "
                       "np.broadcast_arrays. If this is intentional\nset the WRITEABLE flag True or make a copy "
                       "immediately before writing.", DeprecationWarning, stacklevel=3)
+        a._ro = False  # once, as NumPy: the write clears the warning
     elif ro:
         raise ValueError("assignment destination is read-only")
 
