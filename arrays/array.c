@@ -239,6 +239,10 @@ static int create_on(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_arra
   return err;
 }
 
+int mni_array_create_on_empty(mn_layout *lay, mn_dtype dtype, mn_array **a) {
+  return create_on(lay, dtype, 0, 0, a);
+}
+
 int mn_array_create_on(mn_layout *lay, mn_dtype dtype, int halo, mn_array **a) {
   MN_SPMD(lay ? lay->ctx : NULL, "mn_array_create_on", mn_spmd_dtype(S, "dtype", dtype),
           mn_spmd_shape(S, "layout shape", lay->ndim, lay->shape),

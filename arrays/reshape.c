@@ -17,11 +17,34 @@ static int one_element(const mn_array *src, mn_array *dst) {
   return MN_SUCCESS;
 }
 
-int mn_array_reshape(const mn_array *src, int ndim, const int64_t *shape, mn_array **dst) {
+/* 1 when a's layout splits axis 0 alone (block, every other axis whole) */
+static int rows_only(const mn_array *a) {
+  const mn_layout *l = a->buf->lay;
+  int ok = l->kind == MN_LAYOUT_BLOCK && l->ndim >= 1;
+  for (int d = 1; ok && d < l->ndim; d++) ok = l->dims[d] == 1;
+  return ok;
+}
+
+/* The target: with rows, when the source (made base) splits its rows
+ * alone and the first extent stays, rows split the same way (the same
+ * block of axis 0 on every rank: the flat move sends nothing); else the
+ * default layout. Every element is written after: no zeroing. */
+static int target(const mn_array *from, int ndim, const int64_t *shape, int rows, mn_array **t) {
+  mn_ctx *ctx = from->ctx;
+  if (!rows || ndim < 1 || from->map.ndim < 1 || shape[0] != from->map.shape[0] || !rows_only(from))
+    return mn_array_create_empty(ctx, from->dtype, ndim, shape, t);
+  int dims[MN_MAXDIM];
+  for (int d = 0; d < ndim; d++) dims[d] = d ? 1 : ctx->size;
+  mn_layout *lay = NULL;
+  MN_CALL(mn_layout_create_block(ctx, ndim, shape, dims, &lay));
+  int err = mni_array_create_on_empty(lay, from->dtype, t);
+  mn_layout_destroy(&lay);
+  return err;
+}
+
+static int reshape(const mn_array *src, int ndim, const int64_t *shape, int rows, mn_array **dst) {
   MN_CHECK(src && dst && (ndim == 0 || shape), MN_ERR_ARG, "NULL array, shape or output");
   *dst = NULL;
-  MN_SPMD(src ? src->ctx : NULL, "mn_array_reshape", mn_spmd_array(S, "src", src),
-          mn_spmd_shape(S, "shape", ndim, shape));
   mn_ctx *ctx = src->ctx;
   int64_t n = 1;
   for (int d = 0; d < ndim && d < MN_MAXDIM; d++) n *= shape[d] >= 0 ? shape[d] : 0;
@@ -34,17 +57,19 @@ int mn_array_reshape(const mn_array *src, int ndim, const int64_t *shape, mn_arr
     return MN_ERR(MN_ERR_SHAPE, "cannot reshape array of size %lld and shape %s into shape %s",
                   (long long)mn_array_size(src), a, b);
   }
-  mn_array *s = NULL, *t = NULL;
-  MN_CALL(mn_array_create(ctx, src->dtype, ndim, shape, 0, &t));
+  mn_array *s = NULL, *t = NULL; /* every element of both is written below: no zeroing */
   int err = 0;
-  if (ndim == 0 || src->map.ndim == 0) err = one_element(src, t);
-  else {
+  if (ndim == 0 || src->map.ndim == 0) {
+    MN_CALL(mn_array_create_empty(ctx, src->dtype, ndim, shape, &t));
+    err = one_element(src, t);
+  } else {
     const mn_array *from = src; /* a view is made a base array first */
     if (src->is_view) {
-      err = mn_array_create(ctx, src->dtype, src->map.ndim, src->map.shape, 0, &s);
+      err = mn_array_create_empty(ctx, src->dtype, src->map.ndim, src->map.shape, &s);
       if (!err) err = mn_array_copy(src, s);
       from = s;
     }
+    if (!err) err = target(from, ndim, shape, rows, &t);
     mn_flatmove *fm = NULL;
     if (!err) err = mn_flatmove_kept(from, t, &fm);
     if (!err) err = mn_flatmove_run(fm, from, t);
@@ -53,6 +78,18 @@ int mn_array_reshape(const mn_array *src, int ndim, const int64_t *shape, mn_arr
   if (err) { mn_array_destroy(&t); return mn_trace(err, __FILE__, __LINE__, __func__); }
   *dst = t;
   return MN_SUCCESS;
+}
+
+int mn_array_reshape(const mn_array *src, int ndim, const int64_t *shape, mn_array **dst) {
+  MN_SPMD(src ? src->ctx : NULL, "mn_array_reshape", mn_spmd_array(S, "src", src),
+          mn_spmd_shape(S, "shape", ndim, shape));
+  return reshape(src, ndim, shape, 0, dst);
+}
+
+int mn_array_reshape_rows(const mn_array *src, int ndim, const int64_t *shape, mn_array **dst) {
+  MN_SPMD(src ? src->ctx : NULL, "mn_array_reshape_rows", mn_spmd_array(S, "src", src),
+          mn_spmd_shape(S, "shape", ndim, shape));
+  return reshape(src, ndim, shape, 1, dst);
 }
 
 int mn_array_copy_flat(const mn_array *src, mn_array *dst) {

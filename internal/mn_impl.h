@@ -275,6 +275,8 @@ void mn_buf_need(mn_ctx *ctx, const mn_buf *b, const char *fn);
 /* Storage of nbytes for b on its context's backend (zeroed when zero), or
  * lost with the error deferred (returned at one rank); and its release. */
 int mn_buf_alloc(mn_buf *b, int zero);
+/* A base array on lay with no halo and contents undefined (to be written whole) */
+int mni_array_create_on_empty(struct mn_layout_s *lay, mn_dtype dtype, struct mn_array_s **a);
 void mn_buf_release_storage(mn_buf *b);
 /* b's host storage with the current values, copied from the device when
  * only the device holds them ("d2h" in the log); write: the caller

@@ -3,7 +3,8 @@
  * splits and merges of axes, views as sources, 0-d and empty arrays, and a
  * bad shape rejected on every rank with the input unchanged; copy_flat
  * into a strided view of another shape, and the view description the
- * Python layer's reshape views read. */
+ * Python layer's reshape views read. reshape_rows gives the same values,
+ * and keeps a row split's rows on their ranks. */
 #include "mn_test.h"
 
 static double f(int64_t k) { return 0.5 * (double)k - 17.0; }
@@ -12,15 +13,43 @@ static void check(mn_ctx *ctx, mn_dtype t, int nd0, const int64_t *s0, int nd1, 
   mn_array *a = NULL, *b = NULL;
   T_OK(mn_array_create(ctx, t, nd0, s0, 0, &a));
   mt_set(a, f);
-  T_OK(mn_array_reshape(a, nd1, s1, &b));
-  if (!b) { mn_array_destroy(&a); return; }
-  T_CHECK(mn_array_ndim(b) == nd1 && mn_array_dtype(b) == t, "reshape result metadata");
-  double *x = mt_all(a), *y = mt_all(b);
-  int64_t n = mn_array_size(a);
-  for (int64_t k = 0; k < n; k++)
-    if (x[k] != y[k]) { T_CHECK(0, "%s reshape: flat %lld = %g, expected %g", mn_dtype_name(t), (long long)k, y[k], x[k]); break; }
-  free(x);
-  free(y);
+  for (int rows = 0; rows < 2; rows++) {
+    T_OK(rows ? mn_array_reshape_rows(a, nd1, s1, &b) : mn_array_reshape(a, nd1, s1, &b));
+    if (!b) break;
+    T_CHECK(mn_array_ndim(b) == nd1 && mn_array_dtype(b) == t, "reshape result metadata");
+    double *x = mt_all(a), *y = mt_all(b);
+    int64_t n = mn_array_size(a);
+    for (int64_t k = 0; k < n; k++)
+      if (x[k] != y[k]) {
+        T_CHECK(0, "%s reshape%s: flat %lld = %g, expected %g", mn_dtype_name(t), rows ? "_rows" : "", (long long)k,
+                y[k], x[k]);
+        break;
+      }
+    free(x);
+    free(y);
+    mn_array_destroy(&b);
+  }
+  mn_array_destroy(&a);
+}
+
+/* reshape_rows of an array split by rows alone, keeping the first extent:
+ * each rank's rows are its rows of the source (nothing moved), the other
+ * axes whole, where the default layout of (8, 60) would split columns */
+static void check_rows_kept(mn_ctx *ctx) {
+  int64_t s0[] = {8, 3, 20}, s1[] = {8, 60};
+  mn_array *a = NULL, *b = NULL;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 3, s0, 0, &a));
+  mt_set(a, f);
+  T_OK(mn_array_reshape_rows(a, 2, s1, &b));
+  if (b) {
+    mn_local la, lb;
+    T_OK(mn_array_local(a, &la));
+    T_OK(mn_array_local(b, &lb));
+    if (la.count[1] == 3 && la.count[2] == 20) /* a's rows alone are split */
+      T_CHECK(lb.lo[0] == la.lo[0] && lb.count[0] == la.count[0] && lb.count[1] == 60,
+              "reshape_rows: rows [%lld, +%lld) x %lld, expected [%lld, +%lld) x 60", (long long)lb.lo[0],
+              (long long)lb.count[0], (long long)lb.count[1], (long long)la.lo[0], (long long)la.count[0]);
+  }
   mn_array_destroy(&a);
   mn_array_destroy(&b);
 }
@@ -38,6 +67,11 @@ int main(int argc, char **argv) {
   check(ctx, MN_FLOAT64, 1, e1, 0, NULL);
   check(ctx, MN_FLOAT64, 0, NULL, 1, e1);
   check(ctx, MN_FLOAT64, 2, z1, 3, z2);
+  int64_t r1[] = {8, 3, 20}, r2[] = {8, 60}, r3[] = {8, 6, 10}, r4[] = {4, 120};
+  check(ctx, MN_FLOAT64, 3, r1, 2, r2); /* rows kept (reshape_rows: no message) */
+  check(ctx, MN_INT16, 3, r1, 3, r3);
+  check(ctx, MN_FLOAT64, 2, r2, 2, r4); /* the first extent changes: the default layout */
+  check_rows_kept(ctx);
   /* a transposed, strided view as the source: its elements in its own order */
   mn_array *g = NULL, *v = NULL, *t = NULL, *r = NULL;
   int64_t gs[] = {9, 8};

@@ -173,6 +173,11 @@ MN_EXTERN int mn_array_index(mn_array *a, int nidx, const mn_index *idx, mn_arra
 /* A new array of the given shape holding src's elements in C order (NumPy's
  * reshape, always as a copy: blocks of the two shapes differ). */
 MN_EXTERN int mn_array_reshape(const mn_array *src, int ndim, const int64_t *shape, mn_array **dst);
+/* The same, for a temporary about to be multiplied (a tensordot's matrix):
+ * when src splits its rows alone and shape keeps its first extent, the
+ * result's rows are split as src's, so no element leaves its rank (the
+ * default layout of the new shape may split columns instead). */
+MN_EXTERN int mn_array_reshape_rows(const mn_array *src, int ndim, const int64_t *shape, mn_array **dst);
 /* dst[...] = src's elements in C order: the same number of elements, any
  * shapes (dst may be a view). reshape into an existing array. */
 MN_EXTERN int mn_array_copy_flat(const mn_array *src, mn_array *dst);

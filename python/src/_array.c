@@ -157,6 +157,16 @@ static PyObject *Array_reshape(ArrayObject *self, PyObject *shape) {
   return wrap(r);
 }
 
+static PyObject *Array_reshape_rows(ArrayObject *self, PyObject *shape) {
+  int nd;
+  int64_t s[MN_MAXDIM];
+  if (!to_shape(shape, &nd, s)) return NULL;
+  mn_array *r = NULL;
+  int rc = mn_array_reshape_rows(self->a, nd, s, &r);
+  if (rc) return raise_mn(rc);
+  return wrap(r);
+}
+
 static PyObject *Array_allgather(ArrayObject *self, PyObject *unused) {
   (void)unused;
   Py_ssize_t bytes = (Py_ssize_t)(mn_array_size(self->a) * (int64_t)mn_dtype_size(mn_array_dtype(self->a)));
@@ -269,6 +279,8 @@ static PyMethodDef Array_methods[] = {
   {"transpose", (PyCFunction)Array_transpose, METH_VARARGS, "Transposed view (axes optional)."},
   {"broadcast_to", (PyCFunction)Array_broadcast_to, METH_O, "View broadcast to a shape (read only by contract)."},
   {"reshape", (PyCFunction)Array_reshape, METH_O, "A new Array of another shape, same C-order elements."},
+  {"reshape_rows", (PyCFunction)Array_reshape_rows, METH_O,
+   "reshape_rows(shape) -> as reshape, the rows split as this array's where that moves nothing (a product's temporary)."},
   {"allgather", (PyCFunction)Array_allgather, METH_NOARGS, "Whole array as C-order bytes on every rank."},
   {"gather_root", (PyCFunction)Array_gather_root, METH_VARARGS, "gather_root(root=0): C-order bytes on root, None elsewhere."},
   {"local_values", (PyCFunction)Array_local_values, METH_NOARGS, "local_values() -> (first index, bytes) of a 1-d array's own elements."},

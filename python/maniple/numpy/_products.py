@@ -216,10 +216,11 @@ def tensordot(a, b, axes=2):
 
 
 def _flat2(x, m, n):
-    """x as an (m, n) matrix (a copy when the shape changes)."""
+    """x as an (m, n) matrix (a copy when the shape changes, its rows split
+    as x's where that keeps every element on its rank)."""
     if x.shape == (m, n):
         return x
-    return ndarray(x._materialize().reshape((m, n)))
+    return ndarray(x._materialize().reshape_rows((m, n)))
 
 
 def kron(a, b):
