@@ -18,10 +18,17 @@ def init(comm=None):
     process when not launched by mpiexec). Later calls do nothing.
     MANIPLE_LIMIT_STDOUT=1 keeps standard output to rank 0, so that a script
     prints once."""
+    global _started
+    if _started:  # (every array creation calls this: a flag, not the environment, each time)
+        return
     _core.init(None if comm is None else comm.py2f())
+    _started = True
     if os.environ.get("MANIPLE_LIMIT_STDOUT", "0") not in ("", "0") and _core.rank() != 0:
         sys.stdout.flush()
         sys.stdout = open(os.devnull, "w")
+
+
+_started = False
 
 
 def rank():
