@@ -77,6 +77,17 @@ def test_einsum(spec, shapes):
     check(lambda xp: xp.einsum(spec, *[xp.asarray(o) for o in ops]), rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "int8", "bool", "complex64"])
+def test_einsum_whole_sums_and_trace_keep_numpys_dtype(dtype):
+    """One operand summed whole (einsum's own dtype: int32 not widened, bool
+    an or) and trace (NumPy's sum dtype), as NumPy's scalars."""
+    m, v = data((5, 5), dtype, seed=45), data((7,), dtype, seed=46)
+    for spec, x in (("ii->", m), ("ij->", m), ("i->", v), ("ii", m)):
+        check(lambda xp: xp.einsum(spec, xp.asarray(x)))
+    check(lambda xp: xp.trace(xp.asarray(m)))
+    check(lambda xp: xp.trace(xp.asarray(m), 1, dtype="float64"))
+
+
 def test_einsum_interleaved_form():
     """einsum(op, sublist, ..., [out sublist]): integers 0-51 as letters,
     Ellipsis as '...', NumPy's errors for others."""

@@ -271,7 +271,7 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     if isinstance(offset, float):
         raise TypeError("integer argument expected, got float")
     d = diagonal(a, offset, axis1, axis2)
-    r = _sum(d, axis=-1, dtype=dtype)
+    r = _sum(d, axis=None if d.ndim == 1 else -1, dtype=dtype)  # (a matrix's: the whole-array sum, no axis walk)
     return _with_out(r, out, unsafe=True)  # numpy.trace casts into out as it must
 
 
@@ -410,6 +410,9 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
                 raise ValueError(f"operands could not be broadcast together with remapped shapes (size {n} and "
                                  f"{sizes[c]} for index '{c}')")
             sizes[c] = builtins.max(sizes.get(c, n), n)
+    if len(pairs) == 1 and not target:  # one operand summed whole ("ii->", "ij->"): the whole-array sum
+        o = pairs[0][0]
+        return _einsum_out(_scalar0(_esum(o, None if o.ndim else ())), out, casting, len(ops), optimize)
     # two operands, a plain contraction: tensordot, then the output order
     if len(pairs) == 2:
         (a, ta), (b, tb) = pairs
