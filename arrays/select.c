@@ -115,34 +115,34 @@ static void bucket(const mn_array *x, const int64_t *start, const int64_t *restr
     for (int64_t k = 0; k < n; k++) order[k] = pos[own[k]]++;
 }
 
+/* BODY(ES) with ES a constant for the common element sizes, so that each
+ * element moves by one load and store, not a memcpy call (es: the size) */
+#define MN_BY_SIZE(es, BODY)                                                            \
+  switch (es) {                                                                         \
+  case 8: BODY(8) break;                                                                \
+  case 4: BODY(4) break;                                                                \
+  case 2: BODY(2) break;                                                                \
+  case 1: BODY(1) break;                                                                \
+  case 16: BODY(16) break;                                                              \
+  default: BODY((int64_t)(es))                                                          \
+  }
+
 /* the element at flat index ix[k] of the dense block d = vals[k], in k
  * order (a repeated index keeps its last value, as NumPy's put) */
+#define MN_SCATTER_RUN(ES) for (int64_t k = 0; k < n; k++) memcpy(d + (ES) * ix[k], vals + (ES) * k, (ES));
 static void scatter_run(char *d, const int64_t *ix, int64_t n, size_t es, const char *vals) {
-  switch (es) { /* fixed sizes: one load and store each, not a memcpy call */
-  case 8: for (int64_t k = 0; k < n; k++) memcpy(d + 8 * ix[k], vals + 8 * k, 8); break;
-  case 4: for (int64_t k = 0; k < n; k++) memcpy(d + 4 * ix[k], vals + 4 * k, 4); break;
-  case 2: for (int64_t k = 0; k < n; k++) memcpy(d + 2 * ix[k], vals + 2 * k, 2); break;
-  case 1: for (int64_t k = 0; k < n; k++) d[ix[k]] = vals[k]; break;
-  default: for (int64_t k = 0; k < n; k++) memcpy(d + (int64_t)es * ix[k], vals + (int64_t)es * k, es);
-  }
+  MN_BY_SIZE(es, MN_SCATTER_RUN)
 }
 
 /* out[k] = the element at flat index ix[k] - first of the dense block d */
+#define MN_GATHER_RUN(ES) for (int64_t k = 0; k < n; k++) memcpy(out + (ES) * k, d + (ES) * (ix[k] - first), (ES));
 static void gather_run(const char *d, int64_t first, const int64_t *ix, int64_t n, size_t es, char *out) {
-  switch (es) { /* fixed sizes: one load and store each, not a memcpy call */
-  case 8: for (int64_t k = 0; k < n; k++) memcpy(out + 8 * k, d + 8 * (ix[k] - first), 8); break;
-  case 4: for (int64_t k = 0; k < n; k++) memcpy(out + 4 * k, d + 4 * (ix[k] - first), 4); break;
-  case 2: for (int64_t k = 0; k < n; k++) memcpy(out + 2 * k, d + 2 * (ix[k] - first), 2); break;
-  case 1: for (int64_t k = 0; k < n; k++) out[k] = d[ix[k] - first]; break;
-  default:
-    for (int64_t k = 0; k < n; k++) memcpy(out + (int64_t)es * k, d + (int64_t)es * (ix[k] - first), es);
-  }
+  MN_BY_SIZE(es, MN_GATHER_RUN)
 }
 
 /* Records (flat index, value) of 8 + es bytes: index k's goes to slot
  * order[k] (pack), and each record's value to the dense block d starting
- * at flat index first (scatter, in record order). Fixed sizes: one load
- * and store each, not a memcpy call per element. */
+ * at flat index first (scatter, in record order). */
 #define MN_PACK(ES)                                                                    \
   for (int64_t k = 0; k < n; k++) {                                                    \
     char *r = rec + order[k] * (8 + (ES));                                             \
@@ -150,16 +150,8 @@ static void gather_run(const char *d, int64_t first, const int64_t *ix, int64_t 
     memcpy(r + 8, vals + k * (ES), (ES));                                              \
   }
 static void pack_records(char *rec, const int64_t *order, const int64_t *ix, const char *vals, int64_t n, size_t es) {
-  switch (es) {
-  case 8: MN_PACK(8) break;
-  case 4: MN_PACK(4) break;
-  case 2: MN_PACK(2) break;
-  case 1: MN_PACK(1) break;
-  case 16: MN_PACK(16) break;
-  default: MN_PACK((int64_t)es)
-  }
+  MN_BY_SIZE(es, MN_PACK)
 }
-#undef MN_PACK
 #define MN_SCATTER(ES)                                                                 \
   for (int64_t k = 0; k < m; k++) {                                                    \
     const char *r = rec + k * (8 + (ES));                                              \
@@ -168,39 +160,24 @@ static void pack_records(char *rec, const int64_t *order, const int64_t *ix, con
     memcpy(d + (f - first) * (ES), r + 8, (ES));                                       \
   }
 static void scatter_records(char *d, int64_t first, const char *rec, int64_t m, size_t es) {
-  switch (es) {
-  case 8: MN_SCATTER(8) break;
-  case 4: MN_SCATTER(4) break;
-  case 2: MN_SCATTER(2) break;
-  case 1: MN_SCATTER(1) break;
-  case 16: MN_SCATTER(16) break;
-  default: MN_SCATTER((int64_t)es)
-  }
+  MN_BY_SIZE(es, MN_SCATTER)
 }
-#undef MN_SCATTER
 
-/* out[k] = index k's element: from my block d (flat index first at its
- * start) when I own it, else the answer at order[k] of rval. The source
- * is chosen without a branch (owners of random indices are random). */
+/* out[k] = index k's element of es bytes: from my block d (flat index
+ * first at its start) when I own it, else the answer at order[k] of rval.
+ * The source is chosen without a branch (owners of random indices are
+ * random; gcc makes ?: a branch here). take_rows passes whole rows. */
 #define MN_UNPACK(ES)                                                                  \
   for (int64_t k = 0; k < n; k++) {                                                    \
-    int64_t m = -(int64_t)(own[k] == me); /* masks: gcc makes ?: a branch here */      \
+    int64_t m = -(int64_t)(own[k] == me);                                              \
     const char *b = (const char *)(((uintptr_t)d & (uintptr_t)m) | ((uintptr_t)rval & ~(uintptr_t)m)); \
     int64_t at = ((ix[k] - first) & m) | (order[k] & ~m);                              \
     memcpy(out + k * (ES), b + at * (ES), (ES));                                       \
   }
 static void unpack_take(char *out, const int64_t *own, int me, const int64_t *ix, int64_t first, const char *d,
                         const int64_t *order, const char *rval, int64_t n, size_t es) {
-  switch (es) {
-  case 8: MN_UNPACK(8) break;
-  case 4: MN_UNPACK(4) break;
-  case 2: MN_UNPACK(2) break;
-  case 1: MN_UNPACK(1) break;
-  case 16: MN_UNPACK(16) break;
-  default: MN_UNPACK((int64_t)es)
-  }
+  MN_BY_SIZE(es, MN_UNPACK)
 }
-#undef MN_UNPACK
 
 /* This rank's part of a base array, dense: its storage when that is dense
  * already, else a copy (*copy, to mn_free). */
@@ -291,7 +268,7 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     err = mn_agree(ctx, ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld answers", (long long)m));
     if (!err) {
       mn_buf_host(x->buf, 0);
-      if (start && direct) gather_run(xl.data, start[ctx->rank], (const int64_t *)rreq, m, es, ans);
+      if (mine) gather_run(xl.data, start[me], (const int64_t *)rreq, m, es, ans);
       else
         for (int64_t k = 0; k < m; k++) {
           mn_flat_to_base(x, ((int64_t *)rreq)[k], g);
@@ -462,13 +439,7 @@ static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *
       free(gcnt);
     }
   }
-  if (!err)
-    for (int64_t r = 0; r < nr; r++) {
-      int64_t mk = -(int64_t)(own[r] == me); /* masks, as in unpack_take */
-      const char *b = (const char *)(((uintptr_t)xd & (uintptr_t)mk) | ((uintptr_t)rans & ~(uintptr_t)mk));
-      const char *src = b + (((gi[r] - first) & mk) | (order[r] & ~mk)) * (int64_t)rb;
-      memcpy(od + r * (int64_t)rb, src, rb);
-    }
+  if (!err) unpack_take(od, own, me, gi, first, xd, order, rans, nr, rb);
   free(fi);
   free(cnt); free(order); free(req); free(own); mn_free(rreq); mn_free(ans); mn_free(rans);
   return err;
