@@ -146,25 +146,24 @@ static PyObject *Array_broadcast_to(ArrayObject *self, PyObject *shape) {
   return wrap(v);
 }
 
-static PyObject *Array_reshape(ArrayObject *self, PyObject *shape) {
+/* reshape and reshape_rows: the shape converted, the C call, the result wrapped */
+static PyObject *reshape_by(ArrayObject *self, PyObject *shape,
+                            int (*fn)(const mn_array *, int, const int64_t *, mn_array **)) {
   int nd;
   int64_t s[MN_MAXDIM];
   if (!to_shape(shape, &nd, s)) return NULL;
   mn_array *r = NULL;
-  int rc;
-  rc = mn_array_reshape(self->a, nd, s, &r);
+  int rc = fn(self->a, nd, s, &r);
   if (rc) return raise_mn(rc);
   return wrap(r);
 }
 
+static PyObject *Array_reshape(ArrayObject *self, PyObject *shape) {
+  return reshape_by(self, shape, mn_array_reshape);
+}
+
 static PyObject *Array_reshape_rows(ArrayObject *self, PyObject *shape) {
-  int nd;
-  int64_t s[MN_MAXDIM];
-  if (!to_shape(shape, &nd, s)) return NULL;
-  mn_array *r = NULL;
-  int rc = mn_array_reshape_rows(self->a, nd, s, &r);
-  if (rc) return raise_mn(rc);
-  return wrap(r);
+  return reshape_by(self, shape, mn_array_reshape_rows);
 }
 
 static PyObject *Array_allgather(ArrayObject *self, PyObject *unused) {

@@ -373,12 +373,9 @@ def broadcast_arrays(*args, subok=False):
     for a in arrs:
         v = broadcast_to(a, shape)
         ro = getattr(a, "_ro", False)
-        if ro and ro != "warn":
-            pass  # a read-only input stays so
-        elif a.shape == shape:
-            v._ro = False  # not broadcast: an ordinary view
-        else:
-            v._ro = "warn"  # NumPy 2 still lets these be written, with a DeprecationWarning
+        if not ro or ro == "warn":  # (a read-only input's view stays read-only, as broadcast_to made it)
+            # not broadcast: an ordinary view; broadcast: NumPy 2 still lets it be written, with a DeprecationWarning
+            v._ro = False if a.shape == shape else "warn"
         out.append(v)
     return tuple(out)
 
