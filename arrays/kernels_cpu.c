@@ -5,8 +5,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels_vec.h" /* mni_vec_unary: exp, log, sin, cos, tanh through libmvec */
+
 #define UNLOOP(E, N, S, TI, TO) \
   MN_CLONES_WIDE static void u_##N##_##S(int64_t n, const void *a_, void *o_) { \
+    if (mni_vec_unary(E, MN_DT_##S, n, a_, o_)) return; /* (constants: folded away for the others) */ \
     const TI *a = (const TI *)a_; TO *o = (TO *)o_; \
     for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i]); }
 MN_UNARY_LIST(UNLOOP)
