@@ -8,7 +8,10 @@ import atexit
 import os
 import sys
 
-from . import _core
+from . import _blas_env
+
+with _blas_env.chosen():  # (OpenBLAS reads it once, as the extension loads it)
+    from . import _core
 
 __all__ = ["init", "rank", "size", "sync", "log_enable", "log_reset", "log_view", "log_print"]
 
