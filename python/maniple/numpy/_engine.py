@@ -679,7 +679,14 @@ def _operand(x):
     return _node_of(_creation.asarray(x))
 
 
-def _prep(x):
+def _prep(x, subs=None):
+    """x as an operand: arrays and scalars as they are, an instance of a
+    subclass of ndarray as maniple's ndarray over its storage (noted in
+    subs, for the result's type), anything else through asarray."""
+    if isinstance(x, ndarray) and type(x) is not ndarray and subs is not None:
+        subs.append(x)
+        from ._ndarray import _base_view
+        return _base_view(x)
     if isinstance(x, (ndarray, bool, int, float, _np.generic)):
         return x
     from . import _creation
@@ -796,8 +803,8 @@ def _make(node, name, *xs):
         r = _big_int(name, xs)
         if r is not None:
             return r
-    nodes, bases, n, cost = [], set(), 1, COST.get(name, 1)
-    xs = [x if type(x) is ndarray or type(x) in _PYSCALAR else _prep(x) for x in xs]
+    nodes, bases, n, cost, subs = [], set(), 1, COST.get(name, 1), []
+    xs = [x if type(x) is ndarray or type(x) in _PYSCALAR else _prep(x, subs) for x in xs]
     dtype, shape = _info(node, name, xs)
     for x in xs:
         if type(x) is ndarray:
@@ -820,7 +827,15 @@ def _make(node, name, *xs):
         else:
             nodes.append(Scalar(_pyscalar(x)))
         n += 1
-    return _pending(node(name, *nodes), shape, dtype, bases, n, cost, name != "where")
+    r = _pending(node(name, *nodes), shape, dtype, bases, n, cost, name != "where")
+    if subs:  # NumPy's __array_wrap__: the type of the highest __array_priority__ (the first on a tie)
+        from ._ndarray import _as_type
+        best = subs[0]
+        for x in subs[1:]:
+            if type(x).__array_priority__ > type(best).__array_priority__:
+                best = x
+        r = _as_type(r, type(best), best)
+    return r
 
 
 def _now(tree, info):

@@ -7,6 +7,7 @@ needed: assignment into an array, a reduction, printing, __array__, or
 indexing.
 """
 import builtins
+import functools
 import math
 import operator
 import sys
@@ -60,6 +61,62 @@ def _view_of(src, h, linked=False):
 
 
 _CoreArray = _core.Array
+
+
+def _as_type(r, cls, src):
+    """r, a fresh maniple array, as an instance of cls (maniple's ndarray or
+    a subclass of it), cls's __array_finalize__(src) called, as NumPy's
+    view(cls) does."""
+    if cls is type(r):
+        return r
+    o = object.__new__(cls)
+    for k in ndarray.__slots__[:-1]:
+        if hasattr(r, k):
+            setattr(o, k, getattr(r, k))
+    fin = getattr(o, "__array_finalize__", None)
+    if fin is not None:
+        fin(src)
+    return o
+
+
+def _base_view(a):
+    """a (an instance of a subclass of ndarray, evaluated) as maniple's own
+    ndarray over the same storage: what the engine's type tests expect."""
+    a._materialize()
+    return _as_type(a, ndarray, None)
+
+
+def _keeps_subclass(fn):
+    """fn, given instances of ndarray subclasses, computes on them as
+    maniple's ndarray and returns its array result as the type of the
+    argument with the highest __array_priority__ (the first on a tie), as
+    NumPy's ufuncs and reductions wrap theirs; results written into out=
+    are out itself."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        for a in args:
+            if type(a) is not ndarray and isinstance(a, ndarray):
+                break
+        else:
+            out = kwargs.get("out")
+            if out is None or type(out) is ndarray or not isinstance(out, ndarray):
+                return fn(*args, **kwargs)  # (no subclass: the plain call)
+        best = None
+        for a in args:
+            t = type(a)
+            if t is not ndarray and isinstance(a, ndarray) and (
+                    best is None or t.__array_priority__ > type(best).__array_priority__):
+                best = a
+        out = kwargs.get("out")
+        args = tuple(_base_view(a) if type(a) is not ndarray and isinstance(a, ndarray) else a for a in args)
+        if out is not None:
+            if type(out) is not ndarray and isinstance(out, ndarray):
+                kwargs["out"] = _base_view(out)  # (same storage: writes reach out)
+            r = fn(*args, **kwargs)
+            return out if r is kwargs["out"] else r
+        r = fn(*args, **kwargs)
+        return r if type(r) is not ndarray or best is None else _as_type(r, type(best), best)
+    return call
 
 
 def _from_shape(self, shape, dtype, buffer, offset, strides, order):
@@ -919,7 +976,8 @@ class ndarray:
                                       "a NumPy ndarray subclass (np.asarray(a).view(...) gathers it)")
         nd = None if dtype is None else _np.dtype(dtype)
         if nd is None or nd == _np.dtype(self._dtype):
-            return _view_of(self, self._materialize().index([("s", None, None, None)] * self.ndim))
+            r = _view_of(self, self._materialize().index([("s", None, None, None)] * self.ndim))
+            return r if type is None else _as_type(r, type, self)
         from ._creation import _dt
         _dt(nd)  # a supported dtype, or the one message naming it
         from maniple import _core
@@ -942,7 +1000,7 @@ class ndarray:
         loc = _np.frombuffer(flat.split_local(_dist.split(self.size // g)[1] * g), dtype=self._dtype).view(nd)
         r = _reshaped(ndarray(_core.concat_local(nd.name, loc.tobytes())), shape)
         r._ro = True
-        return r
+        return r if type is None else _as_type(r, type, self)
 
     @property
     def flat(self):

@@ -1,0 +1,92 @@
+"""Subclasses of maniple's ndarray, as NumPy's of its ndarray: view(cls)
+gives a cls instance (its __array_finalize__ called with the source), and
+ufuncs and reductions return their subclassed argument's type."""
+import numpy
+import pytest
+
+import maniple.numpy as mnp
+
+
+def make(xp):
+    class Tagged(xp.ndarray):
+        def __array_finalize__(self, obj):
+            self.tag = getattr(obj, "tag", "fresh")
+
+    class Loud(Tagged):
+        __array_priority__ = 200
+
+    return Tagged, Loud
+
+
+@pytest.mark.parametrize("xp", [numpy, mnp])
+def test_view_as_subclass(xp):
+    Tagged, _ = make(xp)
+    a = xp.arange(6.0).reshape(2, 3)
+    v = a.view(Tagged)
+    assert type(v) is Tagged and v.tag == "fresh" and v.shape == (2, 3)
+    numpy.testing.assert_array_equal(numpy.asarray(v), numpy.arange(6.0).reshape(2, 3))
+    v[0, 0] = 9.0  # a view: writes reach a
+    assert float(a[0, 0]) == 9.0
+    assert type(a.view(xp.ndarray)) is xp.ndarray
+    w = a.view(dtype=a.dtype, type=Tagged)
+    assert type(w) is Tagged
+
+
+F = ["nanmin", "nanmax", "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanargmin", "nanargmax", "sum", "max",
+     "mean", "cumsum", "nancumsum", "median", "nanmedian"]
+
+
+@pytest.mark.parametrize("f", F)
+def test_reductions_keep_the_subclass(f):
+    def run(xp):
+        Tagged, _ = make(xp)
+        m = xp.eye(3).view(Tagged)
+        m.tag = "mine"
+        m[1, 0] = numpy.nan if f.startswith("nan") else 2.0
+        out = []
+        for axis in (0, 1):
+            r = getattr(xp, f)(m, axis=axis)
+            out.append((type(r).__name__, getattr(r, "tag", None), numpy.asarray(r)))
+        return out
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got, want = run(mnp), run(numpy)
+    for (gt, gtag, gv), (wt, wtag, wv) in zip(got, want):
+        assert (gt, gtag) == (wt, wtag)
+        numpy.testing.assert_allclose(gv, wv)
+
+
+def test_ufuncs_pick_the_highest_priority_subclass():
+    def run(xp):
+        Tagged, Loud = make(xp)
+        a = xp.arange(4.0).view(Tagged)
+        b = xp.ones(4).view(Loud)
+        r = [xp.add(a, b), xp.add(b, a), xp.sqrt(a), xp.add(a, 1.0), xp.multiply(xp.ones(4), a)]
+        return [(type(x).__name__, numpy.asarray(x)) for x in r]
+    for (gt, gv), (wt, wv) in zip(run(mnp), run(numpy)):
+        assert gt == wt
+        numpy.testing.assert_allclose(gv, wv)
+
+
+def test_out_keeps_its_type():
+    Tagged, _ = make(mnp)
+    a = mnp.arange(4.0).view(Tagged)
+    o = mnp.empty(4)
+    r = mnp.add(a, a, out=o)
+    assert r is o and type(r) is mnp.ndarray
+
+
+def test_operators_and_out_of_a_subclass():
+    def run(xp):
+        Tagged, _ = make(xp)
+        a = xp.arange(4.0).view(Tagged)
+        o = xp.zeros(4).view(Tagged)
+        r = xp.add(xp.ones(4), 2.0, out=o)
+        s = xp.sum(xp.ones((2, 2)), axis=0, out=xp.zeros(2).view(Tagged))
+        return [(type(x).__name__, numpy.asarray(x)) for x in (a + 1, 2 * a, -a, a < 2, r, o, s)] + [r is o]
+    got, want = run(mnp), run(numpy)
+    assert got[-1] and want[-1]
+    for (gt, gv), (wt, wv) in zip(got[:-1], want[:-1]):
+        assert gt == wt
+        numpy.testing.assert_array_equal(gv, wv)
