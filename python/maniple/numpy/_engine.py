@@ -827,14 +827,17 @@ def _make(node, name, *xs):
         else:
             nodes.append(Scalar(_pyscalar(x)))
         n += 1
-    r = _pending(node(name, *nodes), shape, dtype, bases, n, cost, name != "where")
-    if subs:  # NumPy's __array_wrap__: the type of the highest __array_priority__ (the first on a tie)
-        from ._ndarray import _as_type
-        best = subs[0]
-        for x in subs[1:]:
-            if type(x).__array_priority__ > type(best).__array_priority__:
-                best = x
-        r = _as_type(r, type(best), best)
+    if not subs:
+        return _pending(node(name, *nodes), shape, dtype, bases, n, cost, name != "where")
+    best = subs[0]  # NumPy's __array_wrap__: the type of the highest __array_priority__ (the first on a tie)
+    for x in subs[1:]:
+        if type(x).__array_priority__ > type(best).__array_priority__:
+            best = x
+    # (made as that type: the engine keeps the pending array itself)
+    r = _pending(node(name, *nodes), shape, dtype, bases, n, cost, name != "where", type(best))
+    fin = getattr(r, "__array_finalize__", None)
+    if isinstance(r, ndarray) and fin is not None:
+        fin(best)
     return r
 
 
@@ -859,12 +862,12 @@ def _bin_info(key, name, x, y, eager):
     return info
 
 
-def _pending(expr, shape, dtype, bases, n, cost, scalar_0d=True):
+def _pending(expr, shape, dtype, bases, n, cost, scalar_0d=True, cls=None):
     """The new pending array of expr (its n nodes of total cost read the
-    storage in bases); a 0-d result (scalar_0d) is computed to a NumPy
-    scalar, as a ufunc's is in NumPy."""
+    storage in bases), an instance of cls (None: ndarray); a 0-d result
+    (scalar_0d) is computed to a NumPy scalar, as a ufunc's is in NumPy."""
     fe = _fpe_epoch[1] if _fpe_var.get() is _fpe_epoch[0] else _fpe_current()
-    r = ndarray.__new__(ndarray)
+    r = ndarray.__new__(cls or ndarray)
     r._arr, r._expr, r._shape, r._dtype, r._bases, r._n = None, expr, shape, dtype, tuple(bases), n
     r._cell, r._cost, r._fe = None, cost, fe
     if not shape and scalar_0d:

@@ -66,9 +66,11 @@ _CoreArray = _core.Array
 def _as_type(r, cls, src):
     """r, a fresh maniple array, as an instance of cls (maniple's ndarray or
     a subclass of it), cls's __array_finalize__(src) called, as NumPy's
-    view(cls) does."""
+    view(cls) does. r is evaluated first: the engine keeps a pending array
+    itself, not a copy of its fields."""
     if cls is type(r):
         return r
+    r._materialize()
     o = object.__new__(cls)
     for k in ndarray.__slots__[:-1]:
         if hasattr(r, k):
@@ -115,7 +117,12 @@ def _keeps_subclass(fn):
             r = fn(*args, **kwargs)
             return out if r is kwargs["out"] else r
         r = fn(*args, **kwargs)
-        return r if type(r) is not ndarray or best is None else _as_type(r, type(best), best)
+        if best is None:
+            return r
+        if isinstance(r, (builtins.bool, int, float, complex, _np.generic)):
+            from ._creation import asarray
+            r = asarray(r)  # (a subclass's whole reduction: a 0-d array of it, as NumPy's)
+        return r if type(r) is not ndarray else _as_type(r, type(best), best)
     return call
 
 
