@@ -59,3 +59,16 @@ def test_gradient_argument_errors():
     raises_like(lambda xp: xp.gradient(xp.asarray(data((4, 3))), 1.0, 2.0, 3.0), TypeError,
                 "invalid number of arguments")
     check(lambda xp: xp.gradient(xp.asarray(data((5,))), xp.asarray(2.0)))
+
+
+@pytest.mark.parametrize("f", ["nanmean", "nanvar", "nanstd"])
+@pytest.mark.parametrize("dt", ["bool", "int64"])
+def test_nan_moments_of_floats_refuse_exact_dtype_and_out(f, dt):
+    x = data((4, 3))
+    x[1, 2] = numpy.nan
+    raises_like(lambda xp: getattr(xp, f)(xp.asarray(x), axis=1, dtype=dt), TypeError,
+                "If a is inexact, then dtype must be inexact")
+    raises_like(lambda xp: getattr(xp, f)(xp.asarray(x), axis=1, out=xp.empty(4, dtype=dt)), TypeError,
+                "If a is inexact, then out must be inexact")
+    check(lambda xp: getattr(xp, f)(xp.asarray(x), axis=1, dtype="float32"), rtol=1e-6)
+    check(lambda xp: getattr(xp, f)(xp.asarray(x.astype("int64")), axis=1, dtype="float64"))

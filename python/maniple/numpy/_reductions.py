@@ -118,10 +118,20 @@ def _count(a, axis, keepdims):
     return _sum(_U["logical_not"](_U["isnan"](a)), axis, None, None, keepdims)
 
 
+def _inexact_only(dtype, out):
+    """NumPy's refusal of an integer or bool dtype= or out= for the nan
+    moments of floating-point data."""
+    if dtype is not None and not _np.issubdtype(_np.dtype(dtype), _np.inexact):
+        raise TypeError("If a is inexact, then dtype must be inexact")
+    if out is not None and not _np.issubdtype(_np.dtype(out.dtype), _np.inexact):
+        raise TypeError("If a is inexact, then out must be inexact")
+
+
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     a = _masked(a, where)
     if not _is_float(a):
         return _mean(a, axis, dtype, out, keepdims, where=where)
+    _inexact_only(dtype, out)
     fdt = dtype or a._dtype
     s = _sum(_nan_to(a, 0).astype(fdt), axis, None, None, keepdims)
     n = _count(a, axis, keepdims)
@@ -140,6 +150,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     if not _is_float(a):
         return _var(a, axis, dtype, out, ddof, keepdims, where=None if where is True else where, mean=mean,
                     correction=correction)
+    _inexact_only(dtype, out)
     fdt = dtype or a._dtype
     x = a.astype(fdt) if fdt != a._dtype else a
     with warnings.catch_warnings():  # NumPy's nanvar warns of its degrees of freedom alone
@@ -164,6 +175,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
            correction=_NOVALUE):
+    if _is_float(asarray(a)):
+        _inexact_only(dtype, out)
     v = nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
     r = _U["sqrt"](v)
     if isinstance(r, ndarray):
