@@ -350,3 +350,31 @@ def test_base_does_not_keep_a_linked_source():
         assert b._arr.base not in _views._source or _views._source[b._arr.base].src is None
     b[0, 0] = 5.0
     assert float(b[0, 0]) == 5.0
+
+
+@pytest.mark.parametrize("via", ["asarray", "array", "intersect1d", "add"])
+def test_array_likes_whose_array_method_gives_a_maniple_array(via):
+    """A script's array-like class keeps working once its import is changed:
+    its __array__ now returns a maniple array (NumPy's asarray would refuse
+    that as not producing an array); one returning a NumPy array too."""
+    def run(xp):
+        class Like:
+            def __array__(self, dtype=None, copy=None):
+                return xp.arange(3.0)
+
+        class NumPyLike:
+            def __array__(self, dtype=None, copy=None):
+                return numpy.arange(3.0) * 2
+
+        out = []
+        for a in (Like(), NumPyLike()):
+            if via == "intersect1d":
+                r = xp.intersect1d(a, a)
+            elif via == "add":
+                r = xp.add(a, 1.0)
+            else:
+                r = getattr(xp, via)(a)
+            out.append(numpy.asarray(r))
+        return out
+    for g, w in zip(run(mnp), run(numpy)):
+        numpy.testing.assert_array_equal(g, w)

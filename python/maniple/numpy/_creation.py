@@ -311,6 +311,9 @@ def asarray(x, dtype=None, order=None, *, device=None, copy=None, like=None):
         return _asarray_in(x, dtype, order, copy)
     if isinstance(x, ndarray):
         return x if dtype is None or str(_np.dtype(dtype)) == x._dtype else x.astype(dtype)
+    x = _via_array_method(x)
+    if isinstance(x, ndarray):
+        return asarray(x, dtype)
     y = _np.asarray(x, dtype=dtype)
     if dtype is None and y.dtype.kind == "f" and y.dtype.itemsize > 8:
         raise TypeError(f"maniple.numpy does not support dtype '{y.dtype}'")
@@ -351,10 +354,22 @@ def from_dlpack(x, /, *, device=None, copy=None):
     return asarray(_np.from_dlpack(x))
 
 
+def _via_array_method(x):
+    """x, or what its __array__ gives when x is another kind of object: a
+    class whose __array__ returns a maniple array (a script's array-like
+    after its import changed) gives that array, which NumPy's asarray would
+    refuse as "not producing an array"."""
+    if type(x) in (list, tuple, _np.ndarray) or isinstance(x, (ndarray, _np.generic, int, float, complex)):
+        return x
+    f = getattr(type(x), "__array__", None)
+    return x if f is None else f(x)
+
+
 def _asarray_in(x, dtype, order, copy):
     """asarray/array of x in memory order order (_layout), copied when copy
     is true or when x is laid out otherwise."""
     _order(order, "CFAK")
+    x = _via_array_method(x)
     if not isinstance(x, ndarray):
         y = _np.asarray(x, dtype=dtype)
         if order in (None, "K", "k", "A", "a") and y.ndim > 1 and y.flags.f_contiguous and not y.flags.c_contiguous:
