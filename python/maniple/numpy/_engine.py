@@ -689,8 +689,33 @@ def _prep(x, subs=None):
         return _base_view(x)
     if isinstance(x, (ndarray, bool, int, float, _np.generic)):
         return x
+    if subs is not None and not isinstance(x, _np.ndarray) and hasattr(type(x), "__array_ufunc__"):
+        raise _Override(x)  # (caught in _make: the object computes the operation)
     from . import _creation
     return _creation.asarray(x)
+
+
+class _Override(Exception):
+    """An operand that overrides ufuncs (NEP 13: __array_ufunc__)."""
+
+    def __init__(self, obj):
+        super().__init__()
+        self.obj = obj
+
+
+def _overridden(name, obj, xs):
+    """name over xs computed by obj's __array_ufunc__ with maniple's ufunc,
+    as NumPy's ufuncs defer to it; NotImplemented where obj opts out
+    (__array_ufunc__ = None: its reflected operator runs)."""
+    f = type(obj).__array_ufunc__
+    from ._functions import UFUNCS
+    if f is None or name not in UFUNCS:
+        return NotImplemented
+    r = f(obj, UFUNCS[name], "__call__", *xs)
+    if r is NotImplemented:
+        raise TypeError(f"operand type(s) all returned NotImplemented from __array_ufunc__(<ufunc '{name}'>, "
+                        f"'__call__', ...): '{type(obj).__name__}'")
+    return r
 
 
 # ---- result types ----
@@ -804,7 +829,10 @@ def _make(node, name, *xs):
         if r is not None:
             return r
     nodes, bases, n, cost, subs = [], set(), 1, COST.get(name, 1), []
-    xs = [x if type(x) is ndarray or type(x) in _PYSCALAR else _prep(x, subs) for x in xs]
+    try:
+        xs = [x if type(x) is ndarray or type(x) in _PYSCALAR else _prep(x, subs) for x in xs]
+    except _Override as o:
+        return _overridden(name, o.obj, xs)
     dtype, shape = _info(node, name, xs)
     for x in xs:
         if type(x) is ndarray:
