@@ -1,12 +1,13 @@
 /* Element-wise functions through glibc's vector math library (libmvec):
  * exp, log and tanh of float64 and float32, sin and cos of float32, in
- * AVX-512 or AVX2 vectors. Values always come from the vector code, tail lanes padded, so
- * an element's value never depends on its neighbours or on where a block
- * starts (the same at any rank count); they are within 4 ULP of libm's, as NumPy's own SIMD functions
- * are. The floating-point flags are libm's: flags the vector code raised
- * are cleared, and a block holding an argument outside the function's
- * quiet range (where libm raises nothing but inexact) runs libm's scalar
- * function on those arguments into scratch, for their flags alone. */
+ * AVX-512 or AVX2 vectors. Values always come from the vector code, tail
+ * lanes padded, so an element's value never depends on its neighbours or
+ * on where a block starts (the same at any rank count); they are within 4
+ * ULP of libm's, as NumPy's own SIMD functions are. The floating-point
+ * flags are libm's: flags the vector code raised are cleared, and a block
+ * holding an argument outside the function's quiet range (where libm
+ * raises nothing but inexact) runs libm's scalar function on those
+ * arguments into scratch, for their flags alone. */
 #ifndef MANIPLE_KERNELS_VEC_H
 #define MANIPLE_KERNELS_VEC_H
 #include <fenv.h>
@@ -40,10 +41,12 @@ static inline int mnv_quiet1(double x, double lo, double hi, double tiny) {
 #define MNV_ABS256S(x) _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x)
 #define MNV_MAND(a, b) ((a) & (b))
 #define MNV_MANDN(a, b) ((__typeof__(b))(~(a) & (b)))
-#define MNV_Q_d_d(x, lo, hi, tiny) \
-  (_mm256_movemask_pd(MNV_QV(_mm256_cmp_pd, _mm256_and_pd, _mm256_andnot_pd, MNV_ABS256D, _mm256_set1_pd, x, lo, hi, tiny)) == 0xF)
-#define MNV_Q_d_s(x, lo, hi, tiny) \
-  (_mm256_movemask_ps(MNV_QV(_mm256_cmp_ps, _mm256_and_ps, _mm256_andnot_ps, MNV_ABS256S, _mm256_set1_ps, x, lo, hi, tiny)) == 0xFF)
+#define MNV_Q_d_d(x, lo, hi, tiny)                                                      \
+  (_mm256_movemask_pd(MNV_QV(_mm256_cmp_pd, _mm256_and_pd, _mm256_andnot_pd, MNV_ABS256D, \
+                             _mm256_set1_pd, x, lo, hi, tiny)) == 0xF)
+#define MNV_Q_d_s(x, lo, hi, tiny)                                                      \
+  (_mm256_movemask_ps(MNV_QV(_mm256_cmp_ps, _mm256_and_ps, _mm256_andnot_ps, MNV_ABS256S, \
+                             _mm256_set1_ps, x, lo, hi, tiny)) == 0xFF)
 #define MNV_Q_e_d(x, lo, hi, tiny) \
   (MNV_QV(_mm512_cmp_pd_mask, MNV_MAND, MNV_MANDN, _mm512_abs_pd, _mm512_set1_pd, x, lo, hi, tiny) == 0xFF)
 #define MNV_Q_e_s(x, lo, hi, tiny) \
@@ -81,8 +84,8 @@ static inline int mnv_quiet1(double x, double lo, double hi, double tiny) {
     const T *a = (const T *)a_;                                                         \
     const int flags = FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW;           \
     int had = fetestexcept(flags);                                                      \
-    int quiet = wide ? mnv_e_##F##_##SUF(n, a, (T *)o_, MNV_R_##F(T))               \
-                         : mnv_d_##F##_##SUF(n, a, (T *)o_, MNV_R_##F(T));              \
+    int quiet = wide ? mnv_e_##F##_##SUF(n, a, (T *)o_, MNV_R_##F(T))                   \
+                     : mnv_d_##F##_##SUF(n, a, (T *)o_, MNV_R_##F(T));                  \
     int fresh = fetestexcept(flags) & ~had;                                             \
     if (fresh) feclearexcept(fresh);                                                    \
     if (!quiet) {                                                                       \

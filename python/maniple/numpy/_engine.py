@@ -703,19 +703,24 @@ class _Override(Exception):
         self.obj = obj
 
 
+def _override(obj, uf, method, *args):
+    """uf's method over args computed by obj's __array_ufunc__ (NEP 13);
+    NumPy's TypeError when it declines."""
+    r = type(obj).__array_ufunc__(obj, uf, method, *args)
+    if r is NotImplemented:
+        raise TypeError(f"operand type(s) all returned NotImplemented from __array_ufunc__(<ufunc "
+                        f"'{uf.__name__}'>, '{method}', ...): '{type(obj).__name__}'")
+    return r
+
+
 def _overridden(name, obj, xs):
     """name over xs computed by obj's __array_ufunc__ with maniple's ufunc,
     as NumPy's ufuncs defer to it; NotImplemented where obj opts out
     (__array_ufunc__ = None: its reflected operator runs)."""
-    f = type(obj).__array_ufunc__
     from ._functions import UFUNCS
-    if f is None or name not in UFUNCS:
+    if type(obj).__array_ufunc__ is None or name not in UFUNCS:
         return NotImplemented
-    r = f(obj, UFUNCS[name], "__call__", *xs)
-    if r is NotImplemented:
-        raise TypeError(f"operand type(s) all returned NotImplemented from __array_ufunc__(<ufunc '{name}'>, "
-                        f"'__call__', ...): '{type(obj).__name__}'")
-    return r
+    return _override(obj, UFUNCS[name], "__call__", *xs)
 
 
 # ---- result types ----
@@ -857,16 +862,11 @@ def _make(node, name, *xs):
         n += 1
     if not subs:
         return _pending(node(name, *nodes), shape, dtype, bases, n, cost, name != "where")
-    best = subs[0]  # NumPy's __array_wrap__: the type of the highest __array_priority__ (the first on a tie)
-    for x in subs[1:]:
-        if type(x).__array_priority__ > type(best).__array_priority__:
-            best = x
+    from ._ndarray import _finalized, _highest_priority
+    best = _highest_priority(subs)  # NumPy's __array_wrap__
     # (made as that type: the engine keeps the pending array itself)
     r = _pending(node(name, *nodes), shape, dtype, bases, n, cost, name != "where", type(best))
-    fin = getattr(r, "__array_finalize__", None)
-    if isinstance(r, ndarray) and fin is not None:
-        fin(best)
-    return r
+    return _finalized(r, best) if isinstance(r, ndarray) else r
 
 
 def _now(tree, info):

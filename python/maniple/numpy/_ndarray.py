@@ -63,6 +63,24 @@ def _view_of(src, h, linked=False):
 _CoreArray = _core.Array
 
 
+def _finalized(o, src):
+    """o with its class's __array_finalize__(src) called, if it has one."""
+    fin = getattr(o, "__array_finalize__", None)
+    if fin is not None:
+        fin(src)
+    return o
+
+
+def _highest_priority(objs):
+    """The first of objs whose type's __array_priority__ is highest: the
+    one whose type NumPy's __array_wrap__ gives a result."""
+    best = objs[0]
+    for x in objs[1:]:
+        if type(x).__array_priority__ > type(best).__array_priority__:
+            best = x
+    return best
+
+
 def _as_type(r, cls, src):
     """r, a fresh maniple array, as an instance of cls (maniple's ndarray or
     a subclass of it), cls's __array_finalize__(src) called, as NumPy's
@@ -75,17 +93,17 @@ def _as_type(r, cls, src):
     for k in ndarray.__slots__[:-1]:
         if hasattr(r, k):
             setattr(o, k, getattr(r, k))
-    fin = getattr(o, "__array_finalize__", None)
-    if fin is not None:
-        fin(src)
-    return o
+    return _finalized(o, src)
 
 
 def _base_view(a):
-    """a (an instance of a subclass of ndarray, evaluated) as maniple's own
+    """a (an instance of a subclass of ndarray) evaluated, as maniple's own
     ndarray over the same storage: what the engine's type tests expect."""
-    a._materialize()
     return _as_type(a, ndarray, None)
+
+
+def _is_sub(a):
+    return type(a) is not ndarray and isinstance(a, ndarray)
 
 
 def _keeps_subclass(fn):
@@ -96,33 +114,28 @@ def _keeps_subclass(fn):
     are out itself."""
     @functools.wraps(fn)
     def call(*args, **kwargs):
-        for a in args:
+        for a in args:  # (inline: the plain call's only cost)
             if type(a) is not ndarray and isinstance(a, ndarray):
                 break
         else:
-            out = kwargs.get("out")
-            if out is None or type(out) is ndarray or not isinstance(out, ndarray):
+            if not _is_sub(kwargs.get("out")):
                 return fn(*args, **kwargs)  # (no subclass: the plain call)
-        best = None
-        for a in args:
-            t = type(a)
-            if t is not ndarray and isinstance(a, ndarray) and (
-                    best is None or t.__array_priority__ > type(best).__array_priority__):
-                best = a
+        subs = [a for a in args if _is_sub(a)]
         out = kwargs.get("out")
-        args = tuple(_base_view(a) if type(a) is not ndarray and isinstance(a, ndarray) else a for a in args)
+        args = tuple(_base_view(a) if _is_sub(a) else a for a in args)
         if out is not None:
-            if type(out) is not ndarray and isinstance(out, ndarray):
+            if _is_sub(out):
                 kwargs["out"] = _base_view(out)  # (same storage: writes reach out)
             r = fn(*args, **kwargs)
             return out if r is kwargs["out"] else r
         r = fn(*args, **kwargs)
-        if best is None:
-            return r
         if isinstance(r, (builtins.bool, int, float, complex, _np.generic)):
             from ._creation import asarray
             r = asarray(r)  # (a subclass's whole reduction: a 0-d array of it, as NumPy's)
-        return r if type(r) is not ndarray else _as_type(r, type(best), best)
+        if type(r) is not ndarray:
+            return r
+        best = _highest_priority(subs)
+        return _as_type(r, type(best), best)
     return call
 
 

@@ -175,7 +175,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
            correction=_NOVALUE):
-    if _is_float(asarray(a)):
+    a = asarray(a)  # (once: nanvar takes it as it is)
+    if _is_float(a):
         _inexact_only(dtype, out)
     v = nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
     r = _U["sqrt"](v)

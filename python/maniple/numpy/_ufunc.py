@@ -124,14 +124,9 @@ class ufunc:
             raise ValueError("second operand provided when ufunc is unary")
         if self.nout != 1:
             raise ValueError("ufunc.at does not support ufuncs with more than one output")
-        if not isinstance(a, (ndarray, _np.ndarray)):
-            f = getattr(type(a), "__array_ufunc__", None)
-            if f is not None:  # NEP 13: an array-like overriding ufuncs does it itself
-                r = f(a, self, "at", a, indices, *(() if b is None else (b,)))
-                if r is NotImplemented:
-                    raise TypeError(f"operand type(s) all returned NotImplemented from __array_ufunc__({self!r}, "
-                                    f"'at', ...): '{type(a).__name__}'")
-                return r
+        if not isinstance(a, (ndarray, _np.ndarray)) and getattr(type(a), "__array_ufunc__", None) is not None:
+            from ._engine import _override  # NEP 13: an array-like overriding ufuncs does it itself
+            return _override(a, self, "at", a, indices, *(() if b is None else (b,)))
         if not isinstance(a, ndarray):  # a NumPy array: NumPy works in place on it, everything gathered
             ind = tuple(_gathered(i) for i in indices) if isinstance(indices, tuple) else _gathered(indices)
             return self._np.at(a, ind, *(() if b is None else (_gathered(b),)))
