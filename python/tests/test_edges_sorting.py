@@ -157,3 +157,40 @@ def test_quantile_every_method_as_numpy(method, fn):
         for axis in (None, 0, 1):
             check(lambda xp: getattr(xp, fn)(xp.asarray(a), 0.3 * s, axis=axis, method=method), rtol=1e-12)
             check(lambda xp: getattr(xp, fn)(xp.asarray(a), qs, axis=axis, method=method), rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape,axis", [((3, 3), 0), ((3, 3), 1), ((3, 3), None), ((4, 3, 2), (0, 2)), ((2,), 0)])
+def test_nanmedian_warns_once_per_all_nan_slice(shape, axis):
+    """NumPy's nanmedian warns once for each all-NaN slice (once in all
+    without an axis); a rank warns of the slices it holds."""
+    import warnings
+    import maniple
+    x = data(shape, seed=3)
+    x[..., :2] = numpy.nan  # all-NaN slices along the last axis, some along the others
+    x.reshape(-1)[::5] = numpy.nan
+    counts = []
+    for xp in (numpy, __import__("maniple.numpy").numpy):
+        with warnings.catch_warnings(record=True) as r:
+            warnings.simplefilter("always")
+            xp.nanmedian(xp.asarray(x), axis=axis)
+        counts.append(sum("All-NaN slice" in str(w.message) for w in r))
+    check(lambda xp: xp.nanmedian(xp.asarray(x), axis=axis), fpe=False)
+    assert counts[0] >= (axis is not None)
+    assert counts[1] == counts[0] if maniple.size() == 1 else counts[1] <= counts[0], counts
+
+
+@pytest.mark.parametrize("shape,axis", [((0, 3), 0), ((0, 3), None), ((0, 3), 1), ((3, 0), 1), ((0,), 0)])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32"])
+@pytest.mark.parametrize("fn,q", [("nanpercentile", 40), ("nanquantile", [0.1, 0.5]), ("nanmedian", None)])
+def test_nan_order_statistics_of_empty_arrays_are_nanmeans(shape, axis, dtype, fn, q):
+    """NumPy returns nanmean of an empty array (its warning, shape and dtype; q unused)."""
+    import warnings
+    args = () if q is None else (q,)
+    seen = []
+    for xp in (numpy, __import__("maniple.numpy").numpy):
+        with warnings.catch_warnings(record=True) as r:
+            warnings.simplefilter("always")
+            getattr(xp, fn)(xp.zeros(shape, dtype), *args, axis=axis)
+        seen.append(sorted(str(w.message) for w in r))
+    assert seen[0] == seen[1]
+    check(lambda xp: getattr(xp, fn)(xp.zeros(shape, dtype), *args, axis=axis), fpe=False)

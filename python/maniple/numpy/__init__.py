@@ -90,6 +90,12 @@ typecodes, sctypeDict, ScalarType = _np.typecodes, _np.sctypeDict, _np.ScalarTyp
 dtypes, exceptions = _np.dtypes, _np.exceptions
 iterable = _np.iterable
 polynomial = _np.polynomial  # NumPy's package: maniple arrays gathered through __array__ (docs/python.md)
+# NumPy's own, taking maniple arrays gathered through __array__ and giving
+# NumPy arrays ("gathered", docs/python.md): masked arrays, the matrix class
+# and record arrays, which maniple arrays do not hold
+ma, rec, matrix, asmatrix, bmat = _np.ma, _np.rec, _np.matrix, _np.asmatrix, _np.bmat
+_core = _np._core  # NumPy's private package, for code that reads its tables (sctypes)
+_GATHERED_NAMES = frozenset({"ma", "rec", "matrix", "asmatrix", "bmat"})
 # scalar types of dtypes maniple arrays do not hold, for isinstance checks
 # and type tests in scripts; as a dtype each is refused with a TypeError
 longdouble, clongdouble, object_, str_, bytes_, void = (_np.longdouble, _np.clongdouble, _np.object_, _np.str_,

@@ -423,6 +423,17 @@ def _warn_where(mask, text, stacklevel=3):
         warnings.warn(text, RuntimeWarning, stacklevel=stacklevel)
 
 
+def _warn_each(mask, text, stacklevel=3):
+    """_warn_where once per flagged slice this rank holds, as NumPy's
+    nanmedian warns once per all-NaN slice when it works slice by slice."""
+    if not isinstance(mask, ndarray):
+        return _warn_where(mask, text, stacklevel + 1)
+    m = mask.ravel()._materialize()  # (every rank: ravel may move data)
+    if m.local_any():
+        for _ in range(bytes(m.local_values()[1]).count(1)):
+            warnings.warn(text, RuntimeWarning, stacklevel=stacklevel)
+
+
 def _empty_division(result_shape, scalar):
     """0/0 in each element of a mean or variance over nothing."""
     if _np.prod(result_shape) > 0:

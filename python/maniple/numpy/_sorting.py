@@ -7,7 +7,7 @@ import numpy as _np
 from maniple import _core
 
 from ._creation import arange, asarray, empty, full
-from ._functions import _axis, _axis_tuple, _warn_where, where as _where3, UFUNCS as _U
+from ._functions import _axis, _axis_tuple, _warn_each, _warn_where, where as _where3, UFUNCS as _U
 from ._indexing import nonzero
 from ._dtypes import COMPLEX as _COMPLEX, FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
 from ._engine import _assign, _flush
@@ -634,14 +634,12 @@ def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
                             "`^` operator, or the logical_xor function instead.")
         weak = type(q) in (int, float)
         rdt = str(_np.result_type(_np.dtype(a0._dtype), 0.5 if weak else qn.dtype))
+    if nan_aware and a0.size == 0:  # NumPy's answer: nanmean's (its warning, shape and dtype; q unused)
+        from ._reductions import nanmean
+        return nanmean(a0, axis, out=out, keepdims=keepdims)
     m, ax, axes = _reduce_axis_arg(a0, axis)
     if m.shape[ax] == 0:
-        if not nan_aware:
-            raise IndexError("index -1 is out of bounds for axis 0 with size 0")
-        if qn.ndim:
-            raise NotImplementedError("maniple.numpy: nan-quantiles of an empty slice with several q")
-        r = full(m.shape[:ax] + m.shape[ax + 1:], _np.nan, rdt if rdt in _FLOATS else "float64")
-        return _finish(_keep(r, a0, axes, keepdims), out)
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
     if m.ndim == 1 and not nan_aware:  # a few elements of the sorted values: selected, not sorted
         s = _Picked(m, _positions(m.shape[0], qa, method))
     else:
@@ -820,6 +818,9 @@ def _median(a, axis, out, keepdims, nan_aware):
     """The middle element, or the mean of the two middle ones, as NumPy."""
     from ._select import take_along_axis
     a0 = asarray(a)
+    if nan_aware and a0.size == 0:  # NumPy's answer: nanmean's
+        from ._reductions import nanmean
+        return nanmean(a0, axis, out=out, keepdims=keepdims)
     m, ax, axes = _reduce_axis_arg(a0, axis)
     n = m.shape[ax]
     fdt = m._dtype if m._dtype in _FLOATS or m._dtype in _COMPLEX else "float64"
@@ -841,7 +842,10 @@ def _median(a, axis, out, keepdims, nan_aware):
     if nan_aware and fdt == s._dtype:
         cnt = _U["logical_not"](_U["isnan"](s)).sum(axis=ax, keepdims=True)
         none = cnt == 0
-        _warn_where(none, "All-NaN slice encountered", 4)
+        if axes is not None and m.ndim > 1:  # NumPy's nanmedian warns once per all-NaN slice
+            _warn_each(none, "All-NaN slice encountered", 4)
+        else:
+            _warn_where(none, "All-NaN slice encountered", 4)
         lo = ((cnt - 1) // 2).clip(0, n - 1)
         hi = (cnt // 2).clip(0, n - 1)
         x0, x1 = take_along_axis(s, lo, ax).astype(fdt), take_along_axis(s, hi, ax).astype(fdt)

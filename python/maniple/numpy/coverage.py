@@ -59,6 +59,8 @@ def classify(name):
     obj = _resolve(mnp, name)
     if obj is None:
         return "missing"
+    if name.split(".")[0] in mnp._GATHERED_NAMES:  # NumPy's own objects, which cannot carry _mn_kind
+        return "gathered"
     return getattr(obj, "_mn_kind", "native")
 
 
