@@ -281,6 +281,18 @@ def test_view_as_another_item_size(src, to, shape):
     check(lambda xp: (xp.asarray(x) * 1).view(to))  # a pending expression
 
 
+def test_bytes_viewed_as_bool_are_true_bools():
+    """Bytes other than 0 and 1 seen as bool (a view, or a NumPy array
+    given) compare, sum and unique as True, as NumPy's."""
+    raw = numpy.arange(10, dtype=numpy.uint8).reshape(-1, 2)
+    for make in (lambda xp: xp.asarray(raw).view(bool), lambda xp: xp.asarray(raw.view(bool))):
+        check(lambda xp: make(xp)[1] == make(xp)[2])
+        check(lambda xp: make(xp).sum(axis=0))
+        check(lambda xp: (make(xp) == True).sum())  # noqa: E712
+        check(lambda xp: xp.unique(make(xp), axis=0))
+        check(lambda xp: xp.logical_xor(make(xp), make(xp)[::-1]))
+
+
 def test_view_refusals():
     a = mnp.asarray(data((3, 4), seed=32))
     raises_like(lambda xp: xp.asarray(data((3, 3), seed=32)).view("complex128"), ValueError,

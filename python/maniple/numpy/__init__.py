@@ -114,6 +114,9 @@ for _n in ("sum", "prod", "min", "max", "amin", "amax", "mean", "std", "var", "a
 # announced fallbacks for the NumPy names not defined above
 from . import _fallback  # noqa: E402
 _fallback.install(globals())
+# dtypes maniple arrays cannot hold (object, str, ...): NumPy's functions on gathered arrays
+from . import _unholdable  # noqa: E402
+_unholdable.install(globals())
 
 
 # NumPy names left out on purpose, and why

@@ -9,7 +9,7 @@ from maniple import _core
 from maniple import init as _init
 
 from . import _layout
-from ._dtypes import INTS as _INTS
+from ._dtypes import INTS as _INTS, Unholdable
 from ._engine import _KIND, _check_scalar_into, _pyscalar
 from ._ndarray import ndarray
 from ._npzfile import NpzFile
@@ -33,7 +33,7 @@ def _dt(dtype, default="float64"):
         nd = nd.newbyteorder("=")
     d = str(nd)
     if d not in _SUPPORTED:
-        raise TypeError(f"maniple.numpy does not support dtype '{d}' (supported: {', '.join(_SUPPORTED)})")
+        raise Unholdable(nd)
     if isinstance(dtype, (str, type, _np.dtype)) and len(_DT) < 256:
         _DT[dtype] = d
     return d
@@ -316,8 +316,10 @@ def asarray(x, dtype=None, order=None, *, device=None, copy=None, like=None):
         return asarray(x, dtype)
     y = _np.asarray(x, dtype=dtype)
     if dtype is None and y.dtype.kind == "f" and y.dtype.itemsize > 8:
-        raise TypeError(f"maniple.numpy does not support dtype '{y.dtype}'")
+        raise Unholdable(y.dtype)
     d = _dt(y.dtype)
+    if d == "bool":  # bytes other than 0 and 1 (a view of other data) stored as True
+        y = y.view(_np.uint8) != 0
     a = empty(y.shape, d)
     a._arr.set_global(_np.ascontiguousarray(y, dtype=d))
     return a

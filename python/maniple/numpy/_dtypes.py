@@ -17,6 +17,16 @@ CAN_CAST_SAME_KIND = {t: {s for s in SUPPORTED if _np.can_cast(s, t, "same_kind"
 INT_RANGE = {t: (int(_np.iinfo(t).min), int(_np.iinfo(t).max)) for t in INTS}
 
 
+class Unholdable(TypeError):
+    """A dtype maniple arrays cannot hold (object, strings, datetimes,
+    structured, longdouble): the functions that meet one hand the call to
+    NumPy (_unholdable.py); elsewhere it is the TypeError it derives from."""
+
+    def __init__(self, dtype):
+        self.dtype = _np.dtype(dtype)
+        super().__init__(f"maniple.numpy does not support dtype '{self.dtype}' (supported: {', '.join(SUPPORTED)})")
+
+
 def sum_dtype(dt):
     """NumPy's sum and prod of dt: int64 for bool and signed integers,
     uint64 for unsigned ones, else dt."""

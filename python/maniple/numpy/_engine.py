@@ -29,7 +29,7 @@ from maniple import _core
 
 from . import _collect, _fpe, _views
 from ._dtypes import CAN_CAST_SAME_KIND as _CAN_CAST_SAME_KIND, INT_RANGE as _INT_RANGE, INTEGER as _INTEGER
-from ._dtypes import FLOATS as _FLOATS, KIND as _KIND
+from ._dtypes import FLOATS as _FLOATS, KIND as _KIND, Unholdable
 
 MAX_NODES = 96  # past this an operand is materialised, bounding loops' trees
 SHARE_COST = 2  # cost (below) from which a shared value is computed once
@@ -662,7 +662,7 @@ def _pyscalar(v):
     if isinstance(v, _np.generic):
         dt = str(v.dtype)
         if dt not in _KIND:
-            raise TypeError(f"maniple.numpy does not support dtype {dt}")
+            raise Unholdable(v.dtype)
         return (v.item(), dt)
     if isinstance(v, (bool, int, float, complex)):
         return v
@@ -689,6 +689,8 @@ def _prep(x, subs=None):
         return _base_view(x)
     if isinstance(x, (ndarray, bool, int, float, _np.generic)):
         return x
+    if isinstance(x, _np.ndarray) and type(x) is not _np.ndarray and not isinstance(x, _np.memmap):
+        raise Unholdable(x.dtype)  # a NumPy subclass (masked array, matrix): NumPy computes, with its rules
     if subs is not None and not isinstance(x, _np.ndarray) and hasattr(type(x), "__array_ufunc__"):
         raise _Override(x)  # (caught in _make: the object computes the operation)
     from . import _creation
@@ -835,10 +837,14 @@ def _make(node, name, *xs):
             return r
     nodes, bases, n, cost, subs = [], set(), 1, COST.get(name, 1), []
     try:
-        xs = [x if type(x) is ndarray or type(x) in _PYSCALAR else _prep(x, subs) for x in xs]
+        xs2 = [x if type(x) is ndarray or type(x) in _PYSCALAR else _prep(x, subs) for x in xs]
+        dtype, shape = _info(node, name, xs2)
     except _Override as o:
         return _overridden(name, o.obj, xs)
-    dtype, shape = _info(node, name, xs)
+    except Unholdable:  # an operand maniple cannot hold: NumPy computes, on every rank alike
+        from . import _unholdable
+        return _unholdable.ufunc(name, xs)
+    xs = xs2
     for x in xs:
         if type(x) is ndarray:
             if x._expr is not None and x._n <= MAX_NODES:
@@ -953,10 +959,25 @@ _F64 = _np.float64
 _F64_SAME = frozenset(("float64", "complex128"))  # dtypes a float64 scalar promotes as a weak float does
 
 
-def _binary(name, x, y):
+def _numpy_subclass(v):
+    return isinstance(v, _np.ndarray) and type(v) is not _np.ndarray and not isinstance(v, _np.memmap)
+
+
+_NUMPY_OPERATOR = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+                   "true_divide": operator.truediv, "floor_divide": operator.floordiv, "remainder": operator.mod,
+                   "power": operator.pow, "bitwise_and": operator.and_, "bitwise_or": operator.or_,
+                   "bitwise_xor": operator.xor, "left_shift": operator.lshift, "right_shift": operator.rshift,
+                   "less": operator.lt, "less_equal": operator.le, "greater": operator.gt,
+                   "greater_equal": operator.ge, "equal": operator.eq, "not_equal": operator.ne}
+
+
+def _binary(name, x, y, op=False):
     """x (op) y, deferred: the common cases (arrays and Python floats and
     ints) without the general path's lists and loops. A maniple.sparse
-    operand gets NotImplemented, so that its reflected operator runs."""
+    operand gets NotImplemented, so that its reflected operator runs. op:
+    called by an operator, which a NumPy subclass operand (masked array,
+    matrix) computes as NumPy's ndarray would let it (a matrix's * is a
+    matrix product; a ufunc call multiplies elements)."""
     if type(x) is not ndarray:
         tx = type(x)
         if tx is _F64 and type(y) is ndarray and y._dtype in _F64_SAME:
@@ -969,6 +990,8 @@ def _binary(name, x, y):
             info = _BIN.get(key) or _bin_info(key, name, x, y, True)
             if 0 <= info[2] <= EAGER_MAX:
                 return _now(("bin", name, ("sc", x), ("in", y._arr)), info)
+        if op and _numpy_subclass(x):
+            return _NUMPY_OPERATOR[name](x, _np.asarray(y))
         r = _signed_vs_u64(name, x, y)
         return _make(Binary, name, x, y) if r is None else r
     ty = type(y)
@@ -987,6 +1010,8 @@ def _binary(name, x, y):
     elif getattr(ty, "_mn_sparse", False):
         return NotImplemented
     else:
+        if op and _numpy_subclass(y):
+            return _NUMPY_OPERATOR[name](_np.asarray(x), y)
         r = _signed_vs_u64(name, x, y)
         return _make(Binary, name, x, y) if r is None else r
     info = _BIN.get(key)
@@ -1132,7 +1157,11 @@ def _assign(target, value, same_kind=False):
     alias_ok = reads and keep._dtype == target.dtype and keep._shape == tuple(target.shape)
     if reads and not alias_ok:
         keep._materialize()
-    node = _operand(value)
+    try:
+        node = _operand(value)
+    except Unholdable:  # object, str, float128 values: cast by NumPy to target's dtype, as its assignment
+        from ._unholdable import _numpy
+        node = _operand(_np.asarray(_numpy(value)).astype(target.dtype))
     _flush(target.base, keep if alias_ok else None)
     if not (type(value) is ndarray and value._big and value._expr is not None and _has_cells(node)
             and _eval_shared(node, value._shape, out=target) is not _NOTHING):

@@ -18,7 +18,7 @@ import numpy as _np
 from maniple import _core
 
 from . import _collect, _engine, _layout, _views
-from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, INTS as _INTS
+from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, INTS as _INTS, Unholdable
 from ._engine import (_CAN_CAST_SAME_KIND, _INTEGER, _assign, _binary, _check_scalar_into, _flush, _prep, _pyscalar,
                       _scalar, _unary, _wrote)
 from ._engine import GROUP_MIN as _GROUP_MIN  # noqa: F401 (tests read it here)
@@ -581,18 +581,18 @@ class ndarray:
         _assign(target, _lead_ones_dropped(value, len(target.shape)))
 
     # ---- element-wise arithmetic ----
-    def __add__(self, o): return _binary("add", self, o)
-    def __radd__(self, o): return _binary("add", o, self)
-    def __sub__(self, o): return _binary("subtract", self, o)
-    def __rsub__(self, o): return _binary("subtract", o, self)
-    def __mul__(self, o): return _binary("multiply", self, o)
-    def __rmul__(self, o): return _binary("multiply", o, self)
-    def __truediv__(self, o): return _binary("true_divide", self, o)
-    def __rtruediv__(self, o): return _binary("true_divide", o, self)
-    def __floordiv__(self, o): return _binary("floor_divide", self, o)
-    def __rfloordiv__(self, o): return _binary("floor_divide", o, self)
-    def __mod__(self, o): return _binary("remainder", self, o)
-    def __rmod__(self, o): return _binary("remainder", o, self)
+    def __add__(self, o): return _binary("add", self, o, True)
+    def __radd__(self, o): return _binary("add", o, self, True)
+    def __sub__(self, o): return _binary("subtract", self, o, True)
+    def __rsub__(self, o): return _binary("subtract", o, self, True)
+    def __mul__(self, o): return _binary("multiply", self, o, True)
+    def __rmul__(self, o): return _binary("multiply", o, self, True)
+    def __truediv__(self, o): return _binary("true_divide", self, o, True)
+    def __rtruediv__(self, o): return _binary("true_divide", o, self, True)
+    def __floordiv__(self, o): return _binary("floor_divide", self, o, True)
+    def __rfloordiv__(self, o): return _binary("floor_divide", o, self, True)
+    def __mod__(self, o): return _binary("remainder", self, o, True)
+    def __rmod__(self, o): return _binary("remainder", o, self, True)
     def __pow__(self, o):
         t = type(o)
         if (t is float or t is int) and (o == 0.5 or o == -1) and self._dtype in _INEXACT:
@@ -604,32 +604,32 @@ class ndarray:
                 return _unary("sqrt", self.astype(dt) if dt != self._dtype else self)
         if t is not float and (t is not int or o < 0):  # a scalar exponent: nothing to check
             _check_power(self, o)
-        return _binary("power", self, o)
+        return _binary("power", self, o, True)
 
-    def __rpow__(self, o): return _power(o, self)
-    def __and__(self, o): return _binary("bitwise_and", self, o)
-    def __rand__(self, o): return _binary("bitwise_and", o, self)
-    def __or__(self, o): return _binary("bitwise_or", self, o)
-    def __ror__(self, o): return _binary("bitwise_or", o, self)
-    def __xor__(self, o): return _binary("bitwise_xor", self, o)
-    def __rxor__(self, o): return _binary("bitwise_xor", o, self)
-    def __lshift__(self, o): return _binary("left_shift", self, o)
-    def __rlshift__(self, o): return _binary("left_shift", o, self)
-    def __rshift__(self, o): return _binary("right_shift", self, o)
-    def __rrshift__(self, o): return _binary("right_shift", o, self)
-    def __lt__(self, o): return _binary("less", self, o)
-    def __le__(self, o): return _binary("less_equal", self, o)
-    def __gt__(self, o): return _binary("greater", self, o)
-    def __ge__(self, o): return _binary("greater_equal", self, o)
+    def __rpow__(self, o): return _power(o, self, True)
+    def __and__(self, o): return _binary("bitwise_and", self, o, True)
+    def __rand__(self, o): return _binary("bitwise_and", o, self, True)
+    def __or__(self, o): return _binary("bitwise_or", self, o, True)
+    def __ror__(self, o): return _binary("bitwise_or", o, self, True)
+    def __xor__(self, o): return _binary("bitwise_xor", self, o, True)
+    def __rxor__(self, o): return _binary("bitwise_xor", o, self, True)
+    def __lshift__(self, o): return _binary("left_shift", self, o, True)
+    def __rlshift__(self, o): return _binary("left_shift", o, self, True)
+    def __rshift__(self, o): return _binary("right_shift", self, o, True)
+    def __rrshift__(self, o): return _binary("right_shift", o, self, True)
+    def __lt__(self, o): return _binary("less", self, o, True)
+    def __le__(self, o): return _binary("less_equal", self, o, True)
+    def __gt__(self, o): return _binary("greater", self, o, True)
+    def __ge__(self, o): return _binary("greater_equal", self, o, True)
     def __eq__(self, o):
         if o is None or type(o) is str:  # NumPy: nothing equals them
             return self._constant(False)
-        return _binary("equal", self, o)
+        return _binary("equal", self, o, True)
 
     def __ne__(self, o):
         if o is None or type(o) is str:
             return self._constant(True)
-        return _binary("not_equal", self, o)
+        return _binary("not_equal", self, o, True)
 
     def _constant(self, v):
         from ._creation import full
@@ -711,7 +711,13 @@ class ndarray:
         if not copy and dtype.__class__ is str and dtype == self._dtype and order == "K":
             return self  # (the callers' common case, before any import or check)
         from ._creation import _dt, _order
-        dt = _dt(dtype)  # the one supported-dtype check and message
+        try:
+            dt = _dt(dtype)  # the one supported-dtype check and message
+        except Unholdable as e:  # object, str, ...: NumPy's array, on every rank, for a script's call
+            from ._unholdable import call, from_script
+            if not from_script():
+                raise  # (maniple's own calls: the function that made them hands itself to NumPy)
+            return call(lambda a: a.astype(dtype, order, casting, subok, copy), (self,), {}, e)
         _order(order, "CFAK")
         if casting != "unsafe" and not _np.can_cast(self._dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from dtype('{self._dtype}') to dtype('{dt}') according to "
@@ -1018,6 +1024,8 @@ class ndarray:
         from maniple.sparse import _dist
         g = max(1, nd.itemsize // old)
         loc = _np.frombuffer(flat.split_local(_dist.split(self.size // g)[1] * g), dtype=self._dtype).view(nd)
+        if nd == _np.bool_:  # bytes other than 0 and 1 stored as True (kernels compare bools bytewise)
+            loc = loc.view(_np.uint8) != 0
         r = _reshaped(ndarray(_core.concat_local(nd.name, loc.tobytes())), shape)
         r._ro = True
         return r if type is None else _as_type(r, type, self)
@@ -1199,10 +1207,11 @@ def _check_power(x, y):
         raise ValueError("Integers to negative integer powers are not allowed.")
 
 
-def _power(x, y):
-    """x ** y (the operators and numpy.power)."""
-    _check_power(x, y)
-    return _binary("power", x, y)
+def _power(x, y, op=False):
+    """x ** y (op: the operators; else numpy.power)."""
+    if not (op and (_engine._numpy_subclass(x) or _engine._numpy_subclass(y))):  # (NumPy's operator checks those)
+        _check_power(x, y)
+    return _binary("power", x, y, op)
 
 
 class _Flags:

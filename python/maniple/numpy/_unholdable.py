@@ -1,0 +1,141 @@
+"""Arrays of the dtypes maniple arrays cannot hold (object, strings and
+bytes, datetimes and timedeltas, structured, longdouble and clongdouble)
+are NumPy arrays, whole and alike on every rank. A maniple function or
+ufunc that meets one (a dtype= argument, an operand, an inferred type)
+hands the call to NumPy's function of the same name, with its maniple
+arrays gathered to every rank; results maniple holds come back as maniple
+arrays, the others as NumPy's (docs/python.md). The functions that write
+into their arguments or files are left out: a gathered copy would lose
+the write, and every rank would write the file."""
+import functools
+import os
+import sys
+import warnings
+
+import numpy as _np
+
+from ._dtypes import SUPPORTED, Unholdable
+from ._ndarray import ndarray
+
+# writes into an argument, a file or a stream, or user code per rank: never handed over
+KEEP = frozenset({"copyto", "put", "place", "putmask", "put_along_axis", "fill_diagonal", "save", "savez",
+                  "savez_compressed", "savetxt", "nditer", "vectorize", "frompyfunc", "apply_along_axis",
+                  "apply_over_axes", "piecewise", "fromfunction", "info", "show_config", "show_runtime",
+                  "set_printoptions", "printoptions", "seterr", "seterrcall", "errstate", "setbufsize"})
+_PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # maniple/
+# numeric dtypes maniple is to hold itself one day: their arrays warn
+_PENDING = frozenset({"float128", "complex256", "float96", "complex192"})
+
+
+def _announce(dtype):
+    """Warn of a numeric dtype's NumPy array (Python's filters show it once per line of the script)."""
+    name = str(dtype)
+    if name in _PENDING:
+        warnings.warn(f"maniple.numpy: {name} arrays are NumPy arrays, whole on every rank (maniple arrays do not "
+                      "hold them yet): computed by NumPy, not distributed", UserWarning, stacklevel=_user_level())
+
+
+def _user_level():
+    """warnings.warn's stacklevel, called from _announce, of the first caller outside maniple."""
+    f, level = sys._getframe(2), 2
+    while f is not None and f.f_code.co_filename.startswith(_PKG):
+        f, level = f.f_back, level + 1
+    return level
+
+
+def from_script():
+    """Whether the method calling this was called from outside maniple."""
+    return not sys._getframe(2).f_code.co_filename.startswith(_PKG)
+
+
+def _numpy(obj):
+    """obj with its maniple arrays (in lists, tuples and dicts) as NumPy
+    arrays on every rank."""
+    if isinstance(obj, ndarray):
+        return _np.asarray(obj)
+    if isinstance(obj, (list, tuple)) and any(isinstance(x, (ndarray, list, tuple, dict)) for x in obj):
+        items = [_numpy(x) for x in obj]
+        return type(obj)(items) if type(obj) in (list, tuple) else obj
+    if isinstance(obj, dict):
+        return {k: _numpy(v) for k, v in obj.items()}
+    return obj
+
+
+def _back(r):
+    """A NumPy result as maniple's: arrays of dtypes maniple holds become
+    maniple arrays (each rank keeps its part of the same values)."""
+    if type(r) is _np.ndarray and str(r.dtype) in SUPPORTED:
+        from ._creation import asarray
+        return asarray(r)
+    if type(r) is tuple:
+        return tuple(_back(x) for x in r)
+    if type(r) is list and any(type(x) is _np.ndarray for x in r):
+        return [_back(x) for x in r]
+    return r
+
+
+def _has_maniple_out(args, kwargs):
+    out = kwargs.get("out")
+    return isinstance(out, ndarray) or (isinstance(out, tuple) and any(isinstance(o, ndarray) for o in out))
+
+
+def call(np_fn, args, kwargs, err):
+    """np_fn over the gathered arguments, after err (the Unholdable met)."""
+    _announce(err.dtype)
+    return _back(np_fn(*_numpy(args), **_numpy(kwargs)))
+
+
+_GIVEN = (_np.generic, _np.ndarray)
+_HELD = frozenset("?bhilqpnBHILQPNefdFD")  # the type characters of the dtypes maniple holds
+
+
+def _subclass(a):
+    """A NumPy subclass (masked array, matrix; not memmap): NumPy's functions know its rules."""
+    return type(a) is not _np.ndarray and isinstance(a, _np.ndarray) and not isinstance(a, _np.memmap)
+
+
+def routed(fn, np_fn):
+    """fn, handing its call to np_fn when it meets a dtype maniple cannot hold."""
+
+    @functools.wraps(fn)
+    def f(*args, **kwargs):
+        for a in args:  # a NumPy scalar or array maniple cannot hold (np.longdouble(10) as hanning's M)
+            if isinstance(a, _GIVEN) and (a.dtype.char not in _HELD or _subclass(a)):
+                if not _has_maniple_out(args, kwargs):
+                    return call(np_fn, args, kwargs, Unholdable(a.dtype))
+        try:
+            return fn(*args, **kwargs)
+        except Unholdable as e:
+            if _has_maniple_out(args, kwargs):
+                raise
+            return call(np_fn, args, kwargs, e)
+    return f
+
+
+def ufunc(name, xs):
+    """NumPy's ufunc name over operands xs, one of them unholdable."""
+    uf = getattr(_np, name, None)
+    if not isinstance(uf, _np.ufunc):  # (maniple's internal operations that are not NumPy ufuncs)
+        raise Unholdable(next(x.dtype for x in xs if hasattr(x, "dtype") and str(x.dtype) not in SUPPORTED))
+    bad = next((x for x in xs if hasattr(x, "dtype") and str(getattr(x, "dtype")) not in SUPPORTED), None)
+    if bad is not None:
+        _announce(bad.dtype)
+    args = _numpy(list(xs))
+    if name in ("equal", "not_equal"):  # (== and != as NumPy's operators: no loop compares unequal)
+        import operator
+        op = operator.eq if name == "equal" else operator.ne
+        return _back(_np.asarray(op(_np.asarray(args[0]), args[1])))
+    return _back(uf(*args))
+
+
+def install(namespace):
+    """Wrap every maniple.numpy function that NumPy also has (but KEEP)."""
+    import types
+    for name, fn in list(namespace.items()):
+        if name.startswith("_") or name in KEEP or not isinstance(fn, types.FunctionType) or \
+                not fn.__module__.startswith("maniple"):  # (NumPy's own, as asmatrix, take anything)
+            continue
+        np_fn = getattr(_np, name, None)
+        if np_fn is None or not callable(np_fn) or getattr(fn, "_mn_kind", None) == "fallback":
+            continue
+        namespace[name] = routed(fn, np_fn)
