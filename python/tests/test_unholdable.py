@@ -139,3 +139,12 @@ def test_numpy_subclasses_keep_their_rules(k):
     numpy.testing.assert_array_equal(numpy.asarray(got), numpy.asarray(want))
     if isinstance(want, numpy.ma.MaskedArray):
         numpy.testing.assert_array_equal(got.mask, want.mask)
+
+
+def test_datetime_helpers_are_numpy_own():
+    """isnat and the business-day functions are NumPy's: datetime arrays are NumPy's."""
+    d = mnp.array(["2026-12-06", "NaT"], dtype="datetime64[D]")
+    e = numpy.array(["2026-12-06", "NaT"], dtype="datetime64[D]")
+    numpy.testing.assert_array_equal(mnp.isnat(d), numpy.isnat(e))
+    assert mnp.busday_count(d[:1], numpy.datetime64("2026-12-31")) == numpy.busday_count(e[:1], numpy.datetime64(
+        "2026-12-31"))

@@ -95,7 +95,15 @@ polynomial = _np.polynomial  # NumPy's package: maniple arrays gathered through 
 # and record arrays, which maniple arrays do not hold
 ma, rec, matrix, asmatrix, bmat = _np.ma, _np.rec, _np.matrix, _np.asmatrix, _np.bmat
 _core = _np._core  # NumPy's private package, for code that reads its tables (sctypes)
-_GATHERED_NAMES = frozenset({"ma", "rec", "matrix", "asmatrix", "bmat"})
+# and for the dtypes maniple arrays do not hold (their arrays are NumPy's, _unholdable.py):
+# record arrays and regex-parsed files, and the datetime helpers
+recarray, record, fromregex = _np.recarray, _np.record, _np.fromregex
+isnat, datetime_as_string, datetime_data = _np.isnat, _np.datetime_as_string, _np.datetime_data
+busday_count, busday_offset, busdaycalendar, is_busday = _np.busday_count, _np.busday_offset, _np.busdaycalendar, \
+    _np.is_busday
+_GATHERED_NAMES = frozenset({"ma", "rec", "matrix", "asmatrix", "bmat", "recarray", "record", "fromregex", "isnat",
+                             "datetime_as_string", "datetime_data", "busday_count", "busday_offset", "busdaycalendar",
+                             "is_busday"})
 # scalar types of dtypes maniple arrays do not hold, for isinstance checks
 # and type tests in scripts; as a dtype each is refused with a TypeError
 longdouble, clongdouble, object_, str_, bytes_, void = (_np.longdouble, _np.clongdouble, _np.object_, _np.str_,
