@@ -6,8 +6,10 @@ import math
 
 import numpy
 import pytest
+import scipy.special
 
 import maniple.numpy as mnp
+from xp import data
 
 
 def same(got, want):
@@ -120,3 +122,28 @@ def test_vectorize_errors_that_do_not_pickle():
         mnp.vectorize(bad_lock)(mnp.arange(9))
     with pytest.raises((Local, RuntimeError)):
         mnp.vectorize(bad_local)(mnp.arange(9))
+
+
+FOREIGN = [
+    ("erf", lambda xp, x: scipy.special.erf(x)),
+    ("jv", lambda xp, x: scipy.special.jv(1, x)),  # a scalar with an array
+    ("gamma", lambda xp, x: scipy.special.gamma(x + 1)),
+    ("ellipj", lambda xp, x: scipy.special.ellipj(x, 0.5)[1]),  # several outputs
+    ("broadcast", lambda xp, x: scipy.special.beta(x[:, :1] + 1, x[:1] + 2)),
+    ("f32", lambda xp, x: scipy.special.erf(x.astype("float32"))),
+    ("int", lambda xp, x: scipy.special.binom(xp.asarray(numpy.arange(10)), 3)),
+    ("frompyfunc", lambda xp, x: numpy.frompyfunc(lambda v: v * 2 + 1, 1, 1)(x)),  # object: NumPy's array
+]
+
+
+@pytest.mark.parametrize("name,fn", FOREIGN, ids=[f[0] for f in FOREIGN])
+def test_ufuncs_maniple_does_not_define_run_on_each_ranks_elements(name, fn):
+    """scipy.special's ufuncs and frompyfunc's on maniple arrays, as on NumPy's."""
+    x = data((7, 5), seed=41) + 1.5
+    got, want = fn(mnp, mnp.asarray(x)), fn(numpy, x)
+    if want.dtype == object:
+        assert type(got) is numpy.ndarray
+    else:
+        assert isinstance(got, mnp.ndarray)
+    assert numpy.asarray(got).dtype == want.dtype
+    numpy.testing.assert_array_equal(numpy.asarray(got), want)

@@ -3,6 +3,7 @@ gets distributed arrays (slices, masked parts), so it runs distributed too."""
 import numpy as _np
 
 from ._creation import asarray, zeros
+from ._dtypes import SUPPORTED as _SUPPORTED_NAMES
 from ._functions import _axis
 from ._manipulation import stack
 from ._ndarray import _reshaped, ndarray
@@ -191,3 +192,29 @@ def _portable(err):
         return (type(err), err.args)
     except Exception:  # noqa: BLE001
         return (RuntimeError, (f"{type(err).__name__}: {err}",))
+
+
+def foreign_ufunc(uf, inputs, kwargs):
+    """A NumPy ufunc maniple.numpy does not define (scipy.special's erf,
+    gamma, jv; numpy.frompyfunc's) over maniple arrays: the inputs broadcast
+    and flattened alike, each rank applies it to its own elements (no
+    message: an element-wise function), and the outputs come back laid out
+    as the inputs. Outputs of dtypes maniple does not hold (frompyfunc's
+    object) are NumPy's, computed on the gathered inputs."""
+    from maniple import _core
+    from ._manipulation import broadcast_arrays
+    from ._unholdable import _back, _numpy
+    arrays = broadcast_arrays(*[asarray(x) for x in inputs])
+    shape = arrays[0].shape
+    empty = [_np.empty(0, x.dtype) for x in arrays]
+    types = uf(*empty, **kwargs)  # NumPy's type resolution (and its errors), alike on every rank
+    types = types if isinstance(types, tuple) else (types,)
+    if any(str(t.dtype) not in _SUPPORTED_NAMES for t in types):
+        return _back(uf(*_numpy(list(inputs)), **kwargs))
+    mine = [_np.frombuffer(x.ravel().astype(x.dtype, copy=True)._materialize().local_values()[1], dtype=x.dtype)
+            for x in arrays]
+    outs = uf(*mine, **kwargs)
+    outs = outs if isinstance(outs, tuple) else (outs,)
+    res = tuple(_reshaped(ndarray(_core.concat_local(o.dtype.name, _np.ascontiguousarray(o).tobytes())), shape)
+                for o in outs)
+    return res if len(res) > 1 else res[0]

@@ -465,10 +465,14 @@ class ndarray:
         if fn is None and method == "__call__":  # maniple.numpy's function of that name (clip, a fallback)
             import maniple.numpy as mnp
             impl = getattr(mnp, ufunc.__name__, None)
-            if callable(impl) and not isinstance(impl, type):
+            if callable(impl) and not isinstance(impl, type) and impl is not ufunc:  # (NumPy's own, as isnat)
                 if out is not None and ufunc.nout == 1:
                     out = out[0]
                 return impl(*inputs, out=out, **kwargs)
+        if fn is None and method == "__call__" and out is None and \
+                all(isinstance(x, (ndarray, _np.ndarray, _np.generic, int, float, complex, bool)) for x in inputs):
+            from ._functional import foreign_ufunc  # scipy.special's, frompyfunc's: on each rank's elements
+            return foreign_ufunc(ufunc, inputs, kwargs)
         if fn is None:
             return NotImplemented
         if out is not None:  # NumPy passes a tuple of ufunc.nout entries; a NumPy
@@ -500,6 +504,9 @@ class ndarray:
         impl = getattr(space, func.__name__, None)
         if impl is None or not callable(impl) or isinstance(impl, type):
             return NotImplemented
+        if impl is func:  # NumPy's own in maniple.numpy (asmatrix, isnat, ...): on the gathered arrays
+            from ._unholdable import _numpy
+            return func(*_numpy(args), **_numpy(kwargs))
         return impl(*args, **kwargs)
 
     # ---- indexing ----
