@@ -115,3 +115,19 @@ def test_pending_results_of_a_subclass_evaluate():
     got, want = run(mnp), run(numpy)
     assert got[:2] == want[:2] and got[3] == want[3]
     numpy.testing.assert_array_equal(got[2], want[2])
+
+
+@pytest.mark.parametrize("call", [lambda xp, m: xp.insert(m, 1, [5.0, 6.0, 7.0], axis=0),
+                                  lambda xp, m: xp.delete(m, 1, axis=1),
+                                  lambda xp, m: xp.piecewise(m, [m > 0.5], [lambda v: -v, 3.0]),
+                                  lambda xp, m: xp.average(m, axis=0, weights=m + 1, returned=True)])
+def test_insert_delete_piecewise_average_keep_the_subclass(call):
+    def run(xp):
+        Tagged, _ = make(xp)
+        m = (xp.eye(3) + xp.arange(3.0)).view(Tagged)
+        m.tag = "mine"
+        r = call(xp, m)
+        return [(type(x).__name__, getattr(x, "tag", None), numpy.asarray(x)) for x in (r if type(r) is tuple else (r,))]
+    for (gt, gtag, gv), (wt, wtag, wv) in zip(run(mnp), run(numpy)):
+        assert (gt, gtag) == (wt, wtag)
+        numpy.testing.assert_allclose(gv, wv, rtol=1e-15)

@@ -116,7 +116,7 @@ from ._ndarray import _keeps_subclass  # noqa: E402
 for _n in ("sum", "prod", "min", "max", "amin", "amax", "mean", "std", "var", "argmin", "argmax", "all", "any", "ptp",
            "average", "cumsum", "cumprod", "median", "percentile", "quantile", "nanargmax", "nanargmin", "nanmax",
            "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "nancumsum", "nancumprod", "nanmedian",
-           "nanpercentile", "nanquantile"):
+           "nanpercentile", "nanquantile", "insert", "delete", "piecewise"):
     globals()[_n] = _keeps_subclass(globals()[_n])
 
 # announced fallbacks for the NumPy names not defined above

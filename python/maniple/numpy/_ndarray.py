@@ -128,14 +128,15 @@ def _keeps_subclass(fn):
                 kwargs["out"] = _base_view(out)  # (same storage: writes reach out)
             r = fn(*args, **kwargs)
             return out if r is kwargs["out"] else r
-        r = fn(*args, **kwargs)
-        if isinstance(r, (builtins.bool, int, float, complex, _np.generic)):
-            from ._creation import asarray
-            r = asarray(r)  # (a subclass's whole reduction: a 0-d array of it, as NumPy's)
-        if type(r) is not ndarray:
-            return r
         best = _highest_priority(subs)
-        return _as_type(r, type(best), best)
+
+        def wrap(r):
+            if isinstance(r, (builtins.bool, int, float, complex, _np.generic)):
+                from ._creation import asarray
+                r = asarray(r)  # (a subclass's whole reduction: a 0-d array of it, as NumPy's)
+            return _as_type(r, type(best), best) if type(r) is ndarray else r
+        r = fn(*args, **kwargs)
+        return tuple(wrap(x) for x in r) if type(r) is tuple else wrap(r)  # (average's returned= pair)
     return call
 
 
