@@ -3,7 +3,7 @@ gets distributed arrays (slices, masked parts), so it runs distributed too."""
 import numpy as _np
 
 from ._creation import asarray, zeros
-from ._dtypes import SUPPORTED as _SUPPORTED_NAMES
+from ._dtypes import SUPPORTED as _SUPPORTED_NAMES, Unholdable
 from ._functions import _axis
 from ._manipulation import stack
 from ._ndarray import _reshaped, ndarray
@@ -114,7 +114,10 @@ class vectorize:
         pos = [i for i in range(len(args)) if i not in self.excluded]
         names = [k for k in kwargs if k not in self.excluded]
         from ._manipulation import broadcast_arrays
-        arrays = broadcast_arrays(*[asarray(args[i]) for i in pos] + [asarray(kwargs[k]) for k in names])
+        try:
+            arrays = broadcast_arrays(*[asarray(args[i]) for i in pos] + [asarray(kwargs[k]) for k in names])
+        except Unholdable:  # object or str inputs (NumPy's arrays): NumPy's vectorize, on every rank
+            return self._gathered(args, kwargs)
         shape = arrays[0].shape if arrays else ()
 
         def call(values):
@@ -135,9 +138,8 @@ class vectorize:
         else:
             multi = len(otypes) > 1
         from ._dtypes import SUPPORTED
-        for t in otypes:
-            if t.name not in SUPPORTED:
-                raise TypeError(f"maniple.numpy.vectorize: output dtype {t} is not one maniple arrays hold")
+        if any(t.name not in SUPPORTED for t in otypes):  # object or str outputs: NumPy's vectorize
+            return self._gathered(args, kwargs)
         mine = [_np.frombuffer(x.ravel().astype(x.dtype, copy=True)._materialize().local_values()[1],
                                dtype=x.dtype) for x in arrays]
         err = None
@@ -176,7 +178,8 @@ def _gathered_call(self, args, kwargs):
     f = _np.vectorize(self.pyfunc, otypes=self.otypes, excluded=self.excluded, cache=self.cache,
                       signature=self.signature)
     r = f(*everywhere(list(args)), **everywhere(dict(kwargs)))
-    return tuple(asarray(x) for x in r) if isinstance(r, tuple) else asarray(r)
+    from ._unholdable import _back
+    return tuple(_back(_np.asarray(x)) for x in r) if isinstance(r, tuple) else _back(_np.asarray(r))
 
 
 vectorize._gathered = _gathered_call
