@@ -104,7 +104,19 @@ def test_numeric_dtypes_maniple_will_hold_warn():
         mnp.zeros(2, dtype="longdouble")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # object arrays are NumPy's by design: no warning
-        mnp.zeros(2, dtype=object)
+        o = mnp.zeros(2, dtype=object)
+        mnp.sum(o)  # (nothing gathered: no warning)
+
+
+@pytest.mark.parametrize("call", [lambda: mnp.asarray(X).astype(object),
+                                  lambda: mnp.asarray(X) + numpy.ones(4, dtype=object),
+                                  lambda: mnp.concatenate([mnp.asarray(X), numpy.ones((1, 4), dtype=object)]),
+                                  lambda: mnp.asarray(X[0]) + MA,
+                                  lambda: mnp.add(mnp.asarray(X[0]), MA)])
+def test_gathering_maniple_arrays_for_numpy_warns(call):
+    """A hand-over that gathers maniple arrays says so: it does not scale."""
+    with pytest.warns(UserWarning, match="gathered to every rank"):
+        call()
 
 
 def test_maniple_out_is_refused():

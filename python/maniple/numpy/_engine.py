@@ -971,6 +971,14 @@ _NUMPY_OPERATOR = {"add": operator.add, "subtract": operator.sub, "multiply": op
                    "greater_equal": operator.ge, "equal": operator.eq, "not_equal": operator.ne}
 
 
+def _numpy_operator(name, x, y, sub):
+    """NumPy's operator between a maniple array and sub, a NumPy subclass
+    (x or y), on the gathered array (with _unholdable's warning)."""
+    from ._unholdable import _announce
+    _announce(type(sub), f"the {name} operator", True)
+    return _NUMPY_OPERATOR[name](x if x is sub else _np.asarray(x), y if y is sub else _np.asarray(y))
+
+
 def _binary(name, x, y, op=False):
     """x (op) y, deferred: the common cases (arrays and Python floats and
     ints) without the general path's lists and loops. A maniple.sparse
@@ -991,7 +999,7 @@ def _binary(name, x, y, op=False):
             if 0 <= info[2] <= EAGER_MAX:
                 return _now(("bin", name, ("sc", x), ("in", y._arr)), info)
         if op and _numpy_subclass(x):
-            return _NUMPY_OPERATOR[name](x, _np.asarray(y))
+            return _numpy_operator(name, x, y, x)
         r = _signed_vs_u64(name, x, y)
         return _make(Binary, name, x, y) if r is None else r
     ty = type(y)
@@ -1011,7 +1019,7 @@ def _binary(name, x, y, op=False):
         return NotImplemented
     else:
         if op and _numpy_subclass(y):
-            return _NUMPY_OPERATOR[name](_np.asarray(x), y)
+            return _numpy_operator(name, x, y, y)
         r = _signed_vs_u64(name, x, y)
         return _make(Binary, name, x, y) if r is None else r
     info = _BIN.get(key)

@@ -725,7 +725,7 @@ class ndarray:
             from ._unholdable import call, from_script
             if not from_script():
                 raise  # (maniple's own calls: the function that made them hands itself to NumPy)
-            return call(lambda a: a.astype(dtype, order, casting, subok, copy), (self,), {}, e)
+            return call(lambda a: a.astype(dtype, order, casting, subok, copy), (self,), {}, e.dtype, "astype")
         _order(order, "CFAK")
         if casting != "unsafe" and not _np.can_cast(self._dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from dtype('{self._dtype}') to dtype('{dt}') according to "

@@ -27,12 +27,29 @@ _PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # m
 _PENDING = frozenset({"float128", "complex256", "float96", "complex192"})
 
 
-def _announce(dtype):
-    """Warn of a numeric dtype's NumPy array (Python's filters show it once per line of the script)."""
-    name = str(dtype)
-    if name in _PENDING:
+def _announce(about, what="", gathers=False):
+    """Warn when maniple arrays are gathered for NumPy, or of a numeric
+    dtype's NumPy array (Python's filters show each once per script line).
+    about: a NumPy dtype, or the NumPy subclass met."""
+    name = str(about) if isinstance(about, _np.dtype) else f"a {about.__name__}"
+    if gathers:
+        held = "which maniple arrays do not hold" if isinstance(about, _np.dtype) else "a NumPy subclass"
+        warnings.warn(f"maniple.numpy: {what} meets {'dtype ' if isinstance(about, _np.dtype) else ''}{name}, "
+                      f"{held}: its maniple arrays are gathered to every rank and NumPy computes (it does not scale)",
+                      UserWarning, stacklevel=_user_level())
+    elif name in _PENDING:
         warnings.warn(f"maniple.numpy: {name} arrays are NumPy arrays, whole on every rank (maniple arrays do not "
                       "hold them yet): computed by NumPy, not distributed", UserWarning, stacklevel=_user_level())
+
+
+def _has_maniple(obj):
+    if isinstance(obj, ndarray):
+        return True
+    if isinstance(obj, (list, tuple)):
+        return any(_has_maniple(x) for x in obj)
+    if isinstance(obj, dict):
+        return any(_has_maniple(x) for x in obj.values())
+    return False
 
 
 def _user_level():
@@ -79,9 +96,9 @@ def _has_maniple_out(args, kwargs):
     return isinstance(out, ndarray) or (isinstance(out, tuple) and any(isinstance(o, ndarray) for o in out))
 
 
-def call(np_fn, args, kwargs, err):
-    """np_fn over the gathered arguments, after err (the Unholdable met)."""
-    _announce(err.dtype)
+def call(np_fn, args, kwargs, about, what=None):
+    """np_fn over the gathered arguments; about: the dtype or NumPy subclass met."""
+    _announce(about, what or f"numpy.{np_fn.__name__}", _has_maniple((args, kwargs)))
     return _back(np_fn(*_numpy(args), **_numpy(kwargs)))
 
 
@@ -102,24 +119,26 @@ def routed(fn, np_fn):
         for a in args:  # a NumPy scalar or array maniple cannot hold (np.longdouble(10) as hanning's M)
             if isinstance(a, _GIVEN) and (a.dtype.char not in _HELD or _subclass(a)):
                 if not _has_maniple_out(args, kwargs):
-                    return call(np_fn, args, kwargs, Unholdable(a.dtype))
+                    return call(np_fn, args, kwargs, type(a) if _subclass(a) else a.dtype)
         try:
             return fn(*args, **kwargs)
         except Unholdable as e:
             if _has_maniple_out(args, kwargs):
                 raise
-            return call(np_fn, args, kwargs, e)
+            return call(np_fn, args, kwargs, e.dtype)
     return f
 
 
 def ufunc(name, xs):
     """NumPy's ufunc name over operands xs, one of them unholdable."""
     uf = getattr(_np, name, None)
+    bad = next((x for x in xs if _subclass(x) or (hasattr(x, "dtype") and str(x.dtype) not in SUPPORTED)), None)
     if not isinstance(uf, _np.ufunc):  # (maniple's internal operations that are not NumPy ufuncs)
-        raise Unholdable(next(x.dtype for x in xs if hasattr(x, "dtype") and str(x.dtype) not in SUPPORTED))
-    bad = next((x for x in xs if hasattr(x, "dtype") and str(getattr(x, "dtype")) not in SUPPORTED), None)
+        if bad is None or _subclass(bad):
+            raise TypeError(f"maniple.numpy: {name} does not take {type(bad).__name__} operands")
+        raise Unholdable(bad.dtype)
     if bad is not None:
-        _announce(bad.dtype)
+        _announce(type(bad) if _subclass(bad) else bad.dtype, f"numpy.{name}", _has_maniple(xs))
     args = _numpy(list(xs))
     if name in ("equal", "not_equal"):  # (== and != as NumPy's operators: no loop compares unequal)
         import operator
