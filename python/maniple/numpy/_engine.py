@@ -1168,8 +1168,8 @@ def _assign(target, value, same_kind=False):
     try:
         node = _operand(value)
     except Unholdable:  # object, str, float128 values: cast by NumPy to target's dtype, as its assignment
-        from ._unholdable import _numpy
-        node = _operand(_np.asarray(_numpy(value)).astype(target.dtype))
+        from ._root import everywhere
+        node = _operand(_np.asarray(everywhere(value)).astype(target.dtype))
     _flush(target.base, keep if alias_ok else None)
     if not (type(value) is ndarray and value._big and value._expr is not None and _has_cells(node)
             and _eval_shared(node, value._shape, out=target) is not _NOTHING):

@@ -206,14 +206,15 @@ def foreign_ufunc(uf, inputs, kwargs):
     object) are NumPy's, computed on the gathered inputs."""
     from maniple import _core
     from ._manipulation import broadcast_arrays
-    from ._unholdable import _back, _numpy
+    from ._root import everywhere
+    from ._unholdable import _back
     arrays = broadcast_arrays(*[asarray(x) for x in inputs])
     shape = arrays[0].shape
     empty = [_np.empty(0, x.dtype) for x in arrays]
     types = uf(*empty, **kwargs)  # NumPy's type resolution (and its errors), alike on every rank
     types = types if isinstance(types, tuple) else (types,)
     if any(str(t.dtype) not in _SUPPORTED_NAMES for t in types):
-        return _back(uf(*_numpy(list(inputs)), **kwargs))
+        return _back(uf(*everywhere(list(inputs)), **kwargs))
     mine = [_np.frombuffer(x.ravel().astype(x.dtype, copy=True)._materialize().local_values()[1], dtype=x.dtype)
             for x in arrays]
     outs = uf(*mine, **kwargs)

@@ -506,8 +506,8 @@ class ndarray:
         if impl is None or not callable(impl) or isinstance(impl, type):
             return NotImplemented
         if impl is func:  # NumPy's own in maniple.numpy (asmatrix, isnat, ...): on the gathered arrays
-            from ._unholdable import _numpy
-            return func(*_numpy(args), **_numpy(kwargs))
+            from ._root import everywhere
+            return func(*everywhere(args), **everywhere(kwargs))
         return impl(*args, **kwargs)
 
     # ---- indexing ----

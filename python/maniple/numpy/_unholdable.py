@@ -16,6 +16,7 @@ import numpy as _np
 
 from ._dtypes import SUPPORTED, Unholdable
 from ._ndarray import ndarray
+from ._root import _has_arrays, everywhere
 
 # writes into an argument, a file or a stream, or user code per rank: never handed over
 KEEP = frozenset({"copyto", "put", "place", "putmask", "put_along_axis", "fill_diagonal", "save", "savez",
@@ -42,16 +43,6 @@ def _announce(about, what="", gathers=False):
                       "hold them yet): computed by NumPy, not distributed", UserWarning, stacklevel=_user_level())
 
 
-def _has_maniple(obj):
-    if isinstance(obj, ndarray):
-        return True
-    if isinstance(obj, (list, tuple)):
-        return any(_has_maniple(x) for x in obj)
-    if isinstance(obj, dict):
-        return any(_has_maniple(x) for x in obj.values())
-    return False
-
-
 def _user_level():
     """warnings.warn's stacklevel, called from _announce, of the first caller outside maniple."""
     f, level = sys._getframe(2), 2
@@ -63,19 +54,6 @@ def _user_level():
 def from_script():
     """Whether the method calling this was called from outside maniple."""
     return not sys._getframe(2).f_code.co_filename.startswith(_PKG)
-
-
-def _numpy(obj):
-    """obj with its maniple arrays (in lists, tuples and dicts) as NumPy
-    arrays on every rank."""
-    if isinstance(obj, ndarray):
-        return _np.asarray(obj)
-    if isinstance(obj, (list, tuple)) and any(isinstance(x, (ndarray, list, tuple, dict)) for x in obj):
-        items = [_numpy(x) for x in obj]
-        return type(obj)(items) if type(obj) in (list, tuple) else obj
-    if isinstance(obj, dict):
-        return {k: _numpy(v) for k, v in obj.items()}
-    return obj
 
 
 def _back(r):
@@ -98,8 +76,8 @@ def _has_maniple_out(args, kwargs):
 
 def call(np_fn, args, kwargs, about, what=None):
     """np_fn over the gathered arguments; about: the dtype or NumPy subclass met."""
-    _announce(about, what or f"numpy.{np_fn.__name__}", _has_maniple((args, kwargs)))
-    return _back(np_fn(*_numpy(args), **_numpy(kwargs)))
+    _announce(about, what or f"numpy.{np_fn.__name__}", _has_arrays((args, kwargs)))
+    return _back(np_fn(*everywhere(args), **everywhere(kwargs)))
 
 
 _GIVEN = (_np.generic, _np.ndarray)
@@ -138,8 +116,8 @@ def ufunc(name, xs):
             raise TypeError(f"maniple.numpy: {name} does not take {type(bad).__name__} operands")
         raise Unholdable(bad.dtype)
     if bad is not None:
-        _announce(type(bad) if _subclass(bad) else bad.dtype, f"numpy.{name}", _has_maniple(xs))
-    args = _numpy(list(xs))
+        _announce(type(bad) if _subclass(bad) else bad.dtype, f"numpy.{name}", _has_arrays(xs))
+    args = everywhere(list(xs))
     if name in ("equal", "not_equal"):  # (== and != as NumPy's operators: no loop compares unequal)
         import operator
         op = operator.eq if name == "equal" else operator.ne
