@@ -14,6 +14,8 @@ import warnings
 
 import numpy as _np
 
+from maniple import _core
+
 from ._dtypes import SUPPORTED, Unholdable
 from ._ndarray import ndarray
 from ._root import _has_arrays, everywhere
@@ -29,11 +31,12 @@ _PENDING = frozenset({"float128", "complex256", "float96", "complex192"})
 
 
 def _announce(about, what="", gathers=False):
-    """Warn when maniple arrays are gathered for NumPy, or of a numeric
-    dtype's NumPy array (Python's filters show each once per script line).
-    about: a NumPy dtype, or the NumPy subclass met."""
+    """Warn when maniple arrays are gathered for NumPy at more than one rank
+    (at one the gather moves nothing), or of a numeric dtype's NumPy array
+    (Python's filters show each once per script line). about: a NumPy
+    dtype, or the NumPy subclass met."""
     name = str(about) if isinstance(about, _np.dtype) else f"a {about.__name__}"
-    if gathers:
+    if gathers and _core.size() > 1:
         held = "which maniple arrays do not hold" if isinstance(about, _np.dtype) else "a NumPy subclass"
         warnings.warn(f"maniple.numpy: {what} meets {'dtype ' if isinstance(about, _np.dtype) else ''}{name}, "
                       f"{held}: its maniple arrays are gathered to every rank and NumPy computes (it does not scale)",
