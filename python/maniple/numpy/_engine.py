@@ -689,7 +689,7 @@ def _prep(x, subs=None):
         return _base_view(x)
     if isinstance(x, (ndarray, bool, int, float, _np.generic)):
         return x
-    if isinstance(x, _np.ndarray) and type(x) is not _np.ndarray and not isinstance(x, _np.memmap):
+    if _numpy_subclass(x):
         raise Unholdable(x.dtype)  # a NumPy subclass (masked array, matrix): NumPy computes, with its rules
     if subs is not None and not isinstance(x, _np.ndarray) and hasattr(type(x), "__array_ufunc__"):
         raise _Override(x)  # (caught in _make: the object computes the operation)

@@ -137,11 +137,9 @@ class vectorize:
             multi = isinstance(first, tuple)
         else:
             multi = len(otypes) > 1
-        from ._dtypes import SUPPORTED
-        if any(t.name not in SUPPORTED for t in otypes):  # object or str outputs: NumPy's vectorize
+        if any(t.name not in _SUPPORTED_NAMES for t in otypes):  # object or str outputs: NumPy's vectorize
             return self._gathered(args, kwargs)
-        mine = [_np.frombuffer(x.ravel().astype(x.dtype, copy=True)._materialize().local_values()[1],
-                               dtype=x.dtype) for x in arrays]
+        mine = [_own_elements(x) for x in arrays]
         err = None
         try:
             n = len(mine[0]) if mine else 1
@@ -169,7 +167,7 @@ class vectorize:
         for o, t in zip(outs, otypes):
             if not mine and _core.rank() != 0:  # no array argument: rank 0's one value
                 o = o[:0]
-            res.append(_reshaped(ndarray(_core.concat_local(t.name, o.tobytes())), shape))
+            res.append(_joined(o, t, shape))
         return tuple(res) if multi else res[0]
 
 
@@ -204,7 +202,6 @@ def foreign_ufunc(uf, inputs, kwargs):
     message: an element-wise function), and the outputs come back laid out
     as the inputs. Outputs of dtypes maniple does not hold (frompyfunc's
     object) are NumPy's, computed on the gathered inputs."""
-    from maniple import _core
     from ._manipulation import broadcast_arrays
     from ._root import everywhere
     from ._unholdable import _back
@@ -215,10 +212,17 @@ def foreign_ufunc(uf, inputs, kwargs):
     types = types if isinstance(types, tuple) else (types,)
     if any(str(t.dtype) not in _SUPPORTED_NAMES for t in types):
         return _back(uf(*everywhere(list(inputs)), **kwargs))
-    mine = [_np.frombuffer(x.ravel().astype(x.dtype, copy=True)._materialize().local_values()[1], dtype=x.dtype)
-            for x in arrays]
-    outs = uf(*mine, **kwargs)
-    outs = outs if isinstance(outs, tuple) else (outs,)
-    res = tuple(_reshaped(ndarray(_core.concat_local(o.dtype.name, _np.ascontiguousarray(o).tobytes())), shape)
-                for o in outs)
+    outs = uf(*[_own_elements(x) for x in arrays], **kwargs)
+    res = tuple(_joined(o, o.dtype, shape) for o in (outs if isinstance(outs, tuple) else (outs,)))
     return res if len(res) > 1 else res[0]
+
+
+def _own_elements(x):
+    """This rank's share of x flattened (the default split), as NumPy's."""
+    return _np.frombuffer(x.ravel().astype(x.dtype, copy=True)._materialize().local_values()[1], dtype=x.dtype)
+
+
+def _joined(o, dtype, shape):
+    """The ranks' flat parts o (of dtype), in rank order, as an array of shape."""
+    from maniple import _core
+    return _reshaped(ndarray(_core.concat_local(_np.dtype(dtype).name, _np.ascontiguousarray(o).tobytes())), shape)

@@ -17,6 +17,7 @@ import numpy as _np
 from maniple import _core
 
 from ._dtypes import SUPPORTED, Unholdable
+from ._engine import _NUMPY_OPERATOR, _numpy_subclass
 from ._ndarray import ndarray
 from ._root import _has_arrays, everywhere
 
@@ -84,12 +85,8 @@ def call(np_fn, args, kwargs, about, what=None):
 
 
 _GIVEN = (_np.generic, _np.ndarray)
-_HELD = frozenset("?bhilqpnBHILQPNefdFD")  # the type characters of the dtypes maniple holds
-
-
-def _subclass(a):
-    """A NumPy subclass (masked array, matrix; not memmap): NumPy's functions know its rules."""
-    return type(a) is not _np.ndarray and isinstance(a, _np.ndarray) and not isinstance(a, _np.memmap)
+_HELD = frozenset(SUPPORTED)
+_subclass = _numpy_subclass  # a NumPy subclass (masked array, matrix; not memmap): NumPy knows its rules
 
 
 def routed(fn, np_fn):
@@ -98,7 +95,7 @@ def routed(fn, np_fn):
     @functools.wraps(fn)
     def f(*args, **kwargs):
         for a in args:  # a NumPy scalar or array maniple cannot hold (np.longdouble(10) as hanning's M)
-            if isinstance(a, _GIVEN) and (a.dtype.char not in _HELD or _subclass(a)):
+            if isinstance(a, _GIVEN) and (a.dtype.name not in _HELD or _subclass(a)):
                 if not _has_maniple_out(args, kwargs):
                     return call(np_fn, args, kwargs, type(a) if _subclass(a) else a.dtype)
         try:
@@ -122,9 +119,7 @@ def ufunc(name, xs):
         _announce(type(bad) if _subclass(bad) else bad.dtype, f"numpy.{name}", _has_arrays(xs))
     args = everywhere(list(xs))
     if name in ("equal", "not_equal"):  # (== and != as NumPy's operators: no loop compares unequal)
-        import operator
-        op = operator.eq if name == "equal" else operator.ne
-        return _back(_np.asarray(op(_np.asarray(args[0]), args[1])))
+        return _back(_np.asarray(_NUMPY_OPERATOR[name](_np.asarray(args[0]), args[1])))
     return _back(uf(*args))
 
 
