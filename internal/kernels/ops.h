@@ -57,9 +57,15 @@ MN_HD static inline mn_b mni_k_square_b(mn_b a) { return a; }
 MN_INTS(MN_SQUARE_)
 MN_HD static inline float mni_k_square_f32(float a) { return a * a; }
 MN_HD static inline double mni_k_square_f64(double a) { return a * a; }
-/* 1 / a in integers: a for 1 and -1, else 0 (0 by 0, as NumPy on x86) */
-#define MN_SRECIP_(S, T, U) MN_HD static inline T mni_k_reciprocal_##S(T a) { return (a == 1 || a == -1) ? a : 0; }
-#define MN_URECIP_(S, T, U) MN_HD static inline T mni_k_reciprocal_##S(T a) { return a == 1 ? a : 0; }
+/* 1 / a in integers: a for 1 and -1, else 0. 1 / 0 is NumPy's on x86, which
+ * converts 1.0 / 0 to the type: the minimum for 32 and 64 bits (cvttsd2si's
+ * answer), 0 for narrower types, where the conversion goes through int32. */
+#define MN_SRECIP_(S, T, U) MN_HD static inline T mni_k_reciprocal_##S(T a) { \
+    if (a == 0) { MN_RAISE_DIVZERO_INVALID(); return sizeof(T) >= 4 ? (T)((U)1 << (8 * sizeof(T) - 1)) : 0; } \
+    return (a == 1 || a == -1) ? a : 0; }
+#define MN_URECIP_(S, T, U) MN_HD static inline T mni_k_reciprocal_##S(T a) { \
+    if (a == 0) MN_RAISE_DIVZERO_INVALID(); \
+    return a == 1 ? a : 0; }
 MN_SINTS(MN_SRECIP_) MN_UINTS(MN_URECIP_)
 MN_HD static inline float mni_k_reciprocal_f32(float a) { return 1.0f / a; }
 MN_HD static inline double mni_k_reciprocal_f64(double a) { return 1.0 / a; }
@@ -229,11 +235,14 @@ MN_UINTS(MN_UINTDIV)
   MN_HD static inline T mni_k_fmax_##S(T a, T b) { return F(fmax)(a, b); } \
   MN_HD static inline T mni_k_fmin_##S(T a, T b) { return F(fmin)(a, b); }
 MN_FLTDIV(f32, float, MN_F32) MN_FLTDIV(f64, double, MN_F64)
-/* C's fmod: the sign of the dividend; integers by zero give 0 (NumPy) and
- * -1 is special-cased since MIN % -1 overflows */
-#define MN_INTFMOD(S, T, U) \
-  MN_HD static inline T mni_k_fmod_##S(T a, T b) { return (b == 0 || b == -1) ? 0 : (T)(a % b); }
-#define MN_UINTFMOD(S, T, U) MN_HD static inline T mni_k_fmod_##S(T a, T b) { return b == 0 ? 0 : (T)(a % b); }
+/* C's fmod: the sign of the dividend; integers by zero give 0 and raise
+ * divide-by-zero (NumPy) and -1 is special-cased since MIN % -1 overflows */
+#define MN_INTFMOD(S, T, U) MN_HD static inline T mni_k_fmod_##S(T a, T b) { \
+    if (b == 0) { MN_RAISE_DIVZERO(); return 0; } \
+    return b == -1 ? 0 : (T)(a % b); }
+#define MN_UINTFMOD(S, T, U) MN_HD static inline T mni_k_fmod_##S(T a, T b) { \
+    if (b == 0) { MN_RAISE_DIVZERO(); return 0; } \
+    return (T)(a % b); }
 MN_SINTS(MN_INTFMOD) MN_UINTS(MN_UINTFMOD)
 #define MN_LN2 0.693147180559945309417232121458176568
 #define MN_LOG2E 1.44269504088896340735992468100189214

@@ -129,6 +129,16 @@ def test_wrap_around(dt):
                             xp.asarray(lo) // xp.asarray(one), abs(xp.asarray(lo)))))
 
 
+@pytest.mark.parametrize("dt", ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
+def test_integer_reciprocal_and_fmod_of_zero(dt):
+    """1 / 0 in integers is NumPy's on x86 (its loop converts 1.0 / 0 to the
+    type: the minimum for 32 and 64 bits, 0 for narrower types) and fmod by
+    zero gives 0, with zeros spread over the ranks' blocks."""
+    x = data((6, 5), dt, seed=5)
+    x.flat[::4] = 0
+    check(quiet(lambda xp: (xp.reciprocal(xp.asarray(x)), xp.fmod(xp.asarray(x + 1), xp.asarray(x)))))
+
+
 @pytest.mark.parametrize("a", ALL)
 @pytest.mark.parametrize("b", INTS)
 def test_promotion(a, b):

@@ -36,7 +36,11 @@ CASES = [lambda xp: xp.asarray([1.0, 0.0, -1.0]) / xp.asarray([0.0, 0.0, 0.0]),
          lambda xp: xp.remainder(xp.asarray([numpy.nan, 3.0]), 2.0),
          lambda xp: xp.isclose(xp.asarray([numpy.inf, 1.0]), xp.asarray([numpy.inf, numpy.nan])),
          lambda xp: xp.max(xp.asarray([numpy.nan, 1.0, 2.0])),
-         lambda xp: xp.asarray([numpy.inf, 1.0]) - xp.asarray([numpy.inf, 1.0]) + 1.0]
+         lambda xp: xp.asarray([numpy.inf, 1.0]) - xp.asarray([numpy.inf, 1.0]) + 1.0,
+         lambda xp: xp.reciprocal(xp.asarray([0, 1, -1, 2], dtype="int32")),
+         lambda xp: xp.reciprocal(xp.asarray([3, 0], dtype="uint8")),
+         lambda xp: xp.fmod(xp.asarray([3, 4]), xp.asarray([0, 3])),
+         lambda xp: xp.fmod(xp.asarray([3, 4], dtype="uint16"), xp.asarray([2, 0], dtype="uint16"))]
 
 
 @pytest.mark.parametrize("k", range(len(CASES)))

@@ -23,7 +23,8 @@ def _data(dt, seed):
     x = (_np.arange(12).reshape(3, 4) * (seed + 3) + seed) % 9 - (seed % 2)
     if dt == "bool":
         return x % 2 == 0
-    return x.astype(dt) / (2 if _np.dtype(dt).kind in "fc" else 1)
+    x = x.astype(dt)
+    return x / 2 if x.dtype.kind in "fc" else x  # integers stay integers (x / 1 would be float64)
 
 
 def _ops():
