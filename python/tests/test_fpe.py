@@ -165,3 +165,26 @@ def test_shape_known_events_follow_the_settings():
         with mnp.errstate(invalid="raise"):
             with pytest.raises(FloatingPointError, match="invalid value encountered in scalar divide"):
                 mnp.mean(mnp.zeros(0))
+
+
+WHERE = [lambda xp: xp.asarray([1.0, 0.0]) / xp.asarray([0.0, 0.0]),
+         lambda xp: xp.fmod(xp.asarray([3, 4]), xp.asarray([0, 3])).sum(),
+         lambda xp: xp.mean(xp.asarray([])),
+         lambda xp: xp.nanmax(xp.asarray([numpy.nan, numpy.nan])),
+         lambda xp: xp.nanmedian(xp.asarray([[numpy.nan, 1.0], [numpy.nan, numpy.nan]]), axis=1),
+         lambda xp: xp.var(xp.asarray([1.0]), ddof=2)]
+
+
+@pytest.mark.parametrize("k", range(len(WHERE)))
+def test_warnings_name_the_scripts_line(k):
+    """A warning names the line that called maniple, as NumPy's names the
+    line that called NumPy (Python's default filter shows it once per such
+    line), not a line of maniple's own, however deep the evaluation is."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = WHERE[k](mnp)
+        numpy.asarray(r)
+    if _core.size() == 1:
+        assert w, "no warning"
+    line = WHERE[k].__code__.co_firstlineno  # the lambda's line calls maniple
+    assert [(x.filename, x.lineno) for x in w] == [(__file__, line)] * len(w), [(x.filename, x.lineno) for x in w]

@@ -27,7 +27,7 @@ import numpy as _np
 
 from maniple import _core
 
-from . import _collect, _fpe, _views
+from . import _collect, _fpe, _views, _warn
 from ._dtypes import CAN_CAST_SAME_KIND as _CAN_CAST_SAME_KIND, INT_RANGE as _INT_RANGE, INTEGER as _INTEGER
 from ._dtypes import FLOATS as _FLOATS, KIND as _KIND, Unholdable
 
@@ -1071,9 +1071,7 @@ def _complex_warn(src, dst):
     """NumPy's ComplexWarning for a complex value cast to a real dtype
     (bool is a test of nonzero: no warning)."""
     if src in ("complex64", "complex128") and dst not in ("complex64", "complex128", "bool"):
-        import warnings
-        warnings.warn("Casting complex values to real discards the imaginary part", _np.exceptions.ComplexWarning,
-                      stacklevel=3)
+        _warn.warn("Casting complex values to real discards the imaginary part", _np.exceptions.ComplexWarning)
 
 
 def _cast(x, dtype):

@@ -14,13 +14,10 @@ one rank only) and those whose results maniple cannot hold at all
 (sort_complex). Arrays in a result that maniple cannot hold
 (longdouble ones, for instance) come back as NumPy arrays, the same on every
 rank; complex ones (fft's) are maniple arrays."""
-import os
-import sys
-import warnings
 
 import numpy as _np
 
-from . import _root
+from . import _root, _warn
 from ._engine import _assign
 from ._ndarray import ndarray
 
@@ -59,24 +56,12 @@ FALLBACKS = {
 _warned = set()
 
 
-_PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # maniple/
-
-
-def _user_level():
-    """The stacklevel of the first caller outside maniple (NumPy's protocols
-    may have come between the user's call and the fallback)."""
-    f, level = sys._getframe(2), 2  # the fallback itself
-    while f is not None and f.f_code.co_filename.startswith(_PKG):
-        f, level = f.f_back, level + 1
-    return level
-
-
 def _announce(qualname):
     if qualname not in _warned:
         _warned.add(qualname)
-        warnings.warn(f"maniple.numpy: numpy.{qualname} is not implemented natively; its arrays are gathered "
+        _warn.warn(f"maniple.numpy: numpy.{qualname} is not implemented natively; its arrays are gathered "
                       "to one rank and NumPy runs there (an announced fallback: it does not scale)",
-                      UserWarning, stacklevel=_user_level())
+                      UserWarning)
 
 
 def make(qualname, np_func):

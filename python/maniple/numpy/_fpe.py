@@ -19,11 +19,12 @@ raises no floating-point exceptions (as CuPy's)."""
 import contextlib
 import os
 import sys
-import warnings
 
 import numpy as _np
 
 from maniple import _core
+
+from . import _warn
 
 try:  # NumPy 2 keeps the settings in a context variable: a change is a new value
     _var = _np._core.umath._extobj_contextvar
@@ -133,11 +134,11 @@ def muted(bits):
         _muted[0] = old
 
 
-def _handle(how, words, msg, bits, call, stacklevel):
+def _handle(how, words, msg, bits, call):
     """One exception handled as its setting says (how: 'warn', 'raise',
-    'call', 'print' or 'log'; stacklevel: the warning's, from the caller)."""
+    'call', 'print' or 'log'; a warning names the script's line)."""
     if how == "warn":
-        warnings.warn(msg, RuntimeWarning, stacklevel=stacklevel + 1)
+        _warn.warn(msg, RuntimeWarning)
     elif how == "raise":
         raise FloatingPointError(msg)
     elif how == "call":
@@ -157,10 +158,10 @@ def report(bits, what, reducing):
         how = err[i]
         if not bits & bit or how == "ignore":
             continue
-        _handle(how, words, f"{words} encountered in {_name(what, bit, reducing)}", bits, call, 2)
+        _handle(how, words, f"{words} encountered in {_name(what, bit, reducing)}", bits, call)
 
 
-def event(key, where, stacklevel=2):
+def event(key, where):
     """One exception ('divide', 'invalid', ...) that maniple knows of
     without a pass (a division whose operands the shapes alone determine),
     handled as the settings in force say: every rank knows it alike."""
@@ -168,7 +169,7 @@ def event(key, where, stacklevel=2):
     i = next(k for k, kind in enumerate(_KINDS) if kind[0] == key)
     _key, bit, words = _KINDS[i]
     if err[i] != "ignore":
-        _handle(err[i], words, f"{words} encountered in {where}", bit, call, stacklevel + 1)
+        _handle(err[i], words, f"{words} encountered in {where}", bit, call)
 
 
 # a device backend's kernels raise none (the emulated device runs them on

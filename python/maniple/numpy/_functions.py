@@ -9,7 +9,7 @@ from maniple import _core
 
 from ._creation import asarray, empty
 from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
-from . import _fpe, _ufunc
+from . import _fpe, _ufunc, _warn
 from ._engine import _NOTHING, _assign, _binary, _compile, _eval_shared, _has_cells, _scalar, _ternary, _unary
 from ._ndarray import ndarray, _check_power, _check_writable, _f_order
 
@@ -409,10 +409,10 @@ def _fp_event(kind, where):
     """One floating-point event (kind: 'invalid' or 'divide') of a division
     whose operands the shapes alone determine, handled as np.seterr says, as
     NumPy's division would (every rank knows it alike: no collective)."""
-    _fpe.event(kind, where, stacklevel=4)
+    _fpe.event(kind, where)
 
 
-def _warn_where(mask, text, stacklevel=3):
+def _warn_where(mask, text):
     """NumPy's warning about some slices of a reduction (an all-NaN slice,
     no degrees of freedom) when mask, the flag of each slice, is true
     somewhere: a rank warns of the slices it holds (no message), as it
@@ -420,18 +420,18 @@ def _warn_where(mask, text, stacklevel=3):
     every rank's."""
     hit = mask._materialize().local_any() if isinstance(mask, ndarray) else bool(mask)
     if hit:
-        warnings.warn(text, RuntimeWarning, stacklevel=stacklevel)
+        _warn.warn(text, RuntimeWarning)
 
 
-def _warn_each(mask, text, stacklevel=3):
+def _warn_each(mask, text):
     """_warn_where once per flagged slice this rank holds, as NumPy's
     nanmedian warns once per all-NaN slice when it works slice by slice."""
     if not isinstance(mask, ndarray):
-        return _warn_where(mask, text, stacklevel + 1)
+        return _warn_where(mask, text)
     m = mask.ravel()._materialize()  # (every rank: ravel may move data)
     if m.local_any():
         for _ in range(bytes(m.local_values()[1]).count(1)):
-            warnings.warn(text, RuntimeWarning, stacklevel=stacklevel)
+            _warn.warn(text, RuntimeWarning)
 
 
 def _empty_division(result_shape, scalar):
@@ -461,7 +461,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     for d in _axes(axis, a.ndim):
         n *= a.shape[d]
     if n == 0:  # as NumPy: known from the shapes, so no collective is needed
-        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+        _warn.warn("Mean of empty slice", RuntimeWarning)
         _empty_division(_np.shape(s), not isinstance(s, ndarray))
     r = s / n if n else s * _np.nan
     if isinstance(r, ndarray):
@@ -492,7 +492,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     for ax in _axes(axis, a.ndim):
         n *= a.shape[ax]
     if n - ddof <= 0:  # NumPy's warning, from the shapes alone
-        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+        _warn.warn("Degrees of freedom <= 0 for slice", RuntimeWarning)
     if mean is None and n == 0:  # NumPy's inner mean divides 0 by 0 without its own warning
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -540,7 +540,7 @@ def _var_where(x, axis, dt, out, ddof, keepdims, where, mean_):
     cnt = sum(w, axis, None, None, keepdims)
     few = (bool(cnt.size) and ddof >= cnt.min()) if isinstance(cnt, ndarray) else ddof >= cnt
     if few:
-        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+        _warn.warn("Degrees of freedom <= 0 for slice", RuntimeWarning)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         m = mean(x, axis=axis, keepdims=True, where=w) if mean_ is None else asarray(mean_)
@@ -590,8 +590,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         err = _np.geterr()["invalid"]
         msg = f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}"
         if err == "warn":
-            import warnings
-            warnings.warn(msg, RuntimeWarning, stacklevel=2)
+            _warn.warn(msg, RuntimeWarning)
         elif err == "raise":
             raise FloatingPointError(msg)
         elif err == "print":

@@ -9,10 +9,10 @@ min and max) and, for bins named by an estimator ('auto', 'fd', ...),
 NumPy's widths from distributed reductions; 'stone' is an announced
 fallback (NumPy on one rank)."""
 import operator
-import warnings
 
 import numpy as _np
 
+from . import _warn
 from ._creation import asarray, zeros
 from ._ndarray import _part_of, ndarray
 from ._root import everywhere as _host  # bins, range: NumPy's edge code takes them whole
@@ -59,8 +59,8 @@ def bincount(x, weights=None, minlength=0):
             raise ValueError("setting an array element with a sequence. The requested array would exceed the "
                              "maximum number of dimension of 1.")
         if v.dtype.kind == "f" and v.size:
-            warnings.warn("Non-integer input passed to bincount. In a future version of NumPy, this will be an "
-                          "error. (Deprecated NumPy 2.1)", DeprecationWarning, stacklevel=2)
+            _warn.warn("Non-integer input passed to bincount. In a future version of NumPy, this will be an "
+                          "error. (Deprecated NumPy 2.1)", DeprecationWarning)
         x = asarray(v.astype(_np.intp) if v.dtype.kind in "fb" or v.size == 0 else v)
     x = asarray(x)
     if x.ndim != 1:
@@ -160,9 +160,7 @@ def _estimated_bins(a, name, range):
 def _uint8_of_bool(a):
     """NumPy's histogram takes bool data as uint8, saying so"""
     if a.dtype == _np.bool_:
-        import warnings
-        warnings.warn(f"Converting input from {a.dtype} to {_np.uint8} for compatibility.", RuntimeWarning,
-                      stacklevel=3)
+        _warn.warn(f"Converting input from {a.dtype} to {_np.uint8} for compatibility.", RuntimeWarning)
         return a.astype("uint8")
     return a
 

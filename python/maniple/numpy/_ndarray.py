@@ -17,7 +17,7 @@ import numpy as _np
 
 from maniple import _core
 
-from . import _collect, _engine, _layout, _views
+from . import _collect, _engine, _layout, _views, _warn
 from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, INTS as _INTS, Unholdable
 from ._engine import (_CAN_CAST_SAME_KIND, _INTEGER, _assign, _binary, _check_scalar_into, _flush, _prep, _pyscalar,
                       _scalar, _unary, _wrote)
@@ -722,7 +722,8 @@ class ndarray:
         try:
             dt = _dt(dtype)  # the one supported-dtype check and message
         except Unholdable as e:  # object, str, ...: NumPy's array, on every rank, for a script's call
-            from ._unholdable import call, from_script
+            from ._unholdable import call
+            from ._warn import from_script
             if not from_script():
                 raise  # (maniple's own calls: the function that made them hands itself to NumPy)
             return call(lambda a: a.astype(dtype, order, casting, subok, copy), (self,), {}, e.dtype, "astype")
@@ -1268,9 +1269,8 @@ class _Flags:
     def writeable(self):
         ro = getattr(self._a, "_ro", False)
         if ro == "warn":  # broadcast_arrays' broadcast results, as NumPy 2 reports them
-            import warnings
-            warnings.warn("future versions will not create a writeable array from broadcast_array. Set the "
-                          "writable flag explicitly to avoid this warning.", FutureWarning, stacklevel=2)
+            _warn.warn("future versions will not create a writeable array from broadcast_array. Set the "
+                          "writable flag explicitly to avoid this warning.", FutureWarning)
             return True
         return not ro
 
@@ -1319,10 +1319,9 @@ def _check_writable(a):
     views of them: the `_ro` slot, unset elsewhere)."""
     ro = getattr(a, "_ro", False)
     if ro == "warn":  # broadcast_arrays' results, as NumPy 2 has them
-        import warnings
-        warnings.warn("Numpy has detected that you (may be) writing to an array with\noverlapping memory from "
+        _warn.warn("Numpy has detected that you (may be) writing to an array with\noverlapping memory from "
                       "np.broadcast_arrays. If this is intentional\nset the WRITEABLE flag True or make a copy "
-                      "immediately before writing.", DeprecationWarning, stacklevel=3)
+                      "immediately before writing.", DeprecationWarning)
         a._ro = False  # once, as NumPy: the write clears the warning
     elif ro:
         raise ValueError("assignment destination is read-only")

@@ -8,10 +8,10 @@ roots and poly work on coefficient lists, sequentially: their arrays are
 gathered to every rank and NumPy computes there, alike (marked
 "gathered"). A poly1d argument gives a poly1d answer; maniple's poly1d
 is NumPy's, whose calls on arrays evaluate on the distributed array."""
-import warnings
 
 import numpy as _np
 
+from . import _warn
 from ._creation import arange, asarray, zeros
 from ._ndarray import ndarray
 
@@ -239,7 +239,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         c = c[:, 0]
     c = (c.T / scale).T
     if rank != order and not full:
-        warnings.warn("Polyfit may be poorly conditioned", _np.exceptions.RankWarning, stacklevel=2)
+        _warn.warn("Polyfit may be poorly conditioned", _np.exceptions.RankWarning)
     if full:
         return asarray(c), asarray(resids), rank, asarray(s), rcond
     if cov:

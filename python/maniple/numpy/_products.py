@@ -9,6 +9,7 @@ import numpy as _np
 
 from maniple import _core
 
+from . import _warn
 from ._creation import arange, asarray, empty
 from ._functions import _axis, sum as _sum
 from ._engine import Binary, _assign, _binary, _compile, _scalar
@@ -535,9 +536,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
     if a.shape[-1] == 2 or b.shape[-1] == 2:
-        import warnings
-        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors "
-                      "instead. (deprecated in NumPy 2.0)", DeprecationWarning, stacklevel=2)
+        _warn.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors "
+                      "instead. (deprecated in NumPy 2.0)", DeprecationWarning)
     dt = str(_np.promote_types(a.dtype, b.dtype))
     a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
     if a.shape[-1] == 2 and b.shape[-1] == 2:

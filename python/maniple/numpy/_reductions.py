@@ -6,6 +6,7 @@ import warnings
 
 import numpy as _np
 
+from . import _warn
 from ._creation import asarray, empty, full
 from ._functions import (UFUNCS as _U, _NOVALUE, _ddof, _warn_where, _axis, _axis_tuple, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
                          mean as _mean, min as _min, prod as _prod, sum as _sum, var as _var, where as _where)
@@ -52,8 +53,7 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NOVALUE
 
 
 def _all_nan_warn(name):
-    import warnings
-    warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+    _warn.warn("All-NaN slice encountered", RuntimeWarning)
 
 
 def _nan_extreme(a, axis, out, keepdims, sign, name, initial=_NOVALUE, where=True):
@@ -71,7 +71,7 @@ def _nan_extreme(a, axis, out, keepdims, sign, name, initial=_NOVALUE, where=Tru
     r = ext(_nan_to(a, _beyond(a, sign)), axis, None, keepdims)
     if isinstance(r, ndarray):
         allnan = _U["logical_not"](_U["logical_not"](_U["isnan"](a)).any(axis=axis, keepdims=keepdims))
-        _warn_where(allnan, "All-NaN slice encountered", 4)
+        _warn_where(allnan, "All-NaN slice encountered")
         first = _np.nan
         if a._dtype in _COMPLEX and type(axis) is int:
             ax = _axis(axis, a.ndim)

@@ -6,6 +6,7 @@ import numpy as _np
 
 from maniple import _core
 
+from . import _warn
 from ._creation import arange, asarray, empty, full
 from ._functions import _axis, _axis_tuple, _warn_each, _warn_where, where as _where3, UFUNCS as _U
 from ._indexing import nonzero
@@ -525,7 +526,7 @@ def _quantile_sorted(s, ax, q, method, nan_aware, rdt):
         cnt = _U["logical_not"](_U["isnan"](s)).sum(axis=ax, keepdims=True) if fdt == s._dtype else \
             full(s.shape[:ax] + (1,) + s.shape[ax + 1:], n, "int64")
         last = (cnt - 1).astype("float64")
-        _warn_where(cnt == 0, "All-NaN slice encountered", 5)
+        _warn_where(cnt == 0, "All-NaN slice encountered")
     else:
         cnt = None
         last = float(n - 1)
@@ -825,9 +826,8 @@ def _median(a, axis, out, keepdims, nan_aware):
     n = m.shape[ax]
     fdt = m._dtype if m._dtype in _FLOATS or m._dtype in _COMPLEX else "float64"
     if n == 0:
-        import warnings
         if m.size == 0 and builtins.all(d > 0 for i, d in enumerate(m.shape) if i != ax):
-            warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+            _warn.warn("Mean of empty slice", RuntimeWarning)
             if not nan_aware:  # median's mean then divides 0 by 0, as NumPy's
                 from ._functions import _fp_event
                 _fp_event("invalid", "scalar divide" if m.ndim == 1 else "divide")
@@ -843,9 +843,9 @@ def _median(a, axis, out, keepdims, nan_aware):
         cnt = _U["logical_not"](_U["isnan"](s)).sum(axis=ax, keepdims=True)
         none = cnt == 0
         if axes is not None and m.ndim > 1:  # NumPy's nanmedian warns once per all-NaN slice
-            _warn_each(none, "All-NaN slice encountered", 4)
+            _warn_each(none, "All-NaN slice encountered")
         else:
-            _warn_where(none, "All-NaN slice encountered", 4)
+            _warn_where(none, "All-NaN slice encountered")
         lo = ((cnt - 1) // 2).clip(0, n - 1)
         hi = (cnt // 2).clip(0, n - 1)
         x0, x1 = take_along_axis(s, lo, ax).astype(fdt), take_along_axis(s, hi, ax).astype(fdt)

@@ -1,10 +1,10 @@
 """Covariance and correlation: NumPy's cov and corrcoef step by step, the
 centred data multiplied by its (conjugate) transpose with a distributed
 matmul."""
-import warnings
 
 import numpy as _np
 
+from . import _warn
 from ._creation import asarray
 from ._engine import _binary, _unary
 from ._ndarray import _part_of
@@ -76,7 +76,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     else:
         fact = w_sum - ddof * _np.sum(w * aw) / w_sum
     if fact <= 0:
-        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+        _warn.warn("Degrees of freedom <= 0 for slice", RuntimeWarning)
         fact = 0.0
     X = X - avg[:, None]
     XT = X.T if w is None else (X * asarray(w)).T
@@ -91,7 +91,7 @@ def corrcoef(x, y=None, rowvar=True, bias=_np._NoValue, ddof=_np._NoValue, *, dt
     """numpy.corrcoef: cov scaled by the standard deviations, clipped to
     [-1, 1] (each part of a complex one)."""
     if bias is not _np._NoValue or ddof is not _np._NoValue:
-        warnings.warn("bias and ddof have no effect and are deprecated", DeprecationWarning, stacklevel=2)
+        _warn.warn("bias and ddof have no effect and are deprecated", DeprecationWarning)
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim == 0:  # one variable: nan for nan, inf or 0, else 1
         with _np.errstate(divide="ignore", invalid="ignore"):

@@ -8,14 +8,12 @@ arrays, the others as NumPy's (docs/python.md). The functions that write
 into their arguments or files are left out: a gathered copy would lose
 the write, and every rank would write the file."""
 import functools
-import os
-import sys
-import warnings
 
 import numpy as _np
 
 from maniple import _core
 
+from . import _warn
 from ._dtypes import SUPPORTED, Unholdable
 from ._engine import _NUMPY_OPERATOR, _numpy_subclass
 from ._ndarray import ndarray
@@ -26,7 +24,6 @@ KEEP = frozenset({"copyto", "put", "place", "putmask", "put_along_axis", "fill_d
                   "savez_compressed", "savetxt", "nditer", "vectorize", "frompyfunc", "apply_along_axis",
                   "apply_over_axes", "piecewise", "fromfunction", "info", "show_config", "show_runtime",
                   "set_printoptions", "printoptions", "seterr", "seterrcall", "errstate", "setbufsize"})
-_PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # maniple/
 # numeric dtypes maniple is to hold itself one day: their arrays warn
 _PENDING = frozenset({"float128", "complex256", "float96", "complex192"})
 
@@ -39,25 +36,12 @@ def _announce(about, what="", gathers=False):
     name = str(about) if isinstance(about, _np.dtype) else f"a {about.__name__}"
     if gathers and _core.size() > 1:
         held = "which maniple arrays do not hold" if isinstance(about, _np.dtype) else "a NumPy subclass"
-        warnings.warn(f"maniple.numpy: {what} meets {'dtype ' if isinstance(about, _np.dtype) else ''}{name}, "
+        _warn.warn(f"maniple.numpy: {what} meets {'dtype ' if isinstance(about, _np.dtype) else ''}{name}, "
                       f"{held}: its maniple arrays are gathered to every rank and NumPy computes (it does not scale)",
-                      UserWarning, stacklevel=_user_level())
+                      UserWarning)
     elif name in _PENDING:
-        warnings.warn(f"maniple.numpy: {name} arrays are NumPy arrays, whole on every rank (maniple arrays do not "
-                      "hold them yet): computed by NumPy, not distributed", UserWarning, stacklevel=_user_level())
-
-
-def _user_level():
-    """warnings.warn's stacklevel, called from _announce, of the first caller outside maniple."""
-    f, level = sys._getframe(2), 2
-    while f is not None and f.f_code.co_filename.startswith(_PKG):
-        f, level = f.f_back, level + 1
-    return level
-
-
-def from_script():
-    """Whether the method calling this was called from outside maniple."""
-    return not sys._getframe(2).f_code.co_filename.startswith(_PKG)
+        _warn.warn(f"maniple.numpy: {name} arrays are NumPy arrays, whole on every rank (maniple arrays do not "
+                      "hold them yet): computed by NumPy, not distributed", UserWarning)
 
 
 def _back(r):

@@ -21,6 +21,7 @@ import numbers as _numbers
 import numpy as _np
 
 from maniple import _core
+from . import _warn
 from ._creation import arange as _arange, asarray as _asarray, empty as _empty, zeros as _zeros
 from ._ndarray import _part_of, ndarray as _ndarray
 
@@ -223,9 +224,8 @@ def _cook(a, s, axes, invreal=False):
             last = a.ndim - 1 if axes is None else axes[-1]
             s[-1] = (a.shape[last] - 1) * 2
     elif axes is None:
-        import warnings
-        warnings.warn("`axes` should not be `None` if `s` is not `None` (Deprecated in NumPy 2.0): pass the axes "
-                      "s refers to", DeprecationWarning, stacklevel=4)
+        _warn.warn("`axes` should not be `None` if `s` is not `None` (Deprecated in NumPy 2.0): pass the axes "
+                      "s refers to", DeprecationWarning)
     s = list(s)
     axes = list(range(-len(s), 0)) if axes is None else list(axes)
     if len(s) != len(axes):

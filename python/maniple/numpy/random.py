@@ -10,10 +10,10 @@ evaluated fused (inverse distribution functions). Parameters may be scalars
 or arrays that broadcast, as in NumPy; with no size and scalar parameters
 the result is a Python scalar, as NumPy's."""
 import threading as _threading
-import warnings
 
 import numpy as _np
 
+from . import _warn
 from ._bitgen import MT19937, PCG64, PCG64DXSM, SFC64, BitGenerator, Philox, SeedSequence  # noqa: F401
 
 from ._creation import _dt, _shape, asarray, empty
@@ -565,7 +565,7 @@ def _multivariate_normal(st, mean, cov, size=None, check_valid="warn", tol=1e-8)
         if not _np.allclose(_np.dot(v.T * s, v), cov, rtol=tol, atol=tol):
             if check_valid == "raise":
                 raise ValueError("covariance is not symmetric positive-semidefinite.")
-            warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning, stacklevel=3)
+            _warn.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning)
     n = int(_np.prod(shape, dtype=_np.int64))
     z = _draw("normal", 0.0, 1.0, (n, k), st)
     x = z @ asarray(_np.sqrt(s)[:, None] * v) + asarray(mean.astype(_np.double))
@@ -827,12 +827,12 @@ class RandomState(_Stream):
         """Deprecated in NumPy: integers in [low, high] (high included),
         or [1, low] with no high."""
         if high is None:
-            warnings.warn(f"This function is deprecated. Please call randint(1, {low} + 1) instead",
-                          DeprecationWarning, stacklevel=2)
+            _warn.warn(f"This function is deprecated. Please call randint(1, {low} + 1) instead",
+                          DeprecationWarning)
             low, high = 1, low
         else:
-            warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) instead",
-                          DeprecationWarning, stacklevel=2)
+            _warn.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) instead",
+                          DeprecationWarning)
         return self.randint(low, int(high) + 1, size)
 
     def choice(self, a, size=None, replace=True, p=None):
