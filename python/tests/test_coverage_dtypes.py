@@ -8,6 +8,13 @@ from maniple.numpy import coverage, coverage_dtypes as cd
 from maniple.numpy._dtypes import SUPPORTED
 
 
+@pytest.mark.parametrize("dt", cd.DTYPES)
+def test_cases_run_on_their_dtype(dt):
+    """Each dtype's cases are arrays of that dtype (integer data divided
+    by 1 once made every integer case a float64 one)."""
+    assert cd._data(dt, 1).dtype == dt and cd._data(dt, 2).dtype == dt
+
+
 def test_dtype_report_agrees_with_numpy():
     rep = cd.dtype_report(tuple(SUPPORTED))
     for dt, r in rep.items():
