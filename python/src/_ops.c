@@ -115,6 +115,23 @@ static PyObject *py_matmul(PyObject *m, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* dot(x, y) -> sum(x * y), the same on every rank: one C call for the
+ * dots of a CG loop (no program built in Python); its floating-point
+ * exceptions are named for dot, as NumPy's */
+static PyObject *py_dot(PyObject *m, PyObject *args) {
+  (void)m;
+  static PyObject *name;
+  PyObject *x, *y;
+  if (!PyArg_ParseTuple(args, "O!O!", &ArrayType, &x, &ArrayType, &y)) return NULL;
+  if (!name && !(name = PyUnicode_InternFromString("dot"))) return NULL;
+  mn_scalar s;
+  mnpy_fpe_begin();
+  int rc = mn_array_dot(arr(x), arr(y), &s);
+  if (rc) return raise_mn(rc);
+  if (mnpy_fpe_end(name, 1) < 0) return NULL;
+  return from_scalar(s);
+}
+
 /* order_stats(x, positions) -> bytes: the elements at those positions of
  * x's sorted values (x's dtype), on every rank */
 static PyObject *py_order_stats(PyObject *m, PyObject *args) {
@@ -209,6 +226,7 @@ static PyMethodDef ops_functions[] = {
   {"searchsorted", py_searchsorted, METH_VARARGS, "searchsorted(a, v, right, out)."},
   {"scan", py_scan, METH_VARARGS, "scan('sum'|'prod', x, axis, out): cumulative along axis."},
   {"matmul", py_matmul, METH_VARARGS, "matmul(a, b, out) for 1-d and 2-d operands."},
+  {"dot", py_dot, METH_VARARGS, "dot(x, y) -> sum(x * y) of two arrays of one shape, on every rank."},
   {"order_stats", py_order_stats, METH_VARARGS,
    "order_stats(x, positions) -> bytes of the elements at those positions of x's sorted values."},
   {"factor", py_factor, METH_VARARGS,

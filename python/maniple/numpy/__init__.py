@@ -111,8 +111,9 @@ longdouble, clongdouble, object_, str_, bytes_, void = (_np.longdouble, _np.clon
 datetime64, timedelta64, character, flexible = _np.datetime64, _np.timedelta64, _np.character, _np.flexible
 __version__ = _np.__version__  # the NumPy API level it follows (scripts branch on it)
 
+from ._ndarray import _keeps_subclass, _late_imports  # noqa: E402
+_late_imports()  # the methods' modules, all loaded by now
 # results of these take their arguments' ndarray subclass, as NumPy's do
-from ._ndarray import _keeps_subclass  # noqa: E402
 for _n in ("sum", "prod", "min", "max", "amin", "amax", "mean", "std", "var", "argmin", "argmax", "all", "any", "ptp",
            "average", "cumsum", "cumprod", "median", "percentile", "quantile", "nanargmax", "nanargmin", "nanmax",
            "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "nancumsum", "nancumprod", "nanmedian",

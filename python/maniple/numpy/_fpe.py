@@ -110,6 +110,8 @@ def _op(n):
 
 
 def _name(what, bit, reducing):
+    if isinstance(what, str):  # one named operation (dot)
+        return what
     ops = [o for o in _ops(what, []) if o is not None]
     can = _CAN.get(bit)
     for o in ops:

@@ -28,6 +28,16 @@ _SCALAR_OPS = {_np.add: "add", _np.subtract: "subtract", _np.multiply: "multiply
 
 _refcount = sys.getrefcount
 
+# modules that import this one, for the methods: bound once the package has
+# loaded them (_late_imports), since an import in a method costs about
+# 1 us a call
+_functions = _indexing = _manipulation = _math = _products = _reductions = _root = _select = _sorting = None
+
+
+def _late_imports():
+    global _functions, _indexing, _manipulation, _math, _products, _reductions, _root, _select, _sorting
+    from . import _functions, _indexing, _manipulation, _math, _products, _reductions, _root, _select, _sorting
+
 
 def _np_shape(shape):
     """A shape as NumPy's C messages write it: (3,4), (3,)."""
@@ -459,7 +469,6 @@ class ndarray:
             x, y = inputs
             if name and type(x) is _np.float64 and type(y) is ndarray:
                 return _engine._binary(name, x, y)
-        from . import _functions
         name = {"divide": "true_divide", "abs": "absolute"}.get(ufunc.__name__, ufunc.__name__)
         fn = _functions.UFUNCS.get(name)
         out = kwargs.pop("out", None)
@@ -567,7 +576,6 @@ class ndarray:
                 raise IndexError(f"index {key} is out of bounds for axis 0 with size {n}")
             a = self._arr if self._expr is None else self._materialize()
             return _scalar(a.get((key + n if key < 0 else key,)), self._dtype)
-        from . import _indexing
         if _indexing.is_advanced_key(key):
             return _indexing.getitem(self, key)
         a = self._materialize()
@@ -580,7 +588,6 @@ class ndarray:
         return v
 
     def __setitem__(self, key, value):
-        from . import _indexing
         _check_writable(self)
         if _indexing.is_advanced_key(key):
             return _indexing.setitem(self, key, value)
@@ -646,15 +653,12 @@ class ndarray:
     def __matmul__(self, o):
         if getattr(type(o), "_mn_sparse", False):  # maniple.sparse's reflected product
             return NotImplemented
-        from . import _products
         return _products.matmul(self, o)
 
     def __rmatmul__(self, o):
-        from . import _products
         return _products.matmul(o, self)
 
     def __imatmul__(self, o):
-        from . import _products
         r = _products.matmul(self, o)
         if r.shape != self._shape:
             raise ValueError(f"matmul result of shape {r.shape} cannot be stored in an array of shape {self._shape}")
@@ -662,11 +666,9 @@ class ndarray:
         return self
 
     def __divmod__(self, o):
-        from . import _math
         return _math.divmod(self, o)
 
     def __rdivmod__(self, o):
-        from . import _math
         return _math.divmod(o, self)
 
     def __neg__(self): return _unary("negative", self)
@@ -818,124 +820,94 @@ class ndarray:
         return _view_of(self, a.transpose(tuple(axes) if axes else None))
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
-        from . import _functions
         return _functions.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
-        from . import _functions
         return _functions.prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
 
     def min(self, axis=None, out=None, keepdims=False, **kw):
-        from . import _functions
         return _functions.min(self, axis=axis, out=out, keepdims=keepdims, **kw)
 
     def max(self, axis=None, out=None, keepdims=False, **kw):
-        from . import _functions
         return _functions.max(self, axis=axis, out=out, keepdims=keepdims, **kw)
 
     def argmin(self, axis=None, out=None, *, keepdims=False):
-        from . import _functions
         return _functions.argmin(self, axis, out, keepdims=keepdims)
 
     def argmax(self, axis=None, out=None, *, keepdims=False):
-        from . import _functions
         return _functions.argmax(self, axis, out, keepdims=keepdims)
 
     def any(self, axis=None, out=None, keepdims=False, **kw):
-        from . import _functions
         return _functions.any(self, axis=axis, out=out, keepdims=keepdims, **kw)
 
     def all(self, axis=None, out=None, keepdims=False, **kw):
-        from . import _functions
         return _functions.all(self, axis=axis, out=out, keepdims=keepdims, **kw)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
-        from . import _functions
         return _functions.mean(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kw):
-        from . import _functions
         return _functions.var(self, axis, dtype, out, ddof, keepdims, **kw)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kw):
-        from . import _functions
         return _functions.std(self, axis, dtype, out, ddof, keepdims, **kw)
 
     def cumsum(self, axis=None, dtype=None, out=None):
-        from . import _sorting
         return _sorting.cumsum(self, axis, dtype, out)
 
     def cumprod(self, axis=None, dtype=None, out=None):
-        from . import _sorting
         return _sorting.cumprod(self, axis, dtype, out)
 
     def dot(self, other, out=None):
-        from . import _products
         return _products.dot(self, other, out)
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
         """In place, as NumPy's method."""
-        from . import _sorting
         self[...] = _sorting.sort(self, axis, kind, order)
 
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
-        from . import _sorting
         return _sorting.argsort(self, axis, kind, order)
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
-        from . import _sorting
         self[...] = _sorting.partition(self, kth, axis)
 
     def argpartition(self, kth, axis=-1, kind="introselect", order=None):
-        from . import _sorting
         return _sorting.argpartition(self, kth, axis)
 
     def searchsorted(self, v, side="left", sorter=None):
-        from . import _sorting
         return _sorting.searchsorted(self, v, side, sorter)
 
     def nonzero(self):
-        from . import _indexing
         return _indexing.nonzero(self)
 
     def take(self, indices, axis=None, out=None, mode="raise"):
-        from . import _select
         return _select.take(self, indices, axis, out, mode)
 
     def put(self, indices, values, mode="raise"):
-        from . import _select
         _select.put(self, indices, values, mode)
 
     def compress(self, condition, axis=None, out=None):
-        from . import _select
         return _select.compress(condition, self, axis, out)
 
     def choose(self, choices, out=None, mode="raise"):
-        from . import _select
         return _select.choose(self, choices, out, mode)
 
     def repeat(self, repeats, axis=None):
-        from . import _manipulation
         return _manipulation.repeat(self, repeats, axis)
 
     def squeeze(self, axis=None):
-        from . import _manipulation
         return _manipulation.squeeze(self, axis)
 
     def swapaxes(self, axis1, axis2):
-        from . import _manipulation
         return _manipulation.swapaxes(self, axis1, axis2)
 
     def diagonal(self, offset=0, axis1=0, axis2=1):
-        from . import _products
         return _products.diagonal(self, offset, axis1, axis2)
 
     def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-        from . import _products
         return _products.trace(self, offset, axis1, axis2, dtype, out)
 
     def round(self, decimals=0, out=None):
-        from . import _math
         return _math.round(self, decimals, out)
 
     def conj(self):
@@ -945,7 +917,6 @@ class ndarray:
     conjugate = conj
 
     def clip(self, min=None, max=None, out=None, **kwargs):
-        from . import _functions
         if "a_min" in kwargs or "a_max" in kwargs:
             min, max = kwargs.pop("a_min", min), kwargs.pop("a_max", max)
         if kwargs:
@@ -953,7 +924,6 @@ class ndarray:
         return _functions.clip(self, min, max, out=out)
 
     def ptp(self, axis=None, out=None, keepdims=False):
-        from . import _reductions
         return _reductions.ptp(self, axis, out, keepdims)
 
     def tobytes(self, order="C"):
@@ -966,7 +936,6 @@ class ndarray:
         """Written by rank 0 from the array gathered there (every rank calls
         it); its error (a missing directory) is raised on every rank, as
         NumPy's, where it used to leave the others waiting."""
-        from . import _root
         _root.call(lambda x: x.tofile(fid, sep, format), (self,))
 
     def dumps(self):
@@ -977,7 +946,6 @@ class ndarray:
     def dump(self, file):
         """the pickle written by rank 0 (every rank calls it), as tofile"""
         import pickle
-        from . import _root
 
         def write(x):
             if isinstance(file, (str, bytes)) or hasattr(file, "__fspath__"):
@@ -1088,7 +1056,6 @@ class flatiter:
         return _flat(self.base)[_flat_key(key, False)]
 
     def __setitem__(self, key, value):
-        from . import _select
         key = _flat_key(key, True)
         if key is Ellipsis:
             key = slice(None)

@@ -115,8 +115,9 @@ def matmul(a, b, out=None):
 def _dot_vectors(a, b):
     """a . b for two concrete 1-d arrays of one float dtype and length (the
     CG loop's dots): the product and its sum in one fused reduction, on any
-    number of ranks, without the general path's checks; NumPy's scalar."""
-    return _scalar(_core.reduce(_compile(Binary("multiply", a._node(), b._node())), "sum"), a._dtype)
+    number of ranks, in one C call without the general path's checks or a
+    program built in Python; NumPy's scalar."""
+    return _scalar(_core.dot(a._arr, b._arr), a._dtype)
 
 
 def _vectors(a, b):
