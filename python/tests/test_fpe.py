@@ -40,7 +40,9 @@ CASES = [lambda xp: xp.asarray([1.0, 0.0, -1.0]) / xp.asarray([0.0, 0.0, 0.0]),
          lambda xp: xp.reciprocal(xp.asarray([0, 1, -1, 2], dtype="int32")),
          lambda xp: xp.reciprocal(xp.asarray([3, 0], dtype="uint8")),
          lambda xp: xp.fmod(xp.asarray([3, 4]), xp.asarray([0, 3])),
-         lambda xp: xp.fmod(xp.asarray([3, 4], dtype="uint16"), xp.asarray([2, 0], dtype="uint16"))]
+         lambda xp: xp.fmod(xp.asarray([3, 4], dtype="uint16"), xp.asarray([2, 0], dtype="uint16")),
+         lambda xp: xp.asarray([1e200, 1e200, 1.0]).dot(xp.asarray([1e200, 1e200, 1.0])),
+         lambda xp: xp.dot(xp.asarray([numpy.inf, 0.0, 1.0]), xp.asarray([0.0, numpy.inf, 1.0]))]
 
 
 @pytest.mark.parametrize("k", range(len(CASES)))
