@@ -1,4 +1,4 @@
-/* take, put, take_rows, compress and concat_local against serial loops:
+/* take, put, take_rows, diagonal, trace, compress and concat_local against serial loops:
  * random index sets with repeats, views as sources and targets, int32 indices, sizes
  * smaller than the rank count, empty arrays, and an out-of-bounds index
  * rejected on every rank with the target unchanged. */
@@ -94,6 +94,38 @@ static void check_take_rows(mn_ctx *ctx, int64_t r, int64_t c, int64_t m, int h,
 
 static double ff(int64_t k) { return (double)((k * 7) % 5 == 0); }
 
+/* diagonal and trace of an n0 x n1 matrix (halo h; or the view rows 1..,
+ * columns reversed) at offset k, against a serial loop over the flat values */
+static void check_diagonal(mn_ctx *ctx, int64_t n0, int64_t n1, int h, int view, int64_t k) {
+  int64_t s[] = {n0 + view, n1};
+  mn_array *x = NULL, *v = NULL, *d = NULL;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 2, s, h, &x));
+  mt_set(x, f);
+  if (view) {
+    mn_index sel[] = {mn_slice(1, MN_NONE, 1), mn_slice(MN_NONE, MN_NONE, -1)};
+    T_OK(mn_array_index(x, 2, sel, &v));
+  }
+  const mn_array *m = view ? v : x;
+  int64_t r0 = k < 0 ? -k : 0, c0 = k > 0 ? k : 0, len = n0 - r0 < n1 - c0 ? n0 - r0 : n1 - c0;
+  if (len < 0) len = 0;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &len, 0, &d));
+  T_OK(mn_array_diagonal(m, k, d));
+  double *got = mt_all(d), want = 0;
+  for (int64_t i = 0; i < len; i++) {
+    int64_t r = i + r0 + view, c = view ? n1 - 1 - (i + c0) : i + c0;
+    double e = f(r * n1 + c);
+    want += e;
+    if (got[i] != e) { T_CHECK(0, "diagonal %lldx%lld k=%lld view=%d: [%lld] = %g, expected %g", (long long)n0,
+                               (long long)n1, (long long)k, view, (long long)i, got[i], e); break; }
+  }
+  mn_scalar t;
+  T_OK(mn_array_trace(m, k, &t));
+  T_CHECK(t.dtype == MN_FLOAT64 && fabs(t.v.f - want) <= 1e-12 * (1 + fabs(want)), "trace %lldx%lld k=%lld: %g, expected %g",
+          (long long)n0, (long long)n1, (long long)k, t.v.f, want);
+  free(got);
+  mn_array_destroy(&d); mn_array_destroy(&v); mn_array_destroy(&x);
+}
+
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   check_take_put(ctx, 1000, 777, MN_INT64, 1);
@@ -105,6 +137,28 @@ int main(int argc, char **argv) {
   check_take_rows(ctx, 40, 3, 61, 0, 1, 7);  /* a view from row 1 */
   check_take_rows(ctx, 3, 5, 2, 0, 0, 8);    /* fewer rows than ranks */
   check_take_rows(ctx, 6, 4, 0, 0, 0, 9);    /* no indices */
+  for (int64_t k = -4; k <= 4; k += 2) {
+    check_diagonal(ctx, 13, 13, 0, 0, k); /* split by rows: each rank copies its own */
+    check_diagonal(ctx, 7, 11, 0, 0, k);  /* wider: a take */
+    check_diagonal(ctx, 11, 5, 1, 0, k);  /* a halo, taller */
+    check_diagonal(ctx, 9, 9, 0, 1, k);   /* a view */
+  }
+  check_diagonal(ctx, 2, 2, 0, 0, 0);     /* fewer rows than ranks */
+  check_diagonal(ctx, 3, 2, 0, 0, 5);     /* empty */
+  {
+    int64_t s3[] = {2, 3, 4}, three = 3;
+    mn_array *a3 = NULL, *o = NULL;
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 3, s3, 0, &a3));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &three, 0, &o));
+    int rc = mn_array_diagonal(a3, 0, o);
+    T_CHECK(rc == MN_ERR_SHAPE, "diagonal of a 3-d array returned %s", mn_err_name(rc));
+    mn_array_destroy(&a3);
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 2, s3 + 1, 0, &a3));
+    rc = mn_array_diagonal(a3, 2, o);
+    T_CHECK(rc == MN_ERR_SHAPE && strstr(mn_ctx_errmsg(ctx), "length 2 (offset 2 of a 3 x 4 array)"),
+            "diagonal into a wrong length returned %s: %s", mn_err_name(rc), mn_ctx_errmsg(ctx));
+    mn_array_destroy(&a3); mn_array_destroy(&o);
+  }
   {
     int64_t s2[] = {4, 3}, s3[] = {2, 3}, two = 2;
     mn_array *a = NULL, *ii = NULL, *o32 = NULL, *o2 = NULL;

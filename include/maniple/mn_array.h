@@ -298,6 +298,9 @@ MN_EXTERN int mn_array_reduce_axis(mn_reduce_op op, const mn_array *x, int axis,
 MN_EXTERN int mn_array_scan(mn_reduce_op op, const mn_array *x, int axis, mn_array *out);
 /* sum(x*y) over all elements (x, y same shape, any layouts). */
 MN_EXTERN int mn_array_dot(const mn_array *x, const mn_array *y, mn_scalar *result);
+/* sum of the diagonal x[i, i + offset] of a 2-d array (numpy.trace), in
+ * mn_reduce_result(MN_RED_SUM, x's dtype); the same on every rank. */
+MN_EXTERN int mn_array_trace(const mn_array *x, int64_t offset, mn_scalar *result);
 /* Vector norms of the flattened array: ord 1, 2 or INFINITY. */
 MN_EXTERN int mn_array_norm(const mn_array *x, double ord, double *result);
 

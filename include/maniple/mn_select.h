@@ -11,6 +11,11 @@
 extern "C" {
 #endif
 
+/* out[i] = x[i + r0, i + c0] of a 2-d array (numpy.diagonal; r0 = -offset
+ * below the main diagonal, c0 = offset above it); out is 1-d of the
+ * diagonal's length and x's dtype. No message moves when every rank owns
+ * the elements its part of out reads (a square matrix split by rows). */
+MN_EXTERN int mn_array_diagonal(const mn_array *x, int64_t offset, mn_array *out);
 /* out[k] = x.flat[idx[k]] for every element k of idx (integer dtype);
  * out has idx's shape (any layout; cast to out's dtype). A negative index
  * counts from the end, as NumPy's; one outside [-size, size) of x is

@@ -132,6 +132,31 @@ static PyObject *py_dot(PyObject *m, PyObject *args) {
   return from_scalar(s);
 }
 
+/* diagonal(x, offset, out): out[i] = x[i + r0, i + c0] of a 2-d x */
+static PyObject *py_diagonal(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x, *out;
+  long long offset;
+  if (!PyArg_ParseTuple(args, "O!LO!", &ArrayType, &x, &offset, &ArrayType, &out)) return NULL;
+  int rc = mn_array_diagonal(arr(x), (int64_t)offset, arr(out));
+  if (rc) return raise_mn(rc);
+  Py_RETURN_NONE;
+}
+
+/* trace(x, offset) -> the sum of x's diagonal, the same on every rank */
+static PyObject *py_trace(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x;
+  long long offset;
+  if (!PyArg_ParseTuple(args, "O!L", &ArrayType, &x, &offset)) return NULL;
+  mn_scalar s;
+  mnpy_fpe_begin();
+  int rc = mn_array_trace(arr(x), (int64_t)offset, &s);
+  if (rc) return raise_mn(rc);
+  if (mnpy_fpe_end(Py_None, 1) < 0) return NULL;
+  return from_scalar(s);
+}
+
 /* order_stats(x, positions) -> bytes: the elements at those positions of
  * x's sorted values (x's dtype), on every rank */
 static PyObject *py_order_stats(PyObject *m, PyObject *args) {
@@ -226,6 +251,8 @@ static PyMethodDef ops_functions[] = {
   {"searchsorted", py_searchsorted, METH_VARARGS, "searchsorted(a, v, right, out)."},
   {"scan", py_scan, METH_VARARGS, "scan('sum'|'prod', x, axis, out): cumulative along axis."},
   {"matmul", py_matmul, METH_VARARGS, "matmul(a, b, out) for 1-d and 2-d operands."},
+  {"diagonal", py_diagonal, METH_VARARGS, "diagonal(x, offset, out): the diagonal of a 2-d array into out."},
+  {"trace", py_trace, METH_VARARGS, "trace(x, offset) -> the sum of a 2-d array's diagonal, on every rank."},
   {"dot", py_dot, METH_VARARGS, "dot(x, y) -> sum(x * y) of two arrays of one shape, on every rank."},
   {"order_stats", py_order_stats, METH_VARARGS,
    "order_stats(x, positions) -> bytes of the elements at those positions of x's sorted values."},

@@ -67,6 +67,24 @@ def test_kron_diagonal_trace():
     check(lambda xp: xp.asarray(m3).trace(axis1=1, axis2=2))
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float16", "float32", "complex128"])
+@pytest.mark.parametrize("shape", [(9, 9), (4, 7), (7, 4), (1, 6), (0, 3)])
+def test_diagonal_and_trace_of_every_layout(dtype, shape):
+    """A matrix split by rows (each rank copies its own diagonal), its
+    transpose and an interior slice (views: the elements are taken from
+    their owners), at every offset, as NumPy."""
+    m = data(shape, dtype, seed=47)
+    forms = (lambda xp: xp.asarray(m), lambda xp: xp.asarray(m.T.copy()).T,
+             lambda xp: xp.asarray(numpy.pad(m, 1))[1:-1, 1:-1])
+    for form in forms:
+        for k in (-5, -1, 0, 1, 3):
+            check(lambda xp: xp.diagonal(form(xp), k))
+            check(lambda xp: xp.trace(form(xp), k))
+        if shape[0] == shape[1] and dtype in ("float32", "complex128"):
+            check(lambda xp: xp.einsum("ii->", form(xp)))
+            check(lambda xp: xp.einsum("ii", form(xp)))
+
+
 @pytest.mark.parametrize("spec,shapes", [
     ("ij,jk->ik", [(4, 5), (5, 3)]), ("ij,j->i", [(4, 5), (5,)]), ("i,i->", [(6,), (6,)]), ("ii->i", [(5, 5)]),
     ("ii", [(5, 5)]), ("ij->ji", [(3, 4)]), ("ij->", [(3, 4)]), ("ij->j", [(3, 4)]), ("i,j->ij", [(3,), (4,)]),

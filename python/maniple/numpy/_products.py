@@ -11,6 +11,7 @@ from maniple import _core
 
 from . import _warn
 from ._creation import arange, asarray, empty
+from ._dtypes import sum_dtype as _sum_dtype
 from ._functions import _axis, sum as _sum
 from ._engine import Binary, _assign, _binary, _compile, _scalar
 from ._ndarray import ndarray, _flat, _part_of
@@ -256,12 +257,9 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     r0, c0 = builtins.max(-k, 0), builtins.max(k, 0)
     if length == 0:
         r = empty(m.shape[:-2] + (0,), a._dtype)
-    elif m.ndim == 2:  # the flat indices first + i * (n2 + 1), in range by construction: one take, no checks
-        from maniple import _core
-        flat = empty((length,), "int64")
-        flat._arr.arange(float(r0 * n2 + c0), float(n2 + 1))  # (exact: a matrix has under 2^53 elements)
+    elif m.ndim == 2:  # each rank copies its own elements when it owns them (a matrix split by rows)
         r = empty((length,), a._dtype)
-        _core.take(m._materialize(), flat._arr, r._arr)
+        _core.diagonal(m._materialize(), k, r._arr)
     else:
         i = arange(length)
         r = m[..., i + r0, i + c0] if (r0 or c0) else m[..., i, i]
@@ -272,6 +270,9 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     if isinstance(offset, float):
         raise TypeError("integer argument expected, got float")
+    if type(a) is ndarray and len(a._shape) == 2 and dtype is None and out is None and (axis1, axis2) == (0, 1):
+        # one C call: the diagonal and its sum (a matrix's trace, the einsum 'ii->')
+        return _scalar(_core.trace(a._materialize(), operator.index(offset)), _sum_dtype(a._dtype))
     d = diagonal(a, offset, axis1, axis2)
     r = _sum(d, axis=None if d.ndim == 1 else -1, dtype=dtype)  # (a matrix's: the whole-array sum, no axis walk)
     return _with_out(r, out, unsafe=True)  # numpy.trace casts into out as it must
@@ -340,6 +341,9 @@ def _parse(subscripts, operands):
     return terms2, out
 
 
+_TRACE_AS_EINSUM = ("float32", "float64", "complex64", "complex128")
+
+
 def _take_diagonals(op, t):
     """Repeated letters within one operand: keep their diagonal."""
     while len(set(t)) != len(t):
@@ -385,6 +389,12 @@ def _interleaved(args):
 
 
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
+    if (len(operands) == 2 and type(operands[1]) is ndarray and operands[0].__class__ is str and
+            operands[0] in ("ii->", "ii") and out is None and dtype is None and order == "K" and casting == "safe" and
+            optimize is False):
+        x = operands[1]  # a float matrix's trace: one C call (einsum sums in the operand's dtype, as trace here)
+        if len(x._shape) == 2 and x._shape[0] == x._shape[1] and x._dtype in _TRACE_AS_EINSUM:
+            return _scalar(_core.trace(x._materialize(), 0), x._dtype)
     if not operands:
         raise ValueError("must specify the einstein sum subscripts string and at least one operand, or at least "
                          "one operand and its corresponding subscripts list")
