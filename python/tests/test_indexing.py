@@ -180,6 +180,23 @@ def test_ravel_unravel_and_isin_errors_as_numpy():
     raises_like(lambda xp: xp.isin(xp.asarray([1, 2]), xp.asarray([2]), kind="quicksort"), ValueError, "Invalid kind")
     raises_like(lambda xp: xp.isin(xp.asarray([1.5]), xp.asarray([2]), kind="table"), ValueError, "'table'")
     check(lambda xp: xp.isin(xp.asarray([1, 2, 5]), xp.asarray([2, 5]), kind="table"))
+    # the table's range in the test values' own dtype: int8 from -128 to 127 overflows it
+    big = numpy.array([-128, 0, 127], dtype="int8")
+    raises_like(lambda xp: xp.isin(xp.asarray(numpy.array([0, 1], "int16")), xp.asarray(big), kind="table"),
+                RuntimeError, "exceed the maximum")
+    check(lambda xp: xp.isin(xp.asarray(numpy.array([0, 1], "int16")), xp.asarray(big)))
+    check(lambda xp: xp.isin(xp.asarray(numpy.array([0, 1], "int16")), xp.asarray(big[1:]), kind="table"))
+    check(lambda xp: xp.isin(xp.asarray([True]), xp.asarray([False, True]), kind="table"))
+
+
+def test_ufunc_out_ellipsis_and_dtype_classes():
+    """out=... gives an array (0-d, not a scalar), and dtype= takes NumPy's
+    DType classes (type(a.dtype)), as NumPy's ufuncs do."""
+    check(lambda xp: xp.add(xp.asarray(2), xp.asarray(5.0), out=...))
+    check(lambda xp: xp.add(xp.arange(4), 1, out=...))
+    check(lambda xp: xp.add.reduce(xp.arange(4), out=...))
+    check(lambda xp: xp.subtract(xp.asarray([1, 2]), 1.0, dtype=numpy.dtypes.Float32DType))
+    check(lambda xp: xp.zeros(3, dtype=numpy.dtypes.Int8DType))
 
 
 def test_flat():

@@ -21,6 +21,18 @@ _SUPPORTED = tuple(_KIND)
 _DT = {}  # dtype arguments already parsed (str(numpy.dtype) costs microseconds a call)
 
 
+def _dtype_of(dtype):
+    """numpy.dtype(dtype), with NumPy's DType classes (numpy.dtypes.Float64DType,
+    type(a.dtype)) taken as their dtype, as NumPy's dtype= arguments take
+    them (numpy.dtype itself makes such a class an object dtype)."""
+    if isinstance(dtype, type) and issubclass(dtype, _np.dtype):
+        try:
+            return dtype()
+        except TypeError:  # a DType class with parameters to fill (void)
+            pass
+    return _np.dtype(dtype)
+
+
 def _dt(dtype, default="float64"):
     if dtype is None:
         return default
@@ -28,7 +40,7 @@ def _dt(dtype, default="float64"):
         return _DT[dtype]
     except (KeyError, TypeError):  # new, or unhashable
         pass
-    nd = _np.dtype(dtype)
+    nd = _dtype_of(dtype)
     if not nd.isnative:  # a byte order of another machine ('>f8', from a file): the values, in this one's
         nd = nd.newbyteorder("=")
     d = str(nd)

@@ -54,6 +54,8 @@ def _into_numpy(r, out, name=None):
 def _with_out(r, out, name=None):
     if out is None:
         return r
+    if out is Ellipsis:  # NumPy 2's out=...: an array, a 0-d one where the result would be a scalar
+        return r if isinstance(r, ndarray) else asarray(r)
     if isinstance(out, _np.ndarray):
         return _into_numpy(r, out, name)
     _check_writable(out)

@@ -263,6 +263,11 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     t = _flat(t)
     if t.size == 0:
         return full(element.shape, bool(invert), "bool")
+    if kind == "table":  # NumPy's table refuses a range of test values its dtype cannot hold (ar2 - min(ar2))
+        tdt = "uint8" if t._dtype == "bool" else t._dtype
+        if int(t.max()) - int(t.min()) > _np.iinfo(tdt).max:
+            raise RuntimeError("You have specified kind='table', but the range of values in `ar2` or `ar1` exceed the "
+                               "maximum integer of the datatype. Please set `kind` to None or 'sort'.")
     dt = str(_np.result_type(_np.dtype(element._dtype), _np.dtype(t._dtype)))
     ts = sort(t.astype(dt, copy=False))
     e = element.astype(dt, copy=False)
