@@ -4,6 +4,7 @@ import re
 import numpy
 import pytest
 
+import maniple.numpy as mnp
 from xp import check, data, raises_like
 
 
@@ -170,6 +171,28 @@ def test_place_putmask_extract_sizes():
                 "index 35 is out of bounds for axis 0 with size 35")
     check(lambda xp: xp.extract(numpy.r_[numpy.ones(35), numpy.zeros(5)], xp.asarray(x)))
     check(lambda xp: xp.extract([1, 0, 1], xp.asarray(x)))
+
+
+WRITERS = [("copyto", lambda xp, a, v: xp.copyto(a, v)),
+           ("put", lambda xp, a, v: xp.put(a, xp.asarray([0, 5, 9]), v[:3])),
+           ("place", lambda xp, a, v: xp.place(a, v > 0, v[:4])),
+           ("putmask", lambda xp, a, v: xp.putmask(a, v < 0, v)),
+           ("put_along_axis", lambda xp, a, v: xp.put_along_axis(a, xp.asarray([[1], [0], [2]]), -7.0, 1)),
+           ("fill_diagonal", lambda xp, a, v: xp.fill_diagonal(a, v[:2], wrap=True))]
+
+
+@pytest.mark.parametrize("k", range(len(WRITERS)))
+def test_writers_into_numpy_arrays(k):
+    """copyto, put, place, putmask, put_along_axis and fill_diagonal write
+    into a NumPy array given to them as NumPy does, with maniple values
+    (gathered); each rank's NumPy array is its own."""
+    v = data((3, 4), seed=21)
+    for xp in (numpy, mnp):
+        a = numpy.zeros((3, 4))
+        WRITERS[k][1](xp, a, xp.asarray(v))
+        if xp is numpy:
+            want = a
+    numpy.testing.assert_array_equal(a, want)
 
 
 def test_take_along_axis_needs_integer_indices():

@@ -13,6 +13,7 @@ from ._dtypes import INTS as _INTS, Unholdable
 from ._engine import _KIND, _check_scalar_into, _pyscalar
 from ._ndarray import ndarray
 from ._npzfile import NpzFile
+from ._root import into_numpy as _into_numpy
 from ._textio import _on_root
 
 _SUPPORTED = tuple(_KIND)
@@ -411,6 +412,7 @@ def copy(a, order="K", subok=False):
     return asarray(a).copy(order)
 
 
+@_into_numpy("copyto")
 def copyto(dst, src, casting="same_kind", where=True):
     """NumPy's copyto: src broadcast into dst, cast under casting, where
     where is true."""

@@ -4,6 +4,7 @@ to every rank (arrays scattered into new maniple arrays, everything else
 pickled and broadcast). An exception NumPy raises on root is raised on every
 rank with the same type and message. Used by the gathered linear algebra and
 the announced fallbacks: acceptable for small data, it does not scale."""
+import functools
 import pickle
 
 import numpy as _np
@@ -59,6 +60,23 @@ def everywhere(obj):
     if isinstance(obj, dict):
         return {k: everywhere(v) for k, v in obj.items()}
     return obj
+
+
+def into_numpy(name):
+    """For a function that writes into its first argument (copyto, put,
+    place, ...): given a NumPy array there, NumPy's own function writes into
+    it, with maniple arguments gathered (each rank's NumPy array is its own,
+    as a NumPy out= array is)."""
+    def wrap(f):
+        np_f = getattr(_np, name)
+
+        @functools.wraps(f)
+        def g(a, *args, **kw):
+            if isinstance(a, _np.ndarray):
+                return np_f(a, *everywhere(args), **everywhere(kw))
+            return f(a, *args, **kw)
+        return g
+    return wrap
 
 
 def _rebuild(seq, items):

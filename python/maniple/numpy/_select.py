@@ -15,6 +15,7 @@ from ._dtypes import INTEGER as _INTEGER, INTS as _INTS
 from ._engine import _assign, _flush, _wrote
 from ._ndarray import ndarray, _flat, _reshaped
 from ._views import _cstrides
+from ._root import into_numpy as _into_numpy
 
 
 def _index_of(indices, unsafe=False, rule="safe"):
@@ -87,6 +88,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     return r
 
 
+@_into_numpy("put")
 def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v, with v repeated as needed (in place)."""
     from ._ndarray import _check_writable
@@ -196,6 +198,7 @@ def _same_size_mask(a, mask, name):
     return _reshaped(_flat(m), a.shape) if m.shape != a.shape else m
 
 
+@_into_numpy("place")
 def place(arr, mask, vals):
     """arr[mask] = vals, vals repeated as needed (in place)."""
     from ._ndarray import _check_writable
@@ -211,6 +214,7 @@ def place(arr, mask, vals):
     arr[m] = _cycle(vals, n, arr._dtype)
 
 
+@_into_numpy("putmask")
 def putmask(a, mask, values):
     """a.flat[k] = values.flat[k % len(values)] where mask.flat[k] (in place)."""
     from ._ndarray import _check_writable
@@ -262,6 +266,7 @@ def take_along_axis(arr, indices, axis=-1):
     return arr[key]
 
 
+@_into_numpy("put_along_axis")
 def put_along_axis(arr, indices, values, axis):
     from ._ndarray import _check_writable
     if isinstance(arr, ndarray):
@@ -391,6 +396,7 @@ def diag_indices_from(arr):
     return diag_indices(arr.shape[0], arr.ndim)
 
 
+@_into_numpy("fill_diagonal")
 def fill_diagonal(a, val, wrap=False):
     """In place, as numpy.fill_diagonal: a.flat[:end:step] = val."""
     from ._ndarray import _check_writable
