@@ -88,6 +88,25 @@ def test_vectorize_attributes_as_numpy():
     same(f(mnp.zeros((0, 5), dtype=int)), g(numpy.zeros((0, 5), dtype=int)))
 
 
+@pytest.mark.parametrize("n", [1, 2, 7])
+def test_vectorize_cache_calls_once_per_element(n):
+    """cache=True: the call that finds the output types gives the first
+    element's value, so the function runs once per element, summed over
+    the ranks (every rank makes the first call; rank 0 keeps its value)."""
+    from maniple import _core
+    calls = [0]
+
+    def sq(x):
+        calls[0] += 1
+        return x * x
+    f = mnp.vectorize(sq)
+    f.cache = True
+    x = numpy.arange(n) - 2
+    same(f(mnp.asarray(x)), x * x)
+    total = int(mnp.asarray(numpy.full(_core.size(), calls[0])).sum())  # every rank's calls
+    assert total == len(x) + _core.size() - 1, (total, len(x))
+
+
 def test_vectorize_with_a_signature():
     """Generalized ufuncs: the loop dimensions broadcast, the core ones
     whole (the gathered arguments, NumPy's vectorize on every rank)."""

@@ -2,6 +2,8 @@
 gets distributed arrays (slices, masked parts), so it runs distributed too."""
 import numpy as _np
 
+from maniple import _core
+
 from ._creation import asarray, zeros
 from ._dtypes import SUPPORTED as _SUPPORTED_NAMES, Unholdable
 from ._functions import _axis
@@ -129,12 +131,15 @@ class vectorize:
             return self.pyfunc(*a, **kw)
 
         otypes = self.otypes
+        cached = []  # cache=True: the first element's value, from the call that found the otypes
         if otypes is None:
             if arrays and arrays[0].size == 0:
                 raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
             first = call([x.flat[0] for x in arrays])  # (the same on every rank)
             otypes = [_np.asarray(o).dtype for o in (first if isinstance(first, tuple) else (first,))]
             multi = isinstance(first, tuple)
+            if self.cache and _core.rank() == 0:  # rank 0 holds the first element (the default split)
+                cached.append(first)
         else:
             multi = len(otypes) > 1
         if any(t.name not in _SUPPORTED_NAMES for t in otypes):  # object or str outputs: NumPy's vectorize
@@ -143,7 +148,7 @@ class vectorize:
         err = None
         try:
             n = len(mine[0]) if mine else 1
-            f = _np.vectorize(lambda *v: call(list(v)), otypes=[t.char for t in otypes])
+            f = _np.vectorize(lambda *v: cached.pop() if cached else call(list(v)), otypes=[t.char for t in otypes])
             outs = f(*mine) if mine else f()
             outs = outs if multi else (outs,)
             outs = [_np.ascontiguousarray(_np.broadcast_to(o, (n,) if mine else ()), dtype=t).reshape(-1)
@@ -161,8 +166,6 @@ class vectorize:
             except Exception:  # noqa: BLE001 (a class whose constructor does not take its args)
                 other = RuntimeError(f"{bad[0].__name__}{bad[1]!r} (raised on another rank)")
             raise other
-        from maniple import _core
-        from ._ndarray import ndarray
         res = []
         for o, t in zip(outs, otypes):
             if not mine and _core.rank() != 0:  # no array argument: rank 0's one value
@@ -224,5 +227,4 @@ def _own_elements(x):
 
 def _joined(o, dtype, shape):
     """The ranks' flat parts o (of dtype), in rank order, as an array of shape."""
-    from maniple import _core
     return _reshaped(ndarray(_core.concat_local(_np.dtype(dtype).name, _np.ascontiguousarray(o).tobytes())), shape)
