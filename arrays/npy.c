@@ -64,12 +64,15 @@ static MPI_Datatype mpi_type(mn_dtype t) {
 }
 
 /* header (magic .. newline) for version 1.0, padded to a multiple of 64;
- * 0 when it does not fit in cap */
-static size_t make_header(const mn_array *a, char *h, size_t cap) {
+ * 0 when it does not fit in cap. fortran: a is the transpose of the array
+ * the file holds in Fortran order (the reversed shape) */
+static size_t make_header(const mn_array *a, int fortran, char *h, size_t cap) {
   char dict[1024], shp[512];
-  mn_shape_str(a->map.ndim, a->map.shape, shp, sizeof shp);
-  int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
-                   descr_of(a->dtype), shp);
+  int64_t s[MN_MAXDIM];
+  for (int d = 0; d < a->map.ndim; d++) s[d] = a->map.shape[fortran ? a->map.ndim - 1 - d : d];
+  mn_shape_str(a->map.ndim, s, shp, sizeof shp);
+  int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }",
+                   descr_of(a->dtype), fortran ? "True" : "False", shp);
   if (n < 0 || (size_t)n >= sizeof dict) return 0;
   size_t total = 10 + (size_t)n + 1;
   size_t pad = (64 - total % 64) % 64;
@@ -419,9 +422,10 @@ static int bcast_name(mn_ctx *ctx, const char *path, char **tmp) {
   return MN_SUCCESS;
 }
 
-int mn_array_save_npy(const mn_array *a, const char *path) {
+static int save_npy(const mn_array *a, const char *path, int fortran) {
   MN_CHECK(a && path, MN_ERR_ARG, "NULL array or path");
-  MN_SPMD(a ? a->ctx : NULL, "mn_array_save_npy", mn_spmd_array(S, "a", a), mn_spmd_str(S, "path", path));
+  MN_SPMD(a ? a->ctx : NULL, "mn_array_save_npy", mn_spmd_array(S, "a", a), mn_spmd_str(S, "path", path),
+          mn_spmd_int(S, "fortran", fortran));
   mn_ctx *ctx = a->ctx;
   /* before anything else collective: a missing directory on some ranks
    * would otherwise block the others inside MPI_File_open */
@@ -442,7 +446,7 @@ int mn_array_save_npy(const mn_array *a, const char *path) {
   char h[2048], *mem = NULL, *final = NULL, *tmp = NULL;
   int owned = 0;
   int64_t n = 0, bytes = 0, total = 0;
-  size_t hl = make_header(a, h, sizeof h);
+  size_t hl = make_header(a, fortran, h, sizeof h);
   if (!hl) err = MN_ERR(MN_ERR_SHAPE, "the .npy header for '%s' does not fit", path);
   if (!err) err = shape_bytes(path, a->map.ndim, a->map.shape, descr_of(a->dtype), mn_dtype_size(a->dtype), &n, &bytes);
   if (!err && __builtin_add_overflow((int64_t)hl, bytes, &total))
@@ -492,6 +496,10 @@ int mn_array_save_npy(const mn_array *a, const char *path) {
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
   return MN_SUCCESS;
 }
+
+int mn_array_save_npy(const mn_array *a, const char *path) { return save_npy(a, path, 0); }
+
+int mn_array_save_npy_fortran(const mn_array *t, const char *path) { return save_npy(t, path, 1); }
 
 /* ---- loading ---- */
 
@@ -696,9 +704,10 @@ static int read_data(mn_ctx *ctx, const char *path, const npy_meta *m, int ndim,
   return MN_SUCCESS;
 }
 
-int mn_array_load_npy(mn_ctx *ctx, const char *path, mn_array **a) {
-  MN_CHECK(ctx && path && a, MN_ERR_ARG, "NULL context, path or output");
+int mn_array_load_npy_fortran(mn_ctx *ctx, const char *path, mn_array **a, int *fortran) {
+  MN_CHECK(ctx && path && a && fortran, MN_ERR_ARG, "NULL context, path or output");
   *a = NULL;
+  *fortran = 0;
   MN_SPMD(ctx, "mn_array_load_npy", mn_spmd_str(S, "path", path));
   /* before anything else collective: a file missing on some ranks would
    * otherwise block the others inside MPI_File_open */
@@ -722,10 +731,23 @@ int mn_array_load_npy(mn_ctx *ctx, const char *path, mn_array **a) {
   }
   int64_t rev[MN_MAXDIM];
   for (int d = 0; d < h->ndim; d++) rev[d] = h->shape[h->ndim - 1 - d];
+  MN_CALL(read_data(ctx, path, &m, h->ndim, rev, a));
+  *fortran = 1;
+  return MN_SUCCESS;
+}
+
+int mn_array_load_npy(mn_ctx *ctx, const char *path, mn_array **a) {
+  MN_CHECK(a, MN_ERR_ARG, "NULL output");
+  *a = NULL;
+  int fortran = 0, err = 0;
   mn_array *r = NULL, *t = NULL;
-  MN_CALL(read_data(ctx, path, &m, h->ndim, rev, &r));
+  MN_CALL(mn_array_load_npy_fortran(ctx, path, &r, &fortran));
+  if (!fortran) {
+    *a = r;
+    return MN_SUCCESS;
+  }
   MN_CALLG(err, mn_array_transpose(r, NULL, &t), out);
-  MN_CALLG(err, mn_array_create_empty(ctx, (mn_dtype)h->dtype, h->ndim, h->shape, a), out);
+  MN_CALLG(err, mn_array_create_empty(ctx, r->dtype, t->map.ndim, t->map.shape, a), out);
   MN_CALLG(err, mn_array_copy(t, *a), out);
 out:
   mn_array_destroy(&t);

@@ -1,5 +1,6 @@
 /* .npy round trips: every dtype at 0-d, 1-d (17), 2-d (7x5) and 3-d (4x3x5)
- * (plus zero-size shapes) written with mn_array_save_npy and read back with
+ * (plus zero-size shapes) written with mn_array_save_npy (and Fortran order
+ * with mn_array_save_npy_fortran) and read back with
  * mn_array_load_npy; views, haloed and root-layout arrays save as their
  * values; overwriting a longer file leaves the right size; the header bytes
  * are the ones NumPy writes. Header oddities are accepted or refused as
@@ -103,7 +104,8 @@ static void round_trip(mn_ctx *ctx, mn_array *a, const char *path, double (*f)(i
 }
 
 /* ---- header bytes, checked on rank 0 without the library ---- */
-static void check_header_bytes(mn_ctx *ctx, const char *path, const char *descr, const char *shape, int64_t nbytes) {
+static void check_header_bytes_order(mn_ctx *ctx, const char *path, const char *descr, const char *shape, int64_t nbytes,
+                                     int fortran) {
   if (mn_ctx_rank(ctx) != 0) return;
   FILE *fp = fopen(path, "rb");
   T_CHECK(fp, "cannot open %s", path);
@@ -120,7 +122,8 @@ static void check_header_bytes(mn_ctx *ctx, const char *path, const char *descr,
     char want[256];
     snprintf(want, sizeof want, "'descr': '%s'", descr);
     T_CHECK(strstr(hdr, want), "%s: header lacks %s: %s", path, want, hdr);
-    T_CHECK(strstr(hdr, "'fortran_order': False"), "%s: header lacks fortran_order False: %s", path, hdr);
+    const char *order = fortran ? "'fortran_order': True" : "'fortran_order': False";
+    T_CHECK(strstr(hdr, order), "%s: header lacks %s: %s", path, order, hdr);
     snprintf(want, sizeof want, "'shape': %s", shape);
     T_CHECK(strstr(hdr, want), "%s: header lacks %s: %s", path, want, hdr);
   }
@@ -128,6 +131,10 @@ static void check_header_bytes(mn_ctx *ctx, const char *path, const char *descr,
   long size = ftell(fp);
   T_CHECK(size == (long)(10 + hl) + nbytes, "%s: %ld bytes, expected %lld", path, size, (long long)(10 + hl + nbytes));
   fclose(fp);
+}
+
+static void check_header_bytes(mn_ctx *ctx, const char *path, const char *descr, const char *shape, int64_t nbytes) {
+  check_header_bytes_order(ctx, path, descr, shape, nbytes, 0);
 }
 
 /* ---- views: expected values of the view in terms of the base formula ---- */
@@ -740,6 +747,34 @@ int main(int argc, char **argv) {
   const char *td = getenv("MANIPLE_TEST_TMP");
   snprintf(tmpdir, sizeof tmpdir, "%s", td && *td ? td : ".");
   char p[1200];
+
+  /* ---- Fortran order: t (5 x 7) written as its transpose, a (7, 5) file
+   * in Fortran order, whose data are t's in C order ---- */
+  {
+    int64_t ts[2] = {5, 7};
+    mn_array *t = NULL, *back = NULL, *raw = NULL;
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 2, ts, 0, &t));
+    mt_set(t, v_f64);
+    tmp_path(p, sizeof p, "fortran");
+    T_OK(mn_array_save_npy_fortran(t, p));
+    check_header_bytes_order(ctx, p, "<f8", "(7, 5)", 35 * 8, 1);
+    T_OK(mn_array_load_npy(ctx, p, &back)); /* NumPy's values: back[i][j] = t[j][i] */
+    double *b = mt_all(back), *r = NULL;
+    T_CHECK(mn_array_ndim(back) == 2 && mn_array_shape(back)[0] == 7 && mn_array_shape(back)[1] == 5,
+            "fortran file loaded with the wrong shape");
+    for (int64_t i = 0; i < 7; i++)
+      for (int64_t j = 0; j < 5; j++)
+        if (b[i * 5 + j] != v_f64(j * 7 + i)) { T_CHECK(0, "fortran [%lld][%lld] = %g", (long long)i, (long long)j, b[i * 5 + j]); i = 7; break; }
+    int fortran = 0;
+    T_OK(mn_array_load_npy_fortran(ctx, p, &raw, &fortran)); /* as stored: t itself */
+    T_CHECK(fortran == 1 && mn_array_shape(raw)[0] == 5, "load_npy_fortran: fortran %d", fortran);
+    r = mt_all(raw);
+    for (int64_t k = 0; k < 35; k++)
+      if (r[k] != v_f64(k)) { T_CHECK(0, "load_npy_fortran [%lld] = %g", (long long)k, r[k]); break; }
+    free(b); free(r);
+    mn_array_destroy(&raw); mn_array_destroy(&back); mn_array_destroy(&t);
+    if (mn_ctx_rank(ctx) == 0) remove(p);
+  }
 
   /* ---- every dtype at every rank of shape ---- */
   struct { int nd; int64_t shape[3]; const char *name; const char *hdr; } shapes[] = {

@@ -335,6 +335,13 @@ MN_EXTERN int mn_array_get(const mn_array *a, const int64_t *idx, mn_scalar *val
 /* NumPy .npy (format 1.0/2.0, C order, little-endian). */
 MN_EXTERN int mn_array_save_npy(const mn_array *a, const char *path);
 MN_EXTERN int mn_array_load_npy(mn_ctx *ctx, const char *path, mn_array **a);
+/* Fortran order, as NumPy keeps it: save_npy_fortran writes t's transpose
+ * as a Fortran-ordered file (fortran_order True, t's shape reversed: the
+ * data are t's in C order); load_npy_fortran reads a Fortran-ordered file
+ * (one with two axes longer than 1) as its transpose, with *fortran 1,
+ * and any other file as mn_array_load_npy does, with *fortran 0. */
+MN_EXTERN int mn_array_save_npy_fortran(const mn_array *t, const char *path);
+MN_EXTERN int mn_array_load_npy_fortran(mn_ctx *ctx, const char *path, mn_array **a, int *fortran);
 
 #ifdef __cplusplus
 }

@@ -262,10 +262,11 @@ static PyObject *Array_copy_flat(ArrayObject *self, PyObject *dst) {
   Py_RETURN_NONE;
 }
 
-static PyObject *Array_save_npy(ArrayObject *self, PyObject *path) {
-  const char *p = PyUnicode_AsUTF8(path);
-  if (!p) return NULL;
-  int rc = mn_array_save_npy(self->a, p);
+static PyObject *Array_save_npy(ArrayObject *self, PyObject *args) {
+  const char *p;
+  int fortran = 0;
+  if (!PyArg_ParseTuple(args, "s|p", &p, &fortran)) return NULL;
+  int rc = fortran ? mn_array_save_npy_fortran(self->a, p) : mn_array_save_npy(self->a, p);
   if (rc) return raise_mn(rc);
   Py_RETURN_NONE;
 }
@@ -295,7 +296,8 @@ static PyMethodDef Array_methods[] = {
   {"get", (PyCFunction)Array_get, METH_O, "One element, on every rank."},
   {"copy_to", (PyCFunction)Array_copy_to, METH_O, "dst[...] = self, with a cast."},
   {"copy_flat", (PyCFunction)Array_copy_flat, METH_O, "dst[...] = self's elements in C order (any shapes)."},
-  {"save_npy", (PyCFunction)Array_save_npy, METH_O, "Write a .npy file collectively."},
+  {"save_npy", (PyCFunction)Array_save_npy, METH_VARARGS,
+   "save_npy(path[, fortran]): write a .npy file collectively; fortran: this array's transpose, Fortran-ordered."},
   {"local_block", (PyCFunction)Array_local_block, METH_O,
    "local_block(device) -> (pointer, strides in elements): a one-rank array's memory."},
   {"dlpack", (PyCFunction)Array_dlpack, METH_VARARGS,
@@ -355,9 +357,11 @@ static PyObject *py_load_npy(PyObject *m, PyObject *path) {
   const char *p = PyUnicode_AsUTF8(path);
   if (!p) return NULL;
   mn_array *a = NULL;
-  int rc = mn_array_load_npy(g_ctx, p, &a);
+  int fortran = 0;
+  int rc = mn_array_load_npy_fortran(g_ctx, p, &a, &fortran);
   if (rc) return raise_mn(rc);
-  return wrap(a);
+  PyObject *w = wrap(a);
+  return w ? Py_BuildValue("(Ni)", w, fortran) : NULL;
 }
 
 /* aligned(a, b): the same map of the same layout (no message between them) */
@@ -371,7 +375,8 @@ static PyObject *py_aligned(PyObject *m, PyObject *args) {
 static PyMethodDef array_functions[] = {
   {"create", py_create, METH_VARARGS, "create(shape, dtype) -> zero-filled Array."},
   {"empty", py_empty, METH_VARARGS, "empty(shape, dtype[, unchecked]) -> Array of unset values (every element to be written); unchecked: out of MANIPLE_CHECKS (an array of this rank alone)."},
-  {"load_npy", py_load_npy, METH_O, "Read a .npy file collectively."},
+  {"load_npy", py_load_npy, METH_O,
+   "load_npy(path) -> (Array, fortran), read collectively; a Fortran-ordered file gives its transpose, fortran 1."},
   {"aligned", py_aligned, METH_VARARGS, "aligned(a, b): the same map of the same layout (local)."},
   {NULL, NULL, 0, NULL}};
 

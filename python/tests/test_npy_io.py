@@ -348,6 +348,39 @@ def test_savez_round_trip_through_file_objects(tmp):
     numpy.testing.assert_array_equal(numpy.asarray(got), numpy.arange(12.0).reshape(3, 4).T)
 
 
+@pytest.mark.parametrize("shape", [(3, 4), (2, 3, 5), (1, 4), (4, 1)])
+@pytest.mark.parametrize("via", ["path", "file object", "npz"])
+def test_fortran_order_kept_as_numpy(shape, via, tmp):
+    """An F-ordered array saves as NumPy saves it (fortran_order True) and
+    loads F-ordered, as NumPy's load gives it; a NumPy F-ordered file too."""
+    import io
+    x = numpy.asfortranarray(numpy.arange(float(numpy.prod(shape))).reshape(shape))
+    for save in (np.save, numpy.save):
+        src = np.asfortranarray(np.asarray(x)) if save is np.save else x
+        if via == "path":
+            path = os.path.join(tmp, f"f{len(shape)}{shape[0]}.npy")
+            if save is np.save or R == 0:
+                save(path, src)
+            bcast(None)
+            got, want = np.load(path), numpy.load(path)
+        elif via == "file object":
+            f = io.BytesIO()
+            np.save(f, src) if save is np.save else numpy.save(f, src)
+            f.seek(0)
+            got = np.load(f)
+            want = numpy.load(io.BytesIO(f.getvalue())) if R == 0 or save is numpy.save else None
+        else:
+            f = io.BytesIO()
+            np.savez(f, a=src) if save is np.save else numpy.savez(f, a=src)
+            f.seek(0)
+            got = np.load(f)["a"]
+            want = numpy.load(io.BytesIO(f.getvalue()))["a"] if R == 0 or save is numpy.save else None
+        w = bcast(want if R == 0 else None)  # (NumPy's reading of rank 0's file object)
+        assert (got.flags.c_contiguous, got.flags.f_contiguous) == (w.flags.c_contiguous, w.flags.f_contiguous)
+        numpy.testing.assert_array_equal(numpy.asarray(got), w)
+        numpy.testing.assert_array_equal(w, x)
+
+
 def test_load_mmap_modes(tmp):
     """mmap_mode 'r' reads into a read-only array and 'c' into a writable
     one; 'r+'/'w+' (writes reaching the file) are refused on every rank."""

@@ -330,6 +330,8 @@ def asarray(x, dtype=None, order=None, *, device=None, copy=None, like=None):
     y = _np.asarray(x, dtype=dtype)
     if dtype is None and y.dtype.kind == "f" and y.dtype.itemsize > 8:
         raise Unholdable(y.dtype)
+    if y.ndim > 1 and y.flags.f_contiguous and not y.flags.c_contiguous:  # Fortran's order kept, as NumPy's asarray
+        return asarray(y.T).T  # (the transpose's C order: _layout)
     d = _dt(y.dtype)
     if d == "bool":  # bytes other than 0 and 1 (a view of other data) stored as True
         y = y.view(_np.uint8) != 0
@@ -387,10 +389,11 @@ def _asarray_in(x, dtype, order, copy):
     x = _via_array_method(x)
     if not isinstance(x, ndarray):
         y = _np.asarray(x, dtype=dtype)
-        if order in (None, "K", "k", "A", "a") and y.ndim > 1 and y.flags.f_contiguous and not y.flags.c_contiguous:
-            order = "F"  # a NumPy array in F order stays so
-        r = asarray(y, dtype)
-        return r if order not in ("F", "f") or r.ndim < 2 else _layout.laid_out(r, _f_axes("F", r.shape))
+        if order in ("C", "c"):
+            y = _np.ascontiguousarray(y)
+        r = asarray(y)  # (a NumPy array in F order stays so)
+        return r if order not in ("F", "f") or r.ndim < 2 or r.flags.f_contiguous else \
+            _layout.laid_out(r, _f_axes("F", r.shape))
     if copy or not _layout.satisfies(x, order):
         dt = x._dtype if dtype is None else str(_np.dtype(dtype))
         if order is None or (order in ("A", "a") and dt != x._dtype):
@@ -486,7 +489,11 @@ def save(file, arr, allow_pickle=True, fix_imports=True):
     path = os.fsdecode(os.fspath(file))
     if not path.endswith(".npy"):
         path += ".npy"
-    asarray(arr)._materialize().save_npy(path)
+    a = asarray(arr)
+    if a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous:  # NumPy writes Fortran's order as it is
+        a.T._materialize().save_npy(path, True)
+    else:
+        a._materialize().save_npy(path)
 
 
 def _is_zip(path):
@@ -538,7 +545,8 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
         if max_header_size != 10000:
             raise NotImplementedError("maniple.numpy.load reads headers of up to 10000 characters (NumPy's "
                                       "default max_header_size), no other limit")
-        a = ndarray(_core.load_npy(path))
+        h, fortran = _core.load_npy(path)
+        a = ndarray(h).T if fortran else ndarray(h)  # a Fortran-ordered file stays so, as NumPy's load keeps it
     if mmap_mode == "r" and isinstance(a, ndarray):
         a.setflags(write=False)
     return a

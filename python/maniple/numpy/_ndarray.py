@@ -341,6 +341,10 @@ class ndarray:
         if copy is False:  # NumPy 2's protocol: a gathered copy is the only way
             raise ValueError("Unable to avoid copy while creating an array as requested.")
         a = self._materialize()
+        if a.is_view and len(self._shape) > 1:  # another memory order (an F-ordered array is a transposed view):
+            p = _layout.axes(self, "K")       # NumPy's array in the same order, as numpy.asarray keeps it
+            if p is not None:
+                return self.transpose(p).__array__(dtype).transpose(_layout.inverse(p))
         x = _np.frombuffer(a.allgather(), dtype=self._dtype).reshape(self._shape).copy()
         return x if dtype is None else x.astype(dtype, copy=False)
 

@@ -11,6 +11,7 @@ import numpy as _np
 
 from maniple import _core
 
+from . import _layout
 from ._engine import _KIND
 from ._ndarray import ndarray
 
@@ -28,8 +29,15 @@ def _has_arrays(obj):
 
 
 def gather(x):
-    """x (a maniple array) as a NumPy array on root, None elsewhere."""
-    b = x._materialize().gather_root(ROOT)
+    """x (a maniple array) as a NumPy array on root, None elsewhere, in x's
+    memory order (an F-ordered array gives NumPy's F-ordered one)."""
+    a = x._materialize()
+    if a.is_view and x.ndim > 1:
+        p = _layout.axes(x, "K")
+        if p is not None:
+            y = gather(x.transpose(p))
+            return None if y is None else y.transpose(_layout.inverse(p))
+    b = a.gather_root(ROOT)
     if b is None:
         return None
     # a writable copy: NumPy may work in place on what it is given
@@ -92,8 +100,8 @@ def _rebuild(seq, items):
 class _Slot:
     """Stands for an array of the result while the rest is broadcast."""
 
-    def __init__(self, k, shape, dtype):
-        self.k, self.shape, self.dtype = k, shape, dtype
+    def __init__(self, k, shape, dtype, fortran=False):
+        self.k, self.shape, self.dtype, self.fortran = k, shape, dtype, fortran
 
 
 def holdable(x):
@@ -105,7 +113,8 @@ def _pack(obj, arrays, memo):
     (arrays NumPy returns twice, as diag_indices does, become one)."""
     if holdable(obj):
         if id(obj) not in memo:
-            memo[id(obj)] = _Slot(len(arrays), obj.shape, str(obj.dtype))
+            fortran = obj.ndim > 1 and obj.flags.f_contiguous and not obj.flags.c_contiguous
+            memo[id(obj)] = _Slot(len(arrays), obj.shape, str(obj.dtype), fortran)
             arrays.append(obj)
         return memo[id(obj)]
     if isinstance(obj, (list, tuple)):
@@ -121,8 +130,13 @@ def _unpack(obj, arrays, made):
     if isinstance(obj, _Slot):
         if obj.k not in made:
             from ._creation import empty
-            a = empty(obj.shape, obj.dtype)
-            a._arr.scatter_root(_np.ascontiguousarray(arrays[obj.k]) if arrays is not None else None, ROOT)
+            if obj.fortran:  # NumPy's F order kept: the transpose's C order (_layout)
+                a = empty(obj.shape[::-1], obj.dtype)
+                a._arr.scatter_root(_np.ascontiguousarray(arrays[obj.k].T) if arrays is not None else None, ROOT)
+                a = a.T
+            else:
+                a = empty(obj.shape, obj.dtype)
+                a._arr.scatter_root(_np.ascontiguousarray(arrays[obj.k]) if arrays is not None else None, ROOT)
             made[obj.k] = a
         return made[obj.k]
     if isinstance(obj, (list, tuple)):
