@@ -32,6 +32,48 @@ def test_view_as_subclass(xp):
     assert type(w) is Tagged
 
 
+VIEWS = [lambda a: a[1:], lambda a: a[0, ...], lambda a: a[...], lambda a: a.reshape(3, 2), lambda a: a.T,
+         lambda a: a[:, ::2]]
+
+
+@pytest.mark.parametrize("xp", [numpy, mnp])
+@pytest.mark.parametrize("k", range(len(VIEWS)))
+def test_views_of_a_subclass_are_of_it(xp, k):
+    """Slices, reshapes and transposes of a subclass instance are of its
+    class, finalized from it, and write through; a[0, ...] is a 0-d view
+    (not a scalar), as NumPy's."""
+    Tagged, _ = make(xp)
+    t = xp.arange(6.0).reshape(2, 3).view(Tagged)
+    t.tag = "mine"
+    v = VIEWS[k](t)
+    assert type(v) is Tagged and v.tag == "mine", (type(v), getattr(v, "tag", None))
+    assert type(VIEWS[k](xp.arange(6.0).reshape(2, 3))) is xp.ndarray
+    v[...] = -1.0
+    assert float(t.sum()) == float(VIEWS[k](numpy.arange(6.0).reshape(2, 3)).size) * -1.0 + \
+        float(numpy.arange(6.0).sum() - VIEWS[k](numpy.arange(6.0).reshape(2, 3)).sum())
+
+
+@pytest.mark.parametrize("xp", [numpy, mnp])
+def test_subclass_new_with_its_own_arguments(xp):
+    """A subclass whose __new__ takes its own arguments and returns a view
+    (NumPy's ndarray has no __init__ to run on it afterwards)."""
+    class Meta(xp.ndarray):
+        def __new__(cls, data, metadata=None):
+            r = xp.array(data, copy=True).view(cls)
+            r.metadata = metadata
+            return r
+
+        def __array_finalize__(self, obj):
+            self.metadata = getattr(obj, "metadata", None)
+
+    m = Meta(xp.asarray([1.5, -2.5]), metadata="foo")
+    assert type(m) is Meta and m.metadata == "foo"
+    numpy.testing.assert_array_equal(numpy.asarray(m), [1.5, -2.5])
+    assert Meta([1.0]).metadata is None
+    with pytest.raises(TypeError):
+        xp.ndarray((2,), foo=1)
+
+
 F = ["nanmin", "nanmax", "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanargmin", "nanargmax", "sum", "max",
      "mean", "cumsum", "nancumsum", "median", "nanmedian"]
 

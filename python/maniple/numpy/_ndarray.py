@@ -67,7 +67,8 @@ def _view_of(src, h, linked=False):
         b = src
     r = ndarray(h)
     r._np_base = weakref.ref(b) if linked else b
-    return r
+    # a view of a subclass is of that subclass, finalized from src, as NumPy's views are
+    return r if type(src) is ndarray else _as_type(r, type(src), src)
 
 
 _CoreArray = _core.Array
@@ -168,11 +169,15 @@ class ndarray:
                  "_np_base", "_fe", "__weakref__")
     __array_priority__ = 100
 
-    def __init__(self, arr, dtype=None, buffer=None, offset=0, strides=None, order=None):
+    def __init__(self, arr, dtype=None, buffer=None, offset=0, strides=None, order=None, *more, **kw):
         """A concrete array on arr (a maniple._core.Array); pending arrays
         are made by the engine. NumPy's form, ndarray(shape, dtype=float,
         order='C'), makes an uninitialised array as empty() does."""
-        if type(arr) is not _CoreArray:
+        if type(arr) is not _CoreArray or more or kw:
+            if type(self) is not ndarray and hasattr(self, "_shape"):
+                return  # a subclass's __new__ made it (as a view): NumPy's ndarray has no __init__ to run after
+            if more or kw:
+                raise TypeError(f"ndarray() takes at most 6 arguments and no keywords {sorted(kw)}")
             _from_shape(self, arr, dtype, buffer, offset, strides, order)
             return
         self._arr, self._expr, self._cell, self._cost = arr, None, None, 1
@@ -584,8 +589,8 @@ class ndarray:
             return _indexing.getitem(self, key)
         a = self._materialize()
         v = _view_of(self, a.index(self._items(key)))
-        if v.ndim == 0:  # NumPy returns a scalar for a single element
-            return _scalar(v._arr.get(()), v._dtype)
+        if v.ndim == 0 and not (key is Ellipsis or type(key) is tuple and Ellipsis in key):
+            return _scalar(v._arr.get(()), v._dtype)  # NumPy's scalar for one element (a 0-d view with ...)
         ro = getattr(self, "_ro", False)
         if ro:
             v._ro = ro
