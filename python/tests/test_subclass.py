@@ -54,6 +54,19 @@ def test_views_of_a_subclass_are_of_it(xp, k):
 
 
 @pytest.mark.parametrize("xp", [numpy, mnp])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_apply_along_axis_keeps_the_subclass(xp, axis):
+    """The result is of the class of func1d's results (a subclass's rows
+    give its class), as NumPy wraps it."""
+    Tagged, _ = make(xp)
+    t = xp.arange(6.0).reshape(2, 3).view(Tagged)
+    r = xp.apply_along_axis(lambda row: row * 2, axis, t)
+    assert type(r) is Tagged
+    numpy.testing.assert_array_equal(numpy.asarray(r), numpy.arange(6.0).reshape(2, 3) * 2)
+    assert type(xp.apply_along_axis(lambda row: row * 2, axis, xp.arange(6.0).reshape(2, 3))) is xp.ndarray
+
+
+@pytest.mark.parametrize("xp", [numpy, mnp])
 def test_subclass_new_with_its_own_arguments(xp):
     """A subclass whose __new__ takes its own arguments and returns a view
     (NumPy's ndarray has no __init__ to run on it afterwards)."""

@@ -8,7 +8,7 @@ from ._creation import asarray, zeros
 from ._dtypes import SUPPORTED as _SUPPORTED_NAMES, Unholdable
 from ._functions import _axis
 from ._manipulation import stack
-from ._ndarray import _reshaped, ndarray
+from ._ndarray import _as_type, _reshaped, ndarray
 
 
 def piecewise(x, condlist, funclist, *args, **kw):
@@ -58,7 +58,9 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     # the result's own axes go where the axis was
     nres = res.ndim - len(rest)
     order = list(range(ax)) + [len(rest) + k for k in range(nres)] + list(range(ax, len(rest)))
-    return res.transpose(order) if order != list(range(res.ndim)) else res
+    res = res.transpose(order) if order != list(range(res.ndim)) else res
+    # of the first result's class, as NumPy wraps it (a subclass's rows give its class)
+    return res if type(outs[0]) is ndarray else _as_type(res, type(outs[0]), outs[0])
 
 
 def apply_over_axes(func, a, axes):
