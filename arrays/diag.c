@@ -45,31 +45,33 @@ static void diag_copy(const mn_array *x, mn_array *out, int64_t r0, int64_t c0) 
 #undef DIAG_COPY
 }
 
-/* out[i] = x.flat[(i + r0) * n1 + i + c0] by one take. */
+/* out[i] = x.flat[(i + r0) * n1 + i + c0] by one take (the flat indices an
+ * arange: exact, as a matrix has under 2^53 elements) */
 static int diag_take(const mn_array *x, mn_array *out, int64_t r0, int64_t c0) {
   mn_array *F = NULL;
-  MN_CALL(mn_array_create_like(out, MN_INT64, &F));
-  mn_local fl;
-  mn_array_local_in(F, 0, &fl);
   int64_t n1 = x->map.shape[1];
-  for (int64_t k = 0; fl.data && k < fl.count[0]; k++) {
-    int64_t i = fl.lo[0] + k;
-    ((int64_t *)fl.data)[k * fl.stride[0]] = (i + r0) * n1 + i + c0;
-  }
-  int err = mn_array_take(x, F, out);
+  MN_CALL(mn_array_create_like(out, MN_INT64, &F));
+  int err = mn_array_arange(F, (double)(r0 * n1 + c0), (double)(n1 + 1));
+  if (!err) err = mn_array_take(x, F, out);
   mn_array_destroy(&F);
   return err;
+}
+
+/* The diagonal at offset of a 2-d x: its first element x[r0, c0] and its
+ * length (numpy.diagonal's, 0 past the corners) */
+static int64_t diag_extent(const mn_array *x, int64_t offset, int64_t *r0, int64_t *c0) {
+  int64_t n0 = x->map.shape[0], n1 = x->map.shape[1];
+  *r0 = offset < 0 ? -offset : 0;
+  *c0 = offset > 0 ? offset : 0;
+  int64_t len = n0 - *r0 < n1 - *c0 ? n0 - *r0 : n1 - *c0;
+  return len < 0 ? 0 : len;
 }
 
 static int diag_check(const mn_array *x, int64_t offset, const mn_array *out, int64_t *r0, int64_t *c0) {
   MN_CHECK(x && out, MN_ERR_ARG, "NULL array");
   MN_CHECK(x->ctx == out->ctx, MN_ERR_ARG, "arrays belong to different contexts");
   MN_CHECK(x->map.ndim == 2, MN_ERR_SHAPE, "diagonal of a 2-d array, got %d-d", x->map.ndim);
-  int64_t n0 = x->map.shape[0], n1 = x->map.shape[1];
-  *r0 = offset < 0 ? -offset : 0;
-  *c0 = offset > 0 ? offset : 0;
-  int64_t len = n0 - *r0 < n1 - *c0 ? n0 - *r0 : n1 - *c0;
-  if (len < 0) len = 0;
+  int64_t n0 = x->map.shape[0], n1 = x->map.shape[1], len = diag_extent(x, offset, r0, c0);
   MN_CHECK(out->map.ndim == 1 && out->map.shape[0] == len, MN_ERR_SHAPE,
            "diagonal: out must be 1-d of length %lld (offset %lld of a %lld x %lld array)", (long long)len,
            (long long)offset, (long long)n0, (long long)n1);
@@ -93,9 +95,7 @@ int mn_array_trace(const mn_array *x, int64_t offset, mn_scalar *result) {
   MN_CHECK(x && result, MN_ERR_ARG, "NULL array or result");
   MN_CHECK(x->map.ndim == 2, MN_ERR_SHAPE, "trace of a 2-d array, got %d-d", x->map.ndim);
   MN_SPMD(x->ctx, "mn_array_trace", mn_spmd_array(S, "x", x), mn_spmd_int(S, "offset", offset));
-  int64_t n0 = x->map.shape[0], n1 = x->map.shape[1];
-  int64_t len = offset >= 0 ? (n0 < n1 - offset ? n0 : n1 - offset) : (n0 + offset < n1 ? n0 + offset : n1);
-  if (len < 0) len = 0;
+  int64_t r0, c0, len = diag_extent(x, offset, &r0, &c0);
   mn_array *d = NULL;
   MN_CALL(mn_array_create_empty(x->ctx, x->dtype, 1, &len, &d));
   int err = mn_array_diagonal(x, offset, d);

@@ -330,7 +330,7 @@ def asarray(x, dtype=None, order=None, *, device=None, copy=None, like=None):
     y = _np.asarray(x, dtype=dtype)
     if dtype is None and y.dtype.kind == "f" and y.dtype.itemsize > 8:
         raise Unholdable(y.dtype)
-    if y.ndim > 1 and y.flags.f_contiguous and not y.flags.c_contiguous:  # Fortran's order kept, as NumPy's asarray
+    if y.flags.fnc:  # Fortran's order kept, as NumPy's asarray
         return asarray(y.T).T  # (the transpose's C order: _layout)
     d = _dt(y.dtype)
     if d == "bool":  # bytes other than 0 and 1 (a view of other data) stored as True
@@ -490,7 +490,7 @@ def save(file, arr, allow_pickle=True, fix_imports=True):
     if not path.endswith(".npy"):
         path += ".npy"
     a = asarray(arr)
-    if a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous:  # NumPy writes Fortran's order as it is
+    if a.flags.fnc:  # NumPy writes Fortran's order as it is
         a.T._materialize().save_npy(path, True)
     else:
         a._materialize().save_npy(path)

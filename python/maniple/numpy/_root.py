@@ -113,8 +113,7 @@ def _pack(obj, arrays, memo):
     (arrays NumPy returns twice, as diag_indices does, become one)."""
     if holdable(obj):
         if id(obj) not in memo:
-            fortran = obj.ndim > 1 and obj.flags.f_contiguous and not obj.flags.c_contiguous
-            memo[id(obj)] = _Slot(len(arrays), obj.shape, str(obj.dtype), fortran)
+            memo[id(obj)] = _Slot(len(arrays), obj.shape, str(obj.dtype), obj.flags.fnc)
             arrays.append(obj)
         return memo[id(obj)]
     if isinstance(obj, (list, tuple)):
