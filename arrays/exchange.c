@@ -10,16 +10,44 @@ int64_t mn_prefix(int n, const int64_t *count, int64_t *disp) {
   return s;
 }
 
-int mn_exchange(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char **rbuf, int64_t *rcount,
-                int64_t *rdisp) {
-  int P = ctx->size, me = ctx->rank, err = 0;
+int64_t *mn_counts(mn_ctx *ctx, int64_t *stack, int k, int *err) {
+  size_t n = (size_t)k * (size_t)ctx->size;
+  int64_t *c = ctx->size <= MN_SMALLP ? stack : calloc(n, sizeof(int64_t));
+  if (c == stack) memset(stack, 0, n * sizeof(int64_t));
+  else { /* (many ranks: one reduction beside the all-to-all's O(ranks)) */
+    *err = mn_agree(ctx, c ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %zu counts", n));
+    if (*err) { free(c); return NULL; }
+  }
+  return c;
+}
+
+void mn_counts_free(int64_t *c, int64_t *stack) {
+  if (c != stack) free(c);
+}
+
+int mn_exchange_e(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount, char **rbuf, int64_t *rcount,
+                  int64_t *rdisp) {
+  int P = ctx->size, me = ctx->rank;
   *rbuf = NULL;
-  MN_MPI(MPI_Alltoall(scount, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T, ctx->comm));
+  if (!err && ctx->deferred) err = mn_deferred_take(ctx);
+  /* the counts carry this rank's error (negative): after the all-to-all
+   * every rank knows whether any failed, with no reduction of its own
+   * (rdisp is the send buffer: no allocation before the messages) */
+  for (int q = 0; q < P; q++) rdisp[q] = err ? -(int64_t)err : scount[q];
+  if (P > 1) MN_MPI(MPI_Alltoall(rdisp, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T, ctx->comm));
+  else rcount[0] = rdisp[0];
+  int failed = 0;
+  for (int q = 0; q < P; q++) failed |= rcount[q] < 0;
+  if (failed) { /* every rank is here: the first failing rank's message for all */
+    err = mn_agree(ctx, err ? err : MN_SUCCESS);
+    return mn_trace(err ? err : MN_ERR(MN_ERR_MPI, "internal: an exchange failed on another rank"), __FILE__,
+                    __LINE__, __func__);
+  }
   int64_t *sdisp = malloc(sizeof(int64_t) * (size_t)P);
   int64_t total = mn_prefix(P, rcount, rdisp), npc = 1;
   for (int q = 0; q < P; q++)
     if (q != me) npc += mn_mpi_npieces(scount[q]) + mn_mpi_npieces(rcount[q]);
-  char *r = mn_malloc((size_t)(total ? total : 1));
+  char *r = mn_pool_take((size_t)(total ? total : 1));
   MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)npc);
   if (!sdisp || !r || !req) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes for an exchange", (long long)total);
   err = mn_agree(ctx, err);
@@ -35,9 +63,14 @@ int mn_exchange(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char **rbu
   }
   free(sdisp);
   free(req);
-  if (err) { mn_free(r); return mn_trace(err, __FILE__, __LINE__, __func__); }
+  if (err) { mn_pool_give(r, (size_t)(total ? total : 1)); return mn_trace(err, __FILE__, __LINE__, __func__); }
   *rbuf = r;
   return MN_SUCCESS;
+}
+
+int mn_exchange(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char **rbuf, int64_t *rcount,
+                int64_t *rdisp) {
+  return mn_exchange_e(ctx, 0, sbuf, scount, rbuf, rcount, rdisp);
 }
 
 /* 1 on every rank when a and b are base arrays of one shape whose blocks
@@ -45,15 +78,9 @@ int mn_exchange(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char **rbu
 int mn_same_blocks(const mn_array *a, const mn_array *b) {
   int ok = !a->is_view && !b->is_view && a->map.ndim == b->map.ndim;
   for (int d = 0; ok && d < a->map.ndim; d++) ok = a->map.shape[d] == b->map.shape[d];
-  if (ok) {
-    int64_t alo[MN_MAXDIM], acnt[MN_MAXDIM], blo[MN_MAXDIM], bcnt[MN_MAXDIM]; /* (no values read) */
-    mn_map_owned_box(&a->map, a->buf->lay, a->ctx->rank, alo, acnt);
-    mn_map_owned_box(&b->map, b->buf->lay, b->ctx->rank, blo, bcnt);
-    for (int d = 0; ok && d < a->map.ndim; d++) ok = alo[d] == blo[d] && acnt[d] == bcnt[d];
-  }
-  int all = 0;
-  mn_allreduce(a->ctx, &ok, &all, 1, MPI_INT, MPI_MIN);
-  return all;
+  /* global metadata decides, with no message: every rank's box compared
+   * (O(ranks)) only when the layouts differ */
+  return ok && mn_map_split_alike(a->ctx, &a->map, a->buf->lay, &b->map, b->buf->lay, 0);
 }
 
 /* A base array of dtype t holding a, in like's blocks when like is given

@@ -18,31 +18,31 @@ MN_CLONES static void index_range(const int64_t *restrict ix, int64_t n, int64_t
   *hi = h;
 }
 
-/* Bounds check of n indices against size, agreed over the context. */
-/* NumPy's flat-index rule: [-size, size), a negative index counting from
- * the end. *wrapped is ix, or (some index negative) a new copy of it with
+/* Per-call buffers of n elements of es bytes from the pool: a loop's
+ * takes and puts reuse warm pages instead of faulting in fresh ones
+ * (measured: page faults were most of a 100,000-index take at 2 ranks). */
+static void *tmp_take(int64_t n, size_t es) { return mn_pool_take((size_t)(n ? n : 1) * es); }
+static void tmp_give(void *p, int64_t n, size_t es) { mn_pool_give(p, (size_t)(n ? n : 1) * es); }
+
+/* Bounds check of n indices against size, on this rank alone (callers
+ * carry the error into their exchange, which agrees it). NumPy's
+ * flat-index rule: [-size, size), a negative index counting from the
+ * end. *wrapped is ix, or (some index negative) a new copy of it with
  * those counted from the start, for the caller to free (NULL: none). */
-static int check_bounds(mn_ctx *ctx, const int64_t *ix, int64_t n, int64_t size, int64_t **wrapped) {
-  int err = 0, neg = 0;
+static int check_bounds(const int64_t *ix, int64_t n, int64_t size, int64_t **wrapped) {
   *wrapped = NULL;
   int64_t lo, hi; /* one vectorised pass; the offender is looked for only when there is one */
   index_range(ix, n, &lo, &hi);
-  neg = lo < 0;
-  for (int64_t k = 0; (lo < -size || hi >= size) && k < n; k++) {
-    if (ix[k] < -size || ix[k] >= size) {
-      err = MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (long long)ix[k],
-                   (long long)size);
-      break;
-    }
+  for (int64_t k = 0; (lo < -size || hi >= size) && k < n; k++)
+    if (ix[k] < -size || ix[k] >= size)
+      return MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (long long)ix[k],
+                    (long long)size);
+  if (lo < 0) {
+    *wrapped = tmp_take(n, 8);
+    if (!*wrapped) return MN_ERR(MN_ERR_MEM, "cannot allocate %lld indices", (long long)n);
+    for (int64_t k = 0; k < n; k++) (*wrapped)[k] = ix[k] < 0 ? ix[k] + size : ix[k];
   }
-  if (!err && neg) {
-    *wrapped = malloc(sizeof(int64_t) * (size_t)n);
-    if (!*wrapped) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld indices", (long long)n);
-    for (int64_t k = 0; !err && k < n; k++) (*wrapped)[k] = ix[k] < 0 ? ix[k] + size : ix[k];
-  }
-  err = mn_agree(ctx, err);
-  if (err) { free(*wrapped); *wrapped = NULL; }
-  return err;
+  return MN_SUCCESS;
 }
 
 /* The owner of flat index f under a row split (start: mn_rows_split's) */
@@ -222,51 +222,56 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     own_o = 1;
   }
   MN_CALLG(err, mn_as_base(idx, MN_INT64, O, &I, &own_i), done);
-  int64_t n = 0;
+  /* errors of this rank alone (allocations, bounds) travel in the first
+   * exchange's counts: no agreement of their own */
+  int64_t n = 0, m = 0, cstack[6 * MN_SMALLP], *cn = mn_counts(ctx, cstack, 6, &err);
+  if (!cn) goto done;
+  int64_t *rc = cn + 2 * P, *gc = cn + 4 * P;
   int64_t *ix_copy = NULL, *ix = (int64_t *)local_read_dense(I, &n, (char **)&ix_copy);
-  int64_t *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
-  int64_t *order = malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *rcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
-  int64_t *own = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
-  char *req = mn_malloc((size_t)(n ? n : 1) * 8), *val = mn_malloc((size_t)(n ? n : 1) * es), *rreq = NULL, *rval = NULL;
-  if (!ix || !cnt || !order || !rcnt || !own || !req || !val) err = MN_ERR(MN_ERR_MEM, "cannot allocate take buffers for %lld indices", (long long)n);
-  err = mn_agree(ctx, err);
-  int64_t *wrap = NULL;
-  if (!err) err = check_bounds(ctx, ix, n, mn_array_size(x), &wrap);
+  int64_t *order = tmp_take(n, 8), *own = tmp_take(n, 8), *wrap = NULL, *start = malloc(sizeof(int64_t) * (size_t)(P + 1));
+  char *req = tmp_take(n, 8), *val = tmp_take(n, es), *rreq = NULL, *rval = NULL, *ans = NULL;
+  int64_t nreq = 0, nval = 0; /* bytes received by the exchanges (what goes back to the pool) */
+  if (!ix || !order || !own || !req || !val || !start)
+    err = MN_ERR(MN_ERR_MEM, "cannot allocate take buffers for %lld indices", (long long)n);
+  if (!err) err = check_bounds(ix, n, mn_array_size(x), &wrap);
   if (wrap) ix = wrap;
   /* a row split: owners by search, and my elements read straight from my
    * dense block (one rank: no exchange at all) */
-  int64_t *start = err ? NULL : malloc(sizeof(int64_t) * (size_t)(P + 1));
-  if (start && !mn_rows_split(x, start)) { free(start); start = NULL; }
+  int split = start && mn_rows_split(x, start); /* (global metadata: alike on every rank) */
   mn_local xl = {0};
   int direct = 0;
-  if (start) {
+  if (split) {
     mn_array_local_read(x, 0, &xl);
     direct = !xl.data || mn_strides_dense(x->map.ndim, xl.count, xl.stride);
   }
-  if (!err && start && direct && P == 1) { /* into O's storage where that is dense */
-    mn_local ol;
-    mn_array_local_in(O, 0, &ol);
-    int dense = ol.data && mn_strides_dense(O->map.ndim, ol.count, ol.stride);
-    gather_run(xl.data, 0, ix, n, es, dense ? ol.data : val);
-    if (!dense) mn_local_store(O, val);
-    if (O != out) err = mn_array_copy(O, out);
-    free(start);
+  if (split && direct && P == 1) { /* into O's storage where that is dense */
+    if (!err) {
+      mn_local ol;
+      mn_array_local_in(O, 0, &ol);
+      int dense = ol.data && mn_strides_dense(O->map.ndim, ol.count, ol.stride);
+      gather_run(xl.data, 0, ix, n, es, dense ? ol.data : val);
+      if (!dense) mn_local_store(O, val);
+      if (O != out) err = mn_array_copy(O, out);
+    }
     goto cleanup;
   }
   /* direct: my own elements are read straight from my block, never sent */
-  int me = ctx->rank, mine = start && direct;
+  int me = ctx->rank, mine = split && direct;
   if (!err) {
-    bucket(x, start, ix, n, own, cnt, order, mine);
+    bucket(x, split ? start : NULL, ix, n, own, cn, order, mine);
     for (int64_t k = 0; k < n; k++) ((int64_t *)req)[order[k]] = ix[k];
-    if (mine) cnt[me] = 0;
-    for (int q = 0; q < P; q++) cnt[q] *= 8;
-    err = mn_exchange(ctx, req, cnt, &rreq, rcnt, rcnt + P);
-  }
+    if (mine) cn[me] = 0;
+    for (int q = 0; q < P; q++) cn[q] *= 8;
+  } else
+    for (int q = 0; q < P; q++) cn[q] = 0;
+  err = mn_exchange_e(ctx, err, req, cn, &rreq, rc, rc + P);
   if (!err) { /* answer the requests for my elements, in the order asked */
-    int64_t m = mn_prefix(P, rcnt, rcnt + P) / 8, g[MN_MAXDIM];
-    char *ans = mn_malloc((size_t)(m ? m : 1) * es);
-    err = mn_agree(ctx, ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld answers", (long long)m));
-    if (!err) {
+    int64_t g[MN_MAXDIM];
+    nreq = mn_prefix(P, rc, rc + P);
+    m = nreq / 8;
+    ans = tmp_take(m, es);
+    int lerr = ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld answers", (long long)m);
+    if (ans) {
       mn_buf_host(x->buf, 0);
       if (mine) gather_run(xl.data, start[me], (const int64_t *)rreq, m, es, ans);
       else
@@ -274,13 +279,10 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
           mn_flat_to_base(x, ((int64_t *)rreq)[k], g);
           memcpy(ans + k * (int64_t)es, mn_buf_ptr(x->buf, g), es);
         }
-      for (int q = 0; q < P; q++) rcnt[q] = rcnt[q] / 8 * (int64_t)es;
-      int64_t *gcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
-      err = mn_agree(ctx, gcnt ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate counts"));
-      if (!err) err = mn_exchange(ctx, ans, rcnt, &rval, gcnt, gcnt + P);
-      free(gcnt);
     }
-    mn_free(ans);
+    for (int q = 0; q < P; q++) rc[q] = ans ? rc[q] / 8 * (int64_t)es : 0;
+    err = mn_exchange_e(ctx, lerr, ans, rc, &rval, gc, gc + P);
+    if (!err) nval = mn_prefix(P, gc, gc + P);
   }
   if (!err) { /* into O's storage where that is dense (and not x's) */
     mn_local ol;
@@ -292,9 +294,14 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     if (!dense) mn_local_store(O, val);
     if (O != out) err = mn_array_copy(O, out);
   }
-  free(start);
 cleanup:
-  mn_free(ix_copy); free(wrap); free(cnt); free(order); free(rcnt); free(own); mn_free(req); mn_free(val); mn_free(rreq); mn_free(rval);
+  free(start);
+  mn_free(ix_copy);
+  if (wrap) tmp_give(wrap, n, 8);
+  mn_counts_free(cn, cstack);
+  tmp_give(order, n, 8); tmp_give(own, n, 8); tmp_give(req, n, 8); tmp_give(val, n, es); tmp_give(ans, m, es);
+  if (rreq) tmp_give(rreq, nreq, 1);
+  if (rval) tmp_give(rval, nval, 1);
 done:
   if (own_i) mn_array_destroy(&I);
   if (own_o) mn_array_destroy(&O);
@@ -325,50 +332,53 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
   mn_array *I = NULL, *V = NULL;
   MN_CALL(mn_as_base(idx, MN_INT64, NULL, &I, &own_i));
   MN_CALLG(err, mn_as_base(v, x->dtype, I, &V, &own_v), done);
-  int64_t n = 0, nv = 0;
-  int64_t *ix = (int64_t *)mn_local_dense(I, &n), *cnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
-  char *vals = mn_local_dense(V, &nv), *rec = mn_malloc((size_t)(n ? n : 1) * rs), *rrec = NULL;
-  int64_t *order = malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *rcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
-  int64_t *own = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
-  if (!ix || !cnt || !vals || !rec || !order || !rcnt || !own)
+  /* errors of this rank alone (allocations, bounds) travel in the
+   * exchange's counts: no agreement of their own */
+  int64_t n = 0, nv = 0, nrec = 0, cstack[4 * MN_SMALLP], *cn = mn_counts(ctx, cstack, 4, &err);
+  if (!cn) goto done;
+  int64_t *rc = cn + 2 * P;
+  int64_t *ix = (int64_t *)mn_local_dense(I, &n), *start = malloc(sizeof(int64_t) * (size_t)(P + 1));
+  char *vals = mn_local_dense(V, &nv), *rec = tmp_take(n, rs), *rrec = NULL;
+  int64_t *order = tmp_take(n, 8), *own = tmp_take(n, 8);
+  if (!ix || !vals || !rec || !order || !own || !start)
     err = MN_ERR(MN_ERR_MEM, "cannot allocate put buffers for %lld indices", (long long)n);
-  err = mn_agree(ctx, err);
   int64_t *wrap = NULL, *ix0 = ix;
-  if (!err) err = check_bounds(ctx, ix, n, mn_array_size(x), &wrap);
+  if (!err) err = check_bounds(ix, n, mn_array_size(x), &wrap);
   if (wrap) ix = wrap;
   /* a row split: owners by search, my elements written straight into my
    * dense block (p0: its first element) */
-  int64_t *start = err ? NULL : malloc(sizeof(int64_t) * (size_t)(P + 1));
-  if (start && !mn_rows_split(x, start)) { free(start); start = NULL; }
+  int split = start && mn_rows_split(x, start);
   char *p0 = NULL;
-  if (start) {
+  if (split) {
     mn_local l;
     mn_array_local_in(x, 0, &l);
     if (l.data && mn_strides_dense(x->map.ndim, l.count, l.stride)) p0 = l.data;
   }
-  if (!err && p0 && P == 1) { /* in index order: the last of a repeated index wins, as NumPy */
-    scatter_run(p0, ix, n, es, vals);
+  if (p0 && P == 1) { /* in index order: the last of a repeated index wins, as NumPy */
+    if (!err) scatter_run(p0, ix, n, es, vals);
     goto cleanup;
   }
   /* p0: my own records stay here (packed last, never sent) */
   int me = ctx->rank;
   int64_t mine = 0, mine_at = 0;
   if (!err) { /* records (flat index, value), packed by owner in my order */
-    bucket(x, start, ix, n, own, cnt, order, p0 != NULL);
+    bucket(x, split ? start : NULL, ix, n, own, cn, order, p0 != NULL);
     pack_records(rec, order, ix, vals, n, es);
     if (p0) {
-      mine = cnt[me];
+      mine = cn[me];
       mine_at = n - mine;
-      cnt[me] = 0;
+      cn[me] = 0;
     }
-    for (int q = 0; q < P; q++) cnt[q] *= (int64_t)rs;
-    err = mn_exchange(ctx, rec, cnt, &rrec, rcnt, rcnt + P);
-  }
+    for (int q = 0; q < P; q++) cn[q] *= (int64_t)rs;
+  } else
+    for (int q = 0; q < P; q++) cn[q] = 0;
+  err = mn_exchange_e(ctx, err, rec, cn, &rrec, rc, rc + P);
   if (!err) { /* senders in rank order, each in its own order: the last wins */
-    int64_t m = mn_prefix(P, rcnt, rcnt + P) / (int64_t)rs, g[MN_MAXDIM], f;
+    nrec = mn_prefix(P, rc, rc + P);
+    int64_t m = nrec / (int64_t)rs, g[MN_MAXDIM], f;
     mn_buf_host(x->buf, 1);
     if (p0) { /* lower ranks' records, mine, then higher ranks' */
-      int64_t below = rcnt[P + me] / (int64_t)rs, first = start[me];
+      int64_t below = rc[P + me] / (int64_t)rs, first = start[me];
       scatter_records(p0, first, rrec, below, es);
       scatter_records(p0, first, rec + mine_at * (int64_t)rs, mine, es);
       scatter_records(p0, first, rrec + below * (int64_t)rs, m - below, es);
@@ -382,7 +392,11 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
   }
 cleanup:
   free(start);
-  mn_free(ix0); free(wrap); free(cnt); mn_free(vals); mn_free(rec); mn_free(rrec); free(order); free(rcnt); free(own);
+  mn_free(ix0); mn_free(vals);
+  if (wrap) tmp_give(wrap, n, 8);
+  mn_counts_free(cn, cstack);
+  tmp_give(rec, n, rs); tmp_give(order, n, 8); tmp_give(own, n, 8);
+  if (rrec) tmp_give(rrec, nrec, 1);
 done:
   if (own_i) mn_array_destroy(&I);
   if (own_v) mn_array_destroy(&V);
@@ -392,10 +406,12 @@ done:
 
 /* Rows of x to this rank's rows of out (both split by rows, dense here):
  * gi holds the indices of this rank's rows of out (wrapped), xs/os the
- * row splits in elements. */
-static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *xs, const int64_t *os, mn_array *out) {
+ * row splits in elements. lerr: this rank's error so far, carried into the
+ * first exchange (which agrees it). */
+static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *xs, const int64_t *os, mn_array *out,
+                           int lerr) {
   mn_ctx *ctx = x->ctx;
-  int P = ctx->size, me = ctx->rank, err = 0;
+  int P = ctx->size, me = ctx->rank, err = lerr;
   int64_t row = 1;
   for (int d = 1; d < x->map.ndim; d++) row *= x->map.shape[d];
   size_t rb = (size_t)row * mn_dtype_size(x->dtype);
@@ -406,17 +422,18 @@ static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *
   char *od = ol.data;
   const char *xd = xl.data;
   if (P == 1) {
-    for (int64_t r = 0; r < nr; r++) memcpy(od + r * (int64_t)rb, xd + gi[r] * (int64_t)rb, rb);
-    return MN_SUCCESS;
+    for (int64_t r = 0; !err && r < nr; r++) memcpy(od + r * (int64_t)rb, xd + gi[r] * (int64_t)rb, rb);
+    return err;
   }
   /* requests (row numbers) packed by owner, answered with the rows; my
    * own rows are copied here, never sent */
-  int64_t *cnt = calloc(4 * (size_t)P, sizeof(int64_t)), *rcnt = cnt ? cnt + 2 * (size_t)P : NULL;
-  int64_t *order = malloc(sizeof(int64_t) * (size_t)(nr ? nr : 1)), *req = malloc(sizeof(int64_t) * (size_t)(nr ? nr : 1));
-  int64_t *own = malloc(sizeof(int64_t) * (size_t)(nr ? nr : 1)), *fi = malloc(sizeof(int64_t) * (size_t)(nr ? nr : 1));
+  int64_t cstack[6 * MN_SMALLP], *cnt = mn_counts(ctx, cstack, 6, &err);
+  if (!cnt) return mn_trace(err, __FILE__, __LINE__, __func__);
+  int64_t *rcnt = cnt + 2 * P, *gcnt = cnt + 4 * P, nreq = 0, nans = 0, m = 0;
+  int64_t *order = tmp_take(nr, 8), *req = tmp_take(nr, 8), *own = tmp_take(nr, 8), *fi = tmp_take(nr, 8);
   char *rreq = NULL, *ans = NULL, *rans = NULL;
-  if (!cnt || !order || !req || !own || !fi) err = MN_ERR(MN_ERR_MEM, "cannot allocate row requests for %lld rows", (long long)nr);
-  err = mn_agree(ctx, err);
+  if (!err && (!order || !req || !own || !fi))
+    err = MN_ERR(MN_ERR_MEM, "cannot allocate row requests for %lld rows", (long long)nr);
   int64_t first = row ? xs[me] / row : 0;
   if (!err) {
     for (int64_t r = 0; r < nr; r++) fi[r] = gi[r] * row; /* a row's first element owns it */
@@ -424,24 +441,24 @@ static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *
     for (int64_t r = 0; r < nr; r++) req[order[r]] = gi[r];
     cnt[me] = 0;
     for (int q = 0; q < P; q++) cnt[q] *= 8;
-    err = mn_exchange(ctx, (const char *)req, cnt, &rreq, rcnt, rcnt + P);
   }
+  err = mn_exchange_e(ctx, err, (const char *)req, cnt, &rreq, rcnt, rcnt + P);
   if (!err) {
-    int64_t m = mn_prefix(P, rcnt, rcnt + P) / 8;
-    ans = mn_malloc(rb * (size_t)(m ? m : 1));
-    err = mn_agree(ctx, ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld rows", (long long)m));
-    if (!err) {
-      for (int64_t k = 0; k < m; k++) memcpy(ans + k * (int64_t)rb, xd + (((int64_t *)rreq)[k] - first) * (int64_t)rb, rb);
-      for (int q = 0; q < P; q++) rcnt[q] = rcnt[q] / 8 * (int64_t)rb;
-      int64_t *gcnt = malloc(sizeof(int64_t) * 2 * (size_t)P);
-      err = mn_agree(ctx, gcnt ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate counts"));
-      if (!err) err = mn_exchange(ctx, ans, rcnt, &rans, gcnt, gcnt + P);
-      free(gcnt);
-    }
+    nreq = mn_prefix(P, rcnt, rcnt + P);
+    m = nreq / 8;
+    ans = tmp_take(m, rb);
+    int aerr = ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld rows", (long long)m);
+    for (int64_t k = 0; ans && k < m; k++)
+      memcpy(ans + k * (int64_t)rb, xd + (((int64_t *)rreq)[k] - first) * (int64_t)rb, rb);
+    for (int q = 0; q < P; q++) rcnt[q] = ans ? rcnt[q] / 8 * (int64_t)rb : 0;
+    err = mn_exchange_e(ctx, aerr, ans, rcnt, &rans, gcnt, gcnt + P);
+    if (!err) nans = mn_prefix(P, gcnt, gcnt + P);
   }
   if (!err) unpack_take(od, own, me, gi, first, xd, order, rans, nr, rb);
-  free(fi);
-  free(cnt); free(order); free(req); free(own); mn_free(rreq); mn_free(ans); mn_free(rans);
+  mn_counts_free(cnt, cstack);
+  tmp_give(fi, nr, 8); tmp_give(order, nr, 8); tmp_give(req, nr, 8); tmp_give(own, nr, 8); tmp_give(ans, m, rb);
+  if (rreq) tmp_give(rreq, nreq, 1);
+  if (rans) tmp_give(rans, nans, 1);
   return err;
 }
 
@@ -487,17 +504,19 @@ int mn_array_take_rows(const mn_array *x, const mn_array *idx, mn_array *out) {
   if (!err && all) ng = (os[me + 1] - os[me]) / row;
   if (!err) gi = malloc(sizeof(int64_t) * (size_t)(ng ? ng : 1));
   if (!err) err = mn_agree(ctx, gi ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld indices", (long long)ng));
+  int lerr = 0;
   if (!err) err = all ? mn_array_split_local(I, ng, gi) : mn_array_allgather(I, gi);
-  int bad = 0;
-  for (int64_t k = 0; k < ng && !err && !bad; k++) {
+  /* split: each rank checks its own indices, and the error travels in
+   * take_rows_split's first exchange; else every rank holds them all */
+  for (int64_t k = 0; k < ng && !err && !lerr; k++) {
     if (gi[k] < -n0 || gi[k] >= n0)
-      bad = MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (long long)gi[k],
-                   (long long)n0);
+      lerr = MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (long long)gi[k],
+                    (long long)n0);
     else if (gi[k] < 0) gi[k] += n0;
   }
-  if (!err) err = all ? mn_agree(ctx, bad) : bad; /* each rank checked its own indices */
+  if (!err && !all) err = lerr; /* the same indices, the same error, on every rank */
   if (!err) {
-    if (all) err = take_rows_split(x, gi, xs, os, out);
+    if (all) err = take_rows_split(x, gi, xs, os, out, lerr);
     else { /* flat indices of out's elements, then the element take */
       mn_array *F = NULL;
       err = mn_array_create_like(out, MN_INT64, &F);

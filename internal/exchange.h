@@ -7,11 +7,28 @@
 #include <maniple/mn_sort.h>
 
 /* Every rank sends scount[q] bytes (at sbuf + sdisp[q], sdisp the prefix
- * sums of scount) to rank q. On return *rbuf (mn_malloc'd, caller frees
- * with mn_free) holds what each rank q sent here at rdisp[q], rcount[q]
- * bytes. Failures are agreed, so every rank returns the same code. */
+ * sums of scount) to rank q. On return *rbuf holds what each rank q sent
+ * here at rdisp[q], rcount[q] bytes; it comes from the buffer pool: the
+ * caller gives it back with mn_pool_give(rbuf, max(total, 1)) so that a
+ * loop's exchanges reuse warm pages, or frees it with mn_free. Failures
+ * are agreed, so every rank returns the same code. */
 int mn_exchange(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char **rbuf, int64_t *rcount,
                 int64_t *rdisp);
+/* The same, with err: this rank's error so far (every rank still calls).
+ * It travels in the counts' all-to-all, so a caller's local failures
+ * (allocations, bounds) need no agreement of their own; when any rank
+ * failed, every rank returns the first failing rank's error and nothing
+ * is sent. */
+int mn_exchange_e(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount, char **rbuf, int64_t *rcount,
+                  int64_t *rdisp);
+/* Ranks up to which exchanges keep their counts on the stack. */
+enum { MN_SMALLP = 64 };
+/* k * size counts, zeroed: stack (k * MN_SMALLP of them, the caller's)
+ * when the ranks are few, else allocated, a failure agreed (every rank
+ * gets NULL and *err alike). Release with mn_counts_free. */
+int64_t *mn_counts(mn_ctx *ctx, int64_t *stack, int k, int *err);
+void mn_counts_free(int64_t *c, int64_t *stack);
+
 /* Exclusive prefix sums of n counts into disp; returns the total. */
 int64_t mn_prefix(int n, const int64_t *count, int64_t *disp);
 

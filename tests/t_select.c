@@ -41,6 +41,24 @@ static void check_take_put(mn_ctx *ctx, int64_t n, int64_t m, mn_dtype it, uint6
   double *got = mt_all(x);
   for (int64_t k = 0; k < n; k++)
     if (got[k] != ref[k]) { T_CHECK(0, "put n=%lld m=%lld: x[%lld] = %g, expected %g", (long long)n, (long long)m, (long long)k, got[k], ref[k]); break; }
+  /* one index past the end, held by the last rank alone: its error on
+   * every rank (it travels in the exchange's counts), x unchanged */
+  if (m) {
+    ix[m - 1] = n;
+    set_idx(idx, ix);
+    char want[96];
+    snprintf(want, sizeof want, "index %lld is out of bounds for axis 0 with size %lld", (long long)n, (long long)n);
+    int rc = mn_array_take(x, idx, out);
+    T_CHECK(rc == MN_ERR_INDEX && strstr(mn_ctx_errmsg(ctx), want), "take n=%lld of index %lld returned %s: %s",
+            (long long)n, (long long)n, mn_err_name(rc), mn_ctx_errmsg(ctx));
+    rc = mn_array_put(x, idx, v);
+    T_CHECK(rc == MN_ERR_INDEX && strstr(mn_ctx_errmsg(ctx), want), "put n=%lld of index %lld returned %s: %s",
+            (long long)n, (long long)n, mn_err_name(rc), mn_ctx_errmsg(ctx));
+    double *after = mt_all(x);
+    for (int64_t k = 0; k < n; k++)
+      if (after[k] != ref[k]) { T_CHECK(0, "failed put changed x[%lld]", (long long)k); break; }
+    free(after);
+  }
   free(o); free(ref); free(got); free(ix);
   mn_array_destroy(&x); mn_array_destroy(&idx); mn_array_destroy(&out); mn_array_destroy(&v);
 }
