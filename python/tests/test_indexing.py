@@ -59,6 +59,51 @@ def test_setitem_advanced():
     check(run)
 
 
+@pytest.mark.parametrize("kdt", ["int64", "int32", "int16", "uint8", "uint64"])
+@pytest.mark.parametrize("dtype", ["float64", "int32", "bool", "complex128"])
+def test_integer_array_key_on_1d(kdt, dtype):
+    """x[idx] and x[idx] = scalar on a 1-d array with a maniple index array
+    (the C take and put, no index arithmetic): repeats, negative indices,
+    2-d keys, views, as NumPy."""
+    n = 23
+    ix = numpy.random.default_rng(5).integers(-n if kdt[0] == "i" else 0, n, 40).astype(kdt)
+
+    def run(xp):
+        x = xp.asarray(data((n,), dtype, seed=4))
+        k = xp.asarray(ix)
+        a, b, c = x[k], x[k[:12].reshape(3, 4)], x[k[:0]]
+        y = xp.asarray(data((2 * n,), dtype, seed=6))
+        v = y[::2]                                   # a view: writes reach y
+        v[xp.asarray(ix[:7])] = 1
+        x[k] = 0
+        x[k[:0]] = 1                                 # nothing to write
+        return a, b, c, x, y
+    check(run)
+
+
+def test_integer_array_key_on_1d_errors():
+    x = data((6,))
+    msg = "index {} is out of bounds for axis 0 with size 6"
+    raises_like(lambda xp: xp.asarray(x)[xp.asarray([0, 6])], IndexError, msg.format(6))
+    raises_like(lambda xp: xp.asarray(x)[xp.asarray([-7, 1])], IndexError, msg.format(-7))
+
+    def bad_set(xp):
+        a = xp.asarray(x)
+        a[xp.asarray([5, 0, 6])] = 1.0
+        return a
+    raises_like(bad_set, IndexError, "index 6 is out of bounds")
+
+    def bad_value(xp):
+        a = xp.asarray(x.astype("int32"))
+        a[xp.asarray([1])] = numpy.inf
+    raises_like(bad_value, OverflowError, "infinity")
+    import maniple.numpy as mnp
+    a = mnp.asarray(x)
+    with pytest.raises(IndexError):
+        a[mnp.asarray([0, 9])] = 1.0
+    numpy.testing.assert_array_equal(numpy.asarray(a), x)
+
+
 def test_fancy_getitem_is_a_copy():
     def run(xp):
         x = xp.asarray(data((5,), seed=2))

@@ -10,7 +10,7 @@ import numpy as _np
 
 from maniple import _core
 
-from ._dtypes import INTEGER as _INTEGER
+from ._dtypes import INTEGER as _INTEGER, INTS as _INTS
 from ._engine import _assign, _compile, _flush, _wrote
 from ._ndarray import _np_shape, ndarray
 
@@ -217,8 +217,20 @@ def _index_array(shape, flat):
     return idx._arr
 
 
+def _int_key_1d(x, key):
+    """x[idx] with x 1-d and idx a maniple integer array: take checks the
+    indices (negative ones counted from the end) in C, with NumPy's
+    message, so no index arithmetic is built here (a loop's a[idx])."""
+    return len(x._shape) == 1 and isinstance(key, ndarray) and key._dtype in _INTS and len(key._shape) > 0
+
+
 def getitem(x, key):
     from ._creation import empty
+    if _int_key_1d(x, key):
+        out = empty(key._shape, x._dtype)
+        if out.size:
+            _core.take(x._materialize(), key._materialize(), out._arr)
+        return out
     if isinstance(key, ndarray) and key._dtype == "bool" and key.shape == x.shape and x.ndim > 0:
         return ndarray(_core.compress(x._materialize(), key._materialize()))
     v, adv, orig = _split(x, key)
@@ -239,6 +251,17 @@ def getitem(x, key):
 def setitem(x, key, value):
     from ._creation import asarray, empty
     from ._functions import where
+    if _int_key_1d(x, key) and isinstance(value, (bool, int, float, complex, _np.generic)):
+        if key.size:  # one value at integer positions of a 1-d array: a fill, then put
+            from ._engine import _check_scalar_into
+            _check_scalar_into(value, x._dtype)
+            full = empty(key._shape, x._dtype)
+            full._arr.fill(value)
+            target = x._materialize()
+            _flush(target.base)
+            _core.put(target, key._materialize(), full._arr)
+            _wrote(target.base)
+        return
     if isinstance(key, ndarray) and key._dtype == "bool" and key.shape == x.shape and \
             isinstance(value, (bool, int, float, complex, _np.generic)):
         # element-wise, fused, no communication
