@@ -257,10 +257,11 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   }
   /* direct: my own elements are read straight from my block, never sent */
   int me = ctx->rank, mine = split && direct;
+  int64_t nmine = 0; /* my own indices: the last nmine of req, in my order */
   if (!err) {
     bucket(x, split ? start : NULL, ix, n, own, cn, order, mine);
     for (int64_t k = 0; k < n; k++) ((int64_t *)req)[order[k]] = ix[k];
-    if (mine) cn[me] = 0;
+    if (mine) { nmine = cn[me]; cn[me] = 0; }
     for (int q = 0; q < P; q++) cn[q] *= 8;
   } else
     for (int q = 0; q < P; q++) cn[q] = 0;
@@ -289,7 +290,15 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     mn_array_local_in(O, 0, &ol);
     int dense = ol.data && O->buf != x->buf && mn_strides_dense(O->map.ndim, ol.count, ol.stride);
     char *dst = dense ? ol.data : val;
-    if (mine) unpack_take(dst, own, me, ix, start[me], xl.data, order, rval, n, es);
+    char *comb = mine ? tmp_take(n, es) : NULL;
+    if (comb) { /* answers in request order (the others', then mine), then out[k] = comb[order[k]]:
+                 * two tight gathers keep more random reads in flight than one loop choosing its source */
+      int64_t nr = n - nmine;
+      memcpy(comb, rval, (size_t)nr * es);
+      gather_run(xl.data, start[me], (const int64_t *)req + nr, nmine, es, comb + nr * (int64_t)es);
+      gather_run(comb, 0, order, n, es, dst);
+      tmp_give(comb, n, es);
+    } else if (mine) unpack_take(dst, own, me, ix, start[me], xl.data, order, rval, n, es);
     else gather_run(rval, 0, order, n, es, dst);
     if (!dense) mn_local_store(O, val);
     if (O != out) err = mn_array_copy(O, out);
