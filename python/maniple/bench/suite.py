@@ -23,6 +23,7 @@ BYTES = {"heat": 16.0, "swe": 2 * 7 * 8.0, "stream": 24.0, "triad": 24.0, "stenc
 GPU = "/cuda"
 # the seeds' stencil idiom's grid sides (issue 19's goals are stated at both)
 IDIOM_SIZES = (2000, 4000)
+IDIOM_WARM = 30  # untimed sweeps before the idiom's clock, every implementation alike (bench_numpy.py)
 # dense_la.py workloads and their sizes (matrix order; samples for the regressions)
 DENSE_LA = (("cg", 2000), ("jacobi", 2000), ("linreg", 100000), ("logreg", 100000),
             ("cholesky", 4000), ("solve", 4000), ("qr", 4000))
@@ -179,11 +180,11 @@ def plan(cfg):
         for p in cfg.ranks:
             jobs.append(Job("numpy", "bench_numpy", p, "strong", nn * nn, "points/s",
                             [cfg.python, os.path.join("benchmarks", "bench_numpy.py"), str(nn), "10", str(nreps),
-                             cfg.build], kind="program", env=cfg.pyenv, variant=f"N={nn}"))
+                             cfg.build, str(IDIOM_WARM)], kind="program", env=cfg.pyenv, variant=f"N={nn}"))
         for p in cfg.ranks:
             jobs.append(Job("stencil_idiom", "cupynumeric", p, "serial" if p == 1 else "strong", nn * nn, "points/s",
                             [cfg.cpn, os.path.join("benchmarks", "demo_stencil.py"), "-N", str(nn), "-I", "10",
-                             "--backend", "cupynumeric"], variant=f"N={nn}", env=cpn_env(cfg, p), launcher="plain",
+                             "-W", str(IDIOM_WARM), "--backend", "cupynumeric"], variant=f"N={nn}", env=cpn_env(cfg, p), launcher="plain",
                             group=f"stencil_idiom N={nn}"))
     # CG written as array code (cg_arrays.py): NumPy, maniple.numpy and
     # cuPyNumeric run the same script
