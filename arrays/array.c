@@ -201,7 +201,8 @@ static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_buf
 
 static void buf_release(mn_buf *b) {
   if (--b->refs) return;
-  mn_buf_release_storage(b);
+  if (b->store) buf_release(b->store); /* (shared storage: its owner frees it) */
+  else mn_buf_release_storage(b);
   mn_layout_destroy(&b->lay);
   free(b);
 }
@@ -235,6 +236,36 @@ static int create_on(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_arra
   mn_map m;
   mn_map_identity(&m, lay->ndim, lay->shape);
   int err = mn_array_wrap(lay->ctx, b, &m, a);
+  buf_release(b);
+  return err;
+}
+
+int mni_array_create_alias(mn_layout *lay, const mn_array *src, mn_array **a) {
+  mn_ctx *ctx = lay->ctx;
+  mn_buf *s = src->buf, *b = calloc(1, sizeof *b);
+  if (!b) mn_oom_abort(ctx, sizeof *b, "an array header");
+  b->refs = 1;
+  b->lay = mn_layout_ref(lay);
+  b->dtype = s->dtype;
+  b->ndim = lay->ndim;
+  mn_layout_box(lay, ctx->rank, b->lo, b->hi);
+  int64_t n = 1, owned = mn_layout_local_size(lay, ctx->rank);
+  for (int d = lay->ndim - 1; d >= 0; d--) {
+    b->alo[d] = b->lo[d];
+    b->alen[d] = owned ? b->hi[d] - b->lo[d] : 0;
+    b->astride[d] = n;
+    n *= b->alen[d];
+  }
+  b->nbytes = (size_t)n * mn_dtype_size(b->dtype);
+  b->host = s->host;
+  b->valid = s->valid;
+  b->ops = s->ops;
+  b->lost = s->lost;
+  b->store = s->store ? s->store : s; /* the owner of the storage */
+  b->store->refs++;
+  mn_map m;
+  mn_map_identity(&m, lay->ndim, lay->shape);
+  int err = mn_array_wrap(ctx, b, &m, a);
   buf_release(b);
   return err;
 }

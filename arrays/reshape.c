@@ -42,6 +42,28 @@ static int target(const mn_array *from, int ndim, const int64_t *shape, int rows
   return err;
 }
 
+/* 1 when the rows-kept reshape of base array a to shape can share a's
+ * storage: each rank's block is then, byte for byte, a's (the same rows,
+ * every other axis whole, no halo), and on a CPU backend nothing moves
+ * storage. Global metadata alone: every rank decides alike. */
+static int aliasable(const mn_array *a, int ndim, const int64_t *shape) {
+  return !a->ctx->ops->dev_alloc && !a->is_view && !a->buf->halo && ndim >= 1 &&
+         a->map.ndim >= 1 && shape[0] == a->map.shape[0] && rows_only(a) && a->buf->lay->kind == MN_LAYOUT_BLOCK;
+}
+
+/* That reshape: a's rows split alike over a layout of the new shape, the
+ * storage shared (no copy, no message). */
+static int alias_rows(const mn_array *a, int ndim, const int64_t *shape, mn_array **t) {
+  mn_ctx *ctx = a->ctx;
+  int dims[MN_MAXDIM];
+  for (int d = 0; d < ndim; d++) dims[d] = d ? 1 : ctx->size;
+  mn_layout *lay = NULL;
+  MN_CALL(mn_layout_create_block(ctx, ndim, shape, dims, &lay));
+  int err = mni_array_create_alias(lay, a, t);
+  mn_layout_destroy(&lay);
+  return err;
+}
+
 static int reshape(const mn_array *src, int ndim, const int64_t *shape, int rows, mn_array **dst) {
   MN_CHECK(src && dst && (ndim == 0 || shape), MN_ERR_ARG, "NULL array, shape or output");
   *dst = NULL;
@@ -69,10 +91,14 @@ static int reshape(const mn_array *src, int ndim, const int64_t *shape, int rows
       if (!err) err = mn_array_copy(src, s);
       from = s;
     }
-    if (!err) err = target(from, ndim, shape, rows, &t);
-    mn_flatmove *fm = NULL;
-    if (!err) err = mn_flatmove_kept(from, t, &fm);
-    if (!err) err = mn_flatmove_run(fm, from, t);
+    if (!err && rows && aliasable(from, ndim, shape)) {
+      err = alias_rows(from, ndim, shape, &t);
+    } else {
+      if (!err) err = target(from, ndim, shape, rows, &t);
+      mn_flatmove *fm = NULL;
+      if (!err) err = mn_flatmove_kept(from, t, &fm);
+      if (!err) err = mn_flatmove_run(fm, from, t);
+    }
   }
   mn_array_destroy(&s);
   if (err) { mn_array_destroy(&t); return mn_trace(err, __FILE__, __LINE__, __func__); }

@@ -257,6 +257,8 @@ typedef struct mn_buf_s {
   int lost;
   int pinned;     /* a host pointer was handed out (mn_array_local): the values stay on the host */
   int borrowed;   /* dev is the caller's memory (mn_array_create_on_device): never freed here */
+  struct mn_buf_s *store; /* the buffer whose host storage this one shares (a reshape's alias, holding a
+                           * reference to it), or NULL: the storage is this buffer's own */
   size_t nbytes;
 } mn_buf;
 /* The owned block on the side asked for (dev: the device copy), made
@@ -397,6 +399,10 @@ int mn_map_split_alike(const mn_ctx *ctx, const mn_map *a, const mn_layout *la, 
                        const mn_layout *lb, int quick);
 
 int mn_array_wrap(mn_ctx *ctx, mn_buf *buf, const mn_map *m, mn_array **a);
+/* A base array of layout lay over the host storage of base array src, no
+ * copy: the caller has checked that this rank's block of lay is, byte for
+ * byte, src's (a reshape that keeps the rows on a CPU backend, no halo). */
+int mni_array_create_alias(mn_layout *lay, const struct mn_array_s *src, mn_array **a);
 int64_t mn_box_size(int nd, const int64_t *cnt);
 /* Intersect boxes (lo, cnt); returns 0 when empty. */
 int mn_box_intersect(int nd, const int64_t *alo, const int64_t *acnt,

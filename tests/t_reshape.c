@@ -35,11 +35,20 @@ static void check(mn_ctx *ctx, mn_dtype t, int nd0, const int64_t *s0, int nd1, 
 /* reshape_rows of an array split by rows alone, keeping the first extent:
  * each rank's rows are its rows of the source (nothing moved), the other
  * axes whole, where the default layout of (8, 60) would split columns */
-static void check_rows_kept(mn_ctx *ctx) {
+static void check_rows_kept(mn_ctx *ctx, int rows_layout) {
   int64_t s0[] = {8, 3, 20}, s1[] = {8, 60};
   mn_array *a = NULL, *b = NULL;
   T_OK(mn_array_create(ctx, MN_FLOAT64, 3, s0, 0, &a));
   mt_set(a, f);
+  if (rows_layout) { /* the rows alone split, whatever the default layout does */
+    int dims[] = {mn_ctx_size(ctx), 1, 1};
+    mn_layout *lay = NULL;
+    mn_array_destroy(&a);
+    T_OK(mn_layout_create_block(ctx, 3, s0, dims, &lay));
+    T_OK(mn_array_create_on(lay, MN_FLOAT64, 0, &a));
+    mn_layout_destroy(&lay);
+    mt_set(a, f);
+  }
   T_OK(mn_array_reshape_rows(a, 2, s1, &b));
   if (b) {
     mn_local la, lb;
@@ -50,7 +59,22 @@ static void check_rows_kept(mn_ctx *ctx) {
               "reshape_rows: rows [%lld, +%lld) x %lld, expected [%lld, +%lld) x 60", (long long)lb.lo[0],
               (long long)lb.count[0], (long long)lb.count[1], (long long)la.lo[0], (long long)la.count[0]);
   }
+  /* on the CPU backend the result shares a's storage (no copy) and keeps
+   * it alive: a destroyed first, b still reads its values */
+  if (b && mn_ctx_backend(ctx) == MN_BACKEND_CPU) {
+    mn_local la, lb;
+    T_OK(mn_array_local(a, &la));
+    T_OK(mn_array_local(b, &lb));
+    if (la.count[1] == 3 && la.count[2] == 20) /* a's rows alone are split */
+      T_CHECK(la.data == lb.data, "reshape_rows of a base split by rows copied its storage");
+  }
   mn_array_destroy(&a);
+  if (b) {
+    double *y = mt_all(b);
+    for (int64_t k = 0; k < 8 * 60; k++)
+      if (y[k] != f(k)) { T_CHECK(0, "reshape_rows after its source's destroy: flat %lld = %g", (long long)k, y[k]); break; }
+    free(y);
+  }
   mn_array_destroy(&b);
 }
 
@@ -71,7 +95,8 @@ int main(int argc, char **argv) {
   check(ctx, MN_FLOAT64, 3, r1, 2, r2); /* rows kept (reshape_rows: no message) */
   check(ctx, MN_INT16, 3, r1, 3, r3);
   check(ctx, MN_FLOAT64, 2, r2, 2, r4); /* the first extent changes: the default layout */
-  check_rows_kept(ctx);
+  check_rows_kept(ctx, 0);
+  check_rows_kept(ctx, 1);
   /* a transposed, strided view as the source: its elements in its own order */
   mn_array *g = NULL, *v = NULL, *t = NULL, *r = NULL;
   int64_t gs[] = {9, 8};

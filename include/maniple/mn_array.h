@@ -176,7 +176,10 @@ MN_EXTERN int mn_array_reshape(const mn_array *src, int ndim, const int64_t *sha
 /* The same, for a temporary about to be multiplied (a tensordot's matrix):
  * when src splits its rows alone and shape keeps its first extent, the
  * result's rows are split as src's, so no element leaves its rank (the
- * default layout of the new shape may split columns instead). */
+ * default layout of the new shape may split columns instead). A base src
+ * with no halo on the CPU backend then shares its storage with the result
+ * (no copy, as NumPy's reshape view): for a temporary that is read, as a
+ * product's operand; writes to either reach the other. */
 MN_EXTERN int mn_array_reshape_rows(const mn_array *src, int ndim, const int64_t *shape, mn_array **dst);
 /* dst[...] = src's elements in C order: the same number of elements, any
  * shapes (dst may be a view). reshape into an existing array. */

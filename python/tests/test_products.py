@@ -53,6 +53,24 @@ def test_dot_vdot_inner_outer_tensordot():
     check(lambda xp: xp.matrix_transpose(xp.asarray(a3)))
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "complex128"])
+@pytest.mark.parametrize("shape", [(12, 5, 4), (1, 3, 2), (0, 3, 2), (7, 1, 6)])
+def test_contraction_over_trailing_axes_shares_no_state(dtype, shape):
+    """tensordot and einsum over a 3-d array's trailing axes (its rows kept:
+    the matrix operand shares the array's storage): the products as NumPy's,
+    and the array unchanged by them and writable after."""
+    def run(xp):
+        x = xp.asarray(data(shape, dtype, seed=7))
+        y = xp.asarray(data(shape[1:], dtype, seed=8))
+        t = xp.tensordot(x, y, axes=([1, 2], [0, 1]))
+        e = xp.einsum("ijk,jk->i", x, y)
+        f = xp.einsum("ijk,k->ij", x, y[0]) if shape[1] else xp.zeros((shape[0], 0), dtype)
+        if x.size:
+            x[0] = 1                                   # the source stays its own array
+        return t, e, f, x
+    check(run, **tol(dtype))
+
+
 def test_kron_diagonal_trace():
     a, b = data((2, 3), "int64", seed=12), data((3, 2), "int64", seed=13)
     check(lambda xp: xp.kron(xp.asarray(a), xp.asarray(b)))
