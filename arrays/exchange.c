@@ -27,6 +27,11 @@ void mn_counts_free(int64_t *c, int64_t *stack) {
 
 int mn_exchange_e(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount, char **rbuf, int64_t *rcount,
                   int64_t *rdisp) {
+  return mn_exchange_into(ctx, err, sbuf, scount, NULL, 0, rbuf, rcount, rdisp);
+}
+
+int mn_exchange_into(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount, char *into, size_t cap,
+                     char **rbuf, int64_t *rcount, int64_t *rdisp) {
   int P = ctx->size, me = ctx->rank;
   *rbuf = NULL;
   if (!err && ctx->deferred) err = mn_deferred_take(ctx);
@@ -47,7 +52,7 @@ int mn_exchange_e(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount,
   int64_t total = mn_prefix(P, rcount, rdisp), npc = 1;
   for (int q = 0; q < P; q++)
     if (q != me) npc += mn_mpi_npieces(scount[q]) + mn_mpi_npieces(rcount[q]);
-  char *r = mn_pool_take((size_t)(total ? total : 1));
+  char *r = into && (size_t)total <= cap ? into : mn_pool_take((size_t)(total ? total : 1));
   MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)npc);
   if (!sdisp || !r || !req) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes for an exchange", (long long)total);
   err = mn_agree(ctx, err);
@@ -63,7 +68,10 @@ int mn_exchange_e(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount,
   }
   free(sdisp);
   free(req);
-  if (err) { mn_pool_give(r, (size_t)(total ? total : 1)); return mn_trace(err, __FILE__, __LINE__, __func__); }
+  if (err) {
+    if (r != into) mn_pool_give(r, (size_t)(total ? total : 1));
+    return mn_trace(err, __FILE__, __LINE__, __func__);
+  }
   *rbuf = r;
   return MN_SUCCESS;
 }

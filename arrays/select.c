@@ -18,6 +18,22 @@ MN_CLONES static void index_range(const int64_t *restrict ix, int64_t n, int64_t
   *hi = h;
 }
 
+/* index_range's pass, with the wrapped indices (negative ones counted
+ * from the end of size) at or past s1 counted: the second of two ranks' */
+MN_CLONES static void range_count(const int64_t *restrict ix, int64_t n, int64_t size, int64_t s1, int64_t *lo,
+                                  int64_t *hi, int64_t *ones) {
+  int64_t l = 0, h = 0, c = 0;
+  for (int64_t k = 0; k < n; k++) {
+    int64_t v = ix[k], w = v < 0 ? v + size : v;
+    l = v < l ? v : l;
+    h = v > h ? v : h;
+    c += w >= s1;
+  }
+  *lo = l;
+  *hi = h;
+  *ones = c;
+}
+
 /* Per-call buffers of n elements of es bytes from the pool: a loop's
  * takes and puts reuse warm pages instead of faulting in fresh ones
  * (measured: page faults were most of a 100,000-index take at 2 ranks). */
@@ -113,6 +129,34 @@ static void bucket(const mn_array *x, const int64_t *start, const int64_t *restr
     }
   } else
     for (int64_t k = 0; k < n; k++) order[k] = pos[own[k]]++;
+}
+
+/* Two ranks, x split by rows (s1: the second rank's first flat index):
+ * every index's slot in one pass, the other rank's indices first (in my
+ * order), then mine, with req[slot] the index wrapped; bucket and the
+ * packing take five passes over the indices for this. The bounds are
+ * checked from a counting pass's range first. *nother: the other rank's
+ * count. */
+static int slots2(const int64_t *restrict ix, int64_t n, int64_t size, int64_t s1, int me, int64_t *restrict order,
+                  int64_t *restrict req, int64_t *nother) {
+  int64_t lo, hi, ones;
+  range_count(ix, n, size, s1, &lo, &hi, &ones);
+  for (int64_t k = 0; (lo < -size || hi >= size) && k < n; k++)
+    if (ix[k] < -size || ix[k] >= size)
+      return MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (long long)ix[k],
+                    (long long)size);
+  *nother = me ? n - ones : ones;
+  int64_t r = 0, m = *nother, mine = me;
+  for (int64_t k = 0; k < n; k++) {
+    int64_t v = ix[k], w = v + ((v >> 63) & size); /* (the sign mask: no branch on random signs) */
+    int64_t other = (int64_t)(w >= s1) ^ mine, mask = -other;
+    int64_t slot = (r & mask) | (m & ~mask); /* selected by mask: owners of random indices are random */
+    order[k] = slot;
+    req[slot] = w;
+    r += other;
+    m += 1 - other;
+  }
+  return MN_SUCCESS;
 }
 
 /* BODY(ES) with ES a constant for the common element sizes, so that each
@@ -229,14 +273,12 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   int64_t *rc = cn + 2 * P, *gc = cn + 4 * P;
   int64_t *ix_copy = NULL, *ix = (int64_t *)local_read_dense(I, &n, (char **)&ix_copy);
   int64_t *order = tmp_take(n, 8), *own = tmp_take(n, 8), *wrap = NULL, *start = malloc(sizeof(int64_t) * (size_t)(P + 1));
-  char *req = tmp_take(n, 8), *val = tmp_take(n, es), *rreq = NULL, *rval = NULL, *ans = NULL;
+  char *req = tmp_take(n, 8), *val = tmp_take(n, es), *comb = tmp_take(n, es), *rreq = NULL, *rval = NULL, *ans = NULL;
   int64_t nreq = 0, nval = 0; /* bytes received by the exchanges (what goes back to the pool) */
-  if (!ix || !order || !own || !req || !val || !start)
+  if (!ix || !order || !own || !req || !val || !comb || !start)
     err = MN_ERR(MN_ERR_MEM, "cannot allocate take buffers for %lld indices", (long long)n);
-  if (!err) err = check_bounds(ix, n, mn_array_size(x), &wrap);
-  if (wrap) ix = wrap;
   /* a row split: owners by search, and my elements read straight from my
-   * dense block (one rank: no exchange at all) */
+   * dense block (one rank: no exchange at all; two: slots2) */
   int split = start && mn_rows_split(x, start); /* (global metadata: alike on every rank) */
   mn_local xl = {0};
   int direct = 0;
@@ -244,6 +286,9 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     mn_array_local_read(x, 0, &xl);
     direct = !xl.data || mn_strides_dense(x->map.ndim, xl.count, xl.stride);
   }
+  int two = split && direct && P == 2;
+  if (!err && !two) err = check_bounds(ix, n, mn_array_size(x), &wrap);
+  if (wrap) ix = wrap;
   if (split && direct && P == 1) { /* into O's storage where that is dense */
     if (!err) {
       mn_local ol;
@@ -258,7 +303,13 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   /* direct: my own elements are read straight from my block, never sent */
   int me = ctx->rank, mine = split && direct;
   int64_t nmine = 0; /* my own indices: the last nmine of req, in my order */
-  if (!err) {
+  if (!err && two) {
+    int64_t nother = 0;
+    err = slots2(ix, n, mn_array_size(x), start[1], me, order, (int64_t *)req, &nother);
+    cn[1 - me] = err ? 0 : nother * 8;
+    cn[me] = 0;
+    nmine = n - nother;
+  } else if (!err) {
     bucket(x, split ? start : NULL, ix, n, own, cn, order, mine);
     for (int64_t k = 0; k < n; k++) ((int64_t *)req)[order[k]] = ix[k];
     if (mine) { nmine = cn[me]; cn[me] = 0; }
@@ -282,7 +333,8 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
         }
     }
     for (int q = 0; q < P; q++) rc[q] = ans ? rc[q] / 8 * (int64_t)es : 0;
-    err = mn_exchange_e(ctx, lerr, ans, rc, &rval, gc, gc + P);
+    /* the others' answers land at the start of comb (mine follow them) */
+    err = mn_exchange_into(ctx, lerr, ans, rc, mine ? comb : NULL, (size_t)n * es, &rval, gc, gc + P);
     if (!err) nval = mn_prefix(P, gc, gc + P);
   }
   if (!err) { /* into O's storage where that is dense (and not x's) */
@@ -290,16 +342,14 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     mn_array_local_in(O, 0, &ol);
     int dense = ol.data && O->buf != x->buf && mn_strides_dense(O->map.ndim, ol.count, ol.stride);
     char *dst = dense ? ol.data : val;
-    char *comb = mine ? tmp_take(n, es) : NULL;
-    if (comb) { /* answers in request order (the others', then mine), then out[k] = comb[order[k]]:
+    if (mine) { /* answers in request order (the others', then mine), then out[k] = comb[order[k]]:
                  * two tight gathers keep more random reads in flight than one loop choosing its source */
       int64_t nr = n - nmine;
-      memcpy(comb, rval, (size_t)nr * es);
+      if (rval != comb) memcpy(comb, rval, (size_t)nr * es);
       gather_run(xl.data, start[me], (const int64_t *)req + nr, nmine, es, comb + nr * (int64_t)es);
       gather_run(comb, 0, order, n, es, dst);
-      tmp_give(comb, n, es);
-    } else if (mine) unpack_take(dst, own, me, ix, start[me], xl.data, order, rval, n, es);
-    else gather_run(rval, 0, order, n, es, dst);
+    } else
+      gather_run(rval, 0, order, n, es, dst);
     if (!dense) mn_local_store(O, val);
     if (O != out) err = mn_array_copy(O, out);
   }
@@ -308,9 +358,10 @@ cleanup:
   mn_free(ix_copy);
   if (wrap) tmp_give(wrap, n, 8);
   mn_counts_free(cn, cstack);
-  tmp_give(order, n, 8); tmp_give(own, n, 8); tmp_give(req, n, 8); tmp_give(val, n, es); tmp_give(ans, m, es);
+  tmp_give(order, n, 8); tmp_give(own, n, 8); tmp_give(req, n, 8); tmp_give(val, n, es); tmp_give(comb, n, es);
+  tmp_give(ans, m, es);
   if (rreq) tmp_give(rreq, nreq, 1);
-  if (rval) tmp_give(rval, nval, 1);
+  if (rval && rval != comb) tmp_give(rval, nval, 1);
 done:
   if (own_i) mn_array_destroy(&I);
   if (own_o) mn_array_destroy(&O);

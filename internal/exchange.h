@@ -21,6 +21,10 @@ int mn_exchange(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char **rbu
  * is sent. */
 int mn_exchange_e(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount, char **rbuf, int64_t *rcount,
                   int64_t *rdisp);
+/* The same, received into the caller's block into (cap bytes) when what
+ * arrives fits (*rbuf is then into, not to be given back), else as above. */
+int mn_exchange_into(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount, char *into, size_t cap,
+                     char **rbuf, int64_t *rcount, int64_t *rdisp);
 /* Ranks up to which exchanges keep their counts on the stack. */
 enum { MN_SMALLP = 64 };
 /* k * size counts, zeroed: stack (k * MN_SMALLP of them, the caller's)

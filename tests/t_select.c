@@ -26,12 +26,17 @@ static void check_take_put(mn_ctx *ctx, int64_t n, int64_t m, mn_dtype it, uint6
   T_OK(mn_array_create(ctx, it, 1, &m, 0, &idx));
   int64_t *ix = malloc(sizeof(int64_t) * (size_t)(m ? m : 1));
   for (int64_t k = 0; k < m; k++) ix[k] = n ? (int64_t)(lcg(&seed) % (uint64_t)n) : 0;
-  set_idx(idx, ix);
+  /* every third index counted from the end (NumPy's negative indices) */
+  int64_t *neg = malloc(sizeof(int64_t) * (size_t)(m ? m : 1));
+  for (int64_t k = 0; k < m; k++) neg[k] = k % 3 == 1 ? ix[k] - n : ix[k];
+  set_idx(idx, neg);
+  free(neg);
   T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &m, 0, &out));
   T_OK(mn_array_take(x, idx, out));
   double *o = mt_all(out);
   for (int64_t k = 0; k < m; k++)
     if (o[k] != f(ix[k])) { T_CHECK(0, "take n=%lld m=%lld: out[%lld] = %g, expected %g", (long long)n, (long long)m, (long long)k, o[k], f(ix[k])); break; }
+  set_idx(idx, ix);
   /* put with repeats: serial reference where the last write wins */
   T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &m, 0, &v));
   mt_set(v, f);
