@@ -273,9 +273,9 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   int64_t *rc = cn + 2 * P, *gc = cn + 4 * P;
   int64_t *ix_copy = NULL, *ix = (int64_t *)local_read_dense(I, &n, (char **)&ix_copy);
   int64_t *order = tmp_take(n, 8), *own = tmp_take(n, 8), *wrap = NULL, *start = malloc(sizeof(int64_t) * (size_t)(P + 1));
-  char *req = tmp_take(n, 8), *val = tmp_take(n, es), *comb = tmp_take(n, es), *rreq = NULL, *rval = NULL, *ans = NULL;
+  char *req = tmp_take(n, 8), *val = tmp_take(n, es), *comb = P > 1 ? tmp_take(n, es) : NULL, *rreq = NULL, *rval = NULL, *ans = NULL;
   int64_t nreq = 0, nval = 0; /* bytes received by the exchanges (what goes back to the pool) */
-  if (!ix || !order || !own || !req || !val || !comb || !start)
+  if (!ix || !order || !own || !req || !val || (P > 1 && !comb) || !start)
     err = MN_ERR(MN_ERR_MEM, "cannot allocate take buffers for %lld indices", (long long)n);
   /* a row split: owners by search, and my elements read straight from my
    * dense block (one rank: no exchange at all; two: slots2) */
