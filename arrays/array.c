@@ -147,6 +147,30 @@ int mn_map_broadcast(const mn_map *m, int ndim, const int64_t *shape, mn_map *ou
   return MN_SUCCESS;
 }
 
+/* A buffer header of this rank's block of lay (halo wide), no storage:
+ * its box, allocated extents, strides and size in bytes. */
+static mn_buf *buf_header(mn_layout *lay, mn_dtype dtype, int halo) {
+  mn_ctx *ctx = lay->ctx;
+  mn_buf *b = calloc(1, sizeof *b);
+  if (!b) mn_oom_abort(ctx, sizeof *b, "an array header");
+  b->refs = 1;
+  b->lay = mn_layout_ref(lay);
+  b->dtype = dtype;
+  b->halo = halo;
+  b->ndim = lay->ndim;
+  mn_layout_box(lay, ctx->rank, b->lo, b->hi);
+  int64_t n = 1, owned = mn_layout_local_size(lay, ctx->rank);
+  for (int d = lay->ndim - 1; d >= 0; d--) {
+    b->alo[d] = b->lo[d] - halo;
+    b->alen[d] = owned ? b->hi[d] - b->lo[d] + 2 * halo : 0;
+    b->astride[d] = n;
+    n *= b->alen[d];
+  }
+  if (lay->ndim == 0) n = owned;
+  b->nbytes = (size_t)n * mn_dtype_size(dtype);
+  return b;
+}
+
 /* No collective: the checks use global figures (the largest block), and a
  * failed allocation of the storage on one rank is deferred (mn_defer) with
  * the buffer marked lost (mn_buf_lost), so that creating a temporary in a
@@ -166,23 +190,7 @@ static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_buf
     mn_shape_str(lay->ndim, lay->shape, sh, sizeof sh);
     return MN_ERR(MN_ERR_MEM, "a local block of an array of shape %s with halo %d is too large to address", sh, halo);
   }
-  mn_buf *b = calloc(1, sizeof *b);
-  if (!b) mn_oom_abort(ctx, sizeof *b, "an array header");
-  b->refs = 1;
-  b->lay = mn_layout_ref(lay);
-  b->dtype = dtype;
-  b->halo = halo;
-  b->ndim = lay->ndim;
-  mn_layout_box(lay, ctx->rank, b->lo, b->hi);
-  int64_t n = 1, owned = mn_layout_local_size(lay, ctx->rank);
-  for (int d = lay->ndim - 1; d >= 0; d--) {
-    b->alo[d] = b->lo[d] - halo;
-    b->alen[d] = owned ? b->hi[d] - b->lo[d] + 2 * halo : 0;
-    b->astride[d] = n;
-    n *= b->alen[d];
-  }
-  if (lay->ndim == 0) n = owned;
-  b->nbytes = (size_t)n * mn_dtype_size(dtype);
+  mn_buf *b = buf_header(lay, dtype, halo);
   int err = mn_buf_alloc(b, zero);
   if (err) {
     mn_shape_str(lay->ndim, lay->shape, sh, sizeof sh);
@@ -242,21 +250,7 @@ static int create_on(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_arra
 
 int mni_array_create_alias(mn_layout *lay, const mn_array *src, mn_array **a) {
   mn_ctx *ctx = lay->ctx;
-  mn_buf *s = src->buf, *b = calloc(1, sizeof *b);
-  if (!b) mn_oom_abort(ctx, sizeof *b, "an array header");
-  b->refs = 1;
-  b->lay = mn_layout_ref(lay);
-  b->dtype = s->dtype;
-  b->ndim = lay->ndim;
-  mn_layout_box(lay, ctx->rank, b->lo, b->hi);
-  int64_t n = 1, owned = mn_layout_local_size(lay, ctx->rank);
-  for (int d = lay->ndim - 1; d >= 0; d--) {
-    b->alo[d] = b->lo[d];
-    b->alen[d] = owned ? b->hi[d] - b->lo[d] : 0;
-    b->astride[d] = n;
-    n *= b->alen[d];
-  }
-  b->nbytes = (size_t)n * mn_dtype_size(b->dtype);
+  mn_buf *s = src->buf, *b = buf_header(lay, s->dtype, 0);
   b->host = s->host;
   b->valid = s->valid;
   b->ops = s->ops;

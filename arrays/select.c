@@ -40,6 +40,16 @@ MN_CLONES static void range_count(const int64_t *restrict ix, int64_t n, int64_t
 static void *tmp_take(int64_t n, size_t es) { return mn_pool_take((size_t)(n ? n : 1) * es); }
 static void tmp_give(void *p, int64_t n, size_t es) { mn_pool_give(p, (size_t)(n ? n : 1) * es); }
 
+/* NumPy's IndexError for the first of n indices outside [-size, size),
+ * given their range (lo, hi): scanned for only when the range is out. */
+static int bounds_error(const int64_t *ix, int64_t n, int64_t size, int64_t lo, int64_t hi) {
+  for (int64_t k = 0; (lo < -size || hi >= size) && k < n; k++)
+    if (ix[k] < -size || ix[k] >= size)
+      return MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (long long)ix[k],
+                    (long long)size);
+  return MN_SUCCESS;
+}
+
 /* Bounds check of n indices against size, on this rank alone (callers
  * carry the error into their exchange, which agrees it). NumPy's
  * flat-index rule: [-size, size), a negative index counting from the
@@ -49,10 +59,7 @@ static int check_bounds(const int64_t *ix, int64_t n, int64_t size, int64_t **wr
   *wrapped = NULL;
   int64_t lo, hi; /* one vectorised pass; the offender is looked for only when there is one */
   index_range(ix, n, &lo, &hi);
-  for (int64_t k = 0; (lo < -size || hi >= size) && k < n; k++)
-    if (ix[k] < -size || ix[k] >= size)
-      return MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (long long)ix[k],
-                    (long long)size);
+  MN_CALL(bounds_error(ix, n, size, lo, hi));
   if (lo < 0) {
     *wrapped = tmp_take(n, 8);
     if (!*wrapped) return MN_ERR(MN_ERR_MEM, "cannot allocate %lld indices", (long long)n);
@@ -141,10 +148,7 @@ static int slots2(const int64_t *restrict ix, int64_t n, int64_t size, int64_t s
                   int64_t *restrict req, int64_t *nother) {
   int64_t lo, hi, ones;
   range_count(ix, n, size, s1, &lo, &hi, &ones);
-  for (int64_t k = 0; (lo < -size || hi >= size) && k < n; k++)
-    if (ix[k] < -size || ix[k] >= size)
-      return MN_ERR(MN_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (long long)ix[k],
-                    (long long)size);
+  MN_CALL(bounds_error(ix, n, size, lo, hi));
   *nother = me ? n - ones : ones;
   int64_t r = 0, m = *nother, mine = me;
   for (int64_t k = 0; k < n; k++) {

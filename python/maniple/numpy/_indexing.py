@@ -249,21 +249,14 @@ def getitem(x, key):
 
 
 def setitem(x, key, value):
-    from ._creation import asarray, empty
+    from ._creation import asarray
     from ._functions import where
-    if _int_key_1d(x, key) and isinstance(value, (bool, int, float, complex, _np.generic)):
-        if key.size:  # one value at integer positions of a 1-d array: a fill, then put
-            from ._engine import _check_scalar_into
-            _check_scalar_into(value, x._dtype)
-            full = empty(key._shape, x._dtype)
-            full._arr.fill(value)
-            target = x._materialize()
-            _flush(target.base)
-            _core.put(target, key._materialize(), full._arr)
-            _wrote(target.base)
+    scalar = isinstance(value, (bool, int, float, complex, _np.generic))
+    if scalar and _int_key_1d(x, key):
+        if key.size:  # one value at integer positions of a 1-d array: the indices themselves
+            _put(x, key._materialize(), key._shape, value)
         return
-    if isinstance(key, ndarray) and key._dtype == "bool" and key.shape == x.shape and \
-            isinstance(value, (bool, int, float, complex, _np.generic)):
+    if scalar and isinstance(key, ndarray) and key._dtype == "bool" and key.shape == x.shape:
         # element-wise, fused, no communication
         target = x._materialize()
         _assign(target, where(key, value, x).astype(x._dtype))
@@ -273,14 +266,20 @@ def setitem(x, key, value):
     vals = _fit_value(asarray(value), shape)
     if not builtins.all(s > 0 for s in shape):
         return
-    full = empty(shape, x._dtype)
-    if isinstance(value, (bool, int, float, complex, _np.generic)):  # one value: a fill (NumPy's checks first)
+    _put(v, _index_array(shape, flat), shape, value, None if scalar else vals)
+
+
+def _put(v, idx, shape, value, vals=None):
+    """v's elements at flat indices idx (a concrete int array of shape) =
+    value, one scalar (a fill; NumPy's checks first), or else vals."""
+    from ._creation import empty
+    full = empty(shape, v._dtype)
+    if vals is None:
         from ._engine import _check_scalar_into
-        _check_scalar_into(value, x._dtype)
+        _check_scalar_into(value, v._dtype)
         full._arr.fill(value)
     else:
         _assign(full._arr, vals)
-    idx = _index_array(shape, flat)
     target = v._materialize()
     _flush(target.base)
     _core.put(target, idx, full._arr)
