@@ -291,6 +291,34 @@ static void alias_self(mn_ctx *ctx, const int *d, int halo) {
   mn_array_destroy(&a);
 }
 
+/* Copies of transposed views big enough to go by tiles (eval_kernel.c's
+ * transposed_copy: both extents at least 32), in three element sizes and
+ * a 3-d permutation, against the index arithmetic. */
+static double fmod101(int64_t k) { return (double)(k % 101); }
+static void tiled_transpose(mn_ctx *ctx, const int *d) {
+  enum { R = 45, C = 70, K = 3 };
+  int64_t sh[] = {R, C}, st[] = {C, R}, sh3[] = {K, R, C}, st3[] = {C, K, R};
+  double *w = malloc(sizeof(double) * K * R * C);
+  mn_dtype ts[] = {MN_FLOAT64, MN_FLOAT32, MN_INT8};
+  for (int q = 0; q < 3; q++) {
+    mn_array *a = mk2(ctx, ts[q], sh, d, 0, fmod101), *at = tr(a, NULL), *o = mk2(ctx, ts[q], st, d, 0, NULL);
+    T_OK(mn_array_copy(at, o));
+    for (int i = 0; i < C; i++)
+      for (int j = 0; j < R; j++) w[i * R + j] = (j * C + i) % 101;
+    check_eq("o = a.T, tiled", o, w, R * C);
+    mn_array_destroy(&at); mn_array_destroy(&o); mn_array_destroy(&a);
+  }
+  int perm[] = {2, 0, 1}; /* o[i, k, j] = a[k, j, i] */
+  mn_array *a = mt_new(ctx, MN_FLOAT64, 3, sh3, fidx), *at = tr(a, perm), *o = mt_new(ctx, MN_FLOAT64, 3, st3, NULL);
+  T_OK(mn_array_copy(at, o));
+  for (int i = 0; i < C; i++)
+    for (int k = 0; k < K; k++)
+      for (int j = 0; j < R; j++) w[(i * K + k) * R + j] = (k * R + j) * C + i;
+  check_eq("o = a.transpose(2, 0, 1), tiled", o, w, K * R * C);
+  mn_array_destroy(&at); mn_array_destroy(&o); mn_array_destroy(&a);
+  free(w);
+}
+
 /* a composed view (negative steps, newaxis, integer index, transpose) used
  * as an output fed from another layout, and as an input */
 static void composed_views(mn_ctx *ctx, const int *d, const int *d2) {
@@ -1060,6 +1088,7 @@ int main(int argc, char **argv) {
   for (int g = 0; g < ng; g++) {
     alias_self(ctx, G[g], 0);
     alias_self(ctx, G[g], 1);
+    tiled_transpose(ctx, G[g]);
     composed_views(ctx, G[g], G[(g + 1) % ng]);
     zero_d(ctx, G[g]);
     reduce_views(ctx, G[g], G[(g + 1) % ng]);

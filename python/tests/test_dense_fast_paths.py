@@ -178,3 +178,18 @@ def test_axis_sums(dtype, shape, axis):
     check(lambda xp: xp.asarray(a).sum(axis=axis), **tol)
     check(lambda xp: xp.asarray(a).mean(axis=axis), **tol)
     check(lambda xp: xp.asarray(numpy.abs(numpy.nan_to_num(a)) + 0.1)[..., ::-1].sum(axis=axis), **tol)  # a view
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int16", "int8", "complex128", "bool"])
+@pytest.mark.parametrize("shape,axes", [((100, 70), (1, 0)), ((33, 97), (1, 0)), ((32, 32), (1, 0)),
+                                        ((31, 40), (1, 0)), ((5, 70, 45), (0, 2, 1)), ((70, 3, 45), (2, 1, 0)),
+                                        ((40, 50, 3), (1, 0, 2)), ((0, 40), (1, 0))])
+def test_transposed_copies(dtype, shape, axes):
+    """Copies whose input runs across the output's rows (copied in tiles),
+    of whole arrays and of strided views, against NumPy."""
+    a = data(shape, dtype, seed=50)
+    check(lambda xp: xp.transpose(xp.asarray(a), axes).copy())
+    check(lambda xp: xp.einsum("ij->ji", xp.asarray(a)).copy() if a.ndim == 2 else
+          xp.asarray(a)[:, ::-1].transpose(axes).copy())
+    check(lambda xp: xp.asarray(a)[::2].T.copy() if a.ndim == 2 else
+          xp.ascontiguousarray(xp.asarray(a)[1:, :, ::2].transpose(axes)))

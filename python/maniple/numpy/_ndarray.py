@@ -753,7 +753,7 @@ class ndarray:
             p = _layout.axes(self, order)
             if p is not None:
                 return _layout.laid_out(self, p)
-        out = _core.create(self._shape, self._dtype)
+        out = _core.empty(self._shape, self._dtype)  # evaluate writes every element
         _core.evaluate(_engine._compile(self._node()), out)
         return ndarray(out)
 
