@@ -30,46 +30,96 @@ int mn_exchange_e(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount,
   return mn_exchange_into(ctx, err, sbuf, scount, NULL, 0, rbuf, rcount, rdisp);
 }
 
-int mn_exchange_into(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount, char *into, size_t cap,
-                     char **rbuf, int64_t *rcount, int64_t *rdisp) {
-  int P = ctx->size, me = ctx->rank;
-  *rbuf = NULL;
+/* A count's mark (MN_EXCHANGE_MARK): far above any byte count */
+#define MARK ((int64_t)1 << 62)
+
+int mn_exchange_counts(mn_ctx *ctx, int err, int mark, const int64_t *scount, int64_t *rcount, int64_t *rdisp,
+                       int *all_marked) {
+  int P = ctx->size;
   if (!err && ctx->deferred) err = mn_deferred_take(ctx);
-  /* the counts carry this rank's error (negative): after the all-to-all
-   * every rank knows whether any failed, with no reduction of its own
-   * (rdisp is the send buffer: no allocation before the messages) */
-  for (int q = 0; q < P; q++) rdisp[q] = err ? -(int64_t)err : scount[q];
+  /* the counts carry this rank's error (negative) and its mark: after the
+   * all-to-all every rank knows whether any failed, and whether all
+   * marked, with no reduction of its own (rdisp is the send buffer: no
+   * allocation before the messages) */
+  for (int q = 0; q < P; q++) rdisp[q] = err ? -(int64_t)err : scount[q] + (mark ? MARK : 0);
   if (P > 1) MN_MPI(MPI_Alltoall(rdisp, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T, ctx->comm));
   else rcount[0] = rdisp[0];
-  int failed = 0;
-  for (int q = 0; q < P; q++) failed |= rcount[q] < 0;
+  int failed = 0, all = 1;
+  for (int q = 0; q < P; q++) {
+    failed |= rcount[q] < 0;
+    all &= rcount[q] >= MARK;
+    if (rcount[q] >= MARK) rcount[q] -= MARK;
+  }
   if (failed) { /* every rank is here: the first failing rank's message for all */
     err = mn_agree(ctx, err ? err : MN_SUCCESS);
     return mn_trace(err ? err : MN_ERR(MN_ERR_MPI, "internal: an exchange failed on another rank"), __FILE__,
                     __LINE__, __func__);
   }
+  if (all_marked) *all_marked = all;
+  mn_prefix(P, rcount, rdisp);
+  return MN_SUCCESS;
+}
+
+/* The payloads point to point into r (counts and displacements known on
+ * both sides); req: room for npc requests */
+static int post_all(mn_ctx *ctx, const char *sbuf, const int64_t *scount, const int64_t *sdisp, char *r,
+                    const int64_t *rcount, const int64_t *rdisp, MPI_Request *req) {
+  int P = ctx->size, me = ctx->rank, nr = 0, err = 0;
+  for (int q = 0; q < P && !err; q++)
+    if (q != me && rcount[q]) err = mn_mpi_post(0, r + rdisp[q], rcount[q], q, 93, ctx, req, &nr);
+  for (int q = 0; q < P && !err; q++)
+    if (q != me && scount[q]) err = mn_mpi_post(1, (char *)sbuf + sdisp[q], scount[q], q, 93, ctx, req, &nr);
+  if (rcount[me]) memcpy(r + rdisp[me], sbuf + sdisp[me], (size_t)rcount[me]);
+  if (nr) MPI_Waitall(nr, req, MPI_STATUSES_IGNORE);
+  return err;
+}
+
+static int64_t npieces(mn_ctx *ctx, const int64_t *scount, const int64_t *rcount) {
+  int64_t npc = 1;
+  for (int q = 0; q < ctx->size; q++)
+    if (q != ctx->rank) npc += mn_mpi_npieces(scount[q]) + mn_mpi_npieces(rcount[q]);
+  return npc;
+}
+
+int mn_exchange_known(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char *into, const int64_t *rcount,
+                      const int64_t *rdisp) {
+  int P = ctx->size;
+  int64_t sstack[MN_SMALLP], *sdisp = P <= MN_SMALLP ? sstack : malloc(sizeof(int64_t) * (size_t)P);
+  size_t npc = (size_t)npieces(ctx, scount, rcount);
+  MPI_Request rstack[2 * 8 + 1], *req = npc <= 17 ? rstack : malloc(sizeof(MPI_Request) * npc);
+  if (!sdisp || !req) mn_oom_abort(ctx, sizeof(MPI_Request) * npc, "an exchange's requests"); /* (no agreement here) */
+  mn_prefix(P, scount, sdisp);
+  int err = post_all(ctx, sbuf, scount, sdisp, into, rcount, rdisp, req);
+  if (sdisp != sstack) free(sdisp);
+  if (req != rstack) free(req);
+  return err ? mn_trace(err, __FILE__, __LINE__, __func__) : MN_SUCCESS;
+}
+
+int mn_exchange_into(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount, char *into, size_t cap,
+                     char **rbuf, int64_t *rcount, int64_t *rdisp) {
+  *rbuf = NULL;
+  MN_CALL(mn_exchange_counts(ctx, err, 0, scount, rcount, rdisp, NULL));
+  return mn_exchange_move(ctx, sbuf, scount, into, cap, rbuf, rcount, rdisp);
+}
+
+int mn_exchange_move(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char *into, size_t cap, char **rbuf,
+                     const int64_t *rcount, const int64_t *rdisp) {
+  int P = ctx->size, err = 0;
+  *rbuf = NULL;
   int64_t *sdisp = malloc(sizeof(int64_t) * (size_t)P);
-  int64_t total = mn_prefix(P, rcount, rdisp), npc = 1;
-  for (int q = 0; q < P; q++)
-    if (q != me) npc += mn_mpi_npieces(scount[q]) + mn_mpi_npieces(rcount[q]);
+  int64_t total = rdisp[P - 1] + rcount[P - 1], npc = npieces(ctx, scount, rcount);
   char *r = into && (size_t)total <= cap ? into : mn_pool_take((size_t)(total ? total : 1));
   MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)npc);
   if (!sdisp || !r || !req) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes for an exchange", (long long)total);
   err = mn_agree(ctx, err);
-  int nr = 0;
   if (!err) {
     mn_prefix(P, scount, sdisp);
-    for (int q = 0; q < P && !err; q++)
-      if (q != me && rcount[q]) err = mn_mpi_post(0, r + rdisp[q], rcount[q], q, 93, ctx, req, &nr);
-    for (int q = 0; q < P && !err; q++)
-      if (q != me && scount[q]) err = mn_mpi_post(1, (char *)sbuf + sdisp[q], scount[q], q, 93, ctx, req, &nr);
-    if (rcount[me]) memcpy(r + rdisp[me], sbuf + sdisp[me], (size_t)rcount[me]);
-    if (nr) MPI_Waitall(nr, req, MPI_STATUSES_IGNORE);
+    err = post_all(ctx, sbuf, scount, sdisp, r, rcount, rdisp, req);
   }
   free(sdisp);
   free(req);
   if (err) {
-    if (r != into) mn_pool_give(r, (size_t)(total ? total : 1));
+    if (r && r != into) mn_pool_give(r, (size_t)(total ? total : 1));
     return mn_trace(err, __FILE__, __LINE__, __func__);
   }
   *rbuf = r;

@@ -3,6 +3,7 @@
  * values (take) or write the values sent with them (put). */
 #include "exchange.h"
 #include "spmd.h"
+#include "take_plan.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,7 +292,12 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     direct = !xl.data || mn_strides_dense(x->map.ndim, xl.count, xl.stride);
   }
   int two = split && direct && P == 2;
-  if (!err && !two) err = check_bounds(ix, n, mn_array_size(x), &wrap);
+  /* a plan kept from a take with the same indices (whether every rank
+   * has one travels in the first exchange's counts) */
+  int keep = split && direct && P > 1 && P <= MN_SMALLP;
+  int hit = keep && !err && mn_take_plan_match(ctx, ix, n, mn_array_size(x), start, es);
+  const int64_t *key = ix;
+  if (!err && !two && !hit) err = check_bounds(ix, n, mn_array_size(x), &wrap);
   if (wrap) ix = wrap;
   if (split && direct && P == 1) { /* into O's storage where that is dense */
     if (!err) {
@@ -307,7 +313,11 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   /* direct: my own elements are read straight from my block, never sent */
   int me = ctx->rank, mine = split && direct;
   int64_t nmine = 0; /* my own indices: the last nmine of req, in my order */
-  if (!err && two) {
+  mn_take_plan *pl = ctx->take_plan;
+  if (!err && hit) {
+    memcpy(cn, pl->cnt, sizeof(int64_t) * (size_t)P);
+    nmine = pl->nmine;
+  } else if (!err && two) {
     int64_t nother = 0;
     err = slots2(ix, n, mn_array_size(x), start[1], me, order, (int64_t *)req, &nother);
     cn[1 - me] = err ? 0 : nother * 8;
@@ -320,10 +330,22 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     for (int q = 0; q < P; q++) cn[q] *= 8;
   } else
     for (int q = 0; q < P; q++) cn[q] = 0;
-  err = mn_exchange_e(ctx, err, req, cn, &rreq, rc, rc + P);
-  if (!err) { /* answer the requests for my elements, in the order asked */
+  int all = 0; /* every rank kept a plan for these indices */
+  err = mn_exchange_counts(ctx, err, hit, cn, rc, rc + P, &all);
+  if (!err && all) { /* the kept plan: answers only (its buffers: no allocation, nothing to agree) */
+    mn_buf_host(x->buf, 0);
+    gather_run(xl.data, start[me], pl->rreq, pl->m, es, pl->ans);
+    err = mn_exchange_known(ctx, pl->ans, pl->cnt + P, pl->comb, pl->cnt + 2 * P, pl->cnt + 3 * P);
+  } else if (!err) {
+    if (hit) { /* mine kept, another rank's not: my slots as kept */
+      memcpy(order, pl->order, sizeof(int64_t) * (size_t)n);
+      memcpy(req, pl->req, sizeof(int64_t) * (size_t)n);
+    }
+    err = mn_exchange_move(ctx, req, cn, NULL, 0, &rreq, rc, rc + P);
+  }
+  if (!err && !all) { /* answer the requests for my elements, in the order asked */
     int64_t g[MN_MAXDIM];
-    nreq = mn_prefix(P, rc, rc + P);
+    nreq = rc[P - 1] + rc[2 * P - 1];
     m = nreq / 8;
     ans = tmp_take(m, es);
     int lerr = ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld answers", (long long)m);
@@ -346,16 +368,34 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     mn_array_local_in(O, 0, &ol);
     int dense = ol.data && O->buf != x->buf && mn_strides_dense(O->map.ndim, ol.count, ol.stride);
     char *dst = dense ? ol.data : val;
+    /* the kept plan's slots and answers, or this take's */
+    const int64_t *ord = all ? pl->order : order, *rq = all ? pl->req : (const int64_t *)req;
+    char *cb = all ? pl->comb : comb, *rv = all ? pl->comb : rval;
     if (mine) { /* answers in request order (the others', then mine), then out[k] = comb[order[k]]:
                  * two tight gathers keep more random reads in flight than one loop choosing its source */
       int64_t nr = n - nmine;
-      if (rval != comb) memcpy(comb, rval, (size_t)nr * es);
-      gather_run(xl.data, start[me], (const int64_t *)req + nr, nmine, es, comb + nr * (int64_t)es);
-      gather_run(comb, 0, order, n, es, dst);
+      if (rv != cb) memcpy(cb, rv, (size_t)nr * es);
+      gather_run(xl.data, start[me], rq + nr, nmine, es, cb + nr * (int64_t)es);
+      gather_run(cb, 0, ord, n, es, dst);
     } else
-      gather_run(rval, 0, order, n, es, dst);
+      gather_run(rv, 0, ord, n, es, dst);
     if (!dense) mn_local_store(O, val);
     if (O != out) err = mn_array_copy(O, out);
+  }
+  if (!err && keep && !all) { /* this take's plan kept for the next (its buffers handed over) */
+    mn_take_plan *np = rval == comb ? mn_take_plan_reset(ctx, key, n) : NULL;
+    if (np) {
+      np->size = mn_array_size(x);
+      np->m = m;
+      np->nmine = nmine;
+      np->es = es;
+      memcpy(np->start, start, sizeof(int64_t) * (size_t)(P + 1));
+      memcpy(np->cnt, cn, sizeof(int64_t) * (size_t)P);
+      memcpy(np->cnt + P, rc, sizeof(int64_t) * (size_t)P);
+      memcpy(np->cnt + 2 * P, gc, sizeof(int64_t) * 2 * (size_t)P);
+      np->order = order; np->req = (int64_t *)req; np->rreq = (int64_t *)rreq; np->ans = ans; np->comb = comb;
+      order = NULL; req = NULL; rreq = NULL; ans = NULL; comb = NULL; rval = NULL;
+    }
   }
 cleanup:
   free(start);

@@ -25,6 +25,20 @@ int mn_exchange_e(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount,
  * arrives fits (*rbuf is then into, not to be given back), else as above. */
 int mn_exchange_into(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount, char *into, size_t cap,
                      char **rbuf, int64_t *rcount, int64_t *rdisp);
+/* mn_exchange_into in its two phases. Counts: the all-to-all of scount
+ * into rcount (rdisp: their prefix sums), carrying err as above and a
+ * mark: *all_marked (when not NULL) is 1 on every rank when every rank
+ * marked (a plan kept by every rank, take's; no reduction of its own).
+ * Move: the payloads, into into when they fit (cap bytes) else a pool
+ * buffer, whose allocation is agreed. */
+int mn_exchange_counts(mn_ctx *ctx, int err, int mark, const int64_t *scount, int64_t *rcount, int64_t *rdisp,
+                       int *all_marked);
+int mn_exchange_move(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char *into, size_t cap, char **rbuf,
+                     const int64_t *rcount, const int64_t *rdisp);
+/* The payloads alone, every count already known on both sides, into the
+ * caller's block into: no collective, nothing to agree. */
+int mn_exchange_known(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char *into, const int64_t *rcount,
+                      const int64_t *rdisp);
 /* Ranks up to which exchanges keep their counts on the stack. */
 enum { MN_SMALLP = 64 };
 /* k * size counts, zeroed: stack (k * MN_SMALLP of them, the caller's)

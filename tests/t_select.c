@@ -68,6 +68,66 @@ static void check_take_put(mn_ctx *ctx, int64_t n, int64_t m, mn_dtype it, uint6
   mn_array_destroy(&x); mn_array_destroy(&idx); mn_array_destroy(&out); mn_array_destroy(&v);
 }
 
+/* take's kept plan (take_plan.h): the same indices again (the plan
+ * reused), x's values changed between (read afresh), one index changed on
+ * the last rank alone (its plan not reused, every rank's answers right),
+ * another array of x's size, of another element size, and an index out
+ * of bounds after a reuse (refused on every rank). Each against the
+ * serial loop; also in a loop of alternating index sets. */
+static void check_kept_plan(mn_ctx *ctx) {
+  int64_t n = 3001, m = 2000, ix[2000], jx[2000];
+  uint64_t seed = 77;
+  for (int64_t k = 0; k < m; k++) {
+    ix[k] = (int64_t)(lcg(&seed) % (uint64_t)n) - (k % 4 == 0 ? n : 0);
+    jx[k] = (int64_t)(lcg(&seed) % (uint64_t)n);
+  }
+  mn_array *x = NULL, *y = NULL, *x32 = NULL, *idx = NULL, *jdx = NULL, *out = NULL, *o32 = NULL;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &x));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &n, 0, &y));
+  T_OK(mn_array_create(ctx, MN_FLOAT32, 1, &n, 0, &x32));
+  T_OK(mn_array_create(ctx, MN_INT64, 1, &m, 0, &idx));
+  T_OK(mn_array_create(ctx, MN_INT64, 1, &m, 0, &jdx));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &m, 0, &out));
+  T_OK(mn_array_create(ctx, MN_FLOAT32, 1, &m, 0, &o32));
+  mt_set(x, f);
+  mt_set(x32, f);
+  set_idx(idx, ix);
+  set_idx(jdx, jx);
+  for (int pass = 0; pass < 7; pass++) {
+    /* passes: 0, 1 the same indices (1: x changed before); 2 one index
+     * changed on the last rank's part; 3 y; 4 float32; 5, 6 alternating */
+    mn_array *src = pass == 3 ? y : pass == 4 ? x32 : x, *dst = pass == 4 ? o32 : out;
+    const int64_t *use = pass == 6 ? jx : ix;
+    double scale = pass >= 1 && pass != 4 ? 2.0 : 1.0;
+    if (pass == 1) T_OK(mn_array_binary_scalar(MN_OP_MUL, x, mn_scalar_f64(2.0), 0, x));
+    if (pass == 2) {
+      ix[m - 1] = (ix[m - 1] + 1) % n;
+      set_idx(idx, ix);
+    }
+    if (pass == 3) T_OK(mn_array_binary_scalar(MN_OP_MUL, x, mn_scalar_f64(1.0), 0, y));
+    T_OK(mn_array_take(src, pass == 6 ? jdx : idx, dst));
+    double *o = mt_all(dst);
+    for (int64_t k = 0; k < m; k++) {
+      int64_t w = use[k] < 0 ? use[k] + n : use[k];
+      double want = pass == 4 ? (double)(float)f(w) : scale * f(w);
+      if (o[k] != want) {
+        T_CHECK(0, "kept plan, pass %d: out[%lld] = %g, expected %g", pass, (long long)k, o[k], want);
+        break;
+      }
+    }
+    free(o);
+  }
+  /* the same indices once more (kept), then one past the end on the last rank */
+  T_OK(mn_array_take(x, idx, out));
+  ix[m - 1] = n;
+  set_idx(idx, ix);
+  int rc = mn_array_take(x, idx, out);
+  T_CHECK(rc == MN_ERR_INDEX && strstr(mn_ctx_errmsg(ctx), "index 3001 is out of bounds for axis 0 with size 3001"),
+          "take of index 3001 after a kept plan returned %s: %s", mn_err_name(rc), mn_ctx_errmsg(ctx));
+  mn_array_destroy(&x); mn_array_destroy(&y); mn_array_destroy(&x32); mn_array_destroy(&idx);
+  mn_array_destroy(&jdx); mn_array_destroy(&out); mn_array_destroy(&o32);
+}
+
 /* take_rows of an r x c array (halo h; from rows 1.. when view) by m
  * random row indices, some negative, against the serial loop */
 static void check_take_rows(mn_ctx *ctx, int64_t r, int64_t c, int64_t m, int h, int view, uint64_t seed) {
@@ -155,6 +215,7 @@ int main(int argc, char **argv) {
   check_take_put(ctx, 3, 40, MN_INT32, 2);   /* many repeats */
   check_take_put(ctx, 2, 1, MN_INT64, 3);    /* smaller than the rank count */
   check_take_put(ctx, 5, 0, MN_INT64, 4);    /* no indices */
+  check_kept_plan(ctx);
   check_take_rows(ctx, 50, 7, 33, 0, 0, 5);  /* rows split alike: rows move whole */
   check_take_rows(ctx, 50, 7, 33, 1, 0, 6);  /* a halo: flat indices */
   check_take_rows(ctx, 40, 3, 61, 0, 1, 7);  /* a view from row 1 */

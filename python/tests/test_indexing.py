@@ -81,6 +81,34 @@ def test_integer_array_key_on_1d(kdt, dtype):
     check(run)
 
 
+def test_integer_array_key_used_again():
+    """A loop's x[idx] with the same index array (a plan kept between
+    takes): the indices written in place between uses, the last one alone
+    (on the last rank), x written, another x of x's size and of another
+    dtype, an index out of bounds at the end, as NumPy."""
+    n = 301
+    ix = numpy.random.default_rng(8).integers(-n, n, 200)
+
+    def run(xp):
+        x, z = xp.asarray(data((n,), seed=9)), xp.asarray(data((n,), "float32", seed=10))
+        k = xp.array(ix)                         # (a copy: run(numpy) writes it)
+        got = []
+        for step in range(6):
+            if step == 2:
+                k[-1] = (int(k[-1]) + 1) % n     # one index, on the last rank
+            if step == 3:
+                x *= 2.0
+            if step == 5:
+                k[:] = k[::-1]                   # every index, same values
+            got.append((x if step != 4 else z)[k])
+            got.append(x[k] + 0 * x[k])
+        k[-1] = n
+        with pytest.raises(IndexError, match=f"index {n} is out of bounds"):
+            x[k]
+        return got
+    check(run)
+
+
 def test_integer_array_key_on_1d_errors():
     x = data((6,))
     msg = "index {} is out of bounds for axis 0 with size 6"

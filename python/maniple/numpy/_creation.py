@@ -98,6 +98,12 @@ def empty(shape, dtype=None, order="C", *, device=None, like=None):
     return _layout.fresh(shape, _f_axes(order, shape), lambda s: ndarray(_core.create(s, dtype)))
 
 
+def _unset(shape, dtype):
+    """A new C-order array whose every element the caller writes (a take's
+    result): not zero-filled first, unlike empty's."""
+    return ndarray(_core.empty(_shape(shape), _dt(dtype)))
+
+
 def _f_axes(order, shape):
     """The storage order of a new array asked for in order 'C' or 'F' (_layout)."""
     return tuple(range(len(shape) - 1, -1, -1)) if order in ("F", "f") and len(shape) > 1 else None

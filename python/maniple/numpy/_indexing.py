@@ -225,9 +225,9 @@ def _int_key_1d(x, key):
 
 
 def getitem(x, key):
-    from ._creation import empty
+    from ._creation import _unset
     if _int_key_1d(x, key):
-        out = empty(key._shape, x._dtype)
+        out = _unset(key._shape, x._dtype)
         if out.size:
             _core.take(x._materialize(), key._materialize(), out._arr)
         return out
@@ -237,12 +237,12 @@ def getitem(x, key):
     if len(adv) == 1 and adv[0][0] == 0 and adv[0][1].ndim == 1 and v.ndim >= 2:  # M[idx]: whole rows
         a = adv[0][1]
         _check_bounds(a, v.shape[0], orig[0])
-        out = empty((a.shape[0],) + tuple(v.shape[1:]), x._dtype)
+        out = _unset((a.shape[0],) + tuple(v.shape[1:]), x._dtype)
         if out.size:
             _core.take_rows(v._materialize(), a.astype("int64", copy=False)._materialize(), out._arr)
         return out
     shape, flat = _flat_index(v, adv, orig)
-    out = empty(shape, x._dtype)
+    out = _unset(shape, x._dtype)
     if out.size:
         _core.take(v._materialize(), _index_array(shape, flat), out._arr)
     return out
