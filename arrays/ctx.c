@@ -1,7 +1,7 @@
 /* The context: a duplicated communicator, backend and plan cache. */
 #include "mn_impl.h"
 #include "flatmove.h"
-#include "take_plan.h"
+#include "index_plan.h"
 #include <stdlib.h>
 #include <string.h>
 #if defined(OPEN_MPI) && defined(__has_include)
@@ -132,7 +132,8 @@ int mn_ctx_destroy(mn_ctx **ctx) {
   mn_log_finish(c);
   mn_cache_destroy(c);
   mn_flatmove_release_kept(c);
-  mn_take_plan_free(&c->take_plan);
+  mn_index_plan_free(&c->take_plan);
+  mn_index_plan_free(&c->put_plan);
   if (c->dscratch) c->ops->dev_free(c->dscratch, c->dscratch_size);
   mn_pool_drain();
   if (c->ops && c->ops->drain) c->ops->drain();

@@ -3,7 +3,7 @@
  * values (take) or write the values sent with them (put). */
 #include "exchange.h"
 #include "spmd.h"
-#include "take_plan.h"
+#include "index_plan.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,7 +178,14 @@ static int slots2(const int64_t *restrict ix, int64_t n, int64_t size, int64_t s
 
 /* the element at flat index ix[k] of the dense block d = vals[k], in k
  * order (a repeated index keeps its last value, as NumPy's put) */
-#define MN_SCATTER_RUN(ES) for (int64_t k = 0; k < n; k++) memcpy(d + (ES) * ix[k], vals + (ES) * k, (ES));
+/* Random stores wait in the store buffer for their lines, a few dozen at
+ * most: the line AHEAD indices on is asked for first (for writing). */
+enum { AHEAD = 16 };
+#define MN_SCATTER_RUN(ES)                                                              \
+  for (int64_t k = 0; k < n; k++) {                                                     \
+    if (k + AHEAD < n) __builtin_prefetch(d + (ES) * ix[k + AHEAD], 1);                 \
+    memcpy(d + (ES) * ix[k], vals + (ES) * k, (ES));                                    \
+  }
 static void scatter_run(char *d, const int64_t *ix, int64_t n, size_t es, const char *vals) {
   MN_BY_SIZE(es, MN_SCATTER_RUN)
 }
@@ -204,7 +211,11 @@ static void pack_records(char *rec, const int64_t *order, const int64_t *ix, con
 #define MN_SCATTER(ES)                                                                 \
   for (int64_t k = 0; k < m; k++) {                                                    \
     const char *r = rec + k * (8 + (ES));                                              \
-    int64_t f;                                                                         \
+    int64_t f, fa;                                                                     \
+    if (k + AHEAD < m) {                                                               \
+      memcpy(&fa, r + AHEAD * (8 + (ES)), 8);                                          \
+      __builtin_prefetch(d + (fa - first) * (ES), 1);                                  \
+    }                                                                                  \
     memcpy(&f, r, 8);                                                                  \
     memcpy(d + (f - first) * (ES), r + 8, (ES));                                       \
   }
@@ -239,6 +250,12 @@ static char *local_read_dense(const mn_array *a, int64_t *n, char **copy) {
     return l.data;
   }
   return *copy = mn_local_dense(a, n);
+}
+
+/* whether a and b hold their values in one storage (a reshape's alias too) */
+static int same_storage(const mn_array *a, const mn_array *b) {
+  const mn_buf *p = a->buf->store ? a->buf->store : a->buf, *q = b->buf->store ? b->buf->store : b->buf;
+  return p == q;
 }
 
 static int check_args(const mn_array *x, const mn_array *idx, const mn_array *other, const char *what) {
@@ -295,7 +312,7 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   /* a plan kept from a take with the same indices (whether every rank
    * has one travels in the first exchange's counts) */
   int keep = split && direct && P > 1 && P <= MN_SMALLP;
-  int hit = keep && !err && mn_take_plan_match(ctx, ix, n, mn_array_size(x), start, es);
+  int hit = keep && !err && mn_index_plan_match(ctx->take_plan, P, ix, n, mn_array_size(x), start, es);
   const int64_t *key = ix;
   if (!err && !two && !hit) err = check_bounds(ix, n, mn_array_size(x), &wrap);
   if (wrap) ix = wrap;
@@ -313,7 +330,7 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   /* direct: my own elements are read straight from my block, never sent */
   int me = ctx->rank, mine = split && direct;
   int64_t nmine = 0; /* my own indices: the last nmine of req, in my order */
-  mn_take_plan *pl = ctx->take_plan;
+  mn_index_plan *pl = ctx->take_plan;
   if (!err && hit) {
     memcpy(cn, pl->cnt, sizeof(int64_t) * (size_t)P);
     nmine = pl->nmine;
@@ -334,8 +351,8 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
   err = mn_exchange_counts(ctx, err, hit, cn, rc, rc + P, &all);
   if (!err && all) { /* the kept plan: answers only (its buffers: no allocation, nothing to agree) */
     mn_buf_host(x->buf, 0);
-    gather_run(xl.data, start[me], pl->rreq, pl->m, es, pl->ans);
-    err = mn_exchange_known(ctx, pl->ans, pl->cnt + P, pl->comb, pl->cnt + 2 * P, pl->cnt + 3 * P);
+    gather_run(xl.data, start[me], pl->rreq, pl->m, es, pl->recv);
+    err = mn_exchange_known(ctx, pl->recv, pl->cnt + P, pl->send, pl->cnt + 2 * P, pl->cnt + 3 * P);
   } else if (!err) {
     if (hit) { /* mine kept, another rank's not: my slots as kept */
       memcpy(order, pl->order, sizeof(int64_t) * (size_t)n);
@@ -370,7 +387,7 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     char *dst = dense ? ol.data : val;
     /* the kept plan's slots and answers, or this take's */
     const int64_t *ord = all ? pl->order : order, *rq = all ? pl->req : (const int64_t *)req;
-    char *cb = all ? pl->comb : comb, *rv = all ? pl->comb : rval;
+    char *cb = all ? pl->send : comb, *rv = all ? pl->send : rval;
     if (mine) { /* answers in request order (the others', then mine), then out[k] = comb[order[k]]:
                  * two tight gathers keep more random reads in flight than one loop choosing its source */
       int64_t nr = n - nmine;
@@ -383,17 +400,15 @@ int mn_array_take(const mn_array *x, const mn_array *idx, mn_array *out) {
     if (O != out) err = mn_array_copy(O, out);
   }
   if (!err && keep && !all) { /* this take's plan kept for the next (its buffers handed over) */
-    mn_take_plan *np = rval == comb ? mn_take_plan_reset(ctx, key, n) : NULL;
+    mn_index_plan *np = rval == comb ? mn_index_plan_reset(&ctx->take_plan, P, key, n, mn_array_size(x), start, es)
+                                     : NULL;
     if (np) {
-      np->size = mn_array_size(x);
       np->m = m;
       np->nmine = nmine;
-      np->es = es;
-      memcpy(np->start, start, sizeof(int64_t) * (size_t)(P + 1));
       memcpy(np->cnt, cn, sizeof(int64_t) * (size_t)P);
       memcpy(np->cnt + P, rc, sizeof(int64_t) * (size_t)P);
       memcpy(np->cnt + 2 * P, gc, sizeof(int64_t) * 2 * (size_t)P);
-      np->order = order; np->req = (int64_t *)req; np->rreq = (int64_t *)rreq; np->ans = ans; np->comb = comb;
+      np->order = order; np->req = (int64_t *)req; np->rreq = (int64_t *)rreq; np->recv = ans; np->send = comb;
       order = NULL; req = NULL; rreq = NULL; ans = NULL; comb = NULL; rval = NULL;
     }
   }
@@ -441,8 +456,13 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
   int64_t n = 0, nv = 0, nrec = 0, cstack[4 * MN_SMALLP], *cn = mn_counts(ctx, cstack, 4, &err);
   if (!cn) goto done;
   int64_t *rc = cn + 2 * P;
-  int64_t *ix = (int64_t *)mn_local_dense(I, &n), *start = malloc(sizeof(int64_t) * (size_t)(P + 1));
-  char *vals = mn_local_dense(V, &nv), *rec = tmp_take(n, rs), *rrec = NULL;
+  /* indices and values read in place where dense, unless x's storage
+   * (written below while they are read) */
+  char *ix_copy = NULL, *vals_copy = NULL;
+  int64_t *ix = (int64_t *)(same_storage(I, x) ? (ix_copy = mn_local_dense(I, &n)) : local_read_dense(I, &n, &ix_copy));
+  char *vals = same_storage(V, x) ? (vals_copy = mn_local_dense(V, &nv)) : local_read_dense(V, &nv, &vals_copy);
+  int64_t *start = malloc(sizeof(int64_t) * (size_t)(P + 1));
+  char *rec = tmp_take(n, rs), *rrec = NULL;
   int64_t *order = tmp_take(n, 8), *own = tmp_take(n, 8);
   if (!ix || !vals || !rec || !order || !own || !start)
     err = MN_ERR(MN_ERR_MEM, "cannot allocate put buffers for %lld indices", (long long)n);
@@ -462,41 +482,78 @@ int mn_array_put(mn_array *x, const mn_array *idx, const mn_array *v) {
     if (!err) scatter_run(p0, ix, n, es, vals);
     goto cleanup;
   }
+  /* a plan kept from a put with the same indices (whether every rank has
+   * one travels in the exchange's counts) */
+  int keep = p0 && P > 1 && P <= MN_SMALLP;
+  mn_index_plan *pl = ctx->put_plan;
+  int hit = keep && !err && mn_index_plan_match(pl, P, ix0, n, mn_array_size(x), start, rs);
   /* p0: my own records stay here (packed last, never sent) */
   int me = ctx->rank;
-  int64_t mine = 0, mine_at = 0;
+  int64_t mine = 0, mine_at = 0, m = 0, below = 0;
   if (!err) { /* records (flat index, value), packed by owner in my order */
-    bucket(x, split ? start : NULL, ix, n, own, cn, order, p0 != NULL);
-    pack_records(rec, order, ix, vals, n, es);
-    if (p0) {
-      mine = cn[me];
+    if (hit) {
+      memcpy(cn, pl->cnt, sizeof(int64_t) * (size_t)P);
+      mine = pl->nmine;
       mine_at = n - mine;
-      cn[me] = 0;
+    } else {
+      bucket(x, split ? start : NULL, ix, n, own, cn, order, p0 != NULL);
+      if (p0) {
+        mine = cn[me];
+        mine_at = n - mine;
+        cn[me] = 0;
+      }
+      for (int q = 0; q < P; q++) cn[q] *= (int64_t)rs;
     }
-    for (int q = 0; q < P; q++) cn[q] *= (int64_t)rs;
+    pack_records(rec, hit ? pl->order : order, ix, vals, n, es);
   } else
     for (int q = 0; q < P; q++) cn[q] = 0;
-  err = mn_exchange_e(ctx, err, rec, cn, &rrec, rc, rc + P);
+  int all = 0; /* every rank kept a plan for these indices: the records' counts known */
+  err = mn_exchange_counts(ctx, err, hit, cn, rc, rc + P, &all);
+  char *got = NULL; /* the records received */
+  if (!err && all) {
+    err = mn_exchange_known(ctx, rec, cn, pl->recv, pl->cnt + P, pl->cnt + 2 * P);
+    got = pl->recv;
+    m = pl->m;
+    below = pl->below;
+  } else if (!err) {
+    err = mn_exchange_move(ctx, rec, cn, NULL, 0, &rrec, rc, rc + P);
+    got = rrec;
+    nrec = rc[P - 1] + rc[2 * P - 1];
+    m = nrec / (int64_t)rs;
+    below = rc[P + me] / (int64_t)rs;
+  }
   if (!err) { /* senders in rank order, each in its own order: the last wins */
-    nrec = mn_prefix(P, rc, rc + P);
-    int64_t m = nrec / (int64_t)rs, g[MN_MAXDIM], f;
+    int64_t g[MN_MAXDIM], f;
     mn_buf_host(x->buf, 1);
     if (p0) { /* lower ranks' records, mine, then higher ranks' */
-      int64_t below = rc[P + me] / (int64_t)rs, first = start[me];
-      scatter_records(p0, first, rrec, below, es);
+      int64_t first = start[me];
+      scatter_records(p0, first, got, below, es);
       scatter_records(p0, first, rec + mine_at * (int64_t)rs, mine, es);
-      scatter_records(p0, first, rrec + below * (int64_t)rs, m - below, es);
+      scatter_records(p0, first, got + below * (int64_t)rs, m - below, es);
     } else
       for (int64_t k = 0; k < m; k++) {
-        const char *r = rrec + k * (int64_t)rs;
+        const char *r = got + k * (int64_t)rs;
         memcpy(&f, r, 8);
         mn_flat_to_base(x, f, g);
         memcpy(mn_buf_ptr(x->buf, g), r + 8, es);
       }
   }
+  if (!err && keep && !all) { /* this put's plan kept for the next (its buffers handed over) */
+    if (hit) memcpy(order, pl->order, sizeof(int64_t) * (size_t)n); /* (mine was kept, another rank's not) */
+    mn_index_plan *np = mn_index_plan_reset(&ctx->put_plan, P, ix0, n, mn_array_size(x), start, rs);
+    if (np) {
+      np->m = m;
+      np->nmine = mine;
+      np->below = below;
+      memcpy(np->cnt, cn, sizeof(int64_t) * (size_t)P);
+      memcpy(np->cnt + P, rc, sizeof(int64_t) * 2 * (size_t)P);
+      np->order = order; np->recv = rrec;
+      order = NULL; rrec = NULL;
+    }
+  }
 cleanup:
   free(start);
-  mn_free(ix0); mn_free(vals);
+  mn_free(ix_copy); mn_free(vals_copy);
   if (wrap) tmp_give(wrap, n, 8);
   mn_counts_free(cn, cstack);
   tmp_give(rec, n, rs); tmp_give(order, n, 8); tmp_give(own, n, 8);

@@ -68,7 +68,7 @@ static void check_take_put(mn_ctx *ctx, int64_t n, int64_t m, mn_dtype it, uint6
   mn_array_destroy(&x); mn_array_destroy(&idx); mn_array_destroy(&out); mn_array_destroy(&v);
 }
 
-/* take's kept plan (take_plan.h): the same indices again (the plan
+/* take's kept plan (index_plan.h): the same indices again (the plan
  * reused), x's values changed between (read afresh), one index changed on
  * the last rank alone (its plan not reused, every rank's answers right),
  * another array of x's size, of another element size, and an index out
@@ -117,6 +117,33 @@ static void check_kept_plan(mn_ctx *ctx) {
     }
     free(o);
   }
+  /* put's kept plan: the same indices (with repeats: the last value
+   * wins) and new values, one index changed on the last rank alone,
+   * another x, indices with negatives, against the serial loop */
+  mn_array *v = NULL;
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 1, &m, 0, &v));
+  for (int pass = 0; pass < 6; pass++) {
+    mn_array *dst = pass == 3 ? y : x, *use = pass >= 4 ? idx : jdx;
+    const int64_t *u = pass >= 4 ? ix : jx;
+    mt_set(v, f);
+    T_OK(mn_array_binary_scalar(MN_OP_MUL, v, mn_scalar_f64(1.0 + pass), 0, v));
+    if (pass == 2) {
+      jx[m - 1] = (jx[m - 1] + 5) % n;
+      set_idx(jdx, jx);
+    }
+    double *ref = mt_all(dst);
+    for (int64_t k = 0; k < m; k++) ref[u[k] < 0 ? u[k] + n : u[k]] = (1.0 + pass) * f(k);
+    T_OK(mn_array_put(dst, use, v));
+    double *got = mt_all(dst);
+    for (int64_t k = 0; k < n; k++)
+      if (got[k] != ref[k]) {
+        T_CHECK(0, "kept put plan, pass %d: x[%lld] = %g, expected %g", pass, (long long)k, got[k], ref[k]);
+        break;
+      }
+    free(ref);
+    free(got);
+  }
+  mn_array_destroy(&v);
   /* the same indices once more (kept), then one past the end on the last rank */
   T_OK(mn_array_take(x, idx, out));
   ix[m - 1] = n;
@@ -124,6 +151,15 @@ static void check_kept_plan(mn_ctx *ctx) {
   int rc = mn_array_take(x, idx, out);
   T_CHECK(rc == MN_ERR_INDEX && strstr(mn_ctx_errmsg(ctx), "index 3001 is out of bounds for axis 0 with size 3001"),
           "take of index 3001 after a kept plan returned %s: %s", mn_err_name(rc), mn_ctx_errmsg(ctx));
+  double *before = mt_all(x);
+  rc = mn_array_put(x, idx, out);
+  T_CHECK(rc == MN_ERR_INDEX && strstr(mn_ctx_errmsg(ctx), "index 3001 is out of bounds for axis 0 with size 3001"),
+          "put of index 3001 after a kept plan returned %s: %s", mn_err_name(rc), mn_ctx_errmsg(ctx));
+  double *after = mt_all(x);
+  for (int64_t k = 0; k < n; k++)
+    if (after[k] != before[k]) { T_CHECK(0, "failed put after a kept plan changed x[%lld]", (long long)k); break; }
+  free(before);
+  free(after);
   mn_array_destroy(&x); mn_array_destroy(&y); mn_array_destroy(&x32); mn_array_destroy(&idx);
   mn_array_destroy(&jdx); mn_array_destroy(&out); mn_array_destroy(&o32);
 }

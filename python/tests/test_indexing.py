@@ -82,8 +82,8 @@ def test_integer_array_key_on_1d(kdt, dtype):
 
 
 def test_integer_array_key_used_again():
-    """A loop's x[idx] with the same index array (a plan kept between
-    takes): the indices written in place between uses, the last one alone
+    """A loop's x[idx] and y[idx] = v with the same index array (plans kept
+    between takes and puts): the indices written in place between uses, the last one alone
     (on the last rank), x written, another x of x's size and of another
     dtype, an index out of bounds at the end, as NumPy."""
     n = 301
@@ -91,6 +91,7 @@ def test_integer_array_key_used_again():
 
     def run(xp):
         x, z = xp.asarray(data((n,), seed=9)), xp.asarray(data((n,), "float32", seed=10))
+        y = xp.zeros(n)
         k = xp.array(ix)                         # (a copy: run(numpy) writes it)
         got = []
         for step in range(6):
@@ -102,6 +103,9 @@ def test_integer_array_key_used_again():
                 k[:] = k[::-1]                   # every index, same values
             got.append((x if step != 4 else z)[k])
             got.append(x[k] + 0 * x[k])
+            y[k] = float(step)                   # puts with the same indices: the last value wins
+            y[k] = xp.arange(200.0) * step
+            got.append(y.copy())
         k[-1] = n
         with pytest.raises(IndexError, match=f"index {n} is out of bounds"):
             x[k]

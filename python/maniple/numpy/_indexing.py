@@ -272,8 +272,8 @@ def setitem(x, key, value):
 def _put(v, idx, shape, value, vals=None):
     """v's elements at flat indices idx (a concrete int array of shape) =
     value, one scalar (a fill; NumPy's checks first), or else vals."""
-    from ._creation import empty
-    full = empty(shape, v._dtype)
+    from ._creation import _unset
+    full = _unset(shape, v._dtype)  # (every element written next)
     if vals is None:
         from ._engine import _check_scalar_into
         _check_scalar_into(value, v._dtype)
