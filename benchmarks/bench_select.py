@@ -1,13 +1,16 @@
 """einsum and fancy indexing: maniple.numpy beside NumPy, in one run.
 
-    mpiexec -n P python benchmarks/bench_select.py [reps] [build]
+    mpiexec -n P python benchmarks/bench_select.py [reps] [build] [warm]
 
 Issue 22's cases: einsum contractions (matrix product, matrix-vector, a
 batched contraction, a trace, a transposed copy) and integer-array
 indexing (a[idx] and a[idx] = v on a 1-d array, whole rows M[idx] of a 2-d
 one). maniple.numpy runs on every rank, NumPy on rank 0 (one process);
 each repetition runs both in turn, so the machine's noise falls on both
-alike, and the STREAM triad is measured in the same run. One JSON line per
+alike, and the STREAM triad is measured in the same run. Each case runs
+warm times (default 10) untimed first, for both: this machine's fresh pages
+run slower for the first tens of uses (a 1000^2 transposed copy took 2-4 ms
+in its first calls and 1.0-1.2 after, NumPy's alike). One JSON line per
 case: medians, minima and maxima of reps, in seconds per call."""
 import ctypes
 import json
@@ -23,6 +26,7 @@ import maniple.numpy as mnp
 
 REPS = int(sys.argv[1]) if len(sys.argv) > 1 else 7
 BUILD = sys.argv[2] if len(sys.argv) > 2 else "build"
+WARM = int(sys.argv[3]) if len(sys.argv) > 3 else 10
 rank, size = maniple.rank(), maniple.size()
 rng = numpy.random.default_rng(0)
 
@@ -85,9 +89,10 @@ def main():
     if rank == 0:
         print(json.dumps(dict(bench="stream_triad", impl="c_loop", ranks=size, GBps=gb)))
     for name, work, fn in CASES:
-        done(fn(mnp, M))  # warm: plans and kernels made once
-        if rank == 0:
-            done(fn(numpy, N))
+        for _ in range(WARM):  # plans and kernels made once, pages warm
+            done(fn(mnp, M))
+            if rank == 0:
+                done(fn(numpy, N))
         tm, tn = [], []
         for _ in range(REPS):
             mnp.zeros(size).sum()

@@ -219,7 +219,8 @@ def plan(cfg):
     # einsum and fancy indexing (bench_select.py), maniple.numpy beside NumPy
     for p in cfg.ranks:
         jobs.append(Job("select", "bench_select", p, "strong", 1, "calls/s",
-                        [cfg.python, os.path.join("benchmarks", "bench_select.py"), "3" if q else "7", cfg.build],
+                        [cfg.python, os.path.join("benchmarks", "bench_select.py"), "3" if q else "7", cfg.build,
+                         "2" if q else "10"],
                         kind="program", env=dict(cfg.pyenv, **blas1)))
     # SpMV (equal and METIS partitions, SciPy on rank 0) and CG + Jacobi
     # beside PETSc and SciPy: strong scaling on a G x G Poisson matrix
