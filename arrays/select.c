@@ -656,17 +656,41 @@ int mn_array_take_rows(const mn_array *x, const mn_array *idx, mn_array *out) {
   int own_i = 0;
   MN_CALL(mn_as_base(idx, MN_INT64, NULL, &I, &own_i));
   int64_t *xs = malloc(sizeof(int64_t) * 2 * (size_t)(P + 1)), *os = xs ? xs + P + 1 : NULL, *gi = NULL, ng = m;
-  err = mn_agree(ctx, xs ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %d row starts", P));
-  int split = !err && row > 0 && mn_rows_split(x, xs) && mn_rows_split(out, os);
-  int ok = split && dense_here(x) && dense_here(out), all = ok;
-  if (!err && split && P > 1) mn_allreduce(ctx, &ok, &all, 1, MPI_INT, MPI_MIN); /* (halos: the same everywhere) */
+  if (!xs) mn_oom_abort(ctx, sizeof(int64_t) * 2 * (size_t)(P + 1), "take_rows' row starts");
+  int split = row > 0 && mn_rows_split(x, xs) && mn_rows_split(out, os);
+  /* base arrays with no halo are dense on every rank: decided from the
+   * metadata, with no message; views ask every rank */
+  int all = split && !x->is_view && !x->buf->halo && !out->is_view && !out->buf->halo;
+  if (split && !all && P > 1) {
+    int ok = dense_here(x) && dense_here(out);
+    mn_allreduce(ctx, &ok, &all, 1, MPI_INT, MPI_MIN);
+  } else if (split && !all)
+    all = dense_here(x) && dense_here(out);
   /* the indices of this rank's rows of out, in rank order, when out is
-   * split by rows (O(m / P) each); else every index on every rank */
-  if (!err && all) ng = (os[me + 1] - os[me]) / row;
-  if (!err) gi = malloc(sizeof(int64_t) * (size_t)(ng ? ng : 1));
-  if (!err) err = mn_agree(ctx, gi ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld indices", (long long)ng));
+   * split by rows (O(m / P) each): I's own block when I is split as those
+   * rows (no message), else moved; otherwise every index on every rank */
   int lerr = 0;
-  if (!err) err = all ? mn_array_split_local(I, ng, gi) : mn_array_allgather(I, gi);
+  if (all) {
+    ng = (os[me + 1] - os[me]) / row;
+    gi = malloc(sizeof(int64_t) * (size_t)(ng ? ng : 1));
+    int alike = !I->is_view && I->buf->lay->kind == MN_LAYOUT_BLOCK && I->buf->lay->ndim == 1 &&
+                I->buf->lay->dims[0] == P;
+    for (int q = 0; alike && q <= P; q++) alike = (q < P ? mn_split_start(m, P, q) : m) * row == os[q];
+    if (alike) { /* (an allocation failure travels in take_rows_split's first exchange) */
+      if (!gi) lerr = MN_ERR(MN_ERR_MEM, "cannot allocate %lld indices", (long long)ng);
+      else if (ng) {
+        int64_t b0 = mn_split_start(m, P, me);
+        memcpy(gi, mn_buf_host(I->buf, 0) + mn_buf_off(I->buf, &b0) * 8, sizeof(int64_t) * (size_t)ng);
+      }
+    } else {
+      err = mn_agree(ctx, gi ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld indices", (long long)ng));
+      if (!err) err = mn_array_split_local(I, ng, gi);
+    }
+  } else {
+    gi = malloc(sizeof(int64_t) * (size_t)(ng ? ng : 1));
+    err = mn_agree(ctx, gi ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld indices", (long long)ng));
+    if (!err) err = mn_array_allgather(I, gi);
+  }
   /* split: each rank checks its own indices, and the error travels in
    * take_rows_split's first exchange; else every rank holds them all */
   for (int64_t k = 0; k < ng && !err && !lerr; k++) {

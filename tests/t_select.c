@@ -195,6 +195,24 @@ static void check_take_rows(mn_ctx *ctx, int64_t r, int64_t c, int64_t m, int h,
       break;
     }
   }
+  /* the indices held by rank 0 alone (a root layout): moved to the ranks
+   * of out's rows first, the same result */
+  mn_layout *rl = NULL;
+  mn_array *ri = NULL, *out2 = NULL;
+  T_OK(mn_layout_create_root(ctx, 1, &m, 0, &rl));
+  T_OK(mn_array_create_on(rl, MN_INT64, 0, &ri));
+  mn_layout_destroy(&rl);
+  T_OK(mn_array_copy(idx, ri));
+  T_OK(mn_array_create(ctx, MN_FLOAT64, 2, os, 0, &out2));
+  T_OK(mn_array_take_rows(src, ri, out2));
+  double *o2 = mt_all(out2);
+  for (int64_t k = 0; k < m * c; k++)
+    if (o2[k] != o[k]) {
+      T_CHECK(0, "take_rows by root-held indices: out.flat[%lld] = %g, expected %g", (long long)k, o2[k], o[k]);
+      break;
+    }
+  free(o2);
+  mn_array_destroy(&ri); mn_array_destroy(&out2);
   free(o);
   /* an index past the end: NumPy's message, on every rank */
   if (m) {

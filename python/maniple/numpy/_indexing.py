@@ -236,8 +236,9 @@ def getitem(x, key):
     v, adv, orig = _split(x, key)
     if len(adv) == 1 and adv[0][0] == 0 and adv[0][1].ndim == 1 and v.ndim >= 2:  # M[idx]: whole rows
         a = adv[0][1]
-        _check_bounds(a, v.shape[0], orig[0])
         out = _unset((a.shape[0],) + tuple(v.shape[1:]), x._dtype)
+        if not out.size or orig[0] != 0:  # (else take_rows checks, with NumPy's message for axis 0)
+            _check_bounds(a, v.shape[0], orig[0])
         if out.size:
             _core.take_rows(v._materialize(), a.astype("int64", copy=False)._materialize(), out._arr)
         return out
