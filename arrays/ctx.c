@@ -134,6 +134,7 @@ int mn_ctx_destroy(mn_ctx **ctx) {
   mn_flatmove_release_kept(c);
   mn_index_plan_free(&c->take_plan);
   mn_index_plan_free(&c->put_plan);
+  mn_index_plan_free(&c->rows_plan);
   if (c->dscratch) c->ops->dev_free(c->dscratch, c->dscratch_size);
   mn_pool_drain();
   if (c->ops && c->ops->drain) c->ops->drain();

@@ -587,40 +587,81 @@ static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *
     return err;
   }
   /* requests (row numbers) packed by owner, answered with the rows; my
-   * own rows are copied here, never sent */
+   * own rows are copied here, never sent. A plan kept from a call with
+   * the same rows (whether every rank has one travels in the first
+   * exchange's counts) sends the answers alone. */
   int64_t cstack[6 * MN_SMALLP], *cnt = mn_counts(ctx, cstack, 6, &err);
   if (!cnt) return mn_trace(err, __FILE__, __LINE__, __func__);
   int64_t *rcnt = cnt + 2 * P, *gcnt = cnt + 4 * P, nreq = 0, nans = 0, m = 0;
   int64_t *order = tmp_take(nr, 8), *req = tmp_take(nr, 8), *own = tmp_take(nr, 8), *fi = tmp_take(nr, 8);
-  char *rreq = NULL, *ans = NULL, *rans = NULL;
-  if (!err && (!order || !req || !own || !fi))
+  char *rreq = NULL, *ans = NULL, *rans = NULL, *comb = tmp_take(nr, rb);
+  if (!err && (!order || !req || !own || !fi || !comb))
     err = MN_ERR(MN_ERR_MEM, "cannot allocate row requests for %lld rows", (long long)nr);
   int64_t first = row ? xs[me] / row : 0;
-  if (!err) {
-    for (int64_t r = 0; r < nr; r++) fi[r] = gi[r] * row; /* a row's first element owns it */
-    bucket(x, xs, fi, nr, own, cnt, order, 1);
-    for (int64_t r = 0; r < nr; r++) req[order[r]] = gi[r];
-    cnt[me] = 0;
-    for (int q = 0; q < P; q++) cnt[q] *= 8;
+  int keep = P <= MN_SMALLP, all = 0;
+  mn_index_plan *pl = ctx->rows_plan;
+  int hit = keep && !err && mn_index_plan_match(pl, P, gi, nr, x->map.shape[0], xs, rb);
+  if (!err && hit) memcpy(cnt, pl->cnt, sizeof(int64_t) * (size_t)P);
+  for (int pass = 0; pass < 2; pass++) { /* before the counts; after, where a kept plan is not every rank's */
+    if (!err && (pass ? hit && !all : !hit)) {
+      for (int64_t r = 0; r < nr; r++) fi[r] = gi[r] * row; /* a row's first element owns it */
+      bucket(x, xs, fi, nr, own, cnt, order, 1);
+      for (int64_t r = 0; r < nr; r++) req[order[r]] = gi[r];
+      cnt[me] = 0;
+      for (int q = 0; q < P; q++) cnt[q] *= 8;
+    }
+    if (!pass) err = mn_exchange_counts(ctx, err, hit, cnt, rcnt, rcnt + P, &all);
+    if (err) break;
   }
-  err = mn_exchange_e(ctx, err, (const char *)req, cnt, &rreq, rcnt, rcnt + P);
-  if (!err) {
-    nreq = mn_prefix(P, rcnt, rcnt + P);
-    m = nreq / 8;
-    ans = tmp_take(m, rb);
-    int aerr = ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld rows", (long long)m);
-    for (int64_t k = 0; ans && k < m; k++)
-      memcpy(ans + k * (int64_t)rb, xd + (((int64_t *)rreq)[k] - first) * (int64_t)rb, rb);
-    for (int q = 0; q < P; q++) rcnt[q] = ans ? rcnt[q] / 8 * (int64_t)rb : 0;
-    err = mn_exchange_e(ctx, aerr, ans, rcnt, &rans, gcnt, gcnt + P);
-    if (!err) nans = mn_prefix(P, gcnt, gcnt + P);
+  if (!err && all) {
+    for (int64_t k = 0; k < pl->m; k++)
+      memcpy(pl->recv + k * (int64_t)rb, xd + (pl->rreq[k] - first) * (int64_t)rb, rb);
+    err = mn_exchange_known(ctx, pl->recv, pl->cnt + P, pl->send, pl->cnt + 2 * P, pl->cnt + 3 * P);
+    if (!err) unpack_take(od, pl->req, me, gi, first, xd, pl->order, pl->send, nr, rb);
+  } else if (!err) {
+    err = mn_exchange_move(ctx, (const char *)req, cnt, NULL, 0, &rreq, rcnt, rcnt + P);
+    if (!err) {
+      nreq = rcnt[P - 1] + rcnt[2 * P - 1];
+      m = nreq / 8;
+      ans = tmp_take(m, rb);
+      int aerr = ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld rows", (long long)m);
+      for (int64_t k = 0; ans && k < m; k++)
+        memcpy(ans + k * (int64_t)rb, xd + (((int64_t *)rreq)[k] - first) * (int64_t)rb, rb);
+      for (int q = 0; q < P; q++) rcnt[q] = ans ? rcnt[q] / 8 * (int64_t)rb : 0;
+      err = mn_exchange_into(ctx, aerr, ans, rcnt, comb, (size_t)(nr ? nr : 1) * rb, &rans, gcnt, gcnt + P);
+      if (!err) nans = mn_prefix(P, gcnt, gcnt + P);
+    }
+    if (!err) unpack_take(od, own, me, gi, first, xd, order, rans, nr, rb);
+    if (!err && keep && rans == comb) { /* this call's plan kept for the next (its buffers handed over) */
+      mn_index_plan *np = mn_index_plan_reset(&ctx->rows_plan, P, gi, nr, x->map.shape[0], xs, rb);
+      if (np) {
+        np->m = m;
+        memcpy(np->cnt, cnt, sizeof(int64_t) * (size_t)P);
+        memcpy(np->cnt + P, rcnt, sizeof(int64_t) * (size_t)P);
+        memcpy(np->cnt + 2 * P, gcnt, sizeof(int64_t) * 2 * (size_t)P);
+        np->order = order; np->req = own; np->rreq = (int64_t *)rreq; np->recv = ans; np->send = comb;
+        order = own = NULL; rreq = ans = comb = rans = NULL;
+      }
+    }
   }
-  if (!err) unpack_take(od, own, me, gi, first, xd, order, rans, nr, rb);
   mn_counts_free(cnt, cstack);
   tmp_give(fi, nr, 8); tmp_give(order, nr, 8); tmp_give(req, nr, 8); tmp_give(own, nr, 8); tmp_give(ans, m, rb);
   if (rreq) tmp_give(rreq, nreq, 1);
-  if (rans) tmp_give(rans, nans, 1);
+  if (rans && rans != comb) tmp_give(rans, nans, 1);
+  tmp_give(comb, nr, rb);
   return err;
+}
+
+/* a base array with no halo, or a view of all of one in its own order
+ * (Python's M[idx] passes one): dense on every rank, from metadata alone */
+static int whole_dense(const mn_array *a) {
+  const mn_map *m = &a->map;
+  if (a->buf->halo) return 0;
+  if (!a->is_view) return 1;
+  if (m->ndim != m->bndim || m->ndim != a->buf->lay->ndim) return 0;
+  for (int d = 0; d < m->ndim; d++)
+    if (m->bax[d] != d || m->start[d] != 0 || m->step[d] != 1 || m->shape[d] != a->buf->lay->shape[d]) return 0;
+  return 1;
 }
 
 static int dense_here(const mn_array *a) {
@@ -660,7 +701,7 @@ int mn_array_take_rows(const mn_array *x, const mn_array *idx, mn_array *out) {
   int split = row > 0 && mn_rows_split(x, xs) && mn_rows_split(out, os);
   /* base arrays with no halo are dense on every rank: decided from the
    * metadata, with no message; views ask every rank */
-  int all = split && !x->is_view && !x->buf->halo && !out->is_view && !out->buf->halo;
+  int all = split && whole_dense(x) && whole_dense(out);
   if (split && !all && P > 1) {
     int ok = dense_here(x) && dense_here(out);
     mn_allreduce(ctx, &ok, &all, 1, MPI_INT, MPI_MIN);

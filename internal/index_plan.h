@@ -1,7 +1,7 @@
 /* Private: the plan of a take or a put kept for the next call with the
- * same indices (a loop's a[idx] or a[idx] = v): which slot each index goes
- * to, what is sent and received, and the buffers. One of each per
- * context (mn_ctx's take_plan and put_plan). */
+ * same indices (a loop's a[idx], a[idx] = v or M[idx]): which slot each
+ * index goes to, what is sent and received, and the buffers. One of each
+ * per context (mn_ctx's take_plan, put_plan and rows_plan). */
 #ifndef MANIPLE_INDEX_PLAN_H
 #define MANIPLE_INDEX_PLAN_H
 #include "expr_impl.h"
@@ -16,15 +16,17 @@ typedef struct mn_index_plan_s {
                               * and their displacements) */
   /* buffers of the pool (the call's own, handed over; NULL: unused): */
   int64_t *ix;               /* this rank's indices as given: the key */
-  int64_t *order, *req;      /* n each: index k's slot; take: the requests by slot (wrapped) */
-  int64_t *rreq;             /* take: m requests of my elements, in the order received */
+  int64_t *order, *req;      /* n each: index k's slot; take: the requests by slot (wrapped); take_rows:
+                              * each row's owner */
+  int64_t *rreq;             /* take, take_rows: m requests of my elements (rows), in the order received */
   char *recv, *send;         /* m and n of es bytes: take: my answers, all answers by slot; put: the
                               * records received, the records by slot */
 } mn_index_plan;
 
 /* 1 when plan p (NULL: none) was made for these n indices into an array
  * of size elements with row split start (P ranks), moving es bytes an
- * index (on this rank: callers agree, by marking their exchange's counts). */
+ * index (an answer, a record, a row; on this rank: callers agree, by
+ * marking their exchange's counts). */
 int mn_index_plan_match(const mn_index_plan *p, int P, const int64_t *ix, int64_t n, int64_t size,
                         const int64_t *start, size_t es);
 /* The plan in *slot emptied (its buffers back to the pool; made when

@@ -161,8 +161,8 @@ struct mn_ctx_s {
   int64_t part_serial_max; /* MN_PART_GRAPH: METIS up to this many vertices: MANIPLE_PART_SERIAL_MAX */
   int64_t summa_min_bytes; /* matmul on the grid (p?gemm) from this smaller operand up: MANIPLE_SUMMA_MIN_BYTES */
   int mpi_dev;          /* MPI takes device buffers (CUDA-aware): plans skip the host staging */
-  struct mn_index_plan_s *take_plan, *put_plan; /* the last take's and put's plans, for a call with the same
-                                                * indices (index_plan.h) */
+  struct mn_index_plan_s *take_plan, *put_plan, *rows_plan; /* the last take's, put's and take_rows' plans,
+                                                            * for a call with the same indices (index_plan.h) */
   int deferred;         /* an error met on this rank alone where the ranks did not */
   char deferred_msg[4096]; /* communicate (mn_defer), and its message, or 0 */
 };

@@ -144,6 +144,41 @@ static void check_kept_plan(mn_ctx *ctx) {
     free(got);
   }
   mn_array_destroy(&v);
+  /* take_rows' kept plan: the same rows again (x written between), one
+   * row index changed on the last rank alone (to another owner's row),
+   * then a wider x (another
+   * row size), against the serial loop */
+  {
+    int64_t R = 500, C = 3, M = 300, rs[] = {R, C}, os[] = {M, C}, ws[] = {R, C + 1}, wos[] = {M, C + 1}, ri[300];
+    for (int64_t k = 0; k < M; k++) ri[k] = (int64_t)(lcg(&seed) % (uint64_t)R) - (k % 5 == 0 ? R : 0);
+    mn_array *X = mt_new(ctx, MN_FLOAT64, 2, rs, f), *W = mt_new(ctx, MN_FLOAT64, 2, ws, f), *RI = NULL, *O = NULL,
+             *WO = NULL;
+    T_OK(mn_array_create(ctx, MN_INT64, 1, &M, 0, &RI));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 2, os, 0, &O));
+    T_OK(mn_array_create(ctx, MN_FLOAT64, 2, wos, 0, &WO));
+    set_idx(RI, ri);
+    for (int pass = 0; pass < 5; pass++) {
+      if (pass == 1) T_OK(mn_array_binary_scalar(MN_OP_MUL, X, mn_scalar_f64(2.0), 0, X));
+      if (pass == 2) {
+        int64_t w = ri[M - 1] < 0 ? ri[M - 1] + R : ri[M - 1];
+        ri[M - 1] = w >= R / 2 ? 0 : R - 1; /* (a row of another owner) */
+        set_idx(RI, ri);
+      }
+      int64_t c = pass == 4 ? C + 1 : C;
+      T_OK(mn_array_take_rows(pass == 4 ? W : X, RI, pass == 4 ? WO : O));
+      double *o = mt_all(pass == 4 ? WO : O);
+      for (int64_t k = 0; k < M * c; k++) {
+        int64_t i = ri[k / c] < 0 ? ri[k / c] + R : ri[k / c];
+        double want = (pass >= 1 && pass < 4 ? 2.0 : 1.0) * f(i * c + k % c);
+        if (o[k] != want) {
+          T_CHECK(0, "kept rows plan, pass %d: out.flat[%lld] = %g, expected %g", pass, (long long)k, o[k], want);
+          break;
+        }
+      }
+      free(o);
+    }
+    mn_array_destroy(&X); mn_array_destroy(&W); mn_array_destroy(&RI); mn_array_destroy(&O); mn_array_destroy(&WO);
+  }
   /* the same indices once more (kept), then one past the end on the last rank */
   T_OK(mn_array_take(x, idx, out));
   ix[m - 1] = n;

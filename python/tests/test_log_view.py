@@ -189,10 +189,11 @@ def test_sync_raises_nothing_when_all_is_well(logging_on):
 
 
 def test_integer_array_key_agrees_in_its_exchanges(logging_on):
-    """v[idx] and v[idx] = 1.0 on a 1-d array carry the errors met on one
-    rank in their exchanges' counts, and a take or put with the indices of
-    the one before reuses its kept plan and buffers (nothing to allocate,
-    so nothing to agree): no allreduce (7 and 5 a statement before)."""
+    """v[idx], v[idx] = 1.0 and M[idx] carry the errors met on one rank in
+    their exchanges' counts, and a take, put or row take with the indices
+    of the one before reuses its kept plan and buffers (nothing to
+    allocate, so nothing to agree): no allreduce (7, 5 and 9 a statement
+    before)."""
     P = maniple.size()
     v = mnp.arange(1000.0)
     k = mnp.asarray(numpy.random.default_rng(0).integers(-1000, 1000, 300))
@@ -208,6 +209,13 @@ def test_integer_array_key_agrees_in_its_exchanges(logging_on):
     for _ in range(5):
         v[k] = 1.0
     put = maniple.log_view()["allreduce"]["calls"]
-    assert taken == 0 and put == 0, (taken, put)
+    M = mnp.arange(3000.0).reshape(1000, 3)
+    rows = M[k]  # (the first take of these rows makes the plan)
+    maniple.log_reset()
+    for _ in range(5):
+        rows = M[k]
+    by_rows = maniple.log_view()["allreduce"]["calls"]
+    assert taken == 0 and put == 0 and by_rows == 0, (taken, put, by_rows)
+    numpy.testing.assert_array_equal(numpy.asarray(rows), numpy.arange(3000.0).reshape(1000, 3)[numpy.asarray(k)])
     numpy.testing.assert_array_equal(numpy.asarray(r), want)
     numpy.testing.assert_array_equal(numpy.asarray(v)[numpy.asarray(k)], numpy.ones(300))
