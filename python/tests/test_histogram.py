@@ -54,6 +54,17 @@ def test_bincount_of_sequences(x):
     check(lambda xp: want if xp is numpy else got)
 
 
+def test_bincount_of_an_array_like():
+    """An object whose __array__ makes an array of the module in use (a
+    script's class after its import changed), as NumPy's gh-28354 test."""
+    def run(xp):
+        class A:
+            def __array__(self, dtype=None, copy=None):
+                return xp.array([0, 1, 1, 3, 2, 1, 7], dtype=xp.uint64)
+        return xp.bincount(A()), xp.bincount(A(), minlength=10)
+    check(run)
+
+
 @pytest.mark.parametrize("dt", ["uint64", "uint32", "uint16"])
 def test_bincount_of_unsigned(dt):
     """uint64 wraps to intp as NumPy casts it (2**63 becomes negative)."""

@@ -29,6 +29,22 @@ def test_assertions_pass_and_fail_as_numpy_on_maniple_arrays():
         mt.assert_array_equal(a.astype("float32"), X, strict=True)  # dtype differs, as NumPy's
 
 
+def test_array_likes_that_make_maniple_arrays():
+    """An object whose __array__ makes a maniple array (a test's class after
+    its import changed, as NumPy's gh-11772 test) compares by that array."""
+    class Like:
+        def __array__(self, dtype=None, copy=None):
+            return mnp.asarray(X)
+    mt.assert_array_equal(Like(), X)
+    mt.assert_allclose(mnp.asarray(X), Like())
+    mt.assert_array_equal(mnp.intersect1d(Like(), Like()), numpy.unique(X))
+    with pytest.raises(AssertionError, match="Mismatched elements: 12 / 12"):
+        mt.assert_array_equal(Like(), X + 1)
+    masked = numpy.ma.array([1, 2, 3], mask=[0, 1, 0])  # NumPy's own array-likes as they are: the mask kept
+    mt.assert_array_equal(masked, [1, 9, 3])
+    numpy.testing.assert_array_equal(masked, [1, 9, 3])
+
+
 def test_numpy_testing_alone_cannot_compare_maniple_arrays():
     """Why the module exists: numpy.testing.assert_equal asks == for a truth value."""
     with pytest.raises(ValueError, match="truth value"):

@@ -13,7 +13,7 @@ import operator
 import numpy as _np
 
 from . import _warn
-from ._creation import asarray, zeros
+from ._creation import _via_array_method, asarray, zeros
 from ._ndarray import _part_of, ndarray
 from ._root import everywhere as _host  # bins, range: NumPy's edge code takes them whole
 
@@ -51,6 +51,7 @@ def _summed(local):
 
 def bincount(x, weights=None, minlength=0):
     """numpy.bincount of non-negative integers (weighted: float64 sums)."""
+    x = _via_array_method(x)  # (an array-like whose __array__ makes a maniple array)
     if not isinstance(x, (ndarray, _np.ndarray)):
         # a sequence converts to intp as NumPy converts it: floats truncated,
         # with NumPy 2.1's deprecation warning; [] is an empty int array
