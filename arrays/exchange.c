@@ -25,12 +25,7 @@ void mn_counts_free(int64_t *c, int64_t *stack) {
   if (c != stack) free(c);
 }
 
-int mn_exchange_e(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount, char **rbuf, int64_t *rcount,
-                  int64_t *rdisp) {
-  return mn_exchange_into(ctx, err, sbuf, scount, NULL, 0, rbuf, rcount, rdisp);
-}
-
-/* A count's mark (MN_EXCHANGE_MARK): far above any byte count */
+/* A count's mark (mn_exchange_counts): far above any byte count */
 #define MARK ((int64_t)1 << 62)
 
 int mn_exchange_counts(mn_ctx *ctx, int err, int mark, const int64_t *scount, int64_t *rcount, int64_t *rdisp,
@@ -74,24 +69,36 @@ static int post_all(mn_ctx *ctx, const char *sbuf, const int64_t *scount, const 
   return err;
 }
 
-static int64_t npieces(mn_ctx *ctx, const int64_t *scount, const int64_t *rcount) {
-  int64_t npc = 1;
+/* Room for the send displacements and the requests of one exchange: on
+ * the caller's stacks when they fit, else allocated (NULL: short of
+ * memory). Released by req_space_free. */
+enum { REQ_STACK = 2 * 8 + 1 };
+typedef struct {
+  int64_t sstack[MN_SMALLP], *sdisp;
+  MPI_Request rstack[REQ_STACK], *req;
+} req_space;
+
+static void req_space_take(req_space *w, mn_ctx *ctx, const int64_t *scount, const int64_t *rcount) {
+  size_t npc = 1;
   for (int q = 0; q < ctx->size; q++)
-    if (q != ctx->rank) npc += mn_mpi_npieces(scount[q]) + mn_mpi_npieces(rcount[q]);
-  return npc;
+    if (q != ctx->rank) npc += (size_t)(mn_mpi_npieces(scount[q]) + mn_mpi_npieces(rcount[q]));
+  w->sdisp = ctx->size <= MN_SMALLP ? w->sstack : malloc(sizeof(int64_t) * (size_t)ctx->size);
+  w->req = npc <= REQ_STACK ? w->rstack : malloc(sizeof(MPI_Request) * npc);
+}
+
+static void req_space_free(req_space *w) {
+  if (w->sdisp != w->sstack) free(w->sdisp);
+  if (w->req != w->rstack) free(w->req);
 }
 
 int mn_exchange_known(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char *into, const int64_t *rcount,
                       const int64_t *rdisp) {
-  int P = ctx->size;
-  int64_t sstack[MN_SMALLP], *sdisp = P <= MN_SMALLP ? sstack : malloc(sizeof(int64_t) * (size_t)P);
-  size_t npc = (size_t)npieces(ctx, scount, rcount);
-  MPI_Request rstack[2 * 8 + 1], *req = npc <= 17 ? rstack : malloc(sizeof(MPI_Request) * npc);
-  if (!sdisp || !req) mn_oom_abort(ctx, sizeof(MPI_Request) * npc, "an exchange's requests"); /* (no agreement here) */
-  mn_prefix(P, scount, sdisp);
-  int err = post_all(ctx, sbuf, scount, sdisp, into, rcount, rdisp, req);
-  if (sdisp != sstack) free(sdisp);
-  if (req != rstack) free(req);
+  req_space w;
+  req_space_take(&w, ctx, scount, rcount);
+  if (!w.sdisp || !w.req) mn_oom_abort(ctx, sizeof(MPI_Request) * REQ_STACK, "an exchange's requests"); /* (no agreement here) */
+  mn_prefix(ctx->size, scount, w.sdisp);
+  int err = post_all(ctx, sbuf, scount, w.sdisp, into, rcount, rdisp, w.req);
+  req_space_free(&w);
   return err ? mn_trace(err, __FILE__, __LINE__, __func__) : MN_SUCCESS;
 }
 
@@ -106,18 +113,17 @@ int mn_exchange_move(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char 
                      const int64_t *rcount, const int64_t *rdisp) {
   int P = ctx->size, err = 0;
   *rbuf = NULL;
-  int64_t *sdisp = malloc(sizeof(int64_t) * (size_t)P);
-  int64_t total = rdisp[P - 1] + rcount[P - 1], npc = npieces(ctx, scount, rcount);
+  req_space w;
+  req_space_take(&w, ctx, scount, rcount);
+  int64_t total = rdisp[P - 1] + rcount[P - 1];
   char *r = into && (size_t)total <= cap ? into : mn_pool_take((size_t)(total ? total : 1));
-  MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)npc);
-  if (!sdisp || !r || !req) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes for an exchange", (long long)total);
+  if (!w.sdisp || !r || !w.req) err = MN_ERR(MN_ERR_MEM, "cannot allocate %lld bytes for an exchange", (long long)total);
   err = mn_agree(ctx, err);
   if (!err) {
-    mn_prefix(P, scount, sdisp);
-    err = post_all(ctx, sbuf, scount, sdisp, r, rcount, rdisp, req);
+    mn_prefix(P, scount, w.sdisp);
+    err = post_all(ctx, sbuf, scount, w.sdisp, r, rcount, rdisp, w.req);
   }
-  free(sdisp);
-  free(req);
+  req_space_free(&w);
   if (err) {
     if (r && r != into) mn_pool_give(r, (size_t)(total ? total : 1));
     return mn_trace(err, __FILE__, __LINE__, __func__);
@@ -128,7 +134,7 @@ int mn_exchange_move(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char 
 
 int mn_exchange(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char **rbuf, int64_t *rcount,
                 int64_t *rdisp) {
-  return mn_exchange_e(ctx, 0, sbuf, scount, rbuf, rcount, rdisp);
+  return mn_exchange_into(ctx, 0, sbuf, scount, NULL, 0, rbuf, rcount, rdisp);
 }
 
 /* 1 on every rank when a and b are base arrays of one shape whose blocks

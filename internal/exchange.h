@@ -14,15 +14,13 @@
  * are agreed, so every rank returns the same code. */
 int mn_exchange(mn_ctx *ctx, const char *sbuf, const int64_t *scount, char **rbuf, int64_t *rcount,
                 int64_t *rdisp);
-/* The same, with err: this rank's error so far (every rank still calls).
- * It travels in the counts' all-to-all, so a caller's local failures
+/* The same, with err: this rank's error so far (every rank still calls),
+ * received into the caller's block into (cap bytes) when what arrives
+ * fits (*rbuf is then into, not to be given back), else as above. err
+ * travels in the counts' all-to-all, so a caller's local failures
  * (allocations, bounds) need no agreement of their own; when any rank
  * failed, every rank returns the first failing rank's error and nothing
  * is sent. */
-int mn_exchange_e(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount, char **rbuf, int64_t *rcount,
-                  int64_t *rdisp);
-/* The same, received into the caller's block into (cap bytes) when what
- * arrives fits (*rbuf is then into, not to be given back), else as above. */
 int mn_exchange_into(mn_ctx *ctx, int err, const char *sbuf, const int64_t *scount, char *into, size_t cap,
                      char **rbuf, int64_t *rcount, int64_t *rdisp);
 /* mn_exchange_into in its two phases. Counts: the all-to-all of scount
