@@ -565,6 +565,19 @@ done:
   return MN_SUCCESS;
 }
 
+/* take_rows' requests of nr rows gi (x split by rows at xs, in
+ * elements): each row's owner and slot, the row numbers by slot (mine
+ * last, never sent), and the bytes for each rank (cnt) */
+static void row_requests(const mn_array *x, const int64_t *gi, int64_t nr, int64_t row, const int64_t *xs,
+                         int64_t *fi, int64_t *own, int64_t *cnt, int64_t *order, int64_t *req) {
+  int P = x->ctx->size;
+  for (int64_t r = 0; r < nr; r++) fi[r] = gi[r] * row; /* a row's first element owns it */
+  bucket(x, xs, fi, nr, own, cnt, order, 1);
+  for (int64_t r = 0; r < nr; r++) req[order[r]] = gi[r];
+  cnt[x->ctx->rank] = 0;
+  for (int q = 0; q < P; q++) cnt[q] *= 8;
+}
+
 /* Rows of x to this rank's rows of out (both split by rows, dense here):
  * gi holds the indices of this rank's rows of out (wrapped), xs/os the
  * row splits in elements. lerr: this rank's error so far, carried into the
@@ -602,17 +615,10 @@ static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *
   mn_index_plan *pl = ctx->rows_plan;
   int hit = keep && !err && mn_index_plan_match(pl, P, gi, nr, x->map.shape[0], xs, rb);
   if (!err && hit) memcpy(cnt, pl->cnt, sizeof(int64_t) * (size_t)P);
-  for (int pass = 0; pass < 2; pass++) { /* before the counts; after, where a kept plan is not every rank's */
-    if (!err && (pass ? hit && !all : !hit)) {
-      for (int64_t r = 0; r < nr; r++) fi[r] = gi[r] * row; /* a row's first element owns it */
-      bucket(x, xs, fi, nr, own, cnt, order, 1);
-      for (int64_t r = 0; r < nr; r++) req[order[r]] = gi[r];
-      cnt[me] = 0;
-      for (int q = 0; q < P; q++) cnt[q] *= 8;
-    }
-    if (!pass) err = mn_exchange_counts(ctx, err, hit, cnt, rcnt, rcnt + P, &all);
-    if (err) break;
-  }
+  if (!err && !hit) row_requests(x, gi, nr, row, xs, fi, own, cnt, order, req);
+  err = mn_exchange_counts(ctx, err, hit, cnt, rcnt, rcnt + P, &all);
+  /* mine kept, another rank's not: the requests made again (the same counts as sent) */
+  if (!err && hit && !all) row_requests(x, gi, nr, row, xs, fi, own, cnt, order, req);
   if (!err && all) {
     for (int64_t k = 0; k < pl->m; k++)
       memcpy(pl->recv + k * (int64_t)rb, xd + (pl->rreq[k] - first) * (int64_t)rb, rb);
