@@ -11,6 +11,7 @@ from numpy.testing import *  # noqa: F401,F403 (NumPy's names, replaced below wh
 
 import numpy as _np
 
+from ._creation import _via_array_method
 from ._ndarray import ndarray as _mn_ndarray
 from ._root import everywhere as _to_numpy
 
@@ -23,10 +24,9 @@ def _host(a):
     """a gathered; an array-like whose __array__ makes a maniple array (a
     test's class after its import changed) through that array. Anything
     else as it is: a NumPy masked array keeps its mask."""
-    if not isinstance(a, (_np.ndarray, _mn_ndarray)) and getattr(type(a), "__array__", None) is not None:
-        r = type(a).__array__(a)
-        if isinstance(r, _mn_ndarray):
-            a = r
+    if not isinstance(a, _np.ndarray):
+        r = _via_array_method(a)
+        a = r if isinstance(r, _mn_ndarray) else a
     return _to_numpy(a)
 
 
