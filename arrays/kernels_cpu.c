@@ -7,8 +7,27 @@
 
 #include "kernels_vec.h" /* mni_vec_unary: exp, log, sin, cos, tanh through libmvec */
 
+/* Complex kernels get no clones: GCC 12 vectorises a complex product for
+ * AVX2 and AVX-512 into vfmaddsub even under -ffp-contract=off, so lanes of
+ * a vector loop and its scalar tail rounded differently (an element's value
+ * depended on where its block started). The baseline has no FMA. */
+#define MN_KCL_b MN_CLONES_WIDE
+#define MN_KCL_i8 MN_CLONES_WIDE
+#define MN_KCL_i16 MN_CLONES_WIDE
+#define MN_KCL_i32 MN_CLONES_WIDE
+#define MN_KCL_i64 MN_CLONES_WIDE
+#define MN_KCL_u8 MN_CLONES_WIDE
+#define MN_KCL_u16 MN_CLONES_WIDE
+#define MN_KCL_u32 MN_CLONES_WIDE
+#define MN_KCL_u64 MN_CLONES_WIDE
+#define MN_KCL_h MN_CLONES_WIDE
+#define MN_KCL_f32 MN_CLONES_WIDE
+#define MN_KCL_f64 MN_CLONES_WIDE
+#define MN_KCL_c64
+#define MN_KCL_c128
+
 #define UNLOOP(E, N, S, TI, TO) \
-  MN_CLONES_WIDE static void u_##N##_##S(int64_t n, const void *a_, void *o_) { \
+  MN_KCL_##S static void u_##N##_##S(int64_t n, const void *a_, void *o_) { \
     if (mni_vec_unary(E, MN_DT_##S, n, a_, o_)) return; /* (constants: folded away for the others) */ \
     const TI *a = (const TI *)a_; TO *o = (TO *)o_; \
     for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i]); }
@@ -17,7 +36,7 @@ MN_UNARY_LIST(UNLOOP)
 const mn_unary_fn mn_unary_table[MN_NUNARY][MN_NDTYPE] = {MN_UNARY_LIST(UNENTRY)};
 
 #define BINLOOP(E, N, S, TI, TO) \
-  MN_CLONES_WIDE static void b_##N##_##S(int64_t n, const void *a_, const void *b_, void *o_) { \
+  MN_KCL_##S static void b_##N##_##S(int64_t n, const void *a_, const void *b_, void *o_) { \
     const TI *a = (const TI *)a_, *b = (const TI *)b_; TO *o = (TO *)o_; \
     for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i], b[i]); }
 MN_BINARY_LIST(BINLOOP)
@@ -25,7 +44,7 @@ MN_BINARY_LIST(BINLOOP)
 const mn_binary_fn mn_binary_table[MN_NBINARY][MN_NDTYPE] = {MN_BINARY_LIST(BINENTRY)};
 
 #define TERLOOP(E, N, S, TI, TO) \
-  MN_CLONES_WIDE static void t_##N##_##S(int64_t n, const void *a_, const void *b_, const void *c_, void *o_) { \
+  MN_KCL_##S static void t_##N##_##S(int64_t n, const void *a_, const void *b_, const void *c_, void *o_) { \
     const TI *b = (const TI *)b_, *c = (const TI *)c_; TO *o = (TO *)o_; \
     TERN_FIRST_##N(TI) \
     for (int64_t i = 0; i < n; i++) o[i] = mni_k_##N##_##S(a[i], b[i], c[i]); }
