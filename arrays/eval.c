@@ -33,6 +33,51 @@ static int nthreads_max(void) {
 #endif
 }
 
+/* The live nodes node j reads: its linear combination's terms or its
+ * arguments; how many. */
+static int live_args(const prog *P, int j, int *args) {
+  const mn_node *n = &P->e->v[j];
+  if (P->lc[j].n) {
+    for (int q = 0; q < P->lc[j].n; q++) args[q] = P->lc[j].term[q];
+    return P->lc[j].n;
+  }
+  args[0] = n->a, args[1] = n->b, args[2] = n->c;
+  return mn_node_arity(n);
+}
+
+/* Node -> scratch slot, reused once a value's last reader has run (a
+ * register allocation over the live nodes in order): swe's flux pass had
+ * a slot of BLK values for each of its 119 nodes (480 KB a block, past
+ * L2) where some 20 are live at once. A node never takes a slot its own
+ * operands free, so no kernel writes over what it reads. Never freed:
+ * scalars' slots (filled once per thread), the root's and the extra
+ * outputs' (read after the last node) and the inputs'. last, freel:
+ * scratch of n ints each. */
+static void assign_slots(prog *P, int *last, int *freel) {
+  const mn_expr *e = P->e;
+  int nl = P->nlive, nfree = 0, next = 0;
+  for (int k = 0; k < nl; k++) {
+    int j = P->live[k], args[MN_LC_MAX];
+    last[j] = -1;
+    int na = live_args(P, j, args);
+    for (int q = 0; q < na; q++) last[args[q]] = k;
+  }
+  last[P->root] = nl;
+  for (int x = 0; x < P->nx; x++) last[P->xnode[x]] = nl;
+  for (int k = 0; k < nl; k++) {
+    int j = P->live[k], args[MN_LC_MAX];
+    P->slotof[j] = nfree && e->v[j].kind != MN_N_SCALAR ? freel[--nfree] : next++;
+    int na = live_args(P, j, args);
+    for (int q = 0; q < na; q++) {
+      int a = args[q];
+      if (last[a] != k || e->v[a].kind == MN_N_SCALAR || e->v[a].kind == MN_N_INPUT) continue;
+      last[a] = -2; /* freed once, even when read twice */
+      freel[nfree++] = P->slotof[a];
+    }
+  }
+  P->nslots = next;
+}
+
 static int prog_init(prog *P, const mn_expr *e, int root, int nx, const int *xnode, int nd, const int64_t *shape) {
   memset(P, 0, sizeof *P);
   P->e = e;
@@ -47,7 +92,7 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nx, const int *xno
    * allocate nothing. Growing it makes no collective: a front end may
    * evaluate on some ranks only (see eval_exec.c), and a few hundred bytes
    * a node that cannot be had stop the job (mn_oom_abort). */
-  size_t n = (size_t)e->n, bytes = n * (sizeof(operand) + sizeof(mn_lincomb) + 5 * sizeof(int));
+  size_t n = (size_t)e->n, bytes = n * (sizeof(operand) + sizeof(mn_lincomb) + 6 * sizeof(int));
   mn_ctx *ctx = e->ctx;
   if (bytes > ctx->prog_size) {
     char *nb = calloc(1, bytes);
@@ -64,6 +109,7 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nx, const int *xno
   int *ints = (int *)(blk + n * (sizeof(operand) + sizeof(mn_lincomb)));
   P->opi = ints;
   P->live = ints + n;
+  P->slotof = ints + 5 * n;
   int *need = ints + 2 * n, *uses = ints + 3 * n, *absorbed = ints + 4 * n;
   /* references among the nodes the root (and the extras) need */
   need[root] = 1;
@@ -110,6 +156,7 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nx, const int *xno
       P->opi[j] = P->nops++;
     }
   }
+  assign_slots(P, need, uses);
   P->slot = BLK * wide;
   return MN_SUCCESS;
 }

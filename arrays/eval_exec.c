@@ -128,12 +128,12 @@ static int cut_cells(const prog *P, const box *R, int64_t **cuts, int64_t (*stac
   return MN_SUCCESS;
 }
 
-/* Scratch per thread (per bytes each): value pointers, one slot per node
+/* Scratch per thread (per bytes each): value pointers, the nodes' slots
  * and one spare, with the scalars' blocks filled as long as the longest
  * row needs */
 static int scratch_setup(const prog *P, int nthreads, char **scratch, size_t *per) {
   const mn_expr *e = P->e;
-  size_t b = sizeof(char *) * (size_t)e->n + (size_t)(e->n + 1) * P->slot;
+  size_t b = sizeof(char *) * (size_t)e->n + (size_t)(P->nslots + 1) * P->slot;
   b = (b + 63) / 64 * 64;
   *per = b;
   *scratch = mn_ctx_scratch(e->ctx, b * (size_t)nthreads);
@@ -144,7 +144,7 @@ static int scratch_setup(const prog *P, int nthreads, char **scratch, size_t *pe
       const mn_node *n = &e->v[P->live[k]];
       if (n->kind != MN_N_SCALAR) continue;
       mn_eval_scalar_fill(n, fill, *scratch + (size_t)t * b + sizeof(char *) * (size_t)e->n +
-                                       (size_t)P->live[k] * P->slot);
+                                       (size_t)P->slotof[P->live[k]] * P->slot);
     }
   return MN_SUCCESS;
 }

@@ -85,7 +85,7 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
       for (int k = 0; k < P->nlive; k++) {
         int j = P->live[k];
         const mn_node *n = &e->v[j];
-        char *slot = slots + (size_t)j * P->slot;
+        char *slot = slots + (size_t)P->slotof[j] * P->slot;
         size_t es = mn_eval_es(n->dtype);
         int last = j == P->root;
         char *dst = slot;
@@ -170,7 +170,7 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
       if (v == o) continue;
       char *src = v;
       if (P->odt != rn->dtype) {
-        char *tmp = slots + (size_t)e->n * P->slot; /* spare slot */
+        char *tmp = slots + (size_t)P->nslots * P->slot; /* spare slot */
         mn_cast_table[rn->dtype][P->odt](len, v, tmp);
         src = tmp;
       }

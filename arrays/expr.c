@@ -23,7 +23,26 @@ int mn_expr_destroy(mn_expr **e) {
   return MN_SUCCESS;
 }
 
+/* Whether x and y compute the same values: the same operation of the same
+ * operands, or the same input, or equal scalars (by their bits: -0.0 is
+ * not 0.0). */
+static int same_node(const mn_node *x, const mn_node *y) {
+  if (x->kind != y->kind || x->op != y->op || x->a != y->a || x->b != y->b || x->c != y->c || x->dtype != y->dtype ||
+      x->ct != y->ct || x->weak != y->weak || x->arr != y->arr || x->ndim != y->ndim)
+    return 0;
+  for (int d = 0; d < x->ndim; d++)
+    if (x->shape[d] != y->shape[d]) return 0;
+  if (x->kind != MN_N_SCALAR) return 1;
+  return x->s.dtype == y->s.dtype && x->s.weak == y->s.weak && !memcmp(&x->s.v, &y->s.v, sizeof x->s.v) &&
+         !memcmp(&x->s.im, &y->s.im, sizeof x->s.im);
+}
+
+/* A node equal to one already there is that one (common subexpressions:
+ * swe's velocities wrote sqrt(h4 + max(h4, eps)) twice for each face
+ * depth, and each pass ran both), so a pass computes each value once. */
 static int add_node(mn_expr *e, const mn_node *n, int *id) {
+  for (int j = e->n - 1; j >= 0; j--)
+    if (same_node(&e->v[j], n)) { *id = j; return MN_SUCCESS; }
   if (e->n == e->cap) {
     int cap = e->cap ? 2 * e->cap : 4; /* small first: most are; a large first block costs malloc a consolidation */
     mn_node *v = realloc(e->v, sizeof *v * (size_t)cap);

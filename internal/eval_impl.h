@@ -38,6 +38,8 @@ typedef struct {
   int *live;           /* nodes needed by root, in order */
   mn_lincomb *lc;      /* per node: fused linear combination (n = 0: none) */
   int nlive;
+  int *slotof;         /* node -> its scratch slot (assign_slots in eval.c) */
+  int nslots;
   size_t slot;         /* bytes of a node's block of values: BLK of its widest element, 8 at least */
   int nd;
   int64_t cstride[MN_MAXDIM]; /* C-order strides of the iteration shape */
