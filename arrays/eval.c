@@ -51,8 +51,9 @@ static int live_args(const prog *P, int j, int *args) {
  * L2) where some 20 are live at once. A node never takes a slot its own
  * operands free, so no kernel writes over what it reads. Never freed:
  * scalars' slots (filled once per thread), the root's and the extra
- * outputs' (read after the last node) and the inputs'. last, freel:
- * scratch of n ints each. */
+ * outputs' (read after the last node) and the inputs' (a compiled kernel,
+ * jit_cpu.c, loads every strided input first). last, freel: scratch of n
+ * ints each. */
 static void assign_slots(prog *P, int *last, int *freel) {
   const mn_expr *e = P->e;
   int nl = P->nlive, nfree = 0, next = 0;

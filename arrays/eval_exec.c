@@ -3,6 +3,7 @@
  * need no message while the plans travel, and the rest after. */
 #include "eval_impl.h"
 #include "kernel_src.h" /* MN_KERNEL_RED_BLOCKS */
+#include "jit_cpu.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,6 +232,7 @@ int mn_eval_execute(prog *P, const mn_map *am, const mn_layout *alay, char *out,
     lerr = mn_ctx_dev_scratch(ctx, sizeof(mn_acc) * (size_t)(1 + (ncells ? ncells : 1) * MN_KERNEL_RED_BLOCKS), &p);
     P->dev_part = (mn_acc *)p;
   }
+  if (!err && !lerr && !P->dev && R.have) mn_jit_attach(P, mn_box_size(P->nd, R.cnt));
   if (!err && !lerr) lerr = scratch_setup(P, nthreads, &scratch, &per);
   P->deferred = 0;
   /* (MANIPLE_CHECKS needs nothing more here: it compares every call's

@@ -69,6 +69,65 @@ static int slotless(const prog *P, const cell *C, int nd) {
   return 1;
 }
 
+/* One unit through P's compiled kernel (jit_cpu.c): strided inputs loaded
+ * into their slots first, the root and the extra outputs stored as the
+ * interpreter stores them (the root into a slot when the output overlaps
+ * an input: the kernel's pointers are restrict). 0: run it interpreted
+ * instead (a comparison raised invalid, which the interpreter's kernels
+ * drop where NumPy raises nothing). */
+static int run_jit(const prog *P, const cell *C, int nd, const int64_t *idx, int64_t len, char *slots, char **val) {
+  const mn_expr *e = P->e;
+  const void *in[MAXOPS];
+  void *out[1 + MAXX];
+  const char *lo[MAXOPS], *hi[MAXOPS];
+  for (int i = 0; i < P->nops; i++) {
+    int j = P->ops[i].node;
+    size_t es = mn_eval_es(e->v[j].dtype);
+    int64_t off = 0;
+    for (int d = 0; d < nd; d++) off += idx[d] * C->ost[i][d];
+    char *p = C->optr[i] + off * (int64_t)es;
+    if (C->ost[i][nd - 1] != 1) {
+      char *slot = slots + (size_t)P->slotof[j] * P->slot;
+      strided_load(len, p, C->ost[i][nd - 1], es, slot);
+      p = slot;
+    }
+    in[i] = p;
+    lo[i] = p;
+    hi[i] = p + (size_t)len * es;
+  }
+  const mn_node *rn = &e->v[P->root];
+  size_t es = mn_eval_es(rn->dtype);
+  char *dst = slots + (size_t)P->slotof[P->root] * P->slot;
+  if (!P->reduce && C->outst[nd - 1] == 1 && P->odt == rn->dtype) {
+    int64_t off = 0;
+    for (int d = 0; d < nd; d++) off += idx[d] * C->outst[d];
+    char *o = C->out + off * (int64_t)es;
+    int overlap = 0;
+    for (int i = 0; i < P->nops && !overlap; i++) overlap = lo[i] < o + (size_t)len * es && o < hi[i];
+    if (!overlap) dst = o;
+  }
+  out[0] = dst;
+  for (int x = 0; x < P->nx; x++) {
+    int j = P->xnode[x];
+    char *xd = slots + (size_t)P->slotof[j] * P->slot;
+    if (P->xst[x][nd - 1] == 1) {
+      int64_t off = 0;
+      for (int d = 0; d < nd; d++) off += idx[d] * P->xst[x][d];
+      xd = C->xout[x] + off * (int64_t)mn_eval_es(e->v[j].dtype);
+    }
+    out[1 + x] = xd;
+  }
+  int had = P->jquiet ? fetestexcept(FE_INVALID) : 1;
+  P->jit(len, in, out, P->jsf, P->jsi);
+  if (!had && fetestexcept(FE_INVALID)) {
+    feclearexcept(FE_INVALID);
+    return 0;
+  }
+  val[P->root] = out[0];
+  for (int x = 0; x < P->nx; x++) val[P->xnode[x]] = out[1 + x];
+  return 1;
+}
+
 static void run_units(const prog *P, const cell *C, const cell_walk *W, char *scr, mn_acc *acc, int64_t u0,
                       int64_t u1) {
   const mn_expr *e = P->e;
@@ -77,12 +136,14 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
   int64_t L = W->L, nch = W->nch;
   char **val = (char **)scr;
   char *slots = scr + sizeof(char *) * (size_t)e->n;
+  int jit = P->jit != NULL;
   for (int64_t u = u0; u < u1; u++) {
       int64_t row = u / nch, i0 = (u % nch) * W->blk, len = L - i0 < W->blk ? L - i0 : W->blk;
       int64_t idx[MN_MAXDIM], r = row;
       for (int d = nd - 2; d >= 0; d--) { idx[d] = r % cnt[d]; r /= cnt[d]; }
       idx[nd - 1] = i0;
-      for (int k = 0; k < P->nlive; k++) {
+      int jitted = jit && (jit = run_jit(P, C, nd, idx, len, slots, val)); /* a fallback: the rest interpreted */
+      for (int k = 0; k < P->nlive && !jitted; k++) {
         int j = P->live[k];
         const mn_node *n = &e->v[j];
         char *slot = slots + (size_t)P->slotof[j] * P->slot;

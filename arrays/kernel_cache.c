@@ -18,7 +18,7 @@ static const char MAGIC[8] = {'m', 'n', 'k', 'c', 'a', 'c', 'h', '1'};
 
 /* The directory: MANIPLE_KERNEL_CACHE_DIR (empty: no cache), else
  * $XDG_CACHE_HOME/maniple/kernels, else ~/.cache/maniple/kernels. */
-static int cache_dir(char *d, size_t n) {
+int mn_kcache_dir(char *d, size_t n) {
   const char *e = getenv("MANIPLE_KERNEL_CACHE_DIR");
   if (e) return *e && snprintf(d, n, "%s", e) < (int)n;
   if ((e = getenv("XDG_CACHE_HOME")) && *e) return snprintf(d, n, "%s/maniple/kernels", e) < (int)n;
@@ -26,13 +26,13 @@ static int cache_dir(char *d, size_t n) {
   return 0;
 }
 
-/* The cache directory d (cache_dir's) and the file of (key, tag) in it */
+/* The cache directory d (mn_kcache_dir's) and the file of (key, tag) in it */
 static int path_of(char *d, size_t dn, uint64_t key, const char *tag, char *p, size_t n) {
-  return cache_dir(d, dn) && snprintf(p, n, "%s/%016llx-%s.bin", d, (unsigned long long)key, tag) < (int)n;
+  return mn_kcache_dir(d, dn) && snprintf(p, n, "%s/%016llx-%s.bin", d, (unsigned long long)key, tag) < (int)n;
 }
 
 /* mkdir -p */
-static int make_dirs(char *d) {
+int mn_kcache_mkdirs(char *d) {
   for (char *s = d + 1; *s; s++) {
     if (*s != '/') continue;
     *s = '\0';
@@ -72,7 +72,7 @@ int mn_kcache_load(uint64_t key, const char *tag, const char *src, char **bin, s
 
 void mn_kcache_store(uint64_t key, const char *tag, const char *src, const char *bin, size_t n) {
   char p[4096], t[4200], d[3000];
-  if (!n || !path_of(d, sizeof d, key, tag, p, sizeof p) || !make_dirs(d)) return;
+  if (!n || !path_of(d, sizeof d, key, tag, p, sizeof p) || !mn_kcache_mkdirs(d)) return;
   snprintf(t, sizeof t, "%s.%ld.tmp", p, (long)getpid());
   FILE *f = fopen(t, "wb");
   if (!f) return;

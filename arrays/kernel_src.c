@@ -83,6 +83,57 @@ static int nodes_of(const prog *P, int *nodes) {
   return n;
 }
 
+/* The statement computing node j as "const T vJ = ...;". Device: inputs
+ * read a.in[] at their offsets, scalars a.sf/a.si (*si: the next scalar's
+ * place). Host (mn_kernel_host_src): inputs read pointer iK at element k
+ * (K the operand), scalars sf/si as the device's. */
+static int put_node(sbuf *s, const prog *P, int j, int host, int *si) {
+  const mn_expr *e = P->e;
+  const mn_node *n = &e->v[j];
+  const char *T = ctype(n->dtype), *f = NULL, *A = host ? "" : "a.";
+  switch (n->kind) {
+  case MN_N_INPUT:
+    if (P->opi[j] < 0) return MN_ERR(MN_ERR_ARG, "internal: input node %d is not an operand", j);
+    if (host) put(s, "    const %s v%d = i%d[k];\n", T, j, P->opi[j]);
+    else put(s, "    const %s v%d = ((const %s *)a.in[%d])[o%d];\n", T, j, T, P->opi[j], P->opi[j]);
+    break;
+  case MN_N_SCALAR:
+    if (n->dtype == MN_FLOAT16) put(s, "    const mn_h v%d = mn_d2h(%ssf[%d]);\n", j, A, (*si)++);
+    else if (mn_is_complex(n->dtype)) { /* the real part in sf, the imaginary one's bits in si */
+      const char *R = n->dtype == MN_COMPLEX64 ? "float" : "double";
+      if (host) put(s, "    double im%d; memcpy(&im%d, &si[%d], 8);\n", j, j, *si);
+      put(s, "    const %s v%d = mn_mk_%s((%s)%ssf[%d], (%s)", T, j, n->dtype == MN_COMPLEX64 ? "c64" : "c128", R, A,
+          *si, R);
+      if (host) put(s, "im%d);\n", j);
+      else put(s, "__longlong_as_double(a.si[%d]));\n", *si);
+      (*si)++;
+    }
+    else put(s, "    const %s v%d = (%s)%s%s[%d];\n", T, j, T, A, mn_is_float(n->dtype) ? "sf" : "si", (*si)++);
+    break;
+  case MN_N_CAST:
+    put(s, "    const %s v%d = ", T, j);
+    put(s, cast_fmt(e->v[n->a].dtype, n->dtype), T, ld(e->v[n->a].dtype), n->a);
+    put(s, ";\n");
+    break;
+  case MN_N_UNARY:
+    f = un_name[n->op * MN_NDTYPE + n->ct];
+    if (!f) return MN_ERR(MN_ERR_DTYPE, "no kernel body for unary op %d on %s", n->op, mn_dtype_name(n->ct));
+    put(s, "    const %s v%d = mni_k_%s(v%d);\n", T, j, f, n->a);
+    break;
+  case MN_N_BINARY:
+    f = bin_name[n->op * MN_NDTYPE + n->ct];
+    if (!f) return MN_ERR(MN_ERR_DTYPE, "no kernel body for binary op %d on %s", n->op, mn_dtype_name(n->ct));
+    put(s, "    const %s v%d = mni_k_%s(v%d, v%d);\n", T, j, f, n->a, n->b);
+    break;
+  case MN_N_TERNARY:
+    f = ter_name[n->op * MN_NDTYPE + n->ct];
+    if (!f) return MN_ERR(MN_ERR_DTYPE, "no kernel body for ternary op %d on %s", n->op, mn_dtype_name(n->ct));
+    put(s, "    const %s v%d = mni_k_%s(v%d, v%d, v%d);\n", T, j, f, n->a, n->b, n->c);
+    break;
+  }
+  return MN_SUCCESS;
+}
+
 int mn_kernel_fits(const prog *P) {
   const mn_expr *e = P->e;
   if (P->nops > MAXOPS) return 0;
@@ -137,47 +188,7 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
     put(&s, "\n");
   }
   int si = 0;
-  for (int k = 0; k < nn && !err; k++) {
-    int j = nodes[k];
-    const mn_node *n = &e->v[j];
-    const char *T = ctype(n->dtype), *f = NULL;
-    switch (n->kind) {
-    case MN_N_INPUT:
-      if (P->opi[j] < 0) { err = MN_ERR(MN_ERR_ARG, "internal: input node %d is not an operand", j); break; }
-      put(&s, "    const %s v%d = ((const %s *)a.in[%d])[o%d];\n", T, j, T, P->opi[j], P->opi[j]);
-      break;
-    case MN_N_SCALAR:
-      if (n->dtype == MN_FLOAT16) put(&s, "    const mn_h v%d = mn_d2h(a.sf[%d]);\n", j, si++);
-      else if (mn_is_complex(n->dtype)) { /* the real part in sf, the imaginary one's bits in si */
-        const char *R = n->dtype == MN_COMPLEX64 ? "float" : "double";
-        put(&s, "    const %s v%d = mn_mk_%s((%s)a.sf[%d], (%s)__longlong_as_double(a.si[%d]));\n", T, j,
-            n->dtype == MN_COMPLEX64 ? "c64" : "c128", R, si, R, si);
-        si++;
-      }
-      else put(&s, "    const %s v%d = (%s)a.%s[%d];\n", T, j, T, mn_is_float(n->dtype) ? "sf" : "si", si++);
-      break;
-    case MN_N_CAST:
-      put(&s, "    const %s v%d = ", T, j);
-      put(&s, cast_fmt(e->v[n->a].dtype, n->dtype), T, ld(e->v[n->a].dtype), n->a);
-      put(&s, ";\n");
-      break;
-    case MN_N_UNARY:
-      f = un_name[n->op * MN_NDTYPE + n->ct];
-      if (!f) { err = MN_ERR(MN_ERR_DTYPE, "no device kernel for unary op %d on %s", n->op, mn_dtype_name(n->ct)); break; }
-      put(&s, "    const %s v%d = mni_k_%s(v%d);\n", T, j, f, n->a);
-      break;
-    case MN_N_BINARY:
-      f = bin_name[n->op * MN_NDTYPE + n->ct];
-      if (!f) { err = MN_ERR(MN_ERR_DTYPE, "no device kernel for binary op %d on %s", n->op, mn_dtype_name(n->ct)); break; }
-      put(&s, "    const %s v%d = mni_k_%s(v%d, v%d);\n", T, j, f, n->a, n->b);
-      break;
-    case MN_N_TERNARY:
-      f = ter_name[n->op * MN_NDTYPE + n->ct];
-      if (!f) { err = MN_ERR(MN_ERR_DTYPE, "no device kernel for ternary op %d on %s", n->op, mn_dtype_name(n->ct)); break; }
-      put(&s, "    const %s v%d = mni_k_%s(v%d, v%d, v%d);\n", T, j, f, n->a, n->b, n->c);
-      break;
-    }
-  }
+  for (int k = 0; k < nn && !err; k++) err = put_node(&s, P, nodes[k], 0, &si);
   if (!red) {
     put(&s, "    ((%s *)a.out)[oo] = ", ctype(odt));
     put(&s, cast_fmt(e->v[P->root].dtype, odt), ctype(odt), ld(e->v[P->root].dtype), P->root);
@@ -207,6 +218,50 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
   ks->nd = nd;
   ks->ni = ni;
   ks->ns = ns;
+  return MN_SUCCESS;
+}
+
+int mn_kernel_host_src(const prog *P, char *buf, size_t cap, int *scal, int *nscal) {
+  const mn_expr *e = P->e;
+  sbuf s = {buf, cap, 0, 0};
+  unsigned char *seen = calloc((size_t)e->n, 1);
+  int *nodes = malloc(sizeof(int) * (size_t)e->n), nn = 0, err = MN_SUCCESS, si = 0, ns = 0;
+  if (!seen || !nodes) {
+    free(seen);
+    free(nodes);
+    return MN_ERR(MN_ERR_MEM, "cannot order %d nodes", e->n);
+  }
+  nn = order(e, P->root, seen, nodes, 0);
+  for (int x = 0; x < P->nx; x++) nn = order(e, P->xnode[x], seen, nodes, nn);
+  free(seen);
+  put(&s, "#include <string.h>\n#include \"kernels/ops.h\"\n"
+          "void mn_jit(long long n, const void *const *in, void *const *out, const double *sf, const long long *si) {\n");
+  for (int i = 0; i < P->nops; i++) {
+    const char *T = ctype(e->v[P->ops[i].node].dtype);
+    put(&s, "  const %s *restrict i%d = (const %s *)in[%d];\n", T, i, T, i);
+  }
+  for (int x = 0; x <= P->nx; x++) {
+    const char *T = ctype(e->v[x ? P->xnode[x - 1] : P->root].dtype);
+    put(&s, "  %s *restrict x%d = (%s *)out[%d];\n", T, x, T, x);
+  }
+  for (int k = 0; k < nn && !err; k++) /* the scalars once, before the loop */
+    if (e->v[nodes[k]].kind == MN_N_SCALAR) {
+      if (ns == MN_KERNEL_SCALARS) err = MN_ERR(MN_ERR_NOTIMPL, "a kernel of more than %d scalars", ns);
+      else { scal[ns++] = nodes[k]; err = put_node(&s, P, nodes[k], 1, &si); }
+    }
+  /* outputs never overlap inputs (run_jit in eval_kernel.c): without the
+   * promise, more than one output took GCC past its run-time alias checks
+   * and the loop stayed scalar */
+  put(&s, "  (void)sf; (void)si;\n#if defined(__clang__)\n#pragma clang loop vectorize(assume_safety)\n"
+          "#elif defined(__GNUC__)\n#pragma GCC ivdep\n#endif\n  for (long long k = 0; k < n; k++) {\n");
+  for (int k = 0; k < nn && !err; k++)
+    if (e->v[nodes[k]].kind != MN_N_SCALAR) err = put_node(&s, P, nodes[k], 1, &si);
+  for (int x = 0; x <= P->nx; x++) put(&s, "    x%d[k] = v%d;\n", x, x ? P->xnode[x - 1] : P->root);
+  put(&s, "  }\n}\n");
+  free(nodes);
+  if (err) return err;
+  MN_CHECK(!s.over, MN_ERR_MEM, "the source of a kernel of %d nodes does not fit in %zu bytes", e->n, cap);
+  *nscal = ns;
   return MN_SUCCESS;
 }
 

@@ -6,6 +6,16 @@
 #include <string.h>
 
 #include "kernels_vec.h" /* mni_vec_unary: exp, log, sin, cos, tanh through libmvec */
+#include "jit_cpu.h"
+
+int mn_unary_vec(int op, int dt) {
+#if defined(MANIPLE_HAVE_LIBMVEC) && defined(__x86_64__) && defined(__GNUC__)
+  return mnv_pick(op, dt) != 0;
+#else
+  (void)op; (void)dt;
+  return 0;
+#endif
+}
 
 /* Complex kernels get no clones: GCC 12 vectorises a complex product for
  * AVX2 and AVX-512 into vfmaddsub even under -ffp-contract=off, so lanes of

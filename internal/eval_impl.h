@@ -56,6 +56,13 @@ typedef struct {
   char *dev_outbuf;    /* each cell a launch of the backend, writing the device */
   size_t dev_outbytes; /* region dev_outbuf (or, a reduction, its accumulator */
   mn_acc *dev_part;    /* in dev_part[1], from each cell's block of MN_KERNEL_RED_BLOCKS after it) */
+  /* a compiled kernel of the program (jit_cpu.c; NULL: the interpreter)
+   * with its scalars' values, and whether it compares (its invalid flag
+   * then comes from the interpreter) */
+  void (*jit)(long long, const void *const *, void *const *, const double *, const long long *);
+  double jsf[64];
+  long long jsi[64];
+  int jquiet;
   /* extra outputs: node xnode[k] also stored in a fresh array aligned with
    * the iteration box (xbase[k]: its element at the box start) */
   int nx, xnode[MAXX];

@@ -263,6 +263,17 @@ MN_EXTERN int mn_expr_binary(mn_expr *e, mn_binary_op op, int a, int b, int *nod
 MN_EXTERN int mn_expr_ternary(mn_expr *e, mn_ternary_op op, int a, int b, int c,
                     int *node);
 MN_EXTERN mn_dtype mn_expr_dtype(const mn_expr *e, int node);
+/* Long expressions compiled to native code at run time on the CPU
+ * (docs/design.md, "Compiled kernels"), with the interpreter's values bit
+ * for bit: MN_JIT_AUTO (the default; MANIPLE_JIT=auto) compiles a program
+ * worth it at its third evaluation, in a background thread, the
+ * interpreter running until it is ready; MN_JIT_SYNC (MANIPLE_JIT=sync)
+ * compiles every program of two operations or more before its first
+ * evaluation; MN_JIT_OFF (MANIPLE_JIT=0) never. For the whole process;
+ * returns the mode before. mn_jit_kernels: compiled kernels loaded. */
+typedef enum { MN_JIT_OFF, MN_JIT_AUTO, MN_JIT_SYNC } mn_jit_mode;
+MN_EXTERN mn_jit_mode mn_jit_set_mode(mn_jit_mode mode);
+MN_EXTERN int mn_jit_kernels(void);
 /* Broadcast shape of a node. */
 MN_EXTERN int mn_expr_shape(const mn_expr *e, int node, int *ndim, int64_t *shape);
 /* out = node; out's shape must equal the node's broadcast shape. */

@@ -323,6 +323,18 @@ static PyObject *py_plan_stats(PyObject *m, PyObject *unused) {
   return Py_BuildValue("(ill)", cached, hits, misses);
 }
 
+static PyObject *py_jit(PyObject *m, PyObject *args) {
+  (void)m;
+  const char *set = NULL;
+  if (!PyArg_ParseTuple(args, "|z", &set)) return NULL;
+  static const char *const names[] = {"off", "auto", "sync"};
+  mn_jit_mode want = (mn_jit_mode)-1;
+  for (int k = 0; set && k < 3; k++)
+    if (!strcmp(set, names[k])) want = (mn_jit_mode)k;
+  if (set && (int)want < 0) return PyErr_Format(PyExc_ValueError, "jit mode %R is not 'off', 'auto' or 'sync'", PyTuple_GET_ITEM(args, 0));
+  mn_jit_mode old = mn_jit_set_mode(want);
+  return Py_BuildValue("(si)", names[old], mn_jit_kernels());
+}
 
 static PyMethodDef module_methods[] = {
   {"init", py_init, METH_VARARGS, "Create the context (optional Fortran communicator handle)."},
@@ -333,6 +345,8 @@ static PyMethodDef module_methods[] = {
   {"size", py_size, METH_NOARGS, "Number of ranks."},
   {"backend", py_backend, METH_NOARGS, "Where arrays live: \"cpu\", \"cuda\" or \"emulated\"."},
   {"plan_stats", py_plan_stats, METH_NOARGS, "(cached plans, hits, misses)."},
+  {"jit", py_jit, METH_VARARGS,
+   "jit([mode]): (the compiled kernels' mode before, kernels loaded); mode 'off', 'auto' or 'sync' sets it."},
   {"sync", py_sync, METH_NOARGS, "Raise on every rank an error kept on some rank (mn_ctx_sync; collective)."},
   {"check_args", py_check_args, METH_VARARGS, "MANIPLE_CHECKS: compare a call and its arguments (texts) across ranks."},
   {"checks", py_checks, METH_NOARGS, "Whether MANIPLE_CHECKS is on."},
