@@ -13,7 +13,8 @@
  * again through the interpreter for NumPy's flags.
  *
  * MANIPLE_JIT: unset or "auto" compiles a program at its third large
- * evaluation (JIT_MIN element-operations), in the background; "sync"
+ * evaluation (JIT_MIN element-operations, an operation or more per array
+ * it reads or writes), in the background; "sync"
  * compiles any program of two operations or more at its first evaluation
  * and waits (the tests); "0" never. MANIPLE_JIT_CC names the compiler.
  * Objects are kept in the kernel cache directory (kernel_cache.c), each
@@ -286,7 +287,11 @@ void mn_jit_attach(prog *P, int64_t npoints) {
   if (!m || no_cc || P->nops > MAXOPS) return;
   int nop = 0;
   for (int k = 0; k < P->nlive; k++) nop += P->e->v[P->live[k]].kind >= MN_N_UNARY || P->lc[P->live[k]].n;
-  if (nop < (m == MN_JIT_SYNC ? 2 : JIT_MIN_OPS) || (m == MN_JIT_AUTO && (double)npoints * nop < JIT_MIN)) return;
+  if (nop < (m == MN_JIT_SYNC ? 2 : JIT_MIN_OPS)) return;
+  /* auto: enough work, and an operation or more per array read or written
+   * (fewer are bound by memory, where the interpreter's fused sums and
+   * streaming stores do as well) */
+  if (m == MN_JIT_AUTO && ((double)npoints * nop < JIT_MIN || nop < P->nops + 1 + P->nx)) return;
   for (int k = 0; k < P->nlive; k++) { /* libmvec's functions: the interpreter's values */
     const mn_node *n = &P->e->v[P->live[k]];
     if (n->kind == MN_N_UNARY && mn_unary_vec(n->op, n->ct)) return;
