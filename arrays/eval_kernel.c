@@ -69,6 +69,24 @@ static int slotless(const prog *P, const cell *C, int nd) {
   return 1;
 }
 
+/* Element idx of a unit in storage base with strides st (elements of es
+ * bytes) */
+static inline char *at(char *base, const int64_t *idx, const int64_t *st, int nd, size_t es) {
+  int64_t off = 0;
+  for (int d = 0; d < nd; d++) off += idx[d] * st[d];
+  return base + off * (int64_t)es;
+}
+
+/* Operand oi's block of a unit: in its storage when contiguous, else
+ * loaded into slot */
+static inline char *input_block(const cell *C, int oi, const int64_t *idx, int nd, int64_t len, size_t es,
+                                char *slot) {
+  char *p = at(C->optr[oi], idx, C->ost[oi], nd, es);
+  if (C->ost[oi][nd - 1] == 1) return p;
+  strided_load(len, p, C->ost[oi][nd - 1], es, slot);
+  return slot;
+}
+
 /* One unit through P's compiled kernel (jit_cpu.c): strided inputs loaded
  * into their slots first, the root and the extra outputs stored as the
  * interpreter stores them (the root into a slot when the output overlaps
@@ -83,14 +101,7 @@ static int run_jit(const prog *P, const cell *C, int nd, const int64_t *idx, int
   for (int i = 0; i < P->nops; i++) {
     int j = P->ops[i].node;
     size_t es = mn_eval_es(e->v[j].dtype);
-    int64_t off = 0;
-    for (int d = 0; d < nd; d++) off += idx[d] * C->ost[i][d];
-    char *p = C->optr[i] + off * (int64_t)es;
-    if (C->ost[i][nd - 1] != 1) {
-      char *slot = slots + (size_t)P->slotof[j] * P->slot;
-      strided_load(len, p, C->ost[i][nd - 1], es, slot);
-      p = slot;
-    }
+    char *p = input_block(C, i, idx, nd, len, es, slots + (size_t)P->slotof[j] * P->slot);
     in[i] = p;
     lo[i] = p;
     hi[i] = p + (size_t)len * es;
@@ -99,9 +110,7 @@ static int run_jit(const prog *P, const cell *C, int nd, const int64_t *idx, int
   size_t es = mn_eval_es(rn->dtype);
   char *dst = slots + (size_t)P->slotof[P->root] * P->slot;
   if (!P->reduce && C->outst[nd - 1] == 1 && P->odt == rn->dtype) {
-    int64_t off = 0;
-    for (int d = 0; d < nd; d++) off += idx[d] * C->outst[d];
-    char *o = C->out + off * (int64_t)es;
+    char *o = at(C->out, idx, C->outst, nd, es);
     int overlap = 0;
     for (int i = 0; i < P->nops && !overlap; i++) overlap = lo[i] < o + (size_t)len * es && o < hi[i];
     if (!overlap) dst = o;
@@ -110,11 +119,7 @@ static int run_jit(const prog *P, const cell *C, int nd, const int64_t *idx, int
   for (int x = 0; x < P->nx; x++) {
     int j = P->xnode[x];
     char *xd = slots + (size_t)P->slotof[j] * P->slot;
-    if (P->xst[x][nd - 1] == 1) {
-      int64_t off = 0;
-      for (int d = 0; d < nd; d++) off += idx[d] * P->xst[x][d];
-      xd = C->xout[x] + off * (int64_t)mn_eval_es(e->v[j].dtype);
-    }
+    if (P->xst[x][nd - 1] == 1) xd = at(C->xout[x], idx, P->xst[x], nd, mn_eval_es(e->v[j].dtype));
     out[1 + x] = xd;
   }
   int had = P->jquiet ? fetestexcept(FE_INVALID) : 1;
@@ -154,30 +159,20 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
          * an extra output's node into its (fresh, contiguous) array */
         if (last && !P->reduce && C->outst[nd - 1] == 1 && P->odt == n->dtype &&
             n->kind != MN_N_INPUT && n->kind != MN_N_SCALAR) {
-          int64_t off = 0;
-          for (int d = 0; d < nd; d++) off += idx[d] * C->outst[d];
-          dst = C->out + off * (int64_t)es;
+          dst = at(C->out, idx, C->outst, nd, es);
         } else if (!last && n->kind != MN_N_INPUT && n->kind != MN_N_SCALAR) {
           for (int x = 0; x < P->nx; x++)
             if (P->xnode[x] == j && P->xst[x][nd - 1] == 1) {
-              int64_t off = 0;
-              for (int d = 0; d < nd; d++) off += idx[d] * P->xst[x][d];
-              dst = C->xout[x] + off * (int64_t)es;
+              dst = at(C->xout[x], idx, P->xst[x], nd, es);
               break;
             }
         }
         int had = 1;
         if (n->kind >= MN_N_UNARY && mn_eval_quiet(n)) had = fetestexcept(FE_INVALID);
         switch (n->kind) {
-        case MN_N_INPUT: {
-          int oi = P->opi[j];
-          int64_t off = 0;
-          for (int d = 0; d < nd; d++) off += idx[d] * C->ost[oi][d];
-          char *p = C->optr[oi] + off * (int64_t)es;
-          if (C->ost[oi][nd - 1] == 1) val[j] = p;
-          else { strided_load(len, p, C->ost[oi][nd - 1], es, slot); val[j] = slot; }
+        case MN_N_INPUT:
+          val[j] = input_block(C, P->opi[j], idx, nd, len, es, slot);
           continue;
-        }
         case MN_N_SCALAR:
           val[j] = slot; /* filled once per thread */
           continue;
@@ -206,9 +201,7 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
       for (int k = 0; k < P->nx; k++) {
         const int64_t *xs = P->xst[k];
         size_t xes = mn_eval_es(e->v[P->xnode[k]].dtype);
-        int64_t off = 0;
-        for (int d = 0; d < nd; d++) off += idx[d] * xs[d];
-        char *o = C->xout[k] + off * (int64_t)xes;
+        char *o = at(C->xout[k], idx, xs, nd, xes);
         if (val[P->xnode[k]] == o) continue; /* computed in place */
         if (xs[nd - 1] == 1) memcpy(o, val[P->xnode[k]], (size_t)len * xes);
         else strided_store(len, val[P->xnode[k]], xes, o, xs[nd - 1]);
@@ -224,10 +217,8 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
         if (!had && fetestexcept(FE_INVALID)) feclearexcept(FE_INVALID); /* min, max: comparisons */
         continue;
       }
-      int64_t off = 0;
-      for (int d = 0; d < nd; d++) off += idx[d] * C->outst[d];
       size_t oes = mn_eval_es(P->odt);
-      char *o = C->out + off * (int64_t)oes;
+      char *o = at(C->out, idx, C->outst, nd, oes);
       if (v == o) continue;
       char *src = v;
       if (P->odt != rn->dtype) {

@@ -276,33 +276,28 @@ static entry *find(uint64_t key, const char *src) {
   return NULL;
 }
 
-static int quiet_nodes(const prog *P) {
-  for (int k = 0; k < P->nlive; k++)
-    if (mn_eval_quiet(&P->e->v[P->live[k]])) return 1;
-  return 0;
-}
-
 void mn_jit_attach(prog *P, int64_t npoints) {
   int m = jit_mode();
   if (!m || no_cc || P->nops > MAXOPS) return;
-  int nop = 0;
-  for (int k = 0; k < P->nlive; k++) nop += P->e->v[P->live[k]].kind >= MN_N_UNARY || P->lc[P->live[k]].n;
-  if (nop < (m == MN_JIT_SYNC ? 2 : JIT_MIN_OPS)) return;
+  /* its operations, and whether it compares (quiet), is complex, or has a
+   * libmvec function (those keep the interpreter's values) */
+  int nop = 0, quiet = 0, cplx = 0, vec = 0;
+  for (int k = 0; k < P->nlive; k++) {
+    const mn_node *n = &P->e->v[P->live[k]];
+    nop += n->kind >= MN_N_UNARY || P->lc[P->live[k]].n;
+    quiet |= mn_eval_quiet(n);
+    cplx |= mn_is_complex(n->dtype) || mn_is_complex(n->ct);
+    vec |= n->kind == MN_N_UNARY && mn_unary_vec(n->op, n->ct);
+  }
+  if (vec || nop < (m == MN_JIT_SYNC ? 2 : JIT_MIN_OPS)) return;
   /* auto: enough work, and an operation or more per array read or written
    * (fewer are bound by memory, where the interpreter's fused sums and
    * streaming stores do as well) */
   if (m == MN_JIT_AUTO && ((double)npoints * nop < JIT_MIN || nop < P->nops + 1 + P->nx)) return;
-  for (int k = 0; k < P->nlive; k++) { /* libmvec's functions: the interpreter's values */
-    const mn_node *n = &P->e->v[P->live[k]];
-    if (n->kind == MN_N_UNARY && mn_unary_vec(n->op, n->ct)) return;
-  }
   static char *src; /* (under the lock) */
   int scal[MN_KERNEL_SCALARS], ns = 0;
   pthread_mutex_lock(&lock);
   if (!src) src = malloc(MN_KERNEL_SRC);
-  int cplx = 0;
-  for (int k = 0; k < P->nlive; k++)
-    cplx |= mn_is_complex(P->e->v[P->live[k]].dtype) || mn_is_complex(P->e->v[P->live[k]].ct);
   int n0 = src ? snprintf(src, MN_KERNEL_SRC, "/* maniple jit -O3 %s */\n", arch_flag(cplx)) : 0;
   if (!src || mn_kernel_host_src(P, src + n0, MN_KERNEL_SRC - (size_t)n0, scal, &ns)) {
     pthread_mutex_unlock(&lock);
@@ -341,6 +336,6 @@ void mn_jit_attach(prog *P, int64_t npoints) {
     P->jsi[k] = v->s.v.i;
     if (mn_is_complex(v->dtype)) memcpy(&P->jsi[k], &v->s.im, sizeof P->jsi[k]);
   }
-  P->jquiet = quiet_nodes(P);
+  P->jquiet = quiet;
   P->jit = fn;
 }

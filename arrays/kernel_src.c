@@ -74,11 +74,13 @@ static int order(const mn_expr *e, int j, unsigned char *seen, int *out, int n) 
   return n;
 }
 
-/* the nodes in order, in nodes[] (e->n entries, malloc'd by the caller) */
-static int nodes_of(const prog *P, int *nodes) {
+/* the nodes in order, in nodes[] (e->n entries, malloc'd by the caller):
+ * the root's, then (extras) the extra outputs' not among them */
+static int nodes_of(const prog *P, int *nodes, int extras) {
   unsigned char *seen = calloc((size_t)P->e->n, 1);
   if (!seen) return -1;
   int n = order(P->e, P->root, seen, nodes, 0);
+  for (int x = 0; extras && x < P->nx; x++) n = order(P->e, P->xnode[x], seen, nodes, n);
   free(seen);
   return n;
 }
@@ -138,7 +140,7 @@ int mn_kernel_fits(const prog *P) {
   const mn_expr *e = P->e;
   if (P->nops > MAXOPS) return 0;
   int *nodes = malloc(sizeof(int) * (size_t)e->n);
-  int nn = nodes ? nodes_of(P, nodes) : -1, ns = 0, ok = nn >= 0 && nn <= MN_KERNEL_NODES;
+  int nn = nodes ? nodes_of(P, nodes, 0) : -1, ns = 0, ok = nn >= 0 && nn <= MN_KERNEL_NODES;
   for (int k = 0; ok && k < nn; k++) {
     const mn_node *n = &e->v[nodes[k]];
     ns += n->kind == MN_N_SCALAR;
@@ -156,7 +158,7 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
   int nd = P->nd > 0 ? P->nd : 1, ni = P->nops, ns = 0;
   sbuf s = {buf, cap, 0, 0};
   int *nodes = malloc(sizeof(int) * (size_t)e->n);
-  int nn = nodes ? nodes_of(P, nodes) : -1;
+  int nn = nodes ? nodes_of(P, nodes, 0) : -1;
   if (nn < 0) { free(nodes); return MN_ERR(MN_ERR_MEM, "cannot order %d nodes", e->n); }
   int err = MN_SUCCESS;
   for (int k = 0; k < nn; k++) ns += e->v[nodes[k]].kind == MN_N_SCALAR;
@@ -224,16 +226,12 @@ int mn_kernel_src(const prog *P, mn_dtype odt, char *buf, size_t cap, mn_kernel_
 int mn_kernel_host_src(const prog *P, char *buf, size_t cap, int *scal, int *nscal) {
   const mn_expr *e = P->e;
   sbuf s = {buf, cap, 0, 0};
-  unsigned char *seen = calloc((size_t)e->n, 1);
-  int *nodes = malloc(sizeof(int) * (size_t)e->n), nn = 0, err = MN_SUCCESS, si = 0, ns = 0;
-  if (!seen || !nodes) {
-    free(seen);
+  int *nodes = malloc(sizeof(int) * (size_t)e->n), nn = nodes ? nodes_of(P, nodes, 1) : -1, err = MN_SUCCESS,
+      si = 0, ns = 0;
+  if (nn < 0) {
     free(nodes);
     return MN_ERR(MN_ERR_MEM, "cannot order %d nodes", e->n);
   }
-  nn = order(e, P->root, seen, nodes, 0);
-  for (int x = 0; x < P->nx; x++) nn = order(e, P->xnode[x], seen, nodes, nn);
-  free(seen);
   put(&s, "#include <string.h>\n#include \"kernels/ops.h\"\n"
           "void mn_jit(long long n, const void *const *in, void *const *out, const double *sf, const long long *si) {\n");
   for (int i = 0; i < P->nops; i++) {
@@ -285,7 +283,7 @@ size_t mn_kernel_args(const mn_kernel_shape *ks, const mn_eval_launch *L, char *
   for (int d = 0; d < nd; d++) { long long v = C->outst[d]; PUT(v); }
   double sf[MN_KERNEL_SCALARS] = {0};
   long long sv[MN_KERNEL_SCALARS] = {0};
-  int k = 0, *nodes = malloc(sizeof(int) * (size_t)e->n), nn = nodes ? nodes_of(P, nodes) : -1;
+  int k = 0, *nodes = malloc(sizeof(int) * (size_t)e->n), nn = nodes ? nodes_of(P, nodes, 0) : -1;
   if (nn < 0) { free(nodes); return 0; }
   for (int q = 0; q < nn && k < MN_KERNEL_SCALARS; q++) {
     const mn_node *v = &e->v[nodes[q]];

@@ -8,6 +8,12 @@
 #include "fuse.h"
 
 enum { BLK = 512, MAXOPS = 40, MAXX = 16, MAXES = 16 /* complex128's bytes: the widest element */ };
+/* at most this many scalars in a generated kernel (kernel_src.c), whose
+ * values a launch or a compiled kernel's call carries */
+enum { MN_KERNEL_SCALARS = 64 };
+/* a compiled program (jit_cpu.c): n elements from contiguous inputs into
+ * outputs, scalars' values in sf/si */
+typedef void (*mn_jit_fn)(long long n, const void *const *in, void *const *out, const double *sf, const long long *si);
 /* band_mode buffers: about this many bytes per band (a row or two of a
  * large grid, so that the band, the rows it reads and the rows written back
  * stay in L1/L2: 256 KiB bands ran 10% slower), and at most this many when
@@ -59,9 +65,9 @@ typedef struct {
   /* a compiled kernel of the program (jit_cpu.c; NULL: the interpreter)
    * with its scalars' values, and whether it compares (its invalid flag
    * then comes from the interpreter) */
-  void (*jit)(long long, const void *const *, void *const *, const double *, const long long *);
-  double jsf[64];
-  long long jsi[64];
+  mn_jit_fn jit;
+  double jsf[MN_KERNEL_SCALARS];
+  long long jsi[MN_KERNEL_SCALARS];
   int jquiet;
   /* extra outputs: node xnode[k] also stored in a fresh array aligned with
    * the iteration box (xbase[k]: its element at the box start) */

@@ -3,9 +3,6 @@
 #define MANIPLE_JIT_CPU_H
 #include "eval_impl.h"
 
-/* a compiled program: n elements from contiguous inputs into outputs */
-typedef void (*mn_jit_fn)(long long n, const void *const *in, void *const *out, const double *sf, const long long *si);
-
 /* When P's compiled kernel is ready (compiling it in the background, or
  * now under MANIPLE_JIT=sync, when it is hot and worth it), set P->jit
  * and the scalars it reads; otherwise leave P as it is. npoints: the

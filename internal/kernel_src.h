@@ -5,8 +5,9 @@
 
 /* What the argument block depends on: dims (at least 1), inputs, scalars. */
 typedef struct { int nd, ni, ns; } mn_kernel_shape;
-/* at most this many scalars and nodes, so the source fits MN_KERNEL_SRC bytes */
-enum { MN_KERNEL_SCALARS = 64, MN_KERNEL_NODES = 256, MN_KERNEL_SRC = 1 << 17 };
+/* at most this many nodes (and MN_KERNEL_SCALARS scalars, eval_impl.h), so
+ * the source fits MN_KERNEL_SRC bytes */
+enum { MN_KERNEL_NODES = 256, MN_KERNEL_SRC = 1 << 17 };
 /* threads per block (a power of two: the reductions' trees), and the most
  * blocks of a reduction (its accumulators in L->part) */
 enum { MN_KERNEL_BLOCK = 256, MN_KERNEL_RED_BLOCKS = 2048 };
