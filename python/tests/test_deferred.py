@@ -217,6 +217,26 @@ def test_large_reduction_stores_results_and_held_values_at_their_second_pass():
     nt.assert_allclose(numpy.asarray(mnp.ndarray(r2)), 2.0 * want[3], rtol=1e-14)
 
 
+def test_large_reduction_over_shifted_views_stores_its_results():
+    """swe's wave-speed bound: its operands are views a row apart, which on
+    more ranks lie apart, so the pass cannot reduce and store at once; on
+    the CPU the bound's value is computed first, in a pass that stores
+    f1-f3, then reduced (two passes there, one at 1 rank). A device's pass
+    stores none of them there (they read arrays laid out apart)."""
+    split = _core.size() > 1 and _core.backend() == "cpu"
+    a0, b0 = data(mnp, (BIG[0] + 1, BIG[1]))
+    a, b = a0[1:], b0[:-1]
+    want = flux(numpy, numpy.asarray(a), numpy.asarray(b))
+    f1, f2, f3, ap, am = flux(mnp, a, b)
+    with Passes() as p:
+        s = float(mnp.maximum(ap, -am).max())
+    assert p.n == (2 if split else 1), p.n
+    assert all((x._expr is None) == (split or _core.size() == 1) for x in (f1, f2, f3)), "stored or not"
+    assert s == float(numpy.maximum(want[3], -want[4]).max())
+    for g, w in zip((f1, f2, f3, ap, am), want):
+        nt.assert_allclose(numpy.asarray(g), w, rtol=1e-14)
+
+
 def test_large_held_value_computed_at_most_twice():
     a, b = data(mnp, BIG)
     x = mnp.sqrt(a * b) / (a + 1.0)  # costly and held

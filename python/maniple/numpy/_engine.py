@@ -453,6 +453,13 @@ _recent = []  # weak references to large pending arrays: the candidates to share
 # second pass, not its first
 _inlined = {}
 _NOTHING = object()
+# a reduction on more ranks whose operands are laid out apart (on the
+# CPU): its pass can store nothing (see _eval_shared). From SPLIT_COST (see
+# COST) its value is computed into an array first, in an evaluation's pass
+# that stores the values that share it (swe's fluxes beside their wave
+# speeds), and then reduced (_functions._reduce)
+_APART = object()
+SPLIT_COST = 32
 _MANY = []  # [more than one rank], once known
 
 
@@ -520,7 +527,7 @@ def _eval_shared(expr, shape, me=None, out=None, reduce=None):
     if many and reduce is not None:  # the anchor is an operand: all laid out as one read whole
         ref = _full_read(expr, shape)
         if ref is None or not _aligned_reads(expr, ref, set()):
-            return _NOTHING
+            return _NOTHING if device else _APART  # (a device's pass could store none of its siblings)
     cells = {}
     _cells_in(expr, cells)
     own, self_ = None, me  # the value's own cell and array (never a store of its own pass)

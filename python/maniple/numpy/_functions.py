@@ -10,7 +10,8 @@ from maniple import _core
 from ._creation import asarray, empty
 from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
 from . import _fpe, _ufunc, _warn
-from ._engine import _NOTHING, _assign, _binary, _compile, _eval_shared, _has_cells, _scalar, _ternary, _unary
+from ._engine import (_APART, _NOTHING, SPLIT_COST, _assign, _binary, _compile, _eval_shared, _has_cells, _scalar,
+                      _ternary, _unary)
 from ._ndarray import ndarray, _check_power, _check_writable, _f_order
 
 # ---- ufuncs (the names are NumPy's) ----
@@ -313,6 +314,11 @@ def _reduce(op, a, axis=None, dtype=None, out=None, keepdims=False):
         v = _NOTHING
         if a._big and a._expr is not None and _has_cells(node):
             v = _eval_shared(node, a._shape, reduce=op)
+        if v is _APART:  # (more ranks: a costly value computed first, in a pass that may store its siblings)
+            v = _NOTHING
+            if a._cost >= SPLIT_COST:
+                a._materialize()
+                node = a._node()
         if v is _NOTHING:
             v = _core.reduce(_compile(node), op)
         # integers wrap into a narrower result dtype, as NumPy's accumulation does
