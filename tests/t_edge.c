@@ -292,15 +292,16 @@ static void alias_self(mn_ctx *ctx, const int *d, int halo) {
 }
 
 /* Copies of transposed views big enough to go by tiles (eval_kernel.c's
- * transposed_copy: both extents at least 32), in three element sizes and
- * a 3-d permutation, against the index arithmetic. */
+ * transposed_copy: the input's run at least 32, the output's rows at
+ * least 4), in five element sizes and 3-d permutations, against the index
+ * arithmetic. */
 static double fmod101(int64_t k) { return (double)(k % 101); }
 static void tiled_transpose(mn_ctx *ctx, const int *d) {
   enum { R = 45, C = 70, K = 3 };
   int64_t sh[] = {R, C}, st[] = {C, R}, sh3[] = {K, R, C}, st3[] = {C, K, R};
   double *w = malloc(sizeof(double) * K * R * C);
-  mn_dtype ts[] = {MN_FLOAT64, MN_FLOAT32, MN_INT8};
-  for (int q = 0; q < 3; q++) {
+  mn_dtype ts[] = {MN_FLOAT64, MN_FLOAT32, MN_INT8, MN_INT16, MN_COMPLEX128}; /* every block size */
+  for (int q = 0; q < 5; q++) {
     mn_array *a = mk2(ctx, ts[q], sh, d, 0, fmod101), *at = tr(a, NULL), *o = mk2(ctx, ts[q], st, d, 0, NULL);
     T_OK(mn_array_copy(at, o));
     for (int i = 0; i < C; i++)
@@ -315,6 +316,16 @@ static void tiled_transpose(mn_ctx *ctx, const int *d) {
     for (int k = 0; k < K; k++)
       for (int j = 0; j < R; j++) w[(i * K + k) * R + j] = (k * R + j) * C + i;
   check_eq("o = a.transpose(2, 0, 1), tiled", o, w, K * R * C);
+  mn_array_destroy(&at); mn_array_destroy(&o); mn_array_destroy(&a);
+  /* the input running along the output's first axis, rows of 6 (edges) */
+  int64_t sh4[] = {6, 33, 37}, st4[] = {37, 33, 6};
+  int rev[] = {2, 1, 0};
+  a = mt_new(ctx, MN_FLOAT32, 3, sh4, fidx), at = tr(a, rev), o = mt_new(ctx, MN_FLOAT32, 3, st4, NULL);
+  T_OK(mn_array_copy(at, o));
+  for (int i = 0; i < 37; i++)
+    for (int j = 0; j < 33; j++)
+      for (int k = 0; k < 6; k++) w[(i * 33 + j) * 6 + k] = (k * 33 + j) * 37 + i;
+  check_eq("o = a.transpose(2, 1, 0), tiled", o, w, 6 * 33 * 37);
   mn_array_destroy(&at); mn_array_destroy(&o); mn_array_destroy(&a);
   free(w);
 }

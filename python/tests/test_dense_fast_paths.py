@@ -183,7 +183,8 @@ def test_axis_sums(dtype, shape, axis):
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int16", "int8", "complex128", "bool"])
 @pytest.mark.parametrize("shape,axes", [((100, 70), (1, 0)), ((33, 97), (1, 0)), ((32, 32), (1, 0)),
                                         ((31, 40), (1, 0)), ((5, 70, 45), (0, 2, 1)), ((70, 3, 45), (2, 1, 0)),
-                                        ((40, 50, 3), (1, 0, 2)), ((0, 40), (1, 0))])
+                                        ((40, 50, 3), (1, 0, 2)), ((0, 40), (1, 0)), ((5, 40), (1, 0)),
+                                        ((6, 33, 37), (2, 1, 0))])
 def test_transposed_copies(dtype, shape, axes):
     """Copies whose input runs across the output's rows (copied in tiles),
     of whole arrays and of strided views, against NumPy."""
