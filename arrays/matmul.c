@@ -329,7 +329,16 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
     MN_CALL(mn_array_create_like(out, t, &R));
     own_r = 1;
   }
-  int rep_a = mn_array_size(a) <= mn_array_size(b);
+  /* replicate the operand that moves fewer elements: its size (unless
+   * each rank owns what it needs) plus the partial products' reduction
+   * (unless each partial is its rank's block of R). Two row-split
+   * 1000^2 matrices: b gathered, a's rows times it, no reduction */
+  int r_row = a->map.ndim == 1 && b->map.ndim == 2; /* out (n,) is one row */
+  int64_t cost[2];
+  for (int ra = 0; ra < 2; ra++)
+    cost[ra] = (small_is_local(ra ? b : a, ra ? a : b, ra, m, n) ? 0 : mn_array_size(ra ? a : b)) +
+               (partials_owned(ra ? b : a, R, ra, r_row, m, n) ? 0 : m * n);
+  int rep_a = cost[1] < cost[0] || (cost[1] == cost[0] && mn_array_size(a) <= mn_array_size(b));
   const mn_array *big = rep_a ? b : a, *small = rep_a ? a : b;
   int64_t ns = mn_array_size(small), blo[2], bcnt[2], plo[2], pcnt[2];
   char *full = mn_malloc((size_t)(ns ? ns : 1) * es);
@@ -342,7 +351,6 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   int64_t nb = have ? bcnt[0] * bcnt[1] : 0;
   char *bd = NULL; /* the block copied dense, where BLAS cannot read it in place */
   int64_t np = pcnt[0] * pcnt[1];
-  int r_row = a->map.ndim == 1 && b->map.ndim == 2; /* out (n,) is one row */
   /* each rank's partial product exactly its block of R (X w with X and the
    * result split by rows alike): no exchange, and the product goes straight
    * into R's storage where that is dense */
