@@ -88,7 +88,7 @@ static int prog_init(prog *P, const mn_expr *e, int root, int nx, const int *xno
   for (int k = 0; k < nx; k++) { P->xnode[k] = xnode[k]; if (xnode[k] > top) top = xnode[k]; }
   P->nd = nd;
   mn_dense_strides(nd, shape, P->cstride);
-  P->lastext = nd ? shape[nd - 1] : 1;
+  P->boxsize = mn_box_size(nd, shape);
   /* one block for the per-node tables, kept on the context, so later calls
    * allocate nothing. Growing it makes no collective: a front end may
    * evaluate on some ranks only (see eval_exec.c), and a few hundred bytes

@@ -139,7 +139,7 @@ static int scratch_setup(const prog *P, int nthreads, char **scratch, size_t *pe
   *per = b;
   *scratch = mn_ctx_scratch(e->ctx, b * (size_t)nthreads);
   MN_CHECK(*scratch, MN_ERR_MEM, "cannot allocate %zu bytes of scratch", b * (size_t)nthreads);
-  int64_t fill = P->lastext < BLK ? P->lastext : BLK;
+  int64_t fill = P->boxsize < BLK ? P->boxsize : BLK;
   for (int t = 0; t < nthreads; t++)
     for (int k = 0; k < P->nlive; k++) {
       const mn_node *n = &e->v[P->live[k]];

@@ -49,7 +49,7 @@ typedef struct {
   size_t slot;         /* bytes of a node's block of values: BLK of its widest element, 8 at least */
   int nd;
   int64_t cstride[MN_MAXDIM]; /* C-order strides of the iteration shape */
-  int64_t lastext;     /* extent of the last iteration axis (1 for 0-d) */
+  int64_t boxsize;     /* elements of the iteration box (1 for 0-d): the longest a unit can be (axes merged) */
   /* output (eval) or reduction */
   mn_dtype odt;         /* what is stored (a reduction: the values it reduces) */
   int reduce;

@@ -194,3 +194,30 @@ def test_transposed_copies(dtype, shape, axes):
           xp.asarray(a)[:, ::-1].transpose(axes).copy())
     check(lambda xp: xp.asarray(a)[::2].T.copy() if a.ndim == 2 else
           xp.ascontiguousarray(xp.asarray(a)[1:, :, ::2].transpose(axes)))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "complex128"])
+@pytest.mark.parametrize("shape", [(1000, 3), (7, 1), (1, 9), (50, 4, 3), (0, 3), (6, 5, 1, 2)])
+def test_short_rows_walked_as_one(dtype, shape):
+    """Elementwise expressions over arrays with short last axes, whose rows
+    the evaluator merges when every operand runs on across them: scalars
+    (filled as long as the merged unit), casts, broadcasts and views that
+    do not merge, in-place updates; against NumPy."""
+    a, b = data(shape, dtype, seed=60), data(shape, dtype, seed=61)
+    c = data(shape[:1], dtype, seed=62)
+    d = data(shape[-1:], "float64", seed=63)
+    lead = (slice(None),) + (None,) * (len(shape) - 1)
+    check(lambda xp: xp.asarray(a) + xp.asarray(b))
+    check(lambda xp: xp.asarray(a) * 3 - xp.asarray(b) + 2)
+    check(lambda xp: xp.asarray(a).astype("float64") * 0.5 + xp.asarray(d))
+    check(lambda xp: xp.asarray(a) + xp.asarray(c)[lead])
+    check(lambda xp: xp.asarray(a)[::-1] * 2 + xp.asarray(b)[::-1, ...])
+    check(lambda xp: xp.asarray(a)[(slice(None, None, -1),) * len(shape)] - 1)
+    check(lambda xp: xp.asarray(a)[..., ::2] + xp.asarray(b)[..., ::2])
+
+    def inplace(xp):
+        x = xp.asarray(a).copy()
+        x += 1
+        x[...] = x * 2 + xp.asarray(b)
+        return x
+    check(inplace)
