@@ -209,8 +209,8 @@ static void run_units(const prog *P, const cell *C, const cell_walk *W, char *sc
       const mn_node *rn = &e->v[P->root];
       char *v = val[P->root];
       if (P->reduce) {
-        int64_t flat0 = 0;
-        for (int d = 0; d < P->nd; d++) flat0 += (lo[d] + idx[d]) * P->cstride[d];
+        int64_t flat0 = 0; /* (axes merged: a reduction that reads no index) */
+        for (int d = 0; d < P->nd && nd == P->nd; d++) flat0 += (lo[d] + idx[d]) * P->cstride[d];
         int had = (P->rop != MN_RED_MIN && P->rop != MN_RED_MAX && P->rop != MN_RED_ARGMIN && P->rop != MN_RED_ARGMAX) ||
                   fetestexcept(FE_INVALID);
         mn_reduce_table[P->rop][rn->dtype](len, v, flat0, acc);
@@ -363,7 +363,7 @@ static int transposed_copy(const prog *P, const cell *C, const cell_walk *W, int
 static int mergeable(const prog *P, const cell *C, int d) {
   int64_t n = C->cnt[d + 1];
   if (n == 1 || C->cnt[d] == 1) return 1;
-  if (C->outst[d] != C->outst[d + 1] * n) return 0;
+  if (!P->reduce && C->outst[d] != C->outst[d + 1] * n) return 0;
   for (int k = 0; k < P->nops; k++)
     if (C->ost[k][d] != C->ost[k][d + 1] * n) return 0;
   return 1;
@@ -372,22 +372,27 @@ static int mergeable(const prog *P, const cell *C, int d) {
 /* The cell with its trailing axes merged while mergeable, into M; the
  * axes left. Units are rows of the last axis, each run through the whole
  * program: an (n, 3) array walked as rows of 3 took 15x NumPy's time for
- * a + b. Not for reductions (argmin's flat index reads the axes) or extra
- * outputs (their strides are the program's). */
+ * a + b. Not for reductions that read the flat index (min, max and arg*:
+ * ties go to the lower index) or extra outputs (their strides are the
+ * program's). A sum's units are summed pairwise, so merged units change
+ * its rounding (towards NumPy's pairwise sum), as cells at another rank
+ * count do. */
 static int coalesce(const prog *P, const cell *C, int nd, cell *M) {
-  if (P->reduce || P->nx || nd < 2 || !mergeable(P, C, nd - 2)) return nd;
+  int indexed = P->reduce && P->rop != MN_RED_SUM && P->rop != MN_RED_PROD && P->rop != MN_RED_ANY &&
+                P->rop != MN_RED_ALL && P->rop != MN_RED_SUMSQ && P->rop != MN_RED_SUMABS;
+  if (indexed || P->nx || nd < 2 || !mergeable(P, C, nd - 2)) return nd;
   memcpy(M->lo, C->lo, sizeof M->lo);
   memcpy(M->cnt, C->cnt, sizeof M->cnt);
   memcpy(M->optr, C->optr, sizeof(char *) * (size_t)P->nops);
   for (int k = 0; k < P->nops; k++) memcpy(M->ost[k], C->ost[k], sizeof(int64_t) * (size_t)nd);
   M->out = C->out;
-  memcpy(M->outst, C->outst, sizeof M->outst);
+  if (!P->reduce) memcpy(M->outst, C->outst, sizeof M->outst);
   for (; nd > 1 && mergeable(P, M, nd - 2); nd--) {
     int d = nd - 2, keep_d = M->cnt[d + 1] == 1 && M->cnt[d] != 1; /* the strides that remain: axis d's */
     M->lo[d] = M->lo[d] * M->cnt[d + 1] + M->lo[d + 1];
     M->cnt[d] *= M->cnt[d + 1];
     if (keep_d) continue;
-    M->outst[d] = M->outst[d + 1];
+    if (!P->reduce) M->outst[d] = M->outst[d + 1];
     for (int k = 0; k < P->nops; k++) M->ost[k][d] = M->ost[k][d + 1];
   }
   return nd;
