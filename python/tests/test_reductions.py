@@ -207,3 +207,23 @@ def test_nanvar_of_integers_honours_mean_and_correction():
     check(lambda xp: xp.nanvar(xp.asarray(x), axis=1, mean=numpy.array([[0.0], [1.0]])), rtol=1e-14)
     check(lambda xp: xp.nanvar(xp.asarray(x), correction=1), rtol=1e-14)
     check(lambda xp: xp.nanstd(xp.asarray(x), axis=0, correction=1), rtol=1e-14)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("shape", [(400, 3), (3, 700), (5, 6, 300), (40, 1), (1, 40)])
+@pytest.mark.parametrize("fn", ["max", "min", "argmax", "argmin", "sum", "mean"])
+def test_reductions_along_an_axis_a_rank_holds(dtype, shape, fn):
+    """Along an axis each rank holds whole (straight into the result, no
+    partials): NaNs (the first wins), ties (the first index wins), values
+    cast back to float32, views and deferred expressions; against NumPy,
+    exactly for the extremes and their indices."""
+    x = numpy.round(data(shape, dtype, seed=70) * 4) / 4  # ties
+    y = x.copy()
+    flat = y.reshape(-1)
+    flat[::37] = numpy.nan
+    t = {} if fn.startswith(("max", "min", "arg")) else tol(dtype)
+    for axis in range(len(shape)):
+        for v in (x, y):
+            check(lambda xp: getattr(xp, fn)(xp.asarray(v), axis=axis), **t)
+        check(lambda xp: getattr(xp, fn)(xp.asarray(x) * 2 - 1, axis=axis), **t)
+        check(lambda xp: getattr(xp, fn)(xp.asarray(y)[::-1], axis=axis), **t)
