@@ -215,9 +215,31 @@ def test_short_rows_walked_as_one(dtype, shape):
     check(lambda xp: xp.asarray(a)[(slice(None, None, -1),) * len(shape)] - 1)
     check(lambda xp: xp.asarray(a)[..., ::2] + xp.asarray(b)[..., ::2])
 
+    check(lambda xp: xp.asarray(a)[..., ::-1].copy())
+    check(lambda xp: xp.asarray(a)[::2, ...].sum(), rtol=1e-5 if dtype == "float32" else 1e-12)
+
     def inplace(xp):
         x = xp.asarray(a).copy()
         x += 1
         x[...] = x * 2 + xp.asarray(b)
+        x[..., :1] += xp.asarray(b)[..., -1:]  # a view of short rows as the output
+        return x
+    check(inplace)
+
+
+@pytest.mark.parametrize("shape,axes", [((3, 200, 2), (0, 1, 2)), ((200, 4, 3), (1, 0, 2)), ((90, 5), (0, 1))])
+def test_short_rows_walked_along_the_long_axis(shape, axes):
+    """Rows too short to merge (views, permutations) are walked along the
+    longest other axis: values, reductions and in-place updates against
+    NumPy."""
+    a, b = data(shape, seed=64), data(shape, seed=65)
+    check(lambda xp: xp.asarray(a).transpose(axes)[..., ::2] * 3 + xp.asarray(b).transpose(axes)[..., -1::-2])
+    check(lambda xp: xp.asarray(a).transpose(axes).copy())
+    check(lambda xp: (xp.asarray(a)[..., ::-1] - 1).sum(), rtol=1e-12)
+    check(lambda xp: xp.asarray(a)[..., ::-1].max())
+
+    def inplace(xp):
+        x = xp.asarray(a).copy()
+        x[..., ::2] = x[..., ::2] * 2 + xp.asarray(b)[..., ::2]
         return x
     check(inplace)
