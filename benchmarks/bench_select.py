@@ -5,7 +5,9 @@
 Issue 22's cases: einsum contractions (matrix product, matrix-vector, a
 batched contraction, a trace, a transposed copy) and integer-array
 indexing (a[idx] and a[idx] = v on a 1-d array, whole rows M[idx] of a 2-d
-one). maniple.numpy runs on every rank, NumPy on rank 0 (one process);
+one); and an array of 10^6 points (shape (n, 3)): row sums, the index of
+each row's largest value, and a strided view's values (rows too short for
+a pass each). maniple.numpy runs on every rank, NumPy on rank 0 (one process);
 each repetition runs both in turn, so the machine's noise falls on both
 alike, and the STREAM triad is measured in the same run. Each case runs
 warm times (default 10) untimed first, for both: this machine's fresh pages
@@ -48,9 +50,10 @@ big = rng.random(2_000_000)
 rows = rng.random((200_000, 16))
 idx = rng.integers(0, big.size, 100_000)
 ridx = rng.integers(0, rows.shape[0], 20_000)
+pts = rng.random((1_000_000, 3))
 M = {k: mnp.asarray(x) for k, x in (("A", A), ("B", B), ("v", v), ("X", X), ("big", big), ("rows", rows),
-                                    ("idx", idx), ("ridx", ridx))}
-N = dict(A=A, B=B, v=v, X=X, big=big.copy(), rows=rows, idx=idx, ridx=ridx)
+                                    ("idx", idx), ("ridx", ridx), ("pts", pts))}
+N = dict(A=A, B=B, v=v, X=X, big=big.copy(), rows=rows, idx=idx, ridx=ridx, pts=pts)
 
 
 def put(d):
@@ -68,6 +71,9 @@ CASES = [
     ("a[idx] 1-d", idx.size, lambda xp, d: d["big"][d["idx"]]),
     ("a[idx] = 1.0 1-d", idx.size, lambda xp, d: put(d)),
     ("M[idx] rows", ridx.size * rows.shape[1], lambda xp, d: d["rows"][d["ridx"]]),
+    ("points.sum(axis=1)", pts.size, lambda xp, d: d["pts"].sum(axis=1)),
+    ("points.argmax(axis=1)", pts.size, lambda xp, d: d["pts"].argmax(axis=1)),
+    ("points[::2] + 1", pts.size // 2, lambda xp, d: d["pts"][::2] + 1),
 ]
 
 
