@@ -41,7 +41,13 @@ typedef struct { double re, im; } mn_c128;
   MN_HD static inline R mni_k_imag_##S(T a) { return a.im; } \
   MN_HD static inline R mni_k_abs_##S(T a) { return F(hypot)(a.re, a.im); } \
   MN_HD static inline T mni_k_square_##S(T a) { return mni_k_mul_##S(a, a); } \
-  MN_HD static inline T mni_k_reciprocal_##S(T a) { return mni_k_div_##S(mn_mk_##S(1, 0), a); } \
+  /* NumPy's loop (not 1 / z: its own ratio and signs) */ \
+  MN_HD static inline T mni_k_reciprocal_##S(T a) { \
+    if (F(fabs)(a.im) <= F(fabs)(a.re)) { \
+      R r = a.im / a.re, d = a.re + a.im * r; \
+      return mn_mk_##S((R)1 / d, -r / d); } \
+    R r = a.re / a.im, d = a.re * r + a.im; \
+    return mn_mk_##S(r / d, (R)-1 / d); } \
   /* NumPy 2: z / |z|, 0 for 0; an infinite part alone gives its unit \
    * (inf + nan j: 1, as hypot(inf, nan) is inf), both infinite NaN */ \
   MN_HD static inline T mni_k_sign_##S(T a) { \
