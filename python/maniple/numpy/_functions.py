@@ -12,7 +12,7 @@ from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, FLOATS as _FLOATS
 from . import _fpe, _ufunc, _warn
 from ._engine import (_APART, _NOTHING, SPLIT_COST, _assign, _binary, _compile, _eval_shared, _has_cells, _scalar,
                       _ternary, _unary)
-from ._ndarray import ndarray, _check_power, _check_writable, _f_order
+from ._ndarray import ndarray, _check_power, _check_writable, _f_order, _power_fast
 
 # ---- ufuncs (the names are NumPy's) ----
 _UNARY = ["negative", "positive", "absolute", "sqrt", "exp", "log", "log2", "log10", "expm1", "log1p", "sin",
@@ -153,7 +153,8 @@ def _make_binary(name):
                     return _with_out(_unary("sqrt", x.astype(dt) if dt != x._dtype else x), out, name)
             if t is not float and (t is not int or y < 0):  # a scalar exponent: nothing to check
                 _check_power(x, y)
-            return _with_out(_binary(name, x, y), out, name)
+            r = _power_fast(x, y, False) if isinstance(x, ndarray) else None
+            return _with_out(_binary(name, x, y) if r is None else r, out, name)
     else:
         def f(x, y, out=None, **kw):
             if kw:

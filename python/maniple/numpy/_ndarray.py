@@ -628,7 +628,8 @@ class ndarray:
                 return _unary("sqrt", self.astype(dt) if dt != self._dtype else self)
         if t is not float and (t is not int or o < 0):  # a scalar exponent: nothing to check
             _check_power(self, o)
-        return _binary("power", self, o, True)
+        r = _power_fast(self, o, True)
+        return _binary("power", self, o, True) if r is None else r
 
     def __rpow__(self, o): return _power(o, self, True)
     def __and__(self, o): return _binary("bitwise_and", self, o, True)
@@ -691,7 +692,8 @@ class ndarray:
         if name == "power":
             _check_power(self, o)
         pending = self._expr is not None  # (computing r may store it: decided before)
-        r = _binary(name, self, o)
+        r = _power_fast(self, o, True) if name == "power" else None
+        r = _binary(name, self, o) if r is None else r
         if type(r) is ndarray:
             if r._dtype not in _CAN_CAST_SAME_KIND[self._dtype]:  # NumPy's error, before anything changes
                 from ._functions import _cast_error
@@ -1190,6 +1192,21 @@ def _check_power(x, y):
         return  # the operation raises NumPy's broadcast error
     if n and bool((y < 0).any()):
         raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def _power_fast(x, y, op):
+    """x ** y as NumPy's float power loop takes a scalar or 0-d exponent:
+    2 as x * x and -1 as 1 / x (not pow's rounding); with op (the
+    operators) a complex x and a Python int 2 as x * x too. Else None."""
+    t = type(y)
+    if not (t is int or t is float or isinstance(y, (_np.integer, _np.floating)) or
+            (type(y) is _np.ndarray and y.ndim == 0 and y.dtype.kind in "iuf")) or (y != 2 and y != -1):
+        return None
+    dt = _np.result_type(x._dtype, y)
+    if dt.kind != "f" and not (op and t is int and y == 2 and dt.kind == "c"):
+        return None
+    b = x if dt == x._dtype else x.astype(dt)
+    return _binary("multiply", b, b, True) if y == 2 else _unary("reciprocal", b)
 
 
 def _power(x, y, op=False):
