@@ -335,15 +335,18 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
    * 1000^2 matrices: b gathered, a's rows times it, no reduction */
   int r_row = a->map.ndim == 1 && b->map.ndim == 2; /* out (n,) is one row */
   int64_t cost[2];
-  for (int ra = 0; ra < 2; ra++)
-    cost[ra] = (small_is_local(ra ? b : a, ra ? a : b, ra, m, n) ? 0 : mn_array_size(ra ? a : b)) +
-               (partials_owned(ra ? b : a, R, ra, r_row, m, n) ? 0 : m * n);
+  int is_local[2], is_owned[2];
+  for (int ra = 0; ra < 2; ra++) {
+    is_local[ra] = small_is_local(ra ? b : a, ra ? a : b, ra, m, n);
+    is_owned[ra] = partials_owned(ra ? b : a, R, ra, r_row, m, n);
+    cost[ra] = (is_local[ra] ? 0 : mn_array_size(ra ? a : b)) + (is_owned[ra] ? 0 : m * n);
+  }
   int rep_a = cost[1] < cost[0] || (cost[1] == cost[0] && mn_array_size(a) <= mn_array_size(b));
   const mn_array *big = rep_a ? b : a, *small = rep_a ? a : b;
   int64_t ns = mn_array_size(small), blo[2], bcnt[2], plo[2], pcnt[2];
   char *full = mn_malloc((size_t)(ns ? ns : 1) * es);
   MN_CALLG(err, mn_agree(ctx, full ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld elements to replicate", (long long)ns)), done);
-  int local = small_is_local(big, small, rep_a, m, n); /* else every rank gets all of small */
+  int local = is_local[rep_a]; /* else every rank gets all of small */
   if (!local) MN_CALLG(err, mn_array_allgather(small, full), done);
   /* my block of the big operand, dense */
   /* my partial product covers rows plo.. (all columns) or columns (all rows) */
@@ -354,7 +357,7 @@ int mn_array_matmul(const mn_array *a, const mn_array *b, mn_array *out) {
   /* each rank's partial product exactly its block of R (X w with X and the
    * result split by rows alike): no exchange, and the product goes straight
    * into R's storage where that is dense */
-  int own_parts = partials_owned(big, R, rep_a, r_row, m, n);
+  int own_parts = is_owned[rep_a];
   char *rdata = NULL;
   if (own_parts && np) {
     mn_local rl;
