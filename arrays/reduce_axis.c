@@ -104,125 +104,79 @@ static int axis_launch(mn_reduce_op op, const mn_array *x, int axis, const int64
   return err;
 }
 
-/* Argument checks; the axis is a per-rank value, so the caller agrees. */
+/* One contiguous line of A floats (t: float64 or float32) added in index
+ * order from its first element, in double */
+static double line_sum(mn_dtype t, const char *v, int64_t A) {
+  double f;
+  if (t == MN_FLOAT64) {
+    const double *x = (const double *)v;
+    f = x[0];
+    for (int64_t a = 1; a < A; a++) f += x[a];
+  } else {
+    const float *x = (const float *)v;
+    f = (double)x[0];
+    for (int64_t a = 1; a < A; a++) f += (double)x[a];
+  }
+  return f;
+}
+
+/* n inner cells' lines, A rows I elements apart from v, added in index
+ * order into acc (a row of cells at a time) */
+static void rows_sum(mn_dtype t, const char *v, int64_t A, int64_t I, int64_t n, double *acc) {
+  for (int64_t a = 0; a < A; a++) {
+    if (t == MN_FLOAT64) {
+      const double *x = (const double *)v + a * I;
+      if (a == 0) for (int64_t i = 0; i < n; i++) acc[i] = x[i];
+      else for (int64_t i = 0; i < n; i++) acc[i] += x[i];
+    } else {
+      const float *x = (const float *)v + a * I;
+      if (a == 0) for (int64_t i = 0; i < n; i++) acc[i] = (double)x[i];
+      else for (int64_t i = 0; i < n; i++) acc[i] += (double)x[i];
+    }
+  }
+}
+enum { SUM_CHUNK = 512 }; /* inner cells summed at once: their running sums in L1 */
+
+/* This rank's block of x (at xlo, xcnt), dense in C order, on the host,
+ * as (O outer, the axis, I inner); NULL when it is not dense or the axis
+ * is empty */
+static const char *dense_lines(const mn_array *x, int axis, const int64_t *xlo, const int64_t *xcnt, int64_t *O,
+                               int64_t *I) {
+  int nd = x->map.ndim;
+  int64_t st[MN_MAXDIM];
+  mn_map_strides(&x->map, x->buf, st);
+  if (!mn_strides_dense(nd, xcnt, st) || xcnt[axis] == 0) return NULL;
+  *O = *I = 1;
+  for (int d = 0; d < axis; d++) *O *= xcnt[d];
+  for (int d = axis + 1; d < nd; d++) *I *= xcnt[d];
+  mn_buf_host(x->buf, 0);
+  return mn_map_ptr(&x->map, x->buf, xlo);
+}
+
 /* A float sum over a dense C-order block, as (outer, axis, inner): each
  * cell's line added in index order from its first element, as the general
  * loop below and the device do (the same bits), but a row of inner cells at
  * a time instead of a push per element. 0: not this case. */
 static int dense_float_sum(mn_reduce_op op, const mn_array *x, int axis, const int64_t *xlo, const int64_t *xcnt,
                            mn_acc *part) {
-  int nd = x->map.ndim;
   if (op != MN_RED_SUM || (x->dtype != MN_FLOAT64 && x->dtype != MN_FLOAT32)) return 0;
-  int64_t st[MN_MAXDIM], O = 1, A = xcnt[axis], I = 1;
-  mn_map_strides(&x->map, x->buf, st);
-  if (!mn_strides_dense(nd, xcnt, st) || A == 0) return 0;
-  for (int d = 0; d < axis; d++) O *= xcnt[d];
-  for (int d = axis + 1; d < nd; d++) I *= xcnt[d];
-  mn_buf_host(x->buf, 0);
-  const char *base = mn_map_ptr(&x->map, x->buf, xlo);
-  if (I == 1) { /* the last axis: each line contiguous, one running sum */
-    for (int64_t o = 0; o < O; o++) {
-      double f;
-      if (x->dtype == MN_FLOAT64) {
-        const double *v = (const double *)base + o * A;
-        f = v[0];
-        for (int64_t a = 1; a < A; a++) f += v[a];
-      } else {
-        const float *v = (const float *)base + o * A;
-        f = (double)v[0];
-        for (int64_t a = 1; a < A; a++) f += (double)v[a];
-      }
-      part[o].f = f;
-      part[o].has = A;
-    }
-    return 1;
-  }
+  int64_t O, A = xcnt[axis], I;
+  const char *base = dense_lines(x, axis, xlo, xcnt, &O, &I);
+  if (!base) return 0;
+  size_t es = mn_dtype_size(x->dtype);
+  double acc[SUM_CHUNK];
   for (int64_t o = 0; o < O; o++) {
-    mn_acc *p = part + o * I;
-    for (int64_t a = 0; a < A; a++) {
-      int64_t off = (o * A + a) * I;
-      if (x->dtype == MN_FLOAT64) {
-        const double *v = (const double *)base + off;
-        if (a == 0) for (int64_t i = 0; i < I; i++) p[i].f = v[i];
-        else for (int64_t i = 0; i < I; i++) p[i].f += v[i];
-      } else {
-        const float *v = (const float *)base + off;
-        if (a == 0) for (int64_t i = 0; i < I; i++) p[i].f = (double)v[i];
-        else for (int64_t i = 0; i < I; i++) p[i].f += (double)v[i];
-      }
+    if (I == 1) { /* the last axis: each line contiguous, one running sum */
+      part[o].f = line_sum(x->dtype, base + o * A * (int64_t)es, A);
+      part[o].has = A;
+      continue;
     }
-    for (int64_t i = 0; i < I; i++) p[i].has = A;
-  }
-  return 1;
-}
-
-/* Float sums (dense_float_sum's) and extremes stored straight into out,
- * where this rank's lines are its own and its part of out is dense (a
- * rank alone in its lines: no partials to exchange). The same bits as the
- * partials mni_acc_store stores: each line in index order, sums in double. The rows of
- * inner cells are summed a chunk at a time, the chunk's running sums in
- * L1. A (3, 10^6) array's sum over axis 0 built 10^6 partials of 40 bytes
- * and merged them one by one: 118 ms, NumPy 1.6. 0: not this case. */
-static void alone_extremes(mn_reduce_op op, mn_dtype t, const char *base, int64_t O, int64_t A, int64_t I,
-                           int64_t alo, char *obase);
-static int alone_reduce(mn_reduce_op op, const mn_array *x, int axis, const int64_t *xlo, const int64_t *xcnt,
-                        const mn_array *out, const int64_t *olo, const int64_t *ocnt) {
-  int nd = x->map.ndim;
-  mn_dtype t = x->dtype;
-  int ext = op == MN_RED_MAX || op == MN_RED_MIN || op == MN_RED_ARGMAX || op == MN_RED_ARGMIN;
-  if ((op != MN_RED_SUM && !ext) || (t != MN_FLOAT64 && t != MN_FLOAT32) || out->dtype != mn_reduce_result(op, t))
-    return 0;
-  int64_t st[MN_MAXDIM], ost[MN_MAXDIM], O = 1, A = xcnt[axis], I = 1;
-  mn_map_strides(&x->map, x->buf, st);
-  mn_map_strides(&out->map, out->buf, ost);
-  if (!mn_strides_dense(nd, xcnt, st) || !mn_strides_dense(nd - 1, ocnt, ost) || A == 0) return 0;
-  for (int d = 0; d < axis; d++) O *= xcnt[d];
-  for (int d = axis + 1; d < nd; d++) I *= xcnt[d];
-  mn_buf_host(x->buf, 0);
-  mn_buf_host(out->buf, mn_array_whole_storage(out) ? MN_WRITE_ALL : 1);
-  const char *base = mn_map_ptr(&x->map, x->buf, xlo);
-  char *obase = mn_map_ptr(&out->map, out->buf, olo);
-  if (ext) {
-    alone_extremes(op, t, base, O, A, I, xlo[axis], obase);
-    return 1;
-  }
-  if (I == 1) { /* the last axis: each line contiguous, one running sum */
-    for (int64_t o = 0; o < O; o++) {
-      double f;
-      if (t == MN_FLOAT64) {
-        const double *v = (const double *)base + o * A;
-        f = v[0];
-        for (int64_t a = 1; a < A; a++) f += v[a];
-        ((double *)obase)[o] = f;
-      } else {
-        const float *v = (const float *)base + o * A;
-        f = (double)v[0];
-        for (int64_t a = 1; a < A; a++) f += (double)v[a];
-        ((float *)obase)[o] = (float)f;
-      }
+    for (int64_t i0 = 0; i0 < I; i0 += SUM_CHUNK) {
+      int64_t n = I - i0 < SUM_CHUNK ? I - i0 : SUM_CHUNK;
+      rows_sum(x->dtype, base + (o * A * I + i0) * (int64_t)es, A, I, n, acc);
+      for (int64_t i = 0; i < n; i++) { part[o * I + i0 + i].f = acc[i]; part[o * I + i0 + i].has = A; }
     }
-    return 1;
   }
-  enum { CH = 512 };
-  double acc[CH];
-  for (int64_t o = 0; o < O; o++)
-    for (int64_t i0 = 0; i0 < I; i0 += CH) {
-      int64_t n = I - i0 < CH ? I - i0 : CH;
-      for (int64_t a = 0; a < A; a++) {
-        int64_t off = (o * A + a) * I + i0;
-        if (t == MN_FLOAT64) {
-          const double *v = (const double *)base + off;
-          if (a == 0) for (int64_t i = 0; i < n; i++) acc[i] = v[i];
-          else for (int64_t i = 0; i < n; i++) acc[i] += v[i];
-        } else {
-          const float *v = (const float *)base + off;
-          if (a == 0) for (int64_t i = 0; i < n; i++) acc[i] = (double)v[i];
-          else for (int64_t i = 0; i < n; i++) acc[i] += (double)v[i];
-        }
-      }
-      if (t == MN_FLOAT64) memcpy((double *)obase + o * I + i0, acc, sizeof(double) * (size_t)n);
-      else for (int64_t i = 0; i < n; i++) ((float *)obase)[o * I + i0 + i] = (float)acc[i];
-    }
   return 1;
 }
 
@@ -277,6 +231,45 @@ static void alone_extremes(mn_reduce_op op, mn_dtype t, const char *base, int64_
 #undef MN_EXTREMES
 #undef MN_BEYOND
 
+/* Float sums (dense_float_sum's) and extremes stored straight into out,
+ * where this rank's lines are its own and its part of out is dense (a
+ * rank alone in its lines: no partials to exchange). The same bits as the
+ * partials mni_acc_store stores: each line in index order, sums in double,
+ * rows of inner cells a chunk at a time. A (3, 10^6) array's sum over
+ * axis 0 built 10^6 partials of 40 bytes and merged them one by one:
+ * 118 ms, NumPy 1.6. 0: not this case. */
+static int alone_reduce(mn_reduce_op op, const mn_array *x, int axis, const int64_t *xlo, const int64_t *xcnt,
+                        const mn_array *out, const int64_t *olo, const int64_t *ocnt) {
+  mn_dtype t = x->dtype;
+  int ext = op == MN_RED_MAX || op == MN_RED_MIN || op == MN_RED_ARGMAX || op == MN_RED_ARGMIN;
+  if ((op != MN_RED_SUM && !ext) || (t != MN_FLOAT64 && t != MN_FLOAT32) || out->dtype != mn_reduce_result(op, t))
+    return 0;
+  int64_t ost[MN_MAXDIM], O, A = xcnt[axis], I;
+  mn_map_strides(&out->map, out->buf, ost);
+  if (!mn_strides_dense(x->map.ndim - 1, ocnt, ost)) return 0;
+  const char *base = dense_lines(x, axis, xlo, xcnt, &O, &I);
+  if (!base) return 0;
+  mn_buf_host(out->buf, mn_array_whole_storage(out) ? MN_WRITE_ALL : 1);
+  char *obase = mn_map_ptr(&out->map, out->buf, olo);
+  if (ext) {
+    alone_extremes(op, t, base, O, A, I, xlo[axis], obase);
+    return 1;
+  }
+  size_t es = mn_dtype_size(t);
+  double acc[SUM_CHUNK];
+  for (int64_t o = 0; o < O; o++)
+    for (int64_t i0 = 0; i0 < I; i0 += SUM_CHUNK) {
+      int64_t n = I - i0 < SUM_CHUNK ? I - i0 : SUM_CHUNK;
+      const char *v = base + (o * A * I + i0) * (int64_t)es;
+      if (I == 1) acc[0] = line_sum(t, v, A); /* the last axis: each line contiguous, one running sum */
+      else rows_sum(t, v, A, I, n, acc);
+      if (t == MN_FLOAT64) memcpy((double *)obase + o * I + i0, acc, sizeof(double) * (size_t)n);
+      else for (int64_t i = 0; i < n; i++) ((float *)obase)[o * I + i0 + i] = (float)acc[i];
+    }
+  return 1;
+}
+
+/* Argument checks; the axis is a per-rank value, so the caller agrees. */
 static int check_axis(mn_reduce_op op, const mn_array *x, int axis, const mn_array *out) {
   MN_CHECK(op >= 0 && op < MN_NREDUCE, MN_ERR_ARG, "unknown reduction %d", (int)op);
   MN_CHECK(mn_reduce_result(op, x->dtype) != MN_NDTYPE, MN_ERR_DTYPE, "reduction %s has no %s kernel",
