@@ -527,3 +527,20 @@ def test_complex_reciprocal_bit_for_bit():
         numpy.testing.assert_array_equal(numpy.signbit(numpy.asarray(got).imag), numpy.signbit(want.imag))
         with numpy.errstate(all="ignore"):
             check(lambda xp: xp.asarray(v) ** -1, fpe=False)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("p", [0.5, numpy.float64(0.5), numpy.float32(0.5)])
+def test_inplace_power_of_a_half_is_sqrt(dtype, p):
+    """x **= 0.5 is NumPy's sqrt, as x ** 0.5 is: -0.0 stays -0.0 and -inf
+    gives NaN (pow gave 0.0 and inf)."""
+    x = numpy.array([-0.0, -numpy.inf, 4.0, 2.0, numpy.inf, 0.0, numpy.nan, 3.5], dtype)
+
+    def inplace(xp):
+        y = xp.asarray(x).copy()
+        y **= p
+        return y
+    with numpy.errstate(all="ignore"):
+        got = check(inplace)
+        want = inplace(numpy)
+    numpy.testing.assert_array_equal(numpy.signbit(numpy.asarray(got)), numpy.signbit(want))

@@ -147,10 +147,6 @@ def _make_binary(name):
             if out is None and _scalars_only(x, y):
                 return np_f(x, y)
             t = type(y)
-            if (t is float or isinstance(y, _np.floating)) and y == 0.5 and isinstance(x, ndarray):
-                dt = x._dtype if t is float else str(_np.result_type(x._dtype, y))
-                if dt in ("float32", "float64"):  # NumPy's loop: a scalar 0.5 is sqrt
-                    return _with_out(_unary("sqrt", x.astype(dt) if dt != x._dtype else x), out, name)
             if t is not float and (t is not int or y < 0):  # a scalar exponent: nothing to check
                 _check_power(x, y)
             r = _power_fast(x, y, False) if isinstance(x, ndarray) else None

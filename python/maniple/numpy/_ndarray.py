@@ -622,10 +622,6 @@ class ndarray:
         if (t is float or t is int) and (o == 0.5 or o == -1) and self._dtype in _INEXACT:
             # NumPy's operator takes these Python exponents as sqrt and reciprocal (-0.0 ** 0.5 is -0.0)
             return _unary("sqrt" if o == 0.5 else "reciprocal", self)
-        if isinstance(o, _np.floating) and o == 0.5:  # the power loop's rule (NumPy's scalars are strong)
-            dt = str(_np.result_type(self._dtype, o))
-            if dt in ("float32", "float64"):
-                return _unary("sqrt", self.astype(dt) if dt != self._dtype else self)
         if t is not float and (t is not int or o < 0):  # a scalar exponent: nothing to check
             _check_power(self, o)
         r = _power_fast(self, o, True)
@@ -1196,9 +1192,15 @@ def _check_power(x, y):
 
 def _power_fast(x, y, op):
     """x ** y as NumPy's float power loop takes a scalar or 0-d exponent:
-    2 as x * x and -1 as 1 / x (not pow's rounding); with op (the
-    operators) a complex x and a Python int 2 as x * x too. Else None."""
+    2 as x * x and -1 as 1 / x (not pow's rounding), a float scalar 0.5 as
+    sqrt in float32 and float64; with op (the operators) a complex x and a
+    Python int 2 as x * x too. Else None."""
     t = type(y)
+    if (t is float or isinstance(y, _np.floating)) and y == 0.5:  # (a Python float is weak: x's dtype)
+        dt = x._dtype if t is float else str(_np.result_type(x._dtype, y))
+        if dt not in ("float32", "float64"):
+            return None
+        return _unary("sqrt", x.astype(dt) if dt != x._dtype else x)
     if not (t is int or t is float or isinstance(y, (_np.integer, _np.floating)) or
             (type(y) is _np.ndarray and y.ndim == 0 and y.dtype.kind in "iuf")) or (y != 2 and y != -1):
         return None
