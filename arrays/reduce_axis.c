@@ -256,13 +256,20 @@ static int alone_reduce(mn_reduce_op op, const mn_array *x, int axis, const int6
     return 1;
   }
   size_t es = mn_dtype_size(t);
+  if (I == 1) { /* the last axis: each line contiguous, one running sum (stored as it ends: short lines) */
+    for (int64_t o = 0; o < O; o++) {
+      double f = line_sum(t, base + o * A * (int64_t)es, A);
+      if (t == MN_FLOAT64) ((double *)obase)[o] = f;
+      else ((float *)obase)[o] = (float)f;
+    }
+    return 1;
+  }
   double acc[SUM_CHUNK];
   for (int64_t o = 0; o < O; o++)
     for (int64_t i0 = 0; i0 < I; i0 += SUM_CHUNK) {
       int64_t n = I - i0 < SUM_CHUNK ? I - i0 : SUM_CHUNK;
       const char *v = base + (o * A * I + i0) * (int64_t)es;
-      if (I == 1) acc[0] = line_sum(t, v, A); /* the last axis: each line contiguous, one running sum */
-      else rows_sum(t, v, A, I, n, acc);
+      rows_sum(t, v, A, I, n, acc);
       if (t == MN_FLOAT64) memcpy((double *)obase + o * I + i0, acc, sizeof(double) * (size_t)n);
       else for (int64_t i = 0; i < n; i++) ((float *)obase)[o * I + i0 + i] = (float)acc[i];
     }
