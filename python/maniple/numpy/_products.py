@@ -69,8 +69,12 @@ def _mm2(a, b, dt):
 
 
 def matmul(a, b, out=None):
-    if out is None and _vectors(a, b):
-        return _dot_vectors(a, b)
+    if out is None and type(a) is ndarray and type(b) is ndarray:
+        if _vectors(a, b):
+            return _dot_vectors(a, b)
+        r = _matrix_fast(a, b)
+        if r is not None:
+            return r
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with "
@@ -126,9 +130,27 @@ def _vectors(a, b):
             len(a._shape) == 1 and a._shape == b._shape and a._dtype == b._dtype and a._dtype in _FLOATS)
 
 
+def _matrix_fast(a, b):
+    """a @ b for two arrays of one float dtype, one of them 2-d and the
+    other 1-d or 2-d, aligned (the dense loops' A.dot(p)): straight to the
+    C product, without the general path's conversions and checks; None for
+    any other operands."""
+    sa, sb, dt = a._shape, b._shape, a._dtype
+    if dt != b._dtype or dt not in _FLOATS or len(sa) + len(sb) not in (3, 4) or not sa or not sb \
+            or len(sa) > 2 or len(sb) > 2 or sa[-1] != sb[-2 if len(sb) == 2 else 0]:
+        return None
+    r = ndarray(_core.create(sa[:-1] + sb[1:], dt))
+    _core.matmul(a._materialize(), b._materialize(), r._arr)
+    return r
+
+
 def dot(a, b, out=None):
-    if out is None and _vectors(a, b):
-        return _dot_vectors(a, b)
+    if out is None and type(a) is ndarray and type(b) is ndarray:
+        if _vectors(a, b):
+            return _dot_vectors(a, b)
+        r = _matrix_fast(a, b)
+        if r is not None:
+            return r
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         return _with_out(_scalar0(a * b) if out is None else a * b, out, "dot", True)
