@@ -72,3 +72,28 @@ def test_nan_moments_of_floats_refuse_exact_dtype_and_out(f, dt):
                 "If a is inexact, then out must be inexact")
     check(lambda xp: getattr(xp, f)(xp.asarray(x), axis=1, dtype="float32"), rtol=1e-6)
     check(lambda xp: getattr(xp, f)(xp.asarray(x.astype("int64")), axis=1, dtype="float64"))
+
+
+@pytest.mark.parametrize("dt", ["int64", "int32", "uint8", "bool"])
+def test_var_and_std_with_an_integer_dtype_follow_numpy_steps(dt):
+    """NumPy sums in dtype (each element cast to it), truncates the mean
+    and the result to it, and takes the deviations in the input's dtype;
+    std's sqrt into an integer result is NumPy's casting error (a scalar
+    result is cast back)."""
+    f = numpy.array([[1.5, 2.7, -1.9, 0.2], [0.4, 0.3, 3.9, 7.7], [5.5, -2.5, 1.0, 2.0]])
+    i = numpy.array([[1, 2, 4, 0], [7, 3, 9, 11], [2, 2, 5, 8]])
+    z = f + 1j * i
+    w = numpy.array([[True, False, True, True], [True, True, True, False], [False, True, True, True]])
+    for x in (f, i, z, i > 3):
+        for kw in ({}, {"axis": 1}, {"axis": 0, "keepdims": True}, {"ddof": 1}, {"axis": 1, "where": w}):
+            def call(xp, name, x=x, kw=kw):
+                k = {a: xp.asarray(b) if a == "where" else b for a, b in kw.items()}
+                return getattr(xp, name)(xp.asarray(x), dtype=dt, **k)
+            if x.dtype == bool and dt == "bool":  # bool - bool: NumPy's TypeError
+                raises_like(lambda xp: call(xp, "var"), TypeError)
+                continue
+            check(lambda xp: call(xp, "var"))
+            if "axis" in kw:
+                raises_like(lambda xp: call(xp, "std"), numpy._core._exceptions._UFuncOutputCastingError)
+            else:
+                check(lambda xp: call(xp, "std"))

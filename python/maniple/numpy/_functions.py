@@ -490,6 +490,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     _axes(axis, a.ndim, "mean")
     fdt = a._dtype if a._dtype in _INEXACT else "float64"
     dt = dtype or fdt
+    if _np.dtype(dt).kind in "biu":
+        return _var_exact(a, axis, _np.dtype(dt).name, out, ddof, keepdims, where, mean)
     x = a.astype(dt) if dt != a._dtype else a
     if where is not None and where is not True:
         return _var_where(x, axis, dt, out, ddof, keepdims, where, mean)
@@ -528,6 +530,41 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     return _with_out(asarray(r), out) if out is not None else r
 
 
+def _var_exact(a, axis, dt, out, ddof, keepdims, where, mean_):
+    """var with an integer or bool dtype=, by NumPy's steps: the sums in dt
+    (each element cast to it), the mean and the result divided and cast
+    back to dt (truncated), the deviations in a's own dtype."""
+    from ._manipulation import broadcast_to
+    w = True if where is None or where is True else broadcast_to(asarray(where), a.shape)
+    if w is True:
+        n = 1
+        for ax in _axes(axis, a.ndim):
+            n *= a.shape[ax]
+        if n - ddof <= 0:
+            _warn.warn("Degrees of freedom <= 0 for slice", RuntimeWarning)
+    else:
+        n = sum(w, axis, None, None, True)
+        if bool(n.size) and ddof >= n.min():
+            _warn.warn("Degrees of freedom <= 0 for slice", RuntimeWarning)
+    with _np.errstate(invalid="ignore", divide="ignore"):
+        m = (sum(a, axis, dt, None, True, where=w) / n).astype(dt) if mean_ is None else asarray(mean_)
+        d = a - m
+        sq = _unary("real", d * _unary("conjugate", d)) if a._dtype in _COMPLEX else d * d
+        ss = sum(sq, axis, dt, None, keepdims, where=w)
+        cnt = n if w is True else (n if keepdims else _squeeze_axes(n, axis))
+        r = ss / (builtins.max(cnt - ddof, 0) if w is True else UFUNCS["maximum"](cnt - ddof, 0))
+    if isinstance(r, ndarray):
+        return _with_out(r.astype(dt), out)
+    r = _np.dtype(dt).type(r)
+    return _with_out(asarray(r), out) if out is not None else r
+
+
+def _squeeze_axes(x, axis):
+    """x, kept with the reduced axes as 1s, without them."""
+    axes = _axes(axis, x.ndim)
+    return x.reshape(tuple(s for i, s in enumerate(x.shape) if i not in axes))
+
+
 def _squares(d, dt):
     """|d|^2 and its dtype (complex: re^2 + im^2, real, as NumPy's)."""
     if dt in _COMPLEX:
@@ -562,6 +599,10 @@ def _var_where(x, axis, dt, out, ddof, keepdims, where, mean_):
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, mean=None, correction=_NOVALUE):
     v = var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
+    if isinstance(v, ndarray) and v._dtype not in _INEXACT:  # NumPy's sqrt into v: its casting error
+        UFUNCS["sqrt"](v, out=v)
+    elif not isinstance(v, ndarray) and v.dtype.kind in "biu":  # a scalar: NumPy's sqrt cast back
+        return _with_out(asarray(v.dtype.type(_np.sqrt(v))), out) if out is not None else v.dtype.type(_np.sqrt(v))
     r = UFUNCS["sqrt"](v)
     if isinstance(r, ndarray):
         return _with_out(r.astype(v._dtype), out)
