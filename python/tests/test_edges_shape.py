@@ -63,3 +63,10 @@ def test_expand_dims_and_roll_with_several_axes():
 
 def test_trim_zeros_checks_trim():
     raises_like(lambda xp: xp.trim_zeros(xp.asarray([0.0, 1.0]), "fbx"), ValueError, "unexpected character")
+
+
+def test_fliplr_and_flipud_need_their_dimensions():
+    raises_like(lambda xp: xp.fliplr(xp.arange(5.0)), ValueError, "Input must be >= 2-d")
+    raises_like(lambda xp: xp.flipud(xp.asarray(3.0)), ValueError, "Input must be >= 1-d")
+    check(lambda xp: xp.fliplr(xp.asarray(X3)))
+    check(lambda xp: xp.flipud(xp.arange(5.0)))

@@ -145,10 +145,16 @@ def flip(a, axis=None):
 
 
 def fliplr(a):
+    a = asarray(a)
+    if a.ndim < 2:  # NumPy's message
+        raise ValueError("Input must be >= 2-d.")
     return flip(a, 1)
 
 
 def flipud(a):
+    a = asarray(a)
+    if a.ndim < 1:
+        raise ValueError("Input must be >= 1-d.")
     return flip(a, 0)
 
 
