@@ -147,6 +147,12 @@ POWER_RAISES = [
     lambda xp: xp.asarray([True, False]) ** -1,
     lambda xp: xp.asarray([[1, 2], [3, 4]])[:, 0] ** -1,
     lambda xp: (xp.asarray([1, 2]) + 1) ** -1,
+    # a Python int out of the array's range: NumPy's OverflowError comes first
+    lambda xp: xp.asarray(numpy.array([1, 2], "uint8")) ** -3,
+    lambda xp: xp.asarray(numpy.array([1, 2], "uint64")) ** -1,
+    lambda xp: 300 ** xp.asarray(numpy.array([2, -3], "int8")),
+    lambda xp: (2**40) ** xp.asarray(numpy.array([2, -3], "int32")),
+    lambda xp: xp.asarray(numpy.array([1, 2], "uint8")) ** numpy.int64(-3),  # int64: the ValueError
 ]
 
 
@@ -166,6 +172,16 @@ POWER_FINE = [
     lambda xp: 2.0 ** xp.asarray([1, -1, 2]),
     lambda xp: xp.float_power(xp.asarray([1, 2, 4]), -1),
     lambda xp: xp.asarray(numpy.array([2, 3], "int32")) ** numpy.int32(3),
+    # uint64 with a signed integer is float64: negative powers are fine
+    lambda xp: xp.asarray(numpy.array([2, 3], "uint64")) ** xp.asarray(numpy.array([-1, 2], "int8")),
+    lambda xp: xp.asarray(numpy.array([2, 3], "uint64")) ** numpy.int64(-2),
+    lambda xp: xp.asarray(numpy.array([2, 3], "uint64")) ** numpy.array([-1, 2]),
+    lambda xp: numpy.int16(-3) ** xp.asarray(numpy.array([2, 3], "uint64")),
+    # NumPy's operator squares for a Python int 2: bool gives int8 (np.power gives int64)
+    lambda xp: xp.asarray([True, False]) ** 2,
+    lambda xp: xp.power(xp.asarray([True, False]), 2),
+    lambda xp: xp.asarray([True, False]) ** numpy.int64(2),
+    lambda xp: xp.asarray([True, False]) ** 2.0,
 ]
 
 
@@ -189,6 +205,15 @@ def test_inplace_power_raises_and_leaves_the_target(exponent, pending):
     with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed."):
         a **= e
     numpy.testing.assert_array_equal(numpy.asarray(a), x)
+
+
+def test_bool_squared_in_place_is_numpy_casting_error():
+    """b **= 2 squares (int8), which a bool target cannot hold: NumPy's
+    error from square, and the target unchanged."""
+    def f(xp):
+        b = xp.asarray([True, False])
+        b **= 2
+    same_error(f)
 
 
 # ---- insert / delete with boolean masks, and other index arguments (item 5) ----

@@ -693,7 +693,8 @@ class ndarray:
         if type(r) is ndarray:
             if r._dtype not in _CAN_CAST_SAME_KIND[self._dtype]:  # NumPy's error, before anything changes
                 from ._functions import _cast_error
-                raise _cast_error(name, r._dtype, self._dtype)
+                raise _cast_error("square" if name == "power" and self._dtype == "bool" else name, r._dtype,
+                                  self._dtype)
             if pending:  # nothing else holds this value yet
                 if r._dtype != self._dtype:
                     r = r.astype(self._dtype)
@@ -1141,7 +1142,10 @@ def _new_shape(shape, size):
 
 def _check_power(x, y):
     """NumPy's ValueError for an integer base to a negative integer power
-    (its loop raises on the first such element): free for a scalar
+    (its loop raises on the first such element), where the result's dtype
+    is an integer one (uint64 with a signed integer is float64: no error)
+    and a Python int operand fits the other's dtype (else NumPy's
+    OverflowError comes first, from the operation): free for a scalar
     exponent; an integer array exponent costs one reduction, and only when
     the base is an integer too."""
     ty = type(y)
@@ -1157,6 +1161,8 @@ def _check_power(x, y):
             x = _prep(x)
             if type(x) is not ndarray or x._dtype not in _INTEGER or not math.prod(x._shape):
                 return
+        if type(x) is ndarray and not _int_power(x._dtype, y):
+            return
         raise ValueError("Integers to negative integer powers are not allowed.")
     if ty is not ndarray:
         if isinstance(y, (bool, _np.generic)) or not isinstance(y, (list, tuple, _np.ndarray)):
@@ -1166,7 +1172,8 @@ def _check_power(x, y):
             return
         xs = x._shape if type(x) is ndarray else _np.shape(x)
         xd = x._dtype if type(x) is ndarray else _np.asarray(x).dtype.name
-        if xd in _INTEGER and math.prod(_np.broadcast_shapes(xs, y.shape)):
+        if xd in _INTEGER and _int_power(x if type(x) is int else xd, y.dtype.name) and \
+                math.prod(_np.broadcast_shapes(xs, y.shape)):
             raise ValueError("Integers to negative integer powers are not allowed.")
         return
     if y._dtype not in _INTS:
@@ -1174,20 +1181,35 @@ def _check_power(x, y):
     if type(x) is ndarray:
         if x._dtype not in _INTEGER:
             return
-        xs = x._shape
+        xs, xd = x._shape, x._dtype
     elif isinstance(x, (int, _np.integer, _np.bool_)):
-        xs = ()
+        xs, xd = (), x if type(x) is int else _np.asarray(x).dtype.name
     else:
         x = _np.asarray(x)
         if x.dtype.kind not in "biu":
             return
-        xs = x.shape
+        xs, xd = x.shape, x.dtype.name
+    if not _int_power(xd, y._dtype):
+        return
     try:
         n = math.prod(_np.broadcast_shapes(xs, y._shape))
     except ValueError:
         return  # the operation raises NumPy's broadcast error
     if n and bool((y < 0).any()):
         raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def _int_power(a, b):
+    """a ** b (dtype names, or a Python int for a weak scalar) gives an
+    integer dtype under NumPy 2's promotion; False also where a Python int
+    does not fit the array's dtype (the operation raises NumPy's
+    OverflowError)."""
+    if type(a) is int or type(b) is int:
+        v, dt = (a, b) if type(a) is int else (b, a)
+        dt = "int64" if dt == "bool" else dt
+        info = _np.iinfo(dt)
+        return info.min <= v <= info.max
+    return _np.result_type(a, b).kind in "iu"
 
 
 def _power_fast(x, y, op):
@@ -1204,6 +1226,8 @@ def _power_fast(x, y, op):
     if not (t is int or t is float or isinstance(y, (_np.integer, _np.floating)) or
             (type(y) is _np.ndarray and y.ndim == 0 and y.dtype.kind in "iuf")) or (y != 2 and y != -1):
         return None
+    if op and t is int and y == 2 and x._dtype == "bool":  # NumPy's operator squares: int8
+        return _unary("square", x)
     dt = _np.result_type(x._dtype, y)
     if dt.kind != "f" and not (op and t is int and y == 2 and dt.kind == "c"):
         return None
