@@ -431,3 +431,44 @@ def test_products_round_as_the_formula_everywhere(dt):
     x, y = mnp.asarray(xn), mnp.asarray(yn)
     numpy.testing.assert_array_equal(numpy.asarray(x * y), want)
     numpy.testing.assert_array_equal(numpy.asarray(x[3:] * y[3:]), want[3:])
+
+
+# parts that reach every case of C99's Annex G (zeros of both signs, finite
+# and infinite values, NaN) and the large ones where exp(x) alone overflows
+# or 2 y does (the textbook formulas gave NaN there: tanh(800), tan(1e308j))
+_EDGE = [0.0, -0.0, 1.0, -2.5, 0.5, 1e-300, 30.0, -40.0, 400.0, 800.0, -1000.0, 1e10, 1e20, -1e300, 1e308,
+         _INF, -_INF, _NAN]
+
+
+@pytest.mark.parametrize("dt", CPX)
+@pytest.mark.parametrize("op", ["exp", "exp2", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "arcsin",
+                                "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "log1p", "expm1"])
+def test_elementary_functions_at_annex_g_values_and_large_arguments(dt, op):
+    """NumPy's values (glibc's, Annex G's) at every pair of the parts
+    above: NaN where NumPy's is NaN, else within a few ulps of the value's
+    size, with the signs of zeros and infinities NumPy gives."""
+    z = numpy.array([complex(a, b) for a in _EDGE for b in _EDGE], dt)
+    with numpy.errstate(all="ignore"):
+        want = getattr(numpy, op)(z)
+        got = numpy.asarray(getattr(mnp, op)(mnp.asarray(z)))
+    assert got.dtype == want.dtype
+    eps = numpy.finfo(dt).eps
+    for g, w in ((got.real, want.real), (got.imag, want.imag)):
+        bad = (numpy.isnan(g) != numpy.isnan(w)) | ((g != w) & ~numpy.isnan(w) & ~(
+            numpy.abs(g - w) <= 64 * eps * numpy.maximum(numpy.abs(w), numpy.finfo(dt).tiny)))
+        bad |= ~numpy.isnan(w) & (numpy.signbit(g) != numpy.signbit(w))
+        assert not bad.any(), (op, z[bad][:4], g[bad][:4], w[bad][:4])
+
+
+@pytest.mark.parametrize("dt", CPX)
+@pytest.mark.parametrize("op", ["tan", "tanh", "arctan", "arctanh"])
+def test_near_the_poles(dt, op):
+    """tanh near i pi/2 (the doubled-angle quotient cancelled: 1e-4 off in
+    complex64) and atanh near -1 (log1p of nearly -1), and their rotations."""
+    pts = [complex(6.4960955e-06, -1.5605385), complex(1e-7, numpy.pi / 2), complex(2e-3, 4.71247206),
+           complex(-0.9971574, -1.9278807e-04), complex(-1.0097778, 5.8161993e-07), complex(-1.0012945, -1.9556293e-05)]
+    z = numpy.array(pts + [complex(p.imag, p.real) for p in pts], dt)
+    want = getattr(numpy, op)(z)
+    got = numpy.asarray(getattr(mnp, op)(mnp.asarray(z)))
+    err = numpy.maximum(numpy.abs(got.real - want.real), numpy.abs(got.imag - want.imag))
+    assert numpy.all(err <= 64 * numpy.finfo(dt).eps * numpy.abs(want)), (op, z, got, want)
