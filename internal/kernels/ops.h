@@ -475,9 +475,13 @@ MN_HD static inline int64_t mn_f2i64(double v) {
   return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
 }
 /* narrower integers go through int32 and uint32 through int64, as x86's
- * conversions do; uint64 converts what fits it and wraps negatives */
+ * conversions do; uint64 as x86-64 compilers convert: from 2^63 up (and
+ * +inf) v - 2^63 through int64 with the top bit flipped (so +inf and
+ * values past 2^64 give 0), below it through int64 (negatives wrap; NaN
+ * and -inf give 2^63) */
 MN_HD static inline uint64_t mn_f2u64(double v) {
-  return v >= 9223372036854775808.0 && v < 18446744073709551616.0 ? (uint64_t)v : (uint64_t)mn_f2i64(v);
+  return v >= 9223372036854775808.0 ? (uint64_t)mn_f2i64(v - 9223372036854775808.0) ^ 0x8000000000000000ull
+                                    : (uint64_t)mn_f2i64(v);
 }
 #ifdef __cplusplus
 #define MN_TYPEOF(v) decltype((v) + 0)
