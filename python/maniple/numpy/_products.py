@@ -69,12 +69,9 @@ def _mm2(a, b, dt):
 
 
 def matmul(a, b, out=None):
-    if out is None and type(a) is ndarray and type(b) is ndarray:
-        if _vectors(a, b):
-            return _dot_vectors(a, b)
-        r = _matrix_fast(a, b)
-        if r is not None:
-            return r
+    r = _fast(a, b) if out is None else None
+    if r is not None:
+        return r
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with "
@@ -126,8 +123,8 @@ def _dot_vectors(a, b):
 
 
 def _vectors(a, b):
-    return (type(a) is ndarray and type(b) is ndarray and a._expr is None and b._expr is None and
-            len(a._shape) == 1 and a._shape == b._shape and a._dtype == b._dtype and a._dtype in _FLOATS)
+    return (a._expr is None and b._expr is None and len(a._shape) == 1 and a._shape == b._shape and
+            a._dtype == b._dtype and a._dtype in _FLOATS)
 
 
 def _matrix_fast(a, b):
@@ -144,13 +141,19 @@ def _matrix_fast(a, b):
     return r
 
 
+def _fast(a, b):
+    """a @ b without the general path where that is safe: two float vectors
+    (the CG loop's dots) or a float matrix with a vector or matrix of its
+    dtype (_matrix_fast); None for any other operands."""
+    if type(a) is not ndarray or type(b) is not ndarray:
+        return None
+    return _dot_vectors(a, b) if _vectors(a, b) else _matrix_fast(a, b)
+
+
 def dot(a, b, out=None):
-    if out is None and type(a) is ndarray and type(b) is ndarray:
-        if _vectors(a, b):
-            return _dot_vectors(a, b)
-        r = _matrix_fast(a, b)
-        if r is not None:
-            return r
+    r = _fast(a, b) if out is None else None
+    if r is not None:
+        return r
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         return _with_out(_scalar0(a * b) if out is None else a * b, out, "dot", True)
