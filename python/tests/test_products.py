@@ -180,3 +180,16 @@ def test_product_errors_on_every_rank():
     raises_like(lambda xp: xp.dot(xp.asarray(a), xp.asarray(b)), ValueError, "not aligned")
     raises_like(lambda xp: xp.matmul(xp.asarray(a), 2.0), ValueError)
     raises_like(lambda xp: xp.einsum("ij,jk", xp.asarray(a)), ValueError)
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "complex64", "float64", "int32"])
+def test_vecdot_and_vecmat_conjugate_the_first_operand(dtype):
+    """NumPy's vecdot is sum(conj(x1) * x2) and vecmat conj(x1) @ x2 (they
+    multiplied without the conjugate: a wrong complex answer)."""
+    rng = numpy.random.default_rng(3)
+    x = rng.integers(-4, 5, (3, 4)) + (1j * rng.integers(-4, 5, (3, 4)) if "complex" in dtype else 0)
+    m = rng.integers(-4, 5, (4, 2)) + (1j * rng.integers(-4, 5, (4, 2)) if "complex" in dtype else 0)
+    x, m = x.astype(dtype), m.astype(dtype)
+    check(lambda xp: xp.vecdot(xp.asarray(x), xp.asarray(x[::-1])))
+    check(lambda xp: xp.linalg.vecdot(xp.asarray(x), xp.asarray(x), axis=0))
+    check(lambda xp: xp.vecmat(xp.asarray(x), xp.asarray(m)))

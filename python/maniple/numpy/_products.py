@@ -304,9 +304,16 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    x1, x2 = asarray(x1), asarray(x2)
+    """sum(conj(x1) * x2) along axis, as NumPy's (x1 conjugated)."""
+    x1, x2 = _conj(asarray(x1)), asarray(x2)
     p = x1 * x2  # summed in its own dtype (a gufunc's loop: bool is any, int8 wraps)
     return _sum(p, axis=operator.index(axis), dtype=p.dtype)  # one axis (NumPy's TypeError for a tuple)
+
+
+def _conj(x):
+    """x conjugated where complex (NumPy's vecdot and vecmat conjugate their
+    first operand)."""
+    return x.conj() if x._dtype in ("complex64", "complex128") else x
 
 
 def matvec(x1, x2, /):
@@ -315,7 +322,8 @@ def matvec(x1, x2, /):
 
 
 def vecmat(x1, x2, /):
-    x1, x2 = asarray(x1), asarray(x2)
+    """conj(x1) @ x2 for stacks of vectors and matrices, as NumPy's."""
+    x1, x2 = _conj(asarray(x1)), asarray(x2)
     return matmul(x1[..., None, :], x2)[..., 0, :]
 
 
