@@ -472,3 +472,15 @@ def test_near_the_poles(dt, op):
     got = numpy.asarray(getattr(mnp, op)(mnp.asarray(z)))
     err = numpy.maximum(numpy.abs(got.real - want.real), numpy.abs(got.imag - want.imag))
     assert numpy.all(err <= 64 * numpy.finfo(dt).eps * numpy.abs(want)), (op, z, got, want)
+
+
+@pytest.mark.parametrize("dt", CPX)
+def test_round_and_the_functions_without_complex_loops(dt):
+    """np.round of a complex array rounds both parts (it raised KeyError);
+    modf and frexp raise NumPy's TypeError (they raised KeyError)."""
+    x = (cdata((7, 5), dt) * 1.2345).astype(dt)
+    for d in (3, 1, 0, -1):
+        check(lambda xp: xp.round(xp.asarray(x), d), rtol=TOL[dt])
+    check(lambda xp: xp.asarray(x).round(2), rtol=TOL[dt])
+    for f in ("modf", "frexp"):
+        raises_like(lambda xp: getattr(xp, f)(xp.asarray(x)), TypeError)

@@ -20,9 +20,15 @@ from ._dtypes import COMPLEX as _COMPLEX, FLOATS as _FLOAT
 _FLOAT_OF = {t: _np.sqrt(_np.zeros(1, t)).dtype.name for t in ("bool",) + _INT}
 
 
-def _float_of(x):
+def _float_of(x, name=None):
     """x in the float dtype NumPy's float functions compute in (float16 for
-    bool and 8-bit integers, float32 for 16-bit ones, else float64)."""
+    bool and 8-bit integers, float32 for 16-bit ones, else float64);
+    complex x as it is, or, for the ufunc name that has no complex loop,
+    NumPy's own error (raised by NumPy on one element)."""
+    if x._dtype in _COMPLEX:
+        if name is not None:
+            getattr(_np, name)(_np.zeros(1, x._dtype))
+        return x
     return x if x._dtype in _FLOAT else x.astype(_FLOAT_OF[x._dtype])
 
 
@@ -268,7 +274,7 @@ def modf(x, out1=None, out2=None, *, out=None):
     o1, o2 = _outs("modf", 2, (out1, out2), out)
     if o1 is None and o2 is None and _scalars_only(x):
         return _np.modf(x)
-    xf = _float_of(asarray(x))
+    xf = _float_of(asarray(x), "modf")
     ip = _unary("trunc", xf)
     fp = _binary("copysign", where(_unary("isinf", xf), 0.0, _binary("subtract", xf, ip)), xf)
     return _with_out(fp, o1), _with_out(ip, o2)
@@ -280,7 +286,7 @@ def frexp(x, out1=None, out2=None, *, out=None):
     o1, o2 = _outs("frexp", 2, (out1, out2), out)
     if o1 is None and o2 is None and _scalars_only(x):
         return _np.frexp(x)
-    xf = _float_of(asarray(x))
+    xf = _float_of(asarray(x), "frexp")
     e = _unary("frexp_exponent", xf)
     m = _binary("ldexp", xf, _unary("negative", e))  # exact: a power-of-two scaling
     return _with_out(m, o1), _with_out(e, o2)
