@@ -238,11 +238,13 @@ typedef struct { double re, im; } mn_c128;
    * part cancels near 0 and the cuts follow the signs of zero, as C99's; \
    * asin z and atan z at the edges as msun's, through asinh and atanh of \
    * the parts swapped */ \
+  MN_HD static inline T mni_asin_kahan_##S(T a) { \
+    T p = mni_k_sqrt_##S(mn_mk_##S(1 - a.re, -a.im)), q = mni_k_sqrt_##S(mn_mk_##S(1 + a.re, a.im)); \
+    return mn_mk_##S(F(atan2)(a.re, p.re * q.re - p.im * q.im), F(asinh)(p.re * q.im - p.im * q.re)); } \
   MN_HD static inline T mni_k_arcsin_##S(T a) { \
     T r; \
     if (mni_asinh_edge_##S(a.im, a.re, &r)) return mn_mk_##S(r.im, r.re); \
-    T p = mni_k_sqrt_##S(mn_mk_##S(1 - a.re, -a.im)), q = mni_k_sqrt_##S(mn_mk_##S(1 + a.re, a.im)); \
-    return mn_mk_##S(F(atan2)(a.re, p.re * q.re - p.im * q.im), F(asinh)(p.re * q.im - p.im * q.re)); } \
+    return mni_asin_kahan_##S(a); } \
   MN_HD static inline T mni_k_arccos_##S(T a) { \
     T r; \
     if (mni_acos_edge_##S(a.re, a.im, &r)) return r; \
@@ -258,17 +260,15 @@ typedef struct { double re, im; } mn_c128;
       return mn_mk_##S(F(fabs)(w.im), F(copysign)(w.re, a.im)); } \
     T p = mni_k_sqrt_##S(mn_mk_##S(a.re - 1, a.im)), q = mni_k_sqrt_##S(mn_mk_##S(a.re + 1, a.im)); \
     return mn_mk_##S(F(asinh)(p.re * q.re + p.im * q.im), 2 * F(atan2)(p.im, q.re)); } \
-  /* asinh z = -i asin(iz) */ \
+  /* asinh z = -i asin(iz) (the edges tested once) */ \
   MN_HD static inline T mni_k_arcsinh_##S(T a) { \
     T r; \
     if (mni_asinh_edge_##S(a.re, a.im, &r)) return r; \
-    T w = mni_k_arcsin_##S(mn_mk_##S(-a.im, a.re)); \
+    T w = mni_asin_kahan_##S(mn_mk_##S(-a.im, a.re)); \
     return mn_mk_##S(w.im, -w.re); } \
   /* atanh: the real part through log1p (exact near 0), the imaginary one \
    * an angle whose zero's sign picks the side of the cuts */ \
-  MN_HD static inline T mni_k_arctanh_##S(T a) { \
-    T r; \
-    if (mni_atanh_edge_##S(a.re, a.im, &r)) return r; \
+  MN_HD static inline T mni_atanh_formula_##S(T a) { \
     /* the real part of |x| (odd in x): near x = -1, 4x / d near -1 lost \
      * log1p's accuracy */ \
     R x = a.re, y = a.im, ax = F(fabs)(x), d = (1 - ax) * (1 - ax) + y * y; \
@@ -276,11 +276,15 @@ typedef struct { double re, im; } mn_c128;
     if (ax == 1 && F(fabs)(y) * mni_reps_##S() < 1) /* d underflows: msun's limit */ \
       return mn_mk_##S(F(copysign)(((R)0.69314718055994530942 - F(log)(F(fabs)(y))) / 2, x), im); \
     return mn_mk_##S(F(copysign)((R)0.25 * F(log1p)(4 * ax / d), x), im); } \
-  /* atan z = -i atanh(iz) */ \
+  MN_HD static inline T mni_k_arctanh_##S(T a) { \
+    T r; \
+    if (mni_atanh_edge_##S(a.re, a.im, &r)) return r; \
+    return mni_atanh_formula_##S(a); } \
+  /* atan z = -i atanh(iz) (the edges tested once) */ \
   MN_HD static inline T mni_k_arctan_##S(T a) { \
     T r; \
     if (mni_atanh_edge_##S(a.im, a.re, &r)) return mn_mk_##S(r.im, r.re); \
-    T w = mni_k_arctanh_##S(mn_mk_##S(-a.im, a.re)); \
+    T w = mni_atanh_formula_##S(mn_mk_##S(-a.im, a.re)); \
     return mn_mk_##S(w.im, -w.re); } \
   /* fmax and fmin: the other operand where one has a NaN part */ \
   MN_HD static inline T mni_k_fmax_##S(T a, T b) { \
