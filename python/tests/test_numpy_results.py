@@ -207,12 +207,13 @@ def test_inplace_power_raises_and_leaves_the_target(exponent, pending):
     numpy.testing.assert_array_equal(numpy.asarray(a), x)
 
 
-def test_bool_squared_in_place_is_numpy_casting_error():
+@pytest.mark.parametrize("e", [2, 3, 2.0, 0.5])
+def test_bool_squared_in_place_is_numpy_casting_error(e):
     """b **= 2 squares (int8), which a bool target cannot hold: NumPy's
-    error from square, and the target unchanged."""
+    error from square; other exponents NumPy's error from power."""
     def f(xp):
         b = xp.asarray([True, False])
-        b **= 2
+        b **= e
     same_error(f)
 
 

@@ -693,8 +693,8 @@ class ndarray:
         if type(r) is ndarray:
             if r._dtype not in _CAN_CAST_SAME_KIND[self._dtype]:  # NumPy's error, before anything changes
                 from ._functions import _cast_error
-                raise _cast_error("square" if name == "power" and self._dtype == "bool" else name, r._dtype,
-                                  self._dtype)
+                square = name == "power" and self._dtype == "bool" and type(o) is int and o == 2  # (_power_fast's)
+                raise _cast_error("square" if square else name, r._dtype, self._dtype)
             if pending:  # nothing else holds this value yet
                 if r._dtype != self._dtype:
                     r = r.astype(self._dtype)
