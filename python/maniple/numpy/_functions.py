@@ -534,7 +534,7 @@ def _var_exact(a, axis, dt, out, ddof, keepdims, where, mean_):
     """var with an integer or bool dtype=, by NumPy's steps: the sums in dt
     (each element cast to it), the mean and the result divided and cast
     back to dt (truncated), the deviations in a's own dtype."""
-    from ._manipulation import broadcast_to
+    from ._manipulation import broadcast_to, squeeze
     w = True if where is None or where is True else broadcast_to(asarray(where), a.shape)
     if w is True:
         n = 1
@@ -551,18 +551,12 @@ def _var_exact(a, axis, dt, out, ddof, keepdims, where, mean_):
         d = a - m
         sq = _unary("real", d * _unary("conjugate", d)) if a._dtype in _COMPLEX else d * d
         ss = sum(sq, axis, dt, None, keepdims, where=w)
-        cnt = n if w is True else (n if keepdims else _squeeze_axes(n, axis))
+        cnt = n if w is True or keepdims else squeeze(n, tuple(_axes(axis, n.ndim)))
         r = ss / (builtins.max(cnt - ddof, 0) if w is True else UFUNCS["maximum"](cnt - ddof, 0))
     if isinstance(r, ndarray):
         return _with_out(r.astype(dt), out)
     r = _np.dtype(dt).type(r)
     return _with_out(asarray(r), out) if out is not None else r
-
-
-def _squeeze_axes(x, axis):
-    """x, kept with the reduced axes as 1s, without them."""
-    axes = _axes(axis, x.ndim)
-    return x.reshape(tuple(s for i, s in enumerate(x.shape) if i not in axes))
 
 
 def _squares(d, dt):
@@ -602,7 +596,8 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     if isinstance(v, ndarray) and v._dtype not in _INEXACT:  # NumPy's sqrt into v: its casting error
         UFUNCS["sqrt"](v, out=v)
     elif not isinstance(v, ndarray) and v.dtype.kind in "biu":  # a scalar: NumPy's sqrt cast back
-        return _with_out(asarray(v.dtype.type(_np.sqrt(v))), out) if out is not None else v.dtype.type(_np.sqrt(v))
+        r = v.dtype.type(_np.sqrt(v))
+        return _with_out(asarray(r), out) if out is not None else r
     r = UFUNCS["sqrt"](v)
     if isinstance(r, ndarray):
         return _with_out(r.astype(v._dtype), out)

@@ -11,7 +11,7 @@ from maniple import _core
 
 from . import _warn
 from ._creation import arange, asarray, empty
-from ._dtypes import sum_dtype as _sum_dtype
+from ._dtypes import COMPLEX as _COMPLEX, sum_dtype as _sum_dtype
 from ._functions import _axis, sum as _sum
 from ._engine import Binary, _assign, _binary, _compile, _scalar
 from ._ndarray import ndarray, _flat, _part_of
@@ -173,9 +173,7 @@ def vdot(a, b):
     a, b = asarray(a), asarray(b)
     if a.size != b.size:
         raise ValueError("cannot reshape array of size %d into shape (%d,)" % (b.size, a.size))
-    if a._dtype in ("complex64", "complex128"):  # the first one conjugated
-        a = a.conj()
-    return dot(_flat(a), _flat(b))
+    return dot(_flat(_conj(a)), _flat(b))  # the first one conjugated
 
 
 def inner(a, b):
@@ -311,9 +309,9 @@ def vecdot(x1, x2, /, *, axis=-1):
 
 
 def _conj(x):
-    """x conjugated where complex (NumPy's vecdot and vecmat conjugate their
-    first operand)."""
-    return x.conj() if x._dtype in ("complex64", "complex128") else x
+    """x conjugated where complex (NumPy's vdot, vecdot and vecmat conjugate
+    their first operand)."""
+    return x.conj() if x._dtype in _COMPLEX else x
 
 
 def matvec(x1, x2, /):

@@ -68,16 +68,20 @@ class _cs_base(_spbase):
         """The rows ri and columns ci (NumPy int arrays, or None for all) as
         a matrix of self's family and format."""
         A = self._A
-        dt = A.dtype
         if ri is not None:
-            P = _cls("csr", self._is_array)((_np.ones(len(ri), dt), (_np.arange(len(ri)), ri)),
-                                            shape=(len(ri), A.shape[0]))._A
-            A = P.matmul(A)
+            A = _picker(ri, A.shape[0], A.dtype).matmul(A)
         if ci is not None:
-            Q = _cls("csr", self._is_array)((_np.ones(len(ci), dt), (ci, _np.arange(len(ci)))),
-                                            shape=(A.shape[1], len(ci)))._A
-            A = A.matmul(Q)
+            A = A.matmul(_picker(ci, A.shape[1], A.dtype, True))
         return self._like(A)
+
+
+def _picker(idx, size, dt, cols=False):
+    """The len(idx) x size matrix of dtype dt with a 1 at (t, idx[t]) (P A:
+    A's rows idx), or with cols its transpose, built as such (A Q: A's
+    columns idx)."""
+    t = _np.arange(len(idx))
+    rc, shape = ((idx, t), (size, len(idx))) if cols else ((t, idx), (len(idx), size))
+    return _cls("csr", True)((_np.ones(len(idx), dt), rc), shape=shape)._A
 
 
 def _index_pair(key):
