@@ -191,7 +191,11 @@ static void scatter_run(char *d, const int64_t *ix, int64_t n, size_t es, const 
 }
 
 /* out[k] = the element at flat index ix[k] - first of the dense block d */
-#define MN_GATHER_RUN(ES) for (int64_t k = 0; k < n; k++) memcpy(out + (ES) * k, d + (ES) * (ix[k] - first), (ES));
+#define MN_GATHER_RUN(ES)                                                               \
+  for (int64_t k = 0; k < n; k++) {                                                     \
+    if (k + AHEAD < n) __builtin_prefetch(d + (ES) * (ix[k + AHEAD] - first));          \
+    memcpy(out + (ES) * k, d + (ES) * (ix[k] - first), (ES));                           \
+  }
 static void gather_run(const char *d, int64_t first, const int64_t *ix, int64_t n, size_t es, char *out) {
   MN_BY_SIZE(es, MN_GATHER_RUN)
 }
@@ -223,12 +227,28 @@ static void scatter_records(char *d, int64_t first, const char *rec, int64_t m, 
   MN_BY_SIZE(es, MN_SCATTER)
 }
 
+/* the lines of the es bytes at p asked for (random rows wait on memory,
+ * one or two lines each: asked AHEAD rows on, their loads overlap) */
+static inline void prefetch_span(const char *p, size_t es) {
+  __builtin_prefetch(p);
+  if (es > 64) __builtin_prefetch(p + es - 1);
+}
+
+/* dst's k-th row of rb bytes = src's row ix[k] - first, for k < n */
+static void copy_rows(char *dst, const char *src, const int64_t *ix, int64_t first, int64_t n, size_t rb) {
+  for (int64_t k = 0; k < n; k++) {
+    if (k + AHEAD < n) prefetch_span(src + (ix[k + AHEAD] - first) * (int64_t)rb, rb);
+    memcpy(dst + k * (int64_t)rb, src + (ix[k] - first) * (int64_t)rb, rb);
+  }
+}
+
 /* out[k] = index k's element of es bytes: from my block d (flat index
  * first at its start) when I own it, else the answer at order[k] of rval.
  * The source is chosen without a branch (owners of random indices are
  * random; gcc makes ?: a branch here). take_rows passes whole rows. */
 #define MN_UNPACK(ES)                                                                  \
   for (int64_t k = 0; k < n; k++) {                                                    \
+    if (k + AHEAD < n && own[k + AHEAD] == me) prefetch_span(d + (ix[k + AHEAD] - first) * (ES), (ES)); \
     int64_t m = -(int64_t)(own[k] == me);                                              \
     const char *b = (const char *)(((uintptr_t)d & (uintptr_t)m) | ((uintptr_t)rval & ~(uintptr_t)m)); \
     int64_t at = ((ix[k] - first) & m) | (order[k] & ~m);                              \
@@ -596,7 +616,7 @@ static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *
   char *od = ol.data;
   const char *xd = xl.data;
   if (P == 1) {
-    for (int64_t r = 0; !err && r < nr; r++) memcpy(od + r * (int64_t)rb, xd + gi[r] * (int64_t)rb, rb);
+    if (!err) copy_rows(od, xd, gi, 0, nr, rb);
     return err;
   }
   /* requests (row numbers) packed by owner, answered with the rows; my
@@ -620,8 +640,7 @@ static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *
   /* mine kept, another rank's not: the requests made again (the same counts as sent) */
   if (!err && hit && !all) row_requests(x, gi, nr, row, xs, fi, own, cnt, order, req);
   if (!err && all) {
-    for (int64_t k = 0; k < pl->m; k++)
-      memcpy(pl->recv + k * (int64_t)rb, xd + (pl->rreq[k] - first) * (int64_t)rb, rb);
+    copy_rows(pl->recv, xd, pl->rreq, first, pl->m, rb);
     err = mn_exchange_known(ctx, pl->recv, pl->cnt + P, pl->send, pl->cnt + 2 * P, pl->cnt + 3 * P);
     if (!err) unpack_take(od, pl->req, me, gi, first, xd, pl->order, pl->send, nr, rb);
   } else if (!err) {
@@ -631,8 +650,7 @@ static int take_rows_split(const mn_array *x, const int64_t *gi, const int64_t *
       m = nreq / 8;
       ans = tmp_take(m, rb);
       int aerr = ans ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld rows", (long long)m);
-      for (int64_t k = 0; ans && k < m; k++)
-        memcpy(ans + k * (int64_t)rb, xd + (((int64_t *)rreq)[k] - first) * (int64_t)rb, rb);
+      if (ans) copy_rows(ans, xd, (const int64_t *)rreq, first, m, rb);
       for (int q = 0; q < P; q++) rcnt[q] = ans ? rcnt[q] / 8 * (int64_t)rb : 0;
       err = mn_exchange_into(ctx, aerr, ans, rcnt, comb, (size_t)(nr ? nr : 1) * rb, &rans, gcnt, gcnt + P);
       if (!err) nans = mn_prefix(P, gcnt, gcnt + P);

@@ -306,6 +306,7 @@ int main(int argc, char **argv) {
   check_take_put(ctx, 5, 0, MN_INT64, 4);    /* no indices */
   check_kept_plan(ctx);
   check_take_rows(ctx, 50, 7, 33, 0, 0, 5);  /* rows split alike: rows move whole */
+  check_take_rows(ctx, 60, 20, 45, 0, 0, 10); /* rows wider than a cache line */
   check_take_rows(ctx, 50, 7, 33, 1, 0, 6);  /* a halo: flat indices */
   check_take_rows(ctx, 40, 3, 61, 0, 1, 7);  /* a view from row 1 */
   check_take_rows(ctx, 3, 5, 2, 0, 0, 8);    /* fewer rows than ranks */

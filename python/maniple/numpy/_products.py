@@ -489,7 +489,7 @@ def _broadcast_sum(pairs, target):
         o = o.transpose(perm) if perm != list(range(len(t))) else o
         ts = "".join(t[i] for i in perm)
         key = tuple(slice(None) if c in ts else None for c in letters)
-        v = o[key] if key else o
+        v = o[key] if None in key else o  # (o itself, not a view of all of it: "ij->ji" copies as A.T does)
         prod = v if prod is None else prod * v
     summed = [i for i, c in enumerate(letters) if c not in target]
     r = _esum(prod, tuple(summed)) if summed else prod
