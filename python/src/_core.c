@@ -157,19 +157,19 @@ int to_scalar(PyObject *o, mn_scalar *s) {
   if (PyLong_Check(o)) {
     int over = 0;
     long long i = PyLong_AsLongLongAndOverflow(o, &over);
-    if (over > 0) { /* up to 2**64 - 1 for uint64 arrays, as its bits */
-      unsigned long long u = PyLong_AsUnsignedLongLong(o);
-      if (u == (unsigned long long)-1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_OverflowError, "Python int too large for uint64");
-        return 0;
-      }
-      i = (long long)u;
-    } else if (over) {
-      PyErr_SetString(PyExc_OverflowError, "Python int too small for int64");
-      return 0;
+    unsigned long long u = over > 0 ? PyLong_AsUnsignedLongLong(o) : 0;
+    if (over > 0 && !(u == (unsigned long long)-1 && PyErr_Occurred())) {
+      i = (long long)u; /* up to 2**64 - 1 for uint64 arrays, as its bits */
+    } else if (over) { /* past every integer dtype: a Python float's value, as NumPy writes into float arrays
+                        * (integer arrays reject it before it comes here) */
+      PyErr_Clear();
+      double d = PyLong_AsDouble(o);
+      if (d == -1.0 && PyErr_Occurred()) return 0;
+      *s = mn_scalar_f64(d);
+      return 1;
     }
     *s = mn_scalar_i64(i);
+    if (over > 0) s->dtype = MN_UINT64; /* (its bits read unsigned: 2**63 into a float array stays positive) */
     return 1;
   }
   if (PyComplex_Check(o)) {

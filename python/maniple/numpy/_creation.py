@@ -430,16 +430,48 @@ def copyto(dst, src, casting="same_kind", where=True):
     if not isinstance(dst, ndarray):
         raise TypeError("copyto: destination must be a maniple array")
     _check_writable(dst)
-    sdt = src._dtype if isinstance(src, ndarray) else None if isinstance(src, (bool, int, float, complex)) else \
-        _np.asarray(src).dtype.name
-    if sdt is not None and not _np.can_cast(sdt, dst._dtype, casting):
-        raise TypeError(f"Cannot cast array data from dtype('{sdt}') to dtype('{dst._dtype}') according to the "
-                        f"rule '{casting}'")
+    if isinstance(src, (bool, int, float, complex)) and not isinstance(src, _np.generic):
+        src = _python_scalar_into(src, dst._dtype, casting)
+    else:
+        sa = src if isinstance(src, ndarray) else _np.asarray(src)
+        sdt = sa.dtype.name if isinstance(sa, _np.ndarray) else sa._dtype
+        if not _np.can_cast(sdt, dst._dtype, casting):
+            what = "scalar" if not sa.ndim else "array data"
+            raise TypeError(f"Cannot cast {what} from dtype('{sdt}') to dtype('{dst._dtype}') according to the "
+                            f"rule '{casting}'")
     if where is True:
         _assign(dst._materialize(), src)
     else:
         _assign(dst._materialize(), _ternary("where", asarray(where), src, dst).astype(dst._dtype))
 
+
+
+_SCALAR_KIND = {bool: 0, int: 1, float: 2, complex: 3}
+_DTYPE_KIND = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+
+
+def _python_scalar_into(v, dtype, casting):
+    """NumPy 2's checks of a Python scalar copied into an array of dtype
+    (a weak scalar: any value of dtype's kind or a lower one passes, but an
+    integer must fit), and the value to write."""
+    from ._engine import _check_scalar_into, _complex_warn
+    t = _np.dtype(dtype)
+    if type(v) is int and t.kind in "biu" and not (-2 ** 63 <= v < 2 ** 63 or t.name == "uint64" and 0 <= v < 2 ** 64):
+        raise OverflowError("Python int too large to convert to C long")
+    if casting != "unsafe" and _SCALAR_KIND[type(v)] > _DTYPE_KIND[t.kind]:
+        name = {bool: "bool", int: "int64", float: "float64"}.get(type(v)) or \
+            (_np.result_type(t, _np.complex64).name if t.kind == "f" else "complex128")
+        raise TypeError(f"Cannot cast scalar from dtype('{name}') to dtype('{dtype}') according to the rule "
+                        f"'{casting}'")
+    if type(v) is complex and t.kind in "iuf":
+        _complex_warn("complex128", dtype)
+        v = v.real
+    if type(v) in (float, complex) and t.kind in "biu":  # (unsafe) NumPy's cast of the value, NaN included
+        return _np.float64(v) if type(v) is float else _np.complex128(v)
+    if type(v) is int and t.kind == "b":
+        return bool(v)
+    _check_scalar_into(v, dtype)
+    return v
 
 
 def eye(N, M=None, k=0, dtype=None, order="C", *, device=None, like=None):

@@ -1133,6 +1133,8 @@ def _check_scalar_into(v, dtype):
         if v in (float("inf"), float("-inf")):
             raise OverflowError("cannot convert float infinity to integer")
     elif isinstance(v, int) and not r[0] <= v <= r[1]:
+        if not (-2 ** 63 <= v < 2 ** 63 or dtype == "uint64" and 0 <= v < 2 ** 64):  # (NumPy's C long first)
+            raise OverflowError("Python int too large to convert to C long")
         raise OverflowError(f"Python integer {v} out of bounds for {dtype}")
 
 

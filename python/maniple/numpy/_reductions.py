@@ -263,12 +263,11 @@ def ediff1d(ary, to_end=None, to_begin=None):
     a = asarray(ary)
     a = _flat(a)
     d = (a[1:] - a[:-1]).copy() if a.size else a
-    from ._engine import _KIND
     parts = []
 
     def edge(v, name):
         v = asarray(v)
-        if _KIND[v._dtype] > _KIND[a._dtype]:  # same_kind: never to a lower kind (bool < int < float)
+        if not _np.can_cast(v._dtype, a._dtype, "same_kind"):  # (int64 to uint8 is not the same kind)
             raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under the `same_kind` rule.")
         return _flat(v).astype(a._dtype) if v.ndim != 1 else v.astype(a._dtype)
     if to_begin is not None:

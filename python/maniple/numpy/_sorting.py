@@ -92,6 +92,8 @@ def _check_kth(a, kth, axis):
     ks = _np.atleast_1d(kth.__array__() if isinstance(kth, ndarray) else kth)
     if ks.dtype.kind not in "iu":
         raise TypeError("Partition index must be integer")
+    if n == 0:  # NumPy checks no kth along an empty axis
+        return
     for k in ks:
         k = int(k) + n if k < 0 else int(k)
         if not 0 <= k < n:
@@ -630,6 +632,8 @@ def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
         raise ValueError(f"{method!r} is not a valid method. Use one of: {_METHODS}")
     qn = _q_values(q, scale)
     qa = qn.astype(_np.float64)
+    if nan_aware and a0._dtype == "bool" and a0.size == 0:  # as an integer's nothing (no bool subtraction)
+        a0 = a0.astype("int64")
     if method == "linear" and qn.dtype.kind in "biu":  # whole-number virtual indices: elements, exactly
         method = "lower"
     if method in _DISCRETE:
