@@ -78,6 +78,20 @@ def test_python_int_past_uint64():
                 write(mnp.zeros(3, dt))
 
 
+def test_full_of_a_python_int_past_c_long():
+    for dt in ("bool", "int8", "uint64", "float32"):
+        for v in (2 ** 63, 2 ** 64, -2 ** 63 - 1):
+            try:
+                want = numpy.full(2, v, dt)
+            except OverflowError as e:
+                with pytest.raises(OverflowError, match=re.escape(str(e))):
+                    mnp.full(2, v, dt)
+                with pytest.raises(OverflowError, match=re.escape(str(e))):
+                    mnp.full_like(mnp.zeros(2), v, dt)
+                continue
+            numpy.testing.assert_array_equal(mnp.full(2, v, dt).__array__(), want)
+
+
 def test_copyto_complex_into_real_unsafe_warns():
     for xp in (numpy, mnp):
         a = xp.zeros(3, "float32")

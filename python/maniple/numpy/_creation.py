@@ -118,8 +118,10 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     if dtype is None:  # NumPy's: the fill value's own dtype (a float32 scalar gives float32)
         dtype = _np.asarray(fill_value).dtype
     a = empty(shape, dtype, order)
-    if type(fill_value) is int:
-        _check_scalar_into(fill_value, a._dtype)  # NumPy's OverflowError for an int the dtype cannot hold
+    if type(fill_value) is int:  # NumPy's OverflowError for an int the dtype cannot hold (bool: past C long)
+        if a._dtype == "bool" and not -2 ** 63 <= fill_value < 2 ** 63:
+            raise OverflowError("Python int too large to convert to C long")
+        _check_scalar_into(fill_value, a._dtype)
     a._materialize().fill(_pyscalar(fill_value))
     return a
 
