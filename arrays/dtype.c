@@ -133,7 +133,8 @@ mn_dtype mn_binary_result(mn_binary_op op, mn_dtype x, mn_dtype y) {
     return mn_is_float(p) ? p : MN_FLOAT64;
   case MN_OP_ATAN2: case MN_OP_HYPOT: case MN_OP_COPYSIGN:
   case MN_OP_LOGADDEXP: case MN_OP_LOGADDEXP2: case MN_OP_HEAVISIDE: case MN_OP_NEXTAFTER:
-    return float_of(p);
+    /* NumPy's first float loop both cast to safely: uint8 with int8 is float16, not int16's float32 */
+    return mn_dtype_promote(float_of(x), float_of(y));
   case MN_OP_FLOAT_POWER:
     return MN_FLOAT64;
   case MN_OP_COMPLEX: /* parts in float32 make complex64 */

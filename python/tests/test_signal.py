@@ -77,6 +77,9 @@ def test_interp():
             xp.interp(xp.asarray(X), xp.asarray(XP), xp.asarray(FP[:3]))
         with pytest.raises(ValueError):
             xp.interp(xp.asarray(X), xp.asarray(XP[:0]), xp.asarray(FP[:0]))
+        for x, pts in ((X + 1j, XP), (X, XP + 0j)):  # complex points (values may be complex)
+            with pytest.raises(TypeError, match="Cannot cast array data from dtype.'complex128'. to dtype.'float64'."):
+                xp.interp(xp.asarray(x), xp.asarray(pts), xp.asarray(FP))
 
 
 def test_polyval():

@@ -175,6 +175,48 @@ def test_binary(name, d1):
         compare_call(name, [s, x], rtol, what=f"({s!r}, {d1} array)")
 
 
+SMALL = ["bool", "int8", "uint8", "int16", "uint16"]
+
+
+@pytest.mark.parametrize("name", ["copysign", "arctan2", "hypot", "logaddexp", "logaddexp2", "nextafter", "heaviside",
+                                  "ldexp"])
+def test_float_loops_of_small_integers(name):
+    """NumPy's first float loop both operands cast to safely: uint8 with
+    int8 is float16 (not the float32 of their int16), and a Python int
+    beside uint8 takes float16 too, even one uint8 cannot hold."""
+    rtol = 1e-3  # (float16)
+    for d1 in SMALL:
+        x = numpy.arange(1, 8).astype(d1)
+        for d2 in SMALL:
+            compare_call(name, [x, numpy.arange(-3, 4).astype(d2)], rtol, what=f"({d1}, {d2})")
+        for s in (-1, 300, -2 ** 40, numpy.int8(3), numpy.uint16(2)):
+            if name == "ldexp" and s == -2 ** 40:  # an exponent past int32: NumPy's OverflowError but for bool
+                try:
+                    numpy.ldexp(x, s)
+                except OverflowError as e:
+                    with pytest.raises(OverflowError, match=str(e)):
+                        np.ldexp(np.asarray(x), s)
+                    continue
+            compare_call(name, [x, s], rtol, what=f"({d1} array, {s!r})")
+            if name != "ldexp":
+                compare_call(name, [s, x], rtol, what=f"({s!r}, {d1} array)")
+
+
+def test_nan_to_num_of_complex_parts():
+    """Each part replaced as a real array's (infinities were left), signed
+    zeros kept."""
+    v = numpy.array([complex(numpy.inf, -numpy.inf), complex(numpy.nan, 1), complex(-0.0, numpy.nan), 3 - 0j,
+                     complex(-numpy.inf, -0.0), complex(1e300, -numpy.inf), 0j])
+    for dt in ("complex64", "complex128"):
+        x = v.astype(dt)
+        compare_call("nan_to_num", [x], 0.0, what=dt)
+        same(np.nan_to_num(np.asarray(x), nan=1.5, posinf=2, neginf=-7), numpy.nan_to_num(x, nan=1.5, posinf=2, neginf=-7),
+             0.0, 0.0, what=dt)
+        got, want = np.nan_to_num(np.asarray(x)), numpy.nan_to_num(x)
+        for part in ("real", "imag"):
+            numpy.testing.assert_array_equal(numpy.signbit(getattr(A(got), part)), numpy.signbit(getattr(want, part)))
+
+
 def test_integer_special_cases():
     for dt in ("int32", "int64"):
         info = numpy.iinfo(dt)

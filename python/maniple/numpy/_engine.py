@@ -824,7 +824,11 @@ def _big_int(name, xs):
             from ._creation import full
             c = full(other._shape, bool(r[0]), "bool")
             return c[()] if not other._shape else c
-    if r.dtype.kind == "f" or od in _FLOATS:  # NumPy takes the int as a float
+    if name == "ldexp" and k == 1:  # the exponent stays an integer
+        xs[k] = _np.int64(v)
+    elif r.dtype.kind == "f" and od not in _FLOATS:  # NumPy's float loop, as small as the array's holds
+        xs[k] = r.dtype.type(v)  # (copysign(uint8, -1) is float16)
+    elif r.dtype.kind == "f" or od in _FLOATS:  # NumPy takes the int as a float
         xs[k] = float(v)
     elif name in ("logical_and", "logical_or", "logical_xor"):
         xs[k] = True

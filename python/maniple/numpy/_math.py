@@ -214,6 +214,10 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         lo = fi.min if neginf is None else neginf
         r = where(_unary("isnan", x), nan,
                   where(isposinf(x), hi, where(isneginf(x), lo, x))).astype(dt)
+    elif dt in ("complex64", "complex128"):  # each part as a real array (NumPy's)
+        r = x.copy()
+        r.real = nan_to_num(x.real, True, nan, posinf, neginf)
+        r.imag = nan_to_num(x.imag, True, nan, posinf, neginf)
     else:
         r = x.astype(dt)
     if not copy:

@@ -131,6 +131,10 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     from ._select import take
     from ._sorting import searchsorted
     x, xp, fp = asarray(x), asarray(xp), asarray(fp)
+    for v in (x, xp):  # NumPy's: the points must be real
+        if v.dtype.kind == "c":
+            raise TypeError(f"Cannot cast array data from dtype('{v.dtype}') to dtype('float64') according to the "
+                            "rule 'safe'")
     if xp.ndim != 1 or fp.ndim != 1:
         raise ValueError("object too deep for desired array")
     if xp.shape[0] != fp.shape[0]:
