@@ -24,6 +24,53 @@ def test_copy_module_copies_do_not_alias():
         numpy.testing.assert_array_equal(numpy.asarray(b)[1:], X[1:])
 
 
+def test_pickle_round_trip():
+    """Pickled as the gathered values (on every rank), unpickled as a
+    maniple array of the same values, dtype and shape."""
+    import pickle
+    for x in (X, X[:, ::2].astype("float32"), numpy.array([1 + 2j, 3]), numpy.arange(7, dtype="int8"),
+              numpy.float64(2.5) * numpy.ones(()), numpy.zeros((0, 3))):
+        a = mnp.asarray(x)
+        b = pickle.loads(pickle.dumps(a[:, ::2] if a.ndim == 2 and a.size else a))
+        assert isinstance(b, mnp.ndarray)
+        want = x[:, ::2] if x.ndim == 2 and x.size else x
+        assert b.dtype == want.dtype and b.shape == want.shape
+        numpy.testing.assert_array_equal(b.__array__(), want)
+
+
+def _resized(xp, shape, refcheck=False, alias=False, setup=None):
+    a = xp.arange(1, 7, dtype="int16") * 3
+    if setup:
+        a = setup(a)
+    b = a if alias else None  # noqa: F841 (a second reference, for refcheck)
+    if refcheck:
+        a.resize(shape)
+    else:
+        a.resize(shape, refcheck=False)
+    # (a new shape over the same memory is a reshape here: NumPy's owndata only after a reallocation)
+    return (a, a.sum(), a.flags.owndata) if a.size != 6 else (a, a.sum())
+
+
+@pytest.mark.parametrize("shape", [(2, 4), (2, 2), 8, (0,), (3, 1, 2), (), (2, 3)])
+def test_resize_in_place(shape):
+    """The elements in order, cut or padded with zeros; NumPy's errors for
+    another reference (refcheck), views and negative extents."""
+    check(lambda xp: _resized(xp, shape, refcheck=True))
+    check(lambda xp: _resized(xp, shape, refcheck=False, alias=True))
+    check(lambda xp: _resized(xp, shape, setup=lambda a: a.reshape(3, 2).copy()))
+    if shape in ((3, 1, 2), (2, 3)):  # the same size: a new shape over the same memory, owned or not
+        check(lambda xp: _resized(xp, shape, setup=lambda a: a.reshape(3, 2)))
+        check(lambda xp: _resized(xp, shape, setup=lambda a: a.reshape(2, 3).T))
+    else:
+        raises_like(lambda xp: _resized(xp, shape, setup=lambda a: a.reshape(3, 2)), ValueError,
+                    "does not own its data")
+    raises_like(lambda xp: _resized(xp, (2, 4), refcheck=True, alias=True), ValueError,
+                "cannot resize an array that references")
+    raises_like(lambda xp: _resized(xp, 2, setup=lambda a: a[:4]), ValueError, "does not own its data")
+    raises_like(lambda xp: _resized(xp, 2, setup=lambda a: a[::2]), ValueError, "single-segment")
+    raises_like(lambda xp: _resized(xp, (-1, 2)), ValueError, "negative dimensions not allowed")
+
+
 def test_inplace_shifts_write_through_aliases():
     for op in ("__ilshift__", "__irshift__"):
         want = numpy.arange(6)

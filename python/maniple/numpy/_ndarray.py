@@ -1020,7 +1020,62 @@ class ndarray:
         return flatiter(self)
 
     def resize(self, *new_shape, refcheck=True):
-        raise NotImplementedError("maniple.numpy: in-place resize is not supported (use numpy.resize)")
+        """NumPy's in-place resize: the elements in memory order, cut or
+        padded with zeros, in a new shape; this array takes the new
+        storage (on every rank alike). Only an array owning its data, and
+        with refcheck, referenced from one place, as NumPy's."""
+        refs = sys.getrefcount(self)  # (the caller's name, self here, getrefcount's argument)
+        if not new_shape or new_shape == (None,):  # NumPy: no change
+            return
+        if len(new_shape) == 1 and isinstance(new_shape[0], (tuple, list)):
+            new_shape = tuple(new_shape[0])
+        shape = tuple(operator.index(d) for d in new_shape)
+        if builtins.any(d < 0 for d in shape):
+            raise ValueError("negative dimensions not allowed")
+        f = self.flags
+        if math.prod(shape) == self.size:  # NumPy's new shape over the same memory, owned or not
+            if not (f.c_contiguous or f.f_contiguous):
+                raise ValueError("resize only works on single-segment arrays")
+            self._take_slots(self.reshape(shape, order="F" if not f.c_contiguous else "C"), True)
+            return
+        if not f.owndata:
+            if f.f_contiguous and not f.c_contiguous:
+                raise NotImplementedError("maniple.numpy: in-place resize of an F-ordered array is not supported "
+                                          "(use numpy.resize)")
+            raise ValueError("resize only works on single-segment arrays" if not (f.c_contiguous or f.f_contiguous)
+                             else "cannot resize this array: it does not own its data")
+        if refcheck and refs > 3:
+            raise ValueError("cannot resize an array that references or is referenced\nby another object in this "
+                             "way.\nUse the np.resize function to get a new resized copy or\n set refcheck=False "
+                             "to disable this check")
+        from ._creation import zeros
+        n = builtins.min(self.size, math.prod(shape))
+        made = zeros(shape, self._dtype)
+        if n:
+            made.reshape(-1)[:n] = self.ravel()[:n]  # (written through)
+        self._take_slots(made, False)
+
+    def _take_slots(self, made, view):
+        """This array becomes made (resize), keeping its read-only flag;
+        view: made's NumPy base too, else made owns its data."""
+        ro = getattr(self, "_ro", False)
+        for k in ndarray.__slots__[:-1]:
+            if hasattr(made, k) and (view or k != "_np_base"):
+                setattr(self, k, getattr(made, k))
+            elif hasattr(self, k):
+                delattr(self, k)
+        if ro:
+            self._ro = ro
+
+    def __reduce__(self):
+        """Pickled as NumPy's array of the values (gathered: a collective,
+        as every call here), unpickled as a maniple array again."""
+        return (_unpickle, (self.__array__(),))
+
+
+def _unpickle(values):
+    from ._creation import asarray
+    return asarray(values)
 
 
 def _flat_key(key, assigning):
