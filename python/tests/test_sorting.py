@@ -46,6 +46,22 @@ def test_partition_is_a_valid_partition():
     raises_like(lambda xp: xp.partition(xp.asarray(x), 40), ValueError)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_searchsorted_complex(dtype):
+    """NumPy's complex order (real parts, then imaginary; NaNs last by
+    kind), ties and every NaN kind, against a sorted array with repeats."""
+    vals = numpy.array([0, 1, 1j, -1j, 1 + 1j, 2, numpy.nan, complex(numpy.nan, 1), complex(1, numpy.nan),
+                        complex(numpy.nan, numpy.nan), complex(numpy.inf, 0), -numpy.inf])
+    rng = numpy.random.default_rng(11)
+    a = numpy.sort((rng.choice(vals, 23) + rng.integers(0, 2, 23)).astype(dtype))
+    v = (rng.choice(vals, 14) + rng.integers(0, 2, 14)).astype(dtype)
+    for side in ("left", "right"):
+        check(lambda xp: xp.searchsorted(xp.asarray(a), xp.asarray(v.reshape(2, 7)), side=side))
+        check(lambda xp: xp.searchsorted(xp.asarray(a), xp.asarray(v), side=side))
+        check(lambda xp: xp.searchsorted(xp.asarray(a[:0]), xp.asarray(v), side=side))
+        check(lambda xp: xp.searchsorted(xp.asarray(a), 1 + 1j, side=side))
+
+
 @pytest.mark.parametrize("dtype", ["float64", "int32"])
 def test_searchsorted_lexsort_digitize(dtype):
     a = numpy.sort(data((50,), dtype, seed=5))

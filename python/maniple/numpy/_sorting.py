@@ -134,9 +134,29 @@ def searchsorted(a, v, side="left", sorter=None):
     v = asarray(v)
     dt = str(_np.result_type(_np.dtype(a._dtype), _np.dtype(v._dtype)))
     a, v = a.astype(dt, copy=False), v.astype(dt, copy=False)
-    out = empty(v.shape, "int64")
-    _core.searchsorted(a._materialize(), v._materialize(), side == "right", out._arr)
+    if dt in _COMPLEX:
+        out = _searchsorted_complex(a, _flat(v), side == "right").reshape(v.shape)
+    else:
+        out = empty(v.shape, "int64")
+        _core.searchsorted(a._materialize(), v._materialize(), side == "right", out._arr)
     return out[()] if scalar else out
+
+
+def _searchsorted_complex(a, v, right):
+    """NumPy's complex order has no one-number key: v and a sorted together
+    (stably, v first for 'left' so that it goes before equal values of a,
+    last for 'right'); each v's place there less the v's before it counts
+    the elements of (sorted) a before it."""
+    from ._manipulation import concatenate
+    m, n = v.size, a.size
+    p = _complex_order(concatenate([a, v] if right else [v, a]), 0)
+    isv = (p >= n) if right else (p < m)
+    before = arange(n + m) - (isv.astype("int64").cumsum() - 1)  # a's before each merged place
+    out = empty((m,), "int64")
+    if m:
+        own = p[isv]
+        out[own - n if right else own] = before[isv]
+    return out
 
 
 # ---- unique and set operations ----
