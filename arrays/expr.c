@@ -182,7 +182,9 @@ static mn_dtype promote_weak(const mn_node *const *v, int n) {
   for (int i = 0; i < n; i++) any_strong |= !v[i]->weak;
   for (int i = 0; i < n; i++) {
     if (any_strong && v[i]->weak) continue;
-    t = t == MN_NDTYPE ? v[i]->dtype : mn_dtype_promote(t, v[i]->dtype);
+    /* Python ints alone are int64, one past int64 too (its bits: NumPy's where(c, 2**63, 0) wraps) */
+    mn_dtype d = v[i]->weak && v[i]->dtype == MN_UINT64 ? MN_INT64 : v[i]->dtype;
+    t = t == MN_NDTYPE ? d : mn_dtype_promote(t, d);
   }
   /* a weak scalar of a higher kind lifts the type: int32 array * 2.5 -> float64 */
   for (int i = 0; i < n; i++)

@@ -195,6 +195,15 @@ def test_writers_into_numpy_arrays(k):
     numpy.testing.assert_array_equal(a, want)
 
 
+def test_take_from_a_0d_array():
+    """NumPy takes from a 0-d array as from a 1-d one of its element, along
+    axis 0 or -1 as along None."""
+    for axis in (None, 0, -1):
+        check(lambda xp: xp.take(xp.asarray(5.0), [0, -1], axis=axis))
+        check(lambda xp: xp.asarray(5.0).take(0, axis=axis))
+    raises_like(lambda xp: xp.take(xp.asarray(5.0), [0], axis=1), numpy.exceptions.AxisError)
+
+
 def test_take_along_axis_needs_integer_indices():
     raises_like(lambda xp: xp.take_along_axis(xp.asarray(data((7, 5))), xp.asarray([[0.0]]), axis=1), IndexError,
                 "`indices` must be an integer array")

@@ -60,6 +60,16 @@ def test_python_int_past_int64_into_float_arrays():
     check(run)
 
 
+def test_python_ints_past_int64_in_uint64_arange_and_where():
+    big = 2 ** 63
+    check(lambda xp: xp.arange(big, big + 5, dtype="uint64"))
+    check(lambda xp: xp.arange(2 ** 64 - 7, 2 ** 64 - 1, 2, dtype="uint64"))
+    c = numpy.array([True, False, True])
+    check(lambda xp: xp.where(xp.asarray(c), big, 0))  # (NumPy's int64: the bits of 2**63)
+    check(lambda xp: xp.where(xp.asarray(c), big, xp.zeros(3, "uint64")))
+    check(lambda xp: xp.where(xp.asarray(c), big, xp.zeros(3)))
+
+
 def test_python_int_past_uint64():
     """A float array takes it as a Python float does; an integer array
     raises NumPy's OverflowError (its C long message first)."""

@@ -251,7 +251,7 @@ def arange(*args, start=None, stop=None, step=None, dtype=None, device=None, lik
         a = empty((n,), dt)
         a._arr.arange(float(x0), float(d))  # exact in double
         return a
-    return (i * _np.int64(d) + _np.int64(x0)).astype(dt)
+    return (i * _np.int64(d) + _np.int64(_wrap(x0, "int64"))).astype(dt)  # (uint64 past int64: its bits)
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):

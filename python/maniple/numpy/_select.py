@@ -68,7 +68,9 @@ def _flat_indices(ind, n, mode, unsafe=False, rule="safe"):
 def take(a, indices, axis=None, out=None, mode="raise"):
     a = asarray(a)
     scalar = _is_scalar(indices)
-    if axis is None:
+    if axis is None or a.ndim == 0:  # (NumPy takes from a 0-d array as from its one element along axis 0 or -1)
+        if axis is not None:
+            _axis(axis, 1)
         flat = _flat(a)
         idx = _flat_indices(indices, a.size, mode, True, "same_kind")
         r = empty(idx.shape, a._dtype)
