@@ -3,6 +3,7 @@
 reflected shifts, conversions of 0-d arrays only, format of 0-d arrays,
 comparisons with None and strings, and NumPy's errors elsewhere."""
 import copy
+import re
 
 import numpy
 import pytest
@@ -69,6 +70,31 @@ def test_resize_in_place(shape):
     raises_like(lambda xp: _resized(xp, 2, setup=lambda a: a[:4]), ValueError, "does not own its data")
     raises_like(lambda xp: _resized(xp, 2, setup=lambda a: a[::2]), ValueError, "single-segment")
     raises_like(lambda xp: _resized(xp, (-1, 2)), ValueError, "negative dimensions not allowed")
+
+
+@pytest.mark.parametrize("d1", ["bool", "int8", "int64", "float32", "float64", "complex128"])
+def test_inplace_matmul_casting_and_shapes(d1):
+    """a @= b stores the product in a's dtype under 'same_kind' (a float
+    product into integers is NumPy's UFuncTypeError, not a truncation),
+    and its shape must be a's."""
+    a = (data((3, 4), seed=2) * 3).astype(d1)
+    for d2 in ["bool", "int8", "int64", "float32", "float64", "complex128"]:
+        b = (data((4, 4), seed=3) * 3).astype(d2)
+
+        def run(xp):
+            x = xp.array(a)  # (a copy: NumPy's asarray would write into a)
+            alias = x
+            x @= xp.asarray(b)
+            return alias
+        try:
+            want = run(numpy)
+        except TypeError as e:
+            with pytest.raises(TypeError, match=re.escape(str(e))):
+                run(mnp)
+            continue
+        check(run, rtol=1e-6 if "float32" in (d1, d2) else 1e-13)
+    for shape in ((4, 5), (5, 4)):
+        raises_like(lambda xp: xp.ones((3, 4)).__imatmul__(xp.ones(shape)), ValueError, "mismatch in its core dimension")
 
 
 def test_inplace_shifts_write_through_aliases():

@@ -667,7 +667,15 @@ class ndarray:
     def __imatmul__(self, o):
         r = _products.matmul(self, o)
         if r.shape != self._shape:
-            raise ValueError(f"matmul result of shape {r.shape} cannot be stored in an array of shape {self._shape}")
+            d = next((k for k in (-1, -2) if len(r.shape) >= -k and len(self._shape) >= -k and
+                      r.shape[k] != self._shape[k]), None)
+            if d is None:
+                raise ValueError(f"matmul result of shape {r.shape} cannot be stored in an array of shape "
+                                 f"{self._shape}")
+            raise ValueError(f"matmul: Output operand 0 has a mismatch in its core dimension {d + 2}, with gufunc "
+                             f"signature (n?,k),(k,m?)->(n?,m?) (size {self._shape[d]} is different from {r.shape[d]})")
+        if not _np.can_cast(r.dtype, self.dtype, "same_kind"):  # NumPy's in-place rule (a float into ints)
+            raise _functions._cast_error("matmul", r.dtype, self.dtype)
         self[...] = r
         return self
 
