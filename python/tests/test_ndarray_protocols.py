@@ -95,6 +95,9 @@ def test_inplace_matmul_casting_and_shapes(d1):
         check(run, rtol=1e-6 if "float32" in (d1, d2) else 1e-13)
     for shape in ((4, 5), (5, 4)):
         raises_like(lambda xp: xp.ones((3, 4)).__imatmul__(xp.ones(shape)), ValueError, "mismatch in its core dimension")
+    # out= under the same rule: int64 into uint8 is not the same kind
+    raises_like(lambda xp: xp.matmul(xp.ones((2, 2), "int64"), xp.ones((2, 2), "int64"), out=xp.zeros((2, 2), "uint8")),
+                TypeError, re.escape("from dtype('int64') to dtype('uint8')"))
 
 
 def test_inplace_shifts_write_through_aliases():

@@ -33,7 +33,6 @@ def _promote(a, b):
 def _with_out(r, out, name="matmul", exact=False, unsafe=False):
     if out is None:
         return r
-    from ._engine import _KIND
     shape = r.shape if isinstance(r, ndarray) else ()
     rdt = r._dtype if isinstance(r, ndarray) else _np.asarray(r).dtype.name
     if not isinstance(out, ndarray):
@@ -43,9 +42,9 @@ def _with_out(r, out, name="matmul", exact=False, unsafe=False):
     if exact and out._dtype != rdt:  # numpy.dot takes only an out of the result's dtype
         raise ValueError(f"output array is not acceptable (must have the right datatype {rdt}, got "
                          f"{out._dtype})")
-    if _KIND[rdt] > _KIND[out._dtype] and not unsafe:
-        raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('{rdt}') to dtype('{out._dtype}') with "
-                        "casting rule 'same_kind'")
+    if not unsafe and not _np.can_cast(rdt, out._dtype, "same_kind"):  # (int64 into uint8 too, as NumPy)
+        from ._functions import _cast_error
+        raise _cast_error(name, rdt, out._dtype)
     _assign(out._materialize(), r)
     return out
 
