@@ -97,3 +97,47 @@ def test_var_and_std_with_an_integer_dtype_follow_numpy_steps(dt):
                 raises_like(lambda xp: call(xp, "std"), numpy._core._exceptions._UFuncOutputCastingError)
             else:
                 check(lambda xp: call(xp, "std"))
+
+
+def _into(xp, fn, x, dt, *args):
+    o = xp.zeros(3, dt)
+    getattr(xp, fn)(xp.asarray(x), *args, axis=0, out=o)
+    return o
+
+
+@pytest.mark.parametrize("fn", ["sum", "prod", "max", "min", "mean", "var", "nansum", "nanmax", "median"])
+def test_an_inexact_reduction_into_an_integer_out(fn):
+    """NumPy casts a reduction's float result into out unsafely (the mean
+    of 1.5s into integers is 1), a complex one into floats with its
+    ComplexWarning; std's sqrt into an integer out and an interpolated
+    quantile's add into one are its casting errors."""
+    x = numpy.array([[1.5, 1.6, 2.7], [1.5, -1.6, -0.2]])
+    for dt in ("int64", "int8", "bool", "float32"):
+        check(lambda xp: _into(xp, fn, x, dt))
+    if fn in ("sum", "mean", "max"):
+        with pytest.warns(numpy.exceptions.ComplexWarning):
+            check(lambda xp: _into(xp, fn if fn != "max" else "sum", x + 1j, "float64"))
+
+
+def test_reductions_into_out_errors_and_indices():
+    x = numpy.array([[1.5, 1.6, 2.7], [1.5, -1.6, -0.2]])
+    raises_like(lambda xp: _into(xp, "std", x, "int64"), TypeError, "Cannot cast ufunc 'sqrt' output")
+    raises_like(lambda xp: _into(xp, "nanmean", x, "int64"), TypeError, "If a is inexact, then out must be inexact")
+    raises_like(lambda xp: _into(xp, "quantile", x, "int64", 0.5), TypeError, "Cannot cast ufunc 'add' output")
+    check(lambda xp: _into(xp, "std", x, "float32"), rtol=1e-6)
+    for fn in ("argmax", "argmin", "nanargmax"):
+        for dt in ("bool", "uint8", "int32"):
+            check(lambda xp: _into(xp, fn, x, dt))
+        raises_like(lambda xp: _into(xp, fn, x, "float64"), TypeError,
+                    "Cannot cast array data from dtype.'float64'. to dtype.'int64'. according to the rule 'safe'")
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint8", "int64", "float32"])
+def test_cumulative_into_out_of_another_dtype(dt):
+    """NumPy's partial sums and products in the input's dtype, each cast into
+    out (not the elements cast first: -1.9 + -0.4 is -2 in int8, not -1)."""
+    x = numpy.array([-1.96, -0.39, 2.35, 4.48, -3.78, 4.54])
+    for fn in ("cumsum", "cumprod"):
+        check(lambda xp: getattr(xp, fn)(xp.asarray(x), out=xp.zeros(6, dt)), rtol=1e-6)
+        check(lambda xp: getattr(xp, fn)(xp.asarray(x + 0.5j), out=xp.zeros(6, "complex64")), rtol=1e-6)
+    check(lambda xp: xp.add.accumulate(xp.asarray(x), out=xp.zeros(6, dt)), rtol=1e-6)

@@ -10,8 +10,8 @@ from maniple import _core
 from ._creation import asarray, empty
 from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
 from . import _fpe, _ufunc, _warn
-from ._engine import (_APART, _NOTHING, SPLIT_COST, _assign, _binary, _compile, _eval_shared, _has_cells, _scalar,
-                      _ternary, _unary)
+from ._engine import (_APART, _NOTHING, SPLIT_COST, _assign, _binary, _compile, _complex_warn, _eval_shared,
+                      _has_cells, _scalar, _ternary, _unary)
 from ._ndarray import ndarray, _check_power, _check_writable, _f_order, _power_fast
 
 # ---- ufuncs (the names are NumPy's) ----
@@ -42,28 +42,62 @@ def _cast_error(name, vdt, tdt):
                      "'same_kind'")
 
 
-def _into_numpy(r, out, name=None):
+def _into_numpy(r, out, name=None, unsafe=False):
     """A NumPy array given as out=: the whole result (gathered, the same on
     every rank) written into it, as NumPy would."""
     v = _np.asarray(r)
-    if not _np.can_cast(v.dtype, out.dtype, "same_kind"):
+    if not unsafe and not _np.can_cast(v.dtype, out.dtype, "same_kind"):
         raise _cast_error(name, v.dtype, out.dtype)
+    if unsafe:
+        _complex_warn(v.dtype.name, out.dtype.name)
     _np.copyto(out, v, casting="unsafe")
     return out
 
 
-def _with_out(r, out, name=None):
+def _with_out(r, out, name=None, unsafe=False):
+    """r into out (None: r itself); unsafe: any cast, as NumPy's reductions
+    store into their out, else 'same_kind' as its ufuncs."""
     if out is None:
         return r
     if out is Ellipsis:  # NumPy 2's out=...: an array, a 0-d one where the result would be a scalar
         return r if isinstance(r, ndarray) else asarray(r)
     if isinstance(out, _np.ndarray):
-        return _into_numpy(r, out, name)
+        return _into_numpy(r, out, name, unsafe)
     _check_writable(out)
-    if name is not None and isinstance(r, ndarray) and not _np.can_cast(r._dtype, out._dtype, "same_kind"):
+    if not unsafe and name is not None and isinstance(r, ndarray) and \
+            not _np.can_cast(r._dtype, out._dtype, "same_kind"):
         raise _cast_error(name, r._dtype, out._dtype)
-    _assign(out._materialize(), r, same_kind=True)
+    _assign(out._materialize(), r, same_kind=not unsafe)
     return out
+
+
+def _reduced_out(r, out, index=False):
+    """A reduction's result into out. NumPy casts an inexact one unsafely
+    (a float mean into integers; a complex sum into floats, with its
+    ComplexWarning), and an index of argmax; an integer one into integers
+    of another kind it computes in out's dtype, which is refused here
+    ('same_kind', as before)."""
+    if out is None:
+        return r
+    rdt = r._dtype if isinstance(r, ndarray) else _np.asarray(r).dtype.name
+    return _with_out(r, out, unsafe=index or rdt in _INEXACT)
+
+
+def _sqrt_out(out):
+    """std's out: NumPy stores the variance there, then takes sqrt(out,
+    out=out) under 'same_kind' (an integer out: its casting error)."""
+    if out is not None and out is not Ellipsis:
+        sq = _np.sqrt(_np.ones(1, out.dtype)).dtype
+        if not _np.can_cast(sq, out.dtype, "same_kind"):
+            raise _cast_error("sqrt", sq, out.dtype)
+
+
+def _index_out(out):
+    """argmax's and argmin's out: NumPy's check that it casts safely to
+    intp (bool and small integers do; floats do not)."""
+    if out is not None and out is not Ellipsis and not _np.can_cast(out.dtype, _np.intp, "safe"):
+        raise TypeError(f"Cannot cast array data from dtype('{out.dtype}') to dtype('int64') according to the rule "
+                        "'safe'")
 
 
 def _scalars_only(*xs):
@@ -298,8 +332,10 @@ def _reduce(op, a, axis=None, dtype=None, out=None, keepdims=False):
     a = asarray(a)
     if dtype is not None:
         a = a.astype(dtype, copy=False)  # (read only here)
-    if op in ("argmin", "argmax") and axis is not None:
-        axis = operator.index(axis)  # one axis only: NumPy's TypeError for a tuple
+    if op in ("argmin", "argmax"):
+        _index_out(out)
+        if axis is not None:
+            axis = operator.index(axis)  # one axis only: NumPy's TypeError for a tuple
     axes = _axes(axis, a.ndim)
     if op in _NO_IDENTITY and builtins.any(a.shape[d] == 0 for d in axes):
         raise ValueError(_NO_IDENTITY[op])
@@ -322,7 +358,7 @@ def _reduce(op, a, axis=None, dtype=None, out=None, keepdims=False):
         v = _np.asarray(v).astype(rdt)[()] if rdt != _result_dtype(op, a._dtype) else _scalar(v, rdt)
         if keepdims and a.ndim:
             v = asarray(_np.full((1,) * a.ndim, v, dtype=rdt))
-        return _with_out(v, out) if out is not None else v
+        return _reduced_out(v, out, op in ("argmin", "argmax"))
     r = a
     _fpe.current()  # (the passes' settings)
     for ax in reversed(axes):  # one axis at a time, from the last
@@ -332,7 +368,7 @@ def _reduce(op, a, axis=None, dtype=None, out=None, keepdims=False):
         r = t
     if keepdims:
         r = r[tuple(None if d in axes else slice(None) for d in range(a.ndim))]
-    return _with_out(r, out)
+    return _reduced_out(r, out, op in ("argmin", "argmax"))
 
 
 _IDENTITY = {"sum": 0, "prod": 1, "any": False, "all": True}
@@ -372,7 +408,7 @@ def _reduce_iw(op, a, axis=None, dtype=None, out=None, keepdims=False, initial=_
         init = bool(initial) if op in ("any", "all") else _np.asarray(initial).astype(rdt)[()]
         r = UFUNCS[name](r, init)
         r = r.astype(rdt) if isinstance(r, ndarray) else _np.asarray(r).astype(rdt)[()]
-    return _with_out(r, out) if out is not None else r
+    return _reduced_out(r, out)
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
@@ -457,9 +493,9 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         with _np.errstate(invalid="ignore", divide="ignore"):
             r = s / n
         if isinstance(r, ndarray):
-            return _with_out(r.astype(fdt), out)
+            return _reduced_out(r.astype(fdt), out)
         r = _scalar(r, fdt)
-        return _with_out(r, out) if out is not None else r
+        return _reduced_out(r, out) if out is not None else r
     fdt = a._dtype if a._dtype in _INEXACT else "float64"
     s = _reduce("sum", a.astype(dtype or fdt) if (dtype or fdt) != a._dtype else a, axis, None, None, keepdims)
     n = 1
@@ -470,8 +506,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         _empty_division(_np.shape(s), not isinstance(s, ndarray))
     r = s / n if n else s * _np.nan
     if isinstance(r, ndarray):
-        return _with_out(r.astype(dtype or fdt), out)
-    return _with_out(_scalar(r, dtype or fdt), out) if out is not None else _scalar(r, dtype or fdt)
+        return _reduced_out(r.astype(dtype or fdt), out)
+    return _reduced_out(_scalar(r, dtype or fdt), out) if out is not None else _scalar(r, dtype or fdt)
 
 
 def _ddof(ddof, correction):
@@ -525,9 +561,9 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
                 _fp_event("invalid", "divide")
     r = ss / div if div else ss * _np.nan
     if isinstance(r, ndarray):
-        return _with_out(r.astype(dt), out)
+        return _reduced_out(r.astype(dt), out)
     r = _scalar(r, dt)
-    return _with_out(asarray(r), out) if out is not None else r
+    return _reduced_out(asarray(r), out) if out is not None else r
 
 
 def _var_exact(a, axis, dt, out, ddof, keepdims, where, mean_):
@@ -554,9 +590,9 @@ def _var_exact(a, axis, dt, out, ddof, keepdims, where, mean_):
         cnt = n if w is True or keepdims else squeeze(n, tuple(_axes(axis, n.ndim)))
         r = ss / (builtins.max(cnt - ddof, 0) if w is True else UFUNCS["maximum"](cnt - ddof, 0))
     if isinstance(r, ndarray):
-        return _with_out(r.astype(dt), out)
+        return _reduced_out(r.astype(dt), out)
     r = _np.dtype(dt).type(r)
-    return _with_out(asarray(r), out) if out is not None else r
+    return _reduced_out(asarray(r), out) if out is not None else r
 
 
 def _squares(d, dt):
@@ -586,22 +622,23 @@ def _var_where(x, axis, dt, out, ddof, keepdims, where, mean_):
     with _np.errstate(invalid="ignore", divide="ignore"):
         r = ss / div
     if isinstance(r, ndarray):
-        return _with_out(r.astype(rdt), out)
+        return _reduced_out(r.astype(rdt), out)
     r = _scalar(r, rdt)
-    return _with_out(asarray(r), out) if out is not None else r
+    return _reduced_out(asarray(r), out) if out is not None else r
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, mean=None, correction=_NOVALUE):
+    _sqrt_out(out)
     v = var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
     if isinstance(v, ndarray) and v._dtype not in _INEXACT:  # NumPy's sqrt into v: its casting error
         UFUNCS["sqrt"](v, out=v)
     elif not isinstance(v, ndarray) and v.dtype.kind in "biu":  # a scalar: NumPy's sqrt cast back
         r = v.dtype.type(_np.sqrt(v))
-        return _with_out(asarray(r), out) if out is not None else r
+        return _reduced_out(asarray(r), out) if out is not None else r
     r = UFUNCS["sqrt"](v)
     if isinstance(r, ndarray):
-        return _with_out(r.astype(v._dtype), out)
-    return _with_out(asarray(r), out) if out is not None else r
+        return _reduced_out(r.astype(v._dtype), out)
+    return _reduced_out(asarray(r), out) if out is not None else r
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):

@@ -8,8 +8,9 @@ import numpy as _np
 
 from . import _warn
 from ._creation import asarray, empty, full
-from ._functions import (UFUNCS as _U, _NOVALUE, _ddof, _warn_where, _axis, _axis_tuple, _with_out, argmax as _argmax, argmin as _argmin, max as _max,
-                         mean as _mean, min as _min, prod as _prod, sum as _sum, var as _var, where as _where)
+from ._functions import (UFUNCS as _U, _NOVALUE, _ddof, _warn_where, _axis, _axis_tuple, _with_out, _reduced_out,
+                         _index_out, _sqrt_out, argmax as _argmax, argmin as _argmin, max as _max, mean as _mean,
+                         min as _min, prod as _prod, sum as _sum, var as _var, where as _where)
 from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, INTEGER as _INTEGER
 from ._engine import _scalar
 from ._ndarray import ndarray, _flat, _part_of
@@ -80,7 +81,7 @@ def _nan_extreme(a, axis, out, keepdims, sign, name, initial=_NOVALUE, where=Tru
     elif not bool((~_U["isnan"](a)).any()):
         _all_nan_warn(name)
         r = a.ravel()[0] if a._dtype in _COMPLEX else _scalar(_np.nan, a._dtype)
-    return _with_out(r, out)
+    return _reduced_out(r, out)
 
 
 def nanmax(a, axis=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
@@ -107,11 +108,13 @@ def _nan_arg(a, axis, fill, fn, name, keepdims=False):
 
 
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
-    return _with_out(_nan_arg(a, axis, -_np.inf, _argmax, "nanargmax", keepdims), out)
+    _index_out(out)
+    return _reduced_out(_nan_arg(a, axis, -_np.inf, _argmax, "nanargmax", keepdims), out, True)
 
 
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
-    return _with_out(_nan_arg(a, axis, _np.inf, _argmin, "nanargmin", keepdims), out)
+    _index_out(out)
+    return _reduced_out(_nan_arg(a, axis, _np.inf, _argmin, "nanargmin", keepdims), out, True)
 
 
 def _count(a, axis, keepdims):
@@ -139,8 +142,8 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     with _np.errstate(invalid="ignore", divide="ignore"):
         r = s / n
     if isinstance(r, ndarray):
-        return _with_out(r.astype(fdt), out)
-    return _with_out(_scalar(r, fdt), out) if out is not None else _scalar(r, fdt)
+        return _reduced_out(r.astype(fdt), out)
+    return _reduced_out(_scalar(r, fdt), out) if out is not None else _scalar(r, fdt)
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
@@ -169,8 +172,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     r = _where(div > 0, ss / _where(div > 0, div, 1), _np.nan) if isinstance(div, ndarray) else \
         (ss / div if div > 0 else _np.nan)
     if isinstance(r, ndarray):
-        return _with_out(r.astype(fdt), out)
-    return _with_out(_scalar(r, fdt), out) if out is not None else _scalar(r, fdt)
+        return _reduced_out(r.astype(fdt), out)
+    return _reduced_out(_scalar(r, fdt), out) if out is not None else _scalar(r, fdt)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
@@ -178,10 +181,11 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     a = asarray(a)  # (once: nanvar takes it as it is)
     if _is_float(a):
         _inexact_only(dtype, out)
+    _sqrt_out(out)
     v = nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
     r = _U["sqrt"](v)
     if isinstance(r, ndarray):
-        return _with_out(r.astype(v._dtype), out)
+        return _reduced_out(r.astype(v._dtype), out)
     return r
 
 

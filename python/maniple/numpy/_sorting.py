@@ -404,6 +404,9 @@ def _scan(op, a, axis, dtype, out, how="scan"):
     r = empty(a.shape, dt) if out is None else out
     if out is not None and out.shape != a.shape:
         raise ValueError(f"provided out has shape {out.shape}, the result has shape {a.shape}")
+    if out is not None and out._dtype != dt and a.size:  # NumPy's: the partial results in dt, then cast into out
+        _assign(r._materialize(), _scan(op, a, ax, dt, None))
+        return r
     if a.size and dt == "bool":  # logical or/and: counted in int64, then tested
         t = _scan(op, a.astype("bool"), ax, "int64", None)
         _assign(r._materialize(), t != 0)
@@ -680,6 +683,10 @@ def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
         r = r[(slice(None),) * ax + (0,)] if r.ndim else r
         res.append(_keep(r, a0, axes, keepdims))
     r = res[0] if qa.ndim == 0 else _stack_q(res, a0, axes, keepdims, rdt)
+    if out is not None and method not in _DISCRETE and not (nan_aware and a0._dtype not in _FLOATS) and \
+            not _np.can_cast(r.dtype, out.dtype, "same_kind"):
+        from ._functions import _cast_error  # NumPy's interpolation adds into out: same_kind (nan* of integers not)
+        raise _cast_error("add", r.dtype, out.dtype)
     return _finish(r, out)
 
 
