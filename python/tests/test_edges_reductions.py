@@ -101,7 +101,10 @@ def test_var_and_std_with_an_integer_dtype_follow_numpy_steps(dt):
 
 def _into(xp, fn, x, dt, *args):
     o = xp.zeros(3, dt)
-    getattr(xp, fn)(xp.asarray(x), *args, axis=0, out=o)
+    if len(args) == 2:  # (q, method)
+        getattr(xp, fn)(xp.asarray(x), args[0], axis=0, out=o, method=args[1])
+    else:
+        getattr(xp, fn)(xp.asarray(x), *args, axis=0, out=o)
     return o
 
 
@@ -124,6 +127,8 @@ def test_reductions_into_out_errors_and_indices():
     raises_like(lambda xp: _into(xp, "std", x, "int64"), TypeError, "Cannot cast ufunc 'sqrt' output")
     raises_like(lambda xp: _into(xp, "nanmean", x, "int64"), TypeError, "If a is inexact, then out must be inexact")
     raises_like(lambda xp: _into(xp, "quantile", x, "int64", 0.5), TypeError, "Cannot cast ufunc 'add' output")
+    check(lambda xp: _into(xp, "nanquantile", x, "int64", 0.5))  # (its nan form casts)
+    check(lambda xp: _into(xp, "quantile", x, "int64", 0.5, "lower"))  # (a chosen element: no add)
     check(lambda xp: _into(xp, "std", x, "float32"), rtol=1e-6)
     for fn in ("argmax", "argmin", "nanargmax"):
         for dt in ("bool", "uint8", "int32"):

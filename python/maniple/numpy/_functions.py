@@ -74,9 +74,10 @@ def _with_out(r, out, name=None, unsafe=False):
 def _reduced_out(r, out, index=False):
     """A reduction's result into out. NumPy casts an inexact one unsafely
     (a float mean into integers; a complex sum into floats, with its
-    ComplexWarning), and an index of argmax; an integer one into integers
-    of another kind it computes in out's dtype, which is refused here
-    ('same_kind', as before)."""
+    ComplexWarning), and an index of argmax. An integer one into integers
+    of another dtype NumPy accumulates in out (the first element cast,
+    then each step's result cast back), which differs where values
+    overflow or change sign: refused here across kinds ('same_kind')."""
     if out is None:
         return r
     rdt = r._dtype if isinstance(r, ndarray) else _np.asarray(r).dtype.name

@@ -683,9 +683,9 @@ def _quantile(a, q, axis, out, method, keepdims, nan_aware, scale=1.0):
         r = r[(slice(None),) * ax + (0,)] if r.ndim else r
         res.append(_keep(r, a0, axes, keepdims))
     r = res[0] if qa.ndim == 0 else _stack_q(res, a0, axes, keepdims, rdt)
-    if out is not None and method not in _DISCRETE and not (nan_aware and a0._dtype not in _FLOATS) and \
-            not _np.can_cast(r.dtype, out.dtype, "same_kind"):
-        from ._functions import _cast_error  # NumPy's interpolation adds into out: same_kind (nan* of integers not)
+    if out is not None and method not in _DISCRETE and not nan_aware and not _np.can_cast(r.dtype, out.dtype,
+                                                                                          "same_kind"):
+        from ._functions import _cast_error  # NumPy's interpolation adds into out: same_kind (its nan* forms cast)
         raise _cast_error("add", r.dtype, out.dtype)
     return _finish(r, out)
 

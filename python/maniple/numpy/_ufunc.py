@@ -43,7 +43,7 @@ class ufunc:
     # ---- reduce ----
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
         from ._creation import asarray
-        from ._functions import _NOVALUE as NOVALUE, _axes, _reduce_iw, _with_out
+        from ._functions import _NOVALUE as NOVALUE, _axes, _reduce_iw, _reduced_out, _with_out
         self._binary_only("reduce")
         op = _REDUCE.get(self.__name__)
         if isinstance(out, tuple):
@@ -68,7 +68,7 @@ class ufunc:
             initial = _NOVALUE
         r = _reduce_iw(op, a, None if len(axes) == a.ndim else tuple(axes), dtype, None, keepdims,
                        NOVALUE if initial is _NOVALUE else initial, where)
-        return _with_out(r, out, self.__name__) if out is not None else r
+        return _reduced_out(r, out)  # (as np.sum's out=)
 
     # ---- accumulate ----
     def accumulate(self, array, axis=0, dtype=None, out=None):
