@@ -195,6 +195,16 @@ def test_writers_into_numpy_arrays(k):
     numpy.testing.assert_array_equal(a, want)
 
 
+def test_take_into_out_checks_its_dtype():
+    """NumPy reads out as the array's dtype ('safe'), then casts into it."""
+    x = data((6,), seed=5)
+    check(lambda xp: (lambda o: (xp.take(xp.asarray(x), [0, 4], out=o), o)[1])(xp.zeros(2, "float32")), rtol=1e-6)
+    xi = (x * 10).astype("int64")
+    check(lambda xp: (lambda o: (xp.take(xp.asarray(xi), [0, 4], out=o), o)[1])(xp.zeros(2, "int8")))
+    raises_like(lambda xp: xp.take(xp.asarray(xi), [0, 4], out=xp.zeros(2)), TypeError,
+                "Cannot cast array data from dtype.'float64'. to dtype.'int64'. according to the rule 'safe'")
+
+
 def test_take_from_a_0d_array():
     """NumPy takes from a 0-d array as from a 1-d one of its element, along
     axis 0 or -1 as along None."""

@@ -146,3 +146,21 @@ def test_cumulative_into_out_of_another_dtype(dt):
         check(lambda xp: getattr(xp, fn)(xp.asarray(x), out=xp.zeros(6, dt)), rtol=1e-6)
         check(lambda xp: getattr(xp, fn)(xp.asarray(x + 0.5j), out=xp.zeros(6, "complex64")), rtol=1e-6)
     check(lambda xp: xp.add.accumulate(xp.asarray(x), out=xp.zeros(6, dt)), rtol=1e-6)
+
+
+def test_mean_of_integers_into_an_integer_out_wraps_as_numpy():
+    """NumPy sums into an integer out in its dtype (wrapping), then divides."""
+    xu = numpy.array([[250, 3, 0], [10, 200, 0]], numpy.uint8)
+    xi = numpy.array([[100, -3, 7], [100, -56, 1]], numpy.int8)
+    for x in (xu, xi):
+        for dt in ("uint8", "int8", "int16", "int64"):
+            check(lambda xp: _into(xp, "mean", x, dt))
+
+
+def test_matvec_vecmat_vecdot_out():
+    a, v = data((4, 3), seed=3), data((3,), seed=4)
+    check(lambda xp: xp.matvec(xp.asarray(a), xp.asarray(v), out=xp.zeros(4)))
+    check(lambda xp: xp.vecmat(xp.asarray(a[:, 0]), xp.asarray(a), out=xp.zeros(3, "float32")), rtol=1e-6)
+    check(lambda xp: xp.vecdot(xp.asarray(a), xp.asarray(v), out=xp.zeros(4)))
+    raises_like(lambda xp: xp.matvec(xp.asarray(a), xp.asarray(v), out=xp.zeros(4, "int64")), TypeError,
+                "Cannot cast ufunc 'matvec' output")

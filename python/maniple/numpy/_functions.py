@@ -498,7 +498,13 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         r = _scalar(r, fdt)
         return _reduced_out(r, out) if out is not None else r
     fdt = a._dtype if a._dtype in _INEXACT else "float64"
-    s = _reduce("sum", a.astype(dtype or fdt) if (dtype or fdt) != a._dtype else a, axis, None, None, keepdims)
+    if dtype is None and out is not None and out is not Ellipsis and a._dtype in _INTS and \
+            _np.dtype(out.dtype).kind in "iu":
+        # NumPy sums integers into an integer out there (wrapping), then divides
+        s = _reduce("sum", a, axis, None, None, keepdims)
+        s = s.astype(out.dtype) if isinstance(s, ndarray) else _np.asarray(s).astype(out.dtype)[()]
+    else:
+        s = _reduce("sum", a.astype(dtype or fdt) if (dtype or fdt) != a._dtype else a, axis, None, None, keepdims)
     n = 1
     for d in _axes(axis, a.ndim):
         n *= a.shape[d]

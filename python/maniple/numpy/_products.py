@@ -300,11 +300,20 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     return _with_out(r, out, unsafe=True)  # numpy.trace casts into out as it must
 
 
-def vecdot(x1, x2, /, *, axis=-1):
+def vecdot(x1, x2, /, *, axis=-1, out=None):
     """sum(conj(x1) * x2) along axis, as NumPy's (x1 conjugated)."""
     x1, x2 = _conj(asarray(x1)), asarray(x2)
     p = x1 * x2  # summed in its own dtype (a gufunc's loop: bool is any, int8 wraps)
-    return _sum(p, axis=operator.index(axis), dtype=p.dtype)  # one axis (NumPy's TypeError for a tuple)
+    r = _sum(p, axis=operator.index(axis), dtype=p.dtype)  # one axis (NumPy's TypeError for a tuple)
+    return _gufunc_out(r, out, "vecdot")
+
+
+def _gufunc_out(r, out, name):
+    """A gufunc's out=: the result stored there under 'same_kind'."""
+    if out is None:
+        return r
+    from ._functions import _with_out
+    return _with_out(r if isinstance(r, ndarray) else asarray(r), out, name)
 
 
 def _conj(x):
@@ -313,15 +322,15 @@ def _conj(x):
     return x.conj() if x._dtype in _COMPLEX else x
 
 
-def matvec(x1, x2, /):
+def matvec(x1, x2, /, *, out=None):
     x1, x2 = asarray(x1), asarray(x2)
-    return matmul(x1, x2[..., None])[..., 0]
+    return _gufunc_out(matmul(x1, x2[..., None])[..., 0], out, "matvec")
 
 
-def vecmat(x1, x2, /):
+def vecmat(x1, x2, /, *, out=None):
     """conj(x1) @ x2 for stacks of vectors and matrices, as NumPy's."""
     x1, x2 = _conj(asarray(x1)), asarray(x2)
-    return matmul(x1[..., None, :], x2)[..., 0, :]
+    return _gufunc_out(matmul(x1[..., None, :], x2)[..., 0, :], out, "vecmat")
 
 
 # ---- einsum ----

@@ -85,6 +85,9 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     if scalar and isinstance(r, ndarray) and r.ndim == 0:
         r = r[()]
     if out is not None:
+        if not _np.can_cast(out.dtype, a.dtype, "safe"):  # NumPy's check (out read as a's dtype), then any cast
+            raise TypeError(f"Cannot cast array data from dtype('{out.dtype}') to dtype('{a.dtype}') according to "
+                            "the rule 'safe'")
         _assign(out._materialize(), r)
         return out
     return r
