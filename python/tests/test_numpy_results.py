@@ -428,6 +428,9 @@ def test_count_nonzero_keepdims():
     x = data((3, 4), seed=4)
     check(lambda xp: xp.count_nonzero(xp.asarray(x), axis=1, keepdims=True))
     check(lambda xp: xp.count_nonzero(xp.asarray(x), keepdims=True))
+    for v in (x, [0, 1, 2], 5):  # a whole count is NumPy 2's intp scalar, not a Python int
+        got, want = mnp.count_nonzero(mnp.asarray(v) if v is x else v), numpy.count_nonzero(v)
+        assert type(got) is type(want) and got == want
 
 
 # ---- siblings: NumPy's messages where maniple raised the right type ----

@@ -649,8 +649,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
-    r = sum(asarray(a) != 0, axis=axis, keepdims=keepdims)
-    return int(r) if axis is None and not keepdims else r
+    return sum(asarray(a) != 0, axis=axis, keepdims=keepdims)  # (a whole count: NumPy 2's intp scalar)
 
 
 # ---- comparisons ----
