@@ -239,6 +239,24 @@ def test_norm(shape):
                 compare("norm", x, ord=ord, axis=axis, keepdims=keepdims)
 
 
+@pytest.mark.parametrize("shape", [(5,), (4, 3), (2, 3, 4)])
+def test_norms_of_float16_are_float16(shape):
+    """NumPy's float16 norms are float16 (rounded here from float64); those
+    from singular values are its linalg's TypeError."""
+    x = ((numpy.arange(numpy.prod(shape, dtype=int)) % 5 - 2) * 1.25).reshape(shape).astype("float16")
+    nd = len(shape)
+    for axis in [None, -1] + ([(0, 1)] if nd >= 2 else []):
+        for ord in [None, 1, inf, -inf] + (["fro", 2, "nuc"] if axis == (0, 1) or (axis is None and nd == 2) else
+                                          [0, 3]):
+            if axis is None and nd == 3 and ord is not None:
+                continue
+            compare("norm", x, ord=ord, axis=axis)
+    compare("vector_norm", x, ord=3)
+    if nd >= 2:
+        for ord in ("fro", 1, 2, "nuc"):
+            compare("matrix_norm", x, ord=ord)
+
+
 def test_norm_errors():
     compare("norm", numpy.ones((2, 2)), axis=(0, 0))       # duplicate axes
     compare("norm", numpy.ones((2, 2, 2)), ord=1)           # improper dimensions

@@ -61,11 +61,12 @@ _inf = _np.inf
 
 def _float(x):
     """x as the float array its norms are computed on: |x| for complex
-    (float32 for complex64, as NumPy), integers and bool as float64."""
+    (float32 for complex64, as NumPy), integers and bool as float64, float16
+    as it is (NumPy's float16 norms are float16)."""
     x = asarray(x)
     if x._dtype in ("complex64", "complex128"):
         return abs(x)
-    return x if x._dtype in ("float32", "float64") else x.astype("float64")
+    return x if x._dtype in ("float16", "float32", "float64") else x.astype("float64")
 
 
 def _keep(r, ndim, axes, dtype):
@@ -164,6 +165,9 @@ def norm(x, ord=None, axis=None, keepdims=False):
     """numpy.linalg.norm: vector norms and the matrix norms 'fro', 1, -1,
     inf, -inf natively; 2, -2 and 'nuc' gathered (singular values)."""
     src = asarray(x)
+    if src._dtype == "float16":  # (a bad axis: NumPy's AxisError first)
+        two = (axis is None and src.ndim == 2) or (isinstance(axis, tuple) and len(axis) == 2)
+        _no_half_svd(two and src.ndim >= 2 and ord in (2, -2, "nuc"))
     x = _float(src)
     nd = x.ndim
     if axis is None:
@@ -183,6 +187,12 @@ def norm(x, ord=None, axis=None, keepdims=False):
     raise ValueError("Improper number of dimensions to norm.")
 
 
+def _no_half_svd(svd):
+    """The matrix norms NumPy takes from singular values: its linalg refuses float16."""
+    if svd:
+        raise TypeError("array type float16 is unsupported in linalg")
+
+
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """numpy.linalg.vector_norm over all elements or any axes, natively."""
     x = _float(x)
@@ -198,6 +208,8 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """numpy.linalg.matrix_norm over the last two axes."""
     src = asarray(x)
+    if src._dtype == "float16":
+        _no_half_svd(src.ndim >= 2 and ord in (2, -2, "nuc"))
     x = _float(src)
     return _matrix(x, ord, _axis(-2, x.ndim), _axis(-1, x.ndim), keepdims, src)
 
