@@ -583,3 +583,30 @@ def test_default_rng_takes_seed_by_keyword():
     """NumPy's parameter name (it was seed_value here: a TypeError)."""
     a = numpy.asarray(np.random.default_rng(seed=7).random(5))
     numpy.testing.assert_array_equal(a, numpy.asarray(np.random.default_rng(7).random(5)))
+
+
+def test_generator_permuted():
+    """Each slice along axis shuffled on its own (NumPy's permuted): every
+    row (or column) keeps its values, the flattened form all of them, and
+    the order is that of uniform draws, the same at any rank count."""
+    x = numpy.arange(60).reshape(6, 10) * 3
+    g = mrandom.default_rng(7)
+    r1 = numpy.asarray(g.permuted(np.asarray(x), axis=1))
+    assert numpy.array_equal(numpy.sort(r1, axis=1), x) and not numpy.array_equal(r1, x)
+    r0 = numpy.asarray(g.permuted(np.asarray(x), axis=0))
+    assert numpy.array_equal(numpy.sort(r0, axis=0), x) and not numpy.array_equal(r0, x)
+    rn = numpy.asarray(g.permuted(np.asarray(x)))
+    assert rn.shape == x.shape and numpy.array_equal(numpy.sort(rn, axis=None), x.ravel())
+    # the order of a second stream's uniform draws on the same seed
+    h = mrandom.default_rng(7)
+    keys = numpy.asarray(h.random(x.shape))
+    assert numpy.array_equal(r1, numpy.take_along_axis(x, numpy.argsort(keys, axis=1, kind="stable"), axis=1))
+    o = np.asarray(x)
+    assert g.permuted(o, axis=1, out=o) is o and numpy.array_equal(numpy.sort(numpy.asarray(o), axis=1), x)
+    for bad, exc in (((np.asarray(x),), dict(out=np.zeros((2, 2)))), ((np.asarray(x),), dict(axis=2)), ((5,), {})):
+        with pytest.raises((ValueError, numpy.exceptions.AxisError, TypeError)):
+            g.permuted(*bad, **exc)
+        with pytest.raises((ValueError, numpy.exceptions.AxisError, TypeError)):
+            numpy.random.default_rng(0).permuted(*[numpy.asarray(b) if isinstance(b, np.ndarray) else b for b in bad],
+                                                 **{k: numpy.asarray(v) if isinstance(v, np.ndarray) else v
+                                                    for k, v in exc.items()})

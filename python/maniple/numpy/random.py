@@ -885,7 +885,32 @@ class Generator(_Stream):
             raise NotImplementedError("maniple.numpy: Generator.choice along an axis other than 0")
         return _choice(self._st, a, size, replace, p, shuffle, rows=True)
 
+    def permuted(self, x, *, axis=None, out=None):
+        return _permuted(self._st, x, axis, out)
 
+
+def _permuted(st, x, axis, out):
+    """Generator.permuted: each slice along axis shuffled on its own (None:
+    the flattened array), by the order of uniform draws (stable: the same
+    at any rank count); out may be x (in place)."""
+    from ._select import take, take_along_axis
+    from ._sorting import argsort
+    from ._functions import _axis
+    a = asarray(x)
+    if a.ndim == 0:
+        raise TypeError("len() of unsized object")
+    if out is not None and tuple(out.shape) != a.shape:
+        raise ValueError("out must have the same shape as x")
+    if axis is None:
+        flat = a.reshape(a.size)
+        r = take(flat, argsort(_uniform01((a.size,), st), kind="stable")).reshape(a.shape)
+    else:
+        ax = _axis(axis, a.ndim)
+        r = take_along_axis(a, argsort(_uniform01(a.shape, st), axis=ax, kind="stable"), axis=ax)
+    if out is None:
+        return r
+    out[...] = r
+    return out
 
 
 def default_rng(seed=None):
