@@ -9,8 +9,8 @@ from maniple import _core
 from maniple import init as _init
 
 from . import _layout
-from ._dtypes import INTS as _INTS, Unholdable
-from ._engine import _KIND, _check_scalar_into, _pyscalar
+from ._dtypes import INTS as _INTS, Unholdable, check_c_long
+from ._engine import _KIND, _check_scalar_into, _complex_warn, _pyscalar
 from ._ndarray import ndarray
 from ._npzfile import NpzFile
 from ._root import into_numpy as _into_numpy
@@ -119,8 +119,8 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
         dtype = _np.asarray(fill_value).dtype
     a = empty(shape, dtype, order)
     if type(fill_value) is int:  # NumPy's OverflowError for an int the dtype cannot hold (bool: past C long)
-        if a._dtype == "bool" and not -2 ** 63 <= fill_value < 2 ** 63:
-            raise OverflowError("Python int too large to convert to C long")
+        if a._dtype == "bool":
+            check_c_long(fill_value, "bool")
         _check_scalar_into(fill_value, a._dtype)
     a._materialize().fill(_pyscalar(fill_value))
     return a
@@ -448,21 +448,18 @@ def copyto(dst, src, casting="same_kind", where=True):
 
 
 
-_SCALAR_KIND = {bool: 0, int: 1, float: 2, complex: 3}
-_DTYPE_KIND = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+_PY_DTYPE = {bool: "bool", int: "int64", float: "float64", complex: "complex128"}  # (NumPy's for a Python scalar)
 
 
 def _python_scalar_into(v, dtype, casting):
     """NumPy 2's checks of a Python scalar copied into an array of dtype
     (a weak scalar: any value of dtype's kind or a lower one passes, but an
     integer must fit), and the value to write."""
-    from ._engine import _check_scalar_into, _complex_warn
     t = _np.dtype(dtype)
-    if type(v) is int and t.kind in "biu" and not (-2 ** 63 <= v < 2 ** 63 or t.name == "uint64" and 0 <= v < 2 ** 64):
-        raise OverflowError("Python int too large to convert to C long")
-    if casting != "unsafe" and _SCALAR_KIND[type(v)] > _DTYPE_KIND[t.kind]:
-        name = {bool: "bool", int: "int64", float: "float64"}.get(type(v)) or \
-            (_np.result_type(t, _np.complex64).name if t.kind == "f" else "complex128")
+    if type(v) is int and t.kind in "biu":
+        check_c_long(v, dtype)
+    if casting != "unsafe" and _KIND[_PY_DTYPE[type(v)]] > _KIND[dtype]:
+        name = _np.result_type(t, _np.complex64).name if type(v) is complex and t.kind == "f" else _PY_DTYPE[type(v)]
         raise TypeError(f"Cannot cast scalar from dtype('{name}') to dtype('{dtype}') according to the rule "
                         f"'{casting}'")
     if type(v) is complex and t.kind in "iuf":

@@ -17,6 +17,20 @@ CAN_CAST_SAME_KIND = {t: {s for s in SUPPORTED if _np.can_cast(s, t, "same_kind"
 INT_RANGE = {t: (int(_np.iinfo(t).min), int(_np.iinfo(t).max)) for t in INTS}
 
 
+def check_cast(src, dst, rule):
+    """NumPy's TypeError where src may not be cast to dst under rule."""
+    if not _np.can_cast(src, dst, rule):
+        raise TypeError(f"Cannot cast array data from dtype('{_np.dtype(src)}') to dtype('{_np.dtype(dst)}') "
+                        f"according to the rule '{rule}'")
+
+
+def check_c_long(v, dtype):
+    """NumPy's first error for a Python int v an integer (or bool) dtype
+    cannot take: past C long (uint64 takes up to 2**64 - 1)."""
+    if not (-2 ** 63 <= v < 2 ** 63 or dtype == "uint64" and 0 <= v < 2 ** 64):
+        raise OverflowError("Python int too large to convert to C long")
+
+
 class Unholdable(TypeError):
     """A dtype maniple arrays cannot hold (object, strings, datetimes,
     structured, longdouble): the functions that meet one hand the call to

@@ -29,7 +29,7 @@ from maniple import _core
 
 from . import _collect, _fpe, _views, _warn
 from ._dtypes import CAN_CAST_SAME_KIND as _CAN_CAST_SAME_KIND, INT_RANGE as _INT_RANGE, INTEGER as _INTEGER
-from ._dtypes import FLOATS as _FLOATS, KIND as _KIND, Unholdable
+from ._dtypes import FLOATS as _FLOATS, KIND as _KIND, Unholdable, check_c_long as _check_c_long
 
 MAX_NODES = 96  # past this an operand is materialised, bounding loops' trees
 SHARE_COST = 2  # cost (below) from which a shared value is computed once
@@ -1137,8 +1137,7 @@ def _check_scalar_into(v, dtype):
         if v in (float("inf"), float("-inf")):
             raise OverflowError("cannot convert float infinity to integer")
     elif isinstance(v, int) and not r[0] <= v <= r[1]:
-        if not (-2 ** 63 <= v < 2 ** 63 or dtype == "uint64" and 0 <= v < 2 ** 64):  # (NumPy's C long first)
-            raise OverflowError("Python int too large to convert to C long")
+        _check_c_long(v, dtype)  # (NumPy's C long first)
         raise OverflowError(f"Python integer {v} out of bounds for {dtype}")
 
 

@@ -9,6 +9,7 @@ from maniple import _core
 
 from ._creation import asarray, empty
 from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
+from ._dtypes import check_cast as _check_cast
 from . import _fpe, _ufunc, _warn
 from ._engine import (_APART, _NOTHING, SPLIT_COST, _assign, _binary, _compile, _complex_warn, _eval_shared,
                       _has_cells, _scalar, _ternary, _unary)
@@ -96,9 +97,8 @@ def _sqrt_out(out):
 def _index_out(out):
     """argmax's and argmin's out: NumPy's check that it casts safely to
     intp (bool and small integers do; floats do not)."""
-    if out is not None and out is not Ellipsis and not _np.can_cast(out.dtype, _np.intp, "safe"):
-        raise TypeError(f"Cannot cast array data from dtype('{out.dtype}') to dtype('int64') according to the rule "
-                        "'safe'")
+    if out is not None and out is not Ellipsis:
+        _check_cast(out.dtype, _np.intp, "safe")
 
 
 def _scalars_only(*xs):

@@ -14,6 +14,7 @@ import numpy as _np
 
 from . import _warn
 from ._creation import _via_array_method, asarray, zeros
+from ._dtypes import check_cast
 from ._ndarray import _part_of, ndarray
 from ._root import everywhere as _host  # bins, range: NumPy's edge code takes them whole
 
@@ -67,17 +68,14 @@ def bincount(x, weights=None, minlength=0):
     if x.ndim != 1:
         raise ValueError("object too deep for desired array" if x.ndim > 1 else "object of too small depth for "
                          "desired array")
-    if x.dtype != _np.uint64 and not _np.can_cast(x.dtype, _np.intp, "safe"):  # uint64 wraps, as in NumPy
-        raise TypeError(f"Cannot cast array data from dtype('{x.dtype}') to dtype('int64') according to the rule "
-                        "'safe'")
+    if x.dtype != _np.uint64:  # (uint64 wraps, as in NumPy)
+        check_cast(x.dtype, _np.intp, "safe")
     minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
     if weights is not None:
         w = asarray(weights)
-        if not _np.can_cast(w.dtype, _np.float64, "safe"):
-            raise TypeError(f"Cannot cast array data from dtype('{w.dtype}') to dtype('float64') according to the "
-                            "rule 'safe'")
+        check_cast(w.dtype, _np.float64, "safe")
         if w.shape != x.shape:
             raise ValueError("The weights and list don't have the same length.")
     xi = x.astype("int64")

@@ -7,6 +7,7 @@ import operator
 import numpy as _np
 
 from ._creation import _dt, asarray, empty
+from ._dtypes import check_cast
 from ._functions import _axes, _axis, _axis_tuple, _index
 from . import _layout
 from ._engine import _assign
@@ -61,9 +62,7 @@ def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     else:
         target = _np.dtype(_dt(dtype) if dtype is not None else _result_dtype(arrays))
     for a in arrays:
-        if not _np.can_cast(_np.dtype(a._dtype), target, casting):
-            raise TypeError(f"Cannot cast array data from dtype('{a._dtype}') to dtype('{target}') according to "
-                            f"the rule '{casting}'")
+        check_cast(a._dtype, target, casting)
     if out is None:
         # laid out as the arrays when they all agree (F-ordered in, F-ordered out), as NumPy's
         ps = {_layout.axes(a, "K") for a in arrays}

@@ -18,7 +18,7 @@ import numpy as _np
 from maniple import _core
 
 from . import _collect, _engine, _layout, _views, _warn
-from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, INTS as _INTS, Unholdable
+from ._dtypes import COMPLEX as _COMPLEX, INEXACT as _INEXACT, INTS as _INTS, Unholdable, check_cast
 from ._engine import (_CAN_CAST_SAME_KIND, _INTEGER, _assign, _binary, _check_scalar_into, _flush, _prep, _pyscalar,
                       _scalar, _unary, _wrote)
 from ._engine import GROUP_MIN as _GROUP_MIN  # noqa: F401 (tests read it here)
@@ -101,9 +101,7 @@ def _as_type(r, cls, src):
         return r
     r._materialize()
     o = object.__new__(cls)
-    for k in ndarray.__slots__[:-1]:
-        if hasattr(r, k):
-            setattr(o, k, getattr(r, k))
+    o._take_slots(r, True)
     return _finalized(o, src)
 
 
@@ -156,10 +154,7 @@ def _from_shape(self, shape, dtype, buffer, offset, strides, order):
         raise NotImplementedError("maniple.numpy.ndarray: buffer=, offset= and strides= are not supported "
                                   "(a distributed array owns its memory); use asarray(numpy.ndarray(...))")
     from ._creation import empty
-    made = empty(shape, float if dtype is None else dtype, "C" if order is None else order)
-    for k in ndarray.__slots__[:-1]:
-        if hasattr(made, k):
-            setattr(self, k, getattr(made, k))
+    self._take_slots(empty(shape, float if dtype is None else dtype, "C" if order is None else order), True)
 
 
 class ndarray:
@@ -746,9 +741,7 @@ class ndarray:
                 raise  # (maniple's own calls: the function that made them hands itself to NumPy)
             return call(lambda a: a.astype(dtype, order, casting, subok, copy), (self,), {}, e.dtype, "astype")
         _order(order, "CFAK")
-        if casting != "unsafe" and not _np.can_cast(self._dtype, dt, casting):
-            raise TypeError(f"Cannot cast array data from dtype('{self._dtype}') to dtype('{dt}') according to "
-                            f"the rule '{casting}'")
+        check_cast(self._dtype, dt, casting)
         if dt == self._dtype and not copy and _layout.satisfies(self, order):
             return self
         return _layout.laid_out(self, _layout.axes(self, order), lambda t: _engine._cast(t, dt))
@@ -1064,8 +1057,9 @@ class ndarray:
         self._take_slots(made, False)
 
     def _take_slots(self, made, view):
-        """This array becomes made (resize), keeping its read-only flag;
-        view: made's NumPy base too, else made owns its data."""
+        """This array becomes made (a new instance, or resize), keeping its
+        read-only flag; view: made's NumPy base too, else made owns its
+        data."""
         ro = getattr(self, "_ro", False)
         for k in ndarray.__slots__[:-1]:
             if hasattr(made, k) and (view or k != "_np_base"):

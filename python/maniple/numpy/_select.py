@@ -11,7 +11,7 @@ from maniple import _core
 from ._creation import arange, asarray, empty, zeros, _shape as _shape_of
 from ._functions import _axis, where as _where3
 from ._indexing import nonzero
-from ._dtypes import INTEGER as _INTEGER, INTS as _INTS
+from ._dtypes import INTEGER as _INTEGER, INTS as _INTS, check_cast
 from ._engine import _assign, _flush, _wrote
 from ._ndarray import ndarray, _flat, _reshaped
 from ._views import _cstrides
@@ -85,9 +85,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     if scalar and isinstance(r, ndarray) and r.ndim == 0:
         r = r[()]
     if out is not None:
-        if not _np.can_cast(out.dtype, a.dtype, "safe"):  # NumPy's check (out read as a's dtype), then any cast
-            raise TypeError(f"Cannot cast array data from dtype('{out.dtype}') to dtype('{a.dtype}') according to "
-                            "the rule 'safe'")
+        check_cast(out.dtype, a.dtype, "safe")  # NumPy's check (out read as a's dtype), then any cast
         _assign(out._materialize(), r)
         return out
     return r

@@ -8,6 +8,7 @@ import operator
 import numpy as _np
 
 from ._creation import asarray, zeros, zeros_like
+from ._dtypes import check_cast
 from ._engine import _binary, _unary
 from ._ndarray import _part_of
 from ._pad import pad
@@ -132,9 +133,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     from ._sorting import searchsorted
     x, xp, fp = asarray(x), asarray(xp), asarray(fp)
     for v in (x, xp):  # NumPy's: the points must be real
-        if v.dtype.kind == "c":
-            raise TypeError(f"Cannot cast array data from dtype('{v.dtype}') to dtype('float64') according to the "
-                            "rule 'safe'")
+        check_cast(v.dtype, "float64", "safe")
     if xp.ndim != 1 or fp.ndim != 1:
         raise ValueError("object too deep for desired array")
     if xp.shape[0] != fp.shape[0]:

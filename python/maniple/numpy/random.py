@@ -902,8 +902,7 @@ def _permuted(st, x, axis, out):
     if out is not None and tuple(out.shape) != a.shape:
         raise ValueError("out must have the same shape as x")
     if axis is None:
-        flat = a.reshape(a.size)
-        r = take(flat, argsort(_uniform01((a.size,), st), kind="stable")).reshape(a.shape)
+        r = take(a.reshape(a.size), _permutation_of(a.size, st)).reshape(a.shape)
     else:
         ax = _axis(axis, a.ndim)
         r = take_along_axis(a, argsort(_uniform01(a.shape, st), axis=ax, kind="stable"), axis=ax)
