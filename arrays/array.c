@@ -209,7 +209,10 @@ static int buf_create(mn_layout *lay, mn_dtype dtype, int halo, int zero, mn_buf
 
 static void buf_release(mn_buf *b) {
   if (--b->refs) return;
-  if (b->store) buf_release(b->store); /* (shared storage: its owner frees it) */
+  if (b->store) { /* (shared storage: its owner frees it) */
+    b->store->aliases--;
+    buf_release(b->store);
+  }
   else mn_buf_release_storage(b);
   mn_layout_destroy(&b->lay);
   free(b);
@@ -257,6 +260,7 @@ int mni_array_create_alias(mn_layout *lay, const mn_array *src, mn_array **a) {
   b->lost = s->lost;
   b->store = s->store ? s->store : s; /* the owner of the storage */
   b->store->refs++;
+  b->store->aliases++;
   mn_map m;
   mn_map_identity(&m, lay->ndim, lay->shape);
   int err = mn_array_wrap(ctx, b, &m, a);

@@ -420,7 +420,18 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
   char *dst = NULL, *tmp = NULL;
   size_t oes = mn_eval_es(out->dtype);
   band_mode bm, *bmp = NULL;
-  if (haveR && shifted && !alias) {
+  /* reading out shifted or otherwise: into fresh storage when out's may
+   * be replaced (renew.c), else in bands or through a temporary */
+  char *fresh = NULL;
+  int64_t flo[MN_MAXDIM];
+  if (haveR && (shifted || alias) && mn_buf_renewable(out->buf) &&
+      mn_buf_renew_box(out->buf, &out->map, Rlo, Rcnt, flo))
+    fresh = mn_buf_renew_take(out->buf);
+  if (fresh) {
+    dst = fresh + (mn_map_ptr(&out->map, out->buf, Rlo) - out->buf->host);
+    mn_map_strides(&out->map, out->buf, st);
+    alias = shifted = 0;
+  } else if (haveR && shifted && !alias) {
     int64_t row = mn_box_size(ond, Rcnt) / (Rcnt[0] ? Rcnt[0] : 1), h = (int64_t)(BAND_BYTES / ((size_t)row * oes + 1));
     if (h < back) h = back;
     if (h < 1) h = 1;
@@ -438,7 +449,7 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
   } else if (shifted) {
     alias = 1;
   }
-  if (haveR && !bmp) {
+  if (haveR && !bmp && !fresh) {
     if (alias) {
       int64_t n = mn_box_size(ond, Rcnt);
       tmp = mn_ctx_alias_buffer(e->ctx, (size_t)n * oes);
@@ -456,6 +467,7 @@ static int eval_extras(mn_expr *e, int node, mn_array *out, int nx, const int *x
              Rcnt[ond - 1] >= 32768;
   if (lerr) bmp = NULL;
   err = mn_eval_execute(&P, &out->map, out->buf->lay, dst, st, NULL, nthreads_max(), bmp, lerr);
+  if (fresh) mn_buf_renew_finish(out->buf, fresh, flo, Rcnt, !err && !P.deferred);
   if (!err && tmp && !P.deferred) {
     int64_t ost[MN_MAXDIM];
     mn_map_strides(&out->map, out->buf, ost);

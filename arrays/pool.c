@@ -66,6 +66,14 @@ void *mn_pool_take(size_t n) {
   return p ? p : mn_malloc(n);
 }
 
+int mn_pool_keeps(size_t n) {
+  if (POOL_OFF) return n >= POOL_MIN; /* sanitizers: malloc each time, so a stale pointer is caught */
+  lock();
+  size_t lim = limit();
+  unlock();
+  return n >= POOL_MIN && n <= lim;
+}
+
 void mn_pool_give(void *p, size_t n) {
   if (!p) return;
   if (n < POOL_MIN) {

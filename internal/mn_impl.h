@@ -43,6 +43,10 @@ void mn_free(void *p);
 void *mn_pool_take(size_t n);
 void mn_pool_give(void *p, size_t n);
 void mn_pool_drain(void);
+/* whether the pool keeps a block of n bytes given back (a sanitizer
+ * build, whose pool keeps none, says yes from POOL_MIN up: renew.c's
+ * storage is then new at every step, and a stale pointer is caught) */
+int mn_pool_keeps(size_t n);
 
 /* ---- small shared helpers ---- */
 static inline int mn_is_float(mn_dtype t) { return t == MN_FLOAT32 || t == MN_FLOAT64 || t == MN_FLOAT16; }
@@ -261,6 +265,7 @@ typedef struct mn_buf_s {
   int borrowed;   /* dev is the caller's memory (mn_array_create_on_device): never freed here */
   struct mn_buf_s *store; /* the buffer whose host storage this one shares (a reshape's alias, holding a
                            * reference to it), or NULL: the storage is this buffer's own */
+  int aliases;    /* the buffers whose store is this one (they hold its host pointer) */
   size_t nbytes;
 } mn_buf;
 /* The owned block on the side asked for (dev: the device copy), made
@@ -338,6 +343,20 @@ struct mn_array_s {
  * writing every owned element rewrites the storage (MN_WRITE_ALL: no copy
  * of the old values between host and device first). */
 static inline int mn_array_whole_storage(const mn_array *a) { return !a->is_view && !a->buf->halo; }
+
+/* Fresh storage for an evaluation into a view of b that reads b shifted
+ * (renew.c). renewable: b's storage may be replaced (cpu host memory, no
+ * pointer to it handed out or shared, at least MN_RENEW_MIN bytes, kept
+ * by the pool). renew_box: the elements written (a view of step 1 on
+ * every axis in order; lo in allocated indices, counts Rcnt) are at least
+ * half of the block. take gives the new block; finish (keep) copies the
+ * elements outside the box across and makes it b's storage, else gives
+ * it back. */
+#define MN_RENEW_MIN ((size_t)256 * 1024)
+int mn_buf_renewable(const mn_buf *b);
+int mn_buf_renew_box(const mn_buf *b, const mn_map *m, const int64_t *Rlo, const int64_t *Rcnt, int64_t *lo);
+char *mn_buf_renew_take(const mn_buf *b);
+void mn_buf_renew_finish(mn_buf *b, char *fresh, const int64_t *lo, const int64_t *cnt, int keep);
 
 /* Pointer to base element at global index g (must be in allocation) in
  * the host storage, which the caller has asked for (mn_buf_host). */
