@@ -419,8 +419,9 @@ def test_inplace_assignment_reading_its_own_target(case):
 def test_stencil_idiom_in_fresh_storage_reaches_every_alias():
     """A grid large enough (at 1, 2 and 3 ranks) that the idiom writes fresh
     storage: the boundary rows and columns carry across, earlier views and
-    reshapes see every sweep, and at one rank a NumPy array sharing the
-    grid's memory (from_dlpack) sees it too (that storage is kept)"""
+    reshapes see every sweep, and at one rank on the cpu backend a NumPy
+    array sharing the grid's memory (from_dlpack) sees it too (that storage
+    is kept)"""
     import maniple
 
     def run(xp, share):
@@ -433,7 +434,7 @@ def test_stencil_idiom_in_fresh_storage_reaches_every_alias():
             c[:] = 0.2 * average
         return [A(x) for x in (g, c, row, flat, cube)] + ([shared.copy()] if share else [])
 
-    share = maniple.size() == 1
+    share = maniple.size() == 1 and maniple.backend() == "cpu"
     got, want = run(np, share), run(numpy, share)
     for k, (x, y) in enumerate(zip(got, want)):
         numpy.testing.assert_allclose(x, y, rtol=1e-13, atol=1e-13, err_msg=f"result {k}")
