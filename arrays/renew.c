@@ -18,41 +18,26 @@ int mn_buf_renewable(const mn_buf *b) {
          b->nbytes >= MN_RENEW_MIN && mn_pool_keeps(b->nbytes);
 }
 
-/* n bytes; the few elements at a row's ends inline, not a call each */
-static inline void copy_run(char *d, const char *s, size_t n) {
-  if (n == 8) memcpy(d, s, 8);
-  else if (n == 16) memcpy(d, s, 16);
-  else memcpy(d, s, n);
-}
-
 /* Copy from old to new every element of the allocation outside the box
- * (lo, cnt) of allocated indices: whole rows outside it, the two ends of
- * the rows through it. */
+ * (lo, cnt) of allocated indices: along each axis d, the slab before the
+ * box and the slab after it, within the box on the axes before d and
+ * whole on those after (disjoint, and together all of the outside). */
 static void copy_outside(const mn_buf *b, const char *old, char *new_, const int64_t *lo, const int64_t *cnt) {
   int nd = b->ndim;
   size_t es = mn_dtype_size(b->dtype);
-  int64_t L = b->alen[nd - 1], rows = 1, idx[MN_MAXDIM] = {0};
-  for (int d = 0; d < nd - 1; d++) rows *= b->alen[d];
-  for (int64_t r = 0; r < rows; r++) {
-    int in = 1;
-    int64_t off = 0;
-    for (int d = 0; d < nd - 1; d++) {
-      in &= idx[d] >= lo[d] && idx[d] < lo[d] + cnt[d];
-      off += idx[d] * b->astride[d];
+  int64_t slo[MN_MAXDIM], scnt[MN_MAXDIM];
+  for (int d = 0; d < nd; d++)
+    for (int side = 0; side < 2; side++) {
+      int64_t off = 0;
+      for (int k = 0; k < nd; k++) {
+        slo[k] = k < d ? lo[k] : 0;
+        scnt[k] = k < d ? cnt[k] : b->alen[k];
+      }
+      slo[d] = side ? lo[d] + cnt[d] : 0;
+      scnt[d] = side ? b->alen[d] - slo[d] : lo[d];
+      for (int k = 0; k < nd; k++) off += slo[k] * b->astride[k];
+      mn_strided_copy(nd, scnt, es, old + off * (int64_t)es, b->astride, new_ + off * (int64_t)es, b->astride);
     }
-    size_t o = (size_t)off * es;
-    if (!in || cnt[nd - 1] == 0) {
-      memcpy(new_ + o, old + o, (size_t)L * es);
-    } else {
-      int64_t a = lo[nd - 1], z = lo[nd - 1] + cnt[nd - 1];
-      if (a) copy_run(new_ + o, old + o, (size_t)a * es);
-      if (z < L) copy_run(new_ + o + (size_t)z * es, old + o + (size_t)z * es, (size_t)(L - z) * es);
-    }
-    for (int d = nd - 2; d >= 0; d--) {
-      if (++idx[d] < b->alen[d]) break;
-      idx[d] = 0;
-    }
-  }
 }
 
 int mn_buf_renew_box(const mn_buf *b, const mn_map *m, const int64_t *Rlo, const int64_t *Rcnt, int64_t *lo) {
