@@ -27,7 +27,8 @@ struct swe_s {
    * (each component's apart) and fluxes of one row along x, of a ring of
    * two rows along y; a row's face speeds */
   double *recx, *recy, *fx[NV], *fy[NV], *spd;
-  double *rhs[NV];
+  double *rhs[NV]; /* stage 1's dU/dt (the step is known only after it) */
+  double *lrow;    /* stage 2's, one row (used as soon as made) */
   double t, mass0;
   long steps;
   /* the expressions' path: state, stage and beds on (ny + 4) x (nx + 4)

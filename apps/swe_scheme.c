@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* numpy.maximum / minimum on numbers (no NaN here) */
-static inline double mx(double a, double b) { return a >= b ? a : b; }
-static inline double mn(double a, double b) { return a <= b ? a : b; }
+/* numpy.maximum / minimum on numbers (no NaN here): a where a and b are
+ * equal (-0.0 and 0.0), as NumPy's. Written b first, so that GCC makes
+ * each one vmaxpd / vminpd rather than a compare and a blend. */
+static inline double mx(double a, double b) { return b > a ? b : a; }
+static inline double mn(double a, double b) { return b < a ? b : a; }
 
 #define BED(s, j, i) (s)->bed[((j) + 2) * ((s)->n[1] + 4) + (i) + 2]
 #define BFX(s, j, i) (s)->bfx[((j) + 2) * ((s)->n[1] + 5) + (i) + 2]
@@ -140,9 +142,14 @@ static void recon_row(int64_t n, int64_t d, double th, const double *w, const do
   recon_q_row(n, d, th, qt, r[4], r[5]);
 }
 
-static inline double velocity(double h, double q, double eps) {
-  double h4 = h * h * h * h; /* KP's desingularised q / h: 0 where h is 0 */
-  return sqrt(2.0) * h * q / sqrt(h4 + mx(h4, eps));
+/* KP's desingularised velocity q / h (0 where h is 0), from the common
+ * denominator r = sqrt(h^4 + max(h^4, eps)) of a side's two velocities:
+ * one square root for both (GCC merged the two that apps/swe.py writes) */
+static inline double velocity(double h, double q, double r) { return sqrt(2.0) * h * q / r; }
+
+static inline double vel_root(double h, double eps) {
+  double h4 = h * h * h * h;
+  return sqrt(h4 + mx(h4, eps));
 }
 
 /* Central-upwind fluxes over n faces: between the plus values (wL, nL, tL)
@@ -157,8 +164,9 @@ SWE_CLONES static void flux_row(int64_t n, const double *restrict wL_, const dou
   for (int64_t i = 0; i < n; i++) {
     double wL = wL_[i], wR = wR_[i];
     double hL = mx(wL - b[i], 0.0), hR = mx(wR - b[i], 0.0);
-    double uL = velocity(hL, nL[i], eps), uR = velocity(hR, nR[i], eps);
-    double vL = velocity(hL, tL_[i], eps), vR = velocity(hR, tR_[i], eps);
+    double rL = vel_root(hL, eps), rR = vel_root(hR, eps);
+    double uL = velocity(hL, nL[i], rL), uR = velocity(hR, nR[i], rR);
+    double vL = velocity(hL, tL_[i], rL), vR = velocity(hR, tR_[i], rR);
     double qL = hL * uL, qR = hR * uR, tL = hL * vL, tR = hR * vR;
     double cL = sqrt(G * hL), cR = sqrt(G * hR);
     double ap = mx(mx(uR + cR, uL + cL), 0.0);
@@ -221,51 +229,14 @@ static void recon_y(swe *s, double **q, int64_t j) {
 
 /* The fluxes of w, hv, hu over y-face row f (between cell rows f - 1 and
  * f, ring slots f & 1 and (f + 1) & 1) into fy's slot f & 1; returns the
- * largest speed */
-static double flux_y(swe *s, int64_t f, double sp) {
+ * largest speed and sp's (stage 0) */
+static double flux_y(swe *s, int64_t f, double sp, int stage) {
   const int64_t n1 = s->n[1], m = 2 * n1, oL = (f & 1) * n1, oR = ((f + 1) & 1) * n1;
   const double *r = s->recy;
   double *spd = s->spd;
   flux_row(n1, r + oL, r + m + oR, r + 2 * m + oL, r + 3 * m + oR, r + 4 * m + oL, r + 5 * m + oR, &BFY(s, f, 0),
            s->eps, s->fy[0] + oL, s->fy[2] + oL, s->fy[1] + oL, spd);
-  return row_max(n1, spd, sp);
-}
-
-/* dU/dt on my cells into s->rhs, and the global largest speeds along x, y.
- * One sweep over the rows: row j's x-faces, the y-faces above it and its
- * dU/dt, so that the face values and fluxes live in row buffers (a ring
- * of two rows along y) that stay in cache; only the state, the beds and
- * dU/dt pass through memory. */
-static int rhs(swe *s, double **q, mn_plan **p, double *ax, double *ay) {
-  MN_CALL(fill_ghosts(s, q, p));
-  const int64_t n0 = s->n[0], n1 = s->n[1], rs = s->rs, m = n1 + 2;
-  double sp[2] = {0.0, 0.0}, *spd = s->spd, *r = s->recx, *rk[NREC];
-  components(r, m, rk);
-  if (n0 > 0) {
-    recon_y(s, q, -1);
-    recon_y(s, q, 0);
-    sp[1] = flux_y(s, 0, sp[1]);
-  }
-  for (int64_t j = 0; j < n0; j++) {
-    recon_y(s, q, j + 1); /* the y-faces above row j */
-    sp[1] = flux_y(s, j + 1, sp[1]);
-    int64_t c = j * rs - 1; /* along x: cells -1..n1, faces 0..n1 */
-    recon_row(m, 1, s->theta, q[0] + c, q[1] + c, q[2] + c, &BFX(s, j, -1), &BFX(s, j, 0), rk);
-    flux_row(n1 + 1, r, r + m + 1, r + 2 * m, r + 3 * m + 1, r + 4 * m, r + 5 * m + 1, &BFX(s, j, 0), s->eps,
-             s->fx[0], s->fx[1], s->fx[2], spd);
-    sp[0] = row_max(n1 + 1, spd, sp[0]);
-    int64_t oS = (j & 1) * n1, oN = ((j + 1) & 1) * n1, o = j * n1;
-    const double *fx[3] = {s->fx[0], s->fx[1], s->fx[2]};
-    const double *fs[3] = {s->fy[0] + oS, s->fy[1] + oS, s->fy[2] + oS};
-    const double *fn[3] = {s->fy[0] + oN, s->fy[1] + oN, s->fy[2] + oN};
-    rhs_row(n1, s->dx, s->dy, q[0] + j * rs, &BED(s, j, 0), &BFX(s, j, 0), &BFY(s, j, 0), &BFY(s, j + 1, 0), fx, fs,
-            fn, s->rhs[0] + o, s->rhs[1] + o, s->rhs[2] + o);
-  }
-  double gsp[2];
-  MPI_Allreduce(sp, gsp, 2, MPI_DOUBLE, MPI_MAX, mn_ctx_comm(s->ctx));
-  *ax = gsp[0];
-  *ay = gsp[1];
-  return MN_SUCCESS;
+  return stage ? sp : row_max(n1, spd, sp);
 }
 
 /* SSP-RK2 over a row of n cells, from dU/dt l: stage 1, q1 = q + dt l;
@@ -293,6 +264,52 @@ SWE_CLONES static void stage2_row(int64_t n, double dt, double *restrict q0, dou
   }
 }
 
+/* dU/dt of a stage's state, in one sweep over the rows: row j's x-faces,
+ * the y-faces above it and its dU/dt, so that the face values and fluxes
+ * live in row buffers (a ring of two rows along y) that stay in cache.
+ * Stage 0 (of q): dU/dt into s->rhs, and the global largest speeds along
+ * x and y (ax, ay), which set the step. Stage 1 (of q1): each row's dU/dt
+ * into a row buffer and straight into stage 2's update of q, with the
+ * step dt; no speeds (the step is set), so no reduction. */
+static int rhs(swe *s, int stage, double dt, double *ax, double *ay) {
+  double **q = stage ? s->q1 : s->q;
+  MN_CALL(fill_ghosts(s, q, stage ? s->p1 : s->p));
+  const int64_t n0 = s->n[0], n1 = s->n[1], rs = s->rs, m = n1 + 2;
+  double sp[2] = {0.0, 0.0}, *spd = s->spd, *r = s->recx, *rk[NREC];
+  components(r, m, rk);
+  if (n0 > 0) {
+    recon_y(s, q, -1);
+    recon_y(s, q, 0);
+    sp[1] = flux_y(s, 0, sp[1], stage);
+  }
+  for (int64_t j = 0; j < n0; j++) {
+    recon_y(s, q, j + 1); /* the y-faces above row j */
+    sp[1] = flux_y(s, j + 1, sp[1], stage);
+    int64_t c = j * rs - 1; /* along x: cells -1..n1, faces 0..n1 */
+    recon_row(m, 1, s->theta, q[0] + c, q[1] + c, q[2] + c, &BFX(s, j, -1), &BFX(s, j, 0), rk);
+    flux_row(n1 + 1, r, r + m + 1, r + 2 * m, r + 3 * m + 1, r + 4 * m, r + 5 * m + 1, &BFX(s, j, 0), s->eps,
+             s->fx[0], s->fx[1], s->fx[2], spd);
+    if (!stage) sp[0] = row_max(n1 + 1, spd, sp[0]);
+    int64_t oS = (j & 1) * n1, oN = ((j + 1) & 1) * n1, o = j * rs;
+    const double *fx[3] = {s->fx[0], s->fx[1], s->fx[2]};
+    const double *fs[3] = {s->fy[0] + oS, s->fy[1] + oS, s->fy[2] + oS};
+    const double *fn[3] = {s->fy[0] + oN, s->fy[1] + oN, s->fy[2] + oN};
+    double *L[3] = {s->rhs[0] + j * n1, s->rhs[1] + j * n1, s->rhs[2] + j * n1};
+    if (stage) for (int v = 0; v < NV; v++) L[v] = s->lrow + v * n1;
+    rhs_row(n1, s->dx, s->dy, q[0] + o, &BED(s, j, 0), &BFX(s, j, 0), &BFY(s, j, 0), &BFY(s, j + 1, 0), fx, fs, fn,
+            L[0], L[1], L[2]);
+    if (stage)
+      stage2_row(n1, dt, s->q[0] + o, s->q[1] + o, s->q[2] + o, q[0] + o, q[1] + o, q[2] + o, L[0], L[1], L[2],
+                 &BED(s, j, 0));
+  }
+  if (stage) return MN_SUCCESS;
+  double gsp[2];
+  MPI_Allreduce(sp, gsp, 2, MPI_DOUBLE, MPI_MAX, mn_ctx_comm(s->ctx));
+  *ax = gsp[0];
+  *ay = gsp[1];
+  return MN_SUCCESS;
+}
+
 static int advance(swe *s, double dt, double *taken) {
   s->t += dt;
   s->steps++;
@@ -303,7 +320,7 @@ static int advance(swe *s, double dt, double *taken) {
 int swe_step(swe *s, double cfl, double dt, double t_end, double *taken) {
   double ax, ay;
   if (s->exprs) MN_CALL(swex_fluxes(s, 0, &ax, &ay));
-  else MN_CALL(rhs(s, s->q, s->p, &ax, &ay));
+  else MN_CALL(rhs(s, 0, 0.0, &ax, &ay));
   double limit = cfl * fmin(ax > 0 ? s->dx / ax : INFINITY, ay > 0 ? s->dy / ay : INFINITY);
   if (dt <= 0) dt = limit;
   else
@@ -324,12 +341,7 @@ int swe_step(swe *s, double cfl, double dt, double t_end, double *taken) {
     stage1_row(n1, dt, q[0] + o, q[1] + o, q[2] + o, L[0] + c, L[1] + c, L[2] + c, &BED(s, j, 0), q1[0] + o,
                q1[1] + o, q1[2] + o);
   }
-  MN_CALL(rhs(s, s->q1, s->p1, &ax, &ay));
-  for (int64_t j = 0; j < n0; j++) {
-    int64_t o = j * rs, c = j * n1;
-    stage2_row(n1, dt, q[0] + o, q[1] + o, q[2] + o, q1[0] + o, q1[1] + o, q1[2] + o, L[0] + c, L[1] + c,
-               L[2] + c, &BED(s, j, 0));
-  }
+  MN_CALL(rhs(s, 1, dt, NULL, NULL)); /* and stage 2 */
   return advance(s, dt, taken);
 }
 
@@ -478,7 +490,8 @@ static int alloc_local(swe *s) {
   s->recx = malloc(sizeof(double) * NREC * (size_t)(n1 + 2)); /* one row */
   s->recy = malloc(sizeof(double) * NREC * (size_t)(2 * n1)); /* a ring of two rows */
   s->spd = malloc(sizeof(double) * (size_t)(n1 + 1));
-  int ok = s->bed && s->bfx && s->bfy && s->recx && s->recy && s->spd;
+  s->lrow = malloc(sizeof(double) * NV * (size_t)n1); /* stage 2's dU/dt of one row */
+  int ok = s->bed && s->bfx && s->bfy && s->recx && s->recy && s->spd && s->lrow;
   for (int v = 0; v < NV; v++) {
     s->fx[v] = malloc(sizeof(double) * (size_t)(n1 + 1)); /* one row */
     s->fy[v] = malloc(sizeof(double) * (size_t)(2 * n1)); /* a ring of two */
@@ -561,6 +574,7 @@ int swe_destroy(swe **sp) {
   free(s->recx);
   free(s->recy);
   free(s->spd);
+  free(s->lrow);
   free(s);
   *sp = NULL;
   return MN_SUCCESS;

@@ -219,8 +219,8 @@ def test_swe_roof_on_real_output():
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     d = json.loads(run.stdout.splitlines()[-1])
-    assert d["counts"] == dict(sqrt=24, div=36, other=637)
-    cell = max(24 * d["sqrt_ns"] + 36 * d["div_ns"], 637 * d["op_ns"])
+    assert d["counts"] == dict(sqrt=16, div=36, other=597)
+    cell = max(16 * d["sqrt_ns"] + 36 * d["div_ns"], 597 * d["op_ns"])
     assert d["cell_ns"] == pytest.approx(cell) and d["rates"][-1] == pytest.approx(1e9 / cell)
     assert all(0 < d[k] < 100 for k in ("sqrt_ns", "div_ns", "op_ns"))
     job = suite.Job("swe_roof", "op_mix_roof", 1, "serial", 1, "cells/s", [], kind="program")

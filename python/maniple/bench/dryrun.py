@@ -48,7 +48,7 @@ def output(job):
                                 work=1000, median_s=t, min_s=0.9 * t, max_s=1.2 * t, reps=3))
         return "".join(json.dumps(d) + "\n" for d in out)
     if job.bench == "swe_roof":
-        return json.dumps(dict(bench="swe_roof", rates=[1e8, 1.1e8, 0.9e8], counts=dict(sqrt=24, div=36, other=637),
+        return json.dumps(dict(bench="swe_roof", rates=[1e8, 1.1e8, 0.9e8], counts=dict(sqrt=16, div=36, other=597),
                                sqrt_ns=0.2, div_ns=0.1, op_ns=0.01, cell_ns=10.0)) + "\n"
     if job.bench == "pingpong":
         return "".join(json.dumps(dict(bench="pingpong", bytes=b, median_s=t, min_s=0.9 * t, max_s=1.5 * t, reps=7))
