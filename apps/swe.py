@@ -196,9 +196,9 @@ class Solver:
         h4 = h * h * h * h
         return SQRT2 * h * q / np.sqrt(h4 + np.maximum(h4, self.eps))
 
-    def fluxes(self, axis, w, qn, qt):
+    def fluxes(self, axis, w, qn, qt, speed=True):
         """Numerical fluxes (of w, normal and tangential discharge) on the
-        n+1 faces along axis, and the largest wave speed there."""
+        n+1 faces along axis, and (speed) the largest wave speed there."""
         np = self.np
         n = self.nx if axis == 1 else self.ny
         Bf = self.Bfx if axis == 1 else self.Bfy
@@ -227,14 +227,16 @@ class Solver:
         Fw = (ap * qL - am * qR) * inv + diff * (wR - wL)
         Fn = (ap * (qL * uL + 0.5 * G * hL * hL) - am * (qR * uR + 0.5 * G * hR * hR)) * inv + diff * (qR - qL)
         Ft = (ap * (qL * vL) - am * (qR * vR)) * inv + diff * (tR - tL)
-        return Fw, Fn, Ft, float(np.maximum(ap, -am).max())
+        return Fw, Fn, Ft, float(np.maximum(ap, -am).max()) if speed else None
 
-    def rhs(self, w, hu, hv):
-        """dU/dt on the interior cells, and the largest speeds along x and y."""
+    def rhs(self, w, hu, hv, speeds=True):
+        """dU/dt on the interior cells, and the largest speeds along x and y
+        (None where not asked for: the second stage's step is already set,
+        and a speed is a global reduction)."""
         nx, ny, dx, dy = self.nx, self.ny, self.dx, self.dy
         self.fill_ghosts(w, hu, hv)
-        Fw, Fu, Fv, ax = self.fluxes(1, w, hu, hv)
-        Gw, Gv, Gu, ay = self.fluxes(0, w, hv, hu)
+        Fw, Fu, Fv, ax = self.fluxes(1, w, hu, hv, speeds)
+        Gw, Gv, Gu, ay = self.fluxes(0, w, hv, hu, speeds)
         I = (slice(2, ny + 2), slice(2, nx + 2))
         h = w[I] - self.Bc[I]
         e, wst = (slice(None), slice(1, nx + 1)), (slice(None), slice(0, nx))
@@ -272,7 +274,7 @@ class Solver:
         self.w1[I] = np.maximum(self.w[I] + dt * Lw, Bc)
         self.hu1[I] = self.hu[I] + dt * Lu
         self.hv1[I] = self.hv[I] + dt * Lv
-        (Lw, Lu, Lv), _, _ = self.rhs(self.w1, self.hu1, self.hv1)
+        (Lw, Lu, Lv), _, _ = self.rhs(self.w1, self.hu1, self.hv1, speeds=False)
         self.w[I] = np.maximum(0.5 * self.w[I] + 0.5 * (self.w1[I] + dt * Lw), Bc)
         self.hu[I] = 0.5 * self.hu[I] + 0.5 * (self.hu1[I] + dt * Lu)
         self.hv[I] = 0.5 * self.hv[I] + 0.5 * (self.hv1[I] + dt * Lv)

@@ -131,8 +131,9 @@ static int velocity(const swe *s, const dir *d, int h, int q) {
 }
 
 /* The fluxes on the n + 1 faces of an axis into out[0..2] (w, normal,
- * tangential), and the largest one-sided speed. Face f lies between the
- * padded cells L = f + 1 and R = f + 2. */
+ * tangential), and the largest one-sided speed (where speed is not NULL:
+ * a global reduction). Face f lies between the padded cells L = f + 1 and
+ * R = f + 2. */
 static int fluxes(swe *s, int axis, mn_array **q, mn_array **out, double *speed) {
   const double G = SWE_G;
   ex x;
@@ -172,13 +173,16 @@ static int fluxes(swe *s, int axis, mn_array **q, mn_array **out, double *speed)
                mul(&d, diff, sub(&d, tR, tL)));
   int sp = mx(&d, ap, ex_un(&x, MN_OP_NEG, am));
   mn_scalar r = {0};
-  if (!x.err) {
+  if (!x.err && speed) {
     const int xn[3] = {Fw, Fn, Ft};
     x.err = mn_expr_reduce_extra(x.e, sp, MN_RED_MAX, &r, 3, xn, out);
+  } else if (!x.err) {
+    const int xn[2] = {Fn, Ft};
+    x.err = mn_expr_eval_extra(x.e, Fw, out[0], 2, xn, out + 1);
   }
   int err = ex_end(&x);
   if (err) return mn_trace(err, __FILE__, __LINE__, __func__);
-  *speed = r.v.f;
+  if (speed) *speed = r.v.f;
   return MN_SUCCESS;
 }
 

@@ -43,7 +43,8 @@ struct swe_s {
 /* The expressions' path (swe_exprs.c) */
 int swex_setup(swe *s);    /* the padded arrays from the loops' initial state */
 int swex_destroy(swe *s);
-/* The fluxes of stage state W (0) or W1 (1), and the largest speeds */
+/* The fluxes of stage state W (0) or W1 (1), and the largest speeds
+ * (where ax and ay are not NULL: a global reduction each) */
 int swex_fluxes(swe *s, int stage, double *ax, double *ay);
 /* stage 0: W1 = W + dt L(W); stage 1: W = W/2 + (W1 + dt L(W1))/2 */
 int swex_update(swe *s, int stage, double dt);
