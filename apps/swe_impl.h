@@ -27,6 +27,8 @@ struct swe_s {
    * (each component's apart) and fluxes of one row along x, of a ring of
    * two rows along y; a row's face speeds */
   double *recx, *recy, *fx[NV], *fy[NV], *spd;
+  int64_t mxs, mys; /* recx's and recy's component strides */
+  double *fxb, *fyb, *rhsb; /* the blocks fx, fy and rhs lie in */
   double *rhs[NV]; /* stage 1's dU/dt (the step is known only after it) */
   double *lrow;    /* stage 2's, one row (used as soon as made) */
   double t, mass0;

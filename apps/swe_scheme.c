@@ -21,6 +21,12 @@ static inline double mn(double a, double b) { return b < a ? b : a; }
 #define BFX(s, j, i) (s)->bfx[((j) + 2) * ((s)->n[1] + 5) + (i) + 2]
 #define BFY(s, j, i) (s)->bfy[((j) + 2) * ((s)->n[1] + 4) + (i) + 2]
 
+/* n rounded up so that arrays n elements apart start 320 bytes apart
+ * modulo 4 KiB: row buffers of 512 cells (4 KiB) side by side had every
+ * component at the same offset within a page, and the loads of one
+ * loop waited on stores to the others (4K aliasing) */
+static int64_t spread(int64_t n) { return n + ((40 - n % 512) + 512) % 512; }
+
 double swe_time(const swe *s) { return s->t; }
 long swe_steps(const swe *s) { return s->steps; }
 int64_t swe_nx(const swe *s) { return s->nx; }
@@ -223,7 +229,7 @@ static void components(double *r, int64_t m, double *rk[NREC]) {
 static void recon_y(swe *s, double **q, int64_t j) {
   const int64_t n1 = s->n[1], c = j * s->rs;
   double *rk[NREC];
-  components(s->recy + ((j + 1) & 1) * n1, 2 * n1, rk);
+  components(s->recy + ((j + 1) & 1) * n1, s->mys, rk);
   recon_row(n1, s->rs, s->theta, q[0] + c, q[2] + c, q[1] + c, &BFY(s, j, 0), &BFY(s, j + 1, 0), rk);
 }
 
@@ -231,7 +237,7 @@ static void recon_y(swe *s, double **q, int64_t j) {
  * f, ring slots f & 1 and (f + 1) & 1) into fy's slot f & 1; returns the
  * largest speed and sp's (stage 0) */
 static double flux_y(swe *s, int64_t f, double sp, int stage) {
-  const int64_t n1 = s->n[1], m = 2 * n1, oL = (f & 1) * n1, oR = ((f + 1) & 1) * n1;
+  const int64_t n1 = s->n[1], m = s->mys, oL = (f & 1) * n1, oR = ((f + 1) & 1) * n1;
   const double *r = s->recy;
   double *spd = s->spd;
   flux_row(n1, r + oL, r + m + oR, r + 2 * m + oL, r + 3 * m + oR, r + 4 * m + oL, r + 5 * m + oR, &BFY(s, f, 0),
@@ -274,7 +280,7 @@ SWE_CLONES static void stage2_row(int64_t n, double dt, double *restrict q0, dou
 static int rhs(swe *s, int stage, double dt, double *ax, double *ay) {
   double **q = stage ? s->q1 : s->q;
   MN_CALL(fill_ghosts(s, q, stage ? s->p1 : s->p));
-  const int64_t n0 = s->n[0], n1 = s->n[1], rs = s->rs, m = n1 + 2;
+  const int64_t n0 = s->n[0], n1 = s->n[1], rs = s->rs, m = s->mxs;
   double sp[2] = {0.0, 0.0}, *spd = s->spd, *r = s->recx, *rk[NREC];
   components(r, m, rk);
   if (n0 > 0) {
@@ -286,7 +292,7 @@ static int rhs(swe *s, int stage, double dt, double *ax, double *ay) {
     recon_y(s, q, j + 1); /* the y-faces above row j */
     sp[1] = flux_y(s, j + 1, sp[1], stage);
     int64_t c = j * rs - 1; /* along x: cells -1..n1, faces 0..n1 */
-    recon_row(m, 1, s->theta, q[0] + c, q[1] + c, q[2] + c, &BFX(s, j, -1), &BFX(s, j, 0), rk);
+    recon_row(n1 + 2, 1, s->theta, q[0] + c, q[1] + c, q[2] + c, &BFX(s, j, -1), &BFX(s, j, 0), rk);
     flux_row(n1 + 1, r, r + m + 1, r + 2 * m, r + 3 * m + 1, r + 4 * m, r + 5 * m + 1, &BFX(s, j, 0), s->eps,
              s->fx[0], s->fx[1], s->fx[2], spd);
     if (!stage) sp[0] = row_max(n1 + 1, spd, sp[0]);
@@ -295,7 +301,7 @@ static int rhs(swe *s, int stage, double dt, double *ax, double *ay) {
     const double *fs[3] = {s->fy[0] + oS, s->fy[1] + oS, s->fy[2] + oS};
     const double *fn[3] = {s->fy[0] + oN, s->fy[1] + oN, s->fy[2] + oN};
     double *L[3] = {s->rhs[0] + j * n1, s->rhs[1] + j * n1, s->rhs[2] + j * n1};
-    if (stage) for (int v = 0; v < NV; v++) L[v] = s->lrow + v * n1;
+    if (stage) for (int v = 0; v < NV; v++) L[v] = s->lrow + v * spread(n1);
     rhs_row(n1, s->dx, s->dy, q[0] + o, &BED(s, j, 0), &BFX(s, j, 0), &BFY(s, j, 0), &BFY(s, j + 1, 0), fx, fs, fn,
             L[0], L[1], L[2]);
     if (stage)
@@ -483,20 +489,24 @@ static int create_state(swe *s) {
 
 static int alloc_local(swe *s) {
   int64_t n0 = s->n[0], n1 = s->n[1];
-  size_t cells = (size_t)(n0 * n1);
+  int64_t cells = spread(n0 * n1);
+  s->mxs = spread(n1 + 2);
+  s->mys = spread(2 * n1);
   s->bed = malloc(sizeof(double) * (size_t)((n0 + 4) * (n1 + 4)));
   s->bfx = malloc(sizeof(double) * (size_t)((n0 + 4) * (n1 + 5)));
   s->bfy = malloc(sizeof(double) * (size_t)((n0 + 5) * (n1 + 4)));
-  s->recx = malloc(sizeof(double) * NREC * (size_t)(n1 + 2)); /* one row */
-  s->recy = malloc(sizeof(double) * NREC * (size_t)(2 * n1)); /* a ring of two rows */
+  s->recx = malloc(sizeof(double) * NREC * (size_t)s->mxs); /* one row */
+  s->recy = malloc(sizeof(double) * NREC * (size_t)s->mys); /* a ring of two rows */
   s->spd = malloc(sizeof(double) * (size_t)(n1 + 1));
-  s->lrow = malloc(sizeof(double) * NV * (size_t)n1); /* stage 2's dU/dt of one row */
-  int ok = s->bed && s->bfx && s->bfy && s->recx && s->recy && s->spd && s->lrow;
-  for (int v = 0; v < NV; v++) {
-    s->fx[v] = malloc(sizeof(double) * (size_t)(n1 + 1)); /* one row */
-    s->fy[v] = malloc(sizeof(double) * (size_t)(2 * n1)); /* a ring of two */
-    s->rhs[v] = malloc(sizeof(double) * cells);
-    ok = ok && s->fx[v] && s->fy[v] && s->rhs[v];
+  s->lrow = malloc(sizeof(double) * NV * (size_t)spread(n1)); /* stage 2's dU/dt of one row */
+  s->fxb = malloc(sizeof(double) * NV * (size_t)spread(n1 + 1)); /* one row */
+  s->fyb = malloc(sizeof(double) * NV * (size_t)spread(2 * n1)); /* a ring of two */
+  s->rhsb = malloc(sizeof(double) * NV * (size_t)cells);
+  int ok = s->bed && s->bfx && s->bfy && s->recx && s->recy && s->spd && s->lrow && s->fxb && s->fyb && s->rhsb;
+  for (int v = 0; v < NV && ok; v++) {
+    s->fx[v] = s->fxb + v * spread(n1 + 1);
+    s->fy[v] = s->fyb + v * spread(2 * n1);
+    s->rhs[v] = s->rhsb + v * cells;
   }
   int all;
   MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, mn_ctx_comm(s->ctx));
@@ -564,15 +574,15 @@ int swe_destroy(swe **sp) {
     mn_plan_destroy(&s->p1[v]);
     mn_array_destroy(&s->u[v]);
     mn_array_destroy(&s->u1[v]);
-    free(s->fx[v]);
-    free(s->fy[v]);
-    free(s->rhs[v]);
   }
   free(s->bed);
   free(s->bfx);
   free(s->bfy);
   free(s->recx);
   free(s->recy);
+  free(s->fxb);
+  free(s->fyb);
+  free(s->rhsb);
   free(s->spd);
   free(s->lrow);
   free(s);
