@@ -345,3 +345,75 @@ def test_flat_iterator_index_rules():
             return a
         if not (isinstance(key, tuple) and not key):
             check(put)
+
+
+@pytest.mark.parametrize("key", [(slice(None), 0, Ellipsis, [2, 3]), (slice(None), [0, 1], Ellipsis, 2),
+                                 (slice(None), [True, False, True], Ellipsis, 1), ([0, 1], Ellipsis, 0),
+                                 (Ellipsis, [0, 1], 0), ([0, 1], 0, Ellipsis), (0, Ellipsis, [1, 2]),
+                                 (slice(None), [[0], [2]], Ellipsis, [1, 3])])
+def test_an_ellipsis_of_no_axes_parts_advanced_indices(key):
+    """An Ellipsis between advanced indices parts them even where it stands
+    for no axes, so NumPy puts their axes first; they were taken as
+    adjacent (their axes left in place), and writes went to the wrong
+    elements."""
+    x = data((2, 3, 4), "int64")
+    check(lambda xp: xp.asarray(x)[key])
+    shape = x[key].shape
+
+    def put(xp):
+        a = xp.array(x)
+        a[key] = xp.arange(int(numpy.prod(shape))).reshape(shape)
+        return a
+    check(put)
+
+    def add(xp):
+        a = xp.array(x)
+        a[key] += 100
+        return a
+    check(add)
+
+
+def test_a_value_of_the_adjacent_shape_does_not_fit_parted_indices():
+    """a[:, [0, 1], ..., 0] on (4, 3, 2) is (2, 4): a (4, 2) value is NumPy's
+    shape mismatch (it was written)."""
+    def put(xp):
+        a = xp.asarray(data((4, 3, 2), "int64"))
+        a[:, [0, 1], ..., 0] = xp.arange(8).reshape(4, 2)
+    raises_like(put, ValueError, "shape mismatch")
+
+
+@pytest.mark.parametrize("vals", [0, [7, 8], [1, 2, 3, 4, 5, 6, 7]])
+def test_flat_assignment_through_a_maniple_mask(vals):
+    """a.flat[a > 0] = v writes where the mask is True, v cycled; a maniple
+    mask was read as the indices 0 and 1."""
+    x = data((3, 4), "int64", seed=2)
+
+    def put(xp):
+        a = xp.array(x)
+        a.flat[(a > 0).ravel()] = vals
+        return a
+    check(put)
+
+    def put1(xp):
+        a = xp.array(x.ravel())
+        a.flat[a > 0] = vals
+        return a
+    check(put1)
+
+
+def test_flat_mask_of_another_size_or_ndim_raises():
+    x = data((6,), "int64")
+    for m in (numpy.array([True, False]), numpy.ones((2, 3), bool)):
+        def put(xp):
+            a = xp.array(x)
+            a.flat[xp.asarray(m)] = 1
+        raises_like(put, IndexError, "boolean index did not match|too many indices")
+
+
+def test_compress_condition_longer_than_the_axis():
+    """Entries past the axis's end may be False (NumPy ignores them); the
+    first True there is its IndexError."""
+    x = data((3, 2), "int64")
+    check(lambda xp: xp.compress([0, 1, 0, 0], xp.asarray(x), axis=0))
+    check(lambda xp: xp.compress([1, 0, 0, 0, 0, 0, 0, 0], xp.asarray(x)))
+    raises_like(lambda xp: xp.compress([0, 1, 0, 1], xp.asarray(x), axis=0), IndexError, "index 3 is out of bounds")

@@ -129,3 +129,61 @@ def test_nanquantiles_of_an_empty_bool_array(shape, axis):
         warnings.simplefilter("ignore")
         check(lambda xp: xp.nanpercentile(xp.zeros(shape, bool), 30, axis=axis))
         check(lambda xp: xp.nanquantile(xp.zeros(shape, bool), 0.3, axis=axis))
+
+
+def _writes(xp, how, dtype, v):
+    a = xp.arange(3, dtype=dtype)
+    if how == "mask":
+        a[a > 0] = v
+    elif how == "slice":
+        a[:] = v
+    elif how == "index":
+        a[[0, 1]] = v
+    elif how == "put":
+        xp.put(a, [0, 1], v)
+    elif how == "place":
+        xp.place(a, a > 0, v)
+    elif how == "putmask":
+        xp.putmask(a, a > 0, v)
+    elif how == "insert":
+        return xp.insert(a, 1, v)
+    elif how == "pad":
+        return xp.pad(a, 1, constant_values=v)
+    return a
+
+
+@pytest.mark.parametrize("how", ["mask", "slice", "index", "put", "place", "putmask", "insert", "pad"])
+@pytest.mark.parametrize("dtype, v", [("int8", 1000), ("int8", [1000, 1]), ("uint8", -1), ("uint8", [300, 2]),
+                                      ("int8", [float("nan"), 1]), ("int8", [100, -3]), ("uint8", 200)])
+def test_python_ints_a_dtype_cannot_hold_raise_in_every_writer(how, dtype, v):
+    """NumPy's OverflowError (ValueError for NaN) for a Python int, alone or
+    in a list, that the array's dtype cannot hold: these writers wrapped it
+    (1000 into int8 became -24). Values that fit are written alike."""
+    if how in ("slice",) and isinstance(v, list) and len(v) != 3:
+        v = v + [0]
+    if how == "pad" and isinstance(v, list):
+        v = v[0]
+    try:
+        want = _writes(numpy, how, dtype, v)
+    except (OverflowError, ValueError) as e:
+        raises_like(lambda xp: _writes(xp, how, dtype, v), type(e))
+        return
+    check(lambda xp: _writes(xp, how, dtype, v))
+
+
+def test_one_flat_element_past_the_dtype():
+    """a.flat[0] = 1000 into int8: NumPy's ValueError (it was wrapped)."""
+    def put(xp):
+        a = xp.arange(3, dtype="int8")
+        a.flat[0] = 1000
+    raises_like(put, ValueError, "Error setting single item")
+
+
+@pytest.mark.parametrize("fill, dtype", [([1, 2, 3], None), ([[1], [2]], "float32"), ((1.5, 2.5, 3.5), None),
+                                         (numpy.array([1, 2, 3], numpy.int8), None), ([1000, 1, 2], "int8")])
+def test_full_of_an_array_of_values(fill, dtype):
+    """np.full broadcasts an array-like fill value (copied unsafely, as
+    NumPy's copyto); maniple raised 'unsupported scalar type list'."""
+    check(lambda xp: xp.full((2, 3), fill, dtype))
+    check(lambda xp: xp.full((2, 3), xp.asarray(numpy.asarray(fill)), dtype))
+    raises_like(lambda xp: xp.full((2, 3), [1, 2]), ValueError, r"could not broadcast input array from shape \(2,\)")

@@ -115,6 +115,21 @@ def zeros(shape, dtype=None, order="C", *, device=None, like=None):
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     _order(order)
+    if isinstance(fill_value, ndarray) or (isinstance(fill_value, (list, tuple, _np.ndarray))
+                                           and _np.ndim(fill_value) > 0):
+        # an array of values broadcast to shape, cast unsafely, as NumPy's copyto
+        v = fill_value if isinstance(fill_value, ndarray) else asarray(fill_value)
+        a = empty(shape, v._dtype if dtype is None else dtype, order)
+        try:
+            fits = _np.broadcast_shapes(v.shape, a.shape) == a.shape
+        except ValueError:
+            fits = False
+        if not fits:
+            from ._ndarray import _np_shape
+            raise ValueError(f"could not broadcast input array from shape {_np_shape(v.shape)} into shape "
+                             f"{_np_shape(a.shape)}")
+        a[...] = v.astype(a._dtype)
+        return a
     if dtype is None:  # NumPy's: the fill value's own dtype (a float32 scalar gives float32)
         dtype = _np.asarray(fill_value).dtype
     a = empty(shape, dtype, order)

@@ -1141,6 +1141,25 @@ def _check_scalar_into(v, dtype):
         raise OverflowError(f"Python integer {v} out of bounds for {dtype}")
 
 
+def _check_values_into(v, dtype):
+    """_check_scalar_into for a value given as a Python scalar, or for
+    each Python scalar of a (nested) list or tuple of them."""
+    if isinstance(v, (bool, int, float, complex, _np.generic)):
+        _check_scalar_into(v, dtype)
+    elif isinstance(v, (list, tuple)):
+        _check_scalars_into(v, dtype)
+
+
+def _check_scalars_into(seq, dtype):
+    """_check_scalar_into for each Python scalar of a (nested) list or
+    tuple: a[:] = [1000, 1] into int8 raises, as NumPy's conversion does."""
+    for v in seq:
+        if isinstance(v, (list, tuple)):
+            _check_scalars_into(v, dtype)
+        elif isinstance(v, (bool, int, float, complex)):
+            _check_scalar_into(v, dtype)
+
+
 def _part_into(dst, src, part):
     """dst (a base handle) = the real or imaginary part of src's elements,
     evaluated with no write hooks (a linked part following its array)."""
@@ -1162,6 +1181,8 @@ def _assign(target, value, same_kind=False):
     keep, vdt = (value, value._dtype) if isinstance(value, ndarray) else (None, None)
     if keep is None and isinstance(value, (bool, int, float, complex, _np.generic)):
         _check_scalar_into(value, target.dtype)
+    elif keep is None and isinstance(value, (list, tuple)):
+        _check_scalars_into(value, target.dtype)
     if vdt is not None:
         _complex_warn(vdt, target.dtype)
     if same_kind and vdt is not None and vdt not in _CAN_CAST_SAME_KIND[target.dtype]:

@@ -11,7 +11,7 @@ import numpy as _np
 from maniple import _core
 
 from ._dtypes import INTEGER as _INTEGER, INTS as _INTS
-from ._engine import _assign, _compile, _flush, _wrote
+from ._engine import _assign, _check_values_into, _compile, _flush, _wrote
 from ._ndarray import _np_shape, ndarray
 
 
@@ -81,6 +81,8 @@ def _expand(x, key):
             for _ in range(x.ndim - span):
                 out.append(slice(None))
                 axis += 1
+            if x.ndim == span:  # no axes, yet it parts advanced indices on either side, as in NumPy
+                out.append(("gap",))
         elif isinstance(k, slice):
             out.append(k)
             axis += 1
@@ -119,8 +121,10 @@ def _check_bounds(a, n, axis):
     return -code
 
 
-def _flat_index(v, adv, orig_axes):
-    """Per result element, the flat index into view v: (result shape, node)."""
+def _flat_index(v, adv, orig_axes, parted=False):
+    """Per result element, the flat index into view v: (result shape, node).
+    parted: the advanced indices are not adjacent in the key (their axes
+    then lead the result, as NumPy puts them)."""
     from ._creation import arange
     from ._functions import where
     arrs = [a for _, a in adv]
@@ -134,7 +138,7 @@ def _flat_index(v, adv, orig_axes):
         raise IndexError(f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}") \
             from None
     axes = [ax for ax, _ in adv]
-    consecutive = axes == list(range(axes[0], axes[0] + len(axes)))
+    consecutive = not parted and axes == list(range(axes[0], axes[0] + len(axes)))
     rest = [d for d in range(v.ndim) if d not in axes]
     if consecutive:
         lead = [d for d in rest if d < axes[0]]
@@ -174,7 +178,13 @@ def _split(x, key):
     original axis of each view axis)."""
     items = _expand(x, key)
     basic, adv, orig, axis, vaxis = [], [], [], 0, 0
+    parted = gap = False  # an Ellipsis of no axes between advanced indices
     for k in items:
+        if isinstance(k, tuple) and k[0] == "gap":
+            gap = bool(adv)
+            continue
+        if isinstance(k, tuple) and k[0] != "bool0" and adv and gap:
+            parted = True
         if k is None:
             basic.append(None)
             orig.append(None)
@@ -204,7 +214,7 @@ def _split(x, key):
             axis += 1
             vaxis += 1
     v = x[tuple(basic)] if basic else x
-    return v, adv, orig
+    return v, adv, orig, parted
 
 
 def _index_array(shape, flat):
@@ -233,7 +243,7 @@ def getitem(x, key):
         return out
     if isinstance(key, ndarray) and key._dtype == "bool" and key.shape == x.shape and x.ndim > 0:
         return ndarray(_core.compress(x._materialize(), key._materialize()))
-    v, adv, orig = _split(x, key)
+    v, adv, orig, parted = _split(x, key)
     if len(adv) == 1 and adv[0][0] == 0 and adv[0][1].ndim == 1 and v.ndim >= 2:  # M[idx]: whole rows
         a = adv[0][1]
         out = _unset((a.shape[0],) + tuple(v.shape[1:]), x._dtype)
@@ -242,7 +252,7 @@ def getitem(x, key):
         if out.size:
             _core.take_rows(v._materialize(), a.astype("int64", copy=False)._materialize(), out._arr)
         return out
-    shape, flat = _flat_index(v, adv, orig)
+    shape, flat = _flat_index(v, adv, orig, parted)
     out = _unset(shape, x._dtype)
     if out.size:
         _core.take(v._materialize(), _index_array(shape, flat), out._arr)
@@ -259,11 +269,13 @@ def setitem(x, key, value):
         return
     if scalar and isinstance(key, ndarray) and key._dtype == "bool" and key.shape == x.shape:
         # element-wise, fused, no communication
+        _check_values_into(value, x._dtype)
         target = x._materialize()
         _assign(target, where(key, value, x).astype(x._dtype))
         return
-    v, adv, orig = _split(x, key)
-    shape, flat = _flat_index(v, adv, orig)
+    v, adv, orig, parted = _split(x, key)
+    shape, flat = _flat_index(v, adv, orig, parted)
+    _check_values_into(value, x._dtype)
     vals = _fit_value(asarray(value), shape)
     if not builtins.all(s > 0 for s in shape):
         return

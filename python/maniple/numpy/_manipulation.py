@@ -555,6 +555,8 @@ def insert(arr, obj, values, axis=None):
         elif indices.ndim > 1:
             raise ValueError("index array argument obj to insert must be one dimensional or scalar")
     pre = (slice(None),) * ax
+    from ._engine import _check_values_into
+    _check_values_into(values, arr._dtype)  # NumPy's OverflowError for a Python int arr cannot hold
     vals = asarray(values).astype(arr._dtype)
     if indices.size == 1:
         index = indices.item()

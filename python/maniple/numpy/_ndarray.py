@@ -1132,7 +1132,23 @@ class flatiter:
             n = self.base.size
             if not -n <= int(key) < n:
                 raise IndexError(f"index {int(key)} is out of bounds for axis 0 with size {n}")
+            from ._engine import _check_values_into
+            try:
+                _check_values_into(value, self.base._dtype)
+            except OverflowError:  # NumPy's error for one flat element
+                raise ValueError("Error setting single item of array.") from None
             _select.put(self.base, [int(key) % n], value)
+        elif getattr(key, "dtype", None) == _np.bool_ or getattr(key, "_dtype", None) == "bool":
+            # a mask over the flat elements: its True positions, the values cycled as put cycles them
+            if len(key.shape) != 1 or key.shape[0] != self.base.size:
+                if len(key.shape) != 1:
+                    raise IndexError(f"too many indices for flat iterator: flat iterator is 1-dimensional, but "
+                                     f"{len(key.shape)} were indexed")
+                raise IndexError(f"boolean index did not match indexed flat iterator along axis 0; size of axis is "
+                                 f"{self.base.size} but size of corresponding boolean axis is {key.shape[0]}")
+            from ._indexing import nonzero
+            from ._creation import asarray
+            _select.put(self.base, nonzero(asarray(key))[0], value)
         else:
             _select.put(self.base, key, value)
 

@@ -81,6 +81,11 @@ def pad(array, pad_width, mode="constant", **kwargs):
                 raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
         return out
     fill = _FILL.get(mode, _stat)
+    cv = kwargs.get("constant_values", 0)
+    if mode == "constant" and not isinstance(cv, ndarray) and nd:
+        # NumPy's errors for values the dtype cannot hold, from its own pad of a one-element stand-in
+        # (which raises for some: 1000 into int8; and wraps others: -2 into uint8)
+        _np.pad(_np.zeros((1,) * nd, a._dtype), 1, constant_values=cv)
     if mode in ("constant", "linear_ramp"):
         extra = _pairs(kwargs.get(_KEYWORDS[mode][0], 0), nd)
     else:  # stat_length (None: the whole extent), or nothing

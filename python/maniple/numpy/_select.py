@@ -12,7 +12,7 @@ from ._creation import arange, asarray, empty, zeros, _shape as _shape_of
 from ._functions import _axis, where as _where3
 from ._indexing import nonzero
 from ._dtypes import INTEGER as _INTEGER, INTS as _INTS, check_cast
-from ._engine import _assign, _flush, _wrote
+from ._engine import _assign, _check_values_into, _flush, _wrote
 from ._ndarray import ndarray, _flat, _reshaped
 from ._views import _cstrides
 from ._root import into_numpy as _into_numpy
@@ -120,6 +120,7 @@ def put(a, ind, v, mode="raise"):
 
 def _cycle(v, n, dtype):
     """v (scalar or array) repeated cyclically to n elements of dtype."""
+    _check_values_into(v, dtype)  # NumPy's errors for a Python int dtype cannot hold
     v = asarray(v).astype(dtype)
     if v.ndim != 1:
         v = _flat(v) if v.ndim else _reshaped(v, (1,))
@@ -149,8 +150,11 @@ def compress(condition, a, axis=None, out=None):
     else:
         ax = _axis(axis, a.ndim)
     n = a.shape[ax]
-    if cond.size > n:
-        raise IndexError(f"index {n} is out of bounds for axis {ax} with size {n}")
+    if cond.size > n:  # entries past the end may only be False (NumPy's IndexError for the first True)
+        (past,) = nonzero(cond[n:] != 0 if cond._dtype != "bool" else cond[n:])
+        if past.size:
+            raise IndexError(f"index {int(past[0]) + n} is out of bounds for axis {ax} with size {n}")
+        cond = cond[:n]
     pre = (slice(None),) * ax
     sub = a[pre + (slice(0, cond.size),)]
     (pos,) = nonzero(cond != 0 if cond._dtype != "bool" else cond)
@@ -211,6 +215,7 @@ def place(arr, mask, vals):
     n = int(m.sum())
     if n == 0:
         return
+    _check_values_into(vals, arr._dtype)
     vals = asarray(vals)
     if vals.size == 0:
         raise ValueError("Cannot insert from an empty array!")
@@ -227,6 +232,7 @@ def putmask(a, mask, values):
     if asarray(values).size == 0:  # NumPy ignores empty values
         return
     if isinstance(values, (bool, int, float, complex, _np.generic)):
+        _check_values_into(values, a._dtype)
         _assign(a._materialize(), _where3(m, values, a).astype(a._dtype))
         return
     v = _reshaped(_cycle(values, a.size, a._dtype), a.shape)
