@@ -164,3 +164,33 @@ def test_matvec_vecmat_vecdot_out():
     check(lambda xp: xp.vecdot(xp.asarray(a), xp.asarray(v), out=xp.zeros(4)))
     raises_like(lambda xp: xp.matvec(xp.asarray(a), xp.asarray(v), out=xp.zeros(4, "int64")), TypeError,
                 "Cannot cast ufunc 'matvec' output")
+
+
+def test_var_std_with_ddof_past_the_count_divide_by_zero():
+    """NumPy clamps n - ddof at 0 and divides: inf (nan where the squares
+    sum to 0), with its warnings; maniple gave nan everywhere."""
+    x = numpy.array([[1.0, 2.0, 3.0], [3.0, 3.0, 6.0], [5.0, 5.0, 5.0]])  # (means exact: sums in any order)
+    for ddof in (3, 4):
+        check(lambda xp: xp.var(xp.asarray(x), ddof=ddof + 6))
+        check(lambda xp: xp.std(xp.asarray(x), ddof=ddof + 6))
+        check(lambda xp: xp.var(xp.asarray(x), axis=1, ddof=ddof))
+        check(lambda xp: xp.var(xp.asarray(x.astype("float32")), axis=1, ddof=ddof))
+        check(lambda xp: xp.var(xp.asarray(x + 1j), ddof=ddof + 6))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "complex64"])
+def test_mean_and_var_divide_by_the_count_as_numpy(dtype):
+    """NumPy's mean sums float16 in float32, and mean and var divide their
+    sums by an intp count, in double precision, then round back: maniple
+    summed float16 in float16 and divided in the dtype itself (3001 is not
+    a float16), a few ulps off. Sums of halves are exact in any order."""
+    x = ((numpy.arange(3001) % 100) / 1024).astype(dtype)
+    y = x[:3000].reshape(30, 100)
+    check(lambda xp: xp.mean(xp.asarray(x)))
+    check(lambda xp: xp.var(xp.asarray(x)))
+    check(lambda xp: xp.std(xp.asarray(x)))
+    check(lambda xp: xp.mean(xp.asarray(y), axis=1))
+    check(lambda xp: xp.mean(xp.asarray(y), axis=0))
+    check(lambda xp: xp.var(xp.asarray(y), axis=1))
+    check(lambda xp: xp.mean(xp.asarray(x), where=xp.asarray(x) > 0.01))
+    check(lambda xp: xp.asarray(x).mean())

@@ -489,7 +489,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         from ._manipulation import broadcast_to
         fdt = dtype or (a._dtype if a._dtype in _INEXACT else "float64")
         w = broadcast_to(asarray(where), a.shape)
-        s = sum(a.astype(fdt), axis, None, None, keepdims, where=w)
+        s = sum(a.astype("float32" if fdt == "float16" and dtype is None else fdt), axis, None, None, keepdims, where=w)
         n = sum(w, axis, None, None, keepdims)
         with _np.errstate(invalid="ignore", divide="ignore"):
             r = s / n
@@ -503,18 +503,30 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         # NumPy sums integers into an integer out there (wrapping), then divides
         s = _reduce("sum", a, axis, None, None, keepdims)
         s = s.astype(out.dtype) if isinstance(s, ndarray) else _np.asarray(s).astype(out.dtype)[()]
-    else:
-        s = _reduce("sum", a.astype(dtype or fdt) if (dtype or fdt) != a._dtype else a, axis, None, None, keepdims)
+    else:  # (float16 sums in float32, as NumPy's mean; the result is float16 again)
+        sdt = dtype or ("float32" if fdt == "float16" else fdt)
+        s = _reduce("sum", a.astype(sdt) if sdt != a._dtype else a, axis, None, None, keepdims)
     n = 1
     for d in _axes(axis, a.ndim):
         n *= a.shape[d]
     if n == 0:  # as NumPy: known from the shapes, so no collective is needed
         _warn.warn("Mean of empty slice", RuntimeWarning)
         _empty_division(_np.shape(s), not isinstance(s, ndarray))
-    r = s / n if n else s * _np.nan
+    r = _by_count(s, n) if n else s * _np.nan
     if isinstance(r, ndarray):
         return _reduced_out(r.astype(dtype or fdt), out)
     return _reduced_out(_scalar(r, dtype or fdt), out) if out is not None else _scalar(r, dtype or fdt)
+
+
+def _by_count(s, n):
+    """s / n as NumPy's mean and var divide, by an intp count: float16,
+    float32 and complex64 sums are divided in double precision (the caller
+    casts back), not with n rounded to their own precision."""
+    dt = s._dtype if isinstance(s, ndarray) else _np.asarray(s).dtype.name
+    wide = {"float16": "float64", "float32": "float64", "complex64": "complex128"}.get(dt)
+    if wide:
+        s = s.astype(wide) if isinstance(s, ndarray) else _np.dtype(wide).type(s)
+    return s / n
 
 
 def _ddof(ddof, correction):
@@ -547,10 +559,10 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             with _np.errstate(invalid="ignore"):
-                m = globals()["mean"](x, axis=axis, keepdims=True)
+                m = globals()["mean"](x, axis=axis, dtype=dt, keepdims=True)
         _empty_division(m.shape, False)
-    else:
-        m = globals()["mean"](x, axis=axis, keepdims=True) if mean is None else asarray(mean)
+    else:  # (in x's dtype: NumPy's var sums float16 in float16, where its mean takes float32)
+        m = globals()["mean"](x, axis=axis, dtype=dt, keepdims=True) if mean is None else asarray(mean)
     sq, dt = _squares(x - m, dt)
     ss = _reduce("sum", sq, axis, None, None, keepdims)
     div = builtins.max(n - ddof, 0)
@@ -566,7 +578,11 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
                 _fp_event("divide", "divide")
             if bool((ss == 0).any()):
                 _fp_event("invalid", "divide")
-    r = ss / div if div else ss * _np.nan
+    if div:
+        r = _by_count(ss, div)
+    else:  # ss / 0 as NumPy divides (inf, or nan where ss is 0): the events were reported above
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            r = ss / (_np.zeros((), dt).real if isinstance(ss, _np.generic) else 0)
     if isinstance(r, ndarray):
         return _reduced_out(r.astype(dt), out)
     r = _scalar(r, dt)
@@ -622,7 +638,7 @@ def _var_where(x, axis, dt, out, ddof, keepdims, where, mean_):
         _warn.warn("Degrees of freedom <= 0 for slice", RuntimeWarning)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        m = mean(x, axis=axis, keepdims=True, where=w) if mean_ is None else asarray(mean_)
+        m = mean(x, axis=axis, dtype=dt, keepdims=True, where=w) if mean_ is None else asarray(mean_)
     sq, rdt = _squares(x - m, dt)
     ss = sum(sq, axis, None, None, keepdims, where=w)
     div = UFUNCS["maximum"](cnt - ddof, 0)
