@@ -196,3 +196,31 @@ def test_partition_permute(kind):
     numpy.testing.assert_allclose(numpy.asarray(p.to_old(y_new)), s @ x)
     numpy.testing.assert_array_equal(numpy.asarray(p.to_old(p.to_new(mnp.asarray(x)))), x)
     assert B.nnz == A.nnz
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "int64", "float32", "complex64"])
+@pytest.mark.parametrize("kind", ["csr_matrix", "csr_array", "csc_matrix", "coo_array"])
+def test_trace_has_numpys_sum_dtype(dtype, kind):
+    """SciPy's trace is the diagonal's sum, so bool and int32 sum in int64
+    (maniple cast it back to the matrix's dtype: True, and an int32 that
+    wrapped)."""
+    d = numpy.diag(numpy.full(3, 2 ** 30)).astype(dtype) if dtype != "bool" else numpy.eye(3, dtype=bool)
+    for k in (0, 1):
+        check(lambda sp, xp: getattr(sp, kind)(d).trace(offset=k))
+    check(lambda sp, xp: getattr(sp, kind)(numpy.zeros((0, 0), dtype)).trace())
+
+
+def test_argmax_and_norm_result_types_as_scipy():
+    """argmax() is a Python int, argmax(explicit=True) NumPy's int64, and a
+    norm NumPy's float64, as SciPy returns them."""
+    from maniple.sparse import linalg as msl
+    import scipy.sparse.linalg as ssl
+    a = mat((5, 4), seed=3)
+    for fn in (lambda sp: sp.csr_array(a).argmax(), lambda sp: sp.csr_array(a).argmin(),
+               lambda sp: sp.csr_array(a).argmax(explicit=True)):
+        want, got = fn(ssp), fn(msp)
+        assert type(got) is type(want) and got == want, (got, want)
+    for o in (None, "fro", 1, -1, numpy.inf, -numpy.inf):
+        want, got = ssl.norm(ssp.csr_array(a), o), msl.norm(msp.csr_array(a), o)
+        assert type(got) is type(want), (o, type(got), type(want))
+        numpy.testing.assert_allclose(got, want, rtol=1e-14)

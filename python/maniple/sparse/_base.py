@@ -469,7 +469,7 @@ class _spbase:
         for v2, i2 in cands[1:]:
             if better(v2, value) or (v2 == value and i2 < index):
                 value, index = v2, i2
-        return _np.intp(index)
+        return _np.int64(index) if explicit else int(index)  # (the types SciPy returns)
 
     def argmax(self, axis=None, out=None, *, explicit=False):
         return self._argextreme("argmax", axis, out, explicit)
@@ -532,8 +532,9 @@ class _spbase:
         return _dist.vector(length, r[on] if k > 0 else c[on], v[on], self._A.dtype)
 
     def trace(self, offset=0):
+        # SciPy's: the diagonal's sum, with NumPy's sum dtype (int32 and bool sum in int64)
         d = self.diagonal(offset)
-        return self.dtype.type(d.sum()) if d.shape[0] else self.dtype.type(0)
+        return d.sum() if d.shape[0] else _np.zeros(0, self.dtype).sum()
 
     def nonzero(self):
         """(rows, cols) of the nonzero stored entries: NumPy arrays, on

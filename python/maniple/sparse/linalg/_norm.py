@@ -41,7 +41,7 @@ def norm(x, ord=None, axis=None):
     if not _is_sparse(x):
         raise TypeError("input is not sparse. use maniple.numpy.linalg.norm")
     if axis is None and ord in (None, "fro", "f"):
-        return float(math.sqrt(float(abs(x).power(2).sum())))
+        return _np.float64(math.sqrt(float(abs(x).power(2).sum())))
     if axis is None:
         axis = (-2, -1)
     if isinstance(axis, tuple) and len(axis) == 2:
@@ -51,14 +51,14 @@ def norm(x, ord=None, axis=None):
         if ord in (2, -2):
             raise NotImplementedError("maniple.sparse.linalg.norm: ord=2 and -2 (singular values) are not implemented")
         if ord in (None, "fro", "f"):
-            return float(math.sqrt(float(abs(x).power(2).sum())))
+            return _np.float64(math.sqrt(float(abs(x).power(2).sum())))
         if ord in (_np.inf, -_np.inf):
             s = _dense1d(abs(x).sum(axis=c))
         elif ord in (1, -1):
             s = _dense1d(abs(x).sum(axis=r))
         else:
             raise ValueError("Invalid norm order for matrices.")
-        return float(s.max() if ord in (_np.inf, 1) else s.min())
+        return _np.float64(s.max() if ord in (_np.inf, 1) else s.min())
     if isinstance(axis, tuple) and len(axis) == 1:
         axis = axis[0]
     if isinstance(axis, (int, _np.integer)) and not isinstance(axis, bool):
