@@ -417,3 +417,17 @@ def test_compress_condition_longer_than_the_axis():
     check(lambda xp: xp.compress([0, 1, 0, 0], xp.asarray(x), axis=0))
     check(lambda xp: xp.compress([1, 0, 0, 0, 0, 0, 0, 0], xp.asarray(x)))
     raises_like(lambda xp: xp.compress([0, 1, 0, 1], xp.asarray(x), axis=0), IndexError, "index 3 is out of bounds")
+
+
+def test_flat_assigned_whole_stepped_and_copied():
+    """a.flat = v (every element, v cycled), next(a.flat) and a.flat.copy(),
+    as NumPy's flatiter (no setter, no next and no copy before)."""
+    def run(xp):
+        a = xp.arange(6).reshape(2, 3)
+        a.flat = 3
+        b = xp.arange(6.0).reshape(2, 3)
+        b.flat = [1, 2, 4, 5]
+        f = xp.arange(5).flat
+        first = (next(f), next(f))
+        return a, b, xp.asarray(first), xp.arange(6).reshape(2, 3).T.flat.copy()
+    check(run)

@@ -116,3 +116,17 @@ def test_empty_out_and_errors():
     raises_like(lambda xp: xp.fft.fft(xp.arange(8.0), out=xp.zeros(7, complex)), ValueError, "shape")
     with pytest.warns(DeprecationWarning):
         mnp.fft.fftn(mnp.ones((4, 3)), s=(2, 3))
+
+
+@pytest.mark.parametrize("fn", ["fftn", "ifftn", "rfftn", "irfftn"])
+def test_an_axis_the_array_lacks_is_numpys_axis_error(fn):
+    """s with more axes than the array (or axes past its last): NumPy's
+    AxisError, which `except ValueError` catches; maniple raised an
+    IndexError."""
+    import warnings
+    x = numpy.ones((4, 4))
+    for kw in (dict(s=(4, 4, 4)), dict(s=(4, 4, 4), axes=(0, 1, 2))):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            raises_like(lambda xp: getattr(xp.fft, fn)(xp.asarray(x), **kw), numpy.exceptions.AxisError,
+                        "out of bounds for array of dimension 2")

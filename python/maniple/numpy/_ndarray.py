@@ -1020,6 +1020,10 @@ class ndarray:
     def flat(self):
         return flatiter(self)
 
+    @flat.setter
+    def flat(self, value):  # a.flat = v: every element, v cycled
+        flatiter(self)[...] = value
+
     def resize(self, *new_shape, refcheck=True):
         """NumPy's in-place resize: the elements in memory order, cut or
         padded with zeros, in a new shape; this array takes the new
@@ -1106,6 +1110,7 @@ class flatiter:
 
     def __init__(self, a):
         self.base = a
+        self._it = None  # next()'s elements: the whole array, read once
 
     def __len__(self):
         return self.base.size
@@ -1113,6 +1118,15 @@ class flatiter:
     def __iter__(self):
         for x in _flat(self.base).__array__():
             yield _scalar(x, self.base._dtype)
+
+    def __next__(self):
+        if self._it is None:
+            self._it = self.__iter__()
+        return next(self._it)
+
+    def copy(self):
+        """The elements as a new 1-d array, as NumPy's flatiter.copy."""
+        return _flat(self.base).copy()
 
     def __array__(self, dtype=None, copy=None):
         return self.base.__array__(dtype).ravel()

@@ -230,6 +230,9 @@ def _cook(a, s, axes, invreal=False):
     axes = list(range(-len(s), 0)) if axes is None else list(axes)
     if len(s) != len(axes):
         raise ValueError("Shape and axes have different lengths.")
+    for ax in axes:  # NumPy's AxisError (a ValueError and an IndexError) for an axis a does not have
+        if not -a.ndim <= ax < a.ndim:
+            raise _np.exceptions.AxisError(ax, a.ndim)
     return [a.shape[ax] if k == -1 else k for k, ax in zip(s, axes)], axes
 
 
