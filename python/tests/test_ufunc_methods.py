@@ -270,6 +270,10 @@ AT = {
     "numpy_ufunc": (lambda xp, a: numpy.add.at(a, [1, 1, 2], 1), data((4,), "int32")),
     "empty_indices": (lambda xp, a: xp.add.at(a, [], 1), data((4,))),
     "view": (lambda xp, a: xp.add.at(a[1::2], [0, 0, 1], 1.0), data((6,))),
+    # a Python int the dtype cannot hold: NumPy's at takes it as a 64-bit int and wraps (maniple raised)
+    "int8_python_int_wraps": (lambda xp, a: xp.add.at(a, [0, 2, 2], 1000), data((4,), "int8")),
+    "uint8_negative_wraps": (lambda xp, a: xp.add.at(a, [1], -1), numpy.zeros(3, numpy.uint8)),
+    "uint8_past_int64_wraps": (lambda xp, a: xp.add.at(a, [0], 2 ** 63 + 5), numpy.zeros(3, numpy.uint8)),
 }
 
 

@@ -175,6 +175,12 @@ def _at(uf, a, indices, b):
     pos = _positions(a, indices)
     if isinstance(b, (bool, int, float, complex)):
         bv = b  # a Python scalar stays weak (NEP 50), as in NumPy's at
+        if type(b) is int and a._dtype not in ("bool",) and _np.dtype(a._dtype).kind in "iu":
+            info = _np.iinfo(a._dtype)
+            if not info.min <= b <= info.max and -2 ** 63 <= b < 2 ** 64:
+                # one a's dtype cannot hold: NumPy's at takes it as a 64-bit int, and wraps
+                bv = _np.int64(b) if b < 2 ** 63 else _np.uint64(b)
+
     elif b is not None:
         bv = asarray(b)
         try:
@@ -198,7 +204,7 @@ def _at(uf, a, indices, b):
         return r
     nd = a.ndim != 1
     flat = _flat(a) if nd else a  # N-d: a copy, written back at the end
-    weak = isinstance(bv, (bool, int, float, complex)) if b is not None else False
+    weak = isinstance(bv, (bool, int, float, complex, _np.generic)) if b is not None else False
     for k in range(rounds):  # each round's indices are distinct: read, operate, write
         if rounds == 1:
             idx, vals = f, (None if b is None else bv)
