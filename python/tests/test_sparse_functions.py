@@ -40,6 +40,29 @@ def test_eye_offset_out_of_bounds():
     check(lambda sp, xp: sp.eye(4, 3, -4))
 
 
+def test_diags_of_integers_are_float64_unless_dtype_is_given():
+    """SciPy 1.17: NumPy's common_type of the diagonals (integers give
+    float64, with its FutureWarning; bool raises), the diagonals' own dtype
+    with dtype=None; maniple gave int64, and A *= 0.5 then raised."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        check(lambda sp, xp: sp.diags([1, -2, 1], [-1, 0, 1], shape=(4, 4)))
+        check(lambda sp, xp: sp.diags_array([numpy.array([1, 2], numpy.int32)], offsets=[0]))
+        check(lambda sp, xp: sp.diags_array([numpy.array([1.0, 2], numpy.float32)], offsets=[1]))
+        check(lambda sp, xp: sp.diags([1, 2], 0, dtype=None))
+        check(lambda sp, xp: sp.diags([1, 2], 0, dtype=numpy.int16))
+        raises_like(lambda sp, xp: sp.diags([[True, False]], [0]), TypeError, "common type")
+
+        def scaled(sp, xp):
+            a = sp.diags([1, -2, 1], [-1, 0, 1], shape=(4, 4), format="csr")
+            a *= 0.5
+            return a
+        check(scaled)
+    with pytest.warns(FutureWarning, match="cast to float64"):
+        msp.diags([1, -2, 1], [-1, 0, 1], shape=(4, 4))
+
+
 def test_diags():
     check(lambda sp, xp: sp.diags_array([1.0, 2.0, 3.0]))
     check(lambda sp, xp: sp.diags_array([1.0, 2.0, 3.0], offsets=1))

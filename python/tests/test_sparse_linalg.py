@@ -554,3 +554,25 @@ def test_integer_matrix_solves_as_float64(partition):
     assert M._cast[2] is kept
     x, info = mla.minres(M, b, shift=0.5, rtol=1e-12)
     nt.assert_allclose(numpy.asarray(x), sla.spsolve((A - 0.5 * ssp.eye_array(36)).tocsc(), b), rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("ka", ["csc_matrix", "csr_matrix", "csc_array", "csr_array", "coo_matrix", "coo_array"])
+@pytest.mark.parametrize("kb", ["csc_matrix", "csr_array"])
+def test_spsolve_of_a_sparse_right_hand_side_has_scipys_class(ka, kb):
+    """x of A's class where A is csr or csc (a *_matrix, whose * is the
+    matrix product), else csc_array; maniple gave an *_array always, so
+    x * A multiplied element by element."""
+    import warnings
+    import scipy.sparse as ssp
+    import scipy.sparse.linalg as ssl
+    import maniple.sparse as msp
+    import maniple.sparse.linalg as msl
+    a = numpy.array([[2.0, 1.0, 0.0], [0.0, 4.0, 1.0], [1.0, 0.0, 3.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = ssl.spsolve(getattr(ssp, ka)(a), getattr(ssp, kb)(numpy.eye(3)))
+        got = msl.spsolve(getattr(msp, ka)(a), getattr(msp, kb)(numpy.eye(3)))
+    assert type(got).__name__ == type(want).__name__, (type(got), type(want))
+    numpy.testing.assert_allclose(got.toarray(), want.toarray(), rtol=1e-14)
+    if "matrix" in type(want).__name__:
+        numpy.testing.assert_allclose((got * getattr(msp, ka)(a)).toarray(), numpy.eye(3), atol=1e-14)

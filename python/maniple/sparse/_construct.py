@@ -84,7 +84,15 @@ def _diags(diagonals, offsets, shape, format, dtype, is_array):
         m = len(diagonals[0]) + abs(offsets[0])
         shape = (m, m)
     m, n = _check_shape(shape)
-    if dtype is _NOVALUE or dtype is None:
+    if dtype is _NOVALUE:  # SciPy 1.17's default: NumPy's common_type (integers give float64, bool raises)
+        dt = value_dtype(_np.common_type(*diagonals), False)
+        if any(d.dtype.kind in "iu" for d in diagonals):
+            import warnings
+            warnings.warn(f"Input has data type {_np.result_type(*diagonals)}, but the output has been cast to "
+                          f"{dt}.  In the future, the output data type will match the input. To avoid this "
+                          "warning, set the `dtype` parameter to `None` to have the output dtype match the input, "
+                          "or set it to the desired output data type.", FutureWarning, stacklevel=3)
+    elif dtype is None:
         dt = value_dtype(_np.result_type(*[d.dtype for d in diagonals]), False)
     else:
         dt = value_dtype(dtype, True)
@@ -114,7 +122,8 @@ def _diags(diagonals, offsets, shape, format, dtype, is_array):
 
 def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=_NOVALUE):
     """A sparse array from diagonals (SciPy's diags_array); integer
-    diagonals give float64."""
+    diagonals give float64 (with SciPy's FutureWarning) unless dtype is
+    given (None: the diagonals' own)."""
     return _diags(diagonals, offsets, shape, format, dtype, True)
 
 

@@ -58,8 +58,8 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     if payload[0] == "err":
         raise payload[1]
     x = payload[1]
-    if _is_scipy_sparse(x):
-        fmt = getattr(x, "format", "csr")
-        cls = _sp.csc_array if fmt == "csc" else _sp.csr_array
-        return cls(x)
+    if _is_scipy_sparse(x):  # SciPy's class: A's own if csr or csc, else (A converted) csc_array
+        fmt = getattr(A, "format", None)
+        family = "matrix" if fmt in ("csr", "csc") and _sp.isspmatrix(A) else "array"
+        return getattr(_sp, f"{fmt if fmt in ('csr', 'csc') else 'csc'}_{family}")(x)
     return _mnp.asarray(x)
