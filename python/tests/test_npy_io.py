@@ -787,3 +787,18 @@ def test_tofile_writes_once_and_raises_everywhere(tmp_path_factory):
     with pytest.raises(FileNotFoundError):
         np.asarray(x).tofile(f"{d}/no_such_dir/x.bin")
     float(np.arange(3.0).sum())  # every rank is still in step
+
+
+def test_genfromtxt_with_usemask_gives_numpys_masked_array():
+    """maniple has no masked arrays: usemask=True gives NumPy's MaskedArray,
+    the same on every rank (the mask was dropped, a nan left in its place);
+    without it, a maniple array as before."""
+    lines = ["1,,3", "4,5,6", "7,8,"]
+    want = numpy.genfromtxt(lines, delimiter=",", usemask=True)
+    got = np.genfromtxt(lines, delimiter=",", usemask=True)
+    assert isinstance(got, numpy.ma.MaskedArray)
+    numpy.testing.assert_array_equal(got.mask, want.mask)
+    assert numpy.ma.allequal(got, want)
+    plain = np.genfromtxt(lines, delimiter=",")
+    assert isinstance(plain, np.ndarray)
+    numpy.testing.assert_array_equal(numpy.asarray(plain), numpy.genfromtxt(lines, delimiter=","))

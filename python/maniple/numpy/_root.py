@@ -105,7 +105,8 @@ class _Slot:
 
 
 def holdable(x):
-    return isinstance(x, _np.ndarray) and str(x.dtype) in _KIND
+    # (not a masked array: maniple has none, so NumPy's comes back, the same on every rank)
+    return isinstance(x, _np.ndarray) and str(x.dtype) in _KIND and not isinstance(x, _np.ma.MaskedArray)
 
 
 def _pack(obj, arrays, memo):
