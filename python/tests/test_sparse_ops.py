@@ -480,3 +480,18 @@ def test_in_place_scalar_that_numpy_refuses(dtype, s, op):
         A *= s if op == "mul" else 1.0 / s
     numpy.testing.assert_array_equal(A.toarray(), S.toarray())
     assert A.dtype == S.dtype
+
+
+@pytest.mark.parametrize("kind", ["csr_array", "csc_matrix", "coo_array"])
+def test_sums_that_cancel_store_nothing(kind):
+    """SciPy's sparse sum and difference store only nonzero results: A - A
+    has nnz 0 (maniple kept explicit zeros: right values, other nnz)."""
+    import maniple.sparse as msp
+    a = numpy.array([[1.0, 0, 2], [0, 3, 0], [4, 0, 0]])
+    b = numpy.array([[1.0, 1, 0], [0, 3, 0], [0, 0, 5]])
+    for f in (lambda sp: getattr(sp, kind)(a) - getattr(sp, kind)(a),
+              lambda sp: getattr(sp, kind)(a) - getattr(sp, kind)(b),
+              lambda sp: getattr(sp, kind)(a) + getattr(sp, kind)(-b)):
+        want, got = f(ssp), f(msp)
+        assert got.nnz == want.nnz, (got.nnz, want.nnz)
+        numpy.testing.assert_array_equal(got.toarray(), want.toarray())

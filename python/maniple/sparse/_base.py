@@ -703,7 +703,8 @@ class _spbase:
             dt = _result_dtype(self.dtype, B.dtype)
             A1 = self._A if self._A.dtype == dt else self._A.copy(dt)
             B1 = B._A if B._A.dtype == dt else B._A.copy(dt)
-            return self._like(A1.add(1.0, float(sign), B1), "csr")
+            # (SciPy's sparse sum stores only its nonzero results: A - A holds nothing)
+            return self._like(A1.add(1.0, float(sign), B1), "csr")._pruned()
         if _scalar_like(other):
             if other == 0:
                 return self.copy()
