@@ -610,3 +610,20 @@ def test_generator_permuted():
             numpy.random.default_rng(0).permuted(*[numpy.asarray(b) if isinstance(b, np.ndarray) else b for b in bad],
                                                  **{k: numpy.asarray(v) if isinstance(v, np.ndarray) else v
                                                     for k, v in exc.items()})
+
+
+def test_size_empty_tuple_gives_a_0d_array():
+    """size=() is an array of shape () in NumPy (size=None a scalar);
+    integers, choice, randint and the distributions built by arithmetic on
+    a 0-d draw gave NumPy scalars."""
+    import maniple.numpy as mnp
+    for m in (numpy, mnp):
+        g, rs = m.random.default_rng(0), m.random.RandomState(0)
+        fs = [lambda: g.integers(0, 5, size=()), lambda: g.choice(5, size=()), lambda: g.exponential(size=()),
+              lambda: g.laplace(size=()), lambda: g.gamma(2.0, size=()), lambda: rs.randint(0, 5, size=()),
+              lambda: g.integers(0, 5, size=(), endpoint=True), lambda: g.random(size=())]
+        for f in fs:
+            r = f()
+            assert isinstance(r, numpy.ndarray if m is numpy else mnp.ndarray) and r.shape == (), (m.__name__, r)
+        assert not isinstance(g.integers(0, 5), (numpy.ndarray, mnp.ndarray))
+        assert not isinstance(g.exponential(), (numpy.ndarray, mnp.ndarray))

@@ -59,8 +59,14 @@ def _draw(kind, p1, p2, shape, st):
 
 
 def _scalar_out(r, scalar):
-    """NumPy gives a Python scalar for no size and scalar parameters."""
-    return r.item() if scalar else r
+    """NumPy gives a Python scalar for no size and scalar parameters, and an
+    array for a size (a 0-d one for size=(), where arithmetic on a 0-d
+    array gave a NumPy scalar)."""
+    return r.item() if scalar else _sized(r)
+
+
+def _sized(r):
+    return r if isinstance(r, ndarray) else asarray(r)
 
 
 def _params(size, *ps):
@@ -655,7 +661,7 @@ def _choice(st, a, size=None, replace=True, p=None, shuffle=True, rows=False):
     r = idx if pop else take(a, idx, axis=0)
     if size is None:
         return r.item() if pop else r[()]
-    return r
+    return _sized(r)
 
 
 class _Stream:
@@ -821,7 +827,7 @@ class RandomState(_Stream):
 
     def randint(self, low, high=None, size=None, dtype="int64"):
         r = _integers(self._st, low, high, size, dtype)
-        return int(r.item()) if size is None and r.ndim == 0 else r
+        return int(r.item()) if size is None and r.ndim == 0 else _sized(r)
 
     def random_integers(self, low, high=None, size=None):
         """Deprecated in NumPy: integers in [low, high] (high included),
@@ -878,7 +884,7 @@ class Generator(_Stream):
                 return b + 1 if _np.ndim(b) == 0 else asarray(b) + 1
             low, high = (0, up(low)) if high is None else (low, up(high))
         r = _integers(self._st, low, high, size, dtype, "integers")
-        return r.dtype.type(r.item()) if size is None and r.ndim == 0 else r
+        return r.dtype.type(r.item()) if size is None and r.ndim == 0 else _sized(r)
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         if axis != 0:
