@@ -140,7 +140,11 @@ int mn_array_scan(mn_reduce_op op, const mn_array *x, int axis, mn_array *out) {
   for (int d = 0; d < nd; d++) { cnt[d] = hi[d] - lo[d]; if (d != axis) lines *= cnt[d]; }
   int64_t L = cnt[axis];
   cnt[axis] = 1;
-  size_t es = mn_dtype_size(out->dtype), ts = out->dtype == MN_FLOAT16 ? sizeof(float) : es; /* a line total */
+  /* a line total is of the MPI type it travels as: 4 bytes for the 1- and
+   * 2-byte types (summed as uint32) and float16, not the element's size */
+  int tsz = 0;
+  MPI_Type_size(mpi_type(out->dtype), &tsz);
+  size_t es = mn_dtype_size(out->dtype), ts = (size_t)tsz;
   char *tot = malloc(ts * 2 * (size_t)(lines + 1));
   MN_CALLG(err, mn_agree(ctx, tot ? 0 : MN_ERR(MN_ERR_MEM, "cannot allocate %lld line totals", (long long)lines)), done);
   int64_t at[MN_MAXDIM] = {0}, off = 0;

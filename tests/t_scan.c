@@ -1,15 +1,29 @@
 /* Cumulative sums and products along each axis against a serial loop:
  * 1-d across ranks, N-d from transposed views, integer wrap-around in
- * products, float32, empty arrays, and a view as the output. */
+ * products, float32, the 1- and 2-byte integers (whose line totals travel
+ * as 4-byte ones), empty arrays, and a view as the output. */
 #include "mn_test.h"
 
 static double g(int64_t k) { return (double)((k * 7) % 9) - 3.5; }
 static double gi(int64_t k) { return (double)((k * 7) % 9) - 3; }
+static double gu(int64_t k) { return (double)((k * 7) % 9); }
+
+/* v wrapped to the integer dtype t, as its own arithmetic wraps */
+static int64_t wrap(mn_dtype t, uint64_t v) {
+  switch (t) {
+  case MN_INT8: return (int8_t)(uint8_t)v;
+  case MN_INT16: return (int16_t)(uint16_t)v;
+  case MN_UINT8: return (uint8_t)v;
+  case MN_UINT16: return (uint16_t)v;
+  case MN_INT32: return (int32_t)(uint32_t)v;
+  default: return (int64_t)v;
+  }
+}
 
 static void check(mn_ctx *ctx, mn_dtype t, mn_reduce_op op, int nd, const int64_t *shape, int axis) {
   mn_array *x = NULL, *o = NULL;
   T_OK(mn_array_create(ctx, t, nd, shape, 0, &x));
-  mt_set(x, (t == MN_FLOAT32 || t == MN_FLOAT64) ? g : gi);
+  mt_set(x, (t == MN_FLOAT32 || t == MN_FLOAT64) ? g : (t == MN_UINT8 || t == MN_UINT16) ? gu : gi);
   T_OK(mn_array_create(ctx, t, nd, shape, 0, &o));
   T_OK(mn_array_scan(op, x, axis, o));
   double *xv = mt_all(x), *ov = mt_all(o);
@@ -25,8 +39,11 @@ static void check(mn_ctx *ctx, mn_dtype t, mn_reduce_op op, int nd, const int64_
     for (int64_t k = 0; k < shape[axis]; k++) {
       int64_t e = f + k * st;
       double want;
-      if (t == MN_INT64) { iacc = (int64_t)(op == MN_RED_PROD ? (uint64_t)iacc * (uint64_t)(int64_t)xv[e] : (uint64_t)iacc + (uint64_t)(int64_t)xv[e]); want = (double)iacc; }
-      else if (t == MN_INT32) { iacc = (int32_t)(uint32_t)(op == MN_RED_PROD ? (uint32_t)iacc * (uint32_t)(int32_t)xv[e] : (uint32_t)iacc + (uint32_t)(int32_t)xv[e]); want = (double)iacc; }
+      if (t != MN_FLOAT32 && t != MN_FLOAT64) {
+        uint64_t a = (uint64_t)iacc, b = (uint64_t)(int64_t)xv[e];
+        iacc = wrap(t, op == MN_RED_PROD ? a * b : a + b);
+        want = (double)iacc;
+      }
       else if (t == MN_FLOAT32) { acc = (float)(op == MN_RED_PROD ? (float)acc * (float)xv[e] : (float)acc + (float)xv[e]); want = acc; }
       else { acc = op == MN_RED_PROD ? acc * xv[e] : acc + xv[e]; want = acc; }
       double tol = t == MN_FLOAT32 ? 1e-5 : (t == MN_FLOAT64 ? 1e-13 : 0);
@@ -45,8 +62,8 @@ static void check(mn_ctx *ctx, mn_dtype t, mn_reduce_op op, int nd, const int64_
 int main(int argc, char **argv) {
   mn_ctx *ctx = mt_init(argc, argv);
   int64_t s1[] = {1000}, s2[] = {7, 5}, s3[] = {3, 4, 6}, s0[] = {0, 4}, s4[] = {2};
-  mn_dtype ts[] = {MN_FLOAT64, MN_FLOAT32, MN_INT64, MN_INT32};
-  for (int a = 0; a < 4; a++) {
+  mn_dtype ts[] = {MN_FLOAT64, MN_FLOAT32, MN_INT64, MN_INT32, MN_INT16, MN_INT8, MN_UINT16, MN_UINT8};
+  for (int a = 0; a < 8; a++) {
     check(ctx, ts[a], MN_RED_SUM, 1, s1, 0);
     check(ctx, ts[a], MN_RED_PROD, 1, s1, 0); /* integers wrap; floats overflow alike */
     check(ctx, ts[a], MN_RED_SUM, 1, s4, 0);

@@ -194,3 +194,15 @@ def test_mean_and_var_divide_by_the_count_as_numpy(dtype):
     check(lambda xp: xp.var(xp.asarray(y), axis=1))
     check(lambda xp: xp.mean(xp.asarray(x), where=xp.asarray(x) > 0.01))
     check(lambda xp: xp.asarray(x).mean())
+
+
+@pytest.mark.parametrize("dt, out", [("int8", "int16"), ("uint8", "uint16"), ("int16", "int16"), ("int8", "int8"),
+                                     ("float16", "float16")])
+def test_scans_into_narrow_types_along_the_split_axis(dt, out):
+    """cumsum/cumprod into a 1- or 2-byte dtype along axis 0 (split over the
+    ranks): the line totals travel as 4-byte values, and their buffer was
+    sized by the element, so at 2 ranks and more MPI wrote past it."""
+    x = (numpy.arange(3001 * 7) % 7).astype(dt).reshape(3001, 7)
+    check(lambda xp: xp.cumsum(xp.asarray(x), axis=0, dtype=out))
+    check(lambda xp: xp.cumprod(xp.asarray(x[:12] % 2 + 1), axis=0, dtype=out))
+    check(lambda xp: xp.add.accumulate(xp.asarray(x[:100]), axis=0, dtype=out))
