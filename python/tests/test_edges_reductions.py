@@ -203,6 +203,8 @@ def test_scans_into_narrow_types_along_the_split_axis(dt, out):
     ranks): the line totals travel as 4-byte values, and their buffer was
     sized by the element, so at 2 ranks and more MPI wrote past it."""
     x = (numpy.arange(3001 * 7) % 7).astype(dt).reshape(3001, 7)
+    if dt == "float16":  # sums exact in float16 (below 2048): a scan over ranks rounds elsewhere than NumPy's
+        x = x[:300]
     check(lambda xp: xp.cumsum(xp.asarray(x), axis=0, dtype=out))
     check(lambda xp: xp.cumprod(xp.asarray(x[:12] % 2 + 1), axis=0, dtype=out))
     check(lambda xp: xp.add.accumulate(xp.asarray(x[:100]), axis=0, dtype=out))
