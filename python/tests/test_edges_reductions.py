@@ -208,3 +208,12 @@ def test_scans_into_narrow_types_along_the_split_axis(dt, out):
     check(lambda xp: xp.cumsum(xp.asarray(x), axis=0, dtype=out))
     check(lambda xp: xp.cumprod(xp.asarray(x[:12] % 2 + 1), axis=0, dtype=out))
     check(lambda xp: xp.add.accumulate(xp.asarray(x[:100]), axis=0, dtype=out))
+
+
+def test_trapezoid_with_boolean_sample_points():
+    """NumPy's diff of booleans is not_equal, so boolean x works (maniple
+    subtracted them: TypeError)."""
+    y = numpy.array([True, False, True, False, True, True])
+    check(lambda xp: xp.trapezoid(xp.asarray(y), x=xp.asarray(y)))
+    check(lambda xp: xp.trapezoid(xp.asarray(numpy.arange(12.0).reshape(2, 6)), x=xp.asarray(y)))
+    check(lambda xp: xp.trapezoid(xp.asarray(numpy.arange(12.0).reshape(6, 2)), x=xp.asarray(y), axis=0))

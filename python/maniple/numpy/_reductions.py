@@ -380,9 +380,12 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     if x is None:
         return _sum(dx * (a + b) / 2.0, axis=ax)  # NumPy's order of operations
     x = asarray(x)
+
+    def step(hi, lo):  # NumPy's diff: not_equal for booleans
+        return _U["not_equal"](hi, lo) if x._dtype == "bool" else hi - lo
     if x.ndim == 1:
-        d = x[1:] - x[:-1]
+        d = step(x[1:], x[:-1])
         d = d[tuple(slice(None) if i == ax else None for i in range(y.ndim))]
     else:
-        d = x[pre + (slice(1, None),)] - x[pre + (slice(None, -1),)]
+        d = step(x[pre + (slice(1, None),)], x[pre + (slice(None, -1),)])
     return _sum(d * (a + b) / 2.0, axis=ax)
