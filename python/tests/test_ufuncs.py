@@ -14,7 +14,7 @@ import numpy
 import pytest
 
 import maniple.numpy as np
-from xp import check
+from xp import check, raises_like
 
 DTYPES = ["bool", "int32", "int64", "float32", "float64"]
 SHAPES = [(), (0,), (2,), (7, 5)]  # 0-d, empty, fewer elements than ranks, uneven split
@@ -586,3 +586,28 @@ def test_inplace_power_of_a_half_is_sqrt(dtype, p):
         got = check(inplace)
         want = inplace(numpy)
     numpy.testing.assert_array_equal(numpy.signbit(numpy.asarray(got)), numpy.signbit(want))
+
+
+def test_out_given_as_a_one_entry_tuple():
+    """out=(o,) as NumPy takes it for a one-output ufunc (maniple raised
+    AttributeError); a tuple of another length is NumPy's ValueError."""
+    def run(xp, name):
+        a = xp.asarray(numpy.arange(4.0))
+        o = xp.zeros(4)
+        r = getattr(xp, name)(a, *((1.5,) if name == "add" else ()), out=(o,))
+        return o, r is o
+    for name in ("add", "sin", "negative"):
+        check(lambda xp: run(xp, name))
+    check(lambda xp: xp.add(xp.asarray(numpy.arange(3.0)), 1, out=(None,)))
+    raises_like(lambda xp: xp.add(xp.arange(3.0), 1, out=(xp.empty(3), xp.empty(3))), ValueError, "one entry")
+
+
+def test_isin_of_a_scalar_is_0d_and_digitize_refuses_complex():
+    """np.isin(3, a) is a 0-d array in NumPy (maniple gave np.True_), and
+    digitize raises its TypeError for complex x (maniple gave a result)."""
+    t = numpy.arange(5)
+    check(lambda xp: xp.isin(3, xp.asarray(t)))
+    check(lambda xp: xp.isin(7, xp.asarray(t), invert=True))
+    for x in (numpy.array([1 + 1j, 2.0]), 1 + 1j):
+        raises_like(lambda xp: xp.digitize(xp.asarray(x) if isinstance(x, numpy.ndarray) else x, [0.0, 1.0]),
+                    TypeError, "may not be complex")

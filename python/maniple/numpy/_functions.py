@@ -58,6 +58,10 @@ def _into_numpy(r, out, name=None, unsafe=False):
 def _with_out(r, out, name=None, unsafe=False):
     """r into out (None: r itself); unsafe: any cast, as NumPy's reductions
     store into their out, else 'same_kind' as its ufuncs."""
+    if type(out) is tuple:  # NumPy's out=(o,): one entry per output
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        out = out[0]
     if out is None:
         return r
     if out is Ellipsis:  # NumPy 2's out=...: an array, a 0-d one where the result would be a scalar

@@ -298,7 +298,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     hit = take(ts, pos.clip(0, ts.size - 1) if isinstance(pos, ndarray) else builtins.min(pos, ts.size - 1))
     found = _U["logical_and"](hit == e, pos < ts.size)
     r = _U["logical_not"](found) if invert else found
-    return r.copy() if isinstance(r, ndarray) else r
+    return r.copy() if isinstance(r, ndarray) else asarray(r)  # (a 0-d array for a scalar element, as NumPy)
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
@@ -365,6 +365,8 @@ def digitize(x, bins, right=False):
     bins = asarray(bins)
     if not isinstance(x, (bool, int, float, complex, _np.generic)):  # Python and NumPy scalars give a scalar
         x = asarray(x)
+    if _np.dtype(x._dtype if isinstance(x, ndarray) else _np.asarray(x).dtype).kind == "c":
+        raise TypeError("x may not be complex")
     if bins.ndim != 1:
         raise ValueError("object of too small depth for desired array" if bins.ndim == 0 else
                          "object too deep for desired array")
