@@ -1179,10 +1179,8 @@ def _assign(target, value, same_kind=False):
     evaluated first, except value itself (whose evaluation reads the old
     values, as NumPy's right-hand side does)."""
     keep, vdt = (value, value._dtype) if isinstance(value, ndarray) else (None, None)
-    if keep is None and isinstance(value, (bool, int, float, complex, _np.generic)):
-        _check_scalar_into(value, target.dtype)
-    elif keep is None and isinstance(value, (list, tuple)):
-        _check_scalars_into(value, target.dtype)
+    if keep is None:
+        _check_values_into(value, target.dtype)
     if vdt is not None:
         _complex_warn(vdt, target.dtype)
     if same_kind and vdt is not None and vdt not in _CAN_CAST_SAME_KIND[target.dtype]:

@@ -489,26 +489,25 @@ def _empty_division(result_shape, scalar):
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     a = asarray(a)
     _axes(axis, a.ndim, "mean")  # NumPy's errors for a bad axis, first
+    fdt = a._dtype if a._dtype in _INEXACT else "float64"
+    sdt = dtype or ("float32" if fdt == "float16" else fdt)  # float16 sums in float32, as NumPy's mean
     if where is not True:  # the sum of the chosen elements over their count
         from ._manipulation import broadcast_to
-        fdt = dtype or (a._dtype if a._dtype in _INEXACT else "float64")
         w = broadcast_to(asarray(where), a.shape)
-        s = sum(a.astype("float32" if fdt == "float16" and dtype is None else fdt), axis, None, None, keepdims, where=w)
+        s = sum(a.astype(sdt), axis, None, None, keepdims, where=w)
         n = sum(w, axis, None, None, keepdims)
         with _np.errstate(invalid="ignore", divide="ignore"):
             r = s / n
         if isinstance(r, ndarray):
-            return _reduced_out(r.astype(fdt), out)
-        r = _scalar(r, fdt)
+            return _reduced_out(r.astype(dtype or fdt), out)
+        r = _scalar(r, dtype or fdt)
         return _reduced_out(r, out) if out is not None else r
-    fdt = a._dtype if a._dtype in _INEXACT else "float64"
     if dtype is None and out is not None and out is not Ellipsis and a._dtype in _INTS and \
             _np.dtype(out.dtype).kind in "iu":
         # NumPy sums integers into an integer out there (wrapping), then divides
         s = _reduce("sum", a, axis, None, None, keepdims)
         s = s.astype(out.dtype) if isinstance(s, ndarray) else _np.asarray(s).astype(out.dtype)[()]
-    else:  # (float16 sums in float32, as NumPy's mean; the result is float16 again)
-        sdt = dtype or ("float32" if fdt == "float16" else fdt)
+    else:  # (the result is float16 again after a float32 sum)
         s = _reduce("sum", a.astype(sdt) if sdt != a._dtype else a, axis, None, None, keepdims)
     n = 1
     for d in _axes(axis, a.ndim):
@@ -586,7 +585,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
         r = _by_count(ss, div)
     else:  # ss / 0 as NumPy divides (inf, or nan where ss is 0): the events were reported above
         with _np.errstate(divide="ignore", invalid="ignore"):
-            r = ss / (_np.zeros((), dt).real if isinstance(ss, _np.generic) else 0)
+            r = ss / 0
     if isinstance(r, ndarray):
         return _reduced_out(r.astype(dt), out)
     r = _scalar(r, dt)

@@ -1154,10 +1154,10 @@ class flatiter:
             _select.put(self.base, [int(key) % n], value)
         elif getattr(key, "dtype", None) == _np.bool_ or getattr(key, "_dtype", None) == "bool":
             # a mask over the flat elements: its True positions, the values cycled as put cycles them
-            if len(key.shape) != 1 or key.shape[0] != self.base.size:
-                if len(key.shape) != 1:
-                    raise IndexError(f"too many indices for flat iterator: flat iterator is 1-dimensional, but "
-                                     f"{len(key.shape)} were indexed")
+            if len(key.shape) != 1:
+                raise IndexError(f"too many indices for flat iterator: flat iterator is 1-dimensional, but "
+                                 f"{len(key.shape)} were indexed")
+            if key.shape[0] != self.base.size:
                 raise IndexError(f"boolean index did not match indexed flat iterator along axis 0; size of axis is "
                                  f"{self.base.size} but size of corresponding boolean axis is {key.shape[0]}")
             from ._indexing import nonzero

@@ -175,12 +175,11 @@ def _at(uf, a, indices, b):
     pos = _positions(a, indices)
     if isinstance(b, (bool, int, float, complex)):
         bv = b  # a Python scalar stays weak (NEP 50), as in NumPy's at
-        if type(b) is int and a._dtype not in ("bool",) and _np.dtype(a._dtype).kind in "iu":
+        if type(b) is int and _np.dtype(a._dtype).kind in "iu":
             info = _np.iinfo(a._dtype)
             if not info.min <= b <= info.max and -2 ** 63 <= b < 2 ** 64:
                 # one a's dtype cannot hold: NumPy's at takes it as a 64-bit int, and wraps
                 bv = _np.int64(b) if b < 2 ** 63 else _np.uint64(b)
-
     elif b is not None:
         bv = asarray(b)
         try:
