@@ -4,6 +4,7 @@
  * row, a 1-d b one column; boxes below are in that 2-d index space. */
 #include <maniple/mn_linalg.h>
 #include "exchange.h"
+#include "gemv_narrow.h"
 #include "spmd.h"
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,7 @@ static int blas_strided(mn_dtype t, int64_t m, int64_t n, int64_t k, const char 
   if (n == 1) { /* C[:, 0] = A b: b's elements are sb[0] apart */
     int inc = (int)sb[0];
     if (sb[0] < 1 || sb[0] >= LIM) return 0;
+    if (ta && (inc == 1 || k == 1) && mni_gemv_t_narrow(t, k, m, A, lda, B, C)) return 1;
     if (t == MN_FLOAT64)
       cblas_dgemv(CblasRowMajor, TA, ta ? (int)k : (int)m, ta ? (int)m : (int)k, 1.0, (const double *)A, lda,
                   (const double *)B, k > 1 ? inc : 1, 0.0, (double *)C, 1);
@@ -123,6 +125,7 @@ static int blas_strided(mn_dtype t, int64_t m, int64_t n, int64_t k, const char 
   if (m == 1) { /* C[0, :] = B^T a: a's elements are sa[1] apart */
     int inc = (int)sa[1];
     if (sa[1] < 1 || sa[1] >= LIM) return 0;
+    if (!tb && (inc == 1 || k == 1) && mni_gemv_t_narrow(t, k, n, B, ldb, A, C)) return 1;
     CBLAS_TRANSPOSE TBt = tb ? CblasNoTrans : CblasTrans;
     if (t == MN_FLOAT64)
       cblas_dgemv(CblasRowMajor, TBt, tb ? (int)n : (int)k, tb ? (int)k : (int)n, 1.0, (const double *)B, ldb,

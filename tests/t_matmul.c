@@ -1,7 +1,8 @@
 /* matmul against a serial triple loop: matrix-matrix with either operand
  * the larger, matrix-vector both ways, vector-vector, transposed views as
  * operands, a view as the output, an empty contraction, integer wrap,
- * bool, float32, and a shape mismatch rejected on every rank. */
+ * bool, float32, tall narrow matrices under a vector (arrays/gemv_narrow.c),
+ * and a shape mismatch rejected on every rank. */
 #include "mn_test.h"
 
 static double fa(int64_t k) { return (double)((k * 5) % 7) - 3.0; }
@@ -75,6 +76,15 @@ int main(int argc, char **argv) {
     check(ctx, t, 2, a30, 2, b04, 0, fa);     /* empty contraction: zeros */
     check(ctx, t, 1, v0, 1, v0, 0, fa);
   }
+  /* v . X and X^T v for tall narrow X: widths in one strip with a masked
+   * tail, two strips, and past the narrow kernel's limit */
+  int64_t widths[] = {3, 37, 64, 100};
+  for (int q = 0; q < 2; q++)
+    for (int w = 0; w < 4; w++) {
+      int64_t vm[] = {203}, xm[] = {203, widths[w]}, xt[] = {widths[w], 203};
+      check(ctx, ts[q], 1, vm, 2, xm, 0, fa);
+      check(ctx, ts[q], 2, xt, 1, vm, 1, fa); /* X^T: a transposed view */
+    }
   check(ctx, MN_INT32, 2, a75, 2, b53, 0, fbig); /* wraps as NumPy does */
   check(ctx, MN_INT64, 2, a6040, 2, b4050, 0, fbig);
   /* a view as the output, with a cast */

@@ -15,7 +15,11 @@ T64 = dict(rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize("m,k", [(1, 1), (1, 9), (9, 1), (37, 23), (4, 64), (0, 5), (5, 0)])
+@pytest.mark.parametrize("m,k", [(1, 1), (1, 9), (9, 1), (37, 23), (4, 64), (0, 5), (5, 0),
+                                 # narrow widths (arrays/gemv_narrow.c: strips of 32 float64 or 64 float32
+                                 # columns, masked tails, row blocks, and past its limit)
+                                 (101, 3), (203, 16), (50, 31), (70, 32), (45, 33), (130, 64), (66, 65),
+                                 (40, 100), (33, 129)])
 def test_matrix_vector_every_orientation(dtype, m, k):
     tol = dict(rtol=2e-5, atol=1e-4) if dtype == "float32" else T64
     A, x, y = data((m, k), dtype, seed=1), data((k,), dtype, seed=2), data((m,), dtype, seed=3)
@@ -25,6 +29,9 @@ def test_matrix_vector_every_orientation(dtype, m, k):
     check(lambda xp: xp.asarray(x) @ xp.asarray(A).T, **tol)
     check(lambda xp: xp.asarray(A) @ xp.asarray(data((k, 3), dtype, seed=4)), **tol)
     check(lambda xp: xp.asarray(A).T @ xp.asarray(data((m, 2), dtype, seed=5)), **tol)
+    W = data((m, k + 5), dtype, seed=6)  # columns of a wider matrix: rows k + 5 apart
+    check(lambda xp: xp.asarray(y).dot(xp.asarray(W)[:, 2:k + 2]), **tol)
+    check(lambda xp: xp.asarray(W)[:, 1:k + 1].T.dot(xp.asarray(y)), **tol)
 
 
 def test_products_of_strided_views_fall_back():
