@@ -207,6 +207,24 @@ def test_read_only_views_refuse_writes():
         assert float(xp.asarray(x).sum()) == 0.0
 
 
+@pytest.mark.parametrize("shape,offset,axes", [((6, 35), 0, (0, 1)), ((6, 35), 3, (0, 1)), ((6, 35), -2, (0, 1)),
+                                                ((35, 6), 1, (1, 0)), ((7, 7), 0, (1, 0))])
+def test_diagonal_follows_later_writes(shape, offset, axes):
+    """NumPy's diagonal of a matrix is a read-only view: it shows writes
+    made to the matrix after it was taken (maniple kept the values it was
+    taken with), and shares the matrix's memory."""
+    def f(xp):
+        a = grid(xp, shape)
+        d = xp.diagonal(a, offset, *axes)
+        dt = a.T.diagonal(offset)
+        first = d.copy()
+        a[1:4] *= -2.0
+        mid = d * 1.0
+        a[...] = grid(xp, shape) + 100.0
+        return first, mid, d, dt, xp.shares_memory(a, d), xp.shares_memory(a[2:], d), d.flags.owndata
+    check(f)
+
+
 def test_broadcast_arrays_write_warns_as_numpy():
     def f(xp):
         x = xp.zeros(3)

@@ -9,12 +9,12 @@ import numpy as _np
 
 from maniple import _core
 
-from . import _warn
+from . import _collect, _views, _warn
 from ._creation import arange, asarray, empty
 from ._dtypes import COMPLEX as _COMPLEX, sum_dtype as _sum_dtype
 from ._functions import _axis, sum as _sum
 from ._engine import Binary, _assign, _binary, _compile, _scalar
-from ._ndarray import ndarray, _flat, _part_of
+from ._ndarray import ndarray, _flat, _part_of, _view_of
 
 _FLOATS = ("float64", "float32")
 
@@ -280,12 +280,20 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     if length == 0:
         r = empty(m.shape[:-2] + (0,), a._dtype)
     elif m.ndim == 2:  # each rank copies its own elements when it owns them (a matrix split by rows)
+        # NumPy's diagonal is a read-only view: this copy is linked to the
+        # matrix (_views) and follows its later writes
+        _collect.before_reshape()  # links live and die alike on every rank
         r = empty((length,), a._dtype)
-        _core.diagonal(m._materialize(), k, r._arr)
-    else:
+        src = m._materialize()
+        _core.diagonal(src, k, r._arr)
+        st = _views.strides(src)
+        _views.link(src, r._arr, (st[0] + st[1],), origin=r0 * st[0] + c0 * st[1],
+                    fwd=lambda s, d: _core.diagonal(s, k, d))
+        r = _view_of(a, r._arr, linked=True)
+    else:  # a copy: it does not follow later writes (docs/python.md)
         i = arange(length)
         r = m[..., i + r0, i + c0] if (r0 or c0) else m[..., i, i]
-    r._ro = True  # NumPy's diagonal is a read-only view (this is a copy: writes would be lost)
+    r._ro = True
     return r
 
 

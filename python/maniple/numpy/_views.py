@@ -25,13 +25,15 @@ _refcount = sys.getrefcount
 
 
 class _Link:
-    __slots__ = ("src", "skey", "dst", "dkey", "strides", "part")
+    __slots__ = ("src", "skey", "dst", "dkey", "strides", "part", "origin", "fwd")
 
-    def __init__(self, src, dst, strides, part=None):
+    def __init__(self, src, dst, strides, part=None, origin=0, fwd=None):
         self.src, self.skey = src, src.base  # src None: the source is gone
         self.dst, self.dkey = dst, dst.base
         self.strides = strides  # NumPy's strides of dst's axes over the root storage
         self.part = part  # None: dst holds src's elements; "real"/"imag": that part of each
+        self.origin = origin  # dst's first element in the root storage, from src's (elements)
+        self.fwd = fwd  # fwd(src, dst) refreshes a read-only dst (a diagonal); None: the above
 
 
 def _cstrides(shape):
@@ -63,7 +65,7 @@ def memory(h):
     else:  # element 0 of the linked storage is the source's first element (or its part)
         root, off, _ = memory(link.src)
         risz = _np.dtype(link.src.dtype).itemsize
-        off += isz if link.part == "imag" else 0
+        off += (isz if link.part == "imag" else 0) + link.origin * risz
         bst = [s * risz for s in link.strides]
     off += sum(i * s for i, s in zip(org, bst))
     return root, off, tuple(bst[b] * s if b >= 0 else 0 for b, s in zip(bax, step))
@@ -121,15 +123,17 @@ def unit_axes_items(shape, newshape):
     return items
 
 
-def link(src, dst, st, part=None):
+def link(src, dst, st, part=None, origin=0, fwd=None):
     """Make dst (a fresh base handle holding src's elements in another shape,
     or the real or imaginary part of each) follow src and back; st: dst's
-    strides over the root storage."""
+    strides over the root storage. With fwd, dst is read-only and follows
+    src alone: fwd(src, dst) brings it up to date (a diagonal), and origin
+    is its first element's offset from src's in the root storage."""
     for k in list(_links.get(src.base, ())):  # earlier results from the same source
         if _dead(k.dst):
             _unlink_dst(k)
     _prune()
-    k = _Link(src, dst, st, part)
+    k = _Link(src, dst, st, part, origin, fwd)
     _links.setdefault(k.skey, []).append(k)
     _source[k.dkey] = k
     linked.add(k.skey)
@@ -200,7 +204,9 @@ def _prune():
 
 def _forward(k):
     """src's values into dst (a raw evaluation: no write hooks)."""
-    if k.part is None:
+    if k.fwd is not None:
+        k.fwd(k.src, k.dst)
+    elif k.part is None:
         k.src.copy_flat(k.dst)
     else:
         from ._engine import _part_into
@@ -209,6 +215,8 @@ def _forward(k):
 
 def _backward(k):
     """dst's values into src: its elements, or the one part (the other kept)."""
+    if k.fwd is not None:
+        return  # (read-only: nothing written into it goes back)
     if k.part is None:
         k.dst.copy_flat(k.src)
     else:
