@@ -40,6 +40,18 @@ CASES = [
     ("bitwise", lambda xp: xp.asarray(X) & xp.asarray(X), TypeError, r"bitwise_and"),
     ("index_float", lambda xp: xp.asarray(V)[xp.asarray(V)], IndexError, r"integer"),
     ("same_kind", lambda xp: xp.asarray(V.astype("int64")).__iadd__(0.5), TypeError, r"same_kind"),
+    # a mask of the array's rank takes 0-d or 1-d values, whatever their shape
+    ("mask_2d_values", lambda xp: xp.asarray(X).__setitem__(xp.asarray(X) > 0, xp.zeros((1, 20))), TypeError,
+     r"requires a 0 or 1-dimensional input, input has 2 dimensions"),
+    ("mask_2d_list", lambda xp: xp.asarray(X).__setitem__(xp.asarray(X) > 9, [[1.0]]), TypeError,
+     r"requires a 0 or 1-dimensional input"),
+    # fill takes a scalar (or a 0-d array)
+    ("fill_array", lambda xp: xp.asarray(X).fill(xp.asarray(X)[0]), ValueError, r"with a sequence"),
+    ("fill_list", lambda xp: xp.asarray(X).fill([1.0]), ValueError, r"with a sequence"),
+    # a reduction's out must be an array (a[0] is a scalar)
+    ("out_scalar", lambda xp: xp.add.reduce(xp.asarray(V), out=xp.asarray(V)[0]), TypeError,
+     r"return arrays must be of ArrayType"),
+    ("out_list", lambda xp: xp.asarray(X).sum(axis=0, out=[0.0] * 5), TypeError, r"return arrays must be of ArrayType"),
 ]
 
 # dtypes NumPy has and maniple arrays do not hold are NumPy arrays (test_unholdable.py), but
@@ -100,3 +112,11 @@ def test_broadcast_views_are_read_only():
         with pytest.raises(ValueError, match="read-only"):
             bad()
     numpy.testing.assert_array_equal(numpy.asarray(a), numpy.arange(4.0))
+
+
+def test_fill_takes_a_0d_array():
+    for xp in (numpy, mnp):
+        a = xp.zeros((3, 4))
+        a.fill(xp.asarray(2.5))
+        a.fill(numpy.asarray(1.5)[()] + xp.asarray(1.0))
+        numpy.testing.assert_array_equal(numpy.asarray(a), numpy.full((3, 4), 2.5))

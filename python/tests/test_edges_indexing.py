@@ -173,6 +173,33 @@ def test_place_putmask_extract_sizes():
     check(lambda xp: xp.extract([1, 0, 1], xp.asarray(x)))
 
 
+def test_putmask_casts_array_values_safely():
+    """An array's values go in by the 'safe' rule (int64 into bool or
+    int32, complex into float: TypeError, the array unchanged); a list's,
+    a scalar's and a safe array's are cast, as NumPy's."""
+    bits, ints = numpy.array([True, False, True]), numpy.array([1, 2, 3], numpy.int32)
+    for dst, vals, what in [(bits, numpy.array([0, 2, 0]), "array data"), (ints, numpy.array([7, 8, 9]), "array data"),
+                            (ints, numpy.array(7), "scalar"), (numpy.zeros(3), numpy.zeros(3, complex), "array data"),
+                            (ints, numpy.array([7, 8], numpy.uint32), "array data")]:
+        def bad(xp, dst=dst, vals=vals):
+            a = xp.array(dst)
+            try:
+                xp.putmask(a, xp.array([True, True, False]), xp.array(vals))
+            finally:
+                assert (numpy.asarray(a) == dst).all()
+        raises_like(bad, TypeError, f"Cannot cast {what} from dtype\\('{vals.dtype}'\\) to "
+                                    f"dtype\\('{dst.dtype}'\\) according to the rule 'safe'")
+
+    def ok(xp):
+        a, b, c = xp.array(ints), xp.array(ints), xp.zeros(3)
+        xp.putmask(a, a > 1, [1.5, 2.5])
+        xp.putmask(b, b > 1, xp.array([7, 8], numpy.int16))
+        xp.putmask(c, c == 0, xp.array([1, 2], numpy.int64))
+        xp.putmask(b, b > 7, numpy.float64(1.5))
+        return a, b, c
+    check(ok)
+
+
 WRITERS = [("copyto", lambda xp, a, v: xp.copyto(a, v)),
            ("put", lambda xp, a, v: xp.put(a, xp.asarray([0, 5, 9]), v[:3])),
            ("place", lambda xp, a, v: xp.place(a, v > 0, v[:4])),

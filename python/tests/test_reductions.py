@@ -227,3 +227,25 @@ def test_reductions_along_an_axis_a_rank_holds(dtype, shape, fn):
             check(lambda xp: getattr(xp, fn)(xp.asarray(v), axis=axis), **t)
         check(lambda xp: getattr(xp, fn)(xp.asarray(x) * 2 - 1, axis=axis), **t)
         check(lambda xp: getattr(xp, fn)(xp.asarray(y)[::-1], axis=axis), **t)
+
+
+def test_bool_sum_and_prod_into_a_bool_out():
+    """NumPy reduces in out's dtype when none is given: a bool array summed
+    into a bool out is any along the axis, its product all (maniple summed
+    in int64 and refused the cast into bool)."""
+    x = numpy.random.default_rng(5).random((7, 5)) > 0.6
+
+    outs = []
+    for xp in (numpy, mnp):
+        a, got = xp.asarray(x), []
+        for axis, red in ((0, lambda o: a.sum(axis=0, out=o)), (1, lambda o: a.prod(axis=1, out=o)),
+                          (0, lambda o: xp.add.reduce(a, axis=0, out=o)),
+                          (1, lambda o: xp.multiply.reduce(a, axis=1, out=(o,))),
+                          (0, lambda o: xp.sum(a, 0, out=o, where=xp.asarray(x[0]), initial=False)),
+                          (None, lambda o: a.sum(out=o))):
+            o = xp.zeros(() if axis is None else x.shape[1 - axis], bool)
+            red(o)
+            got.append(numpy.asarray(o))
+        outs.append(got)
+    for n, m in zip(*outs):
+        assert n.dtype == m.dtype == bool and (n == m).all()

@@ -68,6 +68,8 @@ def _with_out(r, out, name=None, unsafe=False):
         return r if isinstance(r, ndarray) else asarray(r)
     if isinstance(out, _np.ndarray):
         return _into_numpy(r, out, name, unsafe)
+    if not isinstance(out, ndarray):  # (a scalar such as a[0], a list)
+        raise TypeError("return arrays must be of ArrayType")
     _check_writable(out)
     if not unsafe and name is not None and isinstance(r, ndarray) and \
             not _np.can_cast(r._dtype, out._dtype, "same_kind"):
@@ -381,10 +383,20 @@ _REDUCE_UFUNC = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "min
                  "all": "logical_and"}
 
 
+def _bool_into_bool(op, a, dtype, out):
+    """NumPy reduces in out's dtype when none is given: a bool sum into a
+    bool out is any, a product all (the int64 result would not cast)."""
+    if dtype is None and op in ("sum", "prod") and getattr(a, "dtype", None) == _np.bool_ and \
+            getattr(out, "dtype", None) == _np.bool_:
+        return "bool"
+    return dtype
+
+
 def _reduce_iw(op, a, axis=None, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
     """A reduction with NumPy's initial= (the first operand of the
     reduction) and where= (elements left out: replaced by the identity, or
     by initial where there is none)."""
+    dtype = _bool_into_bool(op, a, dtype, out)
     if initial is _NOVALUE and where is True:
         return _reduce(op, a, axis, dtype, out, keepdims)
     a = asarray(a)

@@ -276,7 +276,9 @@ def setitem(x, key, value):
     v, adv, orig, parted = _split(x, key)
     shape, flat = _flat_index(v, adv, orig, parted)
     _check_values_into(value, x._dtype)
-    vals = _fit_value(asarray(value), shape)
+    vals = asarray(value)
+    _full_mask_values(x, key, vals)
+    vals = _fit_value(vals, shape)
     if not builtins.all(s > 0 for s in shape):
         return
     _put(v, _index_array(shape, flat), shape, value, None if scalar else vals)
@@ -297,6 +299,16 @@ def _put(v, idx, shape, value, vals=None):
     _flush(target.base)
     _core.put(target, idx, full._arr)
     _wrote(target.base)
+
+
+def _full_mask_values(x, key, vals):
+    """NumPy's TypeError for values of more than one axis under a boolean
+    mask of x's own rank (a[a > 0] = v: the values fill the selection in
+    order, so v must be 0-d or 1-d, whatever its shape)."""
+    k = key[0] if type(key) is tuple and len(key) == 1 else key
+    if vals.ndim > 1 and isinstance(k, (ndarray, _np.ndarray)) and k.dtype == _np.bool_ and k.ndim == x.ndim >= 1:
+        raise TypeError("NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has "
+                        f"{vals.ndim} dimensions")
 
 
 def _fit_value(vals, shape):

@@ -759,6 +759,10 @@ class ndarray:
 
     def fill(self, value):
         _check_writable(self)
+        if isinstance(value, (ndarray, _np.ndarray)) and value.ndim == 0:
+            value = value[()]  # a 0-d array is its value
+        elif isinstance(value, (ndarray, _np.ndarray, list, tuple)):
+            raise ValueError("setting an array element with a sequence.")
         _check_scalar_into(value, self._dtype)
         a = self._materialize()
         _flush(a.base)

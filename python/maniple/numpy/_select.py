@@ -229,6 +229,11 @@ def putmask(a, mask, values):
     if isinstance(a, ndarray):
         _check_writable(a)
     m = _same_size_mask(a, mask, "putmask")
+    if isinstance(values, (_np.ndarray, ndarray)) and not _np.can_cast(values.dtype, a._dtype, "safe"):
+        # an array's values go in by the 'safe' rule, as NumPy's (a list's and a scalar's are cast)
+        what = "scalar" if values.ndim == 0 else "array data"
+        raise TypeError(f"Cannot cast {what} from dtype('{values.dtype}') to dtype('{a._dtype}') according to the "
+                        f"rule 'safe'")
     if asarray(values).size == 0:  # NumPy ignores empty values
         return
     if isinstance(values, (bool, int, float, complex, _np.generic)):
