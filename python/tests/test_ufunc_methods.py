@@ -10,7 +10,7 @@ import pytest
 
 import maniple.numpy as mnp
 from maniple.numpy import _fallback
-from xp import check, compare, data
+from xp import check, compare, data, raises_like
 from test_numpy_args import same_error
 
 X = data((4, 5), seed=1)
@@ -223,6 +223,19 @@ def test_reduceat_native(op, shape, idx, axis):
         check(lambda xp: getattr(numpy, op).reduceat(xp.asarray(x), numpy.array(idx), axis=axis), rtol=0, atol=0)
     check(lambda xp: xp.add.reduceat(xp.asarray(data((30,), "int8", seed=5)), [0, 10], dtype="int16"))
     check(lambda xp: xp.add.reduceat(xp.asarray(data((30,), "bool", seed=6)), [0, 10]))  # NumPy's int result
+
+
+@pytest.mark.parametrize("where", [10, 60, 99])
+def test_reduceat_integer_power_error_raises_on_every_rank(where):
+    """A negative integer exponent inside one rank's segments raised there
+    alone, and the other ranks waited in the next collective (a hang):
+    NumPy's ValueError on every rank, wherever it lies."""
+    x = numpy.arange(1, 101, dtype=numpy.int64) % 3 + 1
+    x[where] = -1
+    raises_like(lambda xp: xp.power.reduceat(xp.asarray(x), [0, 50]), ValueError,
+                "Integers to negative integer powers are not allowed")
+    x[where] = 2
+    check(lambda xp: xp.power.reduceat(xp.asarray(x), [0, 50, 51]))
 
 
 def test_reduceat_unsorted_indices_are_the_announced_fallback():
