@@ -249,3 +249,48 @@ def test_bool_sum_and_prod_into_a_bool_out():
         outs.append(got)
     for n, m in zip(*outs):
         assert n.dtype == m.dtype == bool and (n == m).all()
+
+
+def test_sums_and_scans_run_in_a_safe_outs_dtype():
+    """Given out and no dtype, NumPy sums, multiplies and accumulates in
+    out's dtype where the array casts to it safely (int64 into float64 does
+    not wrap, float16 into float64 keeps its digits), and otherwise in the
+    usual dtype, cast into out after (float into int, int32 into int16)."""
+    big = numpy.array([2 ** 62, 2 ** 62, 5])
+    half = numpy.array([2000, .1, .1, .1], "f2")
+    ints = numpy.arange(1, 8, dtype="i4") * 1000
+    for f in (lambda xp, o: xp.sum(xp.asarray(big), out=o(())),
+              lambda xp, o: xp.add.reduce(xp.asarray(numpy.stack([big] * 3)), axis=1, out=o(3)),
+              lambda xp, o: xp.prod(xp.asarray(big[:2] // 2 ** 22), out=o(())),
+              lambda xp, o: xp.sum(xp.asarray(half), out=o(())),
+              lambda xp, o: xp.cumprod(xp.asarray(ints), out=o(7)),
+              lambda xp, o: xp.multiply.accumulate(xp.asarray(half[1:] + 1), out=o(3)),
+              lambda xp, o: xp.sum(xp.asarray([1.5, 2.5]), out=o((), "int64")),
+              lambda xp, o: xp.sum(xp.asarray(numpy.array([40000, 40000], "i4")), out=o((), "int16")),
+              lambda xp, o: xp.sum(xp.ones(200, bool), out=o((), "int8"))):
+        check(lambda xp: f(xp, lambda shape, dt="float64": xp.zeros(shape, dt)), rtol=0, atol=0)
+
+
+def test_reduction_out_of_the_wrong_shape_is_refused():
+    """out is not broadcast into: NumPy's ValueError (maniple filled
+    out=zeros(3) with a sum of all elements)."""
+    for f in (lambda xp: xp.sum(xp.asarray([1.0, 2.0]), out=xp.zeros(3)),
+              lambda xp: xp.mean(xp.ones((2, 3)), keepdims=True, out=xp.zeros((1, 1, 2))),
+              lambda xp: xp.max(xp.ones((2, 3)), axis=0, out=xp.zeros(2)),
+              lambda xp: xp.sum(xp.ones((2, 3)), axis=0, out=xp.zeros((1, 3))),
+              lambda xp: xp.std(xp.ones((2, 3)), axis=1, out=xp.zeros(3)),
+              lambda xp: xp.nansum(xp.ones((2, 3)), axis=1, out=xp.zeros((2, 1)))):
+        raises_like(f, ValueError)
+
+
+def test_nanstd_into_a_0d_out_and_integer_initial_range():
+    def f(xp):
+        o = xp.zeros(())
+        r = xp.nanstd(xp.asarray([1.0, 2.0, numpy.nan, 3.0]), out=o)
+        assert r is o
+        return o
+    check(f)
+    for dt, op, init in (("uint8", "max", -2), ("int8", "min", 300), ("uint64", "sum", -2), ("uint64", "prod", -2)):
+        raises_like(lambda xp: getattr(xp, op)(xp.asarray(numpy.array([1, 2], dt)), initial=init), OverflowError)
+        raises_like(lambda xp: getattr(xp, op)(xp.asarray(numpy.array([], dt)), initial=init), OverflowError)
+    check(lambda xp: xp.sum(xp.asarray(numpy.array([1, 2], "int8")), initial=300))  # int8 sums in int64

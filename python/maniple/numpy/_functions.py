@@ -87,6 +87,16 @@ def _reduced_out(r, out, index=False):
     overflow or change sign: refused here across kinds ('same_kind')."""
     if out is None:
         return r
+    if type(out) is tuple and len(out) == 1:
+        out = out[0]
+    shape = tuple(r.shape) if isinstance(r, ndarray) else _np.shape(r)
+    if isinstance(out, (ndarray, _np.ndarray)) and tuple(out.shape) != shape:
+        # NumPy's errors: out is not broadcast into
+        if out.ndim != len(shape):
+            raise ValueError(f"output parameter for reduction operation has the wrong number of dimensions: Found "
+                             f"{out.ndim} but expected {len(shape)}")
+        raise ValueError(f"operands could not be broadcast together: output array of shape {tuple(out.shape)}, "
+                         f"the reduction's result has shape {shape}")
     rdt = r._dtype if isinstance(r, ndarray) else _np.asarray(r).dtype.name
     return _with_out(r, out, unsafe=index or rdt in _INEXACT)
 
@@ -383,24 +393,32 @@ _REDUCE_UFUNC = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "min
                  "all": "logical_and"}
 
 
-def _bool_into_bool(op, a, dtype, out):
-    """NumPy reduces in out's dtype when none is given: a bool sum into a
-    bool out is any, a product all (the int64 result would not cast)."""
-    if dtype is None and op in ("sum", "prod") and getattr(a, "dtype", None) == _np.bool_ and \
-            getattr(out, "dtype", None) == _np.bool_:
-        return "bool"
-    return dtype
+def _out_dtype(op, a, dtype, out):
+    """The dtype a sum or product runs in, given out and no dtype: NumPy's
+    is out's where the array casts to it safely (an int64 sum into a float
+    out does not wrap; a bool one into a bool out is any, a product all),
+    else the usual one, cast into out after."""
+    if dtype is not None or op not in ("sum", "prod") or not isinstance(out, (ndarray, _np.ndarray)):
+        return dtype
+    adt, odt = _np.dtype(a.dtype if hasattr(a, "dtype") else _np.asarray(a).dtype), _np.dtype(out.dtype)
+    if adt == odt:
+        return "bool" if odt == _np.bool_ else None
+    return odt.name if _np.can_cast(adt, odt, "safe") else None
 
 
 def _reduce_iw(op, a, axis=None, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
     """A reduction with NumPy's initial= (the first operand of the
     reduction) and where= (elements left out: replaced by the identity, or
     by initial where there is none)."""
-    dtype = _bool_into_bool(op, a, dtype, out)
+    dtype = _out_dtype(op, a, dtype, out)
     if initial is _NOVALUE and where is True:
         return _reduce(op, a, axis, dtype, out, keepdims)
     a = asarray(a)
     name = _REDUCE_UFUNC[op]
+    if type(initial) is int and op not in ("any", "all"):  # NumPy's OverflowError for one the dtype cannot hold
+        from ._engine import _check_scalar_into
+        _check_scalar_into(initial, _np.dtype(dtype).name if dtype is not None and op in ("sum", "prod")
+                           else _result_dtype(op, a._dtype))
     if where is not True:
         if op not in _IDENTITY and initial is _NOVALUE:
             raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask one "

@@ -186,7 +186,7 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     r = _U["sqrt"](v)
     if isinstance(r, ndarray):
         return _reduced_out(r.astype(v._dtype), out)
-    return r
+    return r if out is None else _reduced_out(asarray(r), out)  # (a 0-d out too)
 
 
 def ptp(a, axis=None, out=None, keepdims=False):

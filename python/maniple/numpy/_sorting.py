@@ -398,7 +398,9 @@ def _scan(op, a, axis, dtype, out, how="scan"):
         a, ax = _flat(a), 0
     else:
         ax = _axis(axis, a.ndim, how)
-    if dtype is None:
+    if dtype is None and out is not None and out._dtype != a._dtype and _np.can_cast(a._dtype, out._dtype, "safe"):
+        dt = out._dtype  # NumPy's partial results are in out's dtype where the array casts to it safely
+    elif dtype is None:
         dt = _sum_dtype(a._dtype)
     else:
         from ._creation import _dt

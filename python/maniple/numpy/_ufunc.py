@@ -43,12 +43,12 @@ class ufunc:
     # ---- reduce ----
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
         from ._creation import asarray
-        from ._functions import _NOVALUE as NOVALUE, _axes, _bool_into_bool, _reduce_iw, _reduced_out, _with_out
+        from ._functions import _NOVALUE as NOVALUE, _axes, _out_dtype, _reduce_iw, _reduced_out, _with_out
         self._binary_only("reduce")
         op = _REDUCE.get(self.__name__)
         if isinstance(out, tuple):
             out = out[0] if len(out) == 1 else out
-        dtype = _bool_into_bool(op, array, dtype, out)
+        dtype = _out_dtype(op, array, dtype, out)
         if op is None or (dtype is not None and op not in ("sum", "prod")):
             np_out = out if isinstance(out, _np.ndarray) else None
             kw = {"axis": axis, "dtype": dtype, "keepdims": keepdims, "where": where,
