@@ -415,10 +415,10 @@ def _reduce_iw(op, a, axis=None, dtype=None, out=None, keepdims=False, initial=_
         return _reduce(op, a, axis, dtype, out, keepdims)
     a = asarray(a)
     name = _REDUCE_UFUNC[op]
+    rdt = _np.dtype(dtype).name if dtype is not None and op in ("sum", "prod") else _result_dtype(op, a._dtype)
     if type(initial) is int and op not in ("any", "all"):  # NumPy's OverflowError for one the dtype cannot hold
         from ._engine import _check_scalar_into
-        _check_scalar_into(initial, _np.dtype(dtype).name if dtype is not None and op in ("sum", "prod")
-                           else _result_dtype(op, a._dtype))
+        _check_scalar_into(initial, rdt)
     if where is not True:
         if op not in _IDENTITY and initial is _NOVALUE:
             raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask one "
@@ -427,8 +427,7 @@ def _reduce_iw(op, a, axis=None, dtype=None, out=None, keepdims=False, initial=_
         a = _ternary("where", w, a, _IDENTITY.get(op, initial)).astype(a._dtype)
     if initial is _NOVALUE:
         return _reduce(op, a, axis, dtype, out, keepdims)
-    axes = _axes(axis, a.ndim)
-    rdt = _np.dtype(dtype).name if dtype is not None and op in ("sum", "prod") else _result_dtype(op, a._dtype)
+    axes = _axes(axis, a.ndim)  # (the where mask above kept a's dtype: rdt stands)
     if builtins.any(a.shape[d] == 0 for d in axes):  # nothing but initial
         from ._creation import full
         shape = tuple(1 if d in axes else n for d, n in enumerate(a.shape)) if keepdims else \

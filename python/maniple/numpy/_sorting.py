@@ -8,7 +8,7 @@ from maniple import _core
 
 from . import _warn
 from ._creation import arange, asarray, empty, full
-from ._functions import _axis, _axis_tuple, _warn_each, _warn_where, where as _where3, UFUNCS as _U
+from ._functions import _axis, _axis_tuple, _out_dtype, _warn_each, _warn_where, where as _where3, UFUNCS as _U
 from ._indexing import nonzero
 from ._dtypes import COMPLEX as _COMPLEX, FLOATS as _FLOATS, INTS as _INTS, sum_dtype as _sum_dtype
 from ._engine import _assign, _flush
@@ -398,9 +398,8 @@ def _scan(op, a, axis, dtype, out, how="scan"):
         a, ax = _flat(a), 0
     else:
         ax = _axis(axis, a.ndim, how)
-    if dtype is None and out is not None and out._dtype != a._dtype and _np.can_cast(a._dtype, out._dtype, "safe"):
-        dt = out._dtype  # NumPy's partial results are in out's dtype where the array casts to it safely
-    elif dtype is None:
+    dtype = _out_dtype(op, a, dtype, out)  # NumPy's partial results: in out's dtype where a casts to it safely
+    if dtype is None:
         dt = _sum_dtype(a._dtype)
     else:
         from ._creation import _dt

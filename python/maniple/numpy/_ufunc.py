@@ -269,19 +269,19 @@ def _reduceat(uf, array, indices, axis, dtype):
     real = _np.concatenate([_np.ones(int(keep.sum()), bool), _np.zeros(cuts.size, bool)])
     order = _np.argsort(pos, kind="stable")
     pos, real = pos[order], real[order]
-    if uf.__name__ == "power" and _np.dtype(rdt).kind in "iu":
-        # a negative exponent raises on the ranks whose segments hold one:
-        # every rank learns of it and raises alike (no rank left waiting)
-        err = None
-        try:
-            res = uf._np.reduceat(chunk, pos, dtype=dtype)[real] if pos.size else _np.empty(0, rdt)
-        except ValueError as e:
-            err = str(e)
-        errs = [e for e in _dist.allgather_obj(err) if e is not None]
-        if errs:
-            raise ValueError(errs[0])
-    else:
+    # an integer power's negative exponent raises on the ranks whose
+    # segments hold one: every rank learns of it and raises alike (no rank
+    # left waiting); no other reduceat raises on values
+    agree, err = uf.__name__ == "power" and _np.dtype(rdt).kind in "iu", None
+    try:
         res = uf._np.reduceat(chunk, pos, dtype=dtype)[real] if pos.size else _np.empty(0, rdt)
+    except ValueError as e:
+        if not agree:
+            raise
+        err = str(e)
+    errs = [e for e in _dist.allgather_obj(err) if e is not None] if agree else ()
+    if errs:
+        raise ValueError(errs[0])
     r = _reshaped(ndarray(_core.concat_local(_np.dtype(rdt).name, res.astype(rdt).tobytes())),
                   moved.shape[:-1] + (m,))
     return r if ax == a.ndim - 1 else r.swapaxes(ax, -1)
